@@ -1,0 +1,39 @@
+# Each target makes .venv when it is missing, so a fresh clone needs nothing but Python 3.11+.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+
+.PHONY: run test lint bench init-db clean
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/python -m scorekeeper.serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check scorekeeper tests bench
+	$(BIN)/ruff format --check scorekeeper tests bench
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python -m bench
+
+init-db: $(VENV)/.installed
+	$(BIN)/flask --app scorekeeper init-db
+
+clean:
+	rm -rf $(VENV) build *.egg-info

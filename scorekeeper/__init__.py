@@ -1,0 +1,106 @@
+"""Liverpool Scorekeeper: the scorebook and referee for a Liverpool Rummy table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask, render_template
+
+from .extensions import configure_sqlite, csrf, db
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(
+    test_config: dict[str, Any] | None = None, instance_path: str | None = None
+) -> Flask:
+    """Build the app: defaults, then instance/config.py, then the environment, then test_config."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=instance_path or str(ROOT / "instance"),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI="sqlite:///"
+        + os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        # A game evening is long: a form opened at the start must still submit at midnight.
+        WTF_CSRF_TIME_LIMIT=12 * 60 * 60,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    if os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    if os.environ.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = (
+            secrets.token_hex(32) if app.testing else _instance_secret_key(app.instance_path)
+        )
+
+    db.init_app(app)
+    csrf.init_app(app)
+    with app.app_context():
+        configure_sqlite(db.engine)
+        from . import models  # noqa: F401  (registers the tables)
+
+        db.create_all()
+
+    _register_blueprints(app)
+    _register_cli(app)
+    return app
+
+
+def _instance_secret_key(instance_path: str) -> str:
+    """Read the key kept in the instance folder, making it on first start."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def _register_blueprints(app: Flask) -> None:
+    """Attach every feature's blueprint."""
+
+    @app.context_processor
+    def navigation():
+        links = [
+            ("games.new_game", "New game", "Seat the players and start round 1"),
+            ("games.list_games", "Games", "Resume a game or see final standings"),
+            ("referee.check", "Rules check", "Is this meld, opening or lay-off legal?"),
+        ]
+        return {"nav_links": [link for link in links if link[0] in app.view_functions]}
+
+    @app.get("/")
+    def index():
+        return render_template("index.html")
+
+    @app.get("/healthz")
+    def healthz():
+        return {"ok": True}
+
+
+def _register_cli(app: Flask) -> None:
+    """Add the management commands to `flask --app scorekeeper`."""
+
+    @app.cli.command("init-db")
+    @click.option("--reset", is_flag=True, help="Drop every table first (all games are lost).")
+    def init_db(reset: bool) -> None:
+        """Create the database tables."""
+        if reset:
+            db.drop_all()
+        db.create_all()
+        click.echo(f"Database ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
