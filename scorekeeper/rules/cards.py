@@ -1,0 +1,190 @@
+"""R1 Cards and notation: parsing the players' notation and writing the canonical one.
+
+Ranks are numbers: 1 is the ace, 11 J, 12 Q, 13 K. Suits are the letters S H D C. A joker is a
+`Card` with `joker=True`; its rank and suit, when present, are the position it was declared to
+stand for (`JK=7♠` in a run, `JK=7` in a set). A natural card with no suit (`7`) is a rank-only
+card, accepted only where the suit does not matter (leftover cards, scored by rank alone).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .errors import CardError, CopyLimitError, SizeError
+
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RED_SUITS = frozenset("HD")
+RANKS = tuple(range(1, 14))
+RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+# The most cards any one input may hold: a hand after many purchases, a long run, a whole round
+# of leftovers. Larger input is refused before any work is done.
+MAX_CARDS = 40
+
+_SUIT_INPUT = {
+    "S": "S",
+    "♠": "S",
+    "♤": "S",
+    "H": "H",
+    "♥": "H",
+    "♡": "H",
+    "D": "D",
+    "♦": "D",
+    "♢": "D",
+    "C": "C",
+    "♣": "C",
+    "♧": "C",
+}
+_RANK_INPUT = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
+_RANK_INPUT.update({str(n): n for n in range(2, 11)})
+_JOKERS = {"JK", "JOKER", "*", "🃏", "JOKR", "JKR"}
+_SEPARATORS = re.compile(r"[\s,;]+")
+_NATURAL = re.compile(r"^(10|[2-9AJQKT])([SHDC♠♥♦♣♤♡♢♧]?)$")
+
+
+def rank_name(rank: int) -> str:
+    """`A`, `2` … `10`, `J`, `Q`, `K`."""
+    return RANK_NAMES.get(rank, str(rank))
+
+
+def _clean(token: str) -> str:
+    """Upper-case, without emoji variation selectors or surrounding brackets."""
+    return token.replace("\ufe0f", "").replace("\ufe0e", "").strip().strip("[]()").upper()
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One physical card: a natural (rank and suit), a rank-only card, or a joker."""
+
+    rank: int | None
+    suit: str | None
+    joker: bool = False
+
+    @classmethod
+    def parse(cls, token: str, *, position: int = 1, rank_only: bool = False) -> Card:
+        """Read one token of R1 notation; `rank_only` also accepts a rank with no suit."""
+        text = _clean(token)
+        if not text:
+            raise CardError(token, position, "it is empty")
+        head, _, declared = text.partition("=")
+        if head in _JOKERS:
+            if not declared:
+                return cls(None, None, True)
+            try:
+                stood_for = cls.parse(declared, position=position, rank_only=True)
+            except CardError:
+                raise CardError(
+                    token, position, "a joker's position is a card like JK=7♠ or a rank like JK=7"
+                ) from None
+            return cls(stood_for.rank, stood_for.suit, True)
+        if declared:
+            raise CardError(token, position, "only a joker can be declared with '='")
+        match = _NATURAL.match(text)
+        if not match:
+            raise CardError(token, position)
+        rank = _RANK_INPUT[match.group(1)]
+        suit = _SUIT_INPUT.get(match.group(2)) if match.group(2) else None
+        if suit is None and not rank_only:
+            raise CardError(token, position, f"it has no suit; write e.g. {rank_name(rank)}♠")
+        return cls(rank, suit, False)
+
+    @property
+    def natural(self) -> bool:
+        return not self.joker
+
+    @property
+    def declared(self) -> bool:
+        """True for a joker whose position was given (`JK=7♠`, `JK=7`)."""
+        return self.joker and self.rank is not None
+
+    @property
+    def red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    def face(self) -> str:
+        """The card or position it shows, without the joker mark: `7♠`, `7`, or `JK`."""
+        if self.rank is None:
+            return "JK"
+        return rank_name(self.rank) + (SUIT_SYMBOLS[self.suit] if self.suit else "")
+
+    def __str__(self) -> str:
+        if self.joker:
+            return "JK" if self.rank is None else f"JK={self.face()}"
+        return self.face()
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+JOKER = Card(None, None, True)
+
+
+def parse_cards(
+    text: str | Iterable[str], *, rank_only: bool = False, limit: int = MAX_CARDS
+) -> tuple[Card, ...]:
+    """Read a list of cards: one string separated by spaces or commas, or a list of strings."""
+    if isinstance(text, str):
+        tokens = [t for t in _SEPARATORS.split(text) if t]
+    else:
+        tokens = []
+        for item in text:
+            if not isinstance(item, str):
+                raise CardError(repr(item), len(tokens) + 1, "cards are written as text")
+            tokens.extend(t for t in _SEPARATORS.split(item) if t)
+    if len(tokens) > limit:
+        raise SizeError(f"{len(tokens)} cards is more than the {limit} any one entry may hold")
+    return tuple(
+        Card.parse(token, position=index, rank_only=rank_only)
+        for index, token in enumerate(tokens, start=1)
+    )
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """The canonical text of a list of cards, in the order given."""
+    return " ".join(str(card) for card in cards)
+
+
+def sort_key(card: Card) -> tuple[int, int, int]:
+    """Order for display: naturals by rank (ace low) then suit, rank-only cards, jokers last."""
+    if card.joker:
+        return (2, 0, 0)
+    suit_order = SUITS.index(card.suit) if card.suit else len(SUITS)
+    return (0 if card.suit else 1, card.rank or 0, suit_order)
+
+
+def check_copies(cards: Iterable[Card], packs: int, jokers: int) -> None:
+    """Raise `CopyLimitError` when the cards need more copies than `packs` packs and `jokers` hold.
+
+    Rank-only cards count against their rank (4 suits × packs), exact cards against the packs.
+    """
+    exact: Counter[tuple[int, str]] = Counter()
+    by_rank: Counter[int] = Counter()
+    joker_count = 0
+    for card in cards:
+        if card.joker:
+            joker_count += 1
+            continue
+        by_rank[card.rank] += 1
+        if card.suit:
+            exact[(card.rank, card.suit)] += 1
+    pack_words = f"{packs}-pack game" if packs != 1 else "1-pack game"
+    if joker_count > jokers:
+        raise CopyLimitError(
+            f"{joker_count} jokers, but this game has only {jokers}: one physical card never counts twice"
+        )
+    for (rank, suit), count in sorted(exact.items()):
+        if count > packs:
+            card = Card(rank, suit)
+            raise CopyLimitError(
+                f"{count} × {card}, but a {pack_words} holds only {packs} of each card"
+            )
+    for rank, count in sorted(by_rank.items()):
+        if count > 4 * packs:
+            raise CopyLimitError(
+                f"{count} cards of rank {rank_name(rank)}, but a {pack_words} holds only {4 * packs}"
+            )

@@ -1,0 +1,183 @@
+"""R11 Profiles: the default `liverpool` rules and the house rules of the other sources.
+
+Every number that differs between tables (players, packs, jokers, cards dealt, cut bonus, joker
+penalty, meld sizes, natural cards needed, and the turn permissions) lives here, and nowhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import ProfileError, RoundError, SeatError
+
+ROUNDS = range(1, 8)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One table's rules: what R11 sets for it, everything else as in `liverpool`."""
+
+    name: str
+    title: str
+    source: str
+    min_players: int
+    max_players: int
+    deal: tuple[int, int, int, int, int, int, int]
+    cut_bonus: int
+    joker_penalty: int
+    exact_opening: bool
+    set_naturals: int
+    run_naturals: int
+    layoff_on_opening_turn: bool
+    go_out_by_layoff: bool
+    buying: bool
+    freed_joker_to_hand: bool
+    default_players: int = 4
+
+    def packs(self, players: int | None = None) -> int:
+        """How many 52-card packs are shuffled together."""
+        players = self.check_players(players)
+        if self.name == "family":
+            return 2 if players <= 4 else 3
+        if self.name == "online":
+            # The host adds a pack when two cannot deal round 7's 14 cards to everyone.
+            return 2 if players <= 5 else 3
+        return 2
+
+    def jokers(self, players: int | None = None) -> int:
+        """How many jokers are in the game."""
+        if self.name == "family":
+            return 2 * self.packs(players)
+        if self.name == "online":
+            return 2
+        return 3
+
+    def pack_size(self, players: int | None = None) -> int:
+        return 52 * self.packs(players) + self.jokers(players)
+
+    def check_players(self, players: int | None) -> int:
+        """The player count, checked against the profile (`None` means the usual four)."""
+        if players is None:
+            return self.default_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise SeatError(f"the number of players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            allowed = (
+                f"exactly {self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise SeatError(f"{players} players: the {self.name} profile is for {allowed} players")
+        return players
+
+    def cards_dealt(self, round_number: int) -> int:
+        """Cards dealt to each player in a round (R2, R11)."""
+        return self.deal[check_round(round_number) - 1]
+
+    def exact_cut(self, round_number: int, players: int | None = None) -> int:
+        """The packet that earns the exact-cut bonus: players × cards dealt + 1 (R2)."""
+        return self.check_players(players) * self.cards_dealt(round_number) + 1
+
+    def stock_after_deal(self, round_number: int, players: int | None = None) -> int:
+        """Cards left in the stock once every hand is dealt and the upcard turned (R2)."""
+        return self.pack_size(players) - self.exact_cut(round_number, players)
+
+    def naturals_needed(self, kind: str) -> int:
+        """The fewest natural cards a meld of this kind must hold (R4, R11)."""
+        return self.set_naturals if kind == "set" else self.run_naturals
+
+
+def check_round(round_number: object) -> int:
+    """The round number, or `RoundError` naming the bad value."""
+    if isinstance(round_number, bool) or not isinstance(round_number, int):
+        raise RoundError(f"the round must be a whole number from 1 to 7, not {round_number!r}")
+    if round_number not in ROUNDS:
+        raise RoundError(f"round {round_number} does not exist: a game has rounds 1 to 7")
+    return round_number
+
+
+PROFILES: dict[str, Profile] = {
+    profile.name: profile
+    for profile in (
+        Profile(
+            name="liverpool",
+            title="Liverpool (default)",
+            source="seeds 000 and 001",
+            min_players=4,
+            max_players=4,
+            deal=(10, 10, 10, 12, 12, 12, 12),
+            cut_bonus=-50,
+            joker_penalty=15,
+            exact_opening=True,
+            set_naturals=1,
+            run_naturals=1,
+            layoff_on_opening_turn=False,
+            go_out_by_layoff=False,
+            buying=True,
+            freed_joker_to_hand=False,
+        ),
+        Profile(
+            name="contract",
+            title="Contract (no cut bonus)",
+            source="seed 001",
+            min_players=4,
+            max_players=4,
+            deal=(10, 10, 10, 12, 12, 12, 12),
+            cut_bonus=0,
+            joker_penalty=15,
+            exact_opening=True,
+            set_naturals=1,
+            run_naturals=1,
+            layoff_on_opening_turn=False,
+            go_out_by_layoff=False,
+            buying=True,
+            freed_joker_to_hand=False,
+        ),
+        Profile(
+            name="online",
+            title="Online rules (3-8 players)",
+            source="seed 002",
+            min_players=3,
+            max_players=8,
+            deal=(7, 10, 10, 10, 12, 12, 14),
+            cut_bonus=0,
+            joker_penalty=25,
+            exact_opening=False,
+            set_naturals=1,
+            run_naturals=1,
+            layoff_on_opening_turn=True,
+            go_out_by_layoff=True,
+            buying=False,
+            freed_joker_to_hand=True,
+        ),
+        Profile(
+            name="family",
+            title="Family rules (3-8 players)",
+            source="seed 003",
+            min_players=3,
+            max_players=8,
+            deal=(10, 10, 10, 10, 12, 12, 12),
+            cut_bonus=-50,
+            joker_penalty=15,
+            exact_opening=False,
+            set_naturals=2,
+            run_naturals=3,
+            layoff_on_opening_turn=True,
+            go_out_by_layoff=True,
+            buying=True,
+            freed_joker_to_hand=False,
+        ),
+    )
+}
+DEFAULT_PROFILE = PROFILES["liverpool"]
+
+
+def get_profile(name: object = None) -> Profile:
+    """The profile of that name (`None` or empty means `liverpool`), or `ProfileError`."""
+    if name is None or name == "":
+        return DEFAULT_PROFILE
+    if isinstance(name, Profile):
+        return name
+    if isinstance(name, str) and name.strip().lower() in PROFILES:
+        return PROFILES[name.strip().lower()]
+    raise ProfileError(f"unknown profile {name!r}: choose one of {', '.join(PROFILES)}")

@@ -1,0 +1,78 @@
+"""R2 Seats, dealer, cut and deal: who deals, who cuts and who plays first in each round.
+
+Seats are 0-based indices in clockwise order; play passes clockwise, to the left, so the left
+neighbour of seat s is s + 1 and the right neighbour is s - 1 (modulo the number of players).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .contracts import Contract, contract
+from .errors import SeatError
+from .profiles import Profile, check_round, get_profile
+
+
+def check_seat(seat: object, players: int, what: str = "seat") -> int:
+    """A seat index 0 … players-1, or `SeatError` naming the bad value."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise SeatError(f"{what} must be a seat number from 0 to {players - 1}, not {seat!r}")
+    if not 0 <= seat < players:
+        raise SeatError(f"{what} {seat} does not exist: seats are 0 to {players - 1}")
+    return seat
+
+
+def left_of(seat: int, players: int) -> int:
+    """The next player clockwise."""
+    return (seat + 1) % players
+
+
+def right_of(seat: int, players: int) -> int:
+    """The previous player clockwise."""
+    return (seat - 1) % players
+
+
+def dealer_seat(first_dealer: int, round_number: int, players: int) -> int:
+    """The deal passes to the left each round: round n is dealt by first dealer + n - 1."""
+    check_seat(first_dealer, players, "the first dealer")
+    return (first_dealer + check_round(round_number) - 1) % players
+
+
+@dataclass(frozen=True)
+class RoundSetup:
+    """Everything the table needs before a round starts (R2, R3)."""
+
+    round: int
+    contract: Contract
+    dealer: int
+    cutter: int
+    first_player: int
+    cards_dealt: int
+    exact_cut: int
+    cut_bonus: int
+    stock_after_deal: int
+
+
+def round_setup(
+    first_dealer: int, round_number: int, players: int, profile: Profile | str | None = None
+) -> RoundSetup:
+    """Dealer, cutter (dealer's right), first player (dealer's left), deal and exact-cut packet."""
+    profile = get_profile(profile)
+    players = profile.check_players(players)
+    dealer = dealer_seat(first_dealer, round_number, players)
+    return RoundSetup(
+        round=round_number,
+        contract=contract(round_number),
+        dealer=dealer,
+        cutter=right_of(dealer, players),
+        first_player=left_of(dealer, players),
+        cards_dealt=profile.cards_dealt(round_number),
+        exact_cut=profile.exact_cut(round_number, players),
+        cut_bonus=profile.cut_bonus,
+        stock_after_deal=profile.stock_after_deal(round_number, players),
+    )
+
+
+def turn_order_after(active: int, players: int) -> list[int]:
+    """The other seats in the order they play after `active`, clockwise."""
+    return [(active + step) % players for step in range(1, players)]

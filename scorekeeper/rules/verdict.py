@@ -1,0 +1,25 @@
+"""The referee's answer to a question: legal or not, why, and on which rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A ruling: `legal`, one plain `reason` a player would accept, the `rule` it rests on (R-number),
+    and `details` such as the readings of the jokers."""
+
+    legal: bool
+    reason: str
+    rule: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+    def to_dict(self) -> dict[str, Any]:
+        """The verdict as JSON-ready data: legal, reason, rule, then the details."""
+        return {"legal": self.legal, "reason": self.reason, "rule": self.rule, **self.details}
