@@ -39,3 +39,7 @@ class SeatError(RulesError):
 
 class SizeError(RulesError):
     """A hand or list larger than anything a real table can hold."""
+
+
+class InputError(RulesError):
+    """A question's field that is missing or of the wrong type."""

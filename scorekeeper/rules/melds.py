@@ -1,0 +1,316 @@
+"""R4 Melds: every legal reading of a set or a run, and a plain reason when there is none.
+
+A run's places are positions 1 … 14: 1 is the low ace, 2 … 13 the ranks 2 … K, 14 the high ace.
+A reading places every card: naturals where their rank puts them, declared jokers where declared,
+undeclared jokers in the places still missing. Undeclared jokers are interchangeable, so two
+placements that show the same cards are one reading.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from .cards import SUIT_NAMES, Card, check_copies, format_cards, parse_cards
+from .errors import RulesError
+from .profiles import Profile, get_profile
+from .verdict import Verdict
+
+SET, RUN = "set", "run"
+MIN_SET, MIN_RUN, MAX_RUN = 3, 4, 14
+LOW_ACE, HIGH_ACE = 1, 14
+
+
+def rank_at(position: int) -> int:
+    """The rank shown at a run position (14, the high ace, is an ace)."""
+    return 1 if position == HIGH_ACE else position
+
+
+def positions_of(rank: int) -> tuple[int, ...]:
+    """The run positions a rank may take: an ace is low or high, any other rank is itself."""
+    return (LOW_ACE, HIGH_ACE) if rank == 1 else (rank,)
+
+
+def rank_plural(rank: int) -> str:
+    """`7s`, `aces`, `kings`: a set's rank in a sentence."""
+    return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(rank, f"{rank}s")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a meld: its kind, the physical cards in order, and what each joker is.
+
+    `slots` are the cards as placed (a run from low to high, a set as listed);
+    `jokers` says, in slot order, what each joker stands for (a card in a run, a rank in a set);
+    `low` is a run's first position (1 = ace low), 0 for a set.
+    """
+
+    kind: str
+    slots: tuple[Card, ...]
+    jokers: tuple[Card, ...]
+    low: int = 0
+
+    @property
+    def high(self) -> int:
+        """A run's last position (14 = ace high)."""
+        return self.low + len(self.slots) - 1
+
+    @property
+    def suit(self) -> str | None:
+        """A run's suit; None for a set."""
+        return self.cards()[0].suit if self.kind == RUN else None
+
+    def cards(self) -> tuple[Card, ...]:
+        """The slots with every joker replaced by the natural it stands for."""
+        stood_for = iter(self.jokers)
+        return tuple(next(stood_for) if slot.joker else slot for slot in self.slots)
+
+    def faces(self) -> list[str]:
+        """The slots as text, jokers shown as what they stand for: `['5♠', '6♠', '7♠', '8♠']`."""
+        return [card.face() for card in self.cards()]
+
+    def joker_faces(self) -> list[str]:
+        """What each joker stands for, as text: `['7♠']` in a run, `['7']` in a set."""
+        return [card.face() for card in self.jokers]
+
+    def span(self) -> str:
+        """A run as `3♠–6♠`, a set as its cards."""
+        faces = self.faces()
+        return f"{faces[0]}–{faces[-1]}" if self.kind == RUN else " ".join(faces)
+
+    def describe(self) -> str:
+        """`5♠ 6♠ 7♠ 8♠ (joker 7♠)`: the reading as a player would say it."""
+        text = " ".join(self.faces())
+        if not self.jokers:
+            return text
+        word = "joker" if len(self.jokers) == 1 else "jokers"
+        return f"{text} ({word} {' '.join(self.joker_faces())})"
+
+    def key(self) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+        """What a player sees: readings with the same key are the same reading."""
+        return (self.kind, tuple(self.faces()), tuple(self.joker_faces()))
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """The cards of one meld as listed; `Meld.parse("5♠ 6♠ JK 8♠")`."""
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(self.cards))
+
+    @classmethod
+    def parse(cls, text: str | Iterable[str]) -> Meld:
+        """Read a meld in R1 notation."""
+        return cls(parse_cards(text))
+
+    def readings(self, profile: Profile | str | None = None) -> list[Reading]:
+        """Every legal reading under the profile (R4)."""
+        return meld_readings(self.cards, profile)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+
+def require_suits(cards: Iterable[Card]) -> None:
+    """A card on the table has a suit: a rank-only natural (`7`) cannot be placed."""
+    for card in cards:
+        if card.natural and card.suit is None:
+            raise RulesError(f"{card} has no suit: a card on the table is written like 7♠")
+
+
+def meld_readings(cards: Sequence[Card], profile: Profile | str | None = None) -> list[Reading]:
+    """Every legal reading of the cards (R4): sets first, then runs from low to high."""
+    profile = get_profile(profile)
+    cards = tuple(cards)
+    require_suits(cards)
+    if not any(card.natural for card in cards):
+        return []
+    return set_readings(cards, profile) + run_readings(cards, profile)
+
+
+def set_readings(cards: tuple[Card, ...], profile: Profile) -> list[Reading]:
+    """The one reading as a set, if the cards are one rank (R4), else none."""
+    naturals = [card for card in cards if card.natural]
+    jokers = [card for card in cards if card.joker]
+    ranks = {card.rank for card in naturals}
+    if len(ranks) != 1 or len(cards) < MIN_SET or len(naturals) < profile.set_naturals:
+        return []
+    rank = ranks.pop()
+    if any(joker.declared and joker.rank != rank for joker in jokers):
+        return []
+    return [Reading(SET, cards, (Card(rank, None),) * len(jokers))]
+
+
+def run_readings(cards: tuple[Card, ...], profile: Profile) -> list[Reading]:
+    """Every distinct placement as a run of one suit, ace low or high, never wrapping (R4)."""
+    naturals = [card for card in cards if card.natural]
+    suits = {card.suit for card in naturals}
+    size = len(cards)
+    if len(suits) != 1 or not MIN_RUN <= size <= MAX_RUN or len(naturals) < profile.run_naturals:
+        return []
+    suit = suits.pop()
+    fixed = [card for card in cards if card.rank is not None]
+    if any(card.suit not in (None, suit) for card in fixed):
+        return []
+    found: dict[tuple, Reading] = {}
+    for low in range(1, MAX_RUN + 2 - size):
+        high = low + size - 1
+        choices = [[p for p in positions_of(card.rank) if low <= p <= high] for card in fixed]
+        for placement in product(*choices):
+            if len(set(placement)) == len(placement):
+                reading = _place_run(low, size, suit, fixed, placement)
+                found.setdefault(reading.key(), reading)
+    return list(found.values())
+
+
+def _place_run(
+    low: int, size: int, suit: str, fixed: list[Card], placement: tuple[int, ...]
+) -> Reading:
+    """Build the run reading with the fixed cards at their positions and jokers in the rest."""
+    slots: list[Card | None] = [None] * size
+    for card, position in zip(fixed, placement, strict=True):
+        slots[position - low] = card
+    placed = tuple(slot or Card(None, None, True) for slot in slots)
+    jokers = tuple(
+        Card(rank_at(low + index), suit) for index, slot in enumerate(placed) if slot.joker
+    )
+    return Reading(RUN, placed, jokers, low)
+
+
+def meld_problem(cards: Sequence[Card], profile: Profile | str | None = None) -> str:
+    """Why the cards are no meld, in words a player accepts (call only when there is no reading)."""
+    profile = get_profile(profile)
+    cards = tuple(cards)
+    text = format_cards(cards)
+    naturals = [card for card in cards if card.natural]
+    if not cards:
+        return "a meld needs cards; none were given"
+    if not naturals:
+        return "a meld needs at least one natural card"
+    ranked = {card.rank for card in cards if card.rank is not None}
+    natural_suits = {card.suit for card in naturals}
+    one_rank = len({card.rank for card in naturals}) == 1
+    if len(ranked) == 1 or (one_rank and len(natural_suits) > 1):
+        return _set_problem(cards, naturals, profile)
+    if len(natural_suits) == 1:
+        return _run_problem(cards, naturals, profile)
+    if len({card.rank for card in naturals}) == len(naturals):
+        return f"{text} mixes suits: a run is one suit"
+    return f"{text} mixes ranks and suits: a set is one rank and a run is one suit"
+
+
+def _set_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile) -> str:
+    """What keeps one-rank cards from being a set: a joker declared elsewhere, too few cards."""
+    rank = naturals[0].rank
+    for card in cards:
+        if card.declared and card.rank != rank:
+            return (
+                f"{card} is declared as {card.face()}, but {format_cards(cards)} "
+                f"is a set of {rank_plural(rank)}"
+            )
+    if len(cards) < MIN_SET:
+        return f"a set needs at least {MIN_SET} cards; this has {len(cards)}"
+    if len(naturals) < profile.set_naturals:
+        return (
+            f"a set needs {profile.set_naturals} natural cards in the {profile.name} rules; "
+            f"this has {len(naturals)}"
+        )
+    return f"{format_cards(cards)} is not a set or a run"
+
+
+def _run_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile) -> str:
+    """What keeps one-suit cards from being a run, most specific first."""
+    text = format_cards(cards)
+    suit = naturals[0].suit
+    for card in cards:
+        if card.joker and card.suit not in (None, suit):
+            return f"{card} is declared as {card.face()}, but {text} is in {SUIT_NAMES[suit]}"
+    if len(cards) < MIN_RUN:
+        return f"a run needs at least {MIN_RUN} cards; this has {len(cards)}"
+    if len(cards) > MAX_RUN:
+        return f"a run holds at most {MAX_RUN} cards (A 2 … K A); this has {len(cards)}"
+    if len(naturals) < profile.run_naturals:
+        return (
+            f"a run needs {profile.run_naturals} natural cards in the {profile.name} rules; "
+            f"this has {len(naturals)}"
+        )
+    ranks = Counter(card.rank for card in cards if card.rank is not None)
+    for rank, count in sorted(ranks.items()):
+        if rank != 1 and count > 1:
+            return f"{text} has {Card(rank, suit)} twice: a run holds each card once"
+    if ranks[1] > 2 or (ranks[1] == 2 and len(cards) < MAX_RUN):
+        return f"{text} has {ranks[1]} aces: only a 14-card run A 2 … K A has an ace at each end"
+    if _wraps(set(ranks), len(cards)):
+        return f"{text} wraps around the ace: an ace is low (A 2 3 4) or high (J Q K A), never both"
+    return _gap_problem(text, set(ranks), len(cards), suit)
+
+
+def _wraps(ranks: set[int], size: int) -> bool:
+    """True when the ranks fit in `size` places only by going K A 2 around the ace."""
+    ordered = sorted(ranks)
+    gaps = [b - a for a, b in zip(ordered, ordered[1:], strict=False)]
+    around = ordered[0] + 13 - ordered[-1]
+    return bool(gaps) and max(gaps) > around and 13 - max(gaps) + 1 <= size
+
+
+def _gap_problem(text: str, ranks: set[int], size: int, suit: str) -> str:
+    """The run's naturals spread over more places than it has cards."""
+    others = [rank for rank in ranks if rank != 1]
+    spans = []
+    for ace in (LOW_ACE, HIGH_ACE) if 1 in ranks else (None,):
+        places = others + ([ace] if ace else [])
+        spans.append((max(places) - min(places) + 1, min(places), max(places)))
+    width, low, high = min(spans)
+    return (
+        f"{text} is not consecutive: {Card(rank_at(low), suit)}–{Card(rank_at(high), suit)} "
+        f"needs {width} cards and it has {size}; a joker fills only one missing card"
+    )
+
+
+def describe_readings(readings: Sequence[Reading]) -> str:
+    """`read as A or B`: the readings joined for a reason."""
+    return " or ".join(reading.describe() for reading in readings)
+
+
+def check_meld(
+    cards: Sequence[Card], profile: Profile | str | None = None, players: int | None = None
+) -> Verdict:
+    """Judge one meld (R4): every reading when legal, the plain problem when not."""
+    profile = get_profile(profile)
+    players = profile.check_players(players)
+    cards = tuple(cards)
+    check_copies(cards, profile.packs(players), profile.jokers(players))
+    readings = meld_readings(cards, profile)
+    if not readings:
+        return Verdict(
+            False,
+            meld_problem(cards, profile),
+            "R4",
+            {"kind": None, "kinds": [], "readings": [], "jokers": []},
+        )
+    kinds = [reading.kind for reading in readings]
+    kind_words = " or ".join(dict.fromkeys(kinds))
+    reason = f"{format_cards(cards)} is a legal {kind_words}, read as {describe_readings(readings)}"
+    details = {
+        "kind": kinds[0],
+        "kinds": kinds,
+        "readings": [reading.faces() for reading in readings],
+        "jokers": [reading.joker_faces() for reading in readings],
+    }
+    return Verdict(True, reason, "R4", details)

@@ -1,0 +1,192 @@
+"""R5 Opening: the whole contract laid at once, at its minimum size, runs of a suit not touching.
+
+Each meld may have several readings (R4); the opening is legal when some choice of one reading per
+meld gives exactly the contract's sets and runs, with no two same-suit runs contiguous.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations, product
+
+from .cards import Card, check_copies, format_cards
+from .contracts import Contract, contract
+from .errors import RulesError
+from .melds import MIN_RUN, MIN_SET, RUN, SET, Reading, meld_problem, meld_readings
+from .profiles import Profile, check_round, get_profile
+from .verdict import Verdict
+
+EMPTY = {"melds": [], "kinds": [], "jokers": []}
+
+
+def runs_touch(lo1: int, hi1: int, lo2: int, hi2: int) -> bool:
+    """True when two same-suit runs on positions 1..14 (1 = low ace, 14 = high ace) are contiguous.
+
+    Contiguous means one ends at r and the other starts at r + 1, so together they read as one
+    run (3♠–6♠ with 7♠–10♠). Overlapping runs and runs with a gap do not touch, and nothing wraps
+    round the ace: A♠–4♠ (1..4) and J♠–A♠ (11..14) do not touch.
+    """
+    return hi1 + 1 == lo2 or hi2 + 1 == lo1
+
+
+def touching_pair(readings: Sequence[Reading]) -> tuple[Reading, Reading] | None:
+    """The first two same-suit runs among the readings that touch (R5), if any."""
+    runs = [reading for reading in readings if reading.kind == RUN]
+    for one, two in combinations(runs, 2):
+        if one.suit == two.suit and runs_touch(one.low, one.high, two.low, two.high):
+            return one, two
+    return None
+
+
+def check_left(left: object) -> int | None:
+    """Cards still in hand: None (not given) or a whole number ≥ 0, else `RulesError`."""
+    if left is None:
+        return None
+    if isinstance(left, bool) or not isinstance(left, int):
+        raise RulesError(f"the cards left in hand must be a whole number, not {left!r}")
+    if left < 0:
+        raise RulesError(f"{left} cards left in hand: it cannot be negative")
+    return left
+
+
+def fits_opening(reading: Reading, wanted: Contract, profile: Profile) -> bool:
+    """Whether a reading has an opening's size: exact 3 / 4 where the profile says so (R5, R11)."""
+    if wanted.whole_hand or not profile.exact_opening:
+        return True
+    return len(reading.slots) == (MIN_SET if reading.kind == SET else MIN_RUN)
+
+
+def kind_counts(options: Sequence[Sequence[Reading]]) -> set[tuple[int, int]]:
+    """Every (sets, runs) count some choice of readings gives."""
+    kinds = [{reading.kind for reading in readings} for readings in options]
+    return {
+        (choice.count(SET), choice.count(RUN)) for choice in product(*(sorted(k) for k in kinds))
+    }
+
+
+def fitting_choices(options: Sequence[Sequence[Reading]], wanted: Contract):
+    """Each choice of one reading per meld that gives exactly the contract's sets and runs."""
+    for choice in product(*options):
+        runs = sum(reading.kind == RUN for reading in choice)
+        if runs == wanted.runs and len(choice) - runs == wanted.sets:
+            yield choice
+
+
+def counts_text(counts: set[tuple[int, int]]) -> str:
+    """`2 sets` or `2 sets or 1 set + 1 run`."""
+    return " or ".join(Contract(0, sets, runs).short() for sets, runs in sorted(counts))
+
+
+def _fail(reason: str, rule: str) -> Verdict:
+    """An illegal opening: no melds chosen."""
+    return Verdict(False, reason, rule, dict(EMPTY))
+
+
+def check_opening(
+    round_number: int,
+    melds: Sequence[Sequence[Card]],
+    profile: Profile | str | None = None,
+    players: int | None = None,
+    left: int | None = None,
+) -> Verdict:
+    """Judge an opening (R5): the entire contract at once, under some reading of the jokers."""
+    round_number = check_round(round_number)
+    profile = get_profile(profile)
+    players = profile.check_players(players)
+    melds = [tuple(meld) for meld in melds]
+    check_copies(
+        [c for meld in melds for c in meld], profile.packs(players), profile.jokers(players)
+    )
+    left = check_left(left)
+    wanted = contract(round_number)
+    if len(melds) != wanted.melds:
+        return _fail(_count_reason(wanted, len(melds)), "R5")
+    readings = []
+    for meld in melds:
+        found = meld_readings(meld, profile)
+        if not found:
+            return _fail(_meld_reason(meld, profile), "R4")
+        readings.append(found)
+    options = [[r for r in found if fits_opening(r, wanted, profile)] for found in readings]
+    tried = list(fitting_choices(options, wanted))
+    chosen = next((choice for choice in tried if touching_pair(choice) is None), None)
+    if chosen is None:
+        return _fail(*_diagnose(melds, readings, options, tried, wanted))
+    problem = _left_problem(wanted, left)
+    if problem:
+        return _fail(problem, "R5")
+    details = {
+        "melds": [reading.faces() for reading in chosen],
+        "kinds": [reading.kind for reading in chosen],
+        "jokers": [reading.joker_faces() for reading in chosen],
+    }
+    return Verdict(True, _legal_reason(wanted, chosen, left), "R5", details)
+
+
+def _count_reason(wanted: Contract, laid: int) -> str:
+    """Too few melds (piecemeal) or too many (extra melds)."""
+    noun = "meld" if laid == 1 else "melds"
+    why = "an opening is never piecemeal" if laid < wanted.melds else "no extra melds are allowed"
+    return f"Round {wanted.round} needs {wanted.short()} laid together; you laid {laid} {noun}, and {why}"
+
+
+def _meld_reason(meld: tuple[Card, ...], profile: Profile) -> str:
+    """A bad meld's problem, naming the meld when the problem does not."""
+    problem = meld_problem(meld, profile)
+    text = format_cards(meld)
+    return problem if problem.startswith(text) else f"{text}: {problem}"
+
+
+def _diagnose(melds, readings, options, tried, wanted: Contract) -> tuple[str, str]:
+    """Why no choice works: the contract's kinds (R3), the opening sizes (R5) or touching runs (R5)."""
+    possible = kind_counts(readings)
+    target = (wanted.sets, wanted.runs)
+    if target not in possible:
+        return (
+            f"Round {wanted.round} needs {wanted.short()}; you laid {counts_text(possible)}",
+            "R3",
+        )
+    if not tried:
+        return _size_reason(melds, readings, options), "R5"
+    one, two = touching_pair(tried[0])
+    every = ", whichever way the jokers are read" if len(tried) > 1 else ""
+    return (
+        f"{one.span()} and {two.span()} touch in one suit, so they count as one run, "
+        f"not two{every}",
+        "R5",
+    )
+
+
+def _size_reason(melds, readings, options) -> str:
+    """A meld that is a set or a run only above the opening's exact size, emptiest first."""
+    lost = [
+        (bool(fitting), meld, {r.kind for r in found} - {r.kind for r in fitting})
+        for meld, found, fitting in zip(melds, readings, options, strict=True)
+    ]
+    _, meld, kinds = min((item for item in lost if item[2]), key=lambda item: item[0])
+    if SET in kinds:
+        return f"A set in the opening is exactly {MIN_SET} cards (R5); {format_cards(meld)} has {len(meld)}"
+    return f"A run in the opening is exactly {MIN_RUN} cards (R5); {format_cards(meld)} has {len(meld)}"
+
+
+def _left_problem(wanted: Contract, left: int | None) -> str | None:
+    """Rounds 1-6 keep a card for the discard; round 7 keeps none (R5)."""
+    if left is None:
+        return None
+    if wanted.whole_hand and left:
+        card_word = "card" if left == 1 else "cards"
+        return f"Round 7 lays the whole hand at once with no discard, but {left} {card_word} would be left"
+    if not wanted.whole_hand and left == 0:
+        return "After opening you must still hold a card for the discard that ends the turn; none would be left"
+    return None
+
+
+def _legal_reason(wanted: Contract, chosen: Sequence[Reading], left: int | None) -> str:
+    """`A legal opening for round 2 (1 set + 1 run): set 7♣ 7♦ 7♥, run 3♠ 4♠ 5♠ 6♠`."""
+    melds = ", ".join(f"{reading.kind} {reading.describe()}" for reading in chosen)
+    text = f"A legal opening for round {wanted.round} ({wanted.short()}): {melds}"
+    if left is None:
+        return text
+    if wanted.whole_hand:
+        return text + ", with no card left"
+    return text + f", with {left} {'card' if left == 1 else 'cards'} left for the discard"

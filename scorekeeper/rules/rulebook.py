@@ -1,0 +1,191 @@
+"""The rulebook in the app's own words: what each R-number says, for verdicts and the reference page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One section of the rulebook: its number, its title and its points in plain words."""
+
+    number: str
+    title: str
+    points: tuple[str, ...]
+
+    @property
+    def anchor(self) -> str:
+        return self.number.lower()
+
+
+RULES: dict[str, Rule] = {
+    rule.number: rule
+    for rule in (
+        Rule(
+            "R1",
+            "Cards and notation",
+            (
+                "Two 52-card packs and 3 jokers: 107 cards. Only jokers are wild; deuces are ordinary cards.",
+                "A game holds at most 2 of each card (one from each pack) and 3 jokers. "
+                "Anything that needs more copies than that is impossible.",
+                "Write a card as rank then suit: 10♠, 10s or Ts, Q♥ or qh, A♦. A joker is JK "
+                "(also JOKER, * or 🃏). Separate cards with spaces or commas.",
+                "A joker may say what it stands for: JK=7♠ in a run, JK=7 in a set.",
+            ),
+        ),
+        Rule(
+            "R2",
+            "Seats, dealer, cut and deal",
+            (
+                "Four players, seated clockwise. Play and the deal pass to the left.",
+                "The first dealer is drawn at random; each round the deal passes one seat to the left.",
+                "The dealer's right-hand neighbour cuts; the dealer's left-hand neighbour plays first.",
+                "Deal 10 cards each in rounds 1-3 and 12 in rounds 4-7, one at a time; turn the next "
+                "card up to start the discard pile; the rest is the stock.",
+                "Exact cut: if the cut packet is exactly the cards needed to deal every hand and turn "
+                "the upcard (41 in rounds 1-3, 49 in rounds 4-7 with four players), the cutter scores "
+                "50 less that round. Scores may go below zero.",
+            ),
+        ),
+        Rule(
+            "R3",
+            "Contracts",
+            (
+                "Round 1: 2 sets. Round 2: 1 set + 1 run. Round 3: 2 runs. Round 4: 3 sets. "
+                "Round 5: 2 sets + 1 run. Round 6: 1 set + 2 runs. Round 7: 3 runs using the whole "
+                "hand, with no discard.",
+                "Everyone plays the same contract; a contract not made does not carry over.",
+            ),
+        ),
+        Rule(
+            "R4",
+            "Melds",
+            (
+                "A set is cards of one rank; suits are free and duplicates are fine (7♠ 7♠ 7♥).",
+                "A run is consecutive cards of one suit. The ace is low (A 2 3 4) or high (J Q K A) "
+                "but never both ways round the corner (K A 2 3 is not a run). The longest run is "
+                "A 2 … K A, 14 cards.",
+                "A joker stands for one missing card. Every meld needs at least one real card.",
+                "The order cards are listed in does not matter. If a joker could go in more than one "
+                "place, the meld is legal and every reading counts unless the joker was declared.",
+            ),
+        ),
+        Rule(
+            "R5",
+            "Opening (going down)",
+            (
+                "You open once a round, laying the whole contract at once: exactly the sets and runs "
+                "asked for, each at its minimum size (3 cards a set, 4 a run), nothing extra.",
+                "Two runs of the same suit may not touch: 3♠-6♠ with 7♠-10♠ is one long run, not "
+                "two. A gap or an overlap with the other pack's cards is fine.",
+                "Rounds 1-6: keep at least one card to discard after opening.",
+                "Round 7: lay the whole hand at once as exactly 3 runs of at least 4 cards, with no "
+                "card left and no discard.",
+                "After opening you make no new melds that round.",
+            ),
+        ),
+        Rule(
+            "R6",
+            "Laying off",
+            (
+                "From your next turn after opening (never on the turn you open), add any cards to any "
+                "meld on the table, yours or anyone's.",
+                "A set takes more of its rank or jokers; a run takes the next card at either end or a "
+                "joker, up to 14 cards, never past an ace.",
+                "Round 7 has no laying off. In rounds 1-6 you go out by discarding your last card, "
+                "not by laying it off.",
+            ),
+        ),
+        Rule(
+            "R7",
+            "Jokers after the opening",
+            (
+                "A joker in a set stays there for the rest of the round.",
+                "If you opened on an earlier turn, on your turn you may swap a run's joker for the "
+                "exact card it stands for (rank and suit). You must lay the freed joker off on a meld "
+                "in the same turn: you never keep it.",
+            ),
+        ),
+        Rule(
+            "R8",
+            "Turns and buying",
+            (
+                "A turn: draw the top stock card or the top discard; open or lay off if allowed; "
+                "discard one card (except when going out in round 7).",
+                "If the player whose turn it is takes the discard, nobody may buy it.",
+                "If they pass it, anyone else may ask to buy it; the one who would play soonest after "
+                "them gets it, and takes the top stock card too as a penalty. Buying is not a turn.",
+                "Another player may then buy the next discard the same way, but nobody buys two "
+                "discards in a row. There is no limit on purchases.",
+            ),
+        ),
+        Rule(
+            "R9",
+            "Stock exhausted",
+            (
+                "When the stock is empty, shuffle the discards (all but the top one) into a new stock.",
+                "If a draw is still impossible, the round ends with no winner and everyone scores the "
+                "cards in hand.",
+            ),
+        ),
+        Rule(
+            "R10",
+            "Scoring",
+            (
+                "The player who empties their hand scores 0.",
+                "Everyone else scores the cards left in hand: 2-10 face value, J Q K 10, A 15, "
+                "joker 15. Cards on the table cost nothing. A♠ K♦ 4♥ = 29.",
+                "The exact-cut bonus (-50) is added to the cutter's score for the round.",
+                "Scores add up over the seven rounds; the lowest total wins, and tied lowest totals "
+                "share the win.",
+            ),
+        ),
+        Rule(
+            "R11",
+            "Profiles (house rules)",
+            (
+                "Liverpool is the default. Contract has no cut bonus. Online (3-8 players) deals "
+                "7 10 10 10 12 12 14, scores a joker 25, allows bigger opening melds, laying off on "
+                "the opening turn and going out by laying off, has no buying (take several discards "
+                "instead) and lets a freed joker go to the hand. Family (3-8 players) deals "
+                "10 10 10 10 12 12 12, uses 3 packs for 5-8 players and 2 jokers a pack, allows bigger "
+                "opening melds, laying off on the opening turn and going out by laying off, and needs "
+                "2 real cards in a set and 3 in a run.",
+                "In every profile: same-suit runs of one opening must not touch, round 7 is three runs "
+                "using the whole hand, and the exact cut is players × cards dealt + 1.",
+            ),
+        ),
+    )
+}
+
+COMMON_QUESTIONS: tuple[tuple[str, str, str], ...] = (
+    ("May I lay off on the turn I open?", "No: only from your next turn.", "R6"),
+    (
+        "May I keep a joker I take back from a run?",
+        "No: lay it off on a meld in the same turn.",
+        "R7",
+    ),
+    (
+        "Is there a discard in round 7?",
+        "No: the whole hand goes down at once as exactly three runs.",
+        "R5",
+    ),
+    ("Can a joker in a set be taken back?", "No: it stays there for the rest of the round.", "R7"),
+    ("Are twos wild?", "No: only jokers are wild.", "R1"),
+    (
+        "Do 3♠ 4♠ 5♠ 6♠ and 7♠ 8♠ 9♠ 10♠ make two runs?",
+        "No: they touch, so they count as one long run. Leave a gap or overlap them.",
+        "R5",
+    ),
+    (
+        "Two of us want the discard. Who gets it?",
+        "Whoever would play sooner after the player who passed it.",
+        "R8",
+    ),
+    ("Can K A 2 3 be a run?", "No: the ace is low or high, never round the corner.", "R4"),
+)
+
+
+def rule(number: str) -> Rule | None:
+    """The rule a verdict cites, by its R-number."""
+    return RULES.get(number)

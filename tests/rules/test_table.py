@@ -1,0 +1,421 @@
+"""R6 laying off, R7 replacing a run's joker, R8 buying a passed discard, with their R11 variants."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.rules.cards import Card, parse_cards
+from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError
+from scorekeeper.rules.table import check_buy, check_layoff, check_swap
+
+PROFILES = ["liverpool", "contract", "online", "family"]
+SPADES_2_TO_A = "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠"
+
+
+def layoff(meld: str, cards: str, round_number: int = 3, opened: bool = False, **options) -> dict:
+    return check_layoff(
+        round_number, parse_cards(meld), parse_cards(cards), opened, **options
+    ).to_dict()
+
+
+def swap(meld: str, card: str, round_number: int = 3, opened: bool = False, **options) -> dict:
+    [natural] = parse_cards(card)
+    return check_swap(round_number, parse_cards(meld), natural, opened, **options).to_dict()
+
+
+# R6 Laying off
+
+
+@pytest.mark.parametrize(
+    ("profile", "legal"),
+    [("liverpool", False), ("contract", False), ("online", True), ("family", True)],
+)
+def test_worked_case_no_lay_off_on_the_opening_turn(profile, legal):
+    verdict = layoff("8♠ 8♦ 8♣", "8♥", round_number=2, opened=True, profile=profile)
+    assert verdict["legal"] is legal
+    assert verdict["rule"] == "R6"
+    if not legal:
+        assert verdict["reason"] == (
+            "You opened on this turn, so you may lay off only from your next turn on"
+        )
+        assert verdict["meld"] == [] and verdict["jokers"] == []
+
+
+def test_the_same_lay_off_is_fine_on_a_later_turn():
+    verdict = layoff("8♠ 8♦ 8♣", "8♥", round_number=2)
+    assert verdict == {
+        "legal": True,
+        "reason": "8♥ can go on 8♠ 8♦ 8♣, making 8♠ 8♦ 8♣ 8♥",
+        "rule": "R6",
+        "meld": ["8♠", "8♦", "8♣", "8♥"],
+        "jokers": [],
+    }
+
+
+@pytest.mark.parametrize(
+    ("meld", "cards", "result", "jokers"),
+    [
+        ("7♠ 7♥ 7♦", "7♣", ["7♠", "7♥", "7♦", "7♣"], []),
+        ("7♠ 7♥ 7♦", "7♠ 7♥", ["7♠", "7♥", "7♦", "7♠", "7♥"], []),
+        ("7♠ 7♥ 7♦", "JK", ["7♠", "7♥", "7♦", "7"], ["7"]),
+        ("7♠ 7♥ JK", "JK 7♣", ["7♠", "7♥", "7", "7", "7♣"], ["7", "7"]),
+        ("5♠ 6♠ 7♠ 8♠", "9♠", ["5♠", "6♠", "7♠", "8♠", "9♠"], []),
+        ("5♠ 6♠ 7♠ 8♠", "4♠", ["4♠", "5♠", "6♠", "7♠", "8♠"], []),
+        ("5♠ 6♠ 7♠ 8♠", "4♠ 9♠ 3♠", ["3♠", "4♠", "5♠", "6♠", "7♠", "8♠", "9♠"], []),
+        ("5♠ 6♠ 7♠ 8♠", "JK 10♠", ["5♠", "6♠", "7♠", "8♠", "9♠", "10♠"], ["9♠"]),
+        ("5♠ 6♠ 7♠ 8♠", "JK=4♠", ["4♠", "5♠", "6♠", "7♠", "8♠"], ["4♠"]),
+        ("J♠ Q♠ K♠ A♠", "10♠", ["10♠", "J♠", "Q♠", "K♠", "A♠"], []),
+        ("2♠ 3♠ 4♠ 5♠", "A♠", ["A♠", "2♠", "3♠", "4♠", "5♠"], []),
+        (SPADES_2_TO_A, "A♠", ["A♠", *SPADES_2_TO_A.split()], []),
+        (SPADES_2_TO_A, "JK", ["A♠", *SPADES_2_TO_A.split()], ["A♠"]),
+        # An undeclared joker read at either end leaves room at the other.
+        ("5♠ 6♠ 7♠ JK", "8♠", ["4♠", "5♠", "6♠", "7♠", "8♠"], ["4♠"]),
+        ("5♠ 6♠ 7♠ JK", "4♠", ["4♠", "5♠", "6♠", "7♠", "8♠"], ["8♠"]),
+    ],
+)
+def test_legal_lay_offs(meld, cards, result, jokers):
+    verdict = layoff(meld, cards)
+    assert verdict["legal"] is True
+    assert verdict["rule"] == "R6"
+    assert verdict["meld"] == result
+    assert verdict["jokers"] == jokers
+
+
+@pytest.mark.parametrize(
+    ("meld", "cards", "reason"),
+    [
+        (
+            "8♠ 8♦ 8♣",
+            "9♣",
+            "9♣ does not belong on 8♠ 8♦ 8♣: a set of 8s takes only more 8s or jokers",
+        ),
+        (
+            "K♠ K♦ K♣",
+            "K♥ Q♥",
+            "K♥ Q♥ does not belong on K♠ K♦ K♣: a set of kings takes only more kings or jokers",
+        ),
+        (
+            "5♠ 6♠ 7♠ 8♠",
+            "10♠",
+            "10♠ does not extend 5♠ 6♠ 7♠ 8♠; it takes the next card at either end (4♠ or 9♠)",
+        ),
+        (
+            "5♠ 6♠ 7♠ JK",
+            "10♠",
+            "10♠ does not extend 5♠ 6♠ 7♠ JK; it takes the next card at either end "
+            "(3♠, 4♠, 8♠ or 9♠)",
+        ),
+        ("5♠ 6♠ 7♠ 8♠", "9♥", "9♥ cannot go on 5♠ 6♠ 7♠ 8♠: a run is all spades"),
+        ("5♠ 6♠ 7♠ 8♠", "7♠", "7♠ is already in 5♠ 6♠ 7♠ 8♠: a run holds each card once"),
+        (
+            "5♠ 6♠ JK 8♠",
+            "7♠",
+            "7♠ is already in 5♠ 6♠ JK 8♠ as a joker: replace the joker instead (R7)",
+        ),
+        (
+            # Both ends at once: one of them is where the joker sits.
+            "5♠ 6♠ 7♠ JK",
+            "4♠ 8♠",
+            "4♠ is already in 5♠ 6♠ 7♠ JK as a joker: replace the joker instead (R7)",
+        ),
+        ("J♠ Q♠ K♠ A♠", "2♠", "Nothing extends past an ace: 2♠ cannot go on J♠ Q♠ K♠ A♠"),
+        ("A♠ 2♠ 3♠ 4♠", "K♠", "Nothing extends past an ace: K♠ cannot go on A♠ 2♠ 3♠ 4♠"),
+        (
+            "A♠ " + SPADES_2_TO_A,
+            "JK",
+            "A run holds at most 14 cards (A 2 … K A); A♠ " + SPADES_2_TO_A + " would have 15",
+        ),
+        (
+            # A set stays a set: these would only make a run.
+            "7♠ JK JK",
+            "8♠ 9♠",
+            "8♠ 9♠ does not belong on 7♠ JK JK: a set of 7s takes only more 7s or jokers",
+        ),
+    ],
+)
+def test_illegal_lay_offs(meld, cards, reason):
+    verdict = layoff(meld, cards)
+    assert verdict == {"legal": False, "reason": reason, "rule": "R6", "meld": [], "jokers": []}
+
+
+def test_a_meld_read_as_set_or_run_takes_either():
+    assert layoff("7♠ JK JK JK", "7♥")["meld"] == ["7♠", "7", "7", "7", "7♥"]
+    assert layoff("7♠ JK JK JK", "8♠")["meld"] == ["4♠", "5♠", "6♠", "7♠", "8♠"]
+    verdict = layoff("7♠ JK JK JK", "9♥")
+    assert verdict["legal"] is False
+    assert verdict["reason"].startswith("9♥ does not extend 7♠ JK JK JK")
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_round_7_has_no_laying_off(profile):
+    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, profile=profile)
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R6"
+    assert verdict["reason"] == "Round 7 has no laying off: the whole hand goes down at once"
+
+
+def test_the_meld_on_the_table_must_be_legal():
+    verdict = layoff("5♠ 6♠ 8♠ 9♠", "10♠")
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R4"
+    assert verdict["reason"].startswith("The meld on the table, 5♠ 6♠ 8♠ 9♠, is not legal: ")
+
+
+def test_the_family_table_meld_needs_its_naturals():
+    assert layoff("5♠ 6♠ JK JK", "9♠")["legal"] is True
+    verdict = layoff("5♠ 6♠ JK JK", "9♠", profile="family")
+    assert verdict["rule"] == "R4"
+    assert "3 natural cards in the family rules" in verdict["reason"]
+
+
+@pytest.mark.parametrize(
+    ("profile", "legal"),
+    [("liverpool", False), ("contract", False), ("online", True), ("family", True)],
+)
+def test_going_out_by_laying_off_the_last_card(profile, legal):
+    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=0)
+    assert verdict["legal"] is legal
+    assert verdict["rule"] == "R6"
+    if not legal:
+        assert verdict["reason"] == (
+            "You go out by discarding your last card, so you may not lay it off"
+        )
+    assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=1)["legal"] is True
+
+
+def test_lay_off_input_errors():
+    with pytest.raises(RulesError):
+        layoff("5♠ 6♠ 7♠ 8♠", "")
+    with pytest.raises(RulesError):
+        layoff("5♠ 6♠ 7♠ 8♠", "9♠", left=-1)
+    with pytest.raises(CopyLimitError):
+        layoff("7♠ 7♠ 7♥", "7♠")
+    with pytest.raises(CopyLimitError):
+        layoff("7♠ JK JK", "JK JK")
+    with pytest.raises(RoundError):
+        layoff("7♠ 7♥ 7♦", "7♣", round_number=0)
+    with pytest.raises(SeatError):
+        layoff("7♠ 7♥ 7♦", "7♣", players=3)
+
+
+def test_lay_off_order_does_not_matter():
+    one = layoff("8♠ 6♠ 7♠ 5♠", "3♠ 9♠ 4♠")
+    two = layoff("5♠ 6♠ 7♠ 8♠", "4♠ 3♠ 9♠")
+    assert one["meld"] == two["meld"] == ["3♠", "4♠", "5♠", "6♠", "7♠", "8♠", "9♠"]
+
+
+# R7 Replacing a run's joker
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "result"),
+    [
+        ("5♠ 6♠ JK 8♠", "7♠", ["5♠", "6♠", "7♠", "8♠"]),
+        ("5♠ 6♠ 7♠ JK", "8♠", ["5♠", "6♠", "7♠", "8♠"]),
+        ("5♠ 6♠ 7♠ JK", "4♠", ["4♠", "5♠", "6♠", "7♠"]),
+        ("5♠ 6♠ JK=7♠ 8♠", "7♠", ["5♠", "6♠", "7♠", "8♠"]),
+        ("JK 2♠ 3♠ 4♠", "A♠", ["A♠", "2♠", "3♠", "4♠"]),
+        ("J♠ Q♠ K♠ JK", "A♠", ["J♠", "Q♠", "K♠", "A♠"]),
+        ("JK Q♠ K♠ A♠", "J♠", ["J♠", "Q♠", "K♠", "A♠"]),
+        ("5♥ JK JK 8♥", "6♥", ["5♥", "6♥", "7♥", "8♥"]),
+    ],
+)
+def test_legal_swaps_free_the_joker_to_lay_off(meld, card, result):
+    verdict = swap(meld, card)
+    assert verdict == {
+        "legal": True,
+        "reason": (
+            f"{card} replaces the joker in {meld}; the freed joker must be laid off on a meld on "
+            "the table this turn, never kept in hand"
+        ),
+        "rule": "R7",
+        "meld": result,
+        "freed": "JK",
+        "joker_to": "lay it off this turn",
+    }
+
+
+@pytest.mark.parametrize(
+    ("profile", "joker_to"),
+    [
+        ("liverpool", "lay it off this turn"),
+        ("contract", "lay it off this turn"),
+        ("online", "your hand"),
+        ("family", "lay it off this turn"),
+    ],
+)
+def test_where_the_freed_joker_goes(profile, joker_to):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", profile=profile)
+    assert verdict["legal"] is True
+    assert verdict["joker_to"] == joker_to
+    assert ("your hand" in verdict["reason"]) is (joker_to == "your hand")
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "reason"),
+    [
+        (
+            "5♠ 6♠ JK 8♠",
+            "7♥",
+            "7♥ is not what a joker stands for in 5♠ 6♠ JK 8♠: the joker is 7♠",
+        ),
+        (
+            "5♠ 6♠ 7♠ JK",
+            "9♠",
+            "9♠ is not what a joker stands for in 5♠ 6♠ 7♠ JK: the joker is 4♠ or 8♠",
+        ),
+        (
+            "5♠ 6♠ 7♠ JK=8♠",
+            "4♠",
+            "4♠ is not what a joker stands for in 5♠ 6♠ 7♠ JK=8♠: the joker is 8♠",
+        ),
+        (
+            "7♠ 7♥ JK",
+            "7♦",
+            "A joker in a set stays there for the rest of the round; 7♠ 7♥ JK is a set",
+        ),
+        (
+            "7♠ 7♥ JK=7",
+            "7♣",
+            "A joker in a set stays there for the rest of the round; 7♠ 7♥ JK=7 is a set",
+        ),
+        ("5♠ 6♠ 7♠ 8♠", "9♠", "5♠ 6♠ 7♠ 8♠ has no joker to replace"),
+        ("5♠ 6♠ JK 8♠", "JK", "Only a natural card can replace a joker"),
+    ],
+)
+def test_illegal_swaps(meld, card, reason):
+    verdict = swap(meld, card)
+    assert verdict == {
+        "legal": False,
+        "reason": reason,
+        "rule": "R7",
+        "meld": [],
+        "freed": None,
+        "joker_to": None,
+    }
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_swapping_needs_an_earlier_opening_in_every_profile(profile):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, profile=profile)
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R7"
+    assert verdict["reason"] == "Only a player who opened on an earlier turn may replace a joker"
+
+
+def test_no_swapping_in_round_7():
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=7)
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R6"
+
+
+def test_swap_on_an_illegal_meld_cites_r4():
+    verdict = swap("5♠ 6♠ JK 9♠", "7♠")
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R4"
+
+
+def test_a_meld_read_as_set_or_run_swaps_as_a_run():
+    assert swap("7♠ JK JK JK", "8♠")["meld"] == ["5♠", "6♠", "7♠", "8♠"]
+    assert swap("7♠ JK JK JK", "7♥")["legal"] is False
+
+
+def test_swap_input_errors():
+    with pytest.raises(CopyLimitError):
+        swap("JK JK JK 8♠", "JK")
+    with pytest.raises(CopyLimitError):
+        swap("5♠ 5♠ JK 8♠", "5♠")
+    with pytest.raises(RulesError):
+        check_swap(3, parse_cards("5♠ 6♠ JK 8♠"), Card(7, None), False)
+
+
+# R8 Buying
+
+
+@pytest.mark.parametrize(
+    ("players", "active", "requests", "last_buyer", "buyer"),
+    [
+        (4, 0, [2, 3], None, 2),
+        (4, 0, [3, 2], None, 2),
+        (4, 0, [3, 1, 2], None, 1),
+        (4, 2, [1, 0], None, 0),
+        (4, 3, [1, 2], None, 1),
+        (4, 3, [2], None, 2),
+        (4, 0, [1, 2], 1, 2),
+        (4, 0, [2, 1, 3], 2, 1),
+        (4, 0, [1], 1, None),
+        (4, 0, [0], None, None),
+        (4, 0, [0, 3], None, 3),
+        (4, 0, [], None, None),
+        (4, 0, [2, 2], None, 2),
+        (4, 1, [0], 3, 0),
+    ],
+)
+def test_the_requester_who_plays_soonest_buys(players, active, requests, last_buyer, buyer):
+    verdict = check_buy(players, active, requests, last_buyer)
+    assert verdict.to_dict()["buyer"] == buyer
+    assert verdict.legal is (buyer is not None)
+    assert verdict.rule == "R8"
+
+
+def test_buy_reasons():
+    assert check_buy(4, 0, [3, 2]).reason == (
+        "Seat 2 plays before seat 3 after the active player, so seat 2 gets the discard and "
+        "takes the top stock card as a penalty"
+    )
+    assert check_buy(4, 0, [1]).reason == (
+        "Seat 1 gets the discard and takes the top stock card as a penalty"
+    )
+    assert check_buy(4, 0, [1, 2], last_buyer=1).reason == (
+        "Seat 1 took the previous discard and may not take two in a row, so seat 2 gets the "
+        "discard and takes the top stock card as a penalty"
+    )
+    assert check_buy(4, 0, []).reason == "Nobody asked to buy the discard"
+    assert check_buy(4, 0, [0]).reason == (
+        "Seat 0 is the active player and passed the discard, so nobody buys it"
+    )
+    assert check_buy(4, 0, [1], last_buyer=1).reason == (
+        "Seat 1 took the previous discard and may not take two in a row, so nobody buys this one"
+    )
+
+
+@pytest.mark.parametrize(
+    ("profile", "players", "active", "requests", "buyer"),
+    [
+        ("contract", 4, 1, [3, 0], 3),
+        ("family", 6, 4, [1, 5, 3], 5),
+        ("family", 8, 7, [6, 3], 3),
+        ("family", 3, 2, [1, 0], 0),
+    ],
+)
+def test_buying_in_other_profiles(profile, players, active, requests, buyer):
+    assert check_buy(players, active, requests, profile=profile).details["buyer"] == buyer
+
+
+def test_the_online_profile_has_no_buying():
+    verdict = check_buy(5, 0, [1, 2], profile="online")
+    assert verdict.to_dict() == {
+        "legal": False,
+        "reason": "The online profile has no buying: a player may instead take several discards "
+        "from the top, plus one stock card for each extra",
+        "rule": "R11",
+        "buyer": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("players", "active", "requests", "last_buyer", "profile"),
+    [
+        (4, 4, [1], None, None),
+        (4, 0, [4], None, None),
+        (4, 0, [-1], None, None),
+        (4, 0, [1], 7, None),
+        (4, "0", [1], None, None),
+        (5, 0, [1], None, None),
+        (2, 0, [1], None, "family"),
+        (9, 0, [1], None, "online"),
+    ],
+)
+def test_buy_input_errors(players, active, requests, last_buyer, profile):
+    with pytest.raises(SeatError):
+        check_buy(players, active, requests, last_buyer, profile)
