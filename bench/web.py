@@ -1,0 +1,509 @@
+"""The app under load as the table feels it: waitress on loopback, 8 keep-alive clients.
+
+Each run starts `python -m scorekeeper.serve` (serve.py's default threads) on a free loopback
+port with a fresh SQLite file (WAL, synchronous=FULL), then loads one endpoint at a time from
+8 threads, each with its own keep-alive `http.client` connection, closed loop (a client sends
+its next request when the last answer is read): a warm-up, then a fixed measured window.
+
+* `GET /healthz` - the bare baseline on the same server, in the same run;
+* `GET /games/<id>` - the game page of a finished seven-round game (4 players), as the tablet
+  that keeps score sees it (with the game's key cookie);
+* `POST /api/rules/meld` - a rotation of sets and runs, legal and not;
+* `POST /api/games/<id>/rounds` - rounds 1-7 of many fresh games (created before the window,
+  each client taking the next game when its game is finished), with the game's edit key.
+
+A request counts when its answer is read inside the window; throughput is counted / window,
+latency is from send to the last byte read. Each figure is the median over the runs; the ratio
+to /healthz is taken within each run, then the median. "load-gen CPU" is the generator's own
+CPU time over the window (100% = one core): near 100% means the generator, not the server, was
+the limit. Statements per request are counted in-process with a SQLAlchemy
+`before_cursor_execute` listener on a 1-round and a 7-round game (and a 7-round game of
+8 players), so a query per player or per round shows as a growing count.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import statistics
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench._server import (
+    EIGHT_NAMES,
+    LAST_ROUND,
+    NAMES,
+    Client,
+    Game,
+    Response,
+    Server,
+    cookie_header,
+    create_game,
+    encode,
+    json_headers,
+    key_cookie,
+    round_body,
+    rounds_path,
+    seed_game,
+)
+
+TITLE = "Web (waitress on loopback, 8 keep-alive clients)"
+
+CLIENTS = 8
+WARMUP = 1.0
+DURATION = 5.0
+RUNS = 3
+QUICK_WARMUP = 0.3
+QUICK_DURATION = 1.5
+QUICK_RUNS = 1
+TIMEOUT = 10.0  # seconds a client waits for one answer before counting it as an error
+MAX_REQUESTS = 1_000_000  # per client per window: a bound even on a very fast machine
+
+RATIO_TARGET = 0.5
+P99_TARGET_MS = 50.0
+ROUNDS_TARGET = 100.0
+
+MELDS = [
+    "7♠ 7♥ 7♦",
+    "5♠ 6♠ JK 8♠",
+    "9♥ 10♥ J♥ Q♥ K♥ A♥",
+    "4♣ 4♦ JK JK",
+    "2♠ 3♥ 4♦ 5♣",
+    "K♠ K♠ K♥",
+    "3♦ 4♦ 5♦ 6♦ 7♦ JK 9♦",
+]
+
+
+# --- The load generator -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Request:
+    method: str
+    path: str
+    body: bytes | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    expect: int = 200
+
+
+class Plan:
+    """What one client sends: `next()` gives a request (None: nothing left), `answered()` hears back."""
+
+    def next(self) -> Request | None:
+        raise NotImplementedError
+
+    def answered(self, request: Request, response: Response | None) -> None:
+        """Called after every request (response None: it failed at the socket)."""
+
+
+class Cycle(Plan):
+    """The same few requests in turn, starting at `offset`."""
+
+    def __init__(self, requests: Sequence[Request], offset: int = 0):
+        self.requests = list(requests)
+        self.index = offset
+
+    def next(self) -> Request:
+        request = self.requests[self.index % len(self.requests)]
+        self.index += 1
+        return request
+
+
+class GamePool:
+    """Fresh games for the round recorders, made before the window so it times only rounds."""
+
+    def __init__(self) -> None:
+        self.games: queue.SimpleQueue[Game] = queue.SimpleQueue()
+        self.made_in_window = 0
+        self.lock = threading.Lock()
+
+    def fill(self, port: int, count: int, clients: int = CLIENTS) -> None:
+        """Create `count` games through the API, from `clients` connections at once."""
+        if count <= 0:
+            return
+        shares = [
+            count // clients + (1 if index < count % clients else 0) for index in range(clients)
+        ]
+
+        def make(share: int) -> None:
+            client = Client(port, TIMEOUT)
+            try:
+                for _ in range(share):
+                    self.games.put(create_game(client, NAMES))
+            finally:
+                client.close()
+
+        threads = [threading.Thread(target=make, args=(share,)) for share in shares if share]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    def size(self) -> int:
+        return self.games.qsize()
+
+    def take(self, client: Client) -> Game:
+        try:
+            return self.games.get_nowait()
+        except queue.Empty:
+            with self.lock:
+                self.made_in_window += 1
+            return create_game(client, NAMES)  # the pool ran dry: counted and reported
+
+
+class RecordRounds(Plan):
+    """Rounds 1-7 of one game after another, each POST with the game's edit key."""
+
+    BODIES = {number: encode(round_body(NAMES, number)) for number in range(1, LAST_ROUND + 1)}
+
+    def __init__(self, pool: GamePool, client: Client):
+        self.pool = pool
+        self.client = client
+        self.game: Game | None = None
+
+    def next(self) -> Request:
+        if self.game is None or self.game.rounds >= LAST_ROUND:
+            self.game = self.pool.take(self.client)
+        number = self.game.rounds + 1
+        return Request(
+            "POST",
+            rounds_path(self.game),
+            self.BODIES[number],
+            json_headers(self.game.write_headers),
+            expect=201,
+        )
+
+    def answered(self, request: Request, response: Response | None) -> None:
+        if response is not None and response.status == 201:
+            self.game.rounds += 1
+        else:
+            self.game = None  # never retry into a game in an unknown state
+
+
+@dataclass
+class Load:
+    """One window of load on one endpoint."""
+
+    seconds: float
+    latencies: list[float]  # seconds, of the requests answered as expected inside the window
+    errors: Counter
+    cpu: float  # the load generator's CPU seconds over the window
+    sample_error: str = ""
+    made_in_window: int = 0  # games the round recorders had to create inside the window
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds
+
+    def percentile(self, fraction: float) -> float:
+        """Nearest-rank percentile, in milliseconds."""
+        if not self.latencies:
+            return math.inf
+        ordered = sorted(self.latencies)
+        rank = max(1, math.ceil(fraction * len(ordered)))
+        return ordered[rank - 1] * 1000
+
+
+def run_load(
+    port: int, plans: Callable[[int, Client], Plan], seconds: float, clients: int = CLIENTS
+) -> Load:
+    """`clients` threads, one keep-alive connection each, sending back to back for `seconds`."""
+    window: dict[str, float] = {}
+    started = threading.Barrier(clients, action=lambda: window.update(start=time.perf_counter()))
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors: list[Counter] = [Counter() for _ in range(clients)]
+    samples: list[str] = []
+
+    def client_loop(index: int) -> None:
+        client = Client(port, TIMEOUT)
+        plan = plans(index, client)
+        clock = time.perf_counter
+        mine, failed = latencies[index], errors[index]
+        try:
+            started.wait()
+            end = window["start"] + seconds
+            for _ in range(MAX_REQUESTS):
+                request = plan.next()
+                if request is None:
+                    break
+                sent = clock()
+                if sent >= end:
+                    break
+                try:
+                    response = client.request(
+                        request.method, request.path, request.body, request.headers
+                    )
+                except Exception as error:  # a socket error or a timeout: an error, not a crash
+                    response = None
+                    failure = type(error).__name__
+                else:
+                    failure = None if response.status == request.expect else response.status
+                read = clock()
+                plan.answered(request, response)
+                if read > end:
+                    break
+                if failure is None:
+                    mine.append(read - sent)
+                else:
+                    failed[failure] += 1
+                    if not samples and response is not None:
+                        samples.append(f"{response.status} {response.body[:200]!r}")
+        finally:
+            client.close()
+
+    threads = [threading.Thread(target=client_loop, args=(index,)) for index in range(clients)]
+    cpu_before = time.process_time()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + TIMEOUT + 30)
+    cpu = time.process_time() - cpu_before
+    return Load(
+        seconds=seconds,
+        latencies=[value for part in latencies for value in part],
+        errors=sum(errors, Counter()),
+        cpu=cpu,
+        sample_error=samples[0] if samples else "",
+    )
+
+
+# --- One run: every endpoint on one server ----------------------------------------------------
+
+
+ENDPOINTS = (
+    "GET /healthz",
+    "GET /games/<id>",
+    "POST /api/rules/meld",
+    "POST /api/games/<id>/rounds",
+)
+
+
+def one_run(
+    warmup: float, duration: float, start: Callable[[], Server] = Server
+) -> dict[str, Load]:
+    """Start the server, load each endpoint (warm-up, then the window), stop the server.
+
+    `start` makes the server: another one only to try out a change (see bench/README.md).
+    """
+    results: dict[str, Load] = {}
+    with start() as server:
+        port = server.port
+        setup = Client(port, TIMEOUT)
+        finished = seed_game(setup, LAST_ROUND)
+        page = setup.request(
+            "GET", f"/games/{finished.id}", headers=cookie_header(key_cookie(finished))
+        )
+        if page.status != 200:
+            raise RuntimeError(f"the game page answered {page.status}")
+        setup.close()
+
+        static = {
+            "GET /healthz": [Request("GET", "/healthz")],
+            # As the tablet that keeps score sees it: with the game's key cookie.
+            "GET /games/<id>": [
+                Request(
+                    "GET",
+                    f"/games/{finished.id}",
+                    headers={"Accept": "text/html", **cookie_header(key_cookie(finished))},
+                )
+            ],
+            "POST /api/rules/meld": [
+                Request("POST", "/api/rules/meld", encode({"cards": cards}), json_headers())
+                for cards in MELDS
+            ],
+        }
+        for name, requests in static.items():
+
+            def plans(index: int, _client: Client, requests=requests) -> Plan:
+                return Cycle(requests, offset=index)
+
+            run_load(port, plans, warmup)
+            results[name] = run_load(port, plans, duration)
+
+        # Recording rounds: warm up on a small pool, then size the pool from the warm-up's rate
+        # (with room to spare) so the window times rounds, not the creation of games.
+        pool = GamePool()
+        pool.fill(port, CLIENTS * 4)
+
+        def recorders(_index: int, client: Client) -> Plan:
+            return RecordRounds(pool, client)
+
+        warm = run_load(port, recorders, warmup)
+        expected_rounds = max(warm.rate, ROUNDS_TARGET) * duration * 2
+        pool.fill(port, math.ceil(expected_rounds / LAST_ROUND) + 2 * CLIENTS - pool.size())
+        pool.made_in_window = 0
+        rounds = run_load(port, recorders, duration)
+        rounds.made_in_window = pool.made_in_window
+        results["POST /api/games/<id>/rounds"] = rounds
+    return results
+
+
+# --- Statements per request, in-process ---------------------------------------------------------
+
+
+class _FlaskClient:
+    """The seeding helpers' client interface over Flask's test client."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def send_json(self, method: str, path: str, data: Any, headers=None) -> Response:
+        answer = self.client.open(
+            path, method=method, data=encode(data), headers=json_headers(headers)
+        )
+        return Response(answer.status_code, dict(answer.headers), answer.data)
+
+    def request(self, method: str, path: str, body=None, headers=None) -> Response:
+        answer = self.client.open(path, method=method, data=body, headers=dict(headers or {}))
+        return Response(answer.status_code, dict(answer.headers), answer.data)
+
+
+def count_statements() -> list[dict[str, Any]]:
+    """Statements per request on the game page (1 and 7 rounds, 4 and 8 players) and a round POST."""
+    from sqlalchemy import event
+
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/queries.sqlite",
+                "SECRET_KEY": "bench",
+            },
+            instance_path=folder,
+        )
+        with app.app_context():
+            engine = db.engine
+        statements: list[str] = []
+
+        def listener(_conn, _cursor, statement, _parameters, _context, _executemany):
+            statements.append(statement)
+
+        event.listen(engine, "before_cursor_execute", listener)
+        try:
+            client = _FlaskClient(app.test_client())
+
+            def measure(method: str, path: str, data: Any = None, headers=None) -> list[str]:
+                statements.clear()
+                if data is None:
+                    answer = client.request(method, path, headers=headers)
+                else:
+                    answer = client.send_json(method, path, data, headers)
+                if answer.status >= 400:
+                    raise RuntimeError(f"{method} {path} answered {answer.status}")
+                return list(statements)
+
+            one = seed_game(client, 1)
+            seven = seed_game(client, LAST_ROUND)
+            eight = seed_game(client, LAST_ROUND, EIGHT_NAMES, profile="family")
+            measure("GET", f"/games/{seven.id}")  # warm: the first request may load more
+            pages = {
+                "GET /games/<id>: 1 round, 4 players": measure("GET", f"/games/{one.id}"),
+                "GET /games/<id>: 7 rounds, 4 players": measure("GET", f"/games/{seven.id}"),
+                "GET /games/<id>: 7 rounds, 8 players": measure("GET", f"/games/{eight.id}"),
+            }
+            fresh = create_game(client, NAMES)
+            writes = {
+                "POST /api/games/<id>/rounds: round 1": measure(
+                    "POST", rounds_path(fresh), round_body(NAMES, 1), fresh.write_headers
+                ),
+            }
+            fresh.rounds = 1
+            for number in range(2, LAST_ROUND):
+                measure("POST", rounds_path(fresh), round_body(NAMES, number), fresh.write_headers)
+            writes["POST /api/games/<id>/rounds: round 7"] = measure(
+                "POST", rounds_path(fresh), round_body(NAMES, LAST_ROUND), fresh.write_headers
+            )
+        finally:
+            event.remove(engine, "before_cursor_execute", listener)
+            with app.app_context():
+                db.session.remove()
+                engine.dispose()
+
+    counts = {name: len(found) for name, found in pages.items()}
+    bounded = len(set(counts.values())) == 1
+    for name, found in {**pages, **writes}.items():
+        kinds = Counter(statement.split(None, 1)[0].upper() for statement in found)
+        row = {
+            "endpoint": name,
+            "statements/request": len(found),
+            "of which": ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())),
+        }
+        if name in pages:
+            row["target"] = "bounded: same count for every game size"
+            row["result"] = "met" if bounded else "MISSED (grows with the game)"
+        rows.append(row)
+    return rows
+
+
+# --- The table ----------------------------------------------------------------------------------
+
+
+def _ms(value: float) -> str:
+    return "-" if math.isinf(value) else f"{value:.1f}"
+
+
+def summarize(runs: list[dict[str, Load]]) -> list[dict[str, Any]]:
+    rows = []
+    for name in ENDPOINTS:
+        loads = [run[name] for run in runs]
+        rate = statistics.median(load.rate for load in loads)
+        p50 = statistics.median(load.percentile(0.50) for load in loads)
+        p99 = statistics.median(load.percentile(0.99) for load in loads)
+        ratio = statistics.median(
+            load.rate / run["GET /healthz"].rate if run["GET /healthz"].rate else 0.0
+            for load, run in zip(loads, runs, strict=True)
+        )
+        cpu = statistics.median(load.cpu / load.seconds for load in loads)
+        errors = sum((load.errors for load in loads), Counter())
+        row = {
+            "endpoint": name,
+            "runs": len(loads),
+            "req/s": f"{rate:.0f}",
+            "p50 ms": _ms(p50),
+            "p99 ms": _ms(p99),
+            "vs /healthz": f"{ratio:.2f}",
+            "errors": ", ".join(f"{count}× {kind}" for kind, count in errors.items()) or "0",
+            "load-gen CPU": f"{cpu:.0%}",
+        }
+        if name == "GET /healthz":
+            row["target"] = "baseline"
+            row["result"] = ""
+        elif name.startswith("POST /api/games"):
+            made = sum(load.made_in_window for load in loads)
+            row["target"] = f">= {ROUNDS_TARGET:.0f} rounds/s (synchronous=FULL)"
+            missed = [f"{rate:.0f} < {ROUNDS_TARGET:.0f} rounds/s"] if rate < ROUNDS_TARGET else []
+            if errors:
+                missed.append("errors")
+            row["result"] = "met" if not missed else "MISSED (" + "; ".join(missed) + ")"
+            if made:
+                row["result"] += f"; {made} games made inside the window"
+        else:
+            row["target"] = f">= {RATIO_TARGET:.0%} of /healthz, p99 <= {P99_TARGET_MS:.0f} ms"
+            missed = []
+            if ratio < RATIO_TARGET:
+                missed.append(f"{ratio:.2f} < {RATIO_TARGET}")
+            if p99 > P99_TARGET_MS:
+                missed.append(f"p99 {p99:.0f} > {P99_TARGET_MS:.0f} ms")
+            if errors:
+                missed.append("errors")
+            row["result"] = "met" if not missed else "MISSED (" + "; ".join(missed) + ")"
+        samples = [load.sample_error for load in loads if load.sample_error]
+        if samples:
+            row["result"] += f" - first error: {samples[0]}"
+        rows.append(row)
+    return rows
+
+
+def main(quick: bool = False) -> list[dict[str, Any]]:
+    warmup = QUICK_WARMUP if quick else WARMUP
+    duration = QUICK_DURATION if quick else DURATION
+    runs = [one_run(warmup, duration) for _ in range(QUICK_RUNS if quick else RUNS)]
+    return summarize(runs) + count_statements()
