@@ -24,6 +24,7 @@ the limit. Statements per request are counted in-process with a SQLAlchemy
 from __future__ import annotations
 
 import math
+import os
 import queue
 import statistics
 import tempfile
@@ -502,8 +503,19 @@ def summarize(runs: list[dict[str, Load]]) -> list[dict[str, Any]]:
     return rows
 
 
+def load_average() -> str:
+    """The host's 1-minute load average: other work on the machine moves every figure here."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "?"
+
+
 def main(quick: bool = False) -> list[dict[str, Any]]:
     warmup = QUICK_WARMUP if quick else WARMUP
     duration = QUICK_DURATION if quick else DURATION
+    before = load_average()
     runs = [one_run(warmup, duration) for _ in range(QUICK_RUNS if quick else RUNS)]
-    return summarize(runs) + count_statements()
+    rows = summarize(runs)
+    rows[0]["result"] = f"host load avg {before} → {load_average()} (nproc {os.cpu_count()})"
+    return rows + count_statements()

@@ -7,10 +7,10 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-import click
 from flask import Flask, render_template
 
-from .extensions import configure_sqlite, csrf, db
+from . import cli, security, transfer
+from .extensions import configure_sqlite, csrf, db, release_writer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,6 +49,8 @@ def create_app(
             secrets.token_hex(32) if app.testing else _instance_secret_key(app.instance_path)
         )
 
+    # Registered before the database: teardowns run in reverse, so the session closes first.
+    app.teardown_appcontext(release_writer)
     db.init_app(app)
     csrf.init_app(app)
     with app.app_context():
@@ -57,8 +59,10 @@ def create_app(
 
         db.create_all()
 
+    security.init_app(app)
     _register_blueprints(app)
-    _register_cli(app)
+    cli.init_app(app)
+    transfer.register_cli(app)
     return app
 
 
@@ -74,6 +78,18 @@ def _instance_secret_key(instance_path: str) -> str:
 
 def _register_blueprints(app: Flask) -> None:
     """Attach every feature's blueprint."""
+    from . import api, referee
+
+    api.init_app(app)
+    app.register_blueprint(referee.bp)
+    from . import games, rounds
+
+    app.register_blueprint(games.bp)
+    app.register_blueprint(rounds.bp)
+
+    @app.template_filter("capitalize_first")
+    def capitalize_first(text: str) -> str:
+        return text[:1].upper() + text[1:]
 
     @app.context_processor
     def navigation():
@@ -91,16 +107,3 @@ def _register_blueprints(app: Flask) -> None:
     @app.get("/healthz")
     def healthz():
         return {"ok": True}
-
-
-def _register_cli(app: Flask) -> None:
-    """Add the management commands to `flask --app scorekeeper`."""
-
-    @app.cli.command("init-db")
-    @click.option("--reset", is_flag=True, help="Drop every table first (all games are lost).")
-    def init_db(reset: bool) -> None:
-        """Create the database tables."""
-        if reset:
-            db.drop_all()
-        db.create_all()
-        click.echo(f"Database ready: {app.config['SQLALCHEMY_DATABASE_URI']}")

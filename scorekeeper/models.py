@@ -1,1 +1,153 @@
-"""Database models."""
+"""Database models: the score book of each game, its rounds and the record of every correction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+NAME_MAX = 24
+
+
+def utcnow() -> datetime:
+    """Naive UTC, since SQLite keeps no time zone: every stored time is UTC."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Game(db.Model):
+    """One evening's game: its profile (R11), the seats and who dealt first (R2)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    profile: Mapped[str] = mapped_column(String(20), default="liverpool")
+    first_dealer: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+    # sha256 of the game's edit key (see keys.py); None for a game made before keys existed.
+    key_hash: Mapped[str | None] = mapped_column(String(255))
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+    history: Mapped[list[RoundChange]] = relationship(
+        back_populates="game", order_by="RoundChange.id", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (CheckConstraint("first_dealer >= 0", name="first_dealer_is_a_seat"),)
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+    @property
+    def names(self) -> list[str]:
+        """Player names in clockwise seat order."""
+        return [player.name for player in self.players]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id} {self.profile} {self.names}>"
+
+
+class Player(db.Model):
+    """A seat at the table; seats are 0-based and clockwise (R2)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    # The name folded for comparison, so "ann" and "Ann" cannot share a table.
+    name_key: Mapped[str] = mapped_column(String(NAME_MAX * 3))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat"),
+        UniqueConstraint("game_id", "name_key"),
+        CheckConstraint("seat >= 0 AND seat < 8", name="seat_in_range"),
+    )
+
+
+class Round(db.Model):
+    """A recorded round: who dealt and cut, the exact cut, who went out (R2, R9, R10)."""
+
+    __tablename__ = "rounds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    dealer: Mapped[int]
+    cutter: Mapped[int]
+    cut_exact: Mapped[bool] = mapped_column(default=False)
+    # None: nobody went out, the stock ran out (R9).
+    out: Mapped[int | None]
+    # Incremented by every correction; never reused for a round number, even after an undo.
+    # SQLAlchemy adds `WHERE version = <as loaded>` to every UPDATE and DELETE of the row.
+    version: Mapped[int] = mapped_column(default=1)
+    recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
+    corrected_at: Mapped[datetime | None]
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    scores: Mapped[list[RoundScore]] = relationship(
+        back_populates="round", order_by="RoundScore.seat", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        CheckConstraint("number BETWEEN 1 AND 7", name="round_number_1_to_7"),
+    )
+    # The score book sets each version itself (a re-recorded round continues from the undone one).
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class RoundScore(db.Model):
+    """One player's line in one round: cards left, their penalty, the cut bonus, the sum (R10)."""
+
+    __tablename__ = "round_scores"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    # Canonical card text (R1), "" for the player who went out.
+    leftovers: Mapped[str] = mapped_column(String(400), default="")
+    penalty: Mapped[int]
+    bonus: Mapped[int] = mapped_column(default=0)
+    score: Mapped[int]
+
+    round: Mapped[Round] = relationship(back_populates="scores")
+
+    __table_args__ = (UniqueConstraint("round_id", "seat"),)
+
+
+class RoundChange(db.Model):
+    """A correction or undo, kept with the round as it was before and after."""
+
+    __tablename__ = "round_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round_number: Mapped[int]
+    action: Mapped[str] = mapped_column(String(16))  # "corrected" or "undone"
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    game: Mapped[Game] = relationship(back_populates="history")
+
+    __table_args__ = (Index("ix_round_changes_game", "game_id"),)

@@ -8,6 +8,8 @@ from waitress import serve
 
 from . import create_app
 
+WAITRESS_BODY_CAP = 8 * 1024 * 1024
+
 
 def main(argv: list[str] | None = None) -> None:
     """Parse host and port, print where to open the app, and serve until stopped."""
@@ -22,7 +24,16 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Liverpool Scorekeeper: open http://{shown}:{args.port}/", flush=True)
     if args.host == "0.0.0.0":
         print("Serving on every network interface: use this machine's address on the tablet.")
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorekeeper")
+    serve(
+        app,
+        host=args.host,
+        port=args.port,
+        threads=args.threads,
+        ident="scorekeeper",
+        # Waitress buffers a body before the app sees it: cap that at 8 MiB. Bodies between the
+        # app's 64 KiB limit and this cap get the app's own 413 (JSON under /api/).
+        max_request_body_size=WAITRESS_BODY_CAP,
+    )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,164 @@
+"""The score book's JSON API: games and their rounds, players named by name everywhere."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import current_app, jsonify, request, url_for
+from sqlalchemy.exc import OperationalError
+
+from . import keys, scorebook
+from .api import ApiError, bp, field, json_body
+from .extensions import db
+from .models import Game
+
+NEEDS_KEY = "this game needs its edit key: send it in the X-Game-Key header"
+
+
+@bp.errorhandler(scorebook.ScorebookError)
+def _scorebook_error(error: scorebook.ScorebookError):
+    body: dict[str, Any] = {"error": error.message}
+    current = getattr(error, "current", None)
+    if current is not None:
+        body["round"] = scorebook.round_json(current.game, current)
+    return jsonify(body), error.status
+
+
+@bp.errorhandler(OperationalError)
+def _database_busy(error: OperationalError):
+    """A database that stayed locked past the busy timeout: nothing was saved, so say so."""
+    db.session.rollback()
+    current_app.logger.warning("database error, answered 503: %s", error.orig)
+    return jsonify(error="the score book is busy: nothing was saved, try again in a moment"), 503
+
+
+@bp.get("/games")
+def list_games():
+    """Every game in brief, newest first."""
+    games = []
+    for game in scorebook.list_games():
+        state = scorebook.book(game)
+        games.append(
+            {
+                "id": game.id,
+                "profile": game.profile,
+                "players": state.names,
+                "round": state.next_round,
+                "finished": game.finished,
+                "totals": dict(zip(state.names, state.totals, strict=True)),
+                "winners": [state.names[seat] for seat in state.winners],
+            }
+        )
+    return jsonify(games=games)
+
+
+@bp.post("/games")
+def create_game():
+    """`{"players": [...], "profile"?: str, "first_dealer"?: name}` → 201 with the game."""
+    data = json_body()
+    players = field(data, "players", list)
+    if not all(isinstance(name, str) for name in players):
+        raise ApiError("'players' must be a list of names, each one text")
+    profile = field(data, "profile", str, required=False)
+    first_dealer = field(data, "first_dealer", str, required=False)
+    game, key = scorebook.create_game(players, profile, first_dealer)
+    location = url_for("api.get_game", game_id=game.id)
+    # The only answer that ever holds the key: every change to the game needs it.
+    return jsonify({**scorebook.game_json(game), "key": key}), 201, {"Location": location}
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int):
+    """The whole game: seats, the next round's setup, rounds, totals and winners."""
+    return jsonify(scorebook.game_json(scorebook.get_game(game_id)))
+
+
+@bp.post("/games/<int:game_id>/rounds")
+def record_round(game_id: int):
+    """Record the next round → 201; `"number"` (optional) → 409 if another device recorded it."""
+    game = _editable_game(game_id)
+    data = json_body()
+    number = field(data, "number", int, required=False)
+    if scorebook.next_round(game) is None and number is None:
+        raise scorebook.Conflict(f"game {game_id} is finished: all 7 rounds are recorded")
+    played = scorebook.record_round(game, _round_entry(game, data), number)
+    location = url_for("api.get_game", game_id=game.id)
+    return jsonify(scorebook.round_json(game, played)), 201, {"Location": location}
+
+
+@bp.put("/games/<int:game_id>/rounds/<int:number>")
+def correct_round(game_id: int, number: int):
+    """Correct a round at the `"version"` the caller saw → 200; stale → 409 with the round now."""
+    game = _editable_game(game_id)
+    scorebook.find_round(game, number)
+    data = json_body()
+    if data.get("version") is None:
+        raise ApiError(
+            f"'version' is missing: send the version of round {number} you are correcting "
+            "(from GET), so a change made meanwhile on another device is never overwritten"
+        )
+    version = field(data, "version", int)
+    played = scorebook.correct_round(game, number, _round_entry(game, data), version)
+    return jsonify(scorebook.round_json(game, played))
+
+
+@bp.delete("/games/<int:game_id>/rounds/<int:number>")
+def undo_round(game_id: int, number: int):
+    """Remove the latest round → 200 with the game; earlier or stale (`version`) 409, missing 404."""
+    game = _editable_game(game_id)
+    scorebook.undo_round(game, number, _undo_version())
+    return jsonify(scorebook.game_json(game))
+
+
+def _editable_game(game_id: int) -> Game:
+    """The game, when the request holds its edit key: missing 401, wrong 403, no such game 404."""
+    game = scorebook.get_game(game_id)
+    key = request.headers.get(keys.HEADER)
+    if game.key_hash is None:
+        raise ApiError(
+            f"game {game_id} has no edit key yet: make one with "
+            f"`flask --app scorekeeper game-key {game_id}` on the machine serving the app",
+            403,
+        )
+    if not key:
+        raise ApiError(NEEDS_KEY, 401)
+    if not scorebook.can_edit(game, key):
+        raise ApiError(f"the key in X-Game-Key is not the edit key of game {game_id}", 403)
+    return game
+
+
+def _undo_version() -> int | None:
+    """The optional `version` of a DELETE: in a JSON body, or as `?version=` in the address."""
+    if request.is_json and request.get_data(cache=True):
+        version = field(json_body(), "version", int, required=False)
+        if version is not None:
+            return version
+    text = request.args.get("version")
+    if text is None:
+        return None
+    if not re.fullmatch(r"-?[0-9]{1,12}", text):
+        raise ApiError(f"'version' must be a whole number, not {text[:20]!r}")
+    return int(text)
+
+
+def _round_entry(game: Game, data: dict[str, Any]) -> scorebook.RoundEntry:
+    """Read `{"cut_exact"?, "out", "leftovers": {name: text or [cards]}}` into seats."""
+    cut_exact = field(data, "cut_exact", bool, required=False, default=False)
+    if "out" not in data:
+        raise ApiError(
+            "'out' is missing: give the name of the player who went out, or null when nobody did"
+        )
+    out_name = field(data, "out", str, required=False)
+    out = None if out_name is None else scorebook.seat_of(game, out_name)
+    leftovers = field(data, "leftovers", dict)
+    by_seat: dict[int, str | list[str]] = {}
+    for name, cards in leftovers.items():
+        seat = scorebook.seat_of(game, name)
+        if seat in by_seat:
+            raise ApiError(f"the cards of {game.names[seat]} are given twice")
+        is_list = isinstance(cards, list) and all(isinstance(card, str) for card in cards)
+        if not (is_list or isinstance(cards, str)):
+            raise ApiError(f'the cards of {name!r} must be text like "A♠ K♦ 4♥" or a list of cards')
+        by_seat[seat] = cards
+    return scorebook.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact)

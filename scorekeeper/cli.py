@@ -1,0 +1,107 @@
+"""The management commands of `flask --app scorekeeper`: set up the database and back it up."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from sqlalchemy.engine import Engine
+
+from .extensions import db
+
+
+def init_app(app: Flask) -> None:
+    """Register every command on the app's CLI group."""
+    app.cli.add_command(init_db)
+    app.cli.add_command(backup)
+
+
+@click.command("init-db")
+@with_appcontext
+@click.option("--reset", is_flag=True, help="Drop every table first (all games are lost).")
+def init_db(reset: bool) -> None:
+    """Create the database tables."""
+    if reset:
+        db.drop_all()
+    db.create_all()
+    click.echo(f"Database ready: {current_app.config['SQLALCHEMY_DATABASE_URI']}")
+
+
+@click.command("backup")
+@with_appcontext
+@click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Replace TARGET when it already exists.")
+def backup(target: Path, force: bool) -> None:
+    """Copy the SQLite database to TARGET, consistent even while the app is writing."""
+    engine = database_engine()
+    if engine.dialect.name != "sqlite":
+        raise click.ClickException(
+            f"backup copies a SQLite database, but this app uses {engine.dialect.name} "
+            f"({engine.url.render_as_string(hide_password=True)}): use that database's own tools"
+        )
+    target = target.expanduser().resolve()
+    source = engine.url.database
+    if source and source != ":memory:" and Path(source).resolve() == target:
+        raise click.ClickException(f"{target} is the live database itself: name another file")
+    if target.exists() and not force:
+        raise click.ClickException(f"{target} already exists: name a new file, or add --force")
+    if not target.parent.is_dir():
+        raise click.ClickException(f"{target.parent} is not a folder")
+    tables = backup_sqlite(engine, target)
+    click.echo(f"Backup written: {target} ({tables} tables, integrity ok)")
+
+
+def database_engine() -> Engine:
+    """The app's engine (a seam for tests that need another database kind)."""
+    return db.engine
+
+
+def backup_sqlite(engine: Engine, target: Path) -> int:
+    """Copy through SQLite's backup API into a temporary file, check it, then move it into place.
+
+    Returns the number of tables copied. TARGET is either left as it was or replaced whole.
+    """
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    os.close(handle)
+    try:
+        raw = engine.raw_connection()
+        try:
+            copy = sqlite3.connect(temporary)
+            try:
+                # pages=-1: one step, so the copy is one consistent snapshot of the database.
+                raw.driver_connection.backup(copy, pages=-1)
+                # A backup is one self-contained file: no -wal or -shm beside it.
+                copy.execute("PRAGMA journal_mode=DELETE")
+                result = copy.execute("PRAGMA integrity_check").fetchall()
+                if result != [("ok",)]:
+                    raise click.ClickException(f"the copy failed its integrity check: {result}")
+                tables = copy.execute(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                ).fetchone()[0]
+            finally:
+                copy.close()
+        finally:
+            raw.close()
+        _fsync(temporary)
+        os.replace(temporary, target)
+        _fsync(target.parent)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    return tables
+
+
+def _fsync(path: str | Path) -> None:
+    """Flush a file or folder to the disk, so a power cut cannot leave half a backup."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,143 @@
+"""Game pages: start a game, list games, the game page left open on the table, and edit links."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from . import keys, scorebook
+from .forms import NewGameForm
+from .pagecache import PageCache
+from .rules import PROFILES
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+
+# Names only this machine reaches: an edit link made with one is useless to another tablet.
+LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game():
+    """Seat the players clockwise, pick the rules and the first dealer; this tablet gets the key."""
+    form = NewGameForm()
+    if form.validate_on_submit():
+        try:
+            game, key = scorebook.create_game(
+                form.player_names(), form.profile.data, form.dealer_seat()
+            )
+        except scorebook.ScorebookError as error:
+            form.form_errors.append(error.message)
+        else:
+            dealer = game.players[game.first_dealer].name
+            flash(f"Game started: {dealer} deals round 1.")
+            response = redirect(url_for("games.show_game", game_id=game.id))
+            return keys.set_cookie(response, request, game.id, key)
+    return render_template("games/new.html", form=form, profiles=PROFILES)
+
+
+@bp.get("/")
+def list_games():
+    """Ongoing games first, then finished ones; any can be resumed."""
+    games = scorebook.list_games()
+    books = [scorebook.book(game) for game in games]
+    return render_template(
+        "games/list.html",
+        ongoing=[b for b in books if not b.game.finished],
+        finished=[b for b in books if b.game.finished],
+    )
+
+
+@bp.get("/<int:game_id>")
+def show_game(game_id: int):
+    """The round to play, the ledger, the standings and the history; buttons only with the key."""
+    stamp = scorebook.game_stamp(game_id)
+    if stamp is None:
+        abort(404, description=f"game {game_id} does not exist")
+    key = keys.from_cookie(request, game_id)
+    editor = keys.matches(stamp[0], key)
+    # The page depends on the game's state, on whether this tablet edits (its link holds the
+    # key) and on the address it was opened by; a pending flash message makes it one-off.
+    cache_key = (game_id, stamp, editor, request.host_url)
+    pages = current_app.extensions.setdefault("scorekeeper.pages", PageCache())
+    one_off = "_flashes" in session
+    page = None if one_off else pages.get(cache_key)
+    if page is None:
+        game = scorebook.get_game(game_id)
+        page = render_template(
+            "games/show.html",
+            game=game,
+            book=scorebook.book(game),
+            editor=editor,
+            join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
+            loopback=urlsplit(request.host_url).hostname in LOOPBACK,
+        )
+        if not one_off:
+            pages.put(cache_key, page)
+    response = make_response(page)
+    if editor:
+        response.headers["Cache-Control"] = "no-store"  # the page holds the edit link
+    return response
+
+
+@bp.get("/<int:game_id>/join")
+def join(game_id: int):
+    """Take the key from an edit link into a cookie, then show the game with no key in the URL."""
+    game = scorebook.get_game(game_id)
+    key = request.args.get("key", "")
+    if scorebook.can_edit(game, key):
+        response = redirect(url_for("games.show_game", game_id=game_id), 303)
+        keys.set_cookie(response, request, game_id, key)
+        flash("This tablet can now record and correct this game.")
+    else:
+        response = make_response(render_template("games/bad_link.html", game=game), 403)
+    # The address held the key: it must not travel on to any other page as a Referer.
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/<int:game_id>/edit-link.svg")
+def edit_link_qr(game_id: int):
+    """The edit link as a QR code, for another tablet's camera; only for a tablet with the key."""
+    game = scorebook.get_game(game_id)
+    key = keys.from_cookie(request, game_id)
+    if not scorebook.can_edit(game, key):
+        abort(403)
+    import qrcode.image.svg  # only here: the server starts faster without it
+
+    link = url_for("games.join", game_id=game_id, key=key, _external=True)
+    image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    response = make_response(buffer.getvalue())
+    response.headers["Content-Type"] = "image/svg+xml"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.app_template_filter("localtime")
+def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
+    """A stored UTC time in the clock of the machine serving the table."""
+    if moment is None:
+        return ""
+    return moment.replace(tzinfo=UTC).astimezone().strftime(pattern)
+
+
+@bp.app_template_filter("points")
+def points(value: int) -> str:
+    """A score with a real minus sign, as the ledger shows it."""
+    return f"−{-value}" if value < 0 else str(value)

@@ -1,0 +1,144 @@
+"""Round pages: record the next round, correct any recorded round, undo the latest.
+
+Every page here changes the score, so every one needs the game's edit key (see `keys`).
+"""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from . import keys, scorebook
+from .forms import UndoForm, round_form
+
+bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
+
+
+@bp.before_request
+def _editors_only():
+    """Refuse every round page, form or POST, to a tablet without the game's edit key."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is None:
+        abort(404)
+    game = scorebook.get_game(game_id)
+    if not scorebook.can_edit(game, keys.from_cookie(request, game_id)):
+        return make_response(render_template("games/spectator.html", game=game), 403)
+    g.game = game
+    return None
+
+
+def _to_game(game_id: int, anchor: str = "ledger"):
+    return redirect(url_for("games.show_game", game_id=game_id, _anchor=anchor))
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def record_round(game_id: int):
+    """Who went out, the exact cut, and the cards left in every other hand (R10)."""
+    game = g.game
+    number = scorebook.next_round(game)
+    if number is None:
+        flash("This game is finished: all 7 rounds are recorded.", "warning")
+        return _to_game(game_id, "standings")
+    form = round_form(game, number)
+    if form.opened_for_another_round():
+        form.recorded_meanwhile(number)
+    elif form.validate_on_submit():
+        try:
+            scorebook.record_round(game, form.entry(), number)
+        except scorebook.Conflict as error:
+            form.changed_meanwhile(error)
+        except scorebook.ScorebookError as error:
+            form.attach(error)
+        else:
+            flash(f"Round {number} saved.")
+            return _to_game(game_id)
+    return _render_form(game, number, form, editing=False)
+
+
+@bp.route("/<int:number>/edit", methods=["GET", "POST"])
+def edit_round(game_id: int, number: int):
+    """The same form, filled in with the round as recorded; the change goes into the history."""
+    game = g.game
+    played = _round_or_gone(game, number)
+    if played is None:
+        return _to_game(game_id)
+    form = round_form(game, number, prefill=played if request.method == "GET" else None)
+    if form.validate_on_submit():
+        try:
+            scorebook.correct_round(game, number, form.entry(), form.seen_version())
+        except scorebook.Conflict as error:
+            form.changed_meanwhile(error)
+        except scorebook.ScorebookError as error:
+            form.attach(error)
+        else:
+            flash(f"Round {number} corrected.")
+            return _to_game(game_id)
+    return _render_form(game, number, form, editing=True)
+
+
+@bp.route("/<int:number>/undo", methods=["GET", "POST"])
+def undo_round(game_id: int, number: int):
+    """Ask, then remove the latest round as it was shown; it stays in the history."""
+    game = g.game
+    played = _round_or_gone(game, number)
+    if played is None:
+        return _to_game(game_id)
+    if played is not game.rounds[-1]:
+        flash(f"Only the latest round can be undone: correct round {number} instead.", "warning")
+        return _to_game(game_id)
+    form = UndoForm(data={"version": str(played.version)} if request.method == "GET" else None)
+    warning = None
+    if form.validate_on_submit():
+        try:
+            scorebook.undo_round(game, number, form.seen_version())
+        except scorebook.Conflict as error:
+            warning = form.changed_meanwhile(error)
+        except scorebook.ScorebookError as error:
+            flash(error.message, "error")
+            return _to_game(game_id)
+        else:
+            flash(f"Round {number} undone: it is kept in the history below.")
+            return _to_game(game_id)
+    return render_template(
+        "rounds/undo.html",
+        game=game,
+        played=played,
+        form=form,
+        warning=warning,
+        summary=scorebook.summary(scorebook.snapshot(played), game.names),
+    )
+
+
+def _round_or_gone(game, number: int):
+    """The round; for a GET of a round never recorded 404, for a POST a note that it is gone."""
+    try:
+        return scorebook.find_round(game, number)
+    except scorebook.Missing:
+        if request.method != "POST" or not 1 <= number <= scorebook.LAST_ROUND:
+            abort(404)
+    flash(
+        f"Round {number} is no longer in the ledger (undone on another device?): nothing was saved.",
+        "warning",
+    )
+    return None
+
+
+def _render_form(game, number: int, form, *, editing: bool):
+    return render_template(
+        "rounds/form.html",
+        game=game,
+        number=number,
+        form=form,
+        editing=editing,
+        setup=scorebook.setup_for(game, number),
+        penalties=scorebook.penalty_table(game.profile),
+    )

@@ -1,0 +1,481 @@
+"""Export every game to one JSON document and import it back, exactly, all or nothing.
+
+For moving a table's score book to another machine or keeping it outside SQLite: the document
+holds everything (players, rounds, scores, versions, history, key hashes, times), so an export
+imported into an empty database exports again byte for byte the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask
+from flask.cli import with_appcontext
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import selectinload
+
+from . import keys, scorebook
+from .extensions import db
+from .models import Game, Player, Round, RoundChange, RoundScore
+from .rules import RulesError, get_profile
+from .rules.scoring import parse_leftovers
+
+FORMAT = "liverpool-scorekeeper/games"
+FORMAT_VERSION = 1
+LAST_ROUND = scorebook.LAST_ROUND
+# Far beyond any real score or version, and well inside SQLite's 64-bit integers.
+NUMBER_LIMIT = 10**9
+KEY_HASH = re.compile(r"[0-9a-f]{64}")
+SNAPSHOT_KEYS = {"out", "cut_exact", "leftovers", "penalties", "bonus", "scores", "version"}
+
+
+class ImportRefused(ValueError):
+    """A document the import will not take; nothing was stored."""
+
+
+# --- Export --------------------------------------------------------------------------------
+
+
+def export_games() -> dict[str, Any]:
+    """Every game, oldest id first, as plain JSON data with a format name and version."""
+    statement = (
+        db.select(Game)
+        .order_by(Game.id)
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.rounds).selectinload(Round.scores),
+            selectinload(Game.history),
+        )
+    )
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "games": [_export_game(game) for game in db.session.scalars(statement)],
+    }
+
+
+def _export_game(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "profile": game.profile,
+        "first_dealer": game.first_dealer,
+        "created_at": _time(game.created_at),
+        "finished_at": _time(game.finished_at),
+        "key_hash": game.key_hash,
+        "players": [{"seat": player.seat, "name": player.name} for player in game.players],
+        "rounds": [
+            {
+                "number": played.number,
+                "dealer": played.dealer,
+                "cutter": played.cutter,
+                "cut_exact": played.cut_exact,
+                "out": played.out,
+                "version": played.version,
+                "recorded_at": _time(played.recorded_at),
+                "corrected_at": _time(played.corrected_at),
+                "scores": [
+                    {
+                        "seat": line.seat,
+                        "leftovers": line.leftovers,
+                        "penalty": line.penalty,
+                        "bonus": line.bonus,
+                        "score": line.score,
+                    }
+                    for line in played.scores
+                ],
+            }
+            for played in game.rounds
+        ],
+        "history": [
+            {
+                "round_number": change.round_number,
+                "action": change.action,
+                "changed_at": _time(change.changed_at),
+                "before": change.before,
+                "after": change.after,
+            }
+            for change in game.history
+        ],
+    }
+
+
+def _time(moment: datetime | None) -> str | None:
+    """A stored UTC time to the microsecond, marked Z, so it comes back exactly."""
+    return None if moment is None else moment.isoformat(timespec="microseconds") + "Z"
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """The document as text: sorted keys and fixed indentation, so equal data is equal text."""
+    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+# --- Import --------------------------------------------------------------------------------
+
+
+def import_games(data: Any) -> int:
+    """Check the whole document, then store every game in one transaction; returns how many."""
+    # Game ids are kept (edit links and cookies name them): one taken id refuses the whole import.
+    games = _check_document(data)
+    ids = [game.id for game in games]
+    taken = sorted(db.session.scalars(db.select(Game.id).where(Game.id.in_(ids))))
+    if taken:
+        listed = ", ".join(map(str, taken))
+        which = (
+            f"games {listed} already exist" if len(taken) > 1 else f"game {listed} already exists"
+        )
+        raise ImportRefused(
+            f"{which} in this database: nothing was imported (import into an empty database)"
+        )
+    try:
+        db.session.add_all(games)
+        db.session.commit()
+    except SQLAlchemyError as error:
+        db.session.rollback()
+        reason = getattr(error, "orig", None) or error
+        raise ImportRefused(
+            f"the database refused the games, nothing was imported: {reason}"
+        ) from None
+    return len(games)
+
+
+class _Checker:
+    """Walks the document, naming the place of the first problem found (games[2].rounds[0]...)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def at(self, part: str | int) -> _Checker:
+        return _Checker(f"{self.path}[{part}]" if isinstance(part, int) else f"{self.path}.{part}")
+
+    def fail(self, problem: str) -> ImportRefused:
+        return ImportRefused(f"{self.path} {problem}: nothing was imported")
+
+    def object(self, value: Any, fields: set[str]) -> dict[str, Any]:
+        """A JSON object with exactly these fields, so nothing is silently dropped or guessed."""
+        if not isinstance(value, dict):
+            raise self.fail("must be an object")
+        missing = sorted(fields - value.keys())
+        if missing:
+            raise self.fail(f"lacks {', '.join(missing)}")
+        extra = sorted(set(value) - fields)
+        if extra:
+            raise self.fail(f"has unknown field{'s' if len(extra) > 1 else ''} {', '.join(extra)}")
+        return value
+
+    def list(self, value: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail("must be a list")
+        return value
+
+    def whole(self, value: Any, low: int = -NUMBER_LIMIT, high: int = NUMBER_LIMIT) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail("must be a whole number")
+        if not low <= value <= high:
+            raise self.fail(f"must be from {low} to {high}, not {value}")
+        return value
+
+    def seat(self, value: Any, seats: int, *, empty: bool = False) -> int | None:
+        if value is None and empty:
+            return None
+        return self.whole(value, 0, seats - 1)
+
+    def flag(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail("must be true or false")
+        return value
+
+    def text(self, value: Any, limit: int) -> str:
+        if not isinstance(value, str):
+            raise self.fail("must be text")
+        if len(value) > limit:
+            raise self.fail(f"is longer than {limit} characters")
+        return value
+
+    def time(self, value: Any, *, empty: bool = False) -> datetime | None:
+        if value is None and empty:
+            return None
+        if not isinstance(value, str) or not value.endswith("Z"):
+            raise self.fail("must be a UTC time like 2025-01-31T20:15:00.000000Z")
+        try:
+            moment = datetime.fromisoformat(value[:-1])
+        except ValueError:
+            raise self.fail(f"is not a time: {value[:40]!r}") from None
+        if moment.tzinfo is not None:
+            raise self.fail("must be a UTC time marked only with Z")
+        return moment
+
+    def cards(self, value: Any) -> str:
+        text = self.text(value, 400)
+        try:
+            parse_leftovers(text)
+        except RulesError as error:
+            raise self.fail(f"holds cards the app cannot read ({error})") from None
+        return text
+
+
+def _check_document(data: Any) -> list[Game]:
+    """The games of a document, built but not stored, or `ImportRefused` naming the problem."""
+    top = _Checker("the document")
+    document = top.object(data, {"format", "format_version", "games"})
+    if document["format"] != FORMAT:
+        raise top.at("format").fail(f"must be {FORMAT!r}: this is not a score book export")
+    version = document["format_version"]
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise top.at("format_version").fail(
+            f"is {version!r}, and this app reads version {FORMAT_VERSION}: use a matching app"
+        )
+    check = _Checker("games")
+    games = []
+    seen: set[int] = set()
+    for index, item in enumerate(check.list(document["games"])):
+        game = _check_game(check.at(index), item)
+        if game.id in seen:
+            raise check.at(index).at("id").fail(f"repeats game {game.id}")
+        seen.add(game.id)
+        games.append(game)
+    return games
+
+
+GAME_FIELDS = {
+    "id",
+    "profile",
+    "first_dealer",
+    "created_at",
+    "finished_at",
+    "key_hash",
+    "players",
+    "rounds",
+    "history",
+}
+ROUND_FIELDS = {
+    "number",
+    "dealer",
+    "cutter",
+    "cut_exact",
+    "out",
+    "version",
+    "recorded_at",
+    "corrected_at",
+    "scores",
+}
+SCORE_FIELDS = {"seat", "leftovers", "penalty", "bonus", "score"}
+CHANGE_FIELDS = {"round_number", "action", "changed_at", "before", "after"}
+
+
+def _check_game(check: _Checker, item: Any) -> Game:
+    data = check.object(item, GAME_FIELDS)
+    game_id = check.at("id").whole(data["id"], 1, 2**62)
+    try:
+        profile = get_profile(check.at("profile").text(data["profile"], 20))
+    except RulesError as error:
+        raise check.at("profile").fail(str(error)) from None
+    if profile.name != data["profile"]:
+        raise check.at("profile").fail(f"must be written {profile.name!r}")
+    names = _check_players(check.at("players"), data["players"])
+    try:
+        profile.check_players(len(names))
+    except RulesError as error:
+        raise check.at("players").fail(str(error)) from None
+    seats = len(names)
+    key_hash = data["key_hash"]
+    if key_hash is not None and not (isinstance(key_hash, str) and KEY_HASH.fullmatch(key_hash)):
+        raise check.at("key_hash").fail("must be null or a sha256 hash in lowercase hex")
+    rounds = [
+        _check_round(check.at("rounds").at(index), value, seats)
+        for index, value in enumerate(check.at("rounds").list(data["rounds"]))
+    ]
+    numbers = [played.number for played in rounds]
+    if numbers != list(range(1, len(rounds) + 1)):
+        raise check.at("rounds").fail(f"must be rounds 1, 2, 3… in order, not {numbers}")
+    finished_at = check.at("finished_at").time(data["finished_at"], empty=True)
+    if (finished_at is not None) != (len(rounds) == LAST_ROUND):
+        raise check.at("finished_at").fail(
+            f"must be set exactly when all {LAST_ROUND} rounds are in (there are {len(rounds)})"
+        )
+    history = [
+        _check_change(check.at("history").at(index), value, seats)
+        for index, value in enumerate(check.at("history").list(data["history"]))
+    ]
+    return Game(
+        id=game_id,
+        profile=profile.name,
+        first_dealer=check.at("first_dealer").seat(data["first_dealer"], seats),
+        created_at=check.at("created_at").time(data["created_at"]),
+        finished_at=finished_at,
+        key_hash=key_hash,
+        players=[
+            Player(seat=seat, name=name, name_key=name.casefold())
+            for seat, name in enumerate(names)
+        ],
+        rounds=rounds,
+        history=history,
+    )
+
+
+def _check_players(check: _Checker, value: Any) -> list[str]:
+    names = []
+    for index, item in enumerate(check.list(value)):
+        player = check.at(index).object(item, {"seat", "name"})
+        if player["seat"] != index or isinstance(player["seat"], bool):
+            raise check.at(index).at("seat").fail(f"must be {index}: seats are listed in order")
+        names.append(check.at(index).at("name").text(player["name"], 200))
+    try:
+        cleaned = scorebook.clean_names(names)
+    except scorebook.ScorebookError as error:
+        raise check.fail(error.message) from None
+    for index, (name, clean) in enumerate(zip(names, cleaned, strict=True)):
+        if name != clean:
+            raise check.at(index).at("name").fail(f"must be written {clean!r}, as the app keeps it")
+    return names
+
+
+def _check_round(check: _Checker, item: Any, seats: int) -> Round:
+    data = check.object(item, ROUND_FIELDS)
+    scores = []
+    for index, value in enumerate(check.at("scores").list(data["scores"])):
+        line = check.at("scores").at(index)
+        score = line.object(value, SCORE_FIELDS)
+        if score["seat"] != index or isinstance(score["seat"], bool):
+            raise line.at("seat").fail(f"must be {index}: one line per seat, in order")
+        penalty = line.at("penalty").whole(score["penalty"])
+        bonus = line.at("bonus").whole(score["bonus"])
+        total = line.at("score").whole(score["score"])
+        if total != penalty + bonus:
+            raise line.at("score").fail(f"must be penalty + bonus = {penalty + bonus}")
+        scores.append(
+            RoundScore(
+                seat=index,
+                leftovers=line.at("leftovers").cards(score["leftovers"]),
+                penalty=penalty,
+                bonus=bonus,
+                score=total,
+            )
+        )
+    if len(scores) != seats:
+        raise check.at("scores").fail(f"must hold one line for each of the {seats} players")
+    return Round(
+        number=check.at("number").whole(data["number"], 1, LAST_ROUND),
+        dealer=check.at("dealer").seat(data["dealer"], seats),
+        cutter=check.at("cutter").seat(data["cutter"], seats),
+        cut_exact=check.at("cut_exact").flag(data["cut_exact"]),
+        out=check.at("out").seat(data["out"], seats, empty=True),
+        version=check.at("version").whole(data["version"], 1, NUMBER_LIMIT),
+        recorded_at=check.at("recorded_at").time(data["recorded_at"]),
+        corrected_at=check.at("corrected_at").time(data["corrected_at"], empty=True),
+        scores=scores,
+    )
+
+
+def _check_change(check: _Checker, item: Any, seats: int) -> RoundChange:
+    data = check.object(item, CHANGE_FIELDS)
+    action = data["action"]
+    if action not in ("corrected", "undone"):
+        raise check.at("action").fail("must be 'corrected' or 'undone'")
+    if action == "undone" and data["after"] is not None:
+        raise check.at("after").fail("must be null for an undone round")
+    return RoundChange(
+        round_number=check.at("round_number").whole(data["round_number"], 1, LAST_ROUND),
+        action=action,
+        changed_at=check.at("changed_at").time(data["changed_at"]),
+        before=_check_snapshot(check.at("before"), data["before"], seats),
+        after=None
+        if action == "undone"
+        else _check_snapshot(check.at("after"), data["after"], seats),
+    )
+
+
+def _check_snapshot(check: _Checker, value: Any, seats: int) -> dict[str, Any]:
+    """A round as the history keeps it: the page describes it, so every part must be there."""
+    data = check.object(value, SNAPSHOT_KEYS)
+    check.at("out").seat(data["out"], seats, empty=True)
+    check.at("cut_exact").flag(data["cut_exact"])
+    check.at("version").whole(data["version"], 1, NUMBER_LIMIT)
+    for name in ("leftovers", "penalties", "bonus", "scores"):
+        values = check.at(name).list(data[name])
+        if len(values) != seats:
+            raise check.at(name).fail(f"must hold one entry for each of the {seats} players")
+        for index, entry in enumerate(values):
+            if name == "leftovers":
+                check.at(name).at(index).cards(entry)
+            else:
+                check.at(name).at(index).whole(entry)
+    return data
+
+
+# --- Commands ------------------------------------------------------------------------------
+
+
+@click.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.option("--force", is_flag=True, help="Replace FILE when it already exists.")
+@with_appcontext
+def export_command(file: str, force: bool) -> None:
+    """Write every game to FILE as JSON (`-` for the standard output)."""
+    data = export_games()
+    text = dumps(data)
+    count = len(data["games"])
+    if file == "-":
+        click.echo(text, nl=False)
+        click.echo(f"Exported {count} game{'s' if count != 1 else ''}.", err=True)
+        return
+    target = Path(file).expanduser().resolve()
+    if target.exists() and not force:
+        raise click.ClickException(f"{target} already exists: name a new file, or add --force")
+    if not target.parent.is_dir():
+        raise click.ClickException(f"{target.parent} is not a folder")
+    _write_whole(target, text)
+    click.echo(f"Exported {count} game{'s' if count != 1 else ''} to {target}", err=True)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@with_appcontext
+def import_command(file: str) -> None:
+    """Add the games of an export FILE (`-` for the standard input), all of them or none."""
+    try:
+        with click.open_file(file, encoding="utf-8") as stream:
+            text = stream.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"cannot read {file}: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise click.ClickException(f"{file} is not JSON ({error}): nothing was imported") from None
+    except RecursionError:
+        raise click.ClickException(f"{file} is nested too deeply: nothing was imported") from None
+    try:
+        count = import_games(data)
+    except ImportRefused as error:
+        raise click.ClickException(str(error)) from None
+    ids = ", ".join(str(game["id"]) for game in data["games"])
+    click.echo(f"Imported {count} game{'s' if count != 1 else ''}" + (f": {ids}" if ids else ""))
+
+
+def _write_whole(target: Path, text: str) -> None:
+    """Write into a temporary file beside TARGET, flush it to disk, then move it into place."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+def register_cli(app: Flask) -> None:
+    """Add `export FILE`, `import FILE` and `game-key GAME_ID` to `flask --app scorekeeper`."""
+    app.cli.add_command(export_command)
+    app.cli.add_command(import_command)
+    keys.register_cli(app)

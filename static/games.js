@@ -1,0 +1,93 @@
+/* Score book pages: seat reordering and seat count on "New game"; on a round form, the hand of
+ * the player who went out is hidden (and not sent). Every page works without this script. */
+(function () {
+  "use strict";
+
+  function setupNewGame(form) {
+    var rows = Array.prototype.slice.call(form.querySelectorAll(".seat"));
+    var profile = form.querySelector(".profile-select");
+    var randomDealer = form.querySelector('input[name="first_dealer"][value="random"]');
+
+    function parts(row) {
+      return { name: row.querySelector(".seat-name"), dealer: row.querySelector('input[name="first_dealer"]') };
+    }
+
+    function swap(a, b) {
+      var pa = parts(a), pb = parts(b);
+      var name = pa.name.value;
+      pa.name.value = pb.name.value;
+      pb.name.value = name;
+      var checked = pa.dealer.checked;
+      pa.dealer.checked = pb.dealer.checked;
+      pb.dealer.checked = checked;
+    }
+
+    function visibleRows() {
+      return rows.filter(function (row) { return !row.hidden; });
+    }
+
+    function applyProfile() {
+      var option = profile.options[profile.selectedIndex];
+      var max = Number(option.getAttribute("data-max")) || rows.length;
+      rows.forEach(function (row, index) {
+        var off = index >= max;
+        row.hidden = off;
+        var p = parts(row);
+        p.name.disabled = off;
+        p.dealer.disabled = off;
+        if (off && p.dealer.checked) randomDealer.checked = true;
+      });
+      var hint = form.querySelector(".extra-hint");
+      if (hint) hint.hidden = true;
+      var shown = visibleRows();
+      shown.forEach(function (row, index) {
+        row.querySelector('[data-move="-1"]').disabled = index === 0;
+        row.querySelector('[data-move="1"]').disabled = index === shown.length - 1;
+      });
+    }
+
+    form.querySelectorAll("[data-move]").forEach(function (button) {
+      button.hidden = false;
+    });
+    form.addEventListener("click", function (event) {
+      var button = event.target.closest("[data-move]");
+      if (!button) return;
+      var shown = visibleRows();
+      var row = button.closest(".seat");
+      var index = shown.indexOf(row);
+      var other = shown[index + Number(button.getAttribute("data-move"))];
+      if (!other) return;
+      swap(row, other);
+      var twin = other.querySelector('[data-move="' + button.getAttribute("data-move") + '"]');
+      (twin && !twin.disabled ? twin : parts(other).name).focus();
+    });
+    profile.addEventListener("change", applyProfile);
+    applyProfile();
+  }
+
+  function setupRoundForm(form) {
+    var hands = Array.prototype.slice.call(form.querySelectorAll(".hand"));
+
+    function apply() {
+      var chosen = form.querySelector('input[name="out"]:checked');
+      var out = chosen ? chosen.value : null;
+      hands.forEach(function (hand) {
+        var isOut = hand.getAttribute("data-seat") === out;
+        hand.hidden = isOut;
+        hand.querySelector(".cards-input").disabled = isOut;
+      });
+    }
+
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "out") apply();
+    });
+    apply();
+  }
+
+  function start() {
+    document.querySelectorAll("form.new-game").forEach(setupNewGame);
+    document.querySelectorAll("form.round-form").forEach(setupRoundForm);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,193 @@
+"""The referee's JSON API, exactly as other tools call it."""
+
+import pytest
+
+
+def ask(client, question, body):
+    return client.post(f"/api/rules/{question}", json=body)
+
+
+def test_meld_example_from_the_contract(client):
+    response = ask(client, "meld", {"cards": "5♠ 6♠ JK 8♠"})
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["legal"] is True
+    assert data["kind"] == "run"
+    assert data["readings"] == [["5♠", "6♠", "7♠", "8♠"]]
+    assert data["rule"] == "R4"
+    assert data["reason"]
+
+
+def test_meld_accepts_a_list_of_cards(client):
+    data = ask(client, "meld", {"cards": ["7s", "7h", "7d"]}).get_json()
+    assert data["legal"] is True and data["kind"] == "set"
+
+
+def test_meld_reports_every_reading(client):
+    data = ask(client, "meld", {"cards": "5♠ 6♠ 7♠ JK"}).get_json()
+    assert data["legal"] is True
+    assert sorted(data["readings"]) == sorted([["4♠", "5♠", "6♠", "7♠"], ["5♠", "6♠", "7♠", "8♠"]])
+
+
+def test_meld_declared_joker_fixes_its_place(client):
+    data = ask(client, "meld", {"cards": "5♠ 6♠ 7♠ JK=8♠"}).get_json()
+    assert data["readings"] == [["5♠", "6♠", "7♠", "8♠"]]
+
+
+def test_meld_wrapping_run_is_not_legal(client):
+    data = ask(client, "meld", {"cards": "K♠ A♠ 2♠ 3♠"}).get_json()
+    assert data["legal"] is False
+    assert data["rule"] == "R4"
+    assert data["readings"] == []
+
+
+def test_opening_example_from_the_contract(client):
+    body = {"round": 2, "melds": ["7♣ 7♦ 7♥", "3♠ 4♠ 5♠ 6♠"], "left": 4}
+    data = ask(client, "opening", body).get_json()
+    assert data["legal"] is True
+    assert data["melds"] == [["7♣", "7♦", "7♥"], ["3♠", "4♠", "5♠", "6♠"]]
+
+
+def test_opening_contiguous_runs_refused(client):
+    body = {"round": 3, "melds": ["3♠ 4♠ 5♠ 6♠", "7♠ 8♠ 9♠ 10♠"]}
+    data = ask(client, "opening", body).get_json()
+    assert data["legal"] is False
+    assert data["rule"] == "R5"
+    assert "touch" in data["reason"]
+
+
+def test_opening_needs_a_card_left_for_the_discard(client):
+    body = {"round": 1, "melds": ["7♠ 7♥ 7♦", "9♠ 9♥ 9♦"], "left": 0}
+    assert ask(client, "opening", body).get_json()["legal"] is False
+
+
+def test_round_seven_whole_hand(client):
+    body = {"round": 7, "melds": ["A♠ 2♠ 3♠ 4♠", "5♥ 6♥ 7♥ 8♥", "9♦ 10♦ J♦ Q♦ K♦"], "left": 0}
+    assert ask(client, "opening", body).get_json()["legal"] is True
+    body["left"] = 1
+    assert ask(client, "opening", body).get_json()["legal"] is False
+
+
+def test_layoff_on_the_opening_turn_refused(client):
+    body = {"round": 3, "meld": "3♠ 4♠ 5♠ 6♠", "cards": "7♠", "opened_this_turn": True}
+    data = ask(client, "layoff", body).get_json()
+    assert data["legal"] is False and data["rule"] == "R6"
+    body["opened_this_turn"] = False
+    assert ask(client, "layoff", body).get_json()["legal"] is True
+
+
+def test_swap_exact_card_only(client):
+    body = {"round": 3, "meld": "7♠ 8♠ JK 10♠", "card": "9♠", "opened_this_turn": False}
+    data = ask(client, "swap", body).get_json()
+    assert data["legal"] is True and data["rule"] == "R7"
+    body["card"] = "9♥"
+    assert ask(client, "swap", body).get_json()["legal"] is False
+
+
+def test_solve_finds_the_worked_opening(client):
+    hand = "7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ 7♦"
+    data = ask(client, "solve", {"round": 1, "hand": hand}).get_json()
+    assert data["legal"] is True
+    assert len(data["melds"]) == 2
+    used = [card for meld in data["melds"] for card in meld]
+    assert sorted(used + data["left"]) == sorted(hand.split())
+    assert ask(client, "opening", {"round": 1, "melds": data["melds"]}).get_json()["legal"]
+
+
+def test_solve_says_no_when_there_is_none(client):
+    data = ask(
+        client, "solve", {"round": 4, "hand": "2♠ 4♥ 6♦ 8♣ 10♠ Q♥ A♦ 3♣ 5♠ 7♥ 9♦"}
+    ).get_json()
+    assert data["legal"] is False
+    assert data["melds"] == []
+
+
+@pytest.mark.parametrize(
+    ("cards", "penalty"),
+    [("A♠ K♦ 4♥", 29), ("K♣ A♥ 5♦ JK", 45), ("7 K JK", 32), ("10♠ 2♦", 12)],
+)
+def test_score(client, cards, penalty):
+    assert ask(client, "score", {"cards": cards}).get_json()["penalty"] == penalty
+
+
+def test_score_online_joker_is_25(client):
+    assert ask(client, "score", {"cards": "JK", "profile": "online"}).get_json()["penalty"] == 25
+
+
+@pytest.mark.parametrize(
+    ("body", "buyer"),
+    [
+        ({"players": 4, "active": 0, "requests": [3, 2], "last_buyer": None}, 2),
+        ({"players": 4, "active": 0, "requests": [3, 2], "last_buyer": 2}, 3),
+        ({"players": 4, "active": 2, "requests": [1, 0], "last_buyer": None}, 0),
+        ({"players": 4, "active": 0, "requests": [], "last_buyer": None}, None),
+        ({"players": 4, "active": 0, "requests": [0]}, None),
+    ],
+)
+def test_buy(client, body, buyer):
+    data = ask(client, "buy", body).get_json()
+    assert data["buyer"] == buyer
+    assert data["reason"]
+
+
+def test_buy_not_in_online_profile(client):
+    body = {"players": 4, "active": 0, "requests": [1], "profile": "online"}
+    assert ask(client, "buy", body).get_json()["buyer"] is None
+
+
+@pytest.mark.parametrize(
+    ("question", "body", "needle"),
+    [
+        ("meld", {"cards": "5♠ 6♠ Zq 8♠"}, "Zq"),
+        ("meld", {}, "cards"),
+        ("meld", {"cards": 7}, "cards"),
+        ("meld", {"cards": "7♠ 7♠ 7♠"}, "7♠"),
+        ("meld", {"cards": "JK JK JK JK"}, "joker"),
+        ("meld", {"cards": "7♠ 7♥", "profile": "vegas"}, "vegas"),
+        ("opening", {"round": 8, "melds": ["7♣ 7♦ 7♥"]}, "round"),
+        ("opening", {"round": "2", "melds": ["7♣ 7♦ 7♥"]}, "round"),
+        ("opening", {"round": True, "melds": ["7♣ 7♦ 7♥"]}, "round"),
+        ("opening", {"round": 1, "melds": "7♣ 7♦ 7♥"}, "melds"),
+        ("opening", {"round": 1, "melds": ["7♣ 7♦ 7♥"], "left": -1}, "left"),
+        (
+            "layoff",
+            {"round": 3, "meld": "3♠ 4♠ 5♠ 6♠", "cards": "7♠", "opened_this_turn": "no"},
+            "opened_this_turn",
+        ),
+        ("swap", {"round": 3, "meld": "7♠ 8♠ JK 10♠", "card": "9♠ 9♥"}, "card"),
+        ("solve", {"round": 1, "hand": " ".join(["7♠"] * 50)}, "50"),
+        ("score", {"cards": "A♠ Xx"}, "Xx"),
+        ("buy", {"players": 4, "active": 7, "requests": [1]}, "7"),
+        ("buy", {"players": 4, "active": 0, "requests": ["one"]}, "one"),
+        ("buy", {"players": 9, "active": 0, "requests": [1]}, "9"),
+    ],
+)
+def test_bad_input_is_a_400_that_names_the_problem(client, question, body, needle):
+    response = ask(client, question, body)
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert needle in error
+
+
+@pytest.mark.parametrize("payload", ["not json", "[1, 2]", '"text"', "{bad json"])
+def test_malformed_json_is_a_400(client, payload):
+    response = client.post("/api/rules/meld", data=payload, content_type="application/json")
+    assert response.status_code == 400
+    assert "error" in response.get_json()
+
+
+def test_non_json_body_is_415(client):
+    response = client.post("/api/rules/meld", data={"cards": "7♠"})
+    assert response.status_code == 415
+    assert "JSON" in response.get_json()["error"]
+
+
+def test_unknown_question_is_a_json_404(client):
+    response = ask(client, "teleport", {})
+    assert response.status_code == 404
+    assert "teleport" in response.get_json()["error"]
+
+
+def test_profiles_listed(client):
+    names = [p["name"] for p in client.get("/api/rules/profiles").get_json()]
+    assert names == ["liverpool", "contract", "online", "family"]

@@ -1,0 +1,277 @@
+"""Many tablets at once against the real server (waitress, SQLite file): one wins, the rest 409."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+TABLETS = 12
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`python -m scorekeeper.serve` as its own process, on loopback, on a SQLite file."""
+
+    def __init__(self, database: Path, log: Path):
+        self.database = database
+        self.log_path = log
+        self.process: subprocess.Popen | None = None
+        self.port = 0
+
+    def start(self, timeout: float = 20) -> None:
+        self.port = free_port()  # a fresh port each time: nothing waits on the last one's sockets
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{self.database}",
+            "SECRET_KEY": "concurrency-test",
+        }
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1"]
+                + ["--port", str(self.port)],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped on start:\n{self.log()}")
+            with contextlib.suppress(OSError):
+                if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                    return
+            time.sleep(0.02)
+        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, no goodbye."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    key: str | None = None,
+    timeout: float = 15,
+) -> tuple[int, Any]:
+    """One HTTP request on a fresh connection: (status, parsed JSON or text)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        headers = {}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if key is not None:
+            headers["X-Game-Key"] = key
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        raw = response.read()
+        if response.getheader("Content-Type", "").startswith("application/json"):
+            return response.status, json.loads(raw)
+        return response.status, raw.decode("utf-8", "replace")
+    finally:
+        connection.close()
+
+
+def integrity(database: Path) -> str:
+    connection = sqlite3.connect(database)
+    try:
+        return connection.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        connection.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("concurrency")
+    running = Server(folder / "book.sqlite", folder / "server.log")
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def game(server):
+    status, data = request(server.port, "POST", "/api/games", {"players": NAMES})
+    assert status == 201
+    return data["id"], data["key"]
+
+
+def at_once(calls) -> list[tuple[int, Any]]:
+    """Run every call in its own thread, released together, and collect the answers in order."""
+    barrier = threading.Barrier(len(calls))
+    answers: list[Any] = [None] * len(calls)
+
+    def run(index, call):
+        barrier.wait()
+        try:
+            answers[index] = call()
+        except Exception as error:  # noqa: BLE001  (reported by the assertion below)
+            answers[index] = (None, repr(error))
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return answers
+
+
+def entry(out: str | None, card: str) -> dict[str, Any]:
+    return {"out": out, "leftovers": {name: card for name in NAMES if name != out}}
+
+
+def tablet_entries(number: int) -> list[dict[str, Any]]:
+    """What each tablet enters: all different, so the stored round shows whose entry won."""
+    cards = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    return [entry(NAMES[(number + i) % 4], cards[i % len(cards)]) for i in range(TABLETS)]
+
+
+def only_winner(answers, ok: int, losers: set[int]) -> Any:
+    statuses = [status for status, _ in answers]
+    assert None not in statuses, answers
+    assert statuses.count(ok) == 1, statuses
+    assert set(statuses) - {ok} <= losers, statuses
+    return next(body for status, body in answers if status == ok)
+
+
+def test_one_tablet_records_each_round_the_others_get_409(server, game):
+    game_id, key = game
+    for number in range(1, 8):
+        bodies = [{**body, "number": number} for body in tablet_entries(number)]
+        path = f"/api/games/{game_id}/rounds"
+        answers = at_once(
+            [lambda b=b, p=path: request(server.port, "POST", p, b, key=key) for b in bodies]
+        )
+        winner = only_winner(answers, 201, {409})
+        assert winner["number"] == number
+        for status, body in answers:
+            if status == 409:
+                assert body["round"] == winner  # the loser sees what was stored instead
+                assert f"round {number} was recorded meanwhile" in body["error"]
+        status, state = request(server.port, "GET", f"/api/games/{game_id}")
+        assert [played["number"] for played in state["rounds"]] == list(range(1, number + 1))
+        assert state["rounds"][-1] == winner
+    assert state["finished"] is True
+    assert state["totals"] == {
+        name: sum(played["scores"][name] for played in state["rounds"]) for name in NAMES
+    }
+    assert integrity(server.database) == "ok"
+
+
+def test_one_tablet_corrects_a_round_the_others_get_409(server, game):
+    game_id, key = game
+    path = f"/api/games/{game_id}/rounds"
+    assert request(server.port, "POST", path, entry("Ann", "5"), key=key)[0] == 201
+    for version in (1, 2, 3):
+        bodies = [{**body, "version": version} for body in tablet_entries(version)]
+        answers = at_once(
+            [lambda b=b: request(server.port, "PUT", f"{path}/1", b, key=key) for b in bodies]
+        )
+        winner = only_winner(answers, 200, {409})
+        assert winner["version"] == version + 1
+        for status, body in answers:
+            if status == 409:
+                assert body == {
+                    "error": f"round 1 was changed on another device (now version {version + 1}); "
+                    "reload and try again",
+                    "round": winner,
+                }
+        status, state = request(server.port, "GET", f"/api/games/{game_id}")
+        assert state["rounds"] == [winner]
+    page = request(server.port, "GET", f"/games/{game_id}")[1]
+    assert page.count("round 1 corrected") == 3  # one history entry per winning correction
+    assert integrity(server.database) == "ok"
+
+
+def test_undo_and_corrections_of_the_same_round_at_once(server, game):
+    game_id, key = game
+    path = f"/api/games/{game_id}/rounds"
+    for number in (1, 2):
+        request(server.port, "POST", path, entry(NAMES[number], "5"), key=key)
+    calls = []
+    for index, body in enumerate(tablet_entries(2)):
+        if index % 3 == 0:
+            calls.append(lambda: request(server.port, "DELETE", f"{path}/2?version=1", key=key))
+        else:
+            calls.append(
+                lambda b=body: request(
+                    server.port, "PUT", f"{path}/2", {**b, "version": 1}, key=key
+                )
+            )
+    answers = at_once(calls)
+    winner = only_winner(answers, 200, {404, 409})
+    state = request(server.port, "GET", f"/api/games/{game_id}")[1]
+    if "rounds" in winner and "id" in winner:  # the undo won: the round is gone, for everyone
+        assert [played["number"] for played in state["rounds"]] == [1]
+        assert {status for status, _ in answers} == {200, 404}
+    else:  # a correction won: the round is as that tablet entered it
+        assert state["rounds"][1] == winner
+        assert {status for status, _ in answers} == {200, 409}
+    assert integrity(server.database) == "ok"
+
+
+def test_games_started_at_once_each_get_their_own_key(server):
+    answers = at_once(
+        [lambda: request(server.port, "POST", "/api/games", {"players": NAMES})] * TABLETS
+    )
+    assert [status for status, _ in answers] == [201] * TABLETS
+    ids = {body["id"] for _, body in answers}
+    assert len(ids) == TABLETS
+    assert len({body["key"] for _, body in answers}) == TABLETS
+    # Each key opens its own game only.
+    first, second = answers[0][1], answers[1][1]
+    path = f"/api/games/{second['id']}/rounds"
+    assert request(server.port, "POST", path, entry("Ann", "5"), key=first["key"])[0] == 403
+    assert request(server.port, "POST", path, entry("Ann", "5"), key=second["key"])[0] == 201
+
+
+def test_the_server_never_logs_a_key(server, game):
+    game_id, key = game
+    status, _ = request(server.port, "GET", f"/games/{game_id}/join?key={key}")
+    assert status == 303
+    request(server.port, "GET", f"/games/{game_id}/join?key={key[:-2]}")
+    request(server.port, "POST", f"/api/games/{game_id}/rounds", entry("Ann", "5"), key=key)
+    request(server.port, "POST", f"/api/games/{game_id}/rounds", entry("Ann", "5"), key="x" + key)
+    log = server.log()
+    assert "open http://localhost" in log  # the log is being captured
+    assert key not in log and key[:-2] not in log
