@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask, render_template
 
-from . import cli, security, transfer
+from . import cli, pagecache, security, transfer
 from .extensions import configure_sqlite, csrf, db, release_writer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +59,7 @@ def create_app(
 
         db.create_all()
 
+    pagecache.init_app(app)
     security.init_app(app)
     _register_blueprints(app)
     cli.init_app(app)

@@ -77,7 +77,7 @@ def get_game(game_id: int):
 @bp.post("/games/<int:game_id>/rounds")
 def record_round(game_id: int):
     """Record the next round → 201; `"number"` (optional) → 409 if another device recorded it."""
-    game = _editable_game(game_id)
+    game = _editable_game(game_id, scores=False)
     data = json_body()
     number = field(data, "number", int, required=False)
     if scorebook.next_round(game) is None and number is None:
@@ -111,9 +111,9 @@ def undo_round(game_id: int, number: int):
     return jsonify(scorebook.game_json(game))
 
 
-def _editable_game(game_id: int) -> Game:
+def _editable_game(game_id: int, scores: bool = True) -> Game:
     """The game, when the request holds its edit key: missing 401, wrong 403, no such game 404."""
-    game = scorebook.get_game(game_id)
+    game = scorebook.get_game(game_id, scores)
     key = request.headers.get(keys.HEADER)
     if game.key_hash is None:
         raise ApiError(

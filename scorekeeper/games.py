@@ -9,7 +9,6 @@ from urllib.parse import urlsplit
 from flask import (
     Blueprint,
     abort,
-    current_app,
     flash,
     make_response,
     redirect,
@@ -19,9 +18,8 @@ from flask import (
     url_for,
 )
 
-from . import keys, scorebook
+from . import keys, pagecache, scorebook
 from .forms import NewGameForm
-from .pagecache import PageCache
 from .rules import PROFILES
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -64,15 +62,18 @@ def list_games():
 @bp.get("/<int:game_id>")
 def show_game(game_id: int):
     """The round to play, the ledger, the standings and the history; buttons only with the key."""
-    stamp = scorebook.game_stamp(game_id)
+    pages = pagecache.pages()
+    stamp = pages.stamp(game_id)
     if stamp is None:
-        abort(404, description=f"game {game_id} does not exist")
+        stamp = scorebook.game_stamp(game_id)
+        if stamp is None:
+            abort(404, description=f"game {game_id} does not exist")
+        pages.remember(game_id, stamp)
     key = keys.from_cookie(request, game_id)
     editor = keys.matches(stamp[0], key)
     # The page depends on the game's state, on whether this tablet edits (its link holds the
     # key) and on the address it was opened by; a pending flash message makes it one-off.
     cache_key = (game_id, stamp, editor, request.host_url)
-    pages = current_app.extensions.setdefault("scorekeeper.pages", PageCache())
     one_off = "_flashes" in session
     page = None if one_off else pages.get(cache_key)
     if page is None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .inputs import field
-from .rules import PROFILES, Card, check_copies, get_profile, parse_cards
+from .rules import PROFILES, Card, get_profile, parse_cards
 from .rules.errors import InputError
 from .rules.melds import check_meld
 from .rules.opening import check_opening
@@ -113,7 +113,7 @@ def score(data: Data) -> Data:
     """What do these leftover cards cost? (R10)"""
     profile, players = _profile(data)
     cards = parse_leftovers(field(data, "cards", (str, list)))
-    check_copies(cards, profile.packs(players), profile.jokers(players))
+    profile.check_copies(cards, players)
     return {
         "penalty": hand_penalty(cards, profile),
         "cards": [str(card) for card in cards],

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from . import questions
-from .forms_referee import CARD_FIELDS, RulesCheckForm
+from . import questions, scorebook
+from .forms import RulesCheckForm
 from .rules import CONTRACTS, PROFILES, RulesError
 from .rules.rulebook import COMMON_QUESTIONS, RULES
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
+
+CARD_FIELDS = {
+    "meld": ("cards",),
+    "opening": ("meld1", "meld2", "meld3"),
+    "layoff": ("meld", "layoff_cards"),
+    "swap": ("meld", "card"),
+    "solve": ("hand",),
+    "buy": (),
+}
 
 TABS = {
     "meld": "Is this a meld?",
@@ -27,12 +36,12 @@ def check():
     question = request.args.get("q", "meld")
     if question not in TABS:
         abort(404)
-    names = _seat_names()
-    form = RulesCheckForm(names=names)
+    game = _game()
+    form = RulesCheckForm(names=game.names if game else None)
     if request.method == "GET":
-        form.profile.data = request.args.get("profile", form.profile.data)
-        if names:
-            form.players.data = len(names)
+        form.profile.data = game.profile if game else request.args.get("profile", form.profile.data)
+        if game:
+            form.players.data = len(game.names)
     verdict = None
     error = None
     if form.validate_on_submit():
@@ -51,7 +60,7 @@ def check():
         card_fields=CARD_FIELDS[question],
         contracts=CONTRACTS,
         names=form.names,
-        game=request.args.get("game"),
+        game=game.id if game else None,
     )
 
 
@@ -67,13 +76,7 @@ def reference():
     )
 
 
-def _seat_names() -> list[str] | None:
-    """Seat names when the page was opened from a game (`?game=ID`), else None."""
+def _game():
+    """The game the page was opened from (`?game=ID`): its seat names and rules fill the form."""
     game_id = request.args.get("game", type=int)
-    if game_id is None:
-        return None
-    try:
-        from .scorebook import seat_names
-    except ImportError:
-        return None
-    return seat_names(game_id)
+    return None if game_id is None else scorebook.get_game(game_id)

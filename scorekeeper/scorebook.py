@@ -184,40 +184,48 @@ def _first_dealer(names: list[str], chosen: str | int | None) -> int:
     )
 
 
-def game_query(game_id: int):
-    """The statement that loads a whole game in a fixed number of queries."""
+def game_query(game_id: int, scores: bool = True):
+    """The statement that loads a whole game in a fixed number of queries.
+
+    Recording a round needs the rounds but not their scores (`scores=False`): one query fewer.
+    """
+    rounds = selectinload(Game.rounds)
     return (
         db.select(Game)
         .where(Game.id == game_id)
         .options(
             selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.scores),
+            rounds.selectinload(Round.scores) if scores else rounds,
             selectinload(Game.history),
         )
     )
 
 
-def get_game(game_id: int) -> Game:
+def get_game(game_id: int, scores: bool = True) -> Game:
     """The game with its players, rounds, scores and history, or 404."""
-    return db.first_or_404(game_query(game_id), description=f"game {game_id} does not exist")
+    return db.first_or_404(
+        game_query(game_id, scores), description=f"game {game_id} does not exist"
+    )
+
+
+_STAMP = db.text(
+    "SELECT g.key_hash, g.finished_at,"
+    " (SELECT count(*) FROM rounds r WHERE r.game_id = g.id),"
+    " (SELECT coalesce(sum(r.version), 0) FROM rounds r WHERE r.game_id = g.id),"
+    " (SELECT count(*) FROM round_changes c WHERE c.game_id = g.id)"
+    " FROM games g WHERE g.id = :id"
+)
 
 
 def game_stamp(game_id: int) -> tuple | None:
     """What the game page shows changes exactly when this row does (None: no such game).
 
-    One cheap query that sees every writer, in this process or another: the key, the finish,
-    and the rounds' and history's counts and versions.
+    One cheap statement on its own connection, outside the ORM session, that sees every
+    writer, in this process or another: the key, the finish, and the rounds' and history's
+    counts and versions.
     """
-    row = db.session.execute(
-        db.text(
-            "SELECT g.key_hash, g.finished_at,"
-            " (SELECT count(*) FROM rounds r WHERE r.game_id = g.id),"
-            " (SELECT coalesce(sum(r.version), 0) FROM rounds r WHERE r.game_id = g.id),"
-            " (SELECT count(*) FROM round_changes c WHERE c.game_id = g.id)"
-            " FROM games g WHERE g.id = :id"
-        ),
-        {"id": game_id},
-    ).first()
+    with db.engine.connect() as connection:
+        row = connection.execute(_STAMP, {"id": game_id}).first()
     return tuple(row) if row is not None else None
 
 

@@ -87,3 +87,23 @@ def test_cache_forgets_the_oldest_page():
     pages.put("c", "C")
     assert pages.get("b") is None
     assert pages.get("a") == "A" and pages.get("c") == "C"
+
+
+def test_a_change_from_another_process_is_seen_once_the_stamp_expires(app, client):
+    """Writes this process does not make (a second server, a command) show within STAMP_SECONDS."""
+    from scorekeeper.extensions import db
+
+    game_id = start(client)
+    record(client, game_id, out="Cat", Ann="K", Bob="7", Dan="JK")
+    game_page(client, game_id)
+    assert totals(game_page(client, game_id)) == ["10", "7", "0", "15"]
+    pages = app.extensions["scorekeeper.pages"]
+    pages.stamp_seconds = 3600.0
+    with app.app_context():
+        # Raw SQL, as another process would write: no ORM object tells this process.
+        with db.engine.begin() as connection:
+            connection.execute(db.text("UPDATE round_scores SET score = 99 WHERE seat = 0"))
+            connection.execute(db.text("UPDATE rounds SET version = version + 1"))
+    assert totals(game_page(client, game_id)) == ["10", "7", "0", "15"]  # within the bound
+    pages.stamp_seconds = 0.0
+    assert totals(game_page(client, game_id))[0] == "99"

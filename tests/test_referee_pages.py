@@ -74,3 +74,42 @@ def test_reference_page_has_every_rule_and_common_questions(client):
     assert "May I lay off on the turn I open?" in html
     assert "Is there a discard in round 7?" in html
     assert "May I keep a joker I take back from a run?" in html
+
+
+def test_opened_from_a_game_uses_its_seat_names_and_rules(client):
+    created = client.post(
+        "/api/games",
+        json={
+            "players": ["Ann", "Bob", "Cat", "Dan", "Eve"],
+            "profile": "family",
+            "first_dealer": "Ann",
+        },
+    ).get_json()
+    game_id = created["id"]
+    html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
+    assert "5. Eve" in html
+    assert '<option selected value="family">' in html
+    answer = client.post(
+        f"/rules?q=buy&game={game_id}",
+        data={
+            "profile": "family",
+            "players": "5",
+            "active": "1",
+            "requests": ["0", "4"],
+            "last_buyer": "-1",
+        },
+    ).get_data(as_text=True)
+    assert "Eve GETS IT" in answer
+
+
+def test_game_page_links_to_the_rules_check(client):
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob", "Cat", "Dan"]}).get_json()[
+        "id"
+    ]
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert f"/rules?game={game_id}" in html
+    assert f"/rules?q=buy&amp;game={game_id}" in html
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/rules?game=999").status_code == 404

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import SUIT_NAMES, Card, check_copies, format_cards, parse_cards
+from .cards import SUIT_NAMES, Card, format_cards, parse_cards
 from .errors import RulesError
 from .profiles import Profile, get_profile
 from .verdict import Verdict
@@ -295,7 +295,7 @@ def check_meld(
     profile = get_profile(profile)
     players = profile.check_players(players)
     cards = tuple(cards)
-    check_copies(cards, profile.packs(players), profile.jokers(players))
+    profile.check_copies(cards, players)
     readings = meld_readings(cards, profile)
     if not readings:
         return Verdict(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, product
 
-from .cards import Card, check_copies, format_cards
+from .cards import Card, format_cards
 from .contracts import Contract, contract
 from .errors import RulesError
 from .melds import MIN_RUN, MIN_SET, RUN, SET, Reading, meld_problem, meld_readings
@@ -94,9 +94,7 @@ def check_opening(
     profile = get_profile(profile)
     players = profile.check_players(players)
     melds = [tuple(meld) for meld in melds]
-    check_copies(
-        [c for meld in melds for c in meld], profile.packs(players), profile.jokers(players)
-    )
+    profile.check_copies([c for meld in melds for c in meld], players)
     left = check_left(left)
     wanted = contract(round_number)
     if len(melds) != wanted.melds:

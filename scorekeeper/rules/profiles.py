@@ -6,8 +6,10 @@ penalty, meld sizes, natural cards needed, and the turn permissions) lives here,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
+from .cards import Card, check_copies
 from .errors import ProfileError, RoundError, SeatError
 
 ROUNDS = range(1, 8)
@@ -82,6 +84,10 @@ class Profile:
         """Cards left in the stock once every hand is dealt and the upcard turned (R2)."""
         return self.pack_size(players) - self.exact_cut(round_number, players)
 
+    def check_copies(self, cards: Iterable[Card], players: int | None = None) -> None:
+        """Raise `CopyLimitError` when the cards need more copies than this game's packs hold (R1)."""
+        check_copies(cards, self.packs(players), self.jokers(players))
+
     def naturals_needed(self, kind: str) -> int:
         """The fewest natural cards a meld of this kind must hold (R4, R11)."""
         return self.set_naturals if kind == "set" else self.run_naturals
@@ -96,44 +102,38 @@ def check_round(round_number: object) -> int:
     return round_number
 
 
+LIVERPOOL = Profile(
+    name="liverpool",
+    title="Liverpool (default)",
+    source="seeds 000 and 001",
+    min_players=4,
+    max_players=4,
+    deal=(10, 10, 10, 12, 12, 12, 12),
+    cut_bonus=-50,
+    joker_penalty=15,
+    exact_opening=True,
+    set_naturals=1,
+    run_naturals=1,
+    layoff_on_opening_turn=False,
+    go_out_by_layoff=False,
+    buying=True,
+    freed_joker_to_hand=False,
+)
+
+# Each house profile says only what R11 changes; the rest is as in liverpool.
 PROFILES: dict[str, Profile] = {
     profile.name: profile
     for profile in (
-        Profile(
-            name="liverpool",
-            title="Liverpool (default)",
-            source="seeds 000 and 001",
-            min_players=4,
-            max_players=4,
-            deal=(10, 10, 10, 12, 12, 12, 12),
-            cut_bonus=-50,
-            joker_penalty=15,
-            exact_opening=True,
-            set_naturals=1,
-            run_naturals=1,
-            layoff_on_opening_turn=False,
-            go_out_by_layoff=False,
-            buying=True,
-            freed_joker_to_hand=False,
-        ),
-        Profile(
+        LIVERPOOL,
+        replace(
+            LIVERPOOL,
             name="contract",
             title="Contract (no cut bonus)",
             source="seed 001",
-            min_players=4,
-            max_players=4,
-            deal=(10, 10, 10, 12, 12, 12, 12),
             cut_bonus=0,
-            joker_penalty=15,
-            exact_opening=True,
-            set_naturals=1,
-            run_naturals=1,
-            layoff_on_opening_turn=False,
-            go_out_by_layoff=False,
-            buying=True,
-            freed_joker_to_hand=False,
         ),
-        Profile(
+        replace(
+            LIVERPOOL,
             name="online",
             title="Online rules (3-8 players)",
             source="seed 002",
@@ -143,33 +143,28 @@ PROFILES: dict[str, Profile] = {
             cut_bonus=0,
             joker_penalty=25,
             exact_opening=False,
-            set_naturals=1,
-            run_naturals=1,
             layoff_on_opening_turn=True,
             go_out_by_layoff=True,
             buying=False,
             freed_joker_to_hand=True,
         ),
-        Profile(
+        replace(
+            LIVERPOOL,
             name="family",
             title="Family rules (3-8 players)",
             source="seed 003",
             min_players=3,
             max_players=8,
             deal=(10, 10, 10, 10, 12, 12, 12),
-            cut_bonus=-50,
-            joker_penalty=15,
             exact_opening=False,
             set_naturals=2,
             run_naturals=3,
             layoff_on_opening_turn=True,
             go_out_by_layoff=True,
-            buying=True,
-            freed_joker_to_hand=False,
         ),
     )
 }
-DEFAULT_PROFILE = PROFILES["liverpool"]
+DEFAULT_PROFILE = LIVERPOOL
 
 
 def get_profile(name: object = None) -> Profile:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, check_copies, parse_cards
+from .cards import Card, parse_cards
 from .errors import RulesError, SeatError
 from .profiles import Profile, get_profile
 
@@ -85,7 +85,7 @@ def score_round(
             )
         everyone.extend(cards)
         penalties.append(hand_penalty(cards, profile))
-    check_copies(everyone, profile.packs(players), profile.jokers(players))
+    profile.check_copies(everyone, players)
     bonus = [0] * players
     if cut_exact:
         bonus[cutter] = profile.cut_bonus

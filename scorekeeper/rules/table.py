@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import SUIT_NAMES, Card, check_copies, format_cards
+from .cards import SUIT_NAMES, Card, format_cards
 from .errors import RulesError
 from .melds import (
     HIGH_ACE,
@@ -73,7 +73,7 @@ def check_layoff(
     if not cards:
         raise RulesError("name at least one card to lay off")
     require_suits(meld + cards)
-    check_copies(meld + cards, profile.packs(players), profile.jokers(players))
+    profile.check_copies(meld + cards, players)
     left = check_left(left)
     empty = {"meld": [], "jokers": []}
     if round_number == 7:
@@ -184,7 +184,7 @@ def check_swap(
     players = profile.check_players(players)
     meld = tuple(meld)
     require_suits(meld + (card,))
-    check_copies(meld + (card,), profile.packs(players), profile.jokers(players))
+    profile.check_copies(meld + (card,), players)
     empty = {"meld": [], "freed": None, "joker_to": None}
 
     def fail(reason: str, rule: str = "R7") -> Verdict:
