@@ -99,11 +99,10 @@ def test_a_change_from_another_process_is_seen_once_the_stamp_expires(app, clien
     assert totals(game_page(client, game_id)) == ["10", "7", "0", "15"]
     pages = app.extensions["scorekeeper.pages"]
     pages.stamp_seconds = 3600.0
-    with app.app_context():
-        # Raw SQL, as another process would write: no ORM object tells this process.
-        with db.engine.begin() as connection:
-            connection.execute(db.text("UPDATE round_scores SET score = 99 WHERE seat = 0"))
-            connection.execute(db.text("UPDATE rounds SET version = version + 1"))
+    # Raw SQL, as another process would write: no ORM object tells this process.
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(db.text("UPDATE round_scores SET score = 99 WHERE seat = 0"))
+        connection.execute(db.text("UPDATE rounds SET version = version + 1"))
     assert totals(game_page(client, game_id)) == ["10", "7", "0", "15"]  # within the bound
     pages.stamp_seconds = 0.0
     assert totals(game_page(client, game_id))[0] == "99"
