@@ -1,0 +1,120 @@
+"""R1 Cards and notation: every accepted form, the canonical output, errors that name the token."""
+
+import pytest
+
+from scorekeeper.rules.cards import JOKER, Card, check_copies, format_cards, parse_cards
+from scorekeeper.rules.errors import CardError, CopyLimitError, SizeError
+
+
+@pytest.mark.parametrize(
+    ("token", "canonical"),
+    [
+        ("10♠", "10♠"),
+        ("10s", "10♠"),
+        ("Ts", "10♠"),
+        ("tS", "10♠"),
+        ("qh", "Q♥"),
+        ("Q♥", "Q♥"),
+        ("A♦", "A♦"),
+        ("ad", "A♦"),
+        ("2c", "2♣"),
+        ("K♣", "K♣"),
+        ("7♠\ufe0f", "7♠"),  # an emoji keyboard's spade
+        ("7♤", "7♠"),
+        ("JK", "JK"),
+        ("jk", "JK"),
+        ("JOKER", "JK"),
+        ("joker", "JK"),
+        ("*", "JK"),
+        ("🃏", "JK"),
+        ("JK=7♠", "JK=7♠"),
+        ("jk=7s", "JK=7♠"),
+        ("JK=7", "JK=7"),
+        ("*=ah", "JK=A♥"),
+    ],
+)
+def test_accepted_forms_and_canonical_output(token, canonical):
+    card = Card.parse(token)
+    assert str(card) == canonical
+    assert Card.parse(canonical) == card
+
+
+def test_separators_are_spaces_or_commas():
+    cards = parse_cards("7♠, 7h,7d  JK")
+    assert format_cards(cards) == "7♠ 7♥ 7♦ JK"
+
+
+def test_list_of_strings_is_accepted():
+    assert parse_cards(["7s", "8s 9s"]) == parse_cards("7♠ 8♠ 9♠")
+
+
+def test_repr_rebuilds_the_card():
+    for card in parse_cards("10♠ JK JK=7♠ JK=7"):
+        assert eval(repr(card)) == card  # noqa: S307
+
+
+def test_deuces_are_natural_and_only_jokers_wild():
+    two, joker = parse_cards("2♠ JK")
+    assert two.natural and not two.joker
+    assert joker.joker and joker == JOKER
+
+
+def test_declared_joker_carries_its_position():
+    run_joker, set_joker = parse_cards("JK=8♠ JK=8")
+    assert (run_joker.rank, run_joker.suit, run_joker.declared) == (8, "S", True)
+    assert (set_joker.rank, set_joker.suit, set_joker.declared) == (8, None, True)
+    assert not JOKER.declared
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "position"),
+    [
+        ("5♠ 6♠ Zq 8♠", "Zq", 3),
+        ("11s", "11s", 1),
+        ("7♠ 7x", "7x", 2),
+        ("1s", "1s", 1),
+        ("JK=Z", "JK=Z", 1),
+        ("7s=3", "7s=3", 1),
+        ("A♠ K♦ 4", "4", 3),  # a suit is needed outside leftovers
+    ],
+)
+def test_errors_name_the_bad_token_and_its_position(text, token, position):
+    with pytest.raises(CardError) as caught:
+        parse_cards(text)
+    assert caught.value.token == token
+    assert caught.value.position == position
+    assert f"'{token}' (card {position})" in str(caught.value)
+
+
+def test_rank_only_cards_where_the_suit_does_not_matter():
+    cards = parse_cards("7 K JK 10", rank_only=True)
+    assert [str(c) for c in cards] == ["7", "K", "JK", "10"]
+    assert all(c.suit is None for c in cards)
+
+
+def test_non_text_in_a_list_is_an_error_not_a_crash():
+    with pytest.raises(CardError):
+        parse_cards(["7s", 7])
+
+
+def test_size_limit():
+    with pytest.raises(SizeError, match="41 cards"):
+        parse_cards(" ".join(["7♠"] * 41))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("7♠ 7♠ 7♠", "3 × 7♠"),
+        ("JK JK JK JK", "4 jokers"),
+        ("7 7 7 7 7 7 7 7 7", "9 cards of rank 7"),
+    ],
+)
+def test_copy_limits_two_packs_three_jokers(text, message):
+    with pytest.raises(CopyLimitError, match=message):
+        check_copies(parse_cards(text, rank_only=True), packs=2, jokers=3)
+
+
+def test_copy_limits_allow_what_the_packs_hold():
+    check_copies(parse_cards("7♠ 7♠ 7 7 7 7 7 7 JK JK JK", rank_only=True), packs=2, jokers=3)
+    check_copies(parse_cards("7♠ 7♠ 7♠"), packs=3, jokers=6)

@@ -1,0 +1,43 @@
+"""R2 seats: the deal passes left each round; the dealer's right cuts, the dealer's left plays first."""
+
+import pytest
+
+from scorekeeper.rules.errors import SeatError
+from scorekeeper.rules.seating import dealer_seat, round_setup, turn_order_after
+
+
+def test_rotation_through_seven_rounds_with_four_players():
+    setups = [round_setup(first_dealer=1, round_number=n, players=4) for n in range(1, 8)]
+    assert [s.dealer for s in setups] == [1, 2, 3, 0, 1, 2, 3]
+    assert [s.cutter for s in setups] == [0, 1, 2, 3, 0, 1, 2]
+    assert [s.first_player for s in setups] == [2, 3, 0, 1, 2, 3, 0]
+    # The next dealer is the one who played first this round.
+    for this, following in zip(setups, setups[1:], strict=False):
+        assert following.dealer == this.first_player
+
+
+def test_setup_carries_deal_cut_and_stock():
+    setup = round_setup(0, 4, 4)
+    assert (setup.cards_dealt, setup.exact_cut, setup.cut_bonus, setup.stock_after_deal) == (
+        12,
+        49,
+        -50,
+        58,
+    )
+    assert setup.contract.short() == "3 sets"
+
+
+def test_six_players_in_the_family_profile():
+    setup = round_setup(5, 2, 6, "family")
+    assert (setup.dealer, setup.cutter, setup.first_player) == (0, 5, 1)
+    assert setup.exact_cut == 61
+
+
+@pytest.mark.parametrize("first", [-1, 4, "0", None, True])
+def test_first_dealer_must_be_a_seat(first):
+    with pytest.raises(SeatError):
+        dealer_seat(first, 1, 4)
+
+
+def test_turn_order_after_the_active_player():
+    assert turn_order_after(2, 4) == [3, 0, 1]
