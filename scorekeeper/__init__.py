@@ -77,14 +77,19 @@ def _instance_secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+NAV_LINKS = (
+    ("games.new_game", "New game", "Seat the players and start round 1"),
+    ("games.list_games", "Games", "Resume a game or see final standings"),
+    ("referee.check", "Rules check", "Is this meld, opening or lay-off legal?"),
+)
+
+
 def _register_blueprints(app: Flask) -> None:
-    """Attach every feature's blueprint."""
-    from . import api, referee
+    """Attach every feature's blueprint, the home page and the bare health check."""
+    from . import api, games, referee, rounds
 
     api.init_app(app)
     app.register_blueprint(referee.bp)
-    from . import games, rounds
-
     app.register_blueprint(games.bp)
     app.register_blueprint(rounds.bp)
 
@@ -94,12 +99,7 @@ def _register_blueprints(app: Flask) -> None:
 
     @app.context_processor
     def navigation():
-        links = [
-            ("games.new_game", "New game", "Seat the players and start round 1"),
-            ("games.list_games", "Games", "Resume a game or see final standings"),
-            ("referee.check", "Rules check", "Is this meld, opening or lay-off legal?"),
-        ]
-        return {"nav_links": [link for link in links if link[0] in app.view_functions]}
+        return {"nav_links": NAV_LINKS}
 
     @app.get("/")
     def index():

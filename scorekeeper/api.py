@@ -1,7 +1,9 @@
 """The JSON API's blueprint and its request/response conventions.
 
-Every error is JSON: `{"error": "..."}` with 400 for input the engine refuses, 404 for an unknown
-game, 409 for a conflict, 413 for a body over the limit, 415 for a body that is not JSON.
+Every error is JSON: `{"error": "..."}` with 400 for input the engine refuses, 401/403 for a
+write without the game's edit key or with a wrong one, 404 for an unknown game, 409 for a
+conflict, 413 for a body over the limit, 415 for a body that is not JSON, 503 when the database
+stayed busy.
 Feature modules add their routes to `bp`.
 """
 

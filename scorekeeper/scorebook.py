@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from flask import abort
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -36,6 +37,8 @@ from .rules.scoring import (
 from .rules.seating import RoundSetup, round_setup
 
 LAST_ROUND = 7
+# SQLite's INTEGER is 64-bit: no game has an id outside it, and such an id cannot even be bound.
+ID_RANGE = range(-(2**63), 2**63)
 
 
 class ScorebookError(Exception):
@@ -203,6 +206,8 @@ def game_query(game_id: int, scores: bool = True):
 
 def get_game(game_id: int, scores: bool = True) -> Game:
     """The game with its players, rounds, scores and history, or 404."""
+    if game_id not in ID_RANGE:
+        abort(404, description=f"game {game_id} does not exist")
     return db.first_or_404(
         game_query(game_id, scores), description=f"game {game_id} does not exist"
     )
@@ -224,6 +229,8 @@ def game_stamp(game_id: int) -> tuple | None:
     writer, in this process or another: the key, the finish, and the rounds' and history's
     counts and versions.
     """
+    if game_id not in ID_RANGE:
+        return None
     with db.engine.connect() as connection:
         row = connection.execute(_STAMP, {"id": game_id}).first()
     return tuple(row) if row is not None else None

@@ -84,6 +84,12 @@ def test_home_page(client):
     html = response.get_data(as_text=True)
     assert 'name="viewport"' in html
     assert "Liverpool Scorekeeper" in html
+    for href, label in (
+        ("/games/new", "New game"),
+        ("/games/", "Games"),
+        ("/rules", "Rules check"),
+    ):
+        assert f'href="{href}"' in html and label in html
 
 
 def test_healthz(client):
