@@ -39,10 +39,26 @@ def sentence(message: str) -> str:
     return message[:1].upper() + message[1:]
 
 
+class EntryList(FieldList):
+    """A FieldList that skips a field whose index is not a plain number (`names-²`, 5,000 digits).
+
+    WTForms takes any `str.isdigit()` index and calls `int()` on it, which raises for a
+    superscript digit or a number too long to convert: a hand-made form would be a 500.
+    """
+
+    def _extract_indices(self, prefix: str, formdata: Any):
+        start = prefix + self._separator
+        for key in formdata:
+            if key.startswith(start):
+                index = key[len(start) :].split(self._field_separator, 1)[0]
+                if whole_number(index) is not None:
+                    yield int(index)
+
+
 class NewGameForm(FlaskForm):
     """Names in clockwise seat order (blanks ignored), the profile, and the first dealer."""
 
-    names = FieldList(
+    names = EntryList(
         StringField(
             "Name",
             render_kw={

@@ -72,8 +72,9 @@ def game_key_command(game_id: int) -> None:
     """Give a game a new edit key (the old one stops working) and print its edit link."""
     # For a game started before edit keys existed, or one whose tablet lost its key.
     from .models import Game
+    from .scorebook import ID_RANGE
 
-    game = db.session.get(Game, game_id)
+    game = db.session.get(Game, game_id) if game_id in ID_RANGE else None
     if game is None:
         raise click.ClickException(f"game {game_id} does not exist")
     key, game.key_hash = new_key()

@@ -37,6 +37,11 @@ from .rules.scoring import (
 from .rules.seating import RoundSetup, round_setup
 
 LAST_ROUND = 7
+# A name must show on the ledger as written: no bidi overrides, not only invisible characters.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+INVISIBLE = frozenset({"Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
 # SQLite's INTEGER is 64-bit: no game has an id outside it, and such an id cannot even be bound.
 ID_RANGE = range(-(2**63), 2**63)
 
@@ -98,6 +103,10 @@ def name_problems(raw: Sequence[str]) -> dict[int, str]:
             problems[index] = f"'{name[:NAME_MAX]}…' is too long: at most {NAME_MAX} characters"
         elif any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
             problems[index] = f"{name!r} holds a control character"
+        elif any(char in BIDI_CONTROLS for char in name):
+            problems[index] = f"{name!r} holds a character that reverses the text around it"
+        elif all(unicodedata.category(char) in INVISIBLE for char in name):
+            problems[index] = f"{name!r} shows nothing on screen: use letters, digits or emoji"
         key = name.casefold()
         if key in seen and index not in problems:
             problems[index] = f"'{name}' is already at the table: every name must differ"

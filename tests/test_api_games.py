@@ -532,3 +532,18 @@ def test_a_busy_database_is_503_json(client, game, monkeypatch):
     assert "nothing was saved" in response.get_json()["error"]
     monkeypatch.undo()
     assert stored(client, game) == game
+
+
+@pytest.mark.parametrize(
+    ("name", "needle"),
+    [("\u200b", "shows nothing"), ("\u202eevil", "reverses"), ("Ann\u2066", "reverses")],
+)
+def test_names_that_would_not_show_as_written_are_refused(client, name, needle):
+    response = client.post("/api/games", json={"players": ["Bob", "Cat", "Dan", name]})
+    assert response.status_code == 400
+    assert needle in response.get_json()["error"]
+
+
+def test_emoji_names_are_welcome(client):
+    response = client.post("/api/games", json={"players": ["👨‍👩‍👧", "Bob", "Cat", "Dan"]})
+    assert response.status_code == 201

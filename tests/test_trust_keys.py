@@ -232,10 +232,11 @@ def test_a_new_key_replaces_the_old_one(client, runner):
     )
 
 
-def test_game_key_for_an_unknown_game(runner):
-    result = runner.invoke(args=["game-key", "42"])
-    assert result.exit_code != 0
-    assert "game 42 does not exist" in result.output
+@pytest.mark.parametrize("game_id", ["42", "99999999999999999999999"])
+def test_game_key_for_an_unknown_game(runner, game_id):
+    result = runner.invoke(args=["game-key", game_id])
+    assert result.exit_code == 1
+    assert f"game {game_id} does not exist" in result.output
 
 
 # --- The pages --------------------------------------------------------------------------------
