@@ -93,10 +93,6 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(rounds.bp)
 
-    @app.template_filter("capitalize_first")
-    def capitalize_first(text: str) -> str:
-        return text[:1].upper() + text[1:]
-
     @app.context_processor
     def navigation():
         return {"nav_links": NAV_LINKS}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 
 from . import questions, scorebook
-from .forms import RulesCheckForm
+from .forms import RulesCheckForm, sentence
 from .rules import CONTRACTS, PROFILES, RulesError
 from .rules.rulebook import COMMON_QUESTIONS, RULES
 
@@ -48,7 +48,7 @@ def check():
         try:
             verdict = questions.QUESTIONS[question](form.to_data(question))
         except RulesError as problem:
-            error = str(problem)
+            error = sentence(str(problem))
     return render_template(
         "referee/check.html",
         form=form,
