@@ -103,14 +103,7 @@ HARD_HANDS = [
 
 
 def pack(profile: str = "liverpool", players: int | None = None) -> list[Card]:
-    rules = PROFILES[profile]
-    naturals = [
-        Card(rank, suit)
-        for _ in range(rules.packs(players))
-        for suit in SUITS
-        for rank in range(1, 14)
-    ]
-    return naturals + [JOKER] * rules.jokers(players)
+    return PROFILES[profile].deck(players)
 
 
 def realistic_hands(count: int = REALISTIC_HANDS, seed: int = 2024) -> list[tuple]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from .cards import Card, check_copies
+from .cards import JOKER, SUITS, Card, check_copies
 from .errors import ProfileError, RoundError, SeatError
 
 ROUNDS = range(1, 8)
@@ -53,6 +53,16 @@ class Profile:
         if self.name == "online":
             return 2
         return 3
+
+    def deck(self, players: int | None = None) -> list[Card]:
+        """Every physical card shuffled together: the packs' naturals, then the jokers (R1)."""
+        naturals = [
+            Card(rank, suit)
+            for _ in range(self.packs(players))
+            for suit in SUITS
+            for rank in range(1, 14)
+        ]
+        return naturals + [JOKER] * self.jokers(players)
 
     def pack_size(self, players: int | None = None) -> int:
         return 52 * self.packs(players) + self.jokers(players)

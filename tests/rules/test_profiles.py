@@ -98,3 +98,11 @@ def test_house_profiles_change_only_what_r11_says():
         profile = get_profile(name)
         assert profile.layoff_on_opening_turn and profile.go_out_by_layoff
         assert not profile.exact_opening
+
+
+def test_the_deck_holds_every_card_the_profile_shuffles():
+    deck = get_profile("liverpool").deck()
+    assert len(deck) == 107
+    assert sum(card.joker for card in deck) == 3
+    family = get_profile("family").deck(6)
+    assert len(family) == 3 * 52 + 6 == get_profile("family").pack_size(6)

@@ -83,14 +83,7 @@ def agree(hand, round_number, profile, players=None):
 
 
 def full_pack(profile: str, players: int | None) -> list[Card]:
-    rules = PROFILES[profile]
-    naturals = [
-        Card(rank, suit)
-        for _ in range(rules.packs(players))
-        for suit in SUITS
-        for rank in range(1, 14)
-    ]
-    return naturals + [JOKER] * rules.jokers(players)
+    return PROFILES[profile].deck(players)
 
 
 def realistic_hand(rng, profile, players, round_number) -> list[Card]:
