@@ -6,6 +6,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from werkzeug.serving import make_server
@@ -75,13 +76,9 @@ def browser() -> Iterator:
         chromium.close()
 
 
-@pytest.fixture
-def live_server(tmp_path) -> Iterator[str]:
-    """The app served over HTTP on loopback, on a real SQLite file, for the browser to visit."""
-    config = dict(TEST_CONFIG)
-    config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + str(tmp_path / "live.sqlite")
-    config["WTF_CSRF_ENABLED"] = True
-    application = create_app(config, instance_path=str(tmp_path / "live-instance"))
+@contextmanager
+def serving(application) -> Iterator[str]:
+    """Serve an app over HTTP on a free loopback port for as long as the block runs."""
     server = make_server("127.0.0.1", 0, application, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -90,6 +87,16 @@ def live_server(tmp_path) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+@pytest.fixture
+def live_server(tmp_path) -> Iterator[str]:
+    """The app served over HTTP on loopback, on a real SQLite file, for the browser to visit."""
+    config = dict(TEST_CONFIG)
+    config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + str(tmp_path / "live.sqlite")
+    config["WTF_CSRF_ENABLED"] = True
+    with serving(create_app(config, instance_path=str(tmp_path / "live-instance"))) as url:
+        yield url
 
 
 @pytest.fixture(params=sorted(TABLET_VIEWPORTS), ids=lambda name: name)

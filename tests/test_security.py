@@ -10,10 +10,9 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 
 import pytest
-from conftest import TEST_CONFIG
+from conftest import TEST_CONFIG, serving
 from flask import render_template_string, request
 from werkzeug.datastructures import MultiDict
-from werkzeug.serving import make_server
 
 import scorekeeper
 from scorekeeper import create_app, serve
@@ -543,14 +542,8 @@ def form_server(tmp_path) -> Iterator[str]:
         "test_inline",
         lambda: "<title>untouched</title><script>document.title = 'ran'</script>",
     )
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    with serving(application) as url:
+        yield url
 
 
 @pytest.mark.browser
