@@ -52,13 +52,8 @@ def record_round(game_id: int):
     if form.opened_for_another_round():
         form.recorded_meanwhile(number)
     elif form.validate_on_submit():
-        try:
-            scorebook.record_round(game, form.entry(), number)
-        except scorebook.Conflict as error:
-            form.changed_meanwhile(error)
-        except scorebook.ScorebookError as error:
-            form.attach(error)
-        else:
+        saved = _save(form, lambda: scorebook.record_round(game, form.entry(), number))
+        if saved:
             flash(f"Round {number} saved.")
             return _to_game(game_id)
     return _render_form(game, number, form, editing=False)
@@ -73,16 +68,27 @@ def edit_round(game_id: int, number: int):
         return _to_game(game_id)
     form = round_form(game, number, prefill=played if request.method == "GET" else None)
     if form.validate_on_submit():
-        try:
-            scorebook.correct_round(game, number, form.entry(), form.seen_version())
-        except scorebook.Conflict as error:
-            form.changed_meanwhile(error)
-        except scorebook.ScorebookError as error:
-            form.attach(error)
-        else:
+        saved = _save(
+            form, lambda: scorebook.correct_round(game, number, form.entry(), form.seen_version())
+        )
+        if saved:
             flash(f"Round {number} corrected.")
             return _to_game(game_id)
     return _render_form(game, number, form, editing=True)
+
+
+def _save(form, write) -> bool:
+    """Run a round's write; a refusal goes onto the form (beside the player, or as the round's
+    current state when another device changed it meanwhile) and nothing is saved."""
+    try:
+        write()
+    except scorebook.Conflict as error:
+        form.changed_meanwhile(error)
+    except scorebook.ScorebookError as error:
+        form.attach(error)
+    else:
+        return True
+    return False
 
 
 @bp.route("/<int:number>/undo", methods=["GET", "POST"])
