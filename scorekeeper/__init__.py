@@ -9,10 +9,12 @@ from typing import Any
 
 from flask import Flask, render_template
 
-from . import cli, pagecache, security, transfer
-from .extensions import configure_sqlite, csrf, db, release_writer
+from . import cli, database, pagecache, security, transfer
+from .extensions import csrf
 
 ROOT = Path(__file__).resolve().parent.parent
+# Settings the environment may give, over the defaults and instance/config.py.
+ENVIRONMENT = ("DATABASE_URL", "SECRET_KEY", "TRUSTED_PROXIES")
 
 
 def create_app(
@@ -38,26 +40,29 @@ def create_app(
         SESSION_COOKIE_SAMESITE="Lax",
     )
     app.config.from_pyfile("config.py", silent=True)
-    if os.environ.get("DATABASE_URL"):
-        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
-    if os.environ.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    for name in ENVIRONMENT:
+        if os.environ.get(name):
+            app.config[name] = os.environ[name]
+    if app.config.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = app.config["DATABASE_URL"]
     if test_config is not None:
         app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = database.database_url(
+        app.config["SQLALCHEMY_DATABASE_URI"]
+    )
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = (
             secrets.token_hex(32) if app.testing else _instance_secret_key(app.instance_path)
         )
 
-    # Registered before the database: teardowns run in reverse, so the session closes first.
-    app.teardown_appcontext(release_writer)
-    db.init_app(app)
+    database.init_app(app)
     csrf.init_app(app)
-    with app.app_context():
-        configure_sqlite(db.engine)
-        from . import models  # noqa: F401  (registers the tables)
+    from . import models  # noqa: F401  (registers the tables)
 
-        db.create_all()
+    if app.config.get("UPGRADE_ON_START"):
+        # Tests start from an empty database each time; `make run` upgrades in `serve`.
+        with app.app_context():
+            database.upgrade()
 
     pagecache.init_app(app)
     security.init_app(app)

@@ -113,7 +113,7 @@ def undo_round(game_id: int, number: int):
 
 def _editable_game(game_id: int, scores: bool = True) -> Game:
     """The game, when the request holds its edit key: missing 401, wrong 403, no such game 404."""
-    game = scorebook.get_game(game_id, scores)
+    game = scorebook.get_game(game_id, scores, for_update=True)
     key = request.headers.get(keys.HEADER)
     if game.key_hash is None:
         raise ApiError(

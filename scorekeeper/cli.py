@@ -3,17 +3,37 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import click
-from flask import Flask, current_app
+from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.engine import Engine
 
+from . import database
 from .extensions import db
+
+
+def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
+    """Refuse to run a command on a database that is not at the newest revision, saying why."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        current, head = database.current_revision(), database.head_revision()
+        if current != head:
+            state = "is empty" if current is None else f"is at revision {current}"
+            raise click.ClickException(
+                f"the database {state}, and this app needs revision {head}: "
+                "run `flask --app scorekeeper init-db` first (it keeps every game)"
+            )
+        return command(*args, **kwargs)
+
+    return run
 
 
 def init_app(app: Flask) -> None:
@@ -26,26 +46,36 @@ def init_app(app: Flask) -> None:
 @with_appcontext
 @click.option("--reset", is_flag=True, help="Drop every table first (all games are lost).")
 def init_db(reset: bool) -> None:
-    """Create the database tables."""
+    """Bring the database to the newest revision (creating it), like `flask db upgrade`."""
     if reset:
         db.drop_all()
-    db.create_all()
-    click.echo(f"Database ready: {current_app.config['SQLALCHEMY_DATABASE_URI']}")
+        with db.engine.begin() as connection:
+            connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
+    before = database.current_revision()
+    made_before_migrations = before is None and db.inspect(db.engine).has_table("games")
+    after = database.upgrade()
+    url = db.engine.url.render_as_string(hide_password=True)
+    if made_before_migrations:
+        change = f"made before migrations, stamped at {database.BASELINE} and upgraded"
+    elif before is None:
+        change = "created"
+    else:
+        change = f"upgraded from {before}" if before != after else "already there"
+    click.echo(f"Database ready at revision {after} ({change}): {url}")
 
 
 @click.command("backup")
 @with_appcontext
+@needs_current_database
 @click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--force", is_flag=True, help="Replace TARGET when it already exists.")
 def backup(target: Path, force: bool) -> None:
     """Copy the SQLite database to TARGET, consistent even while the app is writing."""
     engine = database_engine()
-    if engine.dialect.name != "sqlite":
-        raise click.ClickException(
-            f"backup copies a SQLite database, but this app uses {engine.dialect.name} "
-            f"({engine.url.render_as_string(hide_password=True)}): use that database's own tools"
-        )
     target = target.expanduser().resolve()
+    if engine.dialect.name != "sqlite":
+        _backup_as_export(engine, target, force)
+        return
     source = engine.url.database
     if source and source != ":memory:" and Path(source).resolve() == target:
         raise click.ClickException(f"{target} is the live database itself: name another file")
@@ -55,6 +85,24 @@ def backup(target: Path, force: bool) -> None:
         raise click.ClickException(f"{target.parent} is not a folder")
     tables = backup_sqlite(engine, target)
     click.echo(f"Backup written: {target} ({tables} tables, integrity ok)")
+
+
+def _backup_as_export(engine: Engine, target: Path, force: bool) -> None:
+    """On a server database, write the JSON export (every game, importable) and name pg_dump."""
+    from .transfer import dumps, export_games, write_whole
+
+    if target.exists() and not force:
+        raise click.ClickException(f"{target} already exists: name a new file, or add --force")
+    if not target.parent.is_dir():
+        raise click.ClickException(f"{target.parent} is not a folder")
+    url = engine.url.render_as_string(hide_password=True)
+    data = export_games()
+    write_whole(target, dumps(data))
+    click.echo(
+        f"{engine.dialect.name} ({url}) is backed up by its own tools: for a copy of the whole "
+        "database use pg_dump (see the README). Wrote every game as the JSON export instead "
+        f"({len(data['games'])} games, restore with `flask --app scorekeeper import`): {target}"
+    )
 
 
 def database_engine() -> Engine:

@@ -168,22 +168,29 @@ class RoundForm(FlaskForm):
         """True when the form was opened for a round that has been recorded since."""
         return self.is_submitted() and self.round_number.data not in (None, "", str(self.number))
 
-    def recorded_meanwhile(self, number: int) -> None:
-        """Say what changed while this form was open, keep what was typed, aim it at `number`."""
-        opened_for = whole_number(self.round_number.data)
+    def recorded_meanwhile(self, number: int | None) -> None:
+        """Say what changed while this form was open, keep what was typed, aim it at `number`
+        (None: the game is finished, nothing more can be recorded)."""
+        opened_for = whole_number(self.round_number.data) or self.number
         played = next((r for r in self.game.rounds if r.number == opened_for), None)
-        if played is not None and opened_for < number:
+        then = (
+            f"saving now records round {number}, so if you typed round {opened_for} again, cancel"
+            if number is not None
+            else "the game is finished"
+        )
+        if played is not None and (number is None or opened_for < number):
             self.form_errors.append(
-                f"Round {opened_for} was recorded meanwhile, on another device. "
-                f"Check the ledger: saving now records round {number}. "
-                f"Round {opened_for} reads: {reads(played, self.game)}."
+                f"Round {opened_for} was recorded meanwhile, on another device, and nothing was "
+                f"saved from this form. Round {opened_for} reads: {reads(played, self.game)}. "
+                f"Check the ledger: {then}."
             )
         else:
             self.form_errors.append(
-                "The ledger changed on another device while this form was open. "
-                f"Check it: saving now records round {number}."
+                "The ledger changed on another device while this form was open, and nothing was "
+                f"saved from this form. Check it: {then}."
             )
-        self.round_number.data = str(number)
+        if number is not None:
+            self.round_number.data = str(number)
 
     def seen_version(self) -> int:
         """The version the form was opened at; 0 (no round's) when missing, so it is refused."""

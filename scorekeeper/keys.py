@@ -14,6 +14,7 @@ import click
 from flask import Flask, Request, Response
 from flask.cli import with_appcontext
 
+from .cli import needs_current_database
 from .extensions import db
 
 HEADER = "X-Game-Key"
@@ -68,13 +69,14 @@ def set_cookie(response: Response, request: Request, game_id: int, key: str) -> 
 @click.command("game-key")
 @click.argument("game_id", type=int)
 @with_appcontext
+@needs_current_database
 def game_key_command(game_id: int) -> None:
     """Give a game a new edit key (the old one stops working) and print its edit link."""
     # For a game started before edit keys existed, or one whose tablet lost its key.
+    from .database import id_range
     from .models import Game
-    from .scorebook import ID_RANGE
 
-    game = db.session.get(Game, game_id) if game_id in ID_RANGE else None
+    game = db.session.get(Game, game_id) if game_id in id_range() else None
     if game is None:
         raise click.ClickException(f"game {game_id} does not exist")
     key, game.key_hash = new_key()

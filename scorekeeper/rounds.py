@@ -29,7 +29,7 @@ def _editors_only():
     game_id = (request.view_args or {}).get("game_id")
     if game_id is None:
         abort(404)
-    game = scorebook.get_game(game_id)
+    game = scorebook.get_game(game_id, for_update=request.method == "POST")
     if not scorebook.can_edit(game, keys.from_cookie(request, game_id)):
         return make_response(render_template("games/spectator.html", game=game), 403)
     g.game = game
@@ -52,8 +52,18 @@ def record_round(game_id: int):
     if form.opened_for_another_round():
         form.recorded_meanwhile(number)
     elif form.validate_on_submit():
-        saved = _save(form, lambda: scorebook.record_round(game, form.entry(), number))
-        if saved:
+        try:
+            scorebook.record_round(game, form.entry(), number)
+        except scorebook.Conflict:
+            # Another device recorded this round first: saving again would record the next one.
+            number = scorebook.next_round(game)
+            form.recorded_meanwhile(number)
+            if number is None:
+                flash("This game was finished on another device: nothing was saved.", "warning")
+                return _to_game(game_id, "standings")
+        except scorebook.ScorebookError as error:
+            form.attach(error)
+        else:
             flash(f"Round {number} saved.")
             return _to_game(game_id)
     return _render_form(game, number, form, editing=False)
@@ -68,27 +78,17 @@ def edit_round(game_id: int, number: int):
         return _to_game(game_id)
     form = round_form(game, number, prefill=played if request.method == "GET" else None)
     if form.validate_on_submit():
-        saved = _save(
-            form, lambda: scorebook.correct_round(game, number, form.entry(), form.seen_version())
-        )
-        if saved:
+        try:
+            scorebook.correct_round(game, number, form.entry(), form.seen_version())
+        except scorebook.Conflict as error:
+            # The round as it is now beside what was typed, ready to be saved over it.
+            form.changed_meanwhile(error)
+        except scorebook.ScorebookError as error:
+            form.attach(error)
+        else:
             flash(f"Round {number} corrected.")
             return _to_game(game_id)
     return _render_form(game, number, form, editing=True)
-
-
-def _save(form, write) -> bool:
-    """Run a round's write; a refusal goes onto the form (beside the player, or as the round's
-    current state when another device changed it meanwhile) and nothing is saved."""
-    try:
-        write()
-    except scorebook.Conflict as error:
-        form.changed_meanwhile(error)
-    except scorebook.ScorebookError as error:
-        form.attach(error)
-    else:
-        return True
-    return False
 
 
 @bp.route("/<int:number>/undo", methods=["GET", "POST"])

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import keys
+from . import database, keys
 from .extensions import db
 from .models import NAME_MAX, Game, Player, Round, RoundChange, RoundScore, utcnow
 from .rules import RulesError, format_cards, get_profile
@@ -42,8 +42,6 @@ BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
 INVISIBLE = frozenset({"Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
-# SQLite's INTEGER is 64-bit: no game has an id outside it, and such an id cannot even be bound.
-ID_RANGE = range(-(2**63), 2**63)
 
 
 class ScorebookError(Exception):
@@ -196,13 +194,14 @@ def _first_dealer(names: list[str], chosen: str | int | None) -> int:
     )
 
 
-def game_query(game_id: int, scores: bool = True):
+def game_query(game_id: int, scores: bool = True, for_update: bool = False):
     """The statement that loads a whole game in a fixed number of queries.
 
     Recording a round needs the rounds but not their scores (`scores=False`): one query fewer.
+    `for_update` locks the game's row first (see `get_game`).
     """
     rounds = selectinload(Game.rounds)
-    return (
+    statement = (
         db.select(Game)
         .where(Game.id == game_id)
         .options(
@@ -211,14 +210,23 @@ def game_query(game_id: int, scores: bool = True):
             selectinload(Game.history),
         )
     )
+    if for_update:
+        # Rows this session loaded earlier are read again, as they are once the lock is held.
+        statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
+    return statement
 
 
-def get_game(game_id: int, scores: bool = True) -> Game:
-    """The game with its players, rounds, scores and history, or 404."""
-    if game_id not in ID_RANGE:
+def get_game(game_id: int, scores: bool = True, *, for_update: bool = False) -> Game:
+    """The game with its players, rounds, scores and history, or 404.
+
+    A request that will change the game passes `for_update`: the game's row is locked before
+    its rounds are read, so every write to one game waits for the one before it, in any process
+    (PostgreSQL's row lock; SQLite's whole-database write lock is already held, see `database`).
+    """
+    if game_id not in database.id_range():
         abort(404, description=f"game {game_id} does not exist")
     return db.first_or_404(
-        game_query(game_id, scores), description=f"game {game_id} does not exist"
+        game_query(game_id, scores, for_update), description=f"game {game_id} does not exist"
     )
 
 
@@ -238,7 +246,7 @@ def game_stamp(game_id: int) -> tuple | None:
     writer, in this process or another: the key, the finish, and the rounds' and history's
     counts and versions.
     """
-    if game_id not in ID_RANGE:
+    if game_id not in database.id_range():
         return None
     with db.engine.connect() as connection:
         row = connection.execute(_STAMP, {"id": game_id}).first()

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from flask import Flask, Response, abort, current_app, jsonify, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 API_PREFIX = "/api/"
 SECRET_FIELD_WORDS = ("key", "password", "secret", "token")
@@ -36,8 +38,35 @@ SECURITY_HEADERS = {
 }
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is `Secure` exactly when the request came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return request.is_secure or super().get_cookie_secure(app)
+
+
+def trusted_proxies(app: Flask) -> int:
+    """How many reverse proxies in front of the app to believe (`TRUSTED_PROXIES`, default 0)."""
+    value = app.config.get("TRUSTED_PROXIES") or 0
+    try:
+        count = int(value)
+    except (TypeError, ValueError):
+        count = -1
+    if count < 0:
+        raise ValueError(f"TRUSTED_PROXIES must be a whole number of proxies, not {value!r}")
+    return count
+
+
 def init_app(app: Flask) -> None:
-    """Attach the header, body-limit and CSRF-error hooks to the app."""
+    """Attach the header, body-limit and CSRF-error hooks to the app; trust configured proxies."""
+    count = trusted_proxies(app)
+    if count:
+        # The client's address, scheme and host as the proxies saw them; without the setting
+        # forwarded headers are ignored, since any client could send them.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
+        )
+    app.session_interface = SessionInterface()
     # First of all hooks: CSRFProtect's own before_request reads the form, and so the body.
     app.before_request_funcs.setdefault(None, []).insert(0, limit_body)
     app.after_request(add_security_headers)

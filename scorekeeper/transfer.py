@@ -22,7 +22,8 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
-from . import keys, scorebook
+from . import database, keys, scorebook
+from .cli import needs_current_database
 from .extensions import db
 from .models import Game, Player, Round, RoundChange, RoundScore
 from .rules import RulesError, get_profile
@@ -136,6 +137,9 @@ def import_games(data: Any) -> int:
         )
     try:
         db.session.add_all(games)
+        db.session.flush()
+        # New games after these must not be given an imported game's id.
+        database.move_sequences_past_ids(db.session.connection())
         db.session.commit()
     except SQLAlchemyError as error:
         db.session.rollback()
@@ -272,7 +276,7 @@ CHANGE_FIELDS = {"round_number", "action", "changed_at", "before", "after"}
 
 def _check_game(check: _Checker, item: Any) -> Game:
     data = check.object(item, GAME_FIELDS)
-    game_id = check.at("id").whole(data["id"], 1, 2**62)
+    game_id = check.at("id").whole(data["id"], 1, database.id_range()[-1])
     try:
         profile = get_profile(check.at("profile").text(data["profile"], 20))
     except RulesError as error:
@@ -417,6 +421,7 @@ def _check_snapshot(check: _Checker, value: Any, seats: int) -> dict[str, Any]:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
 @click.option("--force", is_flag=True, help="Replace FILE when it already exists.")
 @with_appcontext
+@needs_current_database
 def export_command(file: str, force: bool) -> None:
     """Write every game to FILE as JSON (`-` for the standard output)."""
     data = export_games()
@@ -431,7 +436,7 @@ def export_command(file: str, force: bool) -> None:
         raise click.ClickException(f"{target} already exists: name a new file, or add --force")
     if not target.parent.is_dir():
         raise click.ClickException(f"{target.parent} is not a folder")
-    _write_whole(target, text)
+    write_whole(target, text)
     click.echo(f"Exported {count} game{'s' if count != 1 else ''} to {target}", err=True)
 
 
@@ -451,6 +456,8 @@ def import_command(file: str) -> None:
         raise click.ClickException(f"{file} is not JSON ({error}): nothing was imported") from None
     except RecursionError:
         raise click.ClickException(f"{file} is nested too deeply: nothing was imported") from None
+    # An export is moved into a new database as often as into one in use: make it ready first.
+    database.upgrade()
     try:
         count = import_games(data)
     except ImportRefused as error:
@@ -459,7 +466,7 @@ def import_command(file: str) -> None:
     click.echo(f"Imported {count} game{'s' if count != 1 else ''}" + (f": {ids}" if ids else ""))
 
 
-def _write_whole(target: Path, text: str) -> None:
+def write_whole(target: Path, text: str) -> None:
     """Write into a temporary file beside TARGET, flush it to disk, then move it into place."""
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:

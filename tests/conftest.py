@@ -5,15 +5,112 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
+from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.pool import NullPool
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 
-TEST_CONFIG = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "WTF_CSRF_ENABLED": False}
+TEST_CONFIG = {
+    "TESTING": True,
+    "SQLALCHEMY_DATABASE_URI": "sqlite://",
+    "WTF_CSRF_ENABLED": False,
+    # Every test's database is made by the migrations, exactly as a served one is.
+    "UPGRADE_ON_START": True,
+}
+
+# The whole suite runs once on SQLite and, with TEST_DATABASE_URL set (see .ci/postgres), once
+# on PostgreSQL, each test in a schema of its own.
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+ENGINE = make_url(TEST_DATABASE_URL).get_backend_name() if TEST_DATABASE_URL else "sqlite"
+# Tests that need no database at all: the rules engine.
+NO_DATABASE = ("rules",)
+
+
+def pytest_collection_modifyitems(config, items):
+    """On another engine, skip the tests marked sqlite_only, with their reason."""
+    if ENGINE == "sqlite":
+        return
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker is not None:
+            reason = marker.args[0] if marker.args else "tests SQLite itself"
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+
+
+@contextmanager
+def _server_connection():
+    engine = create_engine(TEST_DATABASE_URL, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            connection.execution_options(isolation_level="AUTOCOMMIT")
+            yield connection
+    finally:
+        engine.dispose()
+
+
+class Databases:
+    """Empty databases of the engine under test: SQLite files, or PostgreSQL schemas."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.schemas: list[str] = []
+
+    def make(self, name: str = "book") -> str:
+        """The URL of a new, empty database (nothing in it, not even the tables)."""
+        if TEST_DATABASE_URL is None:
+            return "sqlite:///" + str(self.folder / f"{name}.sqlite")
+        schema = f"test_{name}_{uuid.uuid4().hex[:10]}".lower()
+        with _server_connection() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        self.schemas.append(schema)
+        url = make_url(TEST_DATABASE_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+        return url.render_as_string(hide_password=False)
+
+    def drop(self) -> None:
+        if self.schemas:
+            with _server_connection() as connection:
+                for schema in self.schemas:
+                    connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+@pytest.fixture
+def fresh_database(tmp_path) -> Iterator[Callable[[str], str]]:
+    """Make empty databases for one test; `fresh_database("name")` gives a URL."""
+    databases = Databases(tmp_path)
+    yield databases.make
+    databases.drop()
+
+
+@pytest.fixture(scope="module")
+def module_database(tmp_path_factory) -> Iterator[Callable[[str], str]]:
+    """The same, for a fixture shared by a module's tests."""
+    databases = Databases(tmp_path_factory.mktemp("databases"))
+    yield databases.make
+    databases.drop()
+
+
+@pytest.fixture(autouse=True)
+def _engine_under_test(request):
+    """On PostgreSQL, point TEST_CONFIG's database at a fresh schema for each test."""
+    if TEST_DATABASE_URL is None or NO_DATABASE[0] in request.node.path.parts:
+        yield
+        return
+    url = request.getfixturevalue("fresh_database")("t")
+    TEST_CONFIG["SQLALCHEMY_DATABASE_URI"] = url
+    # No pooled connections left behind: each test's schema is dropped when it ends.
+    TEST_CONFIG["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": NullPool}
+    try:
+        yield
+    finally:
+        TEST_CONFIG["SQLALCHEMY_DATABASE_URI"] = "sqlite://"
+        del TEST_CONFIG["SQLALCHEMY_ENGINE_OPTIONS"]
+
 
 TABLET_VIEWPORTS = {
     "landscape": {"width": 1024, "height": 768},
@@ -90,10 +187,10 @@ def serving(application) -> Iterator[str]:
 
 
 @pytest.fixture
-def live_server(tmp_path) -> Iterator[str]:
-    """The app served over HTTP on loopback, on a real SQLite file, for the browser to visit."""
+def live_server(tmp_path, fresh_database) -> Iterator[str]:
+    """The app served over HTTP on loopback, on a real database, for the browser to visit."""
     config = dict(TEST_CONFIG)
-    config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + str(tmp_path / "live.sqlite")
+    config["SQLALCHEMY_DATABASE_URI"] = fresh_database("live")
     config["WTF_CSRF_ENABLED"] = True
     with serving(create_app(config, instance_path=str(tmp_path / "live-instance"))) as url:
         yield url

@@ -502,10 +502,20 @@ def test_a_round_that_fails_half_way_stores_nothing(client, app, game):
     from scorekeeper.extensions import db
 
     with app.app_context(), db.engine.begin() as connection:
-        connection.exec_driver_sql(
-            "CREATE TRIGGER refuse_seat_3 BEFORE INSERT ON round_scores WHEN NEW.seat = 3 "
-            "BEGIN SELECT RAISE(ABORT, 'disk trouble'); END"
-        )
+        if connection.dialect.name == "sqlite":
+            connection.exec_driver_sql(
+                "CREATE TRIGGER refuse_seat_3 BEFORE INSERT ON round_scores WHEN NEW.seat = 3 "
+                "BEGIN SELECT RAISE(ABORT, 'disk trouble'); END"
+            )
+        else:
+            connection.exec_driver_sql(
+                "CREATE FUNCTION refuse_seat_3() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                " RAISE EXCEPTION 'disk trouble' USING ERRCODE = 'check_violation'; END $$"
+            )
+            connection.exec_driver_sql(
+                "CREATE TRIGGER refuse_seat_3 BEFORE INSERT ON round_scores FOR EACH ROW"
+                " WHEN (NEW.seat = 3) EXECUTE FUNCTION refuse_seat_3()"
+            )
     response = client.post(rounds_url(game), json=body("Cat"))
     assert response.status_code == 409
     assert "nothing was saved" in response.get_json()["error"]

@@ -7,16 +7,15 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
-from conftest import TEST_CONFIG
-from sqlalchemy.engine import make_url
+from conftest import ENGINE, TEST_CONFIG
 
-from scorekeeper import cli, create_app
+from scorekeeper import create_app, transfer
 from scorekeeper.extensions import db
 
 ROOT = Path(__file__).resolve().parent.parent
+SQLITE_BACKUP = pytest.mark.sqlite_only("backup through SQLite's backup API")
 
 
 @pytest.fixture
@@ -69,6 +68,7 @@ def test_init_db_reset_keeps_working(runner):
     assert "Database ready" in result.output
 
 
+@SQLITE_BACKUP
 def test_backup_is_a_sound_copy(file_app, tmp_path):
     target = tmp_path / "backup.sqlite"
     result = file_app.test_cli_runner().invoke(args=["backup", str(target)])
@@ -81,6 +81,7 @@ def test_backup_is_a_sound_copy(file_app, tmp_path):
     assert copy == _dump(tmp_path / "live.sqlite")
 
 
+@SQLITE_BACKUP
 def test_backup_is_one_self_contained_file(file_app, tmp_path):
     target = tmp_path / "backup.sqlite"
     assert file_app.test_cli_runner().invoke(args=["backup", str(target)]).exit_code == 0
@@ -93,6 +94,7 @@ def test_backup_is_one_self_contained_file(file_app, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".backup")) == []
 
 
+@SQLITE_BACKUP
 def test_backup_leaves_out_a_write_still_in_progress(file_app, tmp_path):
     """A consistent copy: committed rows are in it, a transaction not yet committed is not."""
     writer = sqlite3.connect(tmp_path / "live.sqlite", isolation_level=None)
@@ -111,6 +113,7 @@ def test_backup_leaves_out_a_write_still_in_progress(file_app, tmp_path):
     assert all(row[3] != "uncommitted" for row in rows)
 
 
+@SQLITE_BACKUP
 def test_backup_of_the_in_memory_test_database(runner, tmp_path):
     target = tmp_path / "memory-copy.sqlite"
     result = runner.invoke(args=["backup", str(target)])
@@ -118,6 +121,7 @@ def test_backup_of_the_in_memory_test_database(runner, tmp_path):
     assert _integrity(target) == "ok"
 
 
+@SQLITE_BACKUP
 def test_backup_refuses_to_overwrite_without_force(file_app, tmp_path):
     target = tmp_path / "old-backup.sqlite"
     target.write_bytes(b"an older backup")
@@ -131,6 +135,7 @@ def test_backup_refuses_to_overwrite_without_force(file_app, tmp_path):
     assert _integrity(target) == "ok"
 
 
+@SQLITE_BACKUP
 def test_backup_refuses_the_live_database_as_target(file_app, tmp_path):
     result = file_app.test_cli_runner().invoke(
         args=["backup", "--force", str(tmp_path / "live.sqlite")]
@@ -140,6 +145,7 @@ def test_backup_refuses_the_live_database_as_target(file_app, tmp_path):
     assert len(_dump(tmp_path / "live.sqlite")["ledger"]) == 500
 
 
+@SQLITE_BACKUP
 def test_backup_into_a_missing_folder_fails_clearly(file_app, tmp_path):
     result = file_app.test_cli_runner().invoke(
         args=["backup", str(tmp_path / "no-such-folder" / "b.sqlite")]
@@ -148,21 +154,22 @@ def test_backup_into_a_missing_folder_fails_clearly(file_app, tmp_path):
     assert "is not a folder" in result.output
 
 
-def test_backup_refuses_a_database_that_is_not_sqlite(runner, monkeypatch, tmp_path):
-    fake = SimpleNamespace(
-        dialect=SimpleNamespace(name="postgresql"),
-        url=make_url("postgresql://keeper:hunter2@db.local/scores"),
-    )
-    monkeypatch.setattr(cli, "database_engine", lambda: fake)
-    target = tmp_path / "b.sqlite"
+@pytest.mark.skipif(ENGINE == "sqlite", reason="a server database's backup")
+def test_backup_of_a_server_database_writes_the_export_and_names_pg_dump(runner, app, tmp_path):
+    client = app.test_client()
+    created = client.post("/api/games", json={"players": ["Ann", "Bob", "Cat", "Dan"]})
+    assert created.status_code == 201
+    target = tmp_path / "backup.json"
     result = runner.invoke(args=["backup", str(target)])
-    assert result.exit_code != 0
-    assert "backup copies a SQLite database" in result.output
-    assert "postgresql" in result.output
-    assert "hunter2" not in result.output
-    assert not target.exists()
+    assert result.exit_code == 0, result.output
+    assert "pg_dump" in result.output and "1 games" in result.output
+    with app.app_context():
+        assert target.read_text() == transfer.dumps(transfer.export_games())
+    again = runner.invoke(args=["backup", str(target)])
+    assert again.exit_code != 0 and "already exists" in again.output
 
 
+@SQLITE_BACKUP
 def test_flask_command_line_backup(tmp_path):
     """The real `flask --app scorekeeper backup FILE`, as a person types it."""
     database = tmp_path / "games.sqlite"

@@ -19,7 +19,10 @@ import pytest
 
 from tests.test_trust_concurrency import NAMES, Server, integrity, request
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.sqlite_only("SQLite's own durability: WAL, synchronous=FULL, integrity_check"),
+]
 
 SEED = 20250611
 KILLS = 20
@@ -153,14 +156,14 @@ def check_after_restart(port: int, book: Book, in_flight: Op | None) -> None:
 def test_acknowledged_rounds_survive_sigkill(tmp_path):
     rng = random.Random(SEED)
     book = Book()
-    server = Server(tmp_path / "book.sqlite", tmp_path / "server.log")
+    server = Server(f"sqlite:///{tmp_path / 'book.sqlite'}", tmp_path / "server.log")
     server.start()
     in_flight: Op | None = None
     uncertain = 0
     try:
         for cycle in range(KILLS):
             check_after_restart(server.port, book, in_flight)
-            assert integrity(server.database) == "ok"
+            assert integrity(server.database_url) == "ok"
             result: dict[str, Any] = {}
             worker = threading.Thread(
                 target=client, args=(server.port, book, random.Random(SEED + cycle), result)
@@ -175,10 +178,10 @@ def test_acknowledged_rounds_survive_sigkill(tmp_path):
             uncertain += in_flight is not None
             server.start()
         check_after_restart(server.port, book, in_flight)
-        assert integrity(server.database) == "ok"
+        assert integrity(server.database_url) == "ok"
     finally:
         server.stop()
-    assert integrity(server.database) == "ok"
+    assert integrity(server.database_url) == "ok"
     # The run did real work: many writes acknowledged, corrections among them, and kills that
     # landed with a request on the wire.
     assert book.writes >= 100, book.writes

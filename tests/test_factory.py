@@ -3,14 +3,15 @@
 from pathlib import Path
 
 import pytest
+from conftest import TEST_CONFIG
 
-from scorekeeper import create_app
+from scorekeeper import create_app, database
 from scorekeeper.extensions import db
 
 
 def test_test_config_is_honoured(app):
     assert app.testing
-    assert app.config["SQLALCHEMY_DATABASE_URI"] == "sqlite://"
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == TEST_CONFIG["SQLALCHEMY_DATABASE_URI"]
     assert app.config["WTF_CSRF_ENABLED"] is False
 
 
@@ -28,6 +29,8 @@ def test_first_start_creates_instance_database_and_secret_key(tmp_path, monkeypa
     instance = tmp_path / "fresh"
     app = create_app(instance_path=str(instance))
     assert instance.is_dir()
+    with app.app_context():
+        assert database.upgrade() == database.head_revision()
     assert (instance / "scorekeeper.sqlite").is_file()
     key_file = instance / "secret_key"
     assert key_file.is_file()
@@ -56,6 +59,8 @@ def test_environment_overrides_instance_config(tmp_path, monkeypatch):
     app = create_app(instance_path=str(instance))
     assert app.config["SECRET_KEY"] == "from-env"
     assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("env.sqlite")
+    with app.app_context():
+        database.upgrade()
     assert Path(tmp_path / "env.sqlite").exists()
     # test_config has the last word.
     app = create_app({"SECRET_KEY": "from-test"}, instance_path=str(instance))

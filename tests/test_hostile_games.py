@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from dataclasses import dataclass
 from urllib.parse import quote, quote_plus
 
@@ -21,7 +20,7 @@ from conftest import TEST_CONFIG
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import create_app
+from scorekeeper import create_app, database
 from scorekeeper.extensions import db
 from scorekeeper.rules import PROFILES
 
@@ -97,14 +96,17 @@ def consistent(game: dict) -> None:
 
 
 # Every stored row, or every row but those of one game (`:skip`; NULL skips none).
+# Every stored row, by table; `{skip}` leaves out one game's rows.
 ROWS = {
-    "games": "SELECT * FROM games WHERE id IS NOT :skip ORDER BY id",
-    "players": "SELECT * FROM players WHERE game_id IS NOT :skip ORDER BY id",
-    "rounds": "SELECT * FROM rounds WHERE game_id IS NOT :skip ORDER BY id",
+    "games": "SELECT * FROM games {skip} ORDER BY id",
+    "players": "SELECT * FROM players {skip} ORDER BY id",
+    "rounds": "SELECT * FROM rounds {skip} ORDER BY id",
     "round_scores": "SELECT s.* FROM round_scores s JOIN rounds r ON r.id = s.round_id"
-    " WHERE r.game_id IS NOT :skip ORDER BY s.id",
-    "round_changes": "SELECT * FROM round_changes WHERE game_id IS NOT :skip ORDER BY id",
+    " {skip} ORDER BY s.id",
+    "round_changes": "SELECT * FROM round_changes {skip} ORDER BY id",
 }
+SKIP = {"games": "WHERE id <> :skip", "round_scores": "WHERE r.game_id <> :skip"}
+SKIP_GAME = "WHERE game_id <> :skip"
 
 
 def as_json(value) -> bytes:
@@ -127,41 +129,46 @@ def record(client, game_id: int, key: str, out: str | None, names=NAMES) -> None
 
 
 class Table:
-    """Two games with keys on one app (in-memory SQLite): the target of the requests, and a
-    bystander with one round.
+    """Two games with keys on one app: the target of the requests, and a bystander with one round.
 
     `reset(rounds, corrected)` puts the database back to the target with that many rounds (round 1
     corrected once, if asked): every example starts from a state its own draws decide, so
-    Hypothesis can replay and shrink it. Each state is built once through the API and then
-    restored with SQLite's backup API.
+    Hypothesis can replay and shrink it. Each state is built once through the API, then kept as
+    rows and written back whole, on any engine.
     """
 
     def __init__(self, app):
         self.app = app
         self.client = app.test_client()
-        with app.app_context():
-            fairy = db.engine.raw_connection()
-            self.sqlite = fairy.driver_connection  # the pool's one connection, kept open
-            fairy.close()
-        self.empty = self._copy()
+        self.empty = self._snapshot()
         self.templates: dict[tuple[int, bool], tuple] = {}
         self.reset()
 
-    def _copy(self) -> sqlite3.Connection:
-        copy = sqlite3.connect(":memory:")
-        self.sqlite.backup(copy)
-        return copy
+    def _snapshot(self) -> dict[str, list[dict]]:
+        with self.app.app_context(), db.engine.connect() as connection:
+            return {
+                table.name: [dict(row) for row in connection.execute(table.select()).mappings()]
+                for table in db.metadata.sorted_tables
+            }
+
+    def _restore(self, snapshot: dict[str, list[dict]]) -> None:
+        with self.app.app_context(), db.engine.begin() as connection:
+            for table in reversed(db.metadata.sorted_tables):
+                connection.execute(table.delete())
+            for table in db.metadata.sorted_tables:
+                if snapshot[table.name]:
+                    connection.execute(table.insert(), snapshot[table.name])
+            database.move_sequences_past_ids(connection)
+        self.app.extensions["scorekeeper.pages"].clear()
 
     def reset(self, rounds: int = 2, corrected: bool = False) -> None:
         state = (rounds, corrected and rounds > 0)
         if state not in self.templates:
-            self.empty.backup(self.sqlite)
-            self.app.extensions["scorekeeper.pages"].clear()
+            self._restore(self.empty)
             self._build(*state)
-            self.templates[state] = (self._copy(), self.known, self.keys)
+            self.templates[state] = (self._snapshot(), self.known, self.keys)
         template, self.known, self.keys = self.templates[state]
-        template.backup(self.sqlite)
-        self.app.extensions["scorekeeper.pages"].clear()
+        self._restore(template)
         self.client = self.app.test_client()
 
     def _build(self, rounds: int, corrected: bool) -> None:
@@ -183,10 +190,14 @@ class Table:
 
     def rows(self, skip: int | None = None) -> dict[str, list[tuple]]:
         """Every stored row, or all but those of game `skip`."""
-        return {
-            table: self.sqlite.execute(query, {"skip": skip}).fetchall()
-            for table, query in ROWS.items()
-        }
+        with self.app.app_context(), db.engine.connect() as connection:
+            return {
+                table: connection.execute(
+                    db.text(query.format(skip="" if skip is None else SKIP.get(table, SKIP_GAME))),
+                    {"skip": skip},
+                ).fetchall()
+                for table, query in ROWS.items()
+            }
 
     def game(self, game_id: int) -> dict:
         response = self.client.get(f"/api/games/{game_id}")

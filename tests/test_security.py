@@ -531,10 +531,10 @@ def test_served_api_crash_is_json_without_details(served_app):
 
 
 @pytest.fixture
-def form_server(tmp_path) -> Iterator[str]:
+def form_server(tmp_path, fresh_database) -> Iterator[str]:
     """The CSRF-protected test form served over HTTP, for chromium to fill in."""
     config = dict(TEST_CONFIG, WTF_CSRF_ENABLED=True)
-    config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + str(tmp_path / "form.sqlite")
+    config["SQLALCHEMY_DATABASE_URI"] = fresh_database("form")
     application = create_app(config, instance_path=str(tmp_path / "form-instance"))
     add_form_route(application)
     application.add_url_rule(

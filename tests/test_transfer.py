@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
-def new_app(tmp_path, name):
-    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / name}.sqlite")
+def new_app(tmp_path, make_database, name):
+    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=make_database(name))
     return create_app(config, instance_path=str(tmp_path / f"{name}-instance"))
 
 
@@ -99,16 +99,16 @@ def table_counts(app) -> list[int]:
 
 
 @pytest.fixture
-def source(tmp_path):
-    app = new_app(tmp_path, "source")
+def source(tmp_path, fresh_database):
+    app = new_app(tmp_path, fresh_database, "source")
     fill(app)
     return app
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory):
+def exported(tmp_path_factory, module_database):
     """The export of `fill`, made once for the module: each test gets its own copy."""
-    app = new_app(tmp_path_factory.mktemp("exported"), "source")
+    app = new_app(tmp_path_factory.mktemp("exported"), module_database, "source")
     fill(app)
     return export_text(app)
 
@@ -119,8 +119,8 @@ def document(exported):
 
 
 @pytest.fixture
-def empty(tmp_path):
-    return new_app(tmp_path, "empty")
+def empty(tmp_path, fresh_database):
+    return new_app(tmp_path, fresh_database, "empty")
 
 
 # --- Round trip -------------------------------------------------------------------------------
@@ -161,11 +161,11 @@ def test_imported_games_read_and_work_as_before(source, empty):
     assert new.get("/api/games").get_json() == old.get("/api/games").get_json()
 
 
-def test_edit_keys_survive_the_move(tmp_path):
-    source = new_app(tmp_path, "keys-source")
+def test_edit_keys_survive_the_move(tmp_path, fresh_database):
+    source = new_app(tmp_path, fresh_database, "keys-source")
     client = source.test_client()
     game_id, key = api_game(client, NAMES)
-    target = new_app(tmp_path, "keys-target")
+    target = new_app(tmp_path, fresh_database, "keys-target")
     with source.app_context():
         document = transfer.export_games()
     import_data(target, document)
@@ -293,12 +293,12 @@ def test_not_a_document_at_all(empty, data):
         import_data(empty, data)
 
 
-def test_random_damage_is_refused_or_imported_never_a_crash(tmp_path, document):
+def test_random_damage_is_refused_or_imported_never_a_crash(tmp_path, fresh_database, document):
     """Hundreds of seeded small changes: each is imported or refused cleanly, none is half-stored."""
     rng = random.Random(7)
     replacements = [None, 0, -1, 1, 2**70, "", "x", True, [], {}, 1.5, "2025-01-01T00:00:00Z"]
     places = list(_places(document))
-    app = new_app(tmp_path, "fuzz")
+    app = new_app(tmp_path, fresh_database, "fuzz")
     for _ in range(400):
         damaged = copy.deepcopy(document)
         path = rng.choice(places)
@@ -391,14 +391,13 @@ def test_import_of_a_missing_file(tmp_path, empty):
     assert "cannot read" in result.output
 
 
-def test_the_commands_from_a_shell(tmp_path, source):
+def test_the_commands_from_a_shell(tmp_path, fresh_database, source):
     """`flask --app scorekeeper export -` and `import -`, as a person types them."""
     with source.app_context():
         expected = transfer.dumps(transfer.export_games())
-    database = tmp_path / "shell.sqlite"
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{database}",
+        "DATABASE_URL": fresh_database("shell"),
         "SECRET_KEY": "transfer-test",
     }
     flask = [sys.executable, "-m", "flask", "--app", "scorekeeper"]

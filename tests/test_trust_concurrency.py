@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine
+from sqlalchemy.pool import NullPool
 
 pytestmark = pytest.mark.slow
 
@@ -32,10 +33,10 @@ def free_port() -> int:
 
 
 class Server:
-    """`python -m scorekeeper.serve` as its own process, on loopback, on a SQLite file."""
+    """`python -m scorekeeper.serve` as its own process, on loopback, on the given database."""
 
-    def __init__(self, database: Path, log: Path):
-        self.database = database
+    def __init__(self, database_url: str, log: Path):
+        self.database_url = database_url
         self.log_path = log
         self.process: subprocess.Popen | None = None
         self.port = 0
@@ -44,7 +45,7 @@ class Server:
         self.port = free_port()  # a fresh port each time: nothing waits on the last one's sockets
         env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{self.database}",
+            "DATABASE_URL": self.database_url,
             "SECRET_KEY": "concurrency-test",
         }
         with open(self.log_path, "ab") as log:
@@ -112,18 +113,34 @@ def request(
         connection.close()
 
 
-def integrity(database: Path) -> str:
-    connection = sqlite3.connect(database)
+def integrity(database_url: str) -> str:
+    """ "ok", or what is wrong: SQLite's own check, then on any engine a ledger with a gap."""
+    engine = create_engine(database_url, poolclass=NullPool)
     try:
-        return connection.execute("PRAGMA integrity_check").fetchone()[0]
+        with engine.connect() as connection:
+            if engine.dialect.name == "sqlite":
+                result = connection.exec_driver_sql("PRAGMA integrity_check").scalar()
+                if result != "ok":
+                    return result
+            gaps = connection.exec_driver_sql(
+                "SELECT game_id, count(*), max(number) FROM rounds GROUP BY game_id"
+                " HAVING count(*) <> max(number)"
+            ).fetchall()
+            if gaps:
+                return f"ledgers with a gap (game, rounds, last round): {gaps}"
+            lonely = connection.exec_driver_sql(
+                "SELECT count(*) FROM round_scores s LEFT JOIN rounds r ON r.id = s.round_id"
+                " WHERE r.id IS NULL"
+            ).scalar()
+            return "ok" if not lonely else f"{lonely} scores of no round"
     finally:
-        connection.close()
+        engine.dispose()
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, module_database):
     folder = tmp_path_factory.mktemp("concurrency")
-    running = Server(folder / "book.sqlite", folder / "server.log")
+    running = Server(module_database("book"), folder / "server.log")
     running.start()
     yield running
     running.stop()
@@ -195,7 +212,7 @@ def test_one_tablet_records_each_round_the_others_get_409(server, game):
     assert state["totals"] == {
         name: sum(played["scores"][name] for played in state["rounds"]) for name in NAMES
     }
-    assert integrity(server.database) == "ok"
+    assert integrity(server.database_url) == "ok"
 
 
 def test_one_tablet_corrects_a_round_the_others_get_409(server, game):
@@ -222,7 +239,7 @@ def test_one_tablet_corrects_a_round_the_others_get_409(server, game):
         assert state["rounds"] == [winner]
     page = request(server.port, "GET", f"/games/{game_id}")[1]
     assert page.count("round 1 corrected") == 3  # one history entry per winning correction
-    assert integrity(server.database) == "ok"
+    assert integrity(server.database_url) == "ok"
 
 
 def test_undo_and_corrections_of_the_same_round_at_once(server, game):
@@ -249,7 +266,7 @@ def test_undo_and_corrections_of_the_same_round_at_once(server, game):
     else:  # a correction won: the round is as that tablet entered it
         assert state["rounds"][1] == winner
         assert {status for status, _ in answers} == {200, 409}
-    assert integrity(server.database) == "ok"
+    assert integrity(server.database_url) == "ok"
 
 
 def test_games_started_at_once_each_get_their_own_key(server):

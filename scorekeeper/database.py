@@ -1,0 +1,194 @@
+"""The database under the score book: engine set-up per engine, the writer queue, migrations.
+
+SQLite (the default, one machine) and PostgreSQL (a club's several app processes) are both real
+engines here. Each write to a game is serialised: on SQLite by one `BEGIN IMMEDIATE` transaction
+per request, on PostgreSQL by locking the game's row first (see `scorebook.get_game`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import Flask, current_app, g, has_request_context, request
+from sqlalchemy import event, inspect, text
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import OperationalError
+
+from .extensions import db, migrate
+
+# Flask-Migrate's folder, at the top of the project beside templates/ and static/.
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+# The revision that reproduces the schema of databases made before migrations existed.
+BASELINE = "0001_baseline"
+
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+WRITER_WAIT_SECONDS = 10
+# One writer at a time in this process: writers queue here and wake at once, instead of sleeping
+# in SQLite's busy handler; BEGIN IMMEDIATE still serialises writers of other processes.
+_writer = threading.RLock()  # re-entrant: a test may hold one request open inside another
+
+# An id column is SQL INTEGER: 64-bit on SQLite, 32-bit on PostgreSQL. An id outside its range
+# names no row, and some drivers cannot even send it.
+ID_RANGES = {"sqlite": range(-(2**63), 2**63)}
+PORTABLE_ID_RANGE = range(-(2**31), 2**31)
+
+
+def database_url(url: str) -> str:
+    """The SQLAlchemy URL for a `DATABASE_URL`: `postgres://…` and `postgresql://…` use psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def init_app(app: Flask) -> None:
+    """Set up the engine for its kind, the writer queue and Flask-Migrate's `flask db` commands."""
+    # Registered before the database: teardowns run in reverse, so the session closes first.
+    app.teardown_appcontext(release_writer)
+    url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if url.get_backend_name() == "postgresql":
+        # A club's server runs for weeks: a connection dropped by the database is replaced.
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+            "pool_pre_ping": True,
+            **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
+        }
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
+    with app.app_context():
+        configure_sqlite(db.engine)
+
+
+def id_range() -> range:
+    """The ids the app's database can hold (see ID_RANGES)."""
+    return ID_RANGES.get(db.engine.dialect.name, PORTABLE_ID_RANGE)
+
+
+def configure_sqlite(engine: Engine) -> None:
+    """Make SQLite durable and serial: WAL, synchronous=FULL, busy timeout, BEGIN IMMEDIATE."""
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        # Let SQLAlchemy, not the driver, decide when transactions begin.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA busy_timeout={WRITER_WAIT_SECONDS * 1000}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        if conn.get_execution_options().get("read_only") or (
+            has_request_context() and request.method in READ_METHODS
+        ):
+            # A page that only reads takes no write lock: readers never wait for each other.
+            conn.exec_driver_sql("BEGIN")
+            return
+        if has_request_context() and not g.get("_sqlite_writer"):
+            if not _writer.acquire(timeout=WRITER_WAIT_SECONDS):
+                raise OperationalError("BEGIN IMMEDIATE", None, sqlite3.OperationalError("busy"))
+            g._sqlite_writer = True
+        # Take the write lock at the start, so two writers queue instead of failing mid-way.
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def release_writer(_error: BaseException | None = None) -> None:
+    """Let the next writer in once the request's session is closed."""
+    if g.pop("_sqlite_writer", False):
+        _writer.release()
+
+
+# --- Migrations ----------------------------------------------------------------------------
+
+
+def upgrade(revision: str = "head") -> str | None:
+    """Bring the app's database to `revision` (the newest by default); returns where it is now.
+
+    A database made before migrations existed is recognised in `migrations/env.py` and stamped
+    at the baseline first, so every row it holds is kept.
+    """
+    import flask_migrate
+
+    flask_migrate.upgrade(directory=str(MIGRATIONS), revision=revision)
+    return current_revision()
+
+
+def head_revision() -> str:
+    """The newest revision in migrations/."""
+    from alembic.script import ScriptDirectory
+
+    config = current_app.extensions["migrate"].migrate.get_config(str(MIGRATIONS))
+    return ScriptDirectory.from_config(config).get_current_head()
+
+
+def current_revision() -> str | None:
+    """The revision the database is at, or None for an empty database."""
+    from alembic.runtime.migration import MigrationContext
+
+    with db.engine.connect() as connection:
+        connection.execution_options(read_only=True)
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+@contextmanager
+def migrating(engine: Engine) -> Iterator[Connection]:
+    """One connection and one transaction for a whole migration run, kept safe for every row.
+
+    On PostgreSQL one process at a time migrates (several app processes may start at once). On
+    SQLite foreign keys are off while tables are rebuilt, since dropping the old copy of a table
+    would otherwise delete every row that refers to it; they are checked before the commit.
+    """
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Only outside a transaction does SQLite take this pragma.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    # Held until this transaction ends; the number is this app's own.
+                    connection.execute(text("SELECT pg_advisory_xact_lock(7217001)"))
+                yield connection
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"the migration broke references: {broken[:5]}")
+        finally:
+            if sqlite:
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
+
+
+def adopt_legacy(connection: Connection, context) -> bool:
+    """Stamp a database made by `create_all` (tables, no alembic_version) at the baseline.
+
+    Called by `migrations/env.py` inside the migration's transaction, before it runs.
+    """
+    tables = set(inspect(connection).get_table_names())
+    if "games" not in tables or "alembic_version" in tables:
+        return False
+    current_app.logger.warning("database made before migrations: stamped at %s", BASELINE)
+    context.get_context().stamp(context.script, BASELINE)
+    return True
+
+
+def move_sequences_past_ids(connection: Connection) -> None:
+    """After rows were written with explicit ids, let each id sequence continue after the largest.
+
+    SQLite needs nothing: its next id is always past the largest one stored.
+    """
+    if connection.dialect.name != "postgresql":
+        return
+    for table in db.metadata.sorted_tables:
+        connection.execute(
+            text(
+                f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'),"
+                f" coalesce((SELECT max(id) FROM {table.name}), 0) + 1, false)"
+            )
+        )
