@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test lint bench init-db clean
+.PHONY: run test test-postgres lint bench init-db clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+# The same suite on a throwaway PostgreSQL cluster (needs Debian's postgresql installed).
+test-postgres: $(VENV)/.installed-test
+	bash .ci/postgres $(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorekeeper tests bench

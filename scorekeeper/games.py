@@ -83,7 +83,7 @@ def show_game(game_id: int):
             game=game,
             book=scorebook.book(game),
             editor=editor,
-            join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
+            join_url=join_url(game_id, key) if editor else None,
             loopback=urlsplit(request.host_url).hostname in LOOPBACK,
         )
         if not one_off:
@@ -120,14 +120,18 @@ def edit_link_qr(game_id: int):
         abort(403)
     import qrcode.image.svg  # only here: the server starts faster without it
 
-    link = url_for("games.join", game_id=game_id, key=key, _external=True)
-    image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    image = qrcode.make(join_url(game_id, key), image_factory=qrcode.image.svg.SvgPathImage, border=2)
     buffer = io.BytesIO()
     image.save(buffer)
     response = make_response(buffer.getvalue())
     response.headers["Content-Type"] = "image/svg+xml"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def join_url(game_id: int, key: str | None) -> str:
+    """The edit link, with the scheme and host this tablet used (as a trusted proxy saw them)."""
+    return url_for("games.join", game_id=game_id, key=key, _external=True)
 
 
 @bp.app_template_filter("localtime")

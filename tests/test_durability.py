@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_trust_concurrency import NAMES, Server, integrity, request
+from tests.support.server import Server, integrity, request
+from tests.test_trust_concurrency import NAMES
 
 pytestmark = [
     pytest.mark.slow,

@@ -1,0 +1,167 @@
+"""Two real server processes on one database: every kind of racing write has exactly one winner.
+
+Each race sends two writes to one game at once, one through each process, each naming what it
+expects (a new round its number, a correction or undo the version it read). Exactly one wins; the
+other gets 409 (404 when the round it targets was undone meanwhile); never a 500 or 503, and the
+ledger never has a gap. Runs on SQLite (one file, two processes) and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.server import Server, at_once, integrity, request
+
+pytestmark = pytest.mark.slow
+
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+RACES = 30
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory, module_database):
+    """Two processes serving the same database."""
+    folder = tmp_path_factory.mktemp("races")
+    url = module_database("races")
+    pair = [Server(url, folder / f"server-{n}.log") for n in (1, 2)]
+    for server in pair:
+        server.start()
+    yield pair
+    for server in pair:
+        server.stop()
+        assert "Traceback" not in server.log(), server.log()
+
+
+def new_game(port: int) -> tuple[int, str]:
+    status, data = request(port, "POST", "/api/games", {"players": NAMES, "first_dealer": "Ann"})
+    assert status == 201, data
+    return data["id"], data["key"]
+
+
+def entry(out: str, card: str) -> dict[str, Any]:
+    return {"out": out, "leftovers": {name: card for name in NAMES if name != out}}
+
+
+def record_body(number: int, card: str = "5") -> dict[str, Any]:
+    return {**entry(NAMES[number % 4], card), "number": number}
+
+
+def record(port: int, game_id: int, key: str, number: int, card: str = "5"):
+    return request(port, "POST", f"/api/games/{game_id}/rounds", record_body(number, card), key=key)
+
+
+def ledger(port: int, game_id: int) -> list[dict]:
+    status, state = request(port, "GET", f"/api/games/{game_id}")
+    assert status == 200
+    return state["rounds"]
+
+
+def race(servers, key: str, first: tuple, second: tuple) -> list[tuple[int, Any]]:
+    """Send `first` (method, path, body) through one process and `second` through the other,
+    released together."""
+    calls = [
+        lambda port=server.port, call=call: request(port, *call, key=key)
+        for server, call in zip(servers, (first, second), strict=True)
+    ]
+    return at_once(calls)
+
+
+def one_winner(answers, ok: int, losers: set[int]) -> int:
+    """The index of the one answer with status `ok`; every other answer is one of `losers`."""
+    statuses = [status for status, _ in answers]
+    assert statuses.count(ok) == 1, answers
+    assert set(statuses) - {ok} <= losers, answers
+    return statuses.index(ok)
+
+
+def test_record_against_record(servers):
+    port = servers[0].port
+    for trial in range(RACES):
+        number = trial % 7 + 1
+        if number == 1:
+            game_id, key = new_game(port)
+        path = f"/api/games/{game_id}/rounds"
+        answers = race(
+            servers,
+            key,
+            ("POST", path, record_body(number, "7")),
+            ("POST", path, record_body(number, "9")),
+        )
+        winner = one_winner(answers, 201, {409})
+        loser = answers[1 - winner][1]
+        assert f"round {number} was recorded meanwhile" in loser["error"]
+        assert loser["round"] == answers[winner][1]
+        assert [played["number"] for played in ledger(port, game_id)] == list(range(1, number + 1))
+    assert integrity(servers[0].database_url) == "ok"
+
+
+def test_correct_against_correct(servers):
+    port = servers[0].port
+    game_id, key = new_game(port)
+    assert record(port, game_id, key, 1, "A")[0] == 201
+    path = f"/api/games/{game_id}/rounds/1"
+    version = 1
+    for _ in range(RACES):
+        answers = race(
+            servers,
+            key,
+            ("PUT", path, {**entry("Bob", "7"), "version": version}),
+            ("PUT", path, {**entry("Cat", "9"), "version": version}),
+        )
+        winner = one_winner(answers, 200, {409})
+        assert answers[winner][1]["version"] == version + 1
+        assert answers[1 - winner][1]["round"] == answers[winner][1]
+        # The next race starts from what neither side enters, so each has a change to make.
+        reset = request(port, "PUT", path, {**entry("Dan", "A"), "version": version + 1}, key=key)
+        assert reset[0] == 200
+        version += 2
+        assert ledger(port, game_id)[0]["version"] == version
+    assert integrity(servers[0].database_url) == "ok"
+
+
+def test_undo_against_record(servers):
+    port = servers[0].port
+    for _ in range(RACES):
+        game_id, key = new_game(port)
+        for number in (1, 2):
+            assert record(port, game_id, key, number)[0] == 201
+        path = f"/api/games/{game_id}/rounds"
+        answers = race(
+            servers, key, ("DELETE", f"{path}/2?version=1"), ("POST", path, record_body(3))
+        )
+        statuses = [status for status, _ in answers]
+        assert statuses in ([200, 409], [409, 201]), answers
+        numbers = [played["number"] for played in ledger(port, game_id)]
+        if statuses[0] == 200:  # undone first: round 3 would leave a gap
+            assert numbers == [1]
+            assert "cannot be recorded yet" in answers[1][1]["error"]
+        else:  # recorded first: round 2 is no longer the latest
+            assert numbers == [1, 2, 3]
+            assert "only the latest round" in answers[0][1]["error"]
+    assert integrity(servers[0].database_url) == "ok"
+
+
+def test_undo_against_correct(servers):
+    port = servers[0].port
+    for _ in range(RACES):
+        game_id, key = new_game(port)
+        for number in (1, 2):
+            assert record(port, game_id, key, number)[0] == 201
+        path = f"/api/games/{game_id}/rounds/2"
+        answers = race(
+            servers,
+            key,
+            ("DELETE", f"{path}?version=1"),
+            ("PUT", path, {**entry("Cat", "Q"), "version": 1}),
+        )
+        statuses = [status for status, _ in answers]
+        assert statuses in ([200, 404], [409, 200]), answers
+        rounds = ledger(port, game_id)
+        if statuses[0] == 200:  # undone first: the correction finds no round 2
+            assert [played["number"] for played in rounds] == [1]
+        else:  # corrected first: the undo saw an older version
+            assert rounds[1] == answers[1][1] and rounds[1]["version"] == 2
+            assert answers[0][1]["round"] == rounds[1]
+    assert integrity(servers[0].database_url) == "ok"
