@@ -377,6 +377,7 @@ def count_statements() -> list[dict[str, Any]]:
             {
                 "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/queries.sqlite",
                 "SECRET_KEY": "bench",
+                "UPGRADE_ON_START": True,
             },
             instance_path=folder,
         )

@@ -120,7 +120,9 @@ def edit_link_qr(game_id: int):
         abort(403)
     import qrcode.image.svg  # only here: the server starts faster without it
 
-    image = qrcode.make(join_url(game_id, key), image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    image = qrcode.make(
+        join_url(game_id, key), image_factory=qrcode.image.svg.SvgPathImage, border=2
+    )
     buffer = io.BytesIO()
     image.save(buffer)
     response = make_response(buffer.getvalue())
