@@ -83,7 +83,7 @@ def show_game(game_id: int):
             game=game,
             book=scorebook.book(game),
             editor=editor,
-            join_url=join_url(game_id, key) if editor else None,
+            join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
             loopback=urlsplit(request.host_url).hostname in LOOPBACK,
         )
         if not one_off:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import http.client
+import io
 import shutil
 import sqlite3
 from pathlib import Path
 
 import flask_migrate
 import pytest
+import qrcode
+import qrcode.image.svg
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -260,15 +263,26 @@ def test_a_trusted_https_proxy_makes_every_cookie_secure(fresh_database, tmp_pat
     assert plain and not any("Secure" in line for line in plain)
 
 
-def test_join_links_use_the_scheme_and_host_the_tablet_used(fresh_database, tmp_path):
+def qr_of(link: str) -> bytes:
+    """The edit-link QR code the app draws for `link`, drawn here the same way."""
+    image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return buffer.getvalue()
+
+
+def test_edit_link_codes_use_the_scheme_and_host_the_tablet_used(fresh_database, tmp_path):
     app = app_on(fresh_database("links"), tmp_path, UPGRADE_ON_START=True, TRUSTED_PROXIES="1")
     client = app.test_client()
     created = client.post("/api/games", json={"players": NAMES}).get_json()
-    client.get(f"/games/{created['id']}/join?key={created['key']}", headers=HTTPS_PROXY)
-    page = client.get(f"/games/{created['id']}", headers=HTTPS_PROXY).get_data(as_text=True)
-    assert f"https://scores.club.example/games/{created['id']}/join?key={created['key']}" in page
-    direct = client.get(f"/games/{created['id']}").get_data(as_text=True)
-    assert f"http://localhost/games/{created['id']}/join?key=" in direct
+    game_id, key = created["id"], created["key"]
+    client.get(f"/games/{game_id}/join?key={key}", headers=HTTPS_PROXY)
+    code = client.get(f"/games/{game_id}/edit-link.svg", headers=HTTPS_PROXY).data
+    assert code == qr_of(f"https://scores.club.example/games/{game_id}/join?key={key}")
+    direct = client.get(f"/games/{game_id}/edit-link.svg").data
+    assert direct == qr_of(f"http://localhost/games/{game_id}/join?key={key}")
+    page = client.get(f"/games/{game_id}", headers=HTTPS_PROXY).get_data(as_text=True)
+    assert f'href="/games/{game_id}/join?key={key}"' in page  # relative: the same host
 
 
 def test_trusted_proxies_must_be_a_count(fresh_database, tmp_path):

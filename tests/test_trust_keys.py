@@ -271,7 +271,7 @@ def test_the_editor_sees_the_buttons_and_the_edit_link(client):
     assert "Spectator" not in page
     assert "Let another tablet edit" in page
     key = cookie_of(client, game_id)
-    assert f'href="http://localhost/games/{game_id}/join?key={key}"' in page
+    assert f'href="/games/{game_id}/join?key={key}"' in page
     assert f'src="/games/{game_id}/edit-link.svg"' in page
     assert response.headers["Cache-Control"] == "no-store"
 
