@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -18,7 +17,7 @@ from flask import (
     url_for,
 )
 
-from . import keys, pagecache, scorebook
+from . import keys, pagecache, qr, scorebook
 from .forms import NewGameForm
 from .rules import PROFILES
 
@@ -118,13 +117,8 @@ def edit_link_qr(game_id: int):
     key = keys.from_cookie(request, game_id)
     if not scorebook.can_edit(game, key):
         abort(403)
-    import qrcode.image.svg  # only here: the server starts faster without it
-
     link = url_for("games.join", game_id=game_id, key=key, _external=True)
-    image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    response = make_response(buffer.getvalue())
+    response = make_response(qr.svg(link))
     response.headers["Content-Type"] = "image/svg+xml"
     response.headers["Cache-Control"] = "no-store"
     return response
