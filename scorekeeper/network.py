@@ -12,6 +12,10 @@ EVERY_INTERFACE = ("0.0.0.0", "::", "")
 ROUTE_PROBE = ("198.51.100.1", 9)
 
 Interfaces = Mapping[str, Iterable[str]]  # interface name -> its IPv4 addresses
+# Home and club routers hand out these; container and VM bridges mostly sit in 172.16/12.
+LIKELY_NETWORKS = tuple(
+    ipaddress.IPv4Network(block) for block in ("192.168.0.0/16", "10.0.0.0/8", "172.16.0.0/12")
+)
 
 
 def machine_interfaces() -> dict[str, list[str]]:
@@ -56,9 +60,9 @@ def tablet_addresses(
     """The addresses a tablet can open when the server listens on `host`, likeliest first.
 
     Listening on every interface, that is each non-loopback, non-link-local IPv4 of the machine:
-    the default route's address first, then private networks (home Wi-Fi), then the rest. On
-    loopback, none. On one named address, that one. `interfaces` (name -> addresses) and
-    `preferred` stand in for the machine's own, read when `interfaces` is None.
+    the default route's address first, then 192.168/16, 10/8 and 172.16/12 in that order, then
+    the rest. On loopback, none. On one named address, that one. `interfaces` (name ->
+    addresses) and `preferred` stand in for the machine's own, read when `interfaces` is None.
     """
     if host not in EVERY_INTERFACE:
         return [] if is_loopback(host) else [host]
@@ -76,8 +80,16 @@ def tablet_addresses(
                 continue
             if address not in found:
                 found.append(address)
-    found.sort(key=lambda address: (str(address) != preferred, not address.is_private))
+    found.sort(key=lambda address: (str(address) != preferred, _likeliness(address)))
     return [str(address) for address in found]
+
+
+def _likeliness(address: ipaddress.IPv4Address) -> int:
+    """0 for the network a tablet most likely shares with this machine, higher for less likely."""
+    for rank, network in enumerate(LIKELY_NETWORKS):
+        if address in network:
+            return rank
+    return len(LIKELY_NETWORKS)
 
 
 def url(address: str, port: int) -> str:
