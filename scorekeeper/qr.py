@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import io
 
 BORDER = 2  # modules of quiet zone: enough for a phone or tablet camera, small on a page
@@ -26,8 +27,10 @@ def svg(text: str) -> bytes:
     return buffer.getvalue()
 
 
+@functools.lru_cache(maxsize=16)
 def svg_data_uri(text: str) -> str:
-    """The SVG as a data: address, for an <img> that makes no request of its own."""
+    """The SVG as a data: address, for an <img> that makes no request of its own (kept: the
+    home page asks for the same address every time)."""
     return "data:image/svg+xml;base64," + base64.b64encode(svg(text)).decode("ascii")
 
 
