@@ -58,7 +58,7 @@ def serve(app, *, message: str, **options) -> None:
 def start_message(host: str, port: int, urls: Sequence[str], tty: bool = False) -> str:
     """What `make run` prints: the tablet's addresses and a QR code for the first, then this
     machine's own address."""
-    here = f"On this machine: http://localhost:{port}/"
+    here = f"On this machine, open http://localhost:{port}/"
     if network.is_loopback(host):
         return "\n".join(
             [

@@ -63,7 +63,7 @@ def assert_draws(drawn: str, url: str) -> None:
 def printed_qr(message: str) -> str:
     lines = message.splitlines()
     start = lines.index("or scan this with the tablet's camera:") + 1
-    end = next(i for i, line in enumerate(lines) if line.startswith("On this machine:"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("On this machine,"))
     return "\n".join(line for line in lines[start:end] if line.strip())
 
 
@@ -147,8 +147,7 @@ def test_start_message_lists_every_address_then_a_qr_code_for_the_first():
         "  http://100.64.3.7:5000/",
     ]
     assert_draws(printed_qr(message), "http://192.168.1.20:5000/")
-    assert "On this machine: http://localhost:5000/" in lines
-    assert lines.index("On this machine: http://localhost:5000/") > lines.index(lines[4])
+    assert lines[-2:] == ["On this machine, open http://localhost:5000/", "Stop with Ctrl+C."]
 
 
 def test_qr_code_on_a_terminal_sets_its_own_colours():
@@ -161,7 +160,7 @@ def test_qr_code_on_a_terminal_sets_its_own_colours():
 def test_start_message_on_loopback_says_the_tablet_cannot_reach_it():
     message = serve.start_message("127.0.0.1", 5002, [])
     assert "serving this machine only (HOST=127.0.0.1)" in message
-    assert "On this machine: http://localhost:5002/" in message
+    assert "On this machine, open http://localhost:5002/" in message
     assert "A tablet cannot reach it" in message
     assert "█" not in message
 
@@ -169,7 +168,7 @@ def test_start_message_on_loopback_says_the_tablet_cannot_reach_it():
 def test_start_message_with_no_network_says_so():
     message = serve.start_message("0.0.0.0", 5000, [])
     assert "no network address yet" in message
-    assert "On this machine: http://localhost:5000/" in message
+    assert "On this machine, open http://localhost:5000/" in message
     assert "█" not in message
 
 
@@ -209,7 +208,7 @@ def test_main_prints_the_addresses_binds_and_serves(started, capsys):
         "  http://192.168.1.20:5123/\n  http://172.17.0.1:5123/\n  http://100.64.3.7:5123/" in out
     )
     assert_draws(printed_qr(out), "http://192.168.1.20:5123/")
-    assert "On this machine: http://localhost:5123/" in out
+    assert "On this machine, open http://localhost:5123/" in out
     (server,) = started
     assert server.options["host"] == "0.0.0.0"  # every interface unless told otherwise
     assert server.options["port"] == 5123
