@@ -35,13 +35,21 @@ def navigation():
 
 @bp.get("/")
 def index():
-    hint = tablet_hint() if network.is_loopback(request.remote_addr) else None
+    hint = tablet_hint() if on_serving_machine() else None
     return render_template("index.html", first_game=not scorebook.has_games(), tablet=hint)
 
 
 @bp.get("/healthz")
 def healthz():
     return {"ok": True}
+
+
+def on_serving_machine() -> bool:
+    """Whether the page is on the serving machine's own screen: asked from loopback, and not
+    relayed by a reverse proxy on this machine (with TRUSTED_PROXIES the client's own address is
+    already in remote_addr; without it every relayed request would look local)."""
+    relayed = "X-Forwarded-For" in request.headers or "Forwarded" in request.headers
+    return network.is_loopback(request.remote_addr) and not relayed
 
 
 def tablet_hint() -> TabletHint:

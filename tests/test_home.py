@@ -67,6 +67,14 @@ def test_from_another_device_the_home_page_shows_nothing_of_it(client, remote):
     assert "data:image/svg" not in html
 
 
+@pytest.mark.parametrize(
+    "header", [("X-Forwarded-For", "203.0.113.9"), ("Forwarded", "for=203.0.113.9")]
+)
+def test_a_request_relayed_by_a_proxy_on_this_machine_is_not_its_own_screen(client, header):
+    response = client.get("/", environ_base={"REMOTE_ADDR": "127.0.0.1"}, headers=dict([header]))
+    assert HINT not in response.get_data(as_text=True)
+
+
 def test_served_on_loopback_only_it_says_no_tablet_can_reach_it(app, client):
     app.config.update(SERVE_HOST="127.0.0.1", SERVE_PORT=5000)
     html = home(client, "127.0.0.1")
