@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-HOST   ?= 127.0.0.1
+HOST   ?= 0.0.0.0
 PORT   ?= 5000
 
 .PHONY: run test test-postgres lint bench init-db clean

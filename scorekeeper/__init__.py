@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask
 
 from . import cli, database, pagecache, security, transfer
 from .extensions import csrf
@@ -82,30 +82,12 @@ def _instance_secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
-NAV_LINKS = (
-    ("games.new_game", "New game", "Seat the players and start round 1"),
-    ("games.list_games", "Games", "Resume a game or see final standings"),
-    ("referee.check", "Rules check", "Is this meld, opening or lay-off legal?"),
-)
-
-
 def _register_blueprints(app: Flask) -> None:
     """Attach every feature's blueprint, the home page and the bare health check."""
-    from . import api, games, referee, rounds
+    from . import api, games, home, referee, rounds
 
     api.init_app(app)
+    app.register_blueprint(home.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(rounds.bp)
-
-    @app.context_processor
-    def navigation():
-        return {"nav_links": NAV_LINKS}
-
-    @app.get("/")
-    def index():
-        return render_template("index.html")
-
-    @app.get("/healthz")
-    def healthz():
-        return {"ok": True}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -18,7 +17,7 @@ from flask import (
     url_for,
 )
 
-from . import keys, pagecache, scorebook
+from . import keys, pagecache, qr, scorebook
 from .forms import NewGameForm
 from .rules import PROFILES
 
@@ -118,14 +117,7 @@ def edit_link_qr(game_id: int):
     key = keys.from_cookie(request, game_id)
     if not scorebook.can_edit(game, key):
         abort(403)
-    import qrcode.image.svg  # only here: the server starts faster without it
-
-    image = qrcode.make(
-        join_url(game_id, key), image_factory=qrcode.image.svg.SvgPathImage, border=2
-    )
-    buffer = io.BytesIO()
-    image.save(buffer)
-    response = make_response(buffer.getvalue())
+    response = make_response(qr.svg(join_url(game_id, key)))
     response.headers["Content-Type"] = "image/svg+xml"
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -263,6 +263,11 @@ def list_games() -> list[Game]:
     return list(db.session.scalars(statement))
 
 
+def has_games() -> bool:
+    """Whether any game was ever started: the home page greets a first evening differently."""
+    return db.session.scalar(db.select(Game.id).limit(1)) is not None
+
+
 def profile_of(game: Game) -> Profile:
     return get_profile(game.profile)
 

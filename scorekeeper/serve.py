@@ -1,21 +1,28 @@
-"""Serve the app with waitress: what `make run` starts."""
+"""Serve the app with waitress: what `make run` starts, and where the tablet finds it."""
 
 from __future__ import annotations
 
 import argparse
+import errno
+import logging
+import socket
+import sys
+from collections.abc import Sequence
 
-from waitress import serve
+from waitress.server import create_server
 
-from . import create_app, database, security
+from . import create_app, database, network, qr, security
 
 WAITRESS_BODY_CAP = 8 * 1024 * 1024
+DEFAULT_HOST = "0.0.0.0"
+DEFAULT_PORT = 5000
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse host and port, print where to open the app, and serve until stopped."""
+    """Parse host and port, bind, print where to open the app, and serve until stopped."""
     parser = argparse.ArgumentParser(description="Serve Liverpool Scorekeeper with waitress.")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument("--host", default=DEFAULT_HOST)
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args(argv)
     app = create_app()
@@ -23,12 +30,13 @@ def main(argv: list[str] | None = None) -> None:
     with app.app_context():
         revision = database.upgrade()
     print(f"Database at revision {revision}.", flush=True)
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"Liverpool Scorekeeper: open http://{shown}:{args.port}/", flush=True)
-    if args.host == "0.0.0.0":
-        print("Serving on every network interface: use this machine's address on the tablet.")
+    # The home page shows the serving machine the same addresses as printed here.
+    app.config["SERVE_HOST"] = args.host
+    app.config["SERVE_PORT"] = args.port
+    urls = network.tablet_urls(args.host, args.port)
     serve(
         app,
+        message=start_message(args.host, args.port, urls, tty=sys.stdout.isatty()),
         host=args.host,
         port=args.port,
         threads=args.threads,
@@ -40,6 +48,68 @@ def main(argv: list[str] | None = None) -> None:
         # TRUSTED_PROXIES of them (ProxyFix); otherwise waitress drops them.
         clear_untrusted_proxy_headers=not security.trusted_proxies(app),
     )
+
+
+def serve(app, *, message: str, **options) -> None:
+    """Bind first, so that a port in use is one sentence before anything is announced."""
+    logging.basicConfig()  # waitress's own warnings (a full task queue) reach the terminal
+    try:
+        server = create_server(app, **options)
+    except OSError as error:
+        raise SystemExit(bind_problem(error, options["host"], options["port"])) from None
+    print(message, flush=True)
+    server.run()
+
+
+def start_message(host: str, port: int, urls: Sequence[str], tty: bool = False) -> str:
+    """What `make run` prints: the tablet's addresses and a QR code for the first, then this
+    machine's own address."""
+    here = f"On this machine, open http://localhost:{port}/"
+    if network.is_loopback(host):
+        return "\n".join(
+            [
+                f"Liverpool Scorekeeper is serving this machine only (HOST={host}).",
+                here,
+                "A tablet cannot reach it: start it with `make run` to serve the table.",
+            ]
+        )
+    if not urls:
+        return "\n".join(
+            [
+                "Liverpool Scorekeeper is serving, but this machine has no network address yet.",
+                "Join the tablet's Wi-Fi: the home page here then shows the tablet's address.",
+                here,
+            ]
+        )
+    lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, open:"]
+    lines += [f"  {url}" for url in urls]
+    lines += ["or scan this with the tablet's camera:", qr.text_blocks(urls[0], tty=tty)]
+    lines += [here, "Stop with Ctrl+C."]
+    return "\n".join(lines)
+
+
+def bind_problem(error: OSError, host: str, port: int) -> str:
+    """Why the server could not listen, as one sentence with the way out."""
+    if error.errno == errno.EADDRINUSE:
+        return f"port {port} is in use: try PORT={free_port_after(host, port)} make run"
+    if error.errno == errno.EACCES:
+        return f"port {port} needs rights this user lacks: try PORT={DEFAULT_PORT} make run"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return f"{host} is not an address of this machine: try HOST={DEFAULT_HOST} make run"
+    return f"cannot listen on {host} port {port}: {error.strerror or error}"
+
+
+def free_port_after(host: str, port: int, tries: int = 20) -> int:
+    """The first port after `port` that `host` can listen on now (or simply the next one)."""
+    for candidate in range(port + 1, min(port + 1 + tries, 65536)):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress does
+            try:
+                probe.bind(("" if ":" in host else host, candidate))
+            except OSError:
+                continue
+            return candidate
+    return port + 1
 
 
 if __name__ == "__main__":

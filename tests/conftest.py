@@ -174,9 +174,10 @@ def browser() -> Iterator:
 
 
 @contextmanager
-def serving(application) -> Iterator[str]:
-    """Serve an app over HTTP on a free loopback port for as long as the block runs."""
-    server = make_server("127.0.0.1", 0, application, threaded=True)
+def serving(application, host: str = "127.0.0.1") -> Iterator[str]:
+    """Serve an app over HTTP on a free port for as long as the block runs (on loopback unless
+    `host` says otherwise; the address given back is always loopback's)."""
+    server = make_server(host, 0, application, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -1,0 +1,103 @@
+"""Where a tablet on the same network finds this machine: its IPv4 addresses, likeliest first."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterable, Mapping
+
+EVERY_INTERFACE = ("0.0.0.0", "::", "")
+# Any address outside this machine: connecting a UDP socket to it sends nothing, but tells which
+# local address the default route leaves from (the Wi-Fi or wired network, not a VM bridge).
+ROUTE_PROBE = ("198.51.100.1", 9)
+
+Interfaces = Mapping[str, Iterable[str]]  # interface name -> its IPv4 addresses
+# Home and club routers hand out these; container and VM bridges mostly sit in 172.16/12.
+LIKELY_NETWORKS = tuple(
+    ipaddress.IPv4Network(block) for block in ("192.168.0.0/16", "10.0.0.0/8", "172.16.0.0/12")
+)
+
+
+def machine_interfaces() -> dict[str, list[str]]:
+    """The IPv4 addresses of every interface that is up."""
+    import psutil
+
+    stats = psutil.net_if_stats()
+    return {
+        name: [entry.address for entry in entries if entry.family == socket.AF_INET]
+        for name, entries in psutil.net_if_addrs().items()
+        if name not in stats or stats[name].isup
+    }
+
+
+def route_address() -> str | None:
+    """The local address this machine reaches the network from, or None with no route out."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(ROUTE_PROBE)
+            return probe.getsockname()[0]
+        except OSError:
+            return None
+
+
+def is_loopback(address: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and localhost: a request from the serving machine itself."""
+    if not address:
+        return False
+    if address == "localhost":
+        return True
+    try:
+        parsed = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(parsed, "ipv4_mapped", None)
+    return (mapped or parsed).is_loopback
+
+
+def tablet_addresses(
+    host: str, interfaces: Interfaces | None = None, preferred: str | None = None
+) -> list[str]:
+    """The addresses a tablet can open when the server listens on `host`, likeliest first.
+
+    Listening on every interface, that is each non-loopback, non-link-local IPv4 of the machine:
+    the default route's address first, then 192.168/16, 10/8 and 172.16/12 in that order, then
+    the rest. On loopback, none. On one named address, that one. `interfaces` (name ->
+    addresses) and `preferred` stand in for the machine's own, read when `interfaces` is None.
+    """
+    if host not in EVERY_INTERFACE:
+        return [] if is_loopback(host) else [host]
+    if interfaces is None:
+        interfaces = machine_interfaces()
+        preferred = route_address()
+    found: list[ipaddress.IPv4Address] = []
+    for addresses in interfaces.values():
+        for text in addresses:
+            try:
+                address = ipaddress.IPv4Address(text)
+            except ValueError:
+                continue
+            if address.is_loopback or address.is_link_local or address.is_unspecified:
+                continue
+            if address not in found:
+                found.append(address)
+    found.sort(key=lambda address: (str(address) != preferred, _likeliness(address)))
+    return [str(address) for address in found]
+
+
+def _likeliness(address: ipaddress.IPv4Address) -> int:
+    """0 for the network a tablet most likely shares with this machine, higher for less likely."""
+    for rank, network in enumerate(LIKELY_NETWORKS):
+        if address in network:
+            return rank
+    return len(LIKELY_NETWORKS)
+
+
+def url(address: str, port: int) -> str:
+    """The address as a link, with brackets round an IPv6 literal."""
+    shown = f"[{address}]" if ":" in address else address
+    return f"http://{shown}:{port}/"
+
+
+def tablet_urls(host: str, port: int, interfaces: Interfaces | None = None) -> list[str]:
+    """`tablet_addresses` as links on `port`."""
+    return [url(address, port) for address in tablet_addresses(host, interfaces)]
