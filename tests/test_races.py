@@ -121,12 +121,18 @@ def test_correct_against_correct(servers):
     assert integrity(servers[0].database_url) == "ok"
 
 
+def game_at_round_two(port: int) -> tuple[int, str]:
+    """A new game with rounds 1 and 2 recorded: round 2 is the latest, at version 1."""
+    game_id, key = new_game(port)
+    for number in (1, 2):
+        assert record(port, game_id, key, number)[0] == 201
+    return game_id, key
+
+
 def test_undo_against_record(servers):
     port = servers[0].port
     for _ in range(RACES):
-        game_id, key = new_game(port)
-        for number in (1, 2):
-            assert record(port, game_id, key, number)[0] == 201
+        game_id, key = game_at_round_two(port)
         path = f"/api/games/{game_id}/rounds"
         answers = race(
             servers, key, ("DELETE", f"{path}/2?version=1"), ("POST", path, record_body(3))
@@ -146,9 +152,7 @@ def test_undo_against_record(servers):
 def test_undo_against_correct(servers):
     port = servers[0].port
     for _ in range(RACES):
-        game_id, key = new_game(port)
-        for number in (1, 2):
-            assert record(port, game_id, key, number)[0] == 201
+        game_id, key = game_at_round_two(port)
         path = f"/api/games/{game_id}/rounds/2"
         answers = race(
             servers,
