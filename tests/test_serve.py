@@ -217,7 +217,8 @@ def test_main_prints_the_addresses_binds_and_serves(started, capsys):
 
 def test_the_served_home_page_shows_the_address_that_was_printed(started, capsys):
     serve.main(["--host", "0.0.0.0", "--port", "5124"])
-    printed = capsys.readouterr().out.splitlines()[2].strip()
+    lines = capsys.readouterr().out.splitlines()
+    printed = lines[lines.index("On a tablet on the same network, open:") + 1].strip()
     page = started[0].app.test_client().get("/", environ_base={"REMOTE_ADDR": "127.0.0.1"})
     html = page.get_data(as_text=True)
     assert printed == "http://192.168.1.20:5124/"
