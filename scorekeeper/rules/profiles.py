@@ -34,7 +34,26 @@ class Profile:
     go_out_by_layoff: bool
     buying: bool
     freed_joker_to_hand: bool
+    swap_on_opening_turn: bool
     default_players: int = 4
+
+    @property
+    def label(self) -> str:
+        """The profile's short name for a sentence or a context line: `Liverpool`, `Family`."""
+        return self.name.capitalize()
+
+    @property
+    def rules_name(self) -> str:
+        """How a verdict names the house rules it applies: `family rules` (R11)."""
+        return f"{self.name} rules"
+
+    def house(self, setting: str) -> bool:
+        """Whether this profile changes one of R11's settings from the default `liverpool`."""
+        return getattr(self, setting) != getattr(LIVERPOOL, setting)
+
+    def cite(self, setting: str, default_rule: str) -> str:
+        """The rule a verdict that turns on `setting` rests on: R11 where this profile changes it."""
+        return "R11" if self.house(setting) else default_rule
 
     def packs(self, players: int | None = None) -> int:
         """How many 52-card packs are shuffled together."""
@@ -128,6 +147,7 @@ LIVERPOOL = Profile(
     go_out_by_layoff=False,
     buying=True,
     freed_joker_to_hand=False,
+    swap_on_opening_turn=False,
 )
 
 # Each house profile says only what R11 changes; the rest is as in liverpool.
@@ -157,6 +177,7 @@ PROFILES: dict[str, Profile] = {
             go_out_by_layoff=True,
             buying=False,
             freed_joker_to_hand=True,
+            swap_on_opening_turn=True,
         ),
         replace(
             LIVERPOOL,
@@ -171,6 +192,7 @@ PROFILES: dict[str, Profile] = {
             run_naturals=3,
             layoff_on_opening_turn=True,
             go_out_by_layoff=True,
+            swap_on_opening_turn=True,
         ),
     )
 }

@@ -315,7 +315,7 @@ def test_longer_melds_are_reported_as_laid_in_loose_profiles():
         ),
         (1, ("7♠ 7♥", "9♠ 9♥ 9♦"), "7♠ 7♥: a set needs at least 3 cards; this has 2"),
         (2, ("7♣ 7♦ 7♥", "7♠ 8♥ 9♠ 10♠"), "7♠ 8♥ 9♠ 10♠ mixes suits: a run is one suit"),
-        (1, ("JK JK JK", "9♠ 9♥ 9♦"), "JK JK JK: a meld needs at least one natural card"),
+        (1, ("JK JK JK", "9♠ 9♥ 9♦"), "JK JK JK has no natural card: a meld needs at least one"),
     ],
 )
 def test_a_bad_meld_cites_r4(round_number, melds, reason):
