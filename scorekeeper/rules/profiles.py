@@ -35,6 +35,10 @@ class Profile:
     buying: bool
     freed_joker_to_hand: bool
     swap_on_opening_turn: bool
+    # (most players, packs) in order: the packs for a table of up to that many players (R11).
+    pack_steps: tuple[tuple[int, int], ...] = ((8, 2),)
+    fixed_jokers: int = 3
+    jokers_per_pack: int = 0
     default_players: int = 4
 
     @property
@@ -56,22 +60,14 @@ class Profile:
         return "R11" if self.house(setting) else default_rule
 
     def packs(self, players: int | None = None) -> int:
-        """How many 52-card packs are shuffled together."""
+        """How many 52-card packs are shuffled together: the first step of `pack_steps` that seats
+        the players."""
         players = self.check_players(players)
-        if self.name == "family":
-            return 2 if players <= 4 else 3
-        if self.name == "online":
-            # The host adds a pack when two cannot deal round 7's 14 cards to everyone.
-            return 2 if players <= 5 else 3
-        return 2
+        return next(packs for most, packs in self.pack_steps if players <= most)
 
     def jokers(self, players: int | None = None) -> int:
-        """How many jokers are in the game."""
-        if self.name == "family":
-            return 2 * self.packs(players)
-        if self.name == "online":
-            return 2
-        return 3
+        """How many jokers are in the game: a fixed number, or so many a pack."""
+        return self.fixed_jokers + self.jokers_per_pack * self.packs(players)
 
     def deck(self, players: int | None = None) -> list[Card]:
         """Every physical card shuffled together: the packs' naturals, then the jokers (R1)."""
@@ -178,6 +174,9 @@ PROFILES: dict[str, Profile] = {
             buying=False,
             freed_joker_to_hand=True,
             swap_on_opening_turn=True,
+            # A third pack once two cannot deal round 7's 14 cards and leave a real stock.
+            pack_steps=((5, 2), (8, 3)),
+            fixed_jokers=2,
         ),
         replace(
             LIVERPOOL,
@@ -193,6 +192,9 @@ PROFILES: dict[str, Profile] = {
             layoff_on_opening_turn=True,
             go_out_by_layoff=True,
             swap_on_opening_turn=True,
+            pack_steps=((4, 2), (8, 3)),
+            fixed_jokers=0,
+            jokers_per_pack=2,
         ),
     )
 }
