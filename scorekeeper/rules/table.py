@@ -400,9 +400,9 @@ def _swapped(
 
 
 def seat_labels(players: int, names: Sequence[str] | None = None) -> list[str]:
-    """How a reason names each seat: the players' names, else `seat 1` … clockwise (1-based)."""
+    """How a reason names each seat: the players' names, else `Seat 1` … clockwise (1-based)."""
     names = list(names or [])
-    return [names[seat] if seat < len(names) else f"seat {seat + 1}" for seat in range(players)]
+    return [names[seat] if seat < len(names) else f"Seat {seat + 1}" for seat in range(players)]
 
 
 def check_buy(
@@ -415,7 +415,7 @@ def check_buy(
 ) -> Verdict:
     """Who buys a passed discard: the requester who plays soonest after the active player (R8).
 
-    Seats are 0-based indices here; the reason names them by `names`, or as `seat 1` … `seat n`.
+    Seats are 0-based indices here; the reason names them by `names`, or as `Seat 1` … `Seat n`.
     """
     profile = get_profile(profile)
     players = profile.check_players(players)

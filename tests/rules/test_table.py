@@ -543,14 +543,14 @@ def test_the_requester_who_plays_soonest_buys(players, active, requests, last_bu
 
 def test_buy_reasons_number_seats_from_one():
     assert check_buy(4, 0, [3, 2]).reason == (
-        "Seat 3 plays before seat 4 after the active player, so seat 3 gets the discard and "
+        "Seat 3 plays before Seat 4 after the active player, so Seat 3 gets the discard and "
         "takes the top stock card as a penalty"
     )
     assert check_buy(4, 0, [1]).reason == (
         "Seat 2 gets the discard and takes the top stock card as a penalty"
     )
     assert check_buy(4, 0, [1, 2], last_buyer=1).reason == (
-        "Seat 2 took the previous discard and may not take two in a row, so seat 3 gets the "
+        "Seat 2 took the previous discard and may not take two in a row, so Seat 3 gets the "
         "discard and takes the top stock card as a penalty"
     )
     assert check_buy(4, 0, []).reason == "Nobody asked to buy the discard"
