@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from wtforms import (
     BooleanField,
     FieldList,
@@ -17,7 +18,6 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
-from markupsafe import Markup
 from wtforms.widgets import CheckboxInput, ListWidget, html_params
 
 from . import scorebook
@@ -367,9 +367,7 @@ class RulesCheckForm(FlaskForm):
         "Who bought the previous discard?", coerce=int, default=0, validate_choice=False
     )
 
-    def __init__(
-        self, *args: Any, seats: list[str] | None = None, players: int = 4, **kwargs: Any
-    ):
+    def __init__(self, *args: Any, seats: list[str] | None = None, players: int = 4, **kwargs: Any):
         super().__init__(*args, **kwargs)
         seats = seats or [f"Seat {n + 1}" for n in range(MAX_SEATS)]
         choices = seat_choices(seats, players)

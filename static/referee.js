@@ -52,10 +52,17 @@
     });
   }
 
+  function update() {
+    retab();
+    reseat();
+  }
+
   fields.forEach(function (name) {
     var field = form.elements[name];
     if (!field) return;
-    field.addEventListener("change", function () { retab(); reseat(); });
-    field.addEventListener("input", function () { retab(); reseat(); });
+    field.addEventListener("change", update);
+    field.addEventListener("input", update);
   });
+  // A value changed while the page was still loading counts too.
+  update();
 })();

@@ -253,7 +253,9 @@ def _laid_twice(fixed: list[Card], choices: list[list[int]], suit: str) -> str:
             face = Card(card.rank, suit)
             twin = next(c for c in fixed[: count - 1] if c.rank == card.rank)
             if card.joker or twin.joker:
-                return f"{twin} and {card} both take the place of {face}: a run holds each card once"
+                return (
+                    f"{twin} and {card} both take the place of {face}: a run holds each card once"
+                )
             if card.rank == 1:
                 return f"{card} is laid twice, but the run has room for only one more ace"
             return f"{card} is laid twice: a run holds each card once"

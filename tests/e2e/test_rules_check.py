@@ -74,14 +74,13 @@ def test_joker_declared_by_tapping(page):
 # The rules check opened from a game: its round, rules, players and names, and a way back.
 
 
-@pytest.fixture
-def watched(page):
-    """The page, failing the test on any script error or CSP violation."""
-    problems = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    yield page
-    assert problems == []
+def ask_who_buys(page, active, *askers):
+    """Choose whose turn it is and who asks, tap Check: the verdict."""
+    page.select_option("#active", label=active)
+    for asker in askers:
+        page.get_by_label(asker, exact=True).check()
+    page.get_by_role("button", name="Check").tap()
+    return page.locator("#verdict")
 
 
 def game_in_round(page, base_url, names, rounds_played, profile="liverpool"):
@@ -140,12 +139,9 @@ def test_from_a_game_in_round_7_the_check_knows_the_round_and_the_way_back(watch
         "Cat",
         "Dan",
     ]
-    page.select_option("#active", label="Bob")
-    page.get_by_label("Dan").check()
-    page.get_by_label("Ann").check()
-    page.get_by_role("button", name="Check").tap()
-    expect(page.locator("#verdict .verdict-title")).to_have_text("Dan GETS IT")
-    expect(page.locator("#verdict .verdict-reason")).to_contain_text(
+    verdict = ask_who_buys(page, "Bob", "Dan", "Ann")
+    expect(verdict.locator(".verdict-title")).to_have_text("Dan GETS IT")
+    expect(verdict.locator(".verdict-reason")).to_contain_text(
         "Dan plays before Ann after the active player, so Dan gets the discard"
     )
     expect(page.locator("#verdict-context")).to_have_text("Liverpool · 4 players")
@@ -174,11 +170,9 @@ def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
     expect(page.locator('#requests li[data-seat="3"]')).to_be_visible()
     expect(page.locator('#requests li[data-seat="4"]')).to_be_hidden()
     assert page.locator('#active option[value="4"]').get_attribute("hidden") is not None
-    page.select_option("#active", "1")
-    page.get_by_label("Seat 3").check()
-    page.get_by_role("button", name="Check").tap()
-    expect(page.locator("#verdict .verdict-title")).to_have_text("Seat 3 GETS IT")
-    expect(page.locator("#verdict .verdict-reason")).to_have_text(
+    verdict = ask_who_buys(page, "Seat 1", "Seat 3")
+    expect(verdict.locator(".verdict-title")).to_have_text("Seat 3 GETS IT")
+    expect(verdict.locator(".verdict-reason")).to_have_text(
         "Seat 3 gets the discard and takes the top stock card as a penalty"
     )
     expect(page.locator("#verdict-context")).to_have_text("Family · 3 players")
