@@ -198,6 +198,10 @@ def profiles_summary() -> list[Data]:
             "go_out_by_layoff": p.go_out_by_layoff,
             "buying": p.buying,
             "freed_joker_to_hand": p.freed_joker_to_hand,
+            "swap_on_opening_turn": p.swap_on_opening_turn,
+            "packs_by_players": {
+                str(n): p.packs(n) for n in range(p.min_players, p.max_players + 1)
+            },
         }
         for p in PROFILES.values()
     ]

@@ -228,5 +228,9 @@ def test_unknown_question_is_a_json_404(client):
 
 
 def test_profiles_listed(client):
-    names = [p["name"] for p in client.get("/api/rules/profiles").get_json()]
+    profiles = client.get("/api/rules/profiles").get_json()
+    names = [p["name"] for p in profiles]
     assert names == ["liverpool", "contract", "online", "family"]
+    online = profiles[2]
+    assert online["swap_on_opening_turn"] is True and profiles[0]["swap_on_opening_turn"] is False
+    assert online["packs_by_players"] == {"3": 2, "4": 2, "5": 2, "6": 3, "7": 3, "8": 3}

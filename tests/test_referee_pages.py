@@ -214,3 +214,18 @@ def test_game_page_links_to_the_rules_check(client):
 
 def test_unknown_game_is_404(client):
     assert client.get("/rules?game=999").status_code == 404
+
+
+def test_reference_page_shows_the_updated_rulebook(client):
+    html = client.get("/rules/reference").get_data(as_text=True)
+    # R1: the accepted spellings and the errors.
+    assert "the white ♤ ♡ ♢ ♧" in html and "JKR" in html and "semicolons" in html
+    assert "JK=, JK=JK, JK=7♠=8♠" in html and "brackets included" in html
+    # R6: only the contract's melds can be on the table.
+    assert "no run in rounds 1 and 4, no set in round 3" in html
+    # R11: online packs, the joker swap on the opening turn, and how a house rule is cited.
+    assert "2 packs for 3–5 players, 3 for 6–8; jokers: 2" in html
+    assert "2 packs for 3–4 players, 3 for 5–8; jokers: 2 a pack" in html
+    swap_row = html.split("Swap a run's joker on the opening turn</td>")[1].split("</tr>")[0]
+    assert swap_row == "<td>no</td><td>no</td><td>yes</td><td>yes</td>"
+    assert "cites R11 and names the profile" in html

@@ -69,6 +69,22 @@ class Profile:
         """How many jokers are in the game: a fixed number, or so many a pack."""
         return self.fixed_jokers + self.jokers_per_pack * self.packs(players)
 
+    def packs_text(self) -> str:
+        """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; 2 jokers` (R11)."""
+        steps, low = [], self.min_players
+        for most, packs in self.pack_steps:
+            if most >= low:
+                steps.append((low, min(most, self.max_players), packs))
+                low = most + 1
+        if len(steps) == 1:
+            return f"{steps[0][2]} + {self.jokers()}"
+        sizes = ", ".join(
+            f"{packs} for {first}–{last}" if index else f"{packs} packs for {first}–{last} players"
+            for index, (first, last, packs) in enumerate(steps)
+        )
+        each = f"{self.jokers_per_pack} a pack" if self.jokers_per_pack else str(self.fixed_jokers)
+        return f"{sizes}; jokers: {each}"
+
     def deck(self, players: int | None = None) -> list[Card]:
         """Every physical card shuffled together: the packs' naturals, then the jokers (R1)."""
         naturals = [

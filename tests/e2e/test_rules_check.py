@@ -180,3 +180,15 @@ def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
     expect(page.locator("#round")).to_have_value("5")
     expect(page.locator("#profile")).to_have_value("family")
     expect(page.locator("#players")).to_have_value("3")
+
+
+def test_the_pad_reads_the_white_suits_and_jkr_as_the_referee_does(watched):
+    page = watched
+    page.goto("/rules?q=meld")
+    page.locator("#cards").fill("7♡ 7♢ jkr")
+    pad = page.locator(".cardpad")
+    for chip in ("remove 7♥", "remove 7♦", "remove JK"):
+        expect(pad.get_by_role("button", name=chip)).to_be_visible()
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("#verdict .verdict-title")).to_have_text("LEGAL")
+    expect(page.locator("#verdict .verdict-reason")).to_contain_text("7♥ 7♦ JK is a legal set")
