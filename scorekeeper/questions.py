@@ -114,10 +114,12 @@ def score(data: Data) -> Data:
     profile, players = _profile(data)
     cards = parse_leftovers(field(data, "cards", (str, list)))
     profile.check_copies(cards, players)
+    # A joker's penalty differs by profile: where it is in the hand, the house rule decides.
+    house = profile.house("joker_penalty") and any(card.joker for card in cards)
     return {
         "penalty": hand_penalty(cards, profile),
         "cards": [str(card) for card in cards],
-        "rule": "R10",
+        "rule": "R11" if house else "R10",
     }
 
 

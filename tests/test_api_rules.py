@@ -124,7 +124,10 @@ def test_score(client, cards, penalty):
 
 
 def test_score_online_joker_is_25(client):
-    assert ask(client, "score", {"cards": "JK", "profile": "online"}).get_json()["penalty"] == 25
+    data = ask(client, "score", {"cards": "JK", "profile": "online"}).get_json()
+    assert data["penalty"] == 25 and data["rule"] == "R11"
+    assert ask(client, "score", {"cards": "K♠", "profile": "online"}).get_json()["rule"] == "R10"
+    assert ask(client, "score", {"cards": "JK"}).get_json()["rule"] == "R10"
 
 
 @pytest.mark.parametrize(
