@@ -160,7 +160,7 @@ RULES: dict[str, Rule] = {
                 "and swapping a run's joker on the opening turn and going out by laying off, and "
                 "needs 2 real cards in a set and 3 in a run.",
                 "A verdict that turns on a house rule cites R11 and names the profile "
-                "(\"family rules: a run needs 3 natural cards\").",
+                '("family rules: a run needs 3 natural cards").',
                 "In every profile: same-suit runs of one opening must not touch, round 7 is three runs "
                 "using the whole hand, and the exact cut is players × cards dealt + 1.",
             ),

@@ -825,7 +825,8 @@ def _no_reason(code: str, search: _Search, deal: Contract, profile: Profile) -> 
             RULE,
         )
     return Problem(
-        f"There is no way to make {want} from these {size} cards and still keep a card to discard.",
+        f"There is no way to make {want} from these {size} cards at once, each card in one "
+        "meld, and still keep a card to discard.",
         RULE,
     )
 
@@ -891,6 +892,22 @@ def solve_opening(
             f"This hand can go down with {_SHORT[deal.round]}: {shown}, "
             f"keeping {_plural(len(left), 'card')} for the discard."
         )
+    rule = RULE
+    if _only_by_bigger_melds(cards, deal, profile, players, melds, kinds):
+        reason = f"{profile.rules_name} allow opening melds above 3 and 4 cards. {reason}"
+        rule = "R11"
     return Verdict(
-        True, reason, RULE, {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
+        True, reason, rule, {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
     )
+
+
+def _only_by_bigger_melds(cards, deal: Contract, profile: Profile, players, melds, kinds) -> bool:
+    """Whether the hand opens only because the profile allows melds above 3 / 4 cards (R11)."""
+    if deal.whole_hand or profile.exact_opening:
+        return False
+    sizes = {SET: SET_SIZE, RUN: RUN_SIZE}
+    if all(len(meld) == sizes[kind] for meld, kind in zip(melds, kinds, strict=True)):
+        return False
+    exact = replace(profile, exact_opening=True)
+    search = _Search(cards, deal, exact, profile.packs(players), profile.jokers(players))
+    return search.solve_partial()[0] is None

@@ -258,6 +258,7 @@ def test_a_fifteenth_card_is_refused():
     verdict = judge(SPADES_A_TO_K + " A♠ JK")
     assert verdict["legal"] is False
     assert verdict["reason"] == "a run holds at most 14 cards (A 2 … K A); this has 15"
+    assert verdict["rule"] == "R4"
 
 
 def test_nothing_goes_past_an_ace():

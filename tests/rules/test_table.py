@@ -496,6 +496,14 @@ def test_swap_on_an_illegal_meld_cites_r4():
     verdict = swap("5♠ 6♠ JK 9♠", "7♠")
     assert verdict["legal"] is False
     assert verdict["rule"] == "R4"
+    assert verdict["reason"].startswith("The meld on the table, 5♠ 6♠ JK 9♠, is not legal: ")
+    assert "is not consecutive" in verdict["reason"]
+
+
+def test_swap_on_a_family_meld_short_of_naturals_cites_r11():
+    verdict = swap("5♠ 6♠ JK JK", "7♠", profile="family")
+    assert verdict["rule"] == "R11"
+    assert "family rules: a run needs 3 natural cards" in verdict["reason"]
 
 
 def test_a_meld_read_as_set_or_run_swaps_as_a_run():
