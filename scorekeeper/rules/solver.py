@@ -831,8 +831,11 @@ def _no_reason(code: str, search: _Search, deal: Contract, profile: Profile) -> 
     )
 
 
+_NOT_NATURALS = frozenset({"size", "suits"})
+
+
 def _without_house_minimums(
-    cards: list[Card], deal: Contract, profile: Profile, players, problem: Problem
+    cards: list[Card], deal: Contract, profile: Profile, players, code: str, problem: Problem
 ) -> Problem:
     """The refusal's deciding rule where the profile raises the natural-card minimums (R11).
 
@@ -842,6 +845,8 @@ def _without_house_minimums(
     """
     if not (profile.house("set_naturals") or profile.house("run_naturals")):
         return problem
+    if code in _NOT_NATURALS:
+        return problem  # too few cards, or four suits in round 7: the same in every profile
     relaxed = replace(profile, set_naturals=1, run_naturals=1)
     search = _Search(cards, deal, relaxed, profile.packs(players), profile.jokers(players))
     found, code = search.solve_whole() if deal.whole_hand else search.solve_partial()
@@ -880,7 +885,7 @@ def solve_opening(
         found, code = search.solve_partial()
     if found is None:
         problem = _no_reason(code, search, deal, profile)
-        problem = _without_house_minimums(cards, deal, profile, players, problem)
+        problem = _without_house_minimums(cards, deal, profile, players, code, problem)
         return problem.verdict({"melds": [], "readings": [], "kinds": [], "left": search.texts})
     runs, ks = found
     melds, readings, kinds, left = _realise(cards, search, runs, ks)
