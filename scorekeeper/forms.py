@@ -24,6 +24,7 @@ from . import scorebook
 from .models import NAME_MAX, Game, Round
 from .rules import CONTRACTS, PROFILES, RulesError, get_profile
 from .rules.scoring import parse_leftovers
+from .rules.verdict import sentence
 
 MAX_SEATS = max(profile.max_players for profile in PROFILES.values())
 RANDOM = "random"
@@ -33,11 +34,6 @@ NOBODY = "nobody"
 def option(value: str, label: str, render_kw: dict[str, Any] | None = None) -> Any:
     """One choice of a select or radio field."""
     return SelectChoice(value, label, render_kw or {})
-
-
-def sentence(message: str) -> str:
-    """The engine's message with a capital first letter, to stand alone beside a field."""
-    return message[:1].upper() + message[1:]
 
 
 class EntryList(FieldList):

@@ -114,12 +114,12 @@ def score(data: Data) -> Data:
     profile, players = _profile(data)
     cards = parse_leftovers(field(data, "cards", (str, list)))
     profile.check_copies(cards, players)
-    # A joker's penalty differs by profile: where it is in the hand, the house rule decides.
-    house = profile.house("joker_penalty") and any(card.joker for card in cards)
+    # A joker's penalty differs by profile: where one is in the hand, that setting decides.
+    jokers = any(card.joker for card in cards)
     return {
         "penalty": hand_penalty(cards, profile),
         "cards": [str(card) for card in cards],
-        "rule": "R11" if house else "R10",
+        "rule": profile.cite("joker_penalty", "R10") if jokers else "R10",
     }
 
 

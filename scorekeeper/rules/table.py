@@ -29,7 +29,7 @@ from .melds import (
 from .opening import check_left, contract_kinds
 from .profiles import Profile, check_round, get_profile
 from .seating import check_seat, turn_order_after
-from .verdict import Problem, Verdict
+from .verdict import Problem, Verdict, sentence
 
 LAID_OFF = "lay it off this turn"
 TO_HAND = "your hand"
@@ -300,10 +300,6 @@ def _stretches(cards: list[Card]) -> str:
         for group in groups
     ]
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
-
-
-def sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _ends(runs: Iterable[Reading]) -> list[str]:

@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def sentence(message: str) -> str:
+    """A message or clause with a capital first letter, to stand alone as a sentence."""
+    return message[:1].upper() + message[1:]
+
+
 @dataclass(frozen=True)
 class Verdict:
     """A ruling: `legal`, one plain `reason` a player would accept, the `rule` it rests on (R-number),

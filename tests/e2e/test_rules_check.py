@@ -170,6 +170,12 @@ def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
     expect(page.locator('#requests li[data-seat="3"]')).to_be_visible()
     expect(page.locator('#requests li[data-seat="4"]')).to_be_hidden()
     assert page.locator('#active option[value="4"]').get_attribute("hidden") is not None
+    # More players: their seats come back, and go again.
+    page.locator("#players").fill("8")
+    expect(page.locator('#requests li[data-seat="8"]')).to_be_visible()
+    assert page.locator('#active option[value="8"]').get_attribute("hidden") is None
+    page.locator("#players").fill("3")
+    expect(page.locator('#requests li[data-seat="4"]')).to_be_hidden()
     verdict = ask_who_buys(page, "Seat 1", "Seat 3")
     expect(verdict.locator(".verdict-title")).to_have_text("Seat 3 GETS IT")
     expect(verdict.locator(".verdict-reason")).to_have_text(
