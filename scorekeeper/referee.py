@@ -77,6 +77,7 @@ def check():
     error = None
     if form.validate_on_submit():
         data = form.to_data(question)
+        data.setdefault("players", context.players)  # the line above the verdict says so
         if game and question == "buy":
             data["names"] = context.seats[: context.players]
         try:

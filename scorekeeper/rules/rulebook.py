@@ -169,10 +169,14 @@ RULES: dict[str, Rule] = {
 }
 
 COMMON_QUESTIONS: tuple[tuple[str, str, str], ...] = (
-    ("May I lay off on the turn I open?", "No: only from your next turn.", "R6"),
+    (
+        "May I lay off on the turn I open?",
+        "No: only from your next turn (the online and family rules allow it, R11).",
+        "R6",
+    ),
     (
         "May I keep a joker I take back from a run?",
-        "No: lay it off on a meld in the same turn.",
+        "No: lay it off on a meld in the same turn (online rules: it goes into your hand, R11).",
         "R7",
     ),
     (
