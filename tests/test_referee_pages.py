@@ -229,3 +229,13 @@ def test_reference_page_shows_the_updated_rulebook(client):
     swap_row = html.split("Swap a run's joker on the opening turn</td>")[1].split("</tr>")[0]
     assert swap_row == "<td>no</td><td>no</td><td>yes</td><td>yes</td>"
     assert "cites R11 and names the profile" in html
+
+
+def test_a_blank_player_count_is_the_games(client):
+    game_id, _ = new_game(client, names=("Ann", "Bob", "Cat", "Dan", "Eve"), profile="family")
+    html = client.post(
+        f"/rules?q=buy&game={game_id}",
+        data={"profile": "family", "players": "", "active": "1", "requests": ["5"]},
+    ).get_data(as_text=True)
+    assert "Eve GETS IT" in html
+    assert "Family · 5 players" in html
