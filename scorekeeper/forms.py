@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from wtforms import (
     BooleanField,
     FieldList,
@@ -17,12 +18,13 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
-from wtforms.widgets import CheckboxInput, ListWidget
+from wtforms.widgets import CheckboxInput, ListWidget, html_params
 
 from . import scorebook
 from .models import NAME_MAX, Game, Round
 from .rules import CONTRACTS, PROFILES, RulesError, get_profile
 from .rules.scoring import parse_leftovers
+from .rules.verdict import sentence
 
 MAX_SEATS = max(profile.max_players for profile in PROFILES.values())
 RANDOM = "random"
@@ -32,11 +34,6 @@ NOBODY = "nobody"
 def option(value: str, label: str, render_kw: dict[str, Any] | None = None) -> Any:
     """One choice of a select or radio field."""
     return SelectChoice(value, label, render_kw or {})
-
-
-def sentence(message: str) -> str:
-    """The engine's message with a capital first letter, to stand alone beside a field."""
-    return message[:1].upper() + message[1:]
 
 
 class EntryList(FieldList):
@@ -305,19 +302,38 @@ def reads(played: Round, game: Game) -> str:
 # --- The rules-check page ------------------------------------------------------------------
 
 
+class SeatList(ListWidget):
+    """Seat checkboxes, each `<li>` marked with its seat and hidden beyond the table's players."""
+
+    def __call__(self, field: Any, **kwargs: Any) -> Markup:
+        kwargs.setdefault("id", field.id)
+        html = [f"<ul {html_params(**kwargs)}>"]
+        for subfield in field:
+            seat = int(subfield.data)
+            hidden = " hidden" if seat > field.players else ""
+            html.append(f'<li data-seat="{seat}"{hidden}>{subfield()} {subfield.label}</li>')
+        html.append("</ul>")
+        return Markup("".join(html))
+
+
 class MultiCheckboxField(SelectMultipleField):
     """Several seats at once, as big tap checkboxes."""
 
-    widget = ListWidget(prefix_label=False)
+    widget = SeatList()
     option_widget = CheckboxInput()
+    players = MAX_SEATS
 
 
 def round_choices() -> list[SelectChoice]:
     return [option(c.round, f"Round {c.round}: {c}") for c in CONTRACTS]
 
 
-def _seat_choices(names: list[str]) -> list[SelectChoice]:
-    return [option(seat, f"{seat + 1}. {name}") for seat, name in enumerate(names)]
+def seat_choices(seats: list[str], players: int) -> list[SelectChoice]:
+    """Seats numbered from 1 clockwise, labelled by name; those beyond the table are hidden."""
+    return [
+        option(n, label, {"hidden": True, "disabled": True} if n > players else {"data-seat": n})
+        for n, label in enumerate(seats, start=1)
+    ]
 
 
 class RulesCheckForm(FlaskForm):
@@ -346,17 +362,22 @@ class RulesCheckForm(FlaskForm):
         "Hand (after the draw)", render_kw={"class": "cards-input", "autocomplete": "off"}
     )
     opened_this_turn = BooleanField("I opened on this same turn")
-    active = SelectField("Whose turn is it?", coerce=int, default=0)
-    requests = MultiCheckboxField("Who asks to buy it?", coerce=int)
-    last_buyer = SelectField("Who bought the previous discard?", coerce=int, default=-1)
+    # Seats are numbered from 1; the engine's answer is checked against the players by
+    # `questions.buy`, which names a seat that does not exist.
+    active = SelectField("Whose turn is it?", coerce=int, default=1, validate_choice=False)
+    requests = MultiCheckboxField("Who asks to buy it?", coerce=int, validate_choice=False)
+    last_buyer = SelectField(
+        "Who bought the previous discard?", coerce=int, default=0, validate_choice=False
+    )
 
-    def __init__(self, *args: Any, names: list[str] | None = None, **kwargs: Any):
+    def __init__(self, *args: Any, seats: list[str] | None = None, players: int = 4, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.names = names or [f"Seat {n + 1}" for n in range(MAX_SEATS)]
-        seats = _seat_choices(self.names)
-        self.active.choices = seats
-        self.requests.choices = seats
-        self.last_buyer.choices = [option(-1, "Nobody (first purchase)"), *seats]
+        seats = seats or [f"Seat {n + 1}" for n in range(MAX_SEATS)]
+        choices = seat_choices(seats, players)
+        self.active.choices = choices
+        self.requests.choices = choices
+        self.requests.players = players
+        self.last_buyer.choices = [option(0, "Nobody (first purchase)"), *choices]
 
     def to_data(self, question: str) -> dict[str, Any]:
         """The question's fields as the JSON API would receive them."""
@@ -385,7 +406,5 @@ class RulesCheckForm(FlaskForm):
         elif question == "buy":
             data["active"] = self.active.data
             data["requests"] = list(self.requests.data or [])
-            data["last_buyer"] = (
-                None if self.last_buyer.data in (None, -1) else self.last_buyer.data
-            )
+            data["last_buyer"] = self.last_buyer.data or None
         return data

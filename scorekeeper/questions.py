@@ -18,7 +18,7 @@ from .rules.opening import check_opening
 from .rules.profiles import Profile, check_round
 from .rules.scoring import hand_penalty, parse_leftovers
 from .rules.solver import solve_opening
-from .rules.table import check_buy, check_layoff, check_swap
+from .rules.table import check_buy, check_layoff, check_swap, seat_labels
 
 MAX_MELDS = 6
 MAX_REQUESTS = 16
@@ -114,31 +114,61 @@ def score(data: Data) -> Data:
     profile, players = _profile(data)
     cards = parse_leftovers(field(data, "cards", (str, list)))
     profile.check_copies(cards, players)
+    # A joker's penalty differs by profile: where one is in the hand, that setting decides.
+    jokers = any(card.joker for card in cards)
     return {
         "penalty": hand_penalty(cards, profile),
         "cards": [str(card) for card in cards],
-        "rule": "R10",
+        "rule": profile.cite("joker_penalty", "R10") if jokers else "R10",
     }
 
 
+def _seat(value: object, players: int, what: str) -> int:
+    """A 1-based seat number, as players count round the table, turned into the engine's index."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what} must be a seat number from 1 to {players}, not {value!r}")
+    if not 1 <= value <= players:
+        raise InputError(
+            f"{what} is seat {value}, but a {players}-player table has seats 1 to {players}"
+        )
+    return value - 1
+
+
+def _names(data: Data) -> list[str] | None:
+    """The optional seat names, clockwise from seat 1, that the reason uses instead of numbers."""
+    names = field(data, "names", list, required=False)
+    if names is None:
+        return None
+    if len(names) > MAX_REQUESTS:
+        raise InputError(f"{len(names)} names is more than a table has players")
+    for index, name in enumerate(names, start=1):
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"name {index} must be a player's name, not {name!r}")
+    return [name.strip() for name in names]
+
+
 def buy(data: Data) -> Data:
-    """Who gets the discard? (R8)"""
+    """Who gets the discard? (R8) Seats are numbered 1, 2, … clockwise; names are optional."""
+    names = _names(data)
     profile = get_profile(field(data, "profile", str, required=False))
-    players = profile.check_players(field(data, "players", int, required=False))
+    given = field(data, "players", int, required=False)
+    players = profile.check_players(given if given is not None or not names else len(names))
+    if names is not None and len(names) != players:
+        raise InputError(f"{len(names)} names for {players} players: give one name a seat")
     requests = field(data, "requests", list)
     if len(requests) > MAX_REQUESTS:
         raise InputError(f"{len(requests)} requests is more than a table has players")
-    for index, seat in enumerate(requests, start=1):
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise InputError(f"request {index} must be a seat number, not {seat!r}")
-    verdict = check_buy(
-        players,
-        field(data, "active", int),
-        requests,
-        field(data, "last_buyer", int, required=False),
-        profile,
-    )
-    return verdict.to_dict()
+    asked = [_seat(seat, players, f"request {n}") for n, seat in enumerate(requests, start=1)]
+    active = _seat(field(data, "active", int), players, "'active'")
+    last_buyer = field(data, "last_buyer", int, required=False)
+    if last_buyer is not None:
+        last_buyer = _seat(last_buyer, players, "'last_buyer'")
+    verdict = check_buy(players, active, asked, last_buyer, profile, names)
+    answer = verdict.to_dict()
+    buyer = answer["buyer"]
+    answer["buyer"] = None if buyer is None else buyer + 1
+    answer["buyer_name"] = seat_labels(players, names)[buyer] if buyer is not None else None
+    return answer
 
 
 QUESTIONS: dict[str, Callable[[Data], Data]] = {
@@ -170,6 +200,10 @@ def profiles_summary() -> list[Data]:
             "go_out_by_layoff": p.go_out_by_layoff,
             "buying": p.buying,
             "freed_joker_to_hand": p.freed_joker_to_hand,
+            "swap_on_opening_turn": p.swap_on_opening_turn,
+            "packs_by_players": {
+                str(n): p.packs(n) for n in range(p.min_players, p.max_players + 1)
+            },
         }
         for p in PROFILES.values()
     ]

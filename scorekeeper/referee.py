@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, render_template, request, url_for
 
 from . import questions, scorebook
-from .forms import RulesCheckForm, sentence
-from .rules import CONTRACTS, PROFILES, RulesError
+from .forms import MAX_SEATS, RulesCheckForm, sentence
+from .models import Game
+from .rules import CONTRACTS, PROFILES, Profile, RulesError, get_profile
 from .rules.rulebook import COMMON_QUESTIONS, RULES
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
@@ -30,6 +34,32 @@ TABS = {
 }
 
 
+@dataclass(frozen=True)
+class Context:
+    """What a question assumes: the rules, the round and the table, from a game or as chosen."""
+
+    profile: Profile
+    round: int
+    players: int
+    game: Game | None = None
+
+    @property
+    def seats(self) -> list[str]:
+        """Every seat a table can have, by the game's names or as `Seat 1` … clockwise."""
+        names = self.game.names if self.game else []
+        return [names[n] if n < len(names) else f"Seat {n + 1}" for n in range(MAX_SEATS)]
+
+    def line(self, question: str) -> str:
+        """`Round 7 · Liverpool · 4 players`: the context a verdict was given in."""
+        parts = [] if question == "buy" else [f"Round {self.round}"]
+        return " · ".join([*parts, self.profile.label, f"{self.players} players"])
+
+    def query(self) -> dict[str, Any]:
+        """The context as a link's query, so that another tab starts from it."""
+        query = {"profile": self.profile.name, "round": self.round, "players": self.players}
+        return {"game": self.game.id, **query} if self.game else query
+
+
 @bp.route("", methods=["GET", "POST"])
 def check():
     """Ask one question; answer with the same verdict the JSON API gives."""
@@ -37,18 +67,25 @@ def check():
     if question not in TABS:
         abort(404)
     game = _game()
-    form = RulesCheckForm(names=game.names if game else None)
+    context = _context(game, request.form if request.method == "POST" else request.args)
+    form = RulesCheckForm(seats=context.seats, players=context.players)
     if request.method == "GET":
-        form.profile.data = game.profile if game else request.args.get("profile", form.profile.data)
-        if game:
-            form.players.data = len(game.names)
+        form.profile.data = context.profile.name
+        form.round.data = context.round
+        form.players.data = context.players
     verdict = None
     error = None
     if form.validate_on_submit():
+        data = form.to_data(question)
+        data.setdefault("players", context.players)  # the line above the verdict says so
+        if game and question == "buy":
+            data["names"] = context.seats[: context.players]
         try:
-            verdict = questions.QUESTIONS[question](form.to_data(question))
+            verdict = questions.QUESTIONS[question](data)
         except RulesError as problem:
             error = sentence(str(problem))
+    elif form.errors:
+        error = _form_problem(form)
     return render_template(
         "referee/check.html",
         form=form,
@@ -59,8 +96,9 @@ def check():
         rule=RULES.get(verdict.get("rule")) if verdict else None,
         card_fields=CARD_FIELDS[question],
         contracts=CONTRACTS,
-        names=form.names,
-        game=game.id if game else None,
+        context=context,
+        game=game,
+        back=url_for("games.show_game", game_id=game.id) if game else None,
     )
 
 
@@ -76,7 +114,36 @@ def reference():
     )
 
 
-def _game():
+def _form_problem(form: RulesCheckForm) -> str:
+    """A field the form refused (a round that does not exist, 12 players), named in one line."""
+    return "; ".join(
+        f"{form[name].label.text}: {messages[0]}" for name, messages in form.errors.items()
+    )
+
+
+def _game() -> Game | None:
     """The game the page was opened from (`?game=ID`): its seat names and rules fill the form."""
     game_id = request.args.get("game", type=int)
     return None if game_id is None else scorebook.get_game(game_id)
+
+
+def _context(game: Game | None, values) -> Context:
+    """The game's rules, current round and table, or the defaults; then what the person chose.
+
+    A chosen value that does not fit (an unknown profile, round 9, 12 players) is ignored here:
+    the form itself reports it when the question is asked.
+    """
+    profile = scorebook.profile_of(game) if game else get_profile()
+    round_number = (scorebook.next_round(game) or scorebook.LAST_ROUND) if game else 1
+    players = len(game.names) if game else profile.default_players
+    chosen = values.get("profile")
+    if chosen in PROFILES:
+        profile = PROFILES[chosen]
+        players = min(max(players, profile.min_players), profile.max_players)
+    number = values.get("round", type=int)
+    if number is not None and 1 <= number <= scorebook.LAST_ROUND:
+        round_number = number
+    count = values.get("players", type=int)
+    if count is not None and profile.min_players <= count <= profile.max_players:
+        players = count
+    return Context(profile, round_number, players, game)

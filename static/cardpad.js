@@ -11,7 +11,10 @@
   "use strict";
   var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   var SUITS = [["♠", "spades"], ["♥", "hearts"], ["♦", "diamonds"], ["♣", "clubs"]];
-  var SUIT_OF = { S: "♠", H: "♥", D: "♦", C: "♣", "♠": "♠", "♥": "♥", "♦": "♦", "♣": "♣" };
+  var SUIT_OF = {
+    S: "♠", H: "♥", D: "♦", C: "♣", "♠": "♠", "♥": "♥", "♦": "♦", "♣": "♣",
+    "♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣"
+  };
 
   function tokens(value) {
     return value.split(/[\s,;]+/).filter(function (t) { return t.length > 0; });
@@ -19,8 +22,8 @@
 
   function normal(token) {
     var t = token.toUpperCase().replace(/\uFE0F/g, "");
-    if (t === "JOKER" || t === "*" || t === "🃏") return "JK";
-    var m = /^(10|[2-9AJQKT])([SHDC♠♥♦♣]?)$/.exec(t);
+    if (t === "JKR" || t === "JOKER" || t === "*" || t === "🃏") return "JK";
+    var m = /^(10|[2-9AJQKT])([SHDC♠♥♦♣♤♡♢♧]?)$/.exec(t);
     if (m) return (m[1] === "T" ? "10" : m[1]) + (m[2] ? SUIT_OF[m[2]] : "");
     return token;
   }

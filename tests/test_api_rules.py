@@ -68,6 +68,19 @@ def test_round_seven_whole_hand(client):
     assert ask(client, "opening", body).get_json()["legal"] is False
 
 
+def test_layoff_onto_a_meld_the_round_cannot_have(client):
+    body = {"round": 1, "meld": "3♠ 4♠ 5♠ 6♠", "cards": "7♠"}
+    data = ask(client, "layoff", body).get_json()
+    assert data["legal"] is False and data["rule"] == "R6"
+    assert "only sets are on the table" in data["reason"]
+
+
+def test_malformed_joker_declaration_is_a_400(client):
+    response = ask(client, "meld", {"cards": "5♠ 6♠ JK= 8♠"})
+    assert response.status_code == 400
+    assert "'JK=' (card 3)" in response.get_json()["error"]
+
+
 def test_layoff_on_the_opening_turn_refused(client):
     body = {"round": 3, "meld": "3♠ 4♠ 5♠ 6♠", "cards": "7♠", "opened_this_turn": True}
     data = ask(client, "layoff", body).get_json()
@@ -111,28 +124,51 @@ def test_score(client, cards, penalty):
 
 
 def test_score_online_joker_is_25(client):
-    assert ask(client, "score", {"cards": "JK", "profile": "online"}).get_json()["penalty"] == 25
+    data = ask(client, "score", {"cards": "JK", "profile": "online"}).get_json()
+    assert data["penalty"] == 25 and data["rule"] == "R11"
+    assert ask(client, "score", {"cards": "K♠", "profile": "online"}).get_json()["rule"] == "R10"
+    assert ask(client, "score", {"cards": "JK"}).get_json()["rule"] == "R10"
 
 
 @pytest.mark.parametrize(
     ("body", "buyer"),
     [
-        ({"players": 4, "active": 0, "requests": [3, 2], "last_buyer": None}, 2),
-        ({"players": 4, "active": 0, "requests": [3, 2], "last_buyer": 2}, 3),
-        ({"players": 4, "active": 2, "requests": [1, 0], "last_buyer": None}, 0),
-        ({"players": 4, "active": 0, "requests": [], "last_buyer": None}, None),
-        ({"players": 4, "active": 0, "requests": [0]}, None),
+        ({"players": 4, "active": 1, "requests": [4, 3], "last_buyer": None}, 3),
+        ({"players": 4, "active": 1, "requests": [4, 3], "last_buyer": 3}, 4),
+        ({"players": 4, "active": 3, "requests": [2, 1], "last_buyer": None}, 1),
+        ({"players": 4, "active": 1, "requests": [], "last_buyer": None}, None),
+        ({"players": 4, "active": 1, "requests": [1]}, None),
     ],
 )
-def test_buy(client, body, buyer):
+def test_buy_seats_are_numbered_from_one(client, body, buyer):
     data = ask(client, "buy", body).get_json()
     assert data["buyer"] == buyer
-    assert data["reason"]
+    if buyer is not None:
+        # The same seat number in the field, the name field and the reason.
+        assert data["buyer_name"] == f"Seat {buyer}"
+        assert f"Seat {buyer} gets the discard" in data["reason"]
+    else:
+        assert data["buyer_name"] is None
+
+
+def test_buy_with_names_uses_them_in_the_reason(client):
+    body = {"names": ["Ann", "Bob", "Cat", "Dan"], "active": 1, "requests": [4, 3]}
+    data = ask(client, "buy", body).get_json()
+    assert data["buyer"] == 3
+    assert data["buyer_name"] == "Cat"
+    assert data["reason"] == (
+        "Cat plays before Dan after the active player, so Cat gets the discard and takes the "
+        "top stock card as a penalty"
+    )
+    assert "Seat" not in data["reason"]
 
 
 def test_buy_not_in_online_profile(client):
-    body = {"players": 4, "active": 0, "requests": [1], "profile": "online"}
-    assert ask(client, "buy", body).get_json()["buyer"] is None
+    body = {"players": 4, "active": 1, "requests": [2], "profile": "online"}
+    data = ask(client, "buy", body).get_json()
+    assert data["buyer"] is None
+    assert data["rule"] == "R11"
+    assert data["reason"].startswith("Online rules have no buying")
 
 
 @pytest.mark.parametrize(
@@ -157,9 +193,15 @@ def test_buy_not_in_online_profile(client):
         ("swap", {"round": 3, "meld": "7♠ 8♠ JK 10♠", "card": "9♠ 9♥"}, "card"),
         ("solve", {"round": 1, "hand": " ".join(["7♠"] * 50)}, "50"),
         ("score", {"cards": "A♠ Xx"}, "Xx"),
-        ("buy", {"players": 4, "active": 7, "requests": [1]}, "7"),
-        ("buy", {"players": 4, "active": 0, "requests": ["one"]}, "one"),
-        ("buy", {"players": 9, "active": 0, "requests": [1]}, "9"),
+        ("buy", {"players": 4, "active": 7, "requests": [1]}, "seat 7"),
+        ("buy", {"players": 4, "active": 1, "requests": [5]}, "seats 1 to 4"),
+        ("buy", {"players": 4, "active": 0, "requests": [1]}, "seats 1 to 4"),
+        ("buy", {"players": 4, "active": 1, "requests": [2], "last_buyer": 0}, "last_buyer"),
+        ("buy", {"players": 4, "active": 1, "requests": ["one"]}, "one"),
+        ("buy", {"players": 9, "active": 1, "requests": [2]}, "9"),
+        ("buy", {"names": ["Ann", "Bob"], "active": 1, "requests": [2]}, "2 players"),
+        ("buy", {"players": 4, "names": ["Ann"], "active": 1, "requests": [2]}, "1 names"),
+        ("buy", {"names": ["Ann", 7, "Cat", "Dan"], "active": 1, "requests": [2]}, "name 2"),
     ],
 )
 def test_bad_input_is_a_400_that_names_the_problem(client, question, body, needle):
@@ -189,5 +231,9 @@ def test_unknown_question_is_a_json_404(client):
 
 
 def test_profiles_listed(client):
-    names = [p["name"] for p in client.get("/api/rules/profiles").get_json()]
+    profiles = client.get("/api/rules/profiles").get_json()
+    names = [p["name"] for p in profiles]
     assert names == ["liverpool", "contract", "online", "family"]
+    online = profiles[2]
+    assert online["swap_on_opening_turn"] is True and profiles[0]["swap_on_opening_turn"] is False
+    assert online["packs_by_players"] == {"3": 2, "4": 2, "5": 2, "6": 3, "7": 3, "8": 3}

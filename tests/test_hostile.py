@@ -45,7 +45,7 @@ VALID = {
     "swap": {"round": 2, "meld": "4♠ 5♠ JK 7♠", "card": "6♠"},
     "solve": {"round": 1, "hand": "7♣ 7♦ 7♥ 9♠ 9♥ 9♦ 2♣ 3♣ 4♦ 5♦ K♠"},
     "score": {"cards": "7♠ K♥ JK"},
-    "buy": {"active": 0, "requests": [1, 2]},
+    "buy": {"active": 1, "requests": [2, 3]},
 }
 FIELDS = sorted(
     {"profile", "players", "round", "left", "opened_this_turn", "last_buyer", "active"}

@@ -62,9 +62,35 @@ def test_solve_shows_the_melds(client):
     assert "Keep" in html
 
 
-def test_buy_names_the_buyer(client):
-    html = post(client, "buy", active="0", requests=["3", "2"], last_buyer="-1")
+def test_buy_names_the_buyer_by_seat_number_from_one(client):
+    html = post(client, "buy", active="1", requests=["4", "3"], last_buyer="0")
+    # The same seat, numbered from 1, in the title and in the reason.
     assert "Seat 3 GETS IT" in html
+    assert "so Seat 3 gets the discard" in html
+    assert "Seat 2" not in html.split('id="verdict"')[1].split("</section>")[0]
+
+
+def test_only_the_tables_seats_are_offered(client):
+    html = client.get("/rules?q=buy&players=4").get_data(as_text=True)
+    for seat in range(1, 5):
+        assert f'<li data-seat="{seat}"><input' in html
+    for seat in range(5, 9):
+        assert f'<li data-seat="{seat}" hidden>' in html
+        assert f'<option disabled hidden value="{seat}">' in html
+    five = client.get("/rules?q=buy&players=5&profile=family").get_data(as_text=True)
+    assert '<li data-seat="5"><input' in five and '<li data-seat="6" hidden>' in five
+
+
+def test_a_seat_beyond_the_table_is_a_clear_error(client):
+    html = post(client, "buy", active="1", requests=["6"], last_buyer="0")
+    assert "CHECK THE SEATS" in html
+    assert "Request 1 is seat 6, but a 4-player table has seats 1 to 4" in html
+
+
+def test_a_field_the_form_refuses_is_shown(client):
+    html = post(client, "meld", players="12", cards="7♠ 7♥ 7♦")
+    assert "CHECK THE CARDS" in html
+    assert "Players: Number must be between 3 and 8" in html
 
 
 def test_reference_page_has_every_rule_and_common_questions(client):
@@ -87,19 +113,94 @@ def test_opened_from_a_game_uses_its_seat_names_and_rules(client):
     ).get_json()
     game_id = created["id"]
     html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
-    assert "5. Eve" in html
+    assert '<li data-seat="5"><input' in html and ">Eve</label>" in html
+    assert '<li data-seat="6" hidden>' in html
     assert '<option selected value="family">' in html
     answer = client.post(
         f"/rules?q=buy&game={game_id}",
         data={
             "profile": "family",
             "players": "5",
-            "active": "1",
-            "requests": ["0", "4"],
-            "last_buyer": "-1",
+            "active": "2",
+            "requests": ["1", "5"],
+            "last_buyer": "0",
         },
     ).get_data(as_text=True)
     assert "Eve GETS IT" in answer
+    assert "Eve plays before Ann after the active player, so Eve gets the discard" in answer
+    assert "Family · 5 players" in answer
+
+
+def new_game(client, names=("Ann", "Bob", "Cat", "Dan"), profile="liverpool"):
+    created = client.post(
+        "/api/games", json={"players": list(names), "profile": profile, "first_dealer": names[0]}
+    ).get_json()
+    return created["id"], created["key"]
+
+
+def play_rounds(client, game_id, key, count):
+    for _ in range(count):
+        response = client.post(
+            f"/api/games/{game_id}/rounds",
+            json={
+                "cut_exact": False,
+                "out": "Ann",
+                "leftovers": {"Bob": "7", "Cat": "8", "Dan": "9"},
+            },
+            headers={"X-Game-Key": key},
+        )
+        assert response.status_code == 201
+
+
+def test_opened_from_a_game_it_starts_at_the_current_round(client):
+    game_id, key = new_game(client)
+    play_rounds(client, game_id, key, 6)
+    html = client.get(f"/rules?q=layoff&game={game_id}").get_data(as_text=True)
+    assert '<option selected value="7">' in html
+    assert f'href="/games/{game_id}"' in html and "Back to the game" in html
+    # Every tab keeps the game, its rules, its round and its players.
+    assert (
+        f"/rules?q=buy&amp;game={game_id}&amp;profile=liverpool&amp;round=7&amp;players=4" in html
+    )
+    answer = client.post(
+        f"/rules?q=layoff&game={game_id}",
+        data={
+            "profile": "liverpool",
+            "round": "7",
+            "players": "4",
+            "meld": "5♠ 6♠ 7♠ 8♠",
+            "layoff_cards": "9♠",
+        },
+    ).get_data(as_text=True)
+    assert "NOT LEGAL" in answer
+    assert "Round 7 has no laying off" in answer
+    assert "Round 7 · Liverpool · 4 players" in answer
+
+
+def test_a_finished_game_starts_at_round_7_and_a_new_one_at_round_1(client):
+    game_id, key = new_game(client)
+    assert '<option selected value="1">' in client.get(f"/rules?game={game_id}").get_data(
+        as_text=True
+    )
+    play_rounds(client, game_id, key, 7)
+    assert '<option selected value="7">' in client.get(f"/rules?game={game_id}").get_data(
+        as_text=True
+    )
+
+
+def test_the_context_a_tab_was_given_is_kept(client):
+    html = client.get("/rules?q=swap&profile=online&round=5&players=6").get_data(as_text=True)
+    assert '<option selected value="online">' in html
+    assert '<option selected value="5">' in html
+    assert 'value="6"' in html.split('id="players"')[1].split(">")[0]
+    assert "/rules?q=meld&amp;profile=online&amp;round=5&amp;players=6" in html
+    assert "Back to the game" not in html
+
+
+def test_context_that_does_not_fit_is_ignored(client):
+    html = client.get("/rules?q=meld&profile=vegas&round=9&players=30").get_data(as_text=True)
+    assert '<option selected value="liverpool">' in html
+    assert '<option selected value="1">' in html
 
 
 def test_game_page_links_to_the_rules_check(client):
@@ -113,3 +214,28 @@ def test_game_page_links_to_the_rules_check(client):
 
 def test_unknown_game_is_404(client):
     assert client.get("/rules?game=999").status_code == 404
+
+
+def test_reference_page_shows_the_updated_rulebook(client):
+    html = client.get("/rules/reference").get_data(as_text=True)
+    # R1: the accepted spellings and the errors.
+    assert "the white ♤ ♡ ♢ ♧" in html and "JKR" in html and "semicolons" in html
+    assert "JK=, JK=JK, JK=7♠=8♠" in html and "brackets included" in html
+    # R6: only the contract's melds can be on the table.
+    assert "no run in rounds 1 and 4, no set in round 3" in html
+    # R11: online packs, the joker swap on the opening turn, and how a house rule is cited.
+    assert "2 packs for 3–5 players, 3 for 6–8; jokers: 2" in html
+    assert "2 packs for 3–4 players, 3 for 5–8; jokers: 2 a pack" in html
+    swap_row = html.split("Swap a run's joker on the opening turn</td>")[1].split("</tr>")[0]
+    assert swap_row == "<td>no</td><td>no</td><td>yes</td><td>yes</td>"
+    assert "cites R11 and names the profile" in html
+
+
+def test_a_blank_player_count_is_the_games(client):
+    game_id, _ = new_game(client, names=("Ann", "Bob", "Cat", "Dan", "Eve"), profile="family")
+    html = client.post(
+        f"/rules?q=buy&game={game_id}",
+        data={"profile": "family", "players": "", "active": "1", "requests": ["5"]},
+    ).get_data(as_text=True)
+    assert "Eve GETS IT" in html
+    assert "Family · 5 players" in html

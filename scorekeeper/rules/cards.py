@@ -42,9 +42,24 @@ _SUIT_INPUT = {
 }
 _RANK_INPUT = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 _RANK_INPUT.update({str(n): n for n in range(2, 11)})
-_JOKERS = {"JK", "JOKER", "*", "🃏", "JOKR", "JKR"}
+_JOKERS = {"JK", "JKR", "JOKER", "*", "🃏"}
 _SEPARATORS = re.compile(r"[\s,;]+")
+_BRACKETS = re.compile(r"[\[\](){}<>]")
+_BRACKET_HINT = "brackets are not part of the notation; write the card alone, like 7♠ or JK"
 _NATURAL = re.compile(r"^(10|[2-9AJQKT])([SHDC♠♥♦♣♤♡♢♧]?)$")
+
+
+def _declaration_problem(declared: str) -> str:
+    """Why `JK=…` declares no card: a declaration is never dropped or guessed (R1)."""
+    if not declared:
+        what = "it declares nothing after '='"
+    elif declared in _JOKERS:
+        what = "a joker cannot stand for a joker"
+    elif "=" in declared:
+        what = "it declares more than one position"
+    else:
+        what = f"'{declared}' is not a card or a rank"
+    return f"{what}; a joker's position is a card like JK=7♠ or a rank like JK=7, or write JK alone"
 
 
 def rank_name(rank: int) -> str:
@@ -53,8 +68,8 @@ def rank_name(rank: int) -> str:
 
 
 def _clean(token: str) -> str:
-    """Upper-case, without emoji variation selectors or surrounding brackets."""
-    return token.replace("\ufe0f", "").replace("\ufe0e", "").strip().strip("[]()").upper()
+    """Upper-case, without the emoji variation selectors a keyboard adds to a suit symbol."""
+    return token.replace("\ufe0f", "").replace("\ufe0e", "").strip().upper()
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -71,22 +86,21 @@ class Card:
         text = _clean(token)
         if not text:
             raise CardError(token, position, "it is empty")
-        head, _, declared = text.partition("=")
+        head, equals, declared = text.partition("=")
         if head in _JOKERS:
-            if not declared:
+            if not equals:
                 return cls(None, None, True)
-            try:
-                stood_for = cls.parse(declared, position=position, rank_only=True)
-            except CardError:
-                raise CardError(
-                    token, position, "a joker's position is a card like JK=7♠ or a rank like JK=7"
-                ) from None
+            match = _NATURAL.match(declared)
+            if not match:
+                raise CardError(token, position, _declaration_problem(declared))
+            stood_for = cls.parse(declared, position=position, rank_only=True)
             return cls(stood_for.rank, stood_for.suit, True)
-        if declared:
+        if equals:
             raise CardError(token, position, "only a joker can be declared with '='")
         match = _NATURAL.match(text)
         if not match:
-            raise CardError(token, position)
+            bracketed = _BRACKETS.search(text)
+            raise CardError(token, position, _BRACKET_HINT if bracketed else "")
         rank = _RANK_INPUT[match.group(1)]
         suit = _SUIT_INPUT.get(match.group(2)) if match.group(2) else None
         if suit is None and not rank_only:

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 
 from .cards import SUIT_NAMES, Card, format_cards, parse_cards
 from .errors import RulesError
 from .profiles import Profile, get_profile
-from .verdict import Verdict
+from .verdict import Problem, Verdict
 
 SET, RUN = "set", "run"
+KINDS = (SET, RUN)
 MIN_SET, MIN_RUN, MAX_RUN = 3, 4, 14
 LOW_ACE, HIGH_ACE = 1, 14
 
@@ -193,72 +194,141 @@ def _place_run(
     return Reading(RUN, placed, jokers, low)
 
 
-def meld_problem(cards: Sequence[Card], profile: Profile | str | None = None) -> str:
-    """Why the cards are no meld, in words a player accepts (call only when there is no reading)."""
+def meld_problem(
+    cards: Sequence[Card], profile: Profile | str | None = None, kinds: Iterable[str] = KINDS
+) -> Problem:
+    """Why the cards are no meld of the wanted `kinds` (call only when there is no such reading).
+
+    The reason names the first condition that fails; a natural-card minimum the profile raises
+    above one is a house rule, cited as R11 with the profile named.
+    """
     profile = get_profile(profile)
     cards = tuple(cards)
+    kinds = tuple(kind for kind in KINDS if kind in set(kinds))
     text = format_cards(cards)
     naturals = [card for card in cards if card.natural]
     if not cards:
-        return "a meld needs cards; none were given"
+        return Problem("a meld needs cards; none were given", "R4")
     if not naturals:
-        return "a meld needs at least one natural card"
-    ranked = {card.rank for card in cards if card.rank is not None}
-    natural_suits = {card.suit for card in naturals}
-    one_rank = len({card.rank for card in naturals}) == 1
-    if len(ranked) == 1 or (one_rank and len(natural_suits) > 1):
+        return Problem(f"{text} has no natural card: a meld needs at least one", "R4")
+    house = _house_naturals(cards, profile, kinds)
+    if house:
+        return house
+    as_set = SET in kinds and len({card.rank for card in naturals}) == 1
+    as_run = RUN in kinds and len({card.suit for card in naturals}) == 1
+    if as_set and as_run:
+        if len(cards) < MIN_SET:
+            return Problem(
+                f"a meld needs at least {MIN_SET} cards (a set) or {MIN_RUN} (a run); "
+                f"this has {len(cards)}",
+                "R4",
+            )
+        set_problem = _set_problem(cards, naturals, profile)
+        run_problem = _run_problem(cards, naturals, profile)
+        return Problem(f"as a set, {set_problem.reason}; as a run, {run_problem.reason}", "R4")
+    if as_set:
         return _set_problem(cards, naturals, profile)
-    if len(natural_suits) == 1:
+    if as_run:
         return _run_problem(cards, naturals, profile)
+    if kinds == (SET,):
+        return Problem(f"{text} mixes ranks: a set is cards of one rank", "R4")
+    if kinds == (RUN,):
+        return Problem(f"{text} mixes suits: a run is one suit", "R4")
     if len({card.rank for card in naturals}) == len(naturals):
-        return f"{text} mixes suits: a run is one suit"
-    return f"{text} mixes ranks and suits: a set is one rank and a run is one suit"
+        return Problem(f"{text} mixes suits: a run is one suit", "R4")
+    return Problem(f"{text} mixes ranks and suits: a set is one rank and a run is one suit", "R4")
 
 
-def _set_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile) -> str:
+def _house_naturals(cards: tuple[Card, ...], profile: Profile, kinds: tuple[str, ...]):
+    """The R11 problem when only the profile's natural-card minimum keeps the cards from a meld."""
+    if not profile.house("set_naturals") and not profile.house("run_naturals"):
+        return None
+    relaxed = replace(profile, set_naturals=1, run_naturals=1)
+    found = [kind for kind in kinds if any(r.kind == kind for r in meld_readings(cards, relaxed))]
+    if not found:
+        return None
+    naturals = sum(card.natural for card in cards)
+    return Problem(
+        f"{profile.rules_name}: {naturals_needed_text(profile, found)}; "
+        f"{format_cards(cards)} has {naturals}",
+        "R11",
+    )
+
+
+def naturals_needed_text(profile: Profile, kinds: Sequence[str]) -> str:
+    """`a run needs 3 natural cards`, or for both kinds `a set needs 2 natural cards and a run 3`."""
+    first, *rest = kinds
+    text = f"a {first} needs {profile.naturals_needed(first)} natural cards"
+    return text + "".join(f" and a {kind} {profile.naturals_needed(kind)}" for kind in rest)
+
+
+def _naturals_problem(cards: tuple[Card, ...], kind: str, profile: Profile) -> Problem:
+    """Too few natural cards for the profile's minimum (only a house rule asks for more than one)."""
+    naturals = sum(card.natural for card in cards)
+    return Problem(
+        f"{profile.rules_name}: {naturals_needed_text(profile, [kind])}; "
+        f"{format_cards(cards)} has {naturals}",
+        "R11",
+    )
+
+
+def _set_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile) -> Problem:
     """What keeps one-rank cards from being a set: a joker declared elsewhere, too few cards."""
     rank = naturals[0].rank
     for card in cards:
         if card.declared and card.rank != rank:
-            return (
+            return Problem(
                 f"{card} is declared as {card.face()}, but {format_cards(cards)} "
-                f"is a set of {rank_plural(rank)}"
+                f"is a set of {rank_plural(rank)}",
+                "R4",
             )
     if len(cards) < MIN_SET:
-        return f"a set needs at least {MIN_SET} cards; this has {len(cards)}"
+        return Problem(f"a set needs at least {MIN_SET} cards; this has {len(cards)}", "R4")
     if len(naturals) < profile.set_naturals:
-        return (
-            f"a set needs {profile.set_naturals} natural cards in the {profile.name} rules; "
-            f"this has {len(naturals)}"
-        )
-    return f"{format_cards(cards)} is not a set or a run"
+        return _naturals_problem(cards, SET, profile)
+    return Problem(f"{format_cards(cards)} is not a set", "R4")  # pragma: no cover
 
 
-def _run_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile) -> str:
+def _run_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile) -> Problem:
     """What keeps one-suit cards from being a run, most specific first."""
     text = format_cards(cards)
     suit = naturals[0].suit
     for card in cards:
         if card.joker and card.suit not in (None, suit):
-            return f"{card} is declared as {card.face()}, but {text} is in {SUIT_NAMES[suit]}"
+            return Problem(
+                f"{card} is declared as {card.face()}, but {text} is in {SUIT_NAMES[suit]}", "R4"
+            )
     if len(cards) < MIN_RUN:
-        return f"a run needs at least {MIN_RUN} cards; this has {len(cards)}"
+        return Problem(f"a run needs at least {MIN_RUN} cards; this has {len(cards)}", "R4")
     if len(cards) > MAX_RUN:
-        return f"a run holds at most {MAX_RUN} cards (A 2 … K A); this has {len(cards)}"
-    if len(naturals) < profile.run_naturals:
-        return (
-            f"a run needs {profile.run_naturals} natural cards in the {profile.name} rules; "
-            f"this has {len(naturals)}"
+        return Problem(
+            f"a run holds at most {MAX_RUN} cards (A 2 … K A); this has {len(cards)}", "R4"
         )
+    if len(naturals) < profile.run_naturals:
+        return _naturals_problem(cards, RUN, profile)
     ranks = Counter(card.rank for card in cards if card.rank is not None)
     for rank, count in sorted(ranks.items()):
         if rank != 1 and count > 1:
-            return f"{text} has {Card(rank, suit)} twice: a run holds each card once"
+            card = Card(rank, suit)
+            joker = next((c for c in cards if c.declared and c.rank == rank), None)
+            if joker is not None:
+                return Problem(
+                    f"{joker} stands for {card}, which {text} already has: "
+                    "a run holds each card once",
+                    "R4",
+                )
+            return Problem(f"{text} has {card} twice: a run holds each card once", "R4")
     if ranks[1] > 2 or (ranks[1] == 2 and len(cards) < MAX_RUN):
-        return f"{text} has {ranks[1]} aces: only a 14-card run A 2 … K A has an ace at each end"
+        return Problem(
+            f"{text} has {ranks[1]} aces: only a 14-card run A 2 … K A has an ace at each end",
+            "R4",
+        )
     if _wraps(set(ranks), len(cards)):
-        return f"{text} wraps around the ace: an ace is low (A 2 3 4) or high (J Q K A), never both"
-    return _gap_problem(text, set(ranks), len(cards), suit)
+        return Problem(
+            f"{text} wraps around the ace: an ace is low (A 2 3 4) or high (J Q K A), never both",
+            "R4",
+        )
+    return Problem(_gap_problem(text, set(ranks), len(cards), suit), "R4")
 
 
 def _wraps(ranks: set[int], size: int) -> bool:
@@ -298,12 +368,8 @@ def check_meld(
     profile.check_copies(cards, players)
     readings = meld_readings(cards, profile)
     if not readings:
-        return Verdict(
-            False,
-            meld_problem(cards, profile),
-            "R4",
-            {"kind": None, "kinds": [], "readings": [], "jokers": []},
-        )
+        empty = {"kind": None, "kinds": [], "readings": [], "jokers": []}
+        return meld_problem(cards, profile).verdict(empty)
     kinds = [reading.kind for reading in readings]
     kind_words = " or ".join(dict.fromkeys(kinds))
     reason = f"{format_cards(cards)} is a legal {kind_words}, read as {describe_readings(readings)}"

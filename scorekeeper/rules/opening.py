@@ -13,8 +13,8 @@ from .cards import Card, format_cards
 from .contracts import Contract, contract
 from .errors import RulesError
 from .melds import MIN_RUN, MIN_SET, RUN, SET, Reading, meld_problem, meld_readings
-from .profiles import Profile, check_round, get_profile
-from .verdict import Verdict
+from .profiles import LIVERPOOL, Profile, check_round, get_profile
+from .verdict import Problem, Verdict
 
 EMPTY = {"melds": [], "kinds": [], "jokers": []}
 
@@ -103,7 +103,7 @@ def check_opening(
     for meld in melds:
         found = meld_readings(meld, profile)
         if not found:
-            return _fail(_meld_reason(meld, profile), "R4")
+            return _meld_problem(meld, profile, wanted).verdict(EMPTY)
         readings.append(found)
     options = [[r for r in found if fits_opening(r, wanted, profile)] for found in readings]
     tried = list(fitting_choices(options, wanted))
@@ -118,7 +118,13 @@ def check_opening(
         "kinds": [reading.kind for reading in chosen],
         "jokers": [reading.joker_faces() for reading in chosen],
     }
-    return Verdict(True, _legal_reason(wanted, chosen, left), "R5", details)
+    reason = _legal_reason(wanted, chosen, left)
+    bigger = not wanted.whole_hand and any(not fits_opening(r, wanted, LIVERPOOL) for r in chosen)
+    if bigger:
+        # Only the house rules' "3+ / 4+" opening melds make this legal (R11).
+        reason = f"{profile.rules_name} allow opening melds above 3 and 4 cards. {reason}"
+        return Verdict(True, reason, "R11", details)
+    return Verdict(True, reason, "R5", details)
 
 
 def _count_reason(wanted: Contract, laid: int) -> str:
@@ -128,11 +134,18 @@ def _count_reason(wanted: Contract, laid: int) -> str:
     return f"Round {wanted.round} needs {wanted.short()} laid together; you laid {laid} {noun}, and {why}"
 
 
-def _meld_reason(meld: tuple[Card, ...], profile: Profile) -> str:
-    """A bad meld's problem, naming the meld when the problem does not."""
-    problem = meld_problem(meld, profile)
+def contract_kinds(wanted: Contract) -> tuple[str, ...]:
+    """The kinds of meld a round's contract lays: sets, runs or both (R3)."""
+    return tuple(kind for kind, count in ((SET, wanted.sets), (RUN, wanted.runs)) if count)
+
+
+def _meld_problem(meld: tuple[Card, ...], profile: Profile, wanted: Contract) -> Problem:
+    """A bad meld's problem as the contract's kinds see it, naming the meld when it does not."""
+    problem = meld_problem(meld, profile, contract_kinds(wanted))
     text = format_cards(meld)
-    return problem if problem.startswith(text) else f"{text}: {problem}"
+    if problem.reason.startswith(text) or text in problem.reason:
+        return problem
+    return Problem(f"{text}: {problem.reason}", problem.rule)
 
 
 def _diagnose(melds, readings, options, tried, wanted: Contract) -> tuple[str, str]:

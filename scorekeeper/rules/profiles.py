@@ -34,25 +34,56 @@ class Profile:
     go_out_by_layoff: bool
     buying: bool
     freed_joker_to_hand: bool
+    swap_on_opening_turn: bool
+    # (most players, packs) in order: the packs for a table of up to that many players (R11).
+    pack_steps: tuple[tuple[int, int], ...] = ((8, 2),)
+    fixed_jokers: int = 3
+    jokers_per_pack: int = 0
     default_players: int = 4
 
+    @property
+    def label(self) -> str:
+        """The profile's short name for a sentence or a context line: `Liverpool`, `Family`."""
+        return self.name.capitalize()
+
+    @property
+    def rules_name(self) -> str:
+        """How a verdict names the house rules it applies: `family rules` (R11)."""
+        return f"{self.name} rules"
+
+    def house(self, setting: str) -> bool:
+        """Whether this profile changes one of R11's settings from the default `liverpool`."""
+        return getattr(self, setting) != getattr(LIVERPOOL, setting)
+
+    def cite(self, setting: str, default_rule: str) -> str:
+        """The rule a verdict that turns on `setting` rests on: R11 where this profile changes it."""
+        return "R11" if self.house(setting) else default_rule
+
     def packs(self, players: int | None = None) -> int:
-        """How many 52-card packs are shuffled together."""
+        """How many 52-card packs are shuffled together: the first step of `pack_steps` that seats
+        the players."""
         players = self.check_players(players)
-        if self.name == "family":
-            return 2 if players <= 4 else 3
-        if self.name == "online":
-            # The host adds a pack when two cannot deal round 7's 14 cards to everyone.
-            return 2 if players <= 5 else 3
-        return 2
+        return next(packs for most, packs in self.pack_steps if players <= most)
 
     def jokers(self, players: int | None = None) -> int:
-        """How many jokers are in the game."""
-        if self.name == "family":
-            return 2 * self.packs(players)
-        if self.name == "online":
-            return 2
-        return 3
+        """How many jokers are in the game: a fixed number, or so many a pack."""
+        return self.fixed_jokers + self.jokers_per_pack * self.packs(players)
+
+    def packs_text(self) -> str:
+        """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; 2 jokers` (R11)."""
+        steps, low = [], self.min_players
+        for most, packs in self.pack_steps:
+            if most >= low:
+                steps.append((low, min(most, self.max_players), packs))
+                low = most + 1
+        if len(steps) == 1:
+            return f"{steps[0][2]} + {self.jokers()}"
+        sizes = ", ".join(
+            f"{packs} for {first}–{last}" if index else f"{packs} packs for {first}–{last} players"
+            for index, (first, last, packs) in enumerate(steps)
+        )
+        each = f"{self.jokers_per_pack} a pack" if self.jokers_per_pack else str(self.fixed_jokers)
+        return f"{sizes}; jokers: {each}"
 
     def deck(self, players: int | None = None) -> list[Card]:
         """Every physical card shuffled together: the packs' naturals, then the jokers (R1)."""
@@ -128,6 +159,7 @@ LIVERPOOL = Profile(
     go_out_by_layoff=False,
     buying=True,
     freed_joker_to_hand=False,
+    swap_on_opening_turn=False,
 )
 
 # Each house profile says only what R11 changes; the rest is as in liverpool.
@@ -157,6 +189,10 @@ PROFILES: dict[str, Profile] = {
             go_out_by_layoff=True,
             buying=False,
             freed_joker_to_hand=True,
+            swap_on_opening_turn=True,
+            # A third pack once two cannot deal round 7's 14 cards and leave a real stock.
+            pack_steps=((5, 2), (8, 3)),
+            fixed_jokers=2,
         ),
         replace(
             LIVERPOOL,
@@ -171,6 +207,10 @@ PROFILES: dict[str, Profile] = {
             run_naturals=3,
             layoff_on_opening_turn=True,
             go_out_by_layoff=True,
+            swap_on_opening_turn=True,
+            pack_steps=((4, 2), (8, 3)),
+            fixed_jokers=0,
+            jokers_per_pack=2,
         ),
     )
 }

@@ -28,9 +28,13 @@ RULES: dict[str, Rule] = {
                 "Two 52-card packs and 3 jokers: 107 cards. Only jokers are wild; deuces are ordinary cards.",
                 "A game holds at most 2 of each card (one from each pack) and 3 jokers. "
                 "Anything that needs more copies than that is impossible.",
-                "Write a card as rank then suit: 10♠, 10s or Ts, Q♥ or qh, A♦. A joker is JK "
-                "(also JOKER, * or 🃏). Separate cards with spaces or commas.",
-                "A joker may say what it stands for: JK=7♠ in a run, JK=7 in a set.",
+                "Write a card as rank then suit: 10♠, 10s or Ts, Q♥ or qh, A♦. The suits are "
+                "♠ ♥ ♦ ♣, the white ♤ ♡ ♢ ♧, or S H D C. A joker is JK (also JKR, JOKER, * or 🃏). "
+                "Separate cards with spaces, commas or semicolons.",
+                "A joker may say what it stands for: JK=7♠ in a run, JK=7 in a set. A declaration "
+                "that names no card or rank (JK=, JK=JK, JK=7♠=8♠) is an error: it is never "
+                "dropped or guessed.",
+                "Anything else, brackets included, is an error that names the card and its place.",
             ),
         ),
         Rule(
@@ -94,6 +98,8 @@ RULES: dict[str, Rule] = {
                 "joker, up to 14 cards, never past an ace.",
                 "Round 7 has no laying off. In rounds 1-6 you go out by discarding your last card, "
                 "not by laying it off.",
+                "Only melds of the round's contract can be on the table: no run in rounds 1 and 4, "
+                "no set in round 3. Laying off on any other meld is not legal.",
             ),
         ),
         Rule(
@@ -145,12 +151,16 @@ RULES: dict[str, Rule] = {
             "Profiles (house rules)",
             (
                 "Liverpool is the default. Contract has no cut bonus. Online (3-8 players) deals "
-                "7 10 10 10 12 12 14, scores a joker 25, allows bigger opening melds, laying off on "
-                "the opening turn and going out by laying off, has no buying (take several discards "
-                "instead) and lets a freed joker go to the hand. Family (3-8 players) deals "
-                "10 10 10 10 12 12 12, uses 3 packs for 5-8 players and 2 jokers a pack, allows bigger "
-                "opening melds, laying off on the opening turn and going out by laying off, and needs "
-                "2 real cards in a set and 3 in a run.",
+                "7 10 10 10 12 12 14, uses 2 packs for 3-5 players and 3 for 6-8 (so round 7's "
+                "14-card deal leaves a real stock) with 2 jokers, scores a joker 25, allows bigger "
+                "opening melds, laying off and swapping a run's joker on the opening turn and going "
+                "out by laying off, has no buying (take several discards instead) and lets a freed "
+                "joker go to the hand. Family (3-8 players) deals 10 10 10 10 12 12 12, uses 3 "
+                "packs for 5-8 players and 2 jokers a pack, allows bigger opening melds, laying off "
+                "and swapping a run's joker on the opening turn and going out by laying off, and "
+                "needs 2 real cards in a set and 3 in a run.",
+                "A verdict that turns on a house rule cites R11 and names the profile "
+                '("family rules: a run needs 3 natural cards").',
                 "In every profile: same-suit runs of one opening must not touch, round 7 is three runs "
                 "using the whole hand, and the exact cut is players × cards dealt + 1.",
             ),
@@ -159,10 +169,14 @@ RULES: dict[str, Rule] = {
 }
 
 COMMON_QUESTIONS: tuple[tuple[str, str, str], ...] = (
-    ("May I lay off on the turn I open?", "No: only from your next turn.", "R6"),
+    (
+        "May I lay off on the turn I open?",
+        "No: only from your next turn (the online and family rules allow it, R11).",
+        "R6",
+    ),
     (
         "May I keep a joker I take back from a run?",
-        "No: lay it off on a meld in the same turn.",
+        "No: lay it off on a meld in the same turn (online rules: it goes into your hand, R11).",
         "R7",
     ),
     (

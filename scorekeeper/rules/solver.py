@@ -69,13 +69,15 @@ and jokers fill every other place.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import combinations
 
 from .cards import SUIT_SYMBOLS, SUITS, Card, check_copies, parse_cards, rank_name
 from .contracts import CONTRACTS, Contract, contract
 from .errors import CopyLimitError, RulesError, SizeError
+from .melds import RUN, SET, naturals_needed_text
 from .profiles import Profile, get_profile
-from .verdict import Verdict
+from .verdict import Problem, Verdict
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
 HAND_LIMIT = 30
@@ -774,45 +776,87 @@ def _hand_cards(hand) -> list[Card]:
     return cards
 
 
-def _no_reason(code: str, search: _Search, deal: Contract, profile: Profile) -> str:
+def _no_reason(code: str, search: _Search, deal: Contract, profile: Profile) -> Problem:
+    """Why the hand cannot go down, on the rule that decides it."""
     size = search.size
     want = _SHORT[deal.round]
     if code == "size":
         least = SET_SIZE * deal.sets + RUN_SIZE * deal.runs + 1
-        return (
+        return Problem(
             f"{want} needs at least {least} cards, one of them kept to discard: "
-            f"this hand has {_plural(size, 'card')}."
+            f"this hand has {_plural(size, 'card')}.",
+            RULE,
         )
     if code == "sets":
         what = "No set" if deal.sets == 1 else f"No {deal.sets} sets"
-        return (
+        return Problem(
             f"{what} can be made from these {size} cards: a set is 3 cards of one rank with at "
             f"least {_plural(profile.set_naturals, 'natural card')}, and the hand has "
-            f"{_plural(search.jokers, 'joker')}."
+            f"{_plural(search.jokers, 'joker')}.",
+            RULE,
         )
     if code == "runs":
-        return (
+        return Problem(
             f"No run can be made from these {size} cards: a run is {RUN_SIZE} cards in a row of "
-            f"one suit with at least {_plural(profile.run_naturals, 'natural card')}, jokers filling gaps."
+            f"one suit with at least {_plural(profile.run_naturals, 'natural card')}, jokers "
+            "filling gaps.",
+            RULE,
         )
     if code == "naturals":
-        return (
-            f"{want} needs at least {deal.sets * profile.set_naturals + deal.runs * profile.run_naturals} "
-            f"natural cards ({profile.set_naturals} a set, {profile.run_naturals} a run): "
-            f"this hand has {_plural(size - search.jokers, 'natural card')}."
+        kinds = [(deal.sets, SET, profile.set_naturals), (deal.runs, RUN, profile.run_naturals)]
+        each = ", ".join(f"{need} a {kind}" for count, kind, need in kinds if count)
+        least = sum(count * need for count, _, need in kinds)
+        naturals = size - search.jokers
+        return Problem(
+            f"{want} needs at least {least} natural cards ({each}): "
+            f"this hand has {_plural(naturals, 'natural card')}.",
+            "R4",
         )
     if code == "suits":
-        return (
+        return Problem(
             "The naturals are in 4 suits, but round 7's 3 runs can hold at most 3 suits "
-            "and every card must be used."
+            "and every card must be used.",
+            RULE,
         )
     if code == "whole":
-        return (
+        return Problem(
             f"There is no way to split these {size} cards into 3 runs of at least {RUN_SIZE} "
-            "cards that use the whole hand."
+            "cards that use the whole hand.",
+            RULE,
         )
-    return (
-        f"There is no way to make {want} from these {size} cards and still keep a card to discard."
+    return Problem(
+        f"There is no way to make {want} from these {size} cards at once, each card in one "
+        "meld, and still keep a card to discard.",
+        RULE,
+    )
+
+
+_NOT_NATURALS = frozenset({"size", "suits"})
+
+
+def _without_house_minimums(
+    cards: list[Card], deal: Contract, profile: Profile, players, code: str, problem: Problem
+) -> Problem:
+    """The refusal's deciding rule where the profile raises the natural-card minimums (R11).
+
+    The same search with one natural a meld tells them apart: if it finds an opening, the house
+    minimum alone refuses (R11, profile named); if not, the default rules refuse as well, and the
+    reason is theirs.
+    """
+    if not (profile.house("set_naturals") or profile.house("run_naturals")):
+        return problem
+    if code in _NOT_NATURALS:
+        return problem  # too few cards, or four suits in round 7: the same in every profile
+    relaxed = replace(profile, set_naturals=1, run_naturals=1)
+    search = _Search(cards, deal, relaxed, profile.packs(players), profile.jokers(players))
+    found, code = search.solve_whole() if deal.whole_hand else search.solve_partial()
+    if found is None:
+        return _no_reason(code, search, deal, relaxed)
+    kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
+    return Problem(
+        f"{profile.rules_name}: {naturals_needed_text(profile, kinds)}, and these "
+        f"{len(cards)} cards cannot make {_SHORT[deal.round]} with that many natural cards.",
+        "R11",
     )
 
 
@@ -840,17 +884,9 @@ def solve_opening(
     else:
         found, code = search.solve_partial()
     if found is None:
-        return Verdict(
-            False,
-            _no_reason(code, search, deal, profile),
-            RULE,
-            {
-                "melds": [],
-                "readings": [],
-                "kinds": [],
-                "left": search.texts,
-            },
-        )
+        problem = _no_reason(code, search, deal, profile)
+        problem = _without_house_minimums(cards, deal, profile, players, code, problem)
+        return problem.verdict({"melds": [], "readings": [], "kinds": [], "left": search.texts})
     runs, ks = found
     melds, readings, kinds, left = _realise(cards, search, runs, ks)
     shown = " + ".join(" ".join(meld) for meld in melds)
@@ -861,6 +897,22 @@ def solve_opening(
             f"This hand can go down with {_SHORT[deal.round]}: {shown}, "
             f"keeping {_plural(len(left), 'card')} for the discard."
         )
+    rule = RULE
+    if _only_by_bigger_melds(cards, deal, profile, players, melds, kinds):
+        reason = f"{profile.rules_name} allow opening melds above 3 and 4 cards. {reason}"
+        rule = "R11"
     return Verdict(
-        True, reason, RULE, {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
+        True, reason, rule, {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
     )
+
+
+def _only_by_bigger_melds(cards, deal: Contract, profile: Profile, players, melds, kinds) -> bool:
+    """Whether the hand opens only because the profile allows melds above 3 / 4 cards (R11)."""
+    if deal.whole_hand or profile.exact_opening:
+        return False
+    sizes = {SET: SET_SIZE, RUN: RUN_SIZE}
+    if all(len(meld) == sizes[kind] for meld, kind in zip(melds, kinds, strict=True)):
+        return False
+    exact = replace(profile, exact_opening=True)
+    search = _Search(cards, deal, exact, profile.packs(players), profile.jokers(players))
+    return search.solve_partial()[0] is None

@@ -31,16 +31,6 @@ def penalty(cards):
     return sum(PENALTY[re.sub("[♠♥♦♣]$", "", card)] for card in cards)
 
 
-@pytest.fixture
-def watched(page):
-    """The page, failing the test on any script error or CSP violation."""
-    problems = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    yield page
-    assert problems == []
-
-
 def start_game(page):
     page.goto("/games/new")
     expect(page.locator('.seat[data-seat="4"]')).to_be_hidden()  # liverpool: 4 seats

@@ -1,6 +1,7 @@
 """The rules-check page in the real browser, with fingers: tap an opening together."""
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -68,3 +69,132 @@ def test_joker_declared_by_tapping(page):
     page.get_by_role("button", name="Check").tap()
     assert page.locator("#verdict .verdict-title").inner_text() == "LEGAL"
     assert page.locator("#verdict .reading").count() == 1
+
+
+# The rules check opened from a game: its round, rules, players and names, and a way back.
+
+
+def ask_who_buys(page, active, *askers):
+    """Choose whose turn it is and who asks, tap Check: the verdict."""
+    page.select_option("#active", label=active)
+    for asker in askers:
+        page.get_by_label(asker, exact=True).check()
+    page.get_by_role("button", name="Check").tap()
+    return page.locator("#verdict")
+
+
+def game_in_round(page, base_url, names, rounds_played, profile="liverpool"):
+    """A game made through the JSON API, with `rounds_played` rounds recorded; its id."""
+    created = page.request.post(
+        f"{base_url}/api/games",
+        data={"players": names, "profile": profile, "first_dealer": names[0]},
+    )
+    assert created.status == 201
+    game = created.json()
+    leftovers = {name: "7" for name in names[1:]}
+    for _ in range(rounds_played):
+        recorded = page.request.post(
+            f"{base_url}/api/games/{game['id']}/rounds",
+            data={"cut_exact": False, "out": names[0], "leftovers": leftovers},
+            headers={"X-Game-Key": game["key"]},
+        )
+        assert recorded.status == 201
+    return game["id"]
+
+
+def in_view(page, locator):
+    """The element is on screen, whole, at this tablet size."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+
+
+def test_from_a_game_in_round_7_the_check_knows_the_round_and_the_way_back(watched, live_server):
+    page = watched
+    game = game_in_round(page, live_server, ["Ann", "Bob", "Cat", "Dan"], 6)
+    page.goto(f"/games/{game}")
+    page.get_by_role("link", name="Rule dispute? Check it").tap()
+    back = page.get_by_role("link", name="← Back to the game")
+    expect(back).to_be_visible()
+    assert in_view(page, back)
+    page.get_by_role("link", name="Can I lay this off?").tap()
+    expect(page.locator("#round")).to_have_value("7")
+    expect(page.locator("#profile")).to_have_value("liverpool")
+    expect(page.locator("#players")).to_have_value("4")
+    page.locator("#meld").fill("5♠ 6♠ 7♠ 8♠")
+    page.locator("#layoff_cards").fill("9♠")
+    page.get_by_role("button", name="Check").tap()
+    verdict = page.locator("#verdict")
+    expect(verdict.locator(".verdict-title")).to_have_text("NOT LEGAL")
+    expect(verdict.locator("#verdict-context")).to_have_text("Round 7 · Liverpool · 4 players")
+    expect(verdict.locator(".verdict-reason")).to_contain_text("Round 7 has no laying off")
+    # Another tab keeps the game: its names are the seats, and only its four seats exist.
+    page.get_by_role("link", name="Who gets the discard?").tap()
+    seats = page.locator("#requests li")
+    expect(seats.filter(has_text="Dan")).to_be_visible()
+    expect(page.locator('#requests li[data-seat="5"]')).to_be_hidden()
+    assert [item.inner_text().strip() for item in seats.all() if item.is_visible()] == [
+        "Ann",
+        "Bob",
+        "Cat",
+        "Dan",
+    ]
+    verdict = ask_who_buys(page, "Bob", "Dan", "Ann")
+    expect(verdict.locator(".verdict-title")).to_have_text("Dan GETS IT")
+    expect(verdict.locator(".verdict-reason")).to_contain_text(
+        "Dan plays before Ann after the active player, so Dan gets the discard"
+    )
+    expect(page.locator("#verdict-context")).to_have_text("Liverpool · 4 players")
+    # The round is still the game's after the buying question.
+    page.get_by_role("link", name="Can I swap this joker?").tap()
+    expect(page.locator("#round")).to_have_value("7")
+    page.get_by_role("link", name="← Back to the game").tap()
+    expect(page).to_have_url(f"{live_server}/games/{game}")
+    expect(page.locator("#round-title")).to_contain_text("Round 7 of 7")
+
+
+def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
+    page = watched
+    page.goto("/rules?q=layoff")
+    expect(page.get_by_role("link", name="← Back to the game")).to_have_count(0)
+    page.select_option("#profile", "family")
+    page.select_option("#round", "5")
+    page.locator("#players").fill("6")
+    page.get_by_role("link", name="Who gets the discard?").tap()
+    expect(page.locator("#profile")).to_have_value("family")
+    expect(page.locator("#players")).to_have_value("6")
+    expect(page.locator('#requests li[data-seat="6"]')).to_be_visible()
+    expect(page.locator('#requests li[data-seat="7"]')).to_be_hidden()
+    # Fewer players: the seats beyond the table go at once, before any answer.
+    page.locator("#players").fill("3")
+    expect(page.locator('#requests li[data-seat="3"]')).to_be_visible()
+    expect(page.locator('#requests li[data-seat="4"]')).to_be_hidden()
+    assert page.locator('#active option[value="4"]').get_attribute("hidden") is not None
+    # More players: their seats come back, and go again.
+    page.locator("#players").fill("8")
+    expect(page.locator('#requests li[data-seat="8"]')).to_be_visible()
+    assert page.locator('#active option[value="8"]').get_attribute("hidden") is None
+    page.locator("#players").fill("3")
+    expect(page.locator('#requests li[data-seat="4"]')).to_be_hidden()
+    verdict = ask_who_buys(page, "Seat 1", "Seat 3")
+    expect(verdict.locator(".verdict-title")).to_have_text("Seat 3 GETS IT")
+    expect(verdict.locator(".verdict-reason")).to_have_text(
+        "Seat 3 gets the discard and takes the top stock card as a penalty"
+    )
+    expect(page.locator("#verdict-context")).to_have_text("Family · 3 players")
+    page.get_by_role("link", name="Can I swap this joker?").tap()
+    expect(page.locator("#round")).to_have_value("5")
+    expect(page.locator("#profile")).to_have_value("family")
+    expect(page.locator("#players")).to_have_value("3")
+
+
+def test_the_pad_reads_the_white_suits_and_jkr_as_the_referee_does(watched):
+    page = watched
+    page.goto("/rules?q=meld")
+    page.locator("#cards").fill("7♡ 7♢ jkr")
+    pad = page.locator(".cardpad")
+    for chip in ("remove 7♥", "remove 7♦", "remove JK"):
+        expect(pad.get_by_role("button", name=chip)).to_be_visible()
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("#verdict .verdict-title")).to_have_text("LEGAL")
+    expect(page.locator("#verdict .verdict-reason")).to_contain_text("7♥ 7♦ JK is a legal set")

@@ -31,6 +31,13 @@ from scorekeeper.rules.errors import CardError, CopyLimitError, SizeError
         ("jk=7s", "JK=7♠"),
         ("JK=7", "JK=7"),
         ("*=ah", "JK=A♥"),
+        # R1's spellings: the white suit symbols, JKR.
+        ("7♡", "7♥"),
+        ("Q♢", "Q♦"),
+        ("10♧", "10♣"),
+        ("JKR", "JK"),
+        ("jkr", "JK"),
+        ("JKR=7♤", "JK=7♠"),
     ],
 )
 def test_accepted_forms_and_canonical_output(token, canonical):
@@ -39,9 +46,43 @@ def test_accepted_forms_and_canonical_output(token, canonical):
     assert Card.parse(canonical) == card
 
 
-def test_separators_are_spaces_or_commas():
+def test_separators_are_spaces_commas_or_semicolons():
     cards = parse_cards("7♠, 7h,7d  JK")
     assert format_cards(cards) == "7♠ 7♥ 7♦ JK"
+    assert format_cards(parse_cards("7♠; 7h;7d ;JKR")) == "7♠ 7♥ 7♦ JK"
+
+
+@pytest.mark.parametrize(
+    ("token", "words"),
+    [
+        ("JK=", "declares nothing after '='"),
+        ("JK=JK", "a joker cannot stand for a joker"),
+        ("JKR=joker", "a joker cannot stand for a joker"),
+        ("JK=7♠=8♠", "declares more than one position"),
+        ("JK=Z", "'Z' is not a card or a rank"),
+    ],
+)
+def test_a_malformed_declaration_is_an_error_never_dropped(token, words):
+    with pytest.raises(CardError) as caught:
+        parse_cards(f"5♠ 6♠ {token} 8♠")
+    assert caught.value.token == token
+    assert caught.value.position == 3
+    assert words in str(caught.value)
+    assert "JK=7♠" in str(caught.value)
+
+
+@pytest.mark.parametrize("token", ["[7♠]", "(JK)", "{Q♥}", "<10♣>", "[7♠", "JK)"])
+def test_brackets_are_an_error_naming_the_token(token):
+    with pytest.raises(CardError) as caught:
+        parse_cards(f"5♠ {token}")
+    assert caught.value.token == token
+    assert caught.value.position == 2
+    assert "brackets are not part of the notation" in str(caught.value)
+
+
+def test_only_the_rulebook_joker_spellings():
+    with pytest.raises(CardError):
+        Card.parse("JOKR")
 
 
 def test_list_of_strings_is_accepted():

@@ -176,15 +176,38 @@ def test_a_joker_inside_the_fourteen_card_run():
             "7♠ 7♥ 8♠ mixes ranks and suits: a set is one rank and a run is one suit",
         ),
         ("7♠ 7♥", None, "a set needs at least 3 cards; this has 2"),
-        ("7♠ JK", None, "a set needs at least 3 cards; this has 2"),
-        ("JK JK JK", None, "a meld needs at least one natural card"),
-        ("JK=7♠ JK=8♠ JK=9♠", None, "a meld needs at least one natural card"),
+        ("7♠ JK", None, "a meld needs at least 3 cards (a set) or 4 (a run); this has 2"),
+        ("JK JK JK", None, "JK JK JK has no natural card: a meld needs at least one"),
+        (
+            "JK=7♠ JK=8♠ JK=9♠",
+            None,
+            "JK=7♠ JK=8♠ JK=9♠ has no natural card: a meld needs at least one",
+        ),
         ("", None, "a meld needs cards; none were given"),
         ("5♠ 6♠ 7♠", None, "a run needs at least 4 cards; this has 3"),
-        ("7♠ JK JK", "family", "a set needs 2 natural cards in the family rules; this has 1"),
-        ("5♠ 6♠ JK JK", "family", "a run needs 3 natural cards in the family rules; this has 2"),
+        ("7♠ JK JK", "family", "family rules: a set needs 2 natural cards; 7♠ JK JK has 1"),
+        (
+            "5♠ 6♠ JK JK",
+            "family",
+            "family rules: a run needs 3 natural cards; 5♠ 6♠ JK JK has 2",
+        ),
+        (
+            "5♠ JK JK JK",
+            "family",
+            "family rules: a set needs 2 natural cards and a run 3; 5♠ JK JK JK has 1",
+        ),
+        (
+            "7♠ JK=8 JK",
+            None,
+            "as a set, JK=8 is declared as 8, but 7♠ JK=8 JK is a set of 7s; "
+            "as a run, a run needs at least 4 cards; this has 3",
+        ),
         ("5♠ 6♠ 6♠ 7♠", None, "5♠ 6♠ 6♠ 7♠ has 6♠ twice: a run holds each card once"),
-        ("5♠ JK=6♠ 6♠ 7♠", None, "5♠ JK=6♠ 6♠ 7♠ has 6♠ twice: a run holds each card once"),
+        (
+            "5♠ JK=6♠ 6♠ 7♠",
+            None,
+            "JK=6♠ stands for 6♠, which 5♠ JK=6♠ 6♠ 7♠ already has: a run holds each card once",
+        ),
         (
             "A♠ A♠ 2♠ 3♠",
             None,
@@ -222,7 +245,8 @@ def test_a_joker_inside_the_fourteen_card_run():
 def test_illegal_melds_name_the_problem(text, profile, reason):
     verdict = judge(text, profile)
     assert verdict["legal"] is False
-    assert verdict["rule"] == "R4"
+    # Only the family rules' natural-card minimums are a house rule (R11, profile named).
+    assert verdict["rule"] == ("R11" if profile == "family" else "R4")
     assert verdict["kind"] is None
     assert verdict["kinds"] == []
     assert verdict["readings"] == []
@@ -234,6 +258,7 @@ def test_a_fifteenth_card_is_refused():
     verdict = judge(SPADES_A_TO_K + " A♠ JK")
     assert verdict["legal"] is False
     assert verdict["reason"] == "a run holds at most 14 cards (A 2 … K A); this has 15"
+    assert verdict["rule"] == "R4"
 
 
 def test_nothing_goes_past_an_ace():

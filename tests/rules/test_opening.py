@@ -315,7 +315,7 @@ def test_longer_melds_are_reported_as_laid_in_loose_profiles():
         ),
         (1, ("7♠ 7♥", "9♠ 9♥ 9♦"), "7♠ 7♥: a set needs at least 3 cards; this has 2"),
         (2, ("7♣ 7♦ 7♥", "7♠ 8♥ 9♠ 10♠"), "7♠ 8♥ 9♠ 10♠ mixes suits: a run is one suit"),
-        (1, ("JK JK JK", "9♠ 9♥ 9♦"), "JK JK JK: a meld needs at least one natural card"),
+        (1, ("JK JK JK", "9♠ 9♥ 9♦"), "JK JK JK has no natural card: a meld needs at least one"),
     ],
 )
 def test_a_bad_meld_cites_r4(round_number, melds, reason):
@@ -336,7 +336,58 @@ def test_a_bad_meld_cites_r4(round_number, melds, reason):
 )
 def test_family_natural_cards(melds, family):
     assert opening(2, *melds)["legal"] is True
-    assert opening(2, *melds, profile="family")["legal"] is family
+    verdict = opening(2, *melds, profile="family")
+    assert verdict["legal"] is family
+    if not family:
+        # The house rule decides: R11 with the profile named, never R4.
+        assert verdict["rule"] == "R11"
+        assert verdict["reason"].startswith("family rules: a ")
+
+
+def test_family_round_7_run_short_of_naturals_is_judged_as_a_run():
+    # Round 7 has no sets: the reason is the family run minimum, not a set's.
+    verdict = opening(7, "5♠ JK JK JK", "6♥ 7♥ 8♥ 9♥", "2♣ 3♣ 4♣ 5♣ 6♣", profile="family")
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"] == "family rules: a run needs 3 natural cards; 5♠ JK JK JK has 1"
+
+
+@pytest.mark.parametrize(
+    ("round_number", "melds", "reason"),
+    [
+        # Only sets in rounds 1 and 4, only runs in rounds 3 and 7: the meld is judged as the
+        # kind the contract lays.
+        (1, ("7♠ 8♥", "9♠ 9♥ 9♦"), "7♠ 8♥ mixes ranks: a set is cards of one rank"),
+        (3, ("7♠ 7♥", "5♥ 6♥ 7♥ 8♥"), "7♠ 7♥ mixes suits: a run is one suit"),
+        (
+            7,
+            ("7♠ JK", "5♥ 6♥ 7♥ 8♥", "9♣ 10♣ J♣ Q♣ K♣"),
+            "7♠ JK: a run needs at least 4 cards; this has 2",
+        ),
+        (
+            2,
+            ("7♠ JK", "5♥ 6♥ 7♥ 8♥"),
+            "7♠ JK: a meld needs at least 3 cards (a set) or 4 (a run); this has 2",
+        ),
+    ],
+)
+def test_a_bad_meld_is_judged_as_the_kinds_the_contract_lays(round_number, melds, reason):
+    verdict = opening(round_number, *melds)
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R4"
+    assert verdict["reason"] == reason
+
+
+@pytest.mark.parametrize("profile", ["online", "family"])
+def test_a_bigger_opening_meld_is_legal_by_the_house_rule(profile):
+    verdict = opening(1, "7♣ 7♦ 7♥ 7♠", "9♠ 9♥ 9♦", profile=profile)
+    assert verdict["legal"] is True
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"].startswith(
+        f"{profile} rules allow opening melds above 3 and 4 cards. A legal opening for round 1"
+    )
+    exact = opening(1, "7♣ 7♦ 7♥", "9♠ 9♥ 9♦", profile=profile)
+    assert exact["legal"] is True and exact["rule"] == "R5"
 
 
 # Round 7 (R5)

@@ -106,3 +106,22 @@ def test_the_deck_holds_every_card_the_profile_shuffles():
     assert sum(card.joker for card in deck) == 3
     family = get_profile("family").deck(6)
     assert len(family) == 3 * 52 + 6 == get_profile("family").pack_size(6)
+
+
+@pytest.mark.parametrize(
+    ("players", "packs", "stock_round_7"),
+    [(3, 2, 106 - 43), (5, 2, 106 - 71), (6, 3, 158 - 85), (8, 3, 158 - 113)],
+)
+def test_online_pack_count_leaves_a_real_stock_in_round_7(players, packs, stock_round_7):
+    # R11: 2 packs for 3-5 players, 3 for 6-8, always 2 jokers; round 7 deals 14 each.
+    online = get_profile("online")
+    assert online.packs(players) == packs
+    assert online.jokers(players) == 2
+    assert online.stock_after_deal(7, players) == stock_round_7 > 0
+
+
+def test_joker_swap_on_the_opening_turn_only_online_and_family():
+    allowed = {name for name, p in PROFILES.items() if p.swap_on_opening_turn}
+    assert allowed == {"online", "family"}
+    assert get_profile("family").cite("swap_on_opening_turn", "R7") == "R11"
+    assert get_profile("contract").cite("swap_on_opening_turn", "R7") == "R7"

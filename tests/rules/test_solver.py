@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -68,7 +69,20 @@ def agree(hand, round_number, profile, players=None):
         f"round {round_number} {profile} ({players} players): {text}: solver says "
         f"{verdict.legal}, exhaustive found {reference}"
     )
-    assert verdict.rule == "R5"
+    if verdict.rule == "R11" and verdict.legal:
+        # Only a house rule allows it: with exact 3 / 4 melds the hand cannot open.
+        exact = replace(PROFILES[profile], exact_opening=True)
+        assert exhaustive_opening(hand, round_number, exact) is None
+        assert verdict.reason.startswith(f"{profile} rules allow opening melds above")
+    elif verdict.rule == "R11":
+        # Only a house rule refuses: the same hand opens with one natural card a meld.
+        relaxed = replace(PROFILES[profile], set_naturals=1, run_naturals=1)
+        assert exhaustive_opening(hand, round_number, relaxed) is not None
+        assert verdict.reason.startswith(f"{profile} rules: ")
+    elif verdict.rule == "R4":
+        assert sum(card.natural for card in hand) < contract(round_number).melds
+    else:
+        assert verdict.rule == "R5"
     if verdict.legal:
         assert_legal_arrangement(hand, round_number, profile, players, verdict)
     else:
@@ -473,3 +487,56 @@ def test_verdict_shape():
     assert data["legal"] is True
     assert data["rule"] == "R5"
     assert set(data) == {"legal", "reason", "rule", "melds", "readings", "kinds", "left"}
+
+
+@pytest.mark.parametrize(
+    ("hand", "round_number", "profile", "players", "words", "rule"),
+    [
+        ("7♠ 7♥ 7♦ 9♠ 9♥ 9♦", 1, "liverpool", None, "needs at least 7 cards", "R5"),
+        # One natural card for two melds: even one natural a meld is too few (R4).
+        ("JK JK JK JK JK JK 7♠", 1, "family", 5, "needs at least 2 natural cards", "R4"),
+        # Two sets with one natural card each would do; the family rules want two each.
+        ("7♠ 7♥ 9♠ JK JK JK 2♣", 1, "family", None, "family rules: a set needs 2 natural", "R11"),
+        (
+            "5♠ JK JK 8♠ 6♥ 7♥ JK 9♥ 2♣ 3♣ 4♣ 5♣ 6♣",
+            7,
+            "family",
+            None,
+            "family rules: a run needs 3 natural cards",
+            "R11",
+        ),
+        ("2♠ 5♥ 9♦ J♣ K♠ 3♥ 7♦ 10♣ Q♠ A♥ 4♦", 1, "liverpool", None, "No 2 sets can be made", "R5"),
+        ("2♠ 5♥ 9♦ J♣ K♠ 3♥ 7♦ 10♣ Q♠ 9♥ 9♣", 3, "liverpool", None, "No run can be made", "R5"),
+        ("A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ 9♣ 10♣ J♣ Q♣ K♦", 7, "liverpool", None, "in 4 suits", "R5"),
+        (
+            "A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ 9♣ 10♣ J♣ K♣ 2♥",
+            7,
+            "liverpool",
+            None,
+            "no way to split these 13 cards into 3 runs",
+            "R5",
+        ),
+        # A set of 7s and a run through 7♣ each exist, but not both with the one 7♣.
+        ("7♠ 7♥ 4♣ 5♣ 6♣ 7♣ K♦ 2♠", 2, "liverpool", None, "at once, each card in one meld", "R5"),
+    ],
+)
+def test_every_refusal_names_its_condition_and_rule(
+    hand, round_number, profile, players, words, rule
+):
+    verdict = solve_opening(hand, round_number, profile, players)
+    assert verdict.legal is False
+    assert words in verdict.reason
+    assert verdict.rule == rule
+
+
+def test_an_opening_only_the_bigger_melds_allow_cites_r11():
+    # Family runs need 3 natural cards: 5♠ 7♠ 9♠ hold them only in a 5-card run.
+    hand = "5♠ JK 7♠ JK 9♠ 2♥ 3♥ 4♥ 5♥ K♦"
+    verdict = solve(hand, 3, "family")
+    assert verdict.legal is True
+    assert verdict.rule == "R11"
+    assert verdict.reason.startswith("family rules allow opening melds above 3 and 4 cards.")
+    assert verdict.details["melds"][0] == ["5♠", "JK", "7♠", "JK", "9♠"]
+    # Two 4-card runs need no house rule.
+    plain = solve("4♠ 5♠ 6♠ 7♠ 9♥ 10♥ J♥ Q♥ 2♣", 3, "online")
+    assert plain.legal is True and plain.rule == "R5"

@@ -12,13 +12,13 @@ PROFILES = ["liverpool", "contract", "online", "family"]
 SPADES_2_TO_A = "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠"
 
 
-def layoff(meld: str, cards: str, round_number: int = 3, opened: bool = False, **options) -> dict:
+def layoff(meld: str, cards: str, round_number: int = 2, opened: bool = False, **options) -> dict:
     return check_layoff(
         round_number, parse_cards(meld), parse_cards(cards), opened, **options
     ).to_dict()
 
 
-def swap(meld: str, card: str, round_number: int = 3, opened: bool = False, **options) -> dict:
+def swap(meld: str, card: str, round_number: int = 2, opened: bool = False, **options) -> dict:
     [natural] = parse_cards(card)
     return check_swap(round_number, parse_cards(meld), natural, opened, **options).to_dict()
 
@@ -33,12 +33,18 @@ def swap(meld: str, card: str, round_number: int = 3, opened: bool = False, **op
 def test_worked_case_no_lay_off_on_the_opening_turn(profile, legal):
     verdict = layoff("8♠ 8♦ 8♣", "8♥", round_number=2, opened=True, profile=profile)
     assert verdict["legal"] is legal
-    assert verdict["rule"] == "R6"
     if not legal:
+        assert verdict["rule"] == "R6"
         assert verdict["reason"] == (
             "You opened on this turn, so you may lay off only from your next turn on"
         )
         assert verdict["meld"] == [] and verdict["jokers"] == []
+    else:
+        # The house rule decides: R11, with the profile named.
+        assert verdict["rule"] == "R11"
+        assert verdict["reason"].startswith(
+            f"{profile} rules: you may lay off on the turn you open. 8♥ can go on 8♠ 8♦ 8♣"
+        )
 
 
 def test_the_same_lay_off_is_fine_on_a_later_turn():
@@ -90,36 +96,104 @@ def test_legal_lay_offs(meld, cards, result, jokers):
             "9♣ does not belong on 8♠ 8♦ 8♣: a set of 8s takes only more 8s or jokers",
         ),
         (
+            # The reason names the card that does not belong, not the king that does.
             "K♠ K♦ K♣",
             "K♥ Q♥",
-            "K♥ Q♥ does not belong on K♠ K♦ K♣: a set of kings takes only more kings or jokers",
+            "Q♥ does not belong on K♠ K♦ K♣: a set of kings takes only more kings or jokers",
         ),
+        ("7♠ 7♥ 7♦", "JK=8", "JK=8 is declared as 8, but 7♠ 7♥ 7♦ is a set of 7s"),
         (
             "5♠ 6♠ 7♠ 8♠",
             "10♠",
-            "10♠ does not extend 5♠ 6♠ 7♠ 8♠; it takes the next card at either end (4♠ or 9♠)",
+            "10♠ leaves a gap on 5♠ 6♠ 7♠ 8♠: 9♠ would be missing; "
+            "the next card at either end is 4♠ or 9♠",
+        ),
+        (
+            # 9♠ is fine; J♠ leaves 10♠ missing, and the reason does not offer 9♠ as the fix.
+            "5♠ 6♠ 7♠ 8♠",
+            "9♠ J♠",
+            "9♠ J♠ leave a gap on 5♠ 6♠ 7♠ 8♠: 10♠ would be missing",
+        ),
+        (
+            "5♠ 6♠ 7♠ 8♠",
+            "2♠ 10♠",
+            "2♠ 10♠ leave a gap on 5♠ 6♠ 7♠ 8♠: 3♠ 4♠ and 9♠ would be missing; "
+            "the next card at either end is 4♠ or 9♠",
+        ),
+        (
+            "5♠ 6♠ 7♠ 8♠",
+            "J♠ JK",
+            "J♠ JK leave a gap on 5♠ 6♠ 7♠ 8♠: 9♠ 10♠ would be missing (1 joker can fill only 1); "
+            "the next card at either end is 4♠ or 9♠",
         ),
         (
             "5♠ 6♠ 7♠ JK",
             "10♠",
-            "10♠ does not extend 5♠ 6♠ 7♠ JK; it takes the next card at either end "
-            "(3♠, 4♠, 8♠ or 9♠)",
+            "10♠ does not fit 5♠ 6♠ 7♠ JK whichever way it is read: read as 4♠–7♠ (joker 4♠), "
+            "10♠ leaves a gap on 5♠ 6♠ 7♠ JK: 8♠ 9♠ would be missing; the next card at either "
+            "end is 3♠ or 8♠; read as 5♠–8♠ (joker 8♠), 10♠ leaves a gap on 5♠ 6♠ 7♠ JK: 9♠ "
+            "would be missing; the next card at either end is 4♠ or 9♠",
+        ),
+        (
+            # The duplicate is the problem, not the end it would go on.
+            "5♠ 6♠ 7♠ 8♠",
+            "9♠ 9♠",
+            "9♠ is laid twice: a run holds each card once",
+        ),
+        (
+            "5♠ 6♠ 7♠ 8♠",
+            "JK=9♠ 9♠",
+            "JK=9♠ and 9♠ both take the place of 9♠: a run holds each card once",
+        ),
+        (
+            # A 14-card run holds A♦ twice: the reason is that A♦ is not the next card here.
+            "A♦ 2♦ 3♦ 4♦",
+            "A♦",
+            "A♦ leaves a gap on A♦ 2♦ 3♦ 4♦: 5♦–K♦ would be missing; the run already starts "
+            "with its ace, so A♦ could go only after the K; the next card at either end is 5♦",
+        ),
+        (
+            "J♠ Q♠ K♠ A♠",
+            "A♠",
+            "A♠ leaves a gap on J♠ Q♠ K♠ A♠: 2♠–10♠ would be missing; the run already ends "
+            "with its ace, so A♠ could go only before the 2; the next card at either end is 10♠",
         ),
         ("5♠ 6♠ 7♠ 8♠", "9♥", "9♥ cannot go on 5♠ 6♠ 7♠ 8♠: a run is all spades"),
+        (
+            "5♠ 6♠ 7♠ 8♠",
+            "JK=9♥",
+            "JK=9♥ is declared as 9♥, but 5♠ 6♠ 7♠ 8♠ is a run of spades",
+        ),
         ("5♠ 6♠ 7♠ 8♠", "7♠", "7♠ is already in 5♠ 6♠ 7♠ 8♠: a run holds each card once"),
+        (
+            "5♠ 6♠ 7♠ 8♠",
+            "JK=7♠",
+            "JK=7♠ stands for 7♠, which 5♠ 6♠ 7♠ 8♠ already has: a run holds each card once",
+        ),
         (
             "5♠ 6♠ JK 8♠",
             "7♠",
             "7♠ is already in 5♠ 6♠ JK 8♠ as a joker: replace the joker instead (R7)",
         ),
         (
-            # Both ends at once: one of them is where the joker sits.
+            # Both ends at once: one of them is where the joker sits, whichever way it is read.
             "5♠ 6♠ 7♠ JK",
             "4♠ 8♠",
-            "4♠ is already in 5♠ 6♠ 7♠ JK as a joker: replace the joker instead (R7)",
+            "4♠ 8♠ does not fit 5♠ 6♠ 7♠ JK whichever way it is read: read as 4♠–7♠ "
+            "(joker 4♠), 4♠ is already in 5♠ 6♠ 7♠ JK as a joker: replace the joker instead "
+            "(R7); read as 5♠–8♠ (joker 8♠), 8♠ is already in 5♠ 6♠ 7♠ JK as a joker: replace "
+            "the joker instead (R7)",
         ),
-        ("J♠ Q♠ K♠ A♠", "2♠", "Nothing extends past an ace: 2♠ cannot go on J♠ Q♠ K♠ A♠"),
-        ("A♠ 2♠ 3♠ 4♠", "K♠", "Nothing extends past an ace: K♠ cannot go on A♠ 2♠ 3♠ 4♠"),
+        (
+            "J♠ Q♠ K♠ A♠",
+            "2♠",
+            "Nothing extends past an ace: 2♠ cannot go after the A at its top (J♠–A♠)",
+        ),
+        (
+            "A♠ 2♠ 3♠ 4♠",
+            "K♠",
+            "Nothing extends past an ace: K♠ cannot go before the A at its bottom (A♠–4♠)",
+        ),
         (
             "A♠ " + SPADES_2_TO_A,
             "JK",
@@ -129,7 +203,14 @@ def test_legal_lay_offs(meld, cards, result, jokers):
             # A set stays a set: these would only make a run.
             "7♠ JK JK",
             "8♠ 9♠",
-            "8♠ 9♠ does not belong on 7♠ JK JK: a set of 7s takes only more 7s or jokers",
+            "8♠ does not belong on 7♠ JK JK: a set of 7s takes only more 7s or jokers",
+        ),
+        (
+            "7♠ JK JK JK",
+            "9♥",
+            "9♥ does not fit 7♠ JK JK JK whichever way it is read: as a set, 9♥ does not belong "
+            "on 7♠ JK JK JK: a set of 7s takes only more 7s or jokers; as a run, 9♥ cannot go "
+            "on 7♠ JK JK JK: a run is all spades",
         ),
     ],
 )
@@ -141,9 +222,45 @@ def test_illegal_lay_offs(meld, cards, reason):
 def test_a_meld_read_as_set_or_run_takes_either():
     assert layoff("7♠ JK JK JK", "7♥")["meld"] == ["7♠", "7", "7", "7", "7♥"]
     assert layoff("7♠ JK JK JK", "8♠")["meld"] == ["4♠", "5♠", "6♠", "7♠", "8♠"]
-    verdict = layoff("7♠ JK JK JK", "9♥")
+
+
+@pytest.mark.parametrize(
+    ("round_number", "meld", "cards", "kind", "contract"),
+    [
+        (1, "5♠ 6♠ 7♠ 8♠", "9♠", "run", "2 sets"),
+        (4, "5♠ 6♠ 7♠ 8♠", "4♠", "run", "3 sets"),
+        (3, "7♠ 7♥ 7♦", "7♣", "set", "2 runs"),
+    ],
+)
+@pytest.mark.parametrize("profile", PROFILES)
+def test_no_lay_off_on_a_meld_the_contract_cannot_have_put_down(
+    round_number, meld, cards, kind, contract, profile
+):
+    verdict = layoff(meld, cards, round_number=round_number, profile=profile)
     assert verdict["legal"] is False
-    assert verdict["reason"].startswith("9♥ does not extend 7♠ JK JK JK")
+    assert verdict["rule"] == "R6"
+    only = "runs" if kind == "set" else "sets"
+    assert verdict["reason"] == (
+        f"Round {round_number}'s contract is {contract}, so only {only} are on the table: "
+        f"{meld} is a {kind}, which no player can have put down this round"
+    )
+    # The same lay-off in a round whose contract has both kinds is fine.
+    assert layoff(meld, cards, round_number=5, profile=profile)["legal"] is True
+
+
+def test_a_meld_read_as_set_or_run_is_the_kind_the_contract_has():
+    # Round 1 has only sets: 7♠ JK JK JK is a set of 7s there, so 8♠ does not belong.
+    verdict = layoff("7♠ JK JK JK", "8♠", round_number=1)
+    assert verdict["legal"] is False
+    assert verdict["reason"] == (
+        "8♠ does not belong on 7♠ JK JK JK: a set of 7s takes only more 7s or jokers"
+    )
+    assert layoff("7♠ JK JK JK", "7♥", round_number=1)["legal"] is True
+    # Round 3 has only runs: the same meld takes 8♠ but not 7♥.
+    assert layoff("7♠ JK JK JK", "8♠", round_number=3)["legal"] is True
+    refused = layoff("7♠ JK JK JK", "7♥", round_number=3)
+    assert refused["legal"] is False
+    assert "a run is all spades" in refused["reason"]
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -164,8 +281,22 @@ def test_the_meld_on_the_table_must_be_legal():
 def test_the_family_table_meld_needs_its_naturals():
     assert layoff("5♠ 6♠ JK JK", "9♠")["legal"] is True
     verdict = layoff("5♠ 6♠ JK JK", "9♠", profile="family")
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"] == (
+        "The meld on the table, 5♠ 6♠ JK JK, is not legal: "
+        "family rules: a run needs 3 natural cards; 5♠ 6♠ JK JK has 2"
+    )
+
+
+def test_a_table_meld_in_a_runs_only_round_is_judged_as_a_run():
+    # Round 3 has no sets: 5♠ JK JK is judged as a run (too short), not as a set that
+    # lacks the family rules' second natural card.
+    verdict = layoff("5♠ JK JK", "6♠", round_number=3, profile="family")
     assert verdict["rule"] == "R4"
-    assert "3 natural cards in the family rules" in verdict["reason"]
+    assert verdict["reason"] == (
+        "The meld on the table, 5♠ JK JK, is not legal: a run needs at least 4 cards; this has 3"
+    )
 
 
 @pytest.mark.parametrize(
@@ -175,12 +306,18 @@ def test_the_family_table_meld_needs_its_naturals():
 def test_going_out_by_laying_off_the_last_card(profile, legal):
     verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=0)
     assert verdict["legal"] is legal
-    assert verdict["rule"] == "R6"
     if not legal:
+        assert verdict["rule"] == "R6"
         assert verdict["reason"] == (
             "You go out by discarding your last card, so you may not lay it off"
         )
-    assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=1)["legal"] is True
+    else:
+        assert verdict["rule"] == "R11"
+        assert verdict["reason"].startswith(
+            f"{profile} rules: you may go out by laying off your last card. 9♠ can go on"
+        )
+    kept = layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=1)
+    assert kept["legal"] is True and kept["rule"] == "R6"
 
 
 def test_lay_off_input_errors():
@@ -295,24 +432,78 @@ def test_illegal_swaps(meld, card, reason):
     }
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_swapping_needs_an_earlier_opening_in_every_profile(profile):
+@pytest.mark.parametrize("profile", ["liverpool", "contract"])
+def test_swapping_needs_an_earlier_opening(profile):
     verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, profile=profile)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R7"
-    assert verdict["reason"] == "Only a player who opened on an earlier turn may replace a joker"
+    assert verdict["reason"] == (
+        "You opened on this turn: only a player who opened on an earlier turn may replace a joker"
+    )
 
 
-def test_no_swapping_in_round_7():
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=7)
+@pytest.mark.parametrize(
+    ("profile", "after"),
+    [
+        (
+            "online",
+            "online rules: you may replace a joker on the turn you open and a freed joker goes "
+            "into your hand. 7♠ replaces the joker in 5♠ 6♠ JK 8♠; the freed joker goes into "
+            "your hand",
+        ),
+        (
+            "family",
+            "family rules: you may replace a joker on the turn you open. 7♠ replaces the joker "
+            "in 5♠ 6♠ JK 8♠; the freed joker must be laid off on a meld on the table this turn, "
+            "never kept in hand",
+        ),
+    ],
+)
+def test_online_and_family_swap_on_the_opening_turn(profile, after):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, profile=profile)
+    assert verdict["legal"] is True
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"] == after
+
+
+def test_the_online_freed_joker_to_hand_cites_r11():
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", profile="online")
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"].startswith("online rules: a freed joker goes into your hand. ")
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_no_swapping_in_round_7(profile):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=7, profile=profile)
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R5"
+    assert verdict["reason"] == (
+        "Round 7 has no turn after an opening: the whole hand goes down at once and ends the "
+        "round, so no joker on the table can be replaced"
+    )
+
+
+def test_no_swap_on_a_run_in_a_sets_only_round():
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=1)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R6"
+    assert verdict["reason"].startswith(
+        "Round 1's contract is 2 sets, so only sets are on the table"
+    )
 
 
 def test_swap_on_an_illegal_meld_cites_r4():
     verdict = swap("5♠ 6♠ JK 9♠", "7♠")
     assert verdict["legal"] is False
     assert verdict["rule"] == "R4"
+    assert verdict["reason"].startswith("The meld on the table, 5♠ 6♠ JK 9♠, is not legal: ")
+    assert "is not consecutive" in verdict["reason"]
+
+
+def test_swap_on_a_family_meld_short_of_naturals_cites_r11():
+    verdict = swap("5♠ 6♠ JK JK", "7♠", profile="family")
+    assert verdict["rule"] == "R11"
+    assert "family rules: a run needs 3 natural cards" in verdict["reason"]
 
 
 def test_a_meld_read_as_set_or_run_swaps_as_a_run():
@@ -358,24 +549,38 @@ def test_the_requester_who_plays_soonest_buys(players, active, requests, last_bu
     assert verdict.rule == "R8"
 
 
-def test_buy_reasons():
+def test_buy_reasons_number_seats_from_one():
     assert check_buy(4, 0, [3, 2]).reason == (
-        "Seat 2 plays before seat 3 after the active player, so seat 2 gets the discard and "
+        "Seat 3 plays before Seat 4 after the active player, so Seat 3 gets the discard and "
         "takes the top stock card as a penalty"
     )
     assert check_buy(4, 0, [1]).reason == (
-        "Seat 1 gets the discard and takes the top stock card as a penalty"
+        "Seat 2 gets the discard and takes the top stock card as a penalty"
     )
     assert check_buy(4, 0, [1, 2], last_buyer=1).reason == (
-        "Seat 1 took the previous discard and may not take two in a row, so seat 2 gets the "
+        "Seat 2 took the previous discard and may not take two in a row, so Seat 3 gets the "
         "discard and takes the top stock card as a penalty"
     )
     assert check_buy(4, 0, []).reason == "Nobody asked to buy the discard"
     assert check_buy(4, 0, [0]).reason == (
-        "Seat 0 is the active player and passed the discard, so nobody buys it"
+        "Seat 1 is the active player and passed the discard, so nobody buys it"
     )
     assert check_buy(4, 0, [1], last_buyer=1).reason == (
-        "Seat 1 took the previous discard and may not take two in a row, so nobody buys this one"
+        "Seat 2 took the previous discard and may not take two in a row, so nobody buys this one"
+    )
+
+
+def test_buy_reasons_use_the_seat_names():
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    assert check_buy(4, 0, [3, 2], names=names).reason == (
+        "Cat plays before Dan after the active player, so Cat gets the discard and "
+        "takes the top stock card as a penalty"
+    )
+    assert check_buy(4, 0, [0], names=names).reason == (
+        "Ann is the active player and passed the discard, so nobody buys it"
+    )
+    assert check_buy(4, 0, [1], last_buyer=1, names=names).reason == (
+        "Bob took the previous discard and may not take two in a row, so nobody buys this one"
     )
 
 
@@ -396,7 +601,7 @@ def test_the_online_profile_has_no_buying():
     verdict = check_buy(5, 0, [1, 2], profile="online")
     assert verdict.to_dict() == {
         "legal": False,
-        "reason": "The online profile has no buying: a player may instead take several discards "
+        "reason": "Online rules have no buying: a player may instead take several discards "
         "from the top, plus one stock card for each extra",
         "rule": "R11",
         "buyer": None,
