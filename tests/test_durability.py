@@ -170,7 +170,13 @@ def test_acknowledged_rounds_survive_sigkill(tmp_path):
                 target=client, args=(server.port, book, random.Random(SEED + cycle), result)
             )
             worker.start()
-            time.sleep(rng.uniform(0.0, 0.3))
+            # Kill after a drawn number of acknowledged writes, not after a drawn time: the work
+            # done is then the same on a busy machine as on an idle one.
+            target = book.writes + rng.randint(5, 12)
+            deadline = time.monotonic() + 60
+            while book.writes < target and worker.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.001)
+            time.sleep(rng.uniform(0.0, 0.01))  # somewhere inside the next request
             server.kill()
             worker.join(timeout=30)
             assert not worker.is_alive(), "the client hung on a dead server"
