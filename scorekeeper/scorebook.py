@@ -22,6 +22,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from . import database, keys
 from .extensions import db
 from .models import NAME_MAX, Game, Player, Round, RoundChange, RoundScore, utcnow
+from .names import clean_name, invisible_character, name_key
 from .rules import RulesError, format_cards, get_profile
 from .rules.cards import JOKER, RANKS, Card, rank_name, sort_key
 from .rules.profiles import Profile
@@ -81,11 +82,6 @@ class Missing(ScorebookError):
 # --- Players -------------------------------------------------------------------------------
 
 
-def clean_name(text: str) -> str:
-    """A name as stored: trimmed, inner runs of spaces made one."""
-    return " ".join(text.split())
-
-
 def name_problems(raw: Sequence[str]) -> dict[int, str]:
     """What is wrong with each entered name (by its index): too long, unprintable, or a repeat.
 
@@ -105,9 +101,19 @@ def name_problems(raw: Sequence[str]) -> dict[int, str]:
             problems[index] = f"{name!r} holds a character that reverses the text around it"
         elif all(unicodedata.category(char) in INVISIBLE for char in name):
             problems[index] = f"{name!r} shows nothing on screen: use letters, digits or emoji"
-        key = name.casefold()
+        elif (hidden := invisible_character(name)) is not None:
+            problems[index] = (
+                f"{name!r} holds an invisible character (U+{ord(hidden):04X}): type it again"
+            )
+        key = name_key(name)
         if key in seen and index not in problems:
-            problems[index] = f"'{name}' is already at the table: every name must differ"
+            first = clean_name(raw[seen[key]])
+            problems[index] = (
+                f"'{name}' is already at the table: every name must differ"
+                if first == name
+                else f"'{name}' looks like '{first}', already at the table: every name must differ"
+                " by more than case, accents or look-alike letters"
+            )
         seen.setdefault(key, index)
     return problems
 
@@ -129,8 +135,12 @@ def clean_names(raw: Sequence[str]) -> list[str]:
 
 
 def seat_of(game: Game, name: str, what: str = "player") -> int:
-    """The seat of a player named `name` (trimmed, any case), or `ScorebookError`."""
-    key = clean_name(name).casefold()
+    """The seat of a player named `name` (as written, else anything that looks like it)."""
+    written = clean_name(name)
+    for player in game.players:
+        if player.name == written:
+            return player.seat
+    key = name_key(written)
     for player in game.players:
         if player.name_key == key:
             return player.seat
@@ -160,7 +170,7 @@ def create_game(
         profile=rules.name, first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash
     )
     game.players = [
-        Player(seat=seat, name=name, name_key=name.casefold()) for seat, name in enumerate(cleaned)
+        Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(cleaned)
     ]
     db.session.add(game)
     try:
@@ -184,9 +194,12 @@ def _first_dealer(names: list[str], chosen: str | int | None) -> int:
         if 0 <= chosen < len(names):
             return chosen
         raise ScorebookError(f"there is no seat {chosen + 1}", field="first_dealer")
-    key = clean_name(str(chosen)).casefold()
+    written = clean_name(str(chosen))
+    if written in names:
+        return names.index(written)
+    key = name_key(written)
     for seat, name in enumerate(names):
-        if name.casefold() == key:
+        if name_key(name) == key:
             return seat
     raise ScorebookError(
         f"the first dealer {chosen!r} is not one of the players: {', '.join(names)}",

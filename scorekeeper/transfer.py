@@ -26,6 +26,7 @@ from . import database, keys, scorebook
 from .cli import needs_current_database
 from .extensions import db
 from .models import Game, Player, Round, RoundChange, RoundScore
+from .names import name_key
 from .rules import RulesError, get_profile
 from .rules.scoring import parse_leftovers
 
@@ -319,8 +320,7 @@ def _check_game(check: _Checker, item: Any) -> Game:
         finished_at=finished_at,
         key_hash=key_hash,
         players=[
-            Player(seat=seat, name=name, name_key=name.casefold())
-            for seat, name in enumerate(names)
+            Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)
         ],
         rounds=rounds,
         history=history,
