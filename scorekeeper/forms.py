@@ -19,7 +19,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from . import scorebook
+from . import scorebook, writeonce
 from .models import NAME_MAX, Game, Round
 from .rules import CONTRACTS, PROFILES, RulesError, get_profile
 from .rules.scoring import parse_leftovers
@@ -55,7 +55,14 @@ class EntryList(FieldList):
                     yield int(index)
 
 
-class NewGameForm(FlaskForm):
+class WriteOnceForm(FlaskForm):
+    """A form that changes the score book: it carries a one-time token made when it was opened,
+    so posting it twice (a double tap, a retry) writes once (see `writeonce`)."""
+
+    write_token = HiddenField(default=writeonce.new_token)
+
+
+class NewGameForm(WriteOnceForm):
     """Names in clockwise seat order (blanks ignored), the profile, and the first dealer."""
 
     names = EntryList(
@@ -141,7 +148,7 @@ class CardsText:
             raise ValidationError(sentence(str(error))) from None
 
 
-class RoundForm(FlaskForm):
+class RoundForm(WriteOnceForm):
     """A round's report: who went out, the exact cut, and one cards field per player."""
 
     out = RadioField(
@@ -268,7 +275,7 @@ def round_form(game: Game, number: int, prefill: Round | None = None) -> RoundFo
     return form_class(game=game, number=number, data=data)
 
 
-class UndoForm(FlaskForm):
+class UndoForm(WriteOnceForm):
     """The "Undo round 5" button: its CSRF token, and the version of the round shown above it."""
 
     version = HiddenField()

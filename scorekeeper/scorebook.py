@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,6 +38,8 @@ from .rules.scoring import (
 from .rules.seating import RoundSetup, round_setup
 
 LAST_ROUND = 7
+# Called with a write's result before its commit (see `create_game`); `writeonce` keeps tokens.
+Keep = Callable[[Any], None]
 # A name must show on the ledger as written: no bidi overrides, not only invisible characters.
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -153,9 +155,17 @@ def seat_of(game: Game, name: str, what: str = "player") -> int:
 
 
 def create_game(
-    names: Sequence[str], profile: str | None = None, first_dealer: str | int | None = None
+    names: Sequence[str],
+    profile: str | None = None,
+    first_dealer: str | int | None = None,
+    *,
+    keep: Keep | None = None,
 ) -> tuple[Game, str]:
-    """Seat the players (R11, first dealer drawn if not given); the key is returned, never stored."""
+    """Seat the players (R11, first dealer drawn if not given); the key is returned, never stored.
+
+    `keep`, when given, is called with what is returned, after the game's rows are written and
+    before they are committed: what it adds to the session is committed with them or not at all.
+    """
     try:
         rules = get_profile(profile)
     except RulesError as error:
@@ -174,6 +184,9 @@ def create_game(
     ]
     db.session.add(game)
     try:
+        if keep is not None:
+            db.session.flush()
+            keep((game, key))
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -356,7 +369,9 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
     return ScoredRound(setup, result, canonical)
 
 
-def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Round:
+def record_round(
+    game: Game, entry: RoundEntry, number: int | None = None, *, keep: Keep | None = None
+) -> Round:
     """Store the next round whole; with `number`, `Conflict` if another device recorded it first."""
     expected = next_round(game)
     if number is not None:
@@ -389,7 +404,9 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
         game.rounds.append(played)
         if number == LAST_ROUND:
             game.finished_at = utcnow()
-    _commit(game, number, "was recorded meanwhile on another device")
+    _commit(
+        game, number, "was recorded meanwhile on another device", keep and (lambda: keep(played))
+    )
     return played
 
 
@@ -431,7 +448,14 @@ def find_round(game: Game, number: int) -> Round:
     raise Missing(f"round {number} of game {game.id} has not been recorded")
 
 
-def correct_round(game: Game, number: int, entry: RoundEntry, version: int | None = None) -> Round:
+def correct_round(
+    game: Game,
+    number: int,
+    entry: RoundEntry,
+    version: int | None = None,
+    *,
+    keep: Keep | None = None,
+) -> Round:
     """Replace a round's entry, history kept; `Conflict` if it changed since the caller's version."""
     played = find_round(game, number)
     if version is not None and version != played.version:
@@ -464,11 +488,15 @@ def correct_round(game: Game, number: int, entry: RoundEntry, version: int | Non
         game.history.append(
             RoundChange(round_number=number, action="corrected", before=before, after=after)
         )
-    _commit(game, number, "was changed meanwhile on another device")
+    _commit(
+        game, number, "was changed meanwhile on another device", keep and (lambda: keep(played))
+    )
     return played
 
 
-def undo_round(game: Game, number: int | None = None, version: int | None = None) -> dict[str, Any]:
+def undo_round(
+    game: Game, number: int | None = None, version: int | None = None, *, keep: Keep | None = None
+) -> dict[str, Any]:
     """Remove the latest round into the history; `Conflict` if it changed since `version`."""
     if not game.rounds:
         raise Missing(f"game {game.id} has no round to undo")
@@ -488,7 +516,12 @@ def undo_round(game: Game, number: int | None = None, version: int | None = None
         game.history.append(
             RoundChange(round_number=latest.number, action="undone", before=before, after=None)
         )
-    _commit(game, latest.number, "was changed meanwhile on another device")
+    _commit(
+        game,
+        latest.number,
+        "was changed meanwhile on another device",
+        keep and (lambda: keep(before)),
+    )
     return before
 
 
@@ -514,12 +547,20 @@ def stale(played: Round) -> Conflict:
     )
 
 
-def _commit(game: Game, number: int, what_happened: str) -> None:
-    """Commit all or nothing; a lost race with another device becomes `Conflict`, nothing stored."""
+def _commit(
+    game: Game, number: int, what_happened: str, then: Callable[[], None] | None = None
+) -> None:
+    """Commit all or nothing; a lost race with another device becomes `Conflict`, nothing stored.
+
+    `then` runs once the write is flushed, before the commit (see `create_game`'s `keep`).
+    """
     # On SQLite the whole request is one BEGIN IMMEDIATE transaction, so races queue up and the
     # checks before this catch them; elsewhere the unique (game, number) constraint and the
     # versioned UPDATE/DELETE catch them here.
     try:
+        if then is not None:
+            db.session.flush()
+            then()
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
