@@ -6,11 +6,9 @@ import re
 from typing import Any
 
 from flask import Response, current_app, g, jsonify, request, url_for
-from sqlalchemy.exc import OperationalError
 
 from . import keys, scorebook, writeonce
 from .api import ApiError, bp, field, json_body
-from .extensions import db
 from .models import Game
 
 NEEDS_KEY = "this game needs its edit key: send it in the X-Game-Key header"
@@ -63,14 +61,6 @@ def _scorebook_error(error: scorebook.ScorebookError):
     if current is not None:
         body["round"] = scorebook.round_json(current.game, current)
     return jsonify(body), error.status
-
-
-@bp.errorhandler(OperationalError)
-def _database_busy(error: OperationalError):
-    """A database that stayed locked past the busy timeout: nothing was saved, so say so."""
-    db.session.rollback()
-    current_app.logger.warning("database error, answered 503: %s", error.orig)
-    return jsonify(error="the score book is busy: nothing was saved, try again in a moment"), 503
 
 
 @bp.get("/games")
