@@ -162,7 +162,11 @@ def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
     """A stored UTC time in the clock of the machine serving the table."""
     if moment is None:
         return ""
-    return moment.replace(tzinfo=UTC).astimezone().strftime(pattern)
+    try:
+        return moment.replace(tzinfo=UTC).astimezone().strftime(pattern)
+    except (OverflowError, ValueError, OSError):
+        # Near year 1 or 9999 the local clock's offset falls outside what a date holds.
+        return moment.strftime(pattern) + " UTC"
 
 
 @bp.app_template_filter("points")

@@ -380,8 +380,10 @@ def record_round(
         raise Conflict(f"game {game.id} is finished: all {LAST_ROUND} rounds are recorded")
     number = expected
     scored = score_entry(game, number, entry)
+    now = utcnow()  # the last round is recorded the moment the game finishes
     played = Round(
         number=number,
+        recorded_at=now,
         version=_first_version(game, number),
         dealer=scored.setup.dealer,
         cutter=scored.setup.cutter,
@@ -403,7 +405,7 @@ def record_round(
     with db.session.no_autoflush:
         game.rounds.append(played)
         if number == LAST_ROUND:
-            game.finished_at = utcnow()
+            game.finished_at = now
     _commit(
         game, number, "was recorded meanwhile on another device", keep and (lambda: keep(played))
     )
