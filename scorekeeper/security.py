@@ -155,7 +155,7 @@ def csrf_error(error: CSRFError):
     html = render_template(
         "csrf_error.html",
         own=own,
-        resend=_entries(resend=own),
+        entries=_entries(resend=own),
         reason=error.description,
     )
     return html, 400
@@ -196,7 +196,7 @@ def database_busy(error: OperationalError):
     passed = g.get("csrf_valid", False) or not current_app.config.get("WTF_CSRF_ENABLED", True)
     html = render_template(
         "busy.html",
-        resend=_entries(resend=request.method == "POST" and passed),
+        entries=_entries(resend=request.method == "POST" and passed),
         retry_after=RETRY_AFTER_SECONDS,
     )
     return html, 503, headers
