@@ -56,8 +56,9 @@ class EntryList(FieldList):
 
 
 class WriteOnceForm(FlaskForm):
-    """A form that changes the score book: it carries a one-time token made when it was opened,
-    so posting it twice (a double tap, a retry) writes once (see `writeonce`)."""
+    """A form that changes the score book: it carries a one-time token made when it was opened
+    for one change (a game, a round number, a version), so posting it twice (a double tap, a
+    retry) writes once (see `writeonce`); aimed at another change, it gets a new token."""
 
     write_token = HiddenField(default=writeonce.new_token)
 
@@ -198,6 +199,7 @@ class RoundForm(WriteOnceForm):
             )
         if number is not None:
             self.round_number.data = str(number)
+        self.write_token.data = writeonce.new_token()  # the form is now for another change
 
     def seen_version(self) -> int:
         """The version the form was opened at; 0 (no round's) when missing, so it is refused."""
@@ -216,6 +218,7 @@ class RoundForm(WriteOnceForm):
             "of the round as it is now, or cancel."
         )
         self.version.data = str(played.version)
+        self.write_token.data = writeonce.new_token()  # the form is now for another change
 
     def cards(self) -> list[StringField]:
         """The cards field of each seat, in seat order."""
@@ -290,6 +293,7 @@ class UndoForm(WriteOnceForm):
         if played is None:
             return sentence(error.message) + "."
         self.version.data = str(played.version)
+        self.write_token.data = writeonce.new_token()  # the button now undoes another version
         return (
             f"Round {played.number} was changed on another device since this page was shown "
             f"(it is now version {played.version}). Nothing was undone: check the round as it "

@@ -325,3 +325,19 @@ def _post(port: int, path: str, body, idempotency_key: str, game_key: str | None
         return response.status, json.loads(response.read())
     finally:
         connection.close()
+
+
+def test_a_form_aimed_at_another_round_gets_a_new_token(client, app):
+    """Another device recorded round 1 meanwhile: the form, now for round 2, is a new change."""
+    game_id = int(client.post("/games/new", data=new_game_form(client)).location.rsplit("/", 1)[1])
+    stale = round_form(client, game_id)
+    client.post(f"/games/{game_id}/rounds/new", data=round_form(client, game_id))
+    page = client.post(f"/games/{game_id}/rounds/new", data=stale).get_data(as_text=True)
+    assert "meanwhile" in page
+    fresh = token_of(page)
+    assert fresh != stale["write_token"]
+    saved = client.post(
+        f"/games/{game_id}/rounds/new", data=stale | {"round_number": "2", "write_token": fresh}
+    )
+    assert saved.status_code == 302 and flashed(client) == ["Round 2 saved."]
+    assert counts(app)[1] == 2

@@ -76,7 +76,7 @@ def _rekey(key_of) -> None:
     # Out of the way first: the unique (game, key) must hold after every single UPDATE.
     for row_id in new_keys:
         connection.execute(
-            players.update().where(players.c.id == row_id).values(name_key=f"\x00{row_id}")
+            players.update().where(players.c.id == row_id).values(name_key=f"\x01{row_id}")
         )
     for row_id, key in new_keys.items():
         connection.execute(players.update().where(players.c.id == row_id).values(name_key=key))
