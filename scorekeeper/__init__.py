@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,8 @@ from .extensions import csrf
 ROOT = Path(__file__).resolve().parent.parent
 # Settings the environment may give, over the defaults and instance/config.py.
 ENVIRONMENT = ("DATABASE_URL", "SECRET_KEY", "TRUSTED_PROXIES")
+# A key file shorter than this was cut short (a real one has 64 hex digits): it is replaced.
+SECRET_KEY_MIN = 32
 
 
 def create_app(
@@ -73,13 +77,57 @@ def create_app(
 
 
 def _instance_secret_key(instance_path: str) -> str:
-    """Read the key kept in the instance folder, making it on first start."""
+    """The key kept in the instance folder; made on first start, and made again when unusable.
+
+    A key file left empty or cut short (a crash while it was written, two processes starting
+    at once) is never used: a new key replaces it whole, written to a temporary file, flushed
+    to disk and renamed into place, so no process ever reads a half-written key.
+    """
     path = Path(instance_path) / "secret_key"
-    if not path.exists():
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32))
-    return path.read_text().strip()
+    key = _read_key(path)
+    if key is not None:
+        return key
+    handle, temporary = tempfile.mkstemp(prefix=".secret_key.", dir=instance_path)
+    try:
+        with os.fdopen(handle, "w") as stream:
+            stream.write(secrets.token_hex(32))
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o600)
+        if not path.exists():
+            # Made only when still missing: a process that started at the same moment and
+            # made it first keeps its key, and this one reads it below.
+            with contextlib.suppress(FileExistsError):
+                os.link(temporary, path)
+        elif _read_key(path) is None:
+            os.replace(temporary, path)
+        _fsync_folder(instance_path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+    key = _read_key(path)
+    if key is None:
+        raise RuntimeError(f"{path} holds no usable secret key and cannot be replaced")
+    return key
+
+
+def _read_key(path: Path) -> str | None:
+    """The key in the file, or None when it is missing, unreadable or shorter than a real key."""
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return key if len(key) >= SECRET_KEY_MIN else None
+
+
+def _fsync_folder(folder: str) -> None:
+    """Make a rename in the folder durable too."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
 
 
 def _register_blueprints(app: Flask) -> None:

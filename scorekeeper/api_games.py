@@ -5,32 +5,62 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import current_app, jsonify, request, url_for
-from sqlalchemy.exc import OperationalError
+from flask import Response, current_app, g, jsonify, request, url_for
 
-from . import keys, scorebook
+from . import keys, scorebook, writeonce
 from .api import ApiError, bp, field, json_body
-from .extensions import db
 from .models import Game
 
 NEEDS_KEY = "this game needs its edit key: send it in the X-Game-Key header"
 
 
+class Repeated(Exception):
+    """The request repeats a write already done under its `Idempotency-Key`."""
+
+    def __init__(self, answer: Response):
+        super().__init__("repeated write")
+        self.answer = answer
+
+
+@bp.errorhandler(Repeated)
+def _repeated(repeat: Repeated):
+    return repeat.answer
+
+
+@bp.errorhandler(writeonce.BadKey)
+def _bad_key(error: writeonce.BadKey):
+    return jsonify(error=str(error)), 400
+
+
+def _once(scope: str) -> None:
+    """Take the request's `Idempotency-Key`; a key already used gets the first answer again.
+
+    For a write to a game this runs once the game's row is locked, so a twin still running in
+    another process has finished (and is found) before this one looks.
+    """
+    g.once = writeonce.from_header(scope)
+    done = writeonce.find(g.once)
+    if done is not None:
+        raise Repeated(writeonce.api_answer(done, g.once))
+
+
+def _keep(status: int, body: dict[str, Any], location: str | None = None) -> None:
+    """Keep the answer with the write, for a repeat of its `Idempotency-Key`."""
+    text = current_app.json.response(body).get_data(as_text=True)  # as jsonify writes it
+    writeonce.keep(g.get("once"), status, text, location)
+
+
 @bp.errorhandler(scorebook.ScorebookError)
 def _scorebook_error(error: scorebook.ScorebookError):
+    # A twin with the same key, in another process, won the race: its answer is this one's too.
+    done = writeonce.find(g.get("once"))
+    if done is not None:
+        return writeonce.api_answer(done, g.once)
     body: dict[str, Any] = {"error": error.message}
     current = getattr(error, "current", None)
     if current is not None:
         body["round"] = scorebook.round_json(current.game, current)
     return jsonify(body), error.status
-
-
-@bp.errorhandler(OperationalError)
-def _database_busy(error: OperationalError):
-    """A database that stayed locked past the busy timeout: nothing was saved, so say so."""
-    db.session.rollback()
-    current_app.logger.warning("database error, answered 503: %s", error.orig)
-    return jsonify(error="the score book is busy: nothing was saved, try again in a moment"), 503
 
 
 @bp.get("/games")
@@ -55,14 +85,24 @@ def list_games():
 
 @bp.post("/games")
 def create_game():
-    """`{"players": [...], "profile"?: str, "first_dealer"?: name}` → 201 with the game."""
+    """`{"players": [...], "profile"?: str, "first_dealer"?: name}` → 201 with the game.
+
+    A repeat of the same `Idempotency-Key` gets the same game without `"key"`: the server keeps
+    only the key's hash, so the first answer is the only one that holds it.
+    """
+    _once("api new game")
     data = json_body()
     players = field(data, "players", list)
     if not all(isinstance(name, str) for name in players):
         raise ApiError("'players' must be a list of names, each one text")
     profile = field(data, "profile", str, required=False)
     first_dealer = field(data, "first_dealer", str, required=False)
-    game, key = scorebook.create_game(players, profile, first_dealer)
+
+    def keep(result: tuple[Game, str]) -> None:
+        game = result[0]
+        _keep(201, scorebook.game_json(game), url_for("api.get_game", game_id=game.id))
+
+    game, key = scorebook.create_game(players, profile, first_dealer, keep=keep)
     location = url_for("api.get_game", game_id=game.id)
     # The only answer that ever holds the key: every change to the game needs it.
     return jsonify({**scorebook.game_json(game), "key": key}), 201, {"Location": location}
@@ -82,8 +122,13 @@ def record_round(game_id: int):
     number = field(data, "number", int, required=False)
     if scorebook.next_round(game) is None and number is None:
         raise scorebook.Conflict(f"game {game_id} is finished: all 7 rounds are recorded")
-    played = scorebook.record_round(game, _round_entry(game, data), number)
     location = url_for("api.get_game", game_id=game.id)
+    played = scorebook.record_round(
+        game,
+        _round_entry(game, data),
+        number,
+        keep=lambda played: _keep(201, scorebook.round_json(game, played), location),
+    )
     return jsonify(scorebook.round_json(game, played)), 201, {"Location": location}
 
 
@@ -99,7 +144,13 @@ def correct_round(game_id: int, number: int):
             "(from GET), so a change made meanwhile on another device is never overwritten"
         )
     version = field(data, "version", int)
-    played = scorebook.correct_round(game, number, _round_entry(game, data), version)
+    played = scorebook.correct_round(
+        game,
+        number,
+        _round_entry(game, data),
+        version,
+        keep=lambda played: _keep(200, scorebook.round_json(game, played)),
+    )
     return jsonify(scorebook.round_json(game, played))
 
 
@@ -107,7 +158,9 @@ def correct_round(game_id: int, number: int):
 def undo_round(game_id: int, number: int):
     """Remove the latest round → 200 with the game; earlier or stale (`version`) 409, missing 404."""
     game = _editable_game(game_id)
-    scorebook.undo_round(game, number, _undo_version())
+    scorebook.undo_round(
+        game, number, _undo_version(), keep=lambda _: _keep(200, scorebook.game_json(game))
+    )
     return jsonify(scorebook.game_json(game))
 
 
@@ -125,6 +178,7 @@ def _editable_game(game_id: int, scores: bool = True) -> Game:
         raise ApiError(NEEDS_KEY, 401)
     if not scorebook.can_edit(game, key):
         raise ApiError(f"the key in X-Game-Key is not the edit key of game {game_id}", 403)
+    _once(f"api game {game_id}")
     return game
 
 

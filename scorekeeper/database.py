@@ -59,7 +59,9 @@ def init_app(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     with app.app_context():
-        configure_sqlite(db.engine)
+        configure_sqlite(
+            db.engine, float(app.config.get("DATABASE_BUSY_SECONDS", WRITER_WAIT_SECONDS))
+        )
 
 
 def id_range() -> range:
@@ -67,8 +69,12 @@ def id_range() -> range:
     return ID_RANGES.get(db.engine.dialect.name, PORTABLE_ID_RANGE)
 
 
-def configure_sqlite(engine: Engine) -> None:
-    """Make SQLite durable and serial: WAL, synchronous=FULL, busy timeout, BEGIN IMMEDIATE."""
+def configure_sqlite(engine: Engine, wait: float = WRITER_WAIT_SECONDS) -> None:
+    """Make SQLite durable and serial: WAL, synchronous=FULL, busy timeout, BEGIN IMMEDIATE.
+
+    A writer waits up to `wait` seconds (`DATABASE_BUSY_SECONDS`) for the one before it; then
+    the request is answered 503 (see `security.database_busy`).
+    """
     if engine.dialect.name != "sqlite":
         return
 
@@ -79,7 +85,7 @@ def configure_sqlite(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")
-        cursor.execute(f"PRAGMA busy_timeout={WRITER_WAIT_SECONDS * 1000}")
+        cursor.execute(f"PRAGMA busy_timeout={round(wait * 1000)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -92,7 +98,7 @@ def configure_sqlite(engine: Engine) -> None:
             conn.exec_driver_sql("BEGIN")
             return
         if has_request_context() and not g.get("_sqlite_writer"):
-            if not _writer.acquire(timeout=WRITER_WAIT_SECONDS):
+            if not _writer.acquire(timeout=wait):
                 raise OperationalError("BEGIN IMMEDIATE", None, sqlite3.OperationalError("busy"))
             g._sqlite_writer = True
         # Take the write lock at the start, so two writers queue instead of failing mid-way.

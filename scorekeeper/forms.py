@@ -20,7 +20,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget, html_params
 
-from . import scorebook
+from . import scorebook, writeonce
 from .models import NAME_MAX, Game, Round
 from .rules import CONTRACTS, PROFILES, RulesError, get_profile
 from .rules.scoring import parse_leftovers
@@ -52,7 +52,15 @@ class EntryList(FieldList):
                     yield int(index)
 
 
-class NewGameForm(FlaskForm):
+class WriteOnceForm(FlaskForm):
+    """A form that changes the score book: it carries a one-time token made when it was opened
+    for one change (a game, a round number, a version), so posting it twice (a double tap, a
+    retry) writes once (see `writeonce`); aimed at another change, it gets a new token."""
+
+    write_token = HiddenField(default=writeonce.new_token)
+
+
+class NewGameForm(WriteOnceForm):
     """Names in clockwise seat order (blanks ignored), the profile, and the first dealer."""
 
     names = EntryList(
@@ -138,7 +146,7 @@ class CardsText:
             raise ValidationError(sentence(str(error))) from None
 
 
-class RoundForm(FlaskForm):
+class RoundForm(WriteOnceForm):
     """A round's report: who went out, the exact cut, and one cards field per player."""
 
     out = RadioField(
@@ -188,6 +196,7 @@ class RoundForm(FlaskForm):
             )
         if number is not None:
             self.round_number.data = str(number)
+        self.write_token.data = writeonce.new_token()  # the form is now for another change
 
     def seen_version(self) -> int:
         """The version the form was opened at; 0 (no round's) when missing, so it is refused."""
@@ -206,6 +215,7 @@ class RoundForm(FlaskForm):
             "of the round as it is now, or cancel."
         )
         self.version.data = str(played.version)
+        self.write_token.data = writeonce.new_token()  # the form is now for another change
 
     def cards(self) -> list[StringField]:
         """The cards field of each seat, in seat order."""
@@ -265,7 +275,7 @@ def round_form(game: Game, number: int, prefill: Round | None = None) -> RoundFo
     return form_class(game=game, number=number, data=data)
 
 
-class UndoForm(FlaskForm):
+class UndoForm(WriteOnceForm):
     """The "Undo round 5" button: its CSRF token, and the version of the round shown above it."""
 
     version = HiddenField()
@@ -280,6 +290,7 @@ class UndoForm(FlaskForm):
         if played is None:
             return sentence(error.message) + "."
         self.version.data = str(played.version)
+        self.write_token.data = writeonce.new_token()  # the button now undoes another version
         return (
             f"Round {played.number} was changed on another device since this page was shown "
             f"(it is now version {played.version}). Nothing was undone: check the round as it "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -17,7 +18,7 @@ from flask import (
     url_for,
 )
 
-from . import keys, pagecache, qr, scorebook
+from . import keys, pagecache, qr, scorebook, writeonce
 from .forms import NewGameForm
 from .rules import PROFILES
 
@@ -31,19 +32,47 @@ LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 def new_game():
     """Seat the players clockwise, pick the rules and the first dealer; this tablet gets the key."""
     form = NewGameForm()
+    once = writeonce.from_form("page new game") if form.is_submitted() else None
+    if (done := writeonce.find(once)) is not None:
+        return _started_already(done, once)
+
+    def keep(result: tuple) -> None:
+        game, key = result
+        sealed = writeonce.seal(key, once.key) if once is not None else None
+        body = writeonce.page_body(_started(game), game=game.id)
+        writeonce.keep(once, 302, body, _game_page(game.id), sealed_key=sealed)
+
     if form.validate_on_submit():
         try:
             game, key = scorebook.create_game(
-                form.player_names(), form.profile.data, form.dealer_seat()
+                form.player_names(), form.profile.data, form.dealer_seat(), keep=keep
             )
         except scorebook.ScorebookError as error:
+            if (done := writeonce.find(once)) is not None:
+                return _started_already(done, once)  # a twin in another process was first
             form.form_errors.append(error.message)
         else:
-            dealer = game.players[game.first_dealer].name
-            flash(f"Game started: {dealer} deals round 1.")
-            response = redirect(url_for("games.show_game", game_id=game.id))
+            flash(_started(game))
+            response = redirect(_game_page(game.id))
             return keys.set_cookie(response, request, game.id, key)
     return render_template("games/new.html", form=form, profiles=PROFILES)
+
+
+def _started(game) -> str:
+    return f"Game started: {game.players[game.first_dealer].name} deals round 1."
+
+
+def _game_page(game_id: int) -> str:
+    return url_for("games.show_game", game_id=game_id)
+
+
+def _started_already(done, once):
+    """The form was posted twice: the game its first post started, with its key, again."""
+    response = writeonce.page_answer(done)
+    if done.sealed_key:
+        game_id = json.loads(done.body)["game"]
+        keys.set_cookie(response, request, game_id, writeonce.unseal(done.sealed_key, once.key))
+    return response
 
 
 @bp.get("/")
@@ -133,7 +162,11 @@ def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
     """A stored UTC time in the clock of the machine serving the table."""
     if moment is None:
         return ""
-    return moment.replace(tzinfo=UTC).astimezone().strftime(pattern)
+    try:
+        return moment.replace(tzinfo=UTC).astimezone().strftime(pattern)
+    except (OverflowError, ValueError, OSError):
+        # Near year 1 or 9999 the local clock's offset falls outside what a date holds.
+        return moment.strftime(pattern) + " UTC"
 
 
 @bp.app_template_filter("points")

@@ -11,6 +11,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -72,7 +73,8 @@ class Player(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[int]
     name: Mapped[str] = mapped_column(String(NAME_MAX))
-    # The name folded for comparison, so "ann" and "Ann" cannot share a table.
+    # The name reduced to how it looks (`names.name_key`), so "Ann", "ann", "Ánn" and "Аnn"
+    # (Cyrillic А) cannot share a table.
     name_key: Mapped[str] = mapped_column(String(NAME_MAX * 3))
 
     game: Mapped[Game] = relationship(back_populates="players")
@@ -151,3 +153,33 @@ class RoundChange(db.Model):
     game: Mapped[Game] = relationship(back_populates="history")
 
     __table_args__ = (Index("ix_round_changes_game", "game_id"),)
+
+
+class WriteOnce(db.Model):
+    """A write that happened, under the one-time token or Idempotency-Key that asked for it.
+
+    Kept in the write's own transaction, so a repeat of the same token finds either both or
+    neither; the answer it got is kept to be given again. Purged after `writeonce.KEEP`.
+    """
+
+    __tablename__ = "write_once"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # Where the key is unique: "api game 12", "page game 12", "api new game", "page new game".
+    scope: Mapped[str] = mapped_column(String(40))
+    # sha256 of the token or key: a page's token is a secret of the tablet that holds the page.
+    key_hash: Mapped[str] = mapped_column(String(64))
+    # sha256 of the request (method, address, body): the same key with another request is refused.
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int]
+    location: Mapped[str | None] = mapped_column(String(400))
+    # The API's JSON answer, or the message a page showed.
+    body: Mapped[str] = mapped_column(Text)
+    # A new game's edit key, sealed with the page's token (never in clear), for the repeat's cookie.
+    sealed_key: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("scope", "key_hash", name="write_once_key"),
+        Index("ix_write_once_created", "created_at"),
+    )

@@ -17,7 +17,7 @@ from flask import (
     url_for,
 )
 
-from . import keys, scorebook
+from . import keys, scorebook, writeonce
 from .forms import UndoForm, round_form
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
@@ -33,7 +33,26 @@ def _editors_only():
     if not scorebook.can_edit(game, keys.from_cookie(request, game_id)):
         return make_response(render_template("games/spectator.html", game=game), 403)
     g.game = game
+    if request.method == "POST":
+        # Posted again (a double tap, a retry): the first post's answer, and nothing written.
+        # The game's row is locked by now, so a first post still running has finished.
+        g.once = writeonce.from_form(f"page game {game_id}")
+        return _done_already()
     return None
+
+
+def _done_already():
+    """The first answer to this form's token, if the write it asked for is done."""
+    done = writeonce.find(g.get("once"))
+    return None if done is None else writeonce.page_answer(done)
+
+
+def _kept(message: str, anchor: str = "ledger"):
+    """Keep the write's answer with it, for a repeat of the form's token."""
+    location = url_for("games.show_game", game_id=g.game.id, _anchor=anchor)
+    return lambda _result: writeonce.keep(
+        g.get("once"), 302, writeonce.page_body(message), location
+    )
 
 
 def _to_game(game_id: int, anchor: str = "ledger"):
@@ -53,8 +72,10 @@ def record_round(game_id: int):
         form.recorded_meanwhile(number)
     elif form.validate_on_submit():
         try:
-            scorebook.record_round(game, form.entry(), number)
+            scorebook.record_round(game, form.entry(), number, keep=_kept(f"Round {number} saved."))
         except scorebook.Conflict:
+            if (twin := _done_already()) is not None:
+                return twin
             # Another device recorded this round first: saving again would record the next one.
             number = scorebook.next_round(game)
             form.recorded_meanwhile(number)
@@ -79,8 +100,16 @@ def edit_round(game_id: int, number: int):
     form = round_form(game, number, prefill=played if request.method == "GET" else None)
     if form.validate_on_submit():
         try:
-            scorebook.correct_round(game, number, form.entry(), form.seen_version())
+            scorebook.correct_round(
+                game,
+                number,
+                form.entry(),
+                form.seen_version(),
+                keep=_kept(f"Round {number} corrected."),
+            )
         except scorebook.Conflict as error:
+            if (twin := _done_already()) is not None:
+                return twin
             # The round as it is now beside what was typed, ready to be saved over it.
             form.changed_meanwhile(error)
         except scorebook.ScorebookError as error:
@@ -104,15 +133,18 @@ def undo_round(game_id: int, number: int):
     form = UndoForm(data={"version": str(played.version)} if request.method == "GET" else None)
     warning = None
     if form.validate_on_submit():
+        undone = f"Round {number} undone: it is kept in the history below."
         try:
-            scorebook.undo_round(game, number, form.seen_version())
+            scorebook.undo_round(game, number, form.seen_version(), keep=_kept(undone))
         except scorebook.Conflict as error:
+            if (twin := _done_already()) is not None:
+                return twin
             warning = form.changed_meanwhile(error)
         except scorebook.ScorebookError as error:
             flash(error.message, "error")
             return _to_game(game_id)
         else:
-            flash(f"Round {number} undone: it is kept in the history below.")
+            flash(undone)
             return _to_game(game_id)
     return render_template(
         "rounds/undo.html",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -22,6 +22,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from . import database, keys
 from .extensions import db
 from .models import NAME_MAX, Game, Player, Round, RoundChange, RoundScore, utcnow
+from .names import clean_name, invisible_character, name_key
 from .rules import RulesError, format_cards, get_profile
 from .rules.cards import JOKER, RANKS, Card, rank_name, sort_key
 from .rules.profiles import Profile
@@ -37,6 +38,8 @@ from .rules.scoring import (
 from .rules.seating import RoundSetup, round_setup
 
 LAST_ROUND = 7
+# Called with a write's result before its commit (see `create_game`); `writeonce` keeps tokens.
+Keep = Callable[[Any], None]
 # A name must show on the ledger as written: no bidi overrides, not only invisible characters.
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -81,11 +84,6 @@ class Missing(ScorebookError):
 # --- Players -------------------------------------------------------------------------------
 
 
-def clean_name(text: str) -> str:
-    """A name as stored: trimmed, inner runs of spaces made one."""
-    return " ".join(text.split())
-
-
 def name_problems(raw: Sequence[str]) -> dict[int, str]:
     """What is wrong with each entered name (by its index): too long, unprintable, or a repeat.
 
@@ -105,9 +103,19 @@ def name_problems(raw: Sequence[str]) -> dict[int, str]:
             problems[index] = f"{name!r} holds a character that reverses the text around it"
         elif all(unicodedata.category(char) in INVISIBLE for char in name):
             problems[index] = f"{name!r} shows nothing on screen: use letters, digits or emoji"
-        key = name.casefold()
+        elif (hidden := invisible_character(name)) is not None:
+            problems[index] = (
+                f"{name!r} holds an invisible character (U+{ord(hidden):04X}): type it again"
+            )
+        key = name_key(name)
         if key in seen and index not in problems:
-            problems[index] = f"'{name}' is already at the table: every name must differ"
+            first = clean_name(raw[seen[key]])
+            problems[index] = (
+                f"'{name}' is already at the table: every name must differ"
+                if first == name
+                else f"'{name}' looks like '{first}', already at the table: every name must differ"
+                " by more than case, accents or look-alike letters"
+            )
         seen.setdefault(key, index)
     return problems
 
@@ -129,8 +137,12 @@ def clean_names(raw: Sequence[str]) -> list[str]:
 
 
 def seat_of(game: Game, name: str, what: str = "player") -> int:
-    """The seat of a player named `name` (trimmed, any case), or `ScorebookError`."""
-    key = clean_name(name).casefold()
+    """The seat of a player named `name` (as written, else anything that looks like it)."""
+    written = clean_name(name)
+    for player in game.players:
+        if player.name == written:
+            return player.seat
+    key = name_key(written)
     for player in game.players:
         if player.name_key == key:
             return player.seat
@@ -143,9 +155,17 @@ def seat_of(game: Game, name: str, what: str = "player") -> int:
 
 
 def create_game(
-    names: Sequence[str], profile: str | None = None, first_dealer: str | int | None = None
+    names: Sequence[str],
+    profile: str | None = None,
+    first_dealer: str | int | None = None,
+    *,
+    keep: Keep | None = None,
 ) -> tuple[Game, str]:
-    """Seat the players (R11, first dealer drawn if not given); the key is returned, never stored."""
+    """Seat the players (R11, first dealer drawn if not given); the key is returned, never stored.
+
+    `keep`, when given, is called with what is returned, after the game's rows are written and
+    before they are committed: what it adds to the session is committed with them or not at all.
+    """
     try:
         rules = get_profile(profile)
     except RulesError as error:
@@ -160,10 +180,13 @@ def create_game(
         profile=rules.name, first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash
     )
     game.players = [
-        Player(seat=seat, name=name, name_key=name.casefold()) for seat, name in enumerate(cleaned)
+        Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(cleaned)
     ]
     db.session.add(game)
     try:
+        if keep is not None:
+            db.session.flush()
+            keep((game, key))
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -184,9 +207,12 @@ def _first_dealer(names: list[str], chosen: str | int | None) -> int:
         if 0 <= chosen < len(names):
             return chosen
         raise ScorebookError(f"there is no seat {chosen + 1}", field="first_dealer")
-    key = clean_name(str(chosen)).casefold()
+    written = clean_name(str(chosen))
+    if written in names:
+        return names.index(written)
+    key = name_key(written)
     for seat, name in enumerate(names):
-        if name.casefold() == key:
+        if name_key(name) == key:
             return seat
     raise ScorebookError(
         f"the first dealer {chosen!r} is not one of the players: {', '.join(names)}",
@@ -343,7 +369,9 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
     return ScoredRound(setup, result, canonical)
 
 
-def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Round:
+def record_round(
+    game: Game, entry: RoundEntry, number: int | None = None, *, keep: Keep | None = None
+) -> Round:
     """Store the next round whole; with `number`, `Conflict` if another device recorded it first."""
     expected = next_round(game)
     if number is not None:
@@ -352,8 +380,10 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
         raise Conflict(f"game {game.id} is finished: all {LAST_ROUND} rounds are recorded")
     number = expected
     scored = score_entry(game, number, entry)
+    now = utcnow()  # the last round is recorded the moment the game finishes
     played = Round(
         number=number,
+        recorded_at=now,
         version=_first_version(game, number),
         dealer=scored.setup.dealer,
         cutter=scored.setup.cutter,
@@ -375,8 +405,10 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
     with db.session.no_autoflush:
         game.rounds.append(played)
         if number == LAST_ROUND:
-            game.finished_at = utcnow()
-    _commit(game, number, "was recorded meanwhile on another device")
+            game.finished_at = now
+    _commit(
+        game, number, "was recorded meanwhile on another device", keep and (lambda: keep(played))
+    )
     return played
 
 
@@ -418,7 +450,14 @@ def find_round(game: Game, number: int) -> Round:
     raise Missing(f"round {number} of game {game.id} has not been recorded")
 
 
-def correct_round(game: Game, number: int, entry: RoundEntry, version: int | None = None) -> Round:
+def correct_round(
+    game: Game,
+    number: int,
+    entry: RoundEntry,
+    version: int | None = None,
+    *,
+    keep: Keep | None = None,
+) -> Round:
     """Replace a round's entry, history kept; `Conflict` if it changed since the caller's version."""
     played = find_round(game, number)
     if version is not None and version != played.version:
@@ -451,11 +490,15 @@ def correct_round(game: Game, number: int, entry: RoundEntry, version: int | Non
         game.history.append(
             RoundChange(round_number=number, action="corrected", before=before, after=after)
         )
-    _commit(game, number, "was changed meanwhile on another device")
+    _commit(
+        game, number, "was changed meanwhile on another device", keep and (lambda: keep(played))
+    )
     return played
 
 
-def undo_round(game: Game, number: int | None = None, version: int | None = None) -> dict[str, Any]:
+def undo_round(
+    game: Game, number: int | None = None, version: int | None = None, *, keep: Keep | None = None
+) -> dict[str, Any]:
     """Remove the latest round into the history; `Conflict` if it changed since `version`."""
     if not game.rounds:
         raise Missing(f"game {game.id} has no round to undo")
@@ -475,7 +518,12 @@ def undo_round(game: Game, number: int | None = None, version: int | None = None
         game.history.append(
             RoundChange(round_number=latest.number, action="undone", before=before, after=None)
         )
-    _commit(game, latest.number, "was changed meanwhile on another device")
+    _commit(
+        game,
+        latest.number,
+        "was changed meanwhile on another device",
+        keep and (lambda: keep(before)),
+    )
     return before
 
 
@@ -501,12 +549,20 @@ def stale(played: Round) -> Conflict:
     )
 
 
-def _commit(game: Game, number: int, what_happened: str) -> None:
-    """Commit all or nothing; a lost race with another device becomes `Conflict`, nothing stored."""
+def _commit(
+    game: Game, number: int, what_happened: str, then: Callable[[], None] | None = None
+) -> None:
+    """Commit all or nothing; a lost race with another device becomes `Conflict`, nothing stored.
+
+    `then` runs once the write is flushed, before the commit (see `create_game`'s `keep`).
+    """
     # On SQLite the whole request is one BEGIN IMMEDIATE transaction, so races queue up and the
     # checks before this catch them; elsewhere the unique (game, number) constraint and the
     # versioned UPDATE/DELETE catch them here.
     try:
+        if then is not None:
+            db.session.flush()
+            then()
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()

@@ -1,18 +1,29 @@
-"""Trust at the edges: security headers, body limits, and a kind answer to an expired form."""
+"""Trust at the edges: security headers, body limits, and kind answers to an expired form or a
+busy database, which never hand a forged post a second chance."""
 
 from __future__ import annotations
 
+import contextlib
+import hmac
 import io
 from collections.abc import Callable
 from typing import TypeVar
 
-from flask import Flask, Response, abort, current_app, jsonify, render_template, request
+from flask import Flask, Response, abort, current_app, g, jsonify, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
+from itsdangerous import BadData, URLSafeTimedSerializer
+from sqlalchemy.exc import OperationalError
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .extensions import db
 
 API_PREFIX = "/api/"
 SECRET_FIELD_WORDS = ("key", "password", "secret", "token")
+# Flask-WTF's words for a token whose signature is good but whose time is up.
+CSRF_EXPIRED = "The CSRF token has expired."
+# How long a client is asked to wait before trying again when the database stays busy.
+RETRY_AFTER_SECONDS = 5
 
 F = TypeVar("F", bound=Callable)
 
@@ -71,6 +82,7 @@ def init_app(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, limit_body)
     app.after_request(add_security_headers)
     app.register_error_handler(CSRFError, csrf_error)
+    app.register_error_handler(OperationalError, database_busy)
 
 
 def is_api_request() -> bool:
@@ -134,9 +146,64 @@ def add_security_headers(response: Response) -> Response:
 
 
 def csrf_error(error: CSRFError):
-    """Give back what the player typed with a fresh token, instead of losing it to a 400 page."""
+    """An expired form of this tablet's own comes back with what was typed and a fresh token;
+    anything else (a missing or foreign token: a post made by another site) is shown, read-only,
+    with a link to open a fresh form, and never with a token that would let one tap send it."""
     if is_api_request():
         return jsonify(error=error.description), 400
+    own = _own_expired_form(error)
+    html = render_template(
+        "csrf_error.html",
+        own=own,
+        entries=_entries(resend=own),
+        reason=error.description,
+    )
+    return html, 400
+
+
+def _own_expired_form(error: CSRFError) -> bool:
+    """True when the post carries this session's own token, signed here, only too old.
+
+    Flask-WTF says "expired" for any token signed with this app's key, whichever session it
+    was made for: the token must also be the one this browser's session holds.
+    """
+    if error.description != CSRF_EXPIRED:
+        return False
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    held = session.get(field)
+    posted = request.form.get(field)
+    if not held or not posted:
+        return False
+    secret = current_app.config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+    try:
+        token = URLSafeTimedSerializer(secret, salt="wtf-csrf-token").loads(posted)
+    except BadData:
+        return False
+    return isinstance(token, str) and hmac.compare_digest(token, held)
+
+
+def database_busy(error: OperationalError):
+    """The database stayed busy past its wait (or is unreachable): 503, nothing saved, and the
+    entries kept with a way to try again; never a 500."""
+    with contextlib.suppress(Exception):
+        db.session.rollback()
+    current_app.logger.warning("database unavailable, answered 503: %s", error.orig)
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    if is_api_request():
+        message = "the score book is busy: nothing was saved, try again in a moment"
+        return jsonify(error=message), 503, headers
+    # Only a post that passed the CSRF check is offered again with a fresh token.
+    passed = g.get("csrf_valid", False) or not current_app.config.get("WTF_CSRF_ENABLED", True)
+    html = render_template(
+        "busy.html",
+        entries=_entries(resend=request.method == "POST" and passed),
+        retry_after=RETRY_AFTER_SECONDS,
+    )
+    return html, 503, headers
+
+
+def _entries(*, resend: bool) -> dict:
+    """What was posted, for a page that shows it and, with `resend`, offers to send it again."""
     token_field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
     fields = [
         (name, value) for name, value in request.form.items(multi=True) if name != token_field
@@ -144,18 +211,20 @@ def csrf_error(error: CSRFError):
     action = request.path
     if request.query_string:
         action += "?" + request.query_string.decode("latin-1")
-    # Everything goes back in hidden inputs; a secret (an edit key) is not also shown on screen.
-    shown = [(name, "••••" if _is_secret(name) else value) for name, value in fields if value]
-    html = render_template(
-        "csrf_error.html",
-        token_field=token_field,
-        fields=fields,
-        shown=shown,
-        action=action,
-        reason=error.description,
-        dropped_files=[f.filename for f in request.files.values() if f.filename],
-    )
-    return html, 400
+    return {
+        "resend": resend,
+        "token_field": token_field,
+        "fields": fields if resend else [],
+        # A secret (an edit key) is not shown on screen; a form's one-time token is not either.
+        "shown": [
+            (name, "••••" if _is_secret(name) else value)
+            for name, value in fields
+            if value and name != "write_token"
+        ],
+        "action": action,
+        "method": request.method,
+        "dropped_files": [f.filename for f in request.files.values() if f.filename],
+    }
 
 
 def _is_secret(name: str) -> bool:

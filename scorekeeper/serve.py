@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from waitress.server import create_server
 
-from . import create_app, database, network, qr, security
+from . import create_app, database, names, network, qr, security
 
 WAITRESS_BODY_CAP = 8 * 1024 * 1024
 DEFAULT_HOST = "0.0.0.0"
@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> None:
     with app.app_context():
         revision = database.upgrade()
     print(f"Database at revision {revision}.", flush=True)
+    names.name_key("")  # read the look-alike table now, not on the first new game
     # The home page shows the serving machine the same addresses as printed here.
     app.config["SERVE_HOST"] = args.host
     app.config["SERVE_PORT"] = args.port

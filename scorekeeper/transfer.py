@@ -12,7 +12,7 @@ import json
 import os
 import re
 import tempfile
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from . import database, keys, scorebook
 from .cli import needs_current_database
 from .extensions import db
 from .models import Game, Player, Round, RoundChange, RoundScore
+from .names import name_key
 from .rules import RulesError, get_profile
 from .rules.scoring import parse_leftovers
 
@@ -36,6 +37,11 @@ LAST_ROUND = scorebook.LAST_ROUND
 NUMBER_LIMIT = 10**9
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
 SNAPSHOT_KEYS = {"out", "cut_exact", "leftovers", "penalties", "bonus", "scores", "version"}
+# Every stored time lies in these years: any other was typed by hand, or is a broken clock.
+EARLIEST = datetime(1970, 1, 1)
+LATEST = datetime(2200, 12, 31, 23, 59, 59, 999999)
+# A game's last round is written a moment after the game is marked finished.
+FINISH_SLACK = timedelta(seconds=5)
 
 
 class ImportRefused(ValueError):
@@ -186,7 +192,8 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail("must be a whole number")
         if not low <= value <= high:
-            raise self.fail(f"must be from {low} to {high}, not {value}")
+            shown = value if abs(value) < 10**20 else f"a number of {len(str(abs(value)))} digits"
+            raise self.fail(f"must be from {low} to {high}, not {shown}")
         return value
 
     def seat(self, value: Any, seats: int, *, empty: bool = False) -> int | None:
@@ -217,6 +224,8 @@ class _Checker:
             raise self.fail(f"is not a time: {value[:40]!r}") from None
         if moment.tzinfo is not None:
             raise self.fail("must be a UTC time marked only with Z")
+        if not EARLIEST <= moment <= LATEST:
+            raise self.fail(f"must be a time from {EARLIEST.year} to {LATEST.year}, not {value}")
         return moment
 
     def cards(self, value: Any) -> str:
@@ -311,7 +320,7 @@ def _check_game(check: _Checker, item: Any) -> Game:
         _check_change(check.at("history").at(index), value, seats)
         for index, value in enumerate(check.at("history").list(data["history"]))
     ]
-    return Game(
+    game = Game(
         id=game_id,
         profile=profile.name,
         first_dealer=check.at("first_dealer").seat(data["first_dealer"], seats),
@@ -319,12 +328,13 @@ def _check_game(check: _Checker, item: Any) -> Game:
         finished_at=finished_at,
         key_hash=key_hash,
         players=[
-            Player(seat=seat, name=name, name_key=name.casefold())
-            for seat, name in enumerate(names)
+            Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)
         ],
         rounds=rounds,
         history=history,
     )
+    _rescore(check, game)
+    return game
 
 
 def _check_players(check: _Checker, value: Any) -> list[str]:
@@ -417,6 +427,144 @@ def _check_snapshot(check: _Checker, value: Any, seats: int) -> dict[str, Any]:
     return data
 
 
+# --- What the engine says --------------------------------------------------------------------
+
+
+def _rescore(check: _Checker, game: Game) -> None:
+    """Score every round and history entry again with the engine, as the API would, and refuse
+    the first thing stored that is not what the engine computes (`ImportRefused` naming the
+    game, the round and the field)."""
+    for index, played in enumerate(game.rounds):
+        where = check.at("rounds").at(index)
+        said = f"(game {game.id}, round {played.number})"
+        setup = scorebook.setup_for(game, played.number)
+        for name, seat in (("dealer", setup.dealer), ("cutter", setup.cutter)):
+            if getattr(played, name) != seat:
+                raise where.at(name).fail(
+                    f"{said} must be {seat} ({game.names[seat]}), the {name} of round "
+                    f"{played.number} when seat {game.first_dealer} deals first (R2)"
+                )
+        stored = scorebook.snapshot(played)
+        _agrees(where, said, game, played.number, stored, lines=True)
+        _check_times(where, said, game, played)
+    _check_history(check, game)
+
+
+def _agrees(
+    check: _Checker, said: str, game: Game, number: int, stored: dict[str, Any], *, lines: bool
+) -> None:
+    """The stored round (or history snapshot) is what the engine makes of its own entry.
+
+    `lines`: the place is a round's, one line per seat (scores[1].penalty), not a history
+    snapshot's, one list per field (penalties[1]).
+    """
+    entry = scorebook.RoundEntry(
+        out=stored["out"],
+        leftovers=dict(enumerate(stored["leftovers"])),
+        cut_exact=stored["cut_exact"],
+    )
+    try:
+        scored = scorebook.score_entry(game, number, entry)
+    except scorebook.ScorebookError as error:
+        seat = next(iter(error.problems))
+        place = check if seat is None else _place(check, "leftovers", seat, lines)
+        raise place.fail(f"{said} is refused by the rules: {error.message}") from None
+    computed = {
+        "leftovers": list(scored.leftovers),
+        "penalties": list(scored.result.penalties),
+        "bonus": list(scored.result.bonus),
+        "scores": list(scored.result.scores),
+    }
+    for key, values in computed.items():
+        for seat, value in enumerate(values):
+            if stored[key][seat] != value:
+                raise _place(check, key, seat, lines).fail(
+                    f"{said} must be {value!r} for {game.names[seat]}, as the rules score "
+                    f"this round (R10), not {stored[key][seat]!r}"
+                )
+
+
+def _place(check: _Checker, key: str, seat: int, lines: bool) -> _Checker:
+    if not lines:
+        return check.at(key).at(seat)
+    return check.at("scores").at(seat).at({"penalties": "penalty", "scores": "score"}.get(key, key))
+
+
+def _check_times(check: _Checker, said: str, game: Game, played: Round) -> None:
+    """Created, then recorded, then corrected; finished after the rounds."""
+    if played.recorded_at < game.created_at:
+        raise check.at("recorded_at").fail(f"{said} is before the game was created")
+    if played.corrected_at is not None and played.corrected_at < played.recorded_at:
+        raise check.at("corrected_at").fail(f"{said} is before the round was recorded")
+    finished = game.finished_at
+    if finished is not None and played.recorded_at > finished + FINISH_SLACK:
+        raise check.fail(f"{said}: recorded_at is after the game finished ({_time(finished)})")
+
+
+def _check_history(check: _Checker, game: Game) -> None:
+    """Each round's corrections and undos follow one another and end where the ledger is."""
+    if game.finished_at is not None and game.finished_at < game.created_at:
+        raise check.at("finished_at").fail(f"(game {game.id}) is before the game was created")
+    last: dict[int, dict[str, Any] | None] = {}  # the round as its latest entry left it
+    highest: dict[int, int] = {}  # the highest version each round number has had
+    for index, change in enumerate(game.history):
+        where = check.at("history").at(index)
+        number = change.round_number
+        said = f"(game {game.id}, round {number})"
+        if change.changed_at < game.created_at:
+            raise where.at("changed_at").fail(f"{said} is before the game was created")
+        before = change.before
+        _agrees(where.at("before"), said, game, number, before, lines=False)
+        previous = last.get(number)
+        expected = previous["version"] if previous else highest.get(number, 0) + 1
+        if before["version"] != expected:
+            raise (
+                where.at("before")
+                .at("version")
+                .fail(f"{said} must be {expected}: the version the round had then")
+            )
+        if previous is not None and any(before[key] != previous[key] for key in SNAPSHOT_KEYS):
+            raise where.at("before").fail(f"{said} is not the round as the entry before left it")
+        versions = [before["version"]]
+        if change.action == "corrected":
+            after = change.after
+            _agrees(where.at("after"), said, game, number, after, lines=False)
+            if after["version"] != before["version"] + 1:
+                raise (
+                    where.at("after")
+                    .at("version")
+                    .fail(f"{said} must be {before['version'] + 1}: a correction adds one")
+                )
+            versions.append(after["version"])
+            last[number] = after
+        else:
+            last[number] = None
+        highest[number] = max(highest.get(number, 0), *versions)
+    for index, played in enumerate(game.rounds):
+        where = check.at("rounds").at(index)
+        said = f"(game {game.id}, round {played.number})"
+        corrected = last.get(played.number)
+        if corrected is not None:
+            stored = scorebook.snapshot(played)
+            if any(stored[key] != corrected[key] for key in SNAPSHOT_KEYS):
+                raise where.fail(f"{said} is not the round as its last correction in the history")
+        elif played.version != highest.get(played.number, 0) + 1:
+            raise where.at("version").fail(
+                f"{said} must be {highest.get(played.number, 0) + 1}, after the history's versions"
+            )
+        if (corrected is not None) != (played.corrected_at is not None):
+            raise where.at("corrected_at").fail(
+                f"{said} must be set exactly when the history's last entry for the round "
+                "is a correction"
+            )
+    recorded = {played.number for played in game.rounds}
+    for number, state in last.items():
+        if state is not None and number not in recorded:
+            raise check.at("history").fail(
+                f"(game {game.id}) corrects round {number} last, but the ledger has no round {number}"
+            )
+
+
 # --- Commands ------------------------------------------------------------------------------
 
 
@@ -459,6 +607,10 @@ def import_command(file: str) -> None:
         raise click.ClickException(f"{file} is not JSON ({error}): nothing was imported") from None
     except RecursionError:
         raise click.ClickException(f"{file} is nested too deeply: nothing was imported") from None
+    except ValueError as error:  # a number of thousands of digits, beyond what Python reads
+        raise click.ClickException(
+            f"{file} holds a number too big ({error}): nothing was imported"
+        ) from None
     # An export is moved into a new database as often as into one in use: make it ready first.
     database.upgrade()
     try:

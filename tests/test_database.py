@@ -19,6 +19,7 @@ from conftest import TEST_CONFIG
 
 from scorekeeper import create_app, database, transfer
 from scorekeeper.extensions import db
+from scorekeeper.names import name_key
 from tests.support.server import Server, request
 
 LEGACY = Path(__file__).parent / "database" / "legacy-v0.sqlite"
@@ -85,7 +86,7 @@ def test_init_db_says_which_revision(fresh_database, tmp_path):
     runner = app_on(fresh_database("init"), tmp_path).test_cli_runner()
     first = runner.invoke(args=["init-db"])
     assert first.exit_code == 0, first.output
-    head = "0001_baseline"
+    head = "0002_write_once"
     assert f"Database ready at revision {head} (created)" in first.output
     again = runner.invoke(args=["init-db"])
     assert f"revision {head} (already there)" in again.output
@@ -129,7 +130,12 @@ def test_a_database_made_before_migrations_is_adopted_with_every_row(tmp_path):
     result = app.test_cli_runner().invoke(args=["init-db"])
     assert result.exit_code == 0, result.output
     assert "made before migrations, stamped at 0001_baseline" in result.output
-    assert every_row(path) == before
+    after = every_row(path)
+    # Every row is kept; only the players' name keys are recomputed (0002_write_once).
+    assert after["players"] == [(*row[:4], name_key(row[3])) for row in before["players"]]
+    assert {**after, "players": None} == {**before, "players": None}
+    assert ("Zoë", "zoë") in [row[3:] for row in before["players"]]
+    assert ("Zoë", "zoe") in [row[3:] for row in after["players"]]
     assert differences(app) == []
     with app.app_context():
         assert database.current_revision() == database.head_revision()

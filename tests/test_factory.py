@@ -104,3 +104,53 @@ def test_healthz(client):
 @pytest.mark.parametrize("path", ["/static/style.css", "/static/favicon.svg"])
 def test_static_files_are_served(client, path):
     assert client.get(path).status_code == 200
+
+
+@pytest.mark.parametrize("left", ["", "\n", "0123456789abcdef", "x" * 31])
+def test_an_empty_or_short_key_file_is_replaced_never_used(tmp_path, monkeypatch, left):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    instance = tmp_path / "inst"
+    instance.mkdir()
+    key_file = instance / "secret_key"
+    key_file.write_text(left)
+    key = create_app(instance_path=str(instance)).config["SECRET_KEY"]
+    assert len(key) == 64 and key != left.strip()
+    assert key_file.read_text() == key
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+    # No temporary file is left beside it, and the new key is kept from then on.
+    assert sorted(path.name for path in instance.iterdir()) == ["secret_key"]
+    assert create_app(instance_path=str(instance)).config["SECRET_KEY"] == key
+
+
+def test_a_key_file_of_32_characters_or_more_is_used(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    instance = tmp_path / "inst"
+    instance.mkdir()
+    (instance / "secret_key").write_text("k" * 32 + "\n")
+    assert create_app(instance_path=str(instance)).config["SECRET_KEY"] == "k" * 32
+
+
+def test_the_key_file_is_written_whole_then_renamed(tmp_path, monkeypatch):
+    """The key is fsynced in a temporary file that only then takes the key file's name."""
+    import os
+
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    instance = tmp_path / "inst"
+    instance.mkdir()
+    synced, placed = [], []
+    real_fsync, real_link = os.fsync, os.link
+
+    def fsync(descriptor):
+        synced.append(descriptor)
+        return real_fsync(descriptor)
+
+    def link(source, target):
+        # Whole and on disk before it gets the name.
+        assert len(Path(source).read_text()) == 64 and synced
+        placed.append(Path(target).name)
+        return real_link(source, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "link", link)
+    create_app(instance_path=str(instance))
+    assert placed == ["secret_key"]

@@ -174,27 +174,42 @@ def test_session_cookie_is_httponly_and_samesite_lax(csrf_client):
 # --- 2. CSRF ------------------------------------------------------------------------------------
 
 
-def test_post_without_token_gives_entries_back(csrf_client):
-    response = csrf_client.post("/test/form", data={"name": "Ann", "score": "12"})
+def expired_post(csrf_app, csrf_client, data, path="/test/form"):
+    """Post this tablet's own form after its token expired (the evening went on past midnight)."""
+    page = csrf_client.get("/test/form").get_data(as_text=True)
+    token = dict(read_form(page).fields)["csrf_token"]
+    limit = csrf_app.config["WTF_CSRF_TIME_LIMIT"]
+    csrf_app.config["WTF_CSRF_TIME_LIMIT"] = -1  # every token has expired
+    try:
+        return csrf_client.post(path, data=MultiDict([("csrf_token", token), *data]))
+    finally:
+        csrf_app.config["WTF_CSRF_TIME_LIMIT"] = limit
+
+
+def assert_shown_but_not_resendable(response, *entries: str) -> None:
+    """A refused post from elsewhere: its entries read-only, a link to a fresh form, no token."""
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert "This form had expired or came from another page" in html
+    assert "Nothing was saved" in html
+    assert "<form" not in html and "csrf_token" not in html and "Send again" not in html
+    assert 'href="/test/form">Open a fresh form</a>' in html
+    for entry in entries:
+        assert f"<td>{entry}</td>" in html
+
+
+def test_post_without_token_is_shown_read_only(csrf_client):
+    response = csrf_client.post("/test/form", data={"name": "Ann", "score": "12"})
+    assert_shown_but_not_resendable(response, "Ann", "12")
+
+
+def test_expired_own_form_comes_back_and_send_again_goes_through(csrf_app, csrf_client):
+    first = expired_post(csrf_app, csrf_client, [("name", "Ann"), ("score", "12")])
+    html = first.get_data(as_text=True)
     assert "press <strong>Send again</strong>" in html
+    # Visible as well as hidden, so the player can check them.
+    assert "<td>Ann</td>" in html and "<td>12</td>" in html
     form = read_form(html)
     assert form.action == "/test/form"
-    fields = dict(form.fields)
-    assert fields["name"] == "Ann"
-    assert fields["score"] == "12"
-    assert fields["csrf_token"]
-    # Visible as well as hidden, so the player can check them.
-    assert "<td>Ann</td>" in html
-    assert "<td>12</td>" in html
-
-
-def test_send_again_goes_through(csrf_client):
-    first = csrf_client.post("/test/form?from=round-3", data={"name": "Ann", "score": "12"})
-    form = read_form(first.get_data(as_text=True))
-    assert form.action == "/test/form?from=round-3"
     again = csrf_client.post(form.action, data=MultiDict(form.fields))
     assert again.status_code == 200
     assert "Saved: csrf_token=" in again.get_data(as_text=True)
@@ -202,51 +217,60 @@ def test_send_again_goes_through(csrf_client):
 
 
 @pytest.mark.parametrize("token", ["garbage", "", "a" * 200])
-def test_bad_token_is_the_same_kind_page(csrf_client, token):
+def test_bad_token_is_never_given_a_good_one(csrf_client, token):
     csrf_client.get("/test/form")
     response = csrf_client.post("/test/form", data={"csrf_token": token, "name": "Bo"})
-    assert response.status_code == 400
-    html = response.get_data(as_text=True)
-    assert "press <strong>Send again</strong>" in html
-    assert dict(read_form(html).fields)["csrf_token"] not in ("garbage", "", "a" * 200)
+    assert_shown_but_not_resendable(response, "Bo")
 
 
 def test_token_from_another_session_is_refused(csrf_app):
     other = csrf_app.test_client()
     token = dict(read_form(other.get("/test/form").get_data(as_text=True)).fields)["csrf_token"]
     response = csrf_app.test_client().post("/test/form", data={"csrf_token": token, "name": "Cy"})
-    assert response.status_code == 400
-    assert "Send again" in response.get_data(as_text=True)
+    assert_shown_but_not_resendable(response, "Cy")
+
+
+def test_an_expired_token_of_another_session_is_not_this_tablets_form(csrf_app, csrf_client):
+    """Signed by this app and only too old, yet made for another browser: not resent."""
+    other = csrf_app.test_client()
+    token = dict(read_form(other.get("/test/form").get_data(as_text=True)).fields)["csrf_token"]
+    csrf_client.get("/test/form")  # this tablet has a session token of its own
+    csrf_app.config["WTF_CSRF_TIME_LIMIT"] = -1
+    response = csrf_client.post("/test/form", data={"csrf_token": token, "name": "Cy"})
+    assert "expired" in response.get_data(as_text=True)
+    assert_shown_but_not_resendable(response, "Cy")
 
 
 def test_expired_token_gives_entries_back(csrf_app, csrf_client):
-    page = csrf_client.get("/test/form").get_data(as_text=True)
-    token = dict(read_form(page).fields)["csrf_token"]
-    csrf_app.config["WTF_CSRF_TIME_LIMIT"] = -1  # the evening is over: every token has expired
-    response = csrf_client.post("/test/form", data={"csrf_token": token, "name": "Di"})
+    response = expired_post(csrf_app, csrf_client, [("name", "Di")])
     assert response.status_code == 400
     assert "expired" in response.get_data(as_text=True)
     assert dict(read_form(response.get_data(as_text=True)).fields)["name"] == "Di"
 
 
-def test_repeated_fields_and_hostile_values_come_back_intact(csrf_client):
+def test_repeated_fields_and_hostile_values_come_back_intact(csrf_app, csrf_client):
     hostile = '"><script>alert(1)</script>'
-    data = {"requests": ["1", "2", "3"], "note": hostile, "empty": ""}
-    response = csrf_client.post("/test/form", data=data)
+    data = [("requests", "1"), ("requests", "2"), ("requests", "3"), ("note", hostile)]
+    response = expired_post(csrf_app, csrf_client, [*data, ("empty", "")])
     html = response.get_data(as_text=True)
     assert "<script>alert(1)" not in html
     fields = read_form(html).fields
     assert [v for k, v in fields if k == "requests"] == ["1", "2", "3"]
     assert dict(fields)["note"] == hostile
     assert dict(fields)["empty"] == ""
+    # From elsewhere, the same values are only shown, escaped.
+    html = csrf_client.post("/test/form", data=dict(data)).get_data(as_text=True)
+    assert "<script>alert(1)" not in html and "<form" not in html
 
 
-def test_an_edit_key_goes_back_hidden_but_is_not_shown(csrf_client):
-    response = csrf_client.post("/test/form", data={"edit_key": "s3cret-k3y", "name": "Ann"})
-    html = response.get_data(as_text=True)
+def test_an_edit_key_goes_back_hidden_but_is_not_shown(csrf_app, csrf_client):
+    data = [("edit_key", "s3cret-k3y"), ("name", "Ann")]
+    html = expired_post(csrf_app, csrf_client, data).get_data(as_text=True)
     assert dict(read_form(html).fields)["edit_key"] == "s3cret-k3y"
     assert html.count("s3cret-k3y") == 1
     assert "<td>Ann</td>" in html
+    html = csrf_client.post("/test/form", data=dict(data)).get_data(as_text=True)
+    assert "s3cret-k3y" not in html
 
 
 def test_csrf_error_is_never_a_500_for_odd_bodies(csrf_client):
@@ -258,7 +282,7 @@ def test_csrf_error_is_never_a_500_for_odd_bodies(csrf_client):
     ):
         response = csrf_client.post("/test/form", **kwargs)
         assert response.status_code == 400, kwargs
-        assert "Send again" in response.get_data(as_text=True)
+        assert "Nothing was saved" in response.get_data(as_text=True)
 
 
 def test_csrf_error_under_api_is_json(csrf_app):
@@ -531,8 +555,8 @@ def test_served_api_crash_is_json_without_details(served_app):
 
 
 @pytest.fixture
-def form_server(tmp_path, fresh_database) -> Iterator[str]:
-    """The CSRF-protected test form served over HTTP, for chromium to fill in."""
+def form_application(tmp_path, fresh_database):
+    """The app with the CSRF-protected test form."""
     config = dict(TEST_CONFIG, WTF_CSRF_ENABLED=True)
     config["SQLALCHEMY_DATABASE_URI"] = fresh_database("form")
     application = create_app(config, instance_path=str(tmp_path / "form-instance"))
@@ -542,7 +566,13 @@ def form_server(tmp_path, fresh_database) -> Iterator[str]:
         "test_inline",
         lambda: "<title>untouched</title><script>document.title = 'ran'</script>",
     )
-    with serving(application) as url:
+    return application
+
+
+@pytest.fixture
+def form_server(form_application) -> Iterator[str]:
+    """The CSRF-protected test form served over HTTP, for chromium to fill in."""
+    with serving(form_application) as url:
         yield url
 
 
@@ -578,18 +608,37 @@ def test_chromium_enforces_the_policy(browser, form_server):
 
 
 @pytest.mark.browser
-def test_expired_form_round_trip_in_chromium(browser, form_server):
+def test_expired_form_round_trip_in_chromium(browser, form_application, form_server):
     context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=form_server)
     try:
         tab = context.new_page()
         tab.goto("/test/form")
         tab.fill("input[name=name]", "Ann")
         tab.fill("input[name=score]", "12")
-        context.clear_cookies()  # the session (and its CSRF secret) is gone, as after a restart
+        form_application.config["WTF_CSRF_TIME_LIMIT"] = -1  # past midnight: the form expired
         tab.click("button[type=submit]")
         tab.wait_for_selector("text=press Send again")
         assert tab.locator("td", has_text="Ann").count() == 1
+        form_application.config["WTF_CSRF_TIME_LIMIT"] = 3600
         tab.click("button:has-text('Send again')")
         assert tab.locator("#saved").inner_text().endswith("name=Ann; score=12")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_a_form_from_a_lost_session_is_shown_not_resent(browser, form_server):
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=form_server)
+    try:
+        tab = context.new_page()
+        tab.goto("/test/form")
+        tab.fill("input[name=name]", "Ann")
+        context.clear_cookies()  # the session (and its CSRF secret) is gone: no proof of origin
+        tab.click("button[type=submit]")
+        tab.wait_for_selector("text=Nothing was saved")
+        assert tab.locator("td", has_text="Ann").count() == 1
+        assert tab.locator("form").count() == 0
+        tab.get_by_role("link", name="Open a fresh form").click()
+        assert tab.locator("input[name=csrf_token]").count() == 1
     finally:
         context.close()

@@ -410,3 +410,109 @@ def test_the_commands_from_a_shell(tmp_path, fresh_database, source):
     )
     assert exported.returncode == 0, exported.stderr
     assert exported.stdout == expected
+
+
+# --- The engine scores every import again ----------------------------------------------------
+
+
+def _line(number: int, seat: int, leftovers: str | None = None, **values):
+    """Change one player's line of round `number`, keeping score = penalty + bonus."""
+
+    def change(doc):
+        line = doc["games"][0]["rounds"][number - 1]["scores"][seat]
+        if leftovers is not None:
+            line["leftovers"] = leftovers
+        line.update(values)
+        line["score"] = line["penalty"] + line["bonus"]
+
+    return change
+
+
+def _both(*changes):
+    def change(doc):
+        for each in changes:
+            each(doc)
+
+    return change
+
+
+RESCORED = [
+    (_line(2, 0, "K", penalty=999), "rounds[1].scores[0].penalty (game 1, round 2) must be 10"),
+    (_line(1, 3, "5", penalty=5), "(game 1, round 1) is refused by the rules"),
+    (_line(2, 0, " ".join(["JK"] * 12), penalty=180), "is refused by the rules"),
+    (_line(2, 0, bonus=-5000), "rounds[1].scores[0].bonus (game 1, round 2) must be 0"),
+    (_set((*R, "dealer"), 2), "rounds[0].dealer (game 1, round 1) must be 1 (Bob)"),
+    (_set((*R, "cutter"), 1), "rounds[0].cutter (game 1, round 1) must be 0 (Ann)"),
+    (_set((*R, "cut_exact"), False), "bonus (game 1, round 1) must be 0"),
+    (_set((*G, "rounds", 3, "out"), 0), "(game 1, round 4) is refused by the rules"),
+    (_set((*G, "finished_at"), "2000-01-01T00:00:00.000000Z"), "after the game finished"),
+    (
+        _both(
+            _set((*G, "created_at"), "2199-01-01T00:00:00.000000Z"),
+            _set((*G, "finished_at"), "2198-01-01T00:00:00.000000Z"),
+        ),
+        "before the game was created",
+    ),
+    (_set((*G, "created_at"), "0001-01-01T00:00:00.000000Z"), "must be a time from 1970 to 2200"),
+    (_set((*G, "created_at"), "2300-01-01T00:00:00.000000Z"), "must be a time from 1970 to 2200"),
+    (_set((*R, "corrected_at"), "2000-01-01T00:00:00.000000Z"), "before the round was recorded"),
+    (_set((*G, "rounds", 3, "corrected_at"), "2199-01-01T00:00:00.000000Z"), "last entry"),
+    (_set((*H, "after", "penalties", 0), 11), "history[0].after.penalties[0] (game 1, round 1)"),
+    (_set((*H, "before", "version"), 2), "history[0].before.version (game 1, round 1) must be 1"),
+    (_set((*H, "after", "version"), 3), "must be 2: a correction adds one"),
+    (_set((*G, "history", 2, "round_number"), 1), "history[2].before.version (game 1, round 1)"),
+    (
+        _both(
+            _set((*G, "history", 2, "round_number"), 1),
+            _set((*G, "history", 2, "before", "version"), 2),
+        ),
+        "is not the round as the entry before left it",
+    ),
+    (_set((*R, "version"), 3), "not the round as its last correction in the history"),
+    (_set((*G, "rounds", 3, "version"), 2), "rounds[3].version (game 1, round 4) must be 1"),
+    (_set((*G, "rounds", 2, "version"), 1), "rounds[2].version (game 1, round 3) must be 2"),
+    (_set((*H, "before", "out"), 0), "(game 1, round 1) is refused by the rules"),
+    (_set((*R, "version"), 10**4000), "must be from 1 to 1000000000, not a number of 4001 digits"),
+]
+
+
+def test_the_unchanged_export_passes_the_engine(empty, document):
+    assert import_data(empty, document) == 4
+
+
+@pytest.mark.parametrize(("change", "problem"), RESCORED)
+def test_an_import_the_engine_disagrees_with_is_refused_whole(empty, document, change, problem):
+    test_a_broken_document_is_refused_whole(empty, document, change, problem)
+
+
+def test_a_number_of_thousands_of_digits_is_a_clean_refusal(tmp_path, empty, exported):
+    path = tmp_path / "huge.json"
+    path.write_text(exported.replace('"first_dealer": 1', '"first_dealer": ' + "9" * 5000, 1))
+    result = empty.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 1
+    assert "number too big" in result.output and "nothing was imported" in result.output
+    assert "Traceback" not in result.output
+    assert table_counts(empty) == [0, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("zone", ["America/New_York", "Asia/Tokyo", "Pacific/Kiritimati"])
+def test_any_stored_time_shows_in_any_time_zone(app, zone, monkeypatch):
+    import time
+    from datetime import datetime
+
+    from scorekeeper.games import localtime
+
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        for moment in (datetime(1, 1, 1), datetime(9999, 12, 31, 23, 59), datetime(2026, 12, 1)):
+            assert localtime(moment)
+        client = app.test_client()
+        game = client.post("/api/games", json={"players": NAMES}).get_json()
+        with app.app_context():
+            db.session.get(Game, game["id"]).created_at = datetime(1, 1, 1)
+            db.session.commit()
+        assert client.get("/games/").status_code == 200
+    finally:
+        monkeypatch.undo()
+        time.tzset()
