@@ -107,13 +107,21 @@ def init_app(app: Flask) -> None:
 def manifest():
     """What a tablet needs to put the app on its home screen and open it full screen."""
     icons = [
-        {"src": url_for("static", filename=f"icons/icon-{size}.png"), "sizes": f"{size}x{size}",
-         "type": "image/png", "purpose": "any"}
+        {
+            "src": url_for("static", filename=f"icons/icon-{size}.png"),
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": "any",
+        }
         for size in (192, 512)
     ]
     icons.append(
-        {"src": url_for("static", filename="icons/maskable-512.png"), "sizes": "512x512",
-         "type": "image/png", "purpose": "maskable"}
+        {
+            "src": url_for("static", filename="icons/maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        }
     )
     body = {
         "name": "Liverpool Scorekeeper",

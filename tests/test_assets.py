@@ -25,7 +25,11 @@ def new_game(client, names=NAMES, profile="liverpool"):
 
 
 def record(client, game, out="Ann"):
-    body = {"cut_exact": False, "out": out, "leftovers": {n: "7" for n in game["players"] if n != out}}
+    body = {
+        "cut_exact": False,
+        "out": out,
+        "leftovers": {n: "7" for n in game["players"] if n != out},
+    }
     answer = client.post(
         f"/api/games/{game['id']}/rounds", json=body, headers={"X-Game-Key": game["key"]}
     )
@@ -39,7 +43,15 @@ def digest(client, name):
 
 def pages(client):
     game = new_game(client)
-    return ["/", "/games/new", "/games/", f"/games/{game['id']}", "/rules", "/rules/reference", "/offline"]
+    return [
+        "/",
+        "/games/new",
+        "/games/",
+        f"/games/{game['id']}",
+        "/rules",
+        "/rules/reference",
+        "/offline",
+    ]
 
 
 def test_every_static_url_names_its_content(client):

@@ -25,7 +25,9 @@ def axe_source() -> str:
     if not AXE.exists():
         if os.environ.get("CI") == "true":
             pytest.fail("axe-core is missing: `make test` installs it with npm ci --prefix tests")
-        pytest.skip("axe-core is not installed (npm ci --prefix tests) - accessibility tests skipped")
+        pytest.skip(
+            "axe-core is not installed (npm ci --prefix tests) - accessibility tests skipped"
+        )
     return AXE.read_text()
 
 
@@ -41,3 +43,22 @@ def axe_violations(page, source: str, skip: tuple[str, ...] = ()) -> list[str]:
             `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)""",
         options,
     )
+
+
+def make_game(page, names, rounds, profile):
+    """A game made through the JSON API with `rounds` rounds recorded: (id, edit key)."""
+    created = page.request.post(
+        "/api/games", data={"players": names, "profile": profile, "first_dealer": names[0]}
+    )
+    assert created.status == 201
+    game = created.json()
+    for number in range(rounds):
+        out = names[number % len(names)]
+        leftovers = {name: "K 7" for name in names if name != out}
+        recorded = page.request.post(
+            f"/api/games/{game['id']}/rounds",
+            data={"cut_exact": number == 0, "out": out, "leftovers": leftovers},
+            headers={"X-Game-Key": game["key"]},
+        )
+        assert recorded.status == 201
+    return game["id"], game["key"]

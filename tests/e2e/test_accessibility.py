@@ -5,31 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import axe_violations
+from tests.e2e.conftest import axe_violations, make_game
 
 pytestmark = pytest.mark.browser
 
 FOUR = ["Ann", "Bob", "Cat", "Dan"]
 EIGHT = ["Alexandra", "Bartholomew", "Catherine", "Dominic", "Eleanor", "Frederick", "Gwen", "Hal"]
-
-
-def make_game(page, names, rounds, profile):
-    """A game made through the JSON API with `rounds` rounds recorded: (id, edit key)."""
-    created = page.request.post(
-        "/api/games", data={"players": names, "profile": profile, "first_dealer": names[0]}
-    )
-    assert created.status == 201
-    game = created.json()
-    for number in range(rounds):
-        out = names[number % len(names)]
-        leftovers = {name: "K 7" for name in names if name != out}
-        recorded = page.request.post(
-            f"/api/games/{game['id']}/rounds",
-            data={"cut_exact": number == 0, "out": out, "leftovers": leftovers},
-            headers={"X-Game-Key": game["key"]},
-        )
-        assert recorded.status == 201
-    return game["id"], game["key"]
 
 
 @pytest.fixture(params=["light", "dark"])
