@@ -305,3 +305,17 @@ def test_static_files_are_kept_and_pages_compressed(page):
     assert seen["new"].all_headers()["content-encoding"] in {"br", "gzip", "zstd", "deflate"}
     description = page.locator('meta[name="description"]').get_attribute("content")
     assert len(description) > 50
+
+
+# --- Small frictions -------------------------------------------------------------------------
+
+
+def test_unused_seats_hint_only_for_rules_with_more_than_four(watched):
+    page = watched
+    page.goto("/games/new")
+    hint = page.get_by_text("Leave unused seats blank.")
+    expect(hint).to_be_hidden()  # Liverpool (default): exactly 4 players
+    page.select_option(".profile-select", "family")
+    expect(hint).to_be_visible()
+    page.select_option(".profile-select", "contract")
+    expect(hint).to_be_hidden()
