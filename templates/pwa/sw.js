@@ -8,7 +8,12 @@ var OFFLINE = {{ offline | tojson }};
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
-    caches.open(CACHE).then(function (cache) { return cache.addAll(PRECACHE); })
+    // Without the session cookie: fetching the offline page must not use up a pending message.
+    caches.open(CACHE).then(function (cache) {
+      return cache.addAll(PRECACHE.map(function (url) {
+        return new Request(url, { credentials: "omit" });
+      }));
+    })
       .then(function () { return self.skipWaiting(); })
   );
 });
