@@ -21,6 +21,8 @@
 
   function current() { return root.getAttribute("data-theme") || systemTheme(); }
 
+  // The button works only with this script: shown from the first paint, so nothing moves later.
+  root.classList.add("theme-switchable");
   var chosen = stored();
   if (chosen === "dark" || chosen === "light") root.setAttribute("data-theme", chosen);
 
@@ -31,7 +33,6 @@
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.querySelector(".theme-toggle");
     if (!button) return;
-    button.hidden = false;
     showState(button);
     button.addEventListener("click", function () {
       var next = current() === "dark" ? "light" : "dark";

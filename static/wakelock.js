@@ -1,6 +1,7 @@
 /* Keep the tablet's screen on while the game page or a round form is open: ask for a screen
  * wake lock on load, ask again whenever the page is shown again (the browser drops the lock
- * when it is hidden), and say so in the top bar. Where there is no wake lock, nothing shows. */
+ * when it is hidden), and say so in a corner of the screen. Where there is no wake lock, nothing
+ * shows. */
 (function () {
   "use strict";
   if (!("wakeLock" in navigator) || !navigator.wakeLock) return;
@@ -13,8 +14,7 @@
       note.className = "wakelock-note";
       note.setAttribute("role", "status");
       note.textContent = "Screen stays on";
-      var bar = document.querySelector(".topbar") || document.body;
-      bar.appendChild(note);
+      (document.querySelector(".topbar") || document.body).appendChild(note);
     }
     note.hidden = !on;
   }

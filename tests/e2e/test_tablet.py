@@ -253,6 +253,28 @@ def test_the_screen_stays_on_on_the_editors_game_page_and_round_form(watched):
         expect(note).to_be_visible()
 
 
+LAYOUT_SHIFT = """
+window.__shift = 0;
+new PerformanceObserver(list => {
+  for (const entry of list.getEntries()) {
+    if (!entry.hadRecentInput) window.__shift += entry.value;
+    window.__sources = (window.__sources || []).concat(entry.sources.map(s => s.node && s.node.outerHTML ? s.node.outerHTML.slice(0, 90) : String(s.node)));
+  }
+}).observe({ type: 'layout-shift', buffered: true });
+"""
+
+
+def test_the_screen_note_moves_nothing(watched):
+    page = watched
+    game_id, key = make_game(page, FOUR, 2, "liverpool")
+    as_editor(page, game_id, key)
+    page.add_init_script(WAKE_LOCK_STUB + LAYOUT_SHIFT)
+    page.goto(f"/games/{game_id}")
+    expect(page.locator(".wakelock-note")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__shift") < 0.01, page.evaluate("() => window.__sources")
+
+
 def test_no_wake_lock_no_sign_and_no_error(watched):
     page = watched
     game_id, key = make_game(page, FOUR, 0, "liverpool")
