@@ -80,7 +80,6 @@ def cache_static(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Fingerprint static URLs, compress what a client accepts compressed, and add the app's
     manifest, service worker and offline page."""
-    app.config.setdefault("SEND_FILE_MAX_AGE_DEFAULT", None)
     app.config.setdefault(
         "COMPRESS_MIMETYPES",
         [

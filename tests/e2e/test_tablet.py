@@ -341,3 +341,22 @@ def test_unused_seats_hint_only_for_rules_with_more_than_four(watched):
     expect(hint).to_be_visible()
     page.select_option(".profile-select", "contract")
     expect(hint).to_be_hidden()
+
+
+def test_keyboard_focus_ring_is_at_least_two_pixels(page):
+    game_id, key = make_game(page, FOUR, 1, "liverpool")
+    as_editor(page, game_id, key)
+    page.goto(f"/games/{game_id}")
+    rings = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        rings.append(
+            page.evaluate(
+                """() => { const e = document.activeElement, s = getComputedStyle(e);
+                return [e.textContent.trim().slice(0, 20) || e.className, s.outlineStyle,
+                        parseFloat(s.outlineWidth)]; }"""
+            )
+        )
+    assert len({name for name, _, _ in rings}) >= 8, rings  # the tabbing really moved on
+    thin = [ring for ring in rings if ring[1] == "none" or ring[2] < 2]
+    assert thin == [], rings
