@@ -19,14 +19,25 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(VENV)/.installed $@
 
+# axe-core for the accessibility tests, from the npm registry at the locked version. Without npm
+# those tests skip (and say why), except in CI, where a missing npm fails here.
+tests/node_modules/.installed: tests/package.json tests/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --prefix tests --no-audit --no-fund && touch $@; \
+	elif [ "$$CI" = "true" ]; then \
+		echo "npm is missing: .ci/run must install it (apt-get install npm)" >&2; exit 1; \
+	else \
+		echo "npm is missing: the accessibility tests will be skipped (apt-get install npm)"; \
+	fi
+
 run: $(VENV)/.installed
 	$(BIN)/python -m scorekeeper.serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test tests/node_modules/.installed
 	$(BIN)/python -m pytest
 
 # The same suite on a throwaway PostgreSQL cluster (needs Debian's postgresql installed).
-test-postgres: $(VENV)/.installed-test
+test-postgres: $(VENV)/.installed-test tests/node_modules/.installed
 	bash .ci/postgres $(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-test
@@ -40,4 +51,4 @@ init-db: $(VENV)/.installed
 	$(BIN)/flask --app scorekeeper init-db
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info tests/node_modules

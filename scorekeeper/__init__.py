@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import cli, database, pagecache, security, transfer
+from . import assets, cli, database, pagecache, security, transfer
 from .extensions import csrf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +70,7 @@ def create_app(
 
     pagecache.init_app(app)
     security.init_app(app)
+    assets.init_app(app)
     _register_blueprints(app)
     cli.init_app(app)
     transfer.register_cli(app)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
@@ -91,12 +92,7 @@ def list_games():
 def show_game(game_id: int):
     """The round to play, the ledger, the standings and the history; buttons only with the key."""
     pages = pagecache.pages()
-    stamp = pages.stamp(game_id)
-    if stamp is None:
-        stamp = scorebook.game_stamp(game_id)
-        if stamp is None:
-            abort(404, description=f"game {game_id} does not exist")
-        pages.remember(game_id, stamp)
+    stamp = current_stamp(game_id)
     key = keys.from_cookie(request, game_id)
     editor = keys.matches(stamp[0], key)
     # The page depends on the game's state, on whether this tablet edits (its link holds the
@@ -111,6 +107,7 @@ def show_game(game_id: int):
             game=game,
             book=scorebook.book(game),
             editor=editor,
+            live_tag=live_tag(stamp),
             join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
             loopback=urlsplit(request.host_url).hostname in LOOPBACK,
         )
@@ -120,6 +117,34 @@ def show_game(game_id: int):
     if editor:
         response.headers["Cache-Control"] = "no-store"  # the page holds the edit link
     return response
+
+
+@bp.get("/<int:game_id>/state")
+def game_state(game_id: int):
+    """A small answer the game page asks for every few seconds: a tag that changes when the page
+    would, and 304 with no body while the tag the page holds is still current."""
+    tag = live_tag(current_stamp(game_id))
+    response = make_response({"tag": tag})
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+def current_stamp(game_id: int) -> tuple:
+    """The game's stamp, from the page cache while it is fresh; 404 for a game that never was."""
+    pages = pagecache.pages()
+    stamp = pages.stamp(game_id)
+    if stamp is None:
+        stamp = scorebook.game_stamp(game_id)
+        if stamp is None:
+            abort(404, description=f"game {game_id} does not exist")
+        pages.remember(game_id, stamp)
+    return stamp
+
+
+def live_tag(stamp: tuple) -> str:
+    """The stamp as an opaque tag, without the key's hash it starts with."""
+    return hashlib.sha256(repr(stamp[1:]).encode()).hexdigest()[:16]
 
 
 @bp.get("/<int:game_id>/join")

@@ -110,7 +110,19 @@ def test_eight_players_with_family_rules(client, app):
 
 def test_profile_without_cut_bonus_says_so(client):
     game_id = start(client, profile="contract")
-    assert "Exact cut: 41 — no bonus" in text(client.get(f"/games/{game_id}"))
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Contract (no cut bonus): no bonus for an exact cut" in page
+    assert "Exact cut" not in page
+    form = text(client.get(f"/games/{game_id}/rounds/new"))
+    assert 'name="cut_exact"' not in form
+    assert "cut exactly" not in form
+
+
+def test_profile_with_cut_bonus_offers_the_toggle(client):
+    game_id = start(client)
+    form = text(client.get(f"/games/{game_id}/rounds/new"))
+    assert 'name="cut_exact"' in form
+    assert "cut exactly 41 cards" in form
 
 
 @pytest.mark.parametrize(

@@ -110,7 +110,7 @@ class Profile:
                 if self.min_players == self.max_players
                 else f"{self.min_players} to {self.max_players}"
             )
-            raise SeatError(f"{players} players: the {self.name} profile is for {allowed} players")
+            raise SeatError(f"{players} players: the rules {self.title} are for {allowed} players")
         return players
 
     def cards_dealt(self, round_number: int) -> int:

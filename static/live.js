@@ -1,0 +1,69 @@
+/* The game page follows the game: every two seconds it asks whether the game changed (a 304
+ * with no body while it has not) and, when it has, swaps in the new page's content. The parts
+ * marked data-live-keep (the open "Let another tablet edit" panel, this announcer) stay as they
+ * are, and focus goes back to the same control. */
+(function () {
+  "use strict";
+  var EVERY_MS = 2000;
+  var live = document.getElementById("live");
+  var main = document.querySelector("main");
+  if (!live || !main || !window.fetch || !window.DOMParser) return;
+  var stateUrl = live.getAttribute("data-state");
+  var busy = false;
+
+  function focusKey(element) {
+    if (!element || element === document.body || !main.contains(element)) return null;
+    if (element.id) return "#" + CSS.escape(element.id);
+    var href = element.getAttribute("href");
+    if (href) return element.tagName.toLowerCase() + '[href="' + CSS.escape(href) + '"]';
+    return null;
+  }
+
+  function swapIn(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.querySelector("main");
+    var freshLive = doc.getElementById("live");
+    if (!fresh || !freshLive) return;
+    var focused = focusKey(document.activeElement);
+    Array.prototype.forEach.call(main.querySelectorAll("[data-live-keep][id]"), function (kept) {
+      var twin = fresh.querySelector("#" + CSS.escape(kept.id));
+      if (twin) twin.replaceWith(kept);
+    });
+    // Flash messages were for the load that showed them.
+    Array.prototype.forEach.call(fresh.querySelectorAll(".flash"), function (flash) { flash.remove(); });
+    live.setAttribute("data-tag", freshLive.getAttribute("data-tag"));
+    main.replaceChildren.apply(main, Array.prototype.slice.call(fresh.childNodes));
+    document.title = doc.title;
+    if (focused) {
+      var again = main.querySelector(focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+    live.textContent = "Scores updated from another tablet.";
+  }
+
+  function refresh() {
+    return fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) { if (html) swapIn(html); });
+  }
+
+  function check() {
+    if (busy || document.visibilityState !== "visible") return;
+    busy = true;
+    var tag = live.getAttribute("data-tag");
+    fetch(stateUrl, {
+      cache: "no-store",
+      credentials: "same-origin",
+      headers: { "If-None-Match": '"' + tag + '"' }
+    }).then(function (response) {
+      if (response.status !== 200) return null;
+      return response.json().then(function (state) {
+        if (state.tag !== tag) return refresh();
+      });
+    }).catch(function () { /* the server is away for a moment: ask again later */ })
+      .then(function () { busy = false; });
+  }
+
+  window.setInterval(check, EVERY_MS);
+  document.addEventListener("visibilitychange", check);
+})();

@@ -1,0 +1,53 @@
+/* Light or dark: the tablet's own setting, unless this tablet chose otherwise with the
+ * "Dark room" button (remembered here). Runs in the head, before the page paints. */
+(function () {
+  "use strict";
+  var KEY = "scorekeeper-theme";
+  var root = document.documentElement;
+  var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+
+  function stored() {
+    try { return window.localStorage.getItem(KEY); } catch (e) { return null; }
+  }
+
+  function store(value) {
+    try {
+      if (value) window.localStorage.setItem(KEY, value);
+      else window.localStorage.removeItem(KEY);
+    } catch (e) { /* private mode: the choice lasts this page only */ }
+  }
+
+  function systemTheme() { return system && system.matches ? "dark" : "light"; }
+
+  function current() { return root.getAttribute("data-theme") || systemTheme(); }
+
+  // The button works only with this script: shown from the first paint, so nothing moves later.
+  root.classList.add("theme-switchable");
+  var chosen = stored();
+  if (chosen === "dark" || chosen === "light") root.setAttribute("data-theme", chosen);
+
+  function showState(button) {
+    button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false");
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var button = document.querySelector(".theme-toggle");
+    if (!button) return;
+    showState(button);
+    button.addEventListener("click", function () {
+      var next = current() === "dark" ? "light" : "dark";
+      // A choice that matches the tablet's own setting is no choice: follow the tablet again.
+      if (next === systemTheme()) {
+        root.removeAttribute("data-theme");
+        store(null);
+      } else {
+        root.setAttribute("data-theme", next);
+        store(next);
+      }
+      showState(button);
+    });
+    if (system && system.addEventListener) {
+      system.addEventListener("change", function () { showState(button); });
+    }
+  });
+})();

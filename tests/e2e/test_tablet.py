@@ -1,0 +1,362 @@
+"""The tablet at the table: the 8-player ledger fits, the page follows the game, the dark room,
+the screen kept on, the app installed and opening without the server, static files kept."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import make_game
+from tests.e2e.test_accessibility import FOUR
+
+pytestmark = pytest.mark.browser
+
+LONG = [
+    "Alexandra",
+    "Bartholomew",
+    "Catherine",
+    "Dominic",
+    "Eleanor",
+    "Frederick",
+    "Gwendolyn",
+    "Humphrey",
+]
+
+
+def as_editor(page, game_id, key):
+    page.goto(f"/games/{game_id}/join?key={key}")
+    expect(page.locator(".record-round, #standings")).to_be_visible()
+
+
+# --- The ledger fits -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ["spectator", "editor"])
+def test_eight_players_ledger_fits_the_screen(page, role):
+    game_id, key = make_game(page, LONG, 3, "family")
+    if role == "editor":
+        as_editor(page, game_id, key)
+    page.goto(f"/games/{game_id}")
+    wrap = page.locator("#ledger .table-wrap")
+    sizes = wrap.evaluate("w => ({view: w.clientWidth, content: w.scrollWidth})")
+    assert sizes["content"] <= sizes["view"], sizes
+    width = page.viewport_size["width"]
+    totals = page.locator(".ledger tfoot td.total")
+    assert totals.count() == 8
+    for index in range(8):
+        box = totals.nth(index).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    if role == "editor":
+        correct = page.get_by_role("link", name="Correct round 3")
+        fits = correct.evaluate("b => b.scrollWidth <= b.clientWidth")
+        box = correct.bounding_box()
+        assert fits and box["x"] + box["width"] <= width and box["height"] >= 44
+    # A wide table scrolls in a frame a keyboard can reach, named, with the rounds held still.
+    assert wrap.get_attribute("tabindex") == "0"
+    assert wrap.get_attribute("aria-label")
+    wrap.focus()
+    assert page.evaluate("() => document.activeElement.classList.contains('table-wrap')")
+    sticky = page.locator(".ledger tbody tr > :first-child").first
+    assert sticky.evaluate("c => getComputedStyle(c).position") == "sticky"
+
+
+def test_a_table_too_wide_scrolls_with_the_round_column_held(page):
+    game_id, _ = make_game(page, LONG, 2, "family")
+    page.set_viewport_size({"width": 480, "height": 800})
+    page.goto(f"/games/{game_id}")
+    wrap = page.locator("#ledger .table-wrap")
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+    first = page.locator('.ledger tr[data-round="2"] > th')
+    before = first.bounding_box()["x"]
+    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+    page.wait_for_function("() => document.querySelector('.table-wrap').scrollLeft > 50")
+    assert abs(first.bounding_box()["x"] - before) < 1
+    last = page.locator(".ledger tfoot td.total").last.bounding_box()
+    assert last["x"] + last["width"] <= 480
+
+
+# --- Live for spectators ---------------------------------------------------------------------
+
+
+def test_a_spectator_sees_another_tablets_round_within_five_seconds(watched):
+    page = watched
+    game_id, key = make_game(page, FOUR, 0, "liverpool")
+    checks = []
+    page.on(
+        "response",
+        lambda r: checks.append(r.status) if r.url.endswith(f"/games/{game_id}/state") else None,
+    )
+    page.goto(f"/games/{game_id}")
+    expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
+    page.wait_for_timeout(4500)
+    assert checks and set(checks) == {304}, checks  # nothing changed: nothing but 304s
+    recorded = page.request.post(
+        f"/api/games/{game_id}/rounds",
+        data={"cut_exact": False, "out": "Ann", "leftovers": {"Bob": "K", "Cat": "7", "Dan": "A"}},
+        headers={"X-Game-Key": key},
+    )
+    assert recorded.status == 201
+    expect(page.locator('.ledger tr[data-round="1"]')).to_be_visible(timeout=5000)
+    expect(page.locator("#round-title")).to_contain_text("Round 2 of 7")
+    expect(page.locator("#live")).to_have_text(re.compile("updated"))
+    assert page.title().startswith("Round 2")
+
+
+def test_the_editors_open_panel_and_focus_stay_through_an_update(watched):
+    page = watched
+    game_id, key = make_game(page, FOUR, 1, "liverpool")
+    as_editor(page, game_id, key)
+    page.locator("#share summary").click()
+    link = page.locator("#share .edit-link")
+    link.focus()
+    recorded = page.request.post(
+        f"/api/games/{game_id}/rounds",
+        data={"cut_exact": True, "out": "Bob", "leftovers": {"Ann": "K", "Cat": "7", "Dan": "A"}},
+        headers={"X-Game-Key": key},
+    )
+    assert recorded.status == 201
+    expect(page.locator('.ledger tr[data-round="2"]')).to_be_visible(timeout=5000)
+    expect(page.locator(".record-round")).to_contain_text("Record round 3")
+    assert page.locator("#share").evaluate("d => d.open")
+    assert page.evaluate("() => document.activeElement.classList.contains('edit-link')")
+
+
+# --- The dark room ---------------------------------------------------------------------------
+
+CONTRAST = """(selectors) => {
+  const rgb = s => s.match(/[\\d.]+/g).map(Number);
+  const lum = c => {
+    const [r, g, b] = c.slice(0, 3).map(v => v / 255)
+      .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const background = el => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length < 4 || c[3] > 0) return c;
+    }
+    return [255, 255, 255];
+  };
+  const out = {};
+  for (const selector of selectors) {
+    const el = document.querySelector(selector);
+    if (!el) { out[selector] = null; continue; }
+    const a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
+    out[selector] = Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 100) / 100;
+  }
+  out.body = lum(rgb(getComputedStyle(document.body).backgroundColor));
+  return out;
+}"""
+TEXTS = [
+    "main h1",
+    ".kicker",
+    ".contract",
+    ".deal-facts dt",
+    ".deal-facts dd",
+    ".exact-cut",
+    ".spectator-note",
+    ".ledger thead th",
+    ".ledger .score",
+    ".ledger .cards",
+    ".badge.out",
+    ".badge.cut",
+    ".badge.lead",
+    ".ledger tfoot td",
+    ".dispute-links .button",
+    ".topbar nav a",
+    ".theme-toggle",
+]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_both_themes_meet_wcag_aa_contrast(page, scheme):
+    page.emulate_media(color_scheme=scheme)
+    game_id, _ = make_game(page, FOUR, 2, "liverpool")
+    page.goto(f"/games/{game_id}")
+    ratios = page.evaluate(CONTRAST, TEXTS)
+    body = ratios.pop("body")
+    assert (body < 0.05) if scheme == "dark" else (body > 0.9), body
+    missing = [selector for selector, ratio in ratios.items() if ratio is None]
+    assert missing == []
+    low = {selector: ratio for selector, ratio in ratios.items() if ratio < 4.5}
+    assert low == {}, ratios
+
+
+def test_the_dark_room_button_is_remembered(watched):
+    page = watched
+    page.emulate_media(color_scheme="light")
+    page.goto("/")
+    dark_body = "() => getComputedStyle(document.body).backgroundColor"
+    light = page.evaluate(dark_body)
+    toggle = page.get_by_role("button", name="Dark room")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    dark = page.evaluate(dark_body)
+    assert dark != light
+    page.goto("/games/new")
+    assert page.evaluate(dark_body) == dark
+    expect(page.get_by_role("button", name="Dark room")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Dark room").click()
+    assert page.evaluate(dark_body) == light
+    page.reload()
+    assert page.evaluate(dark_body) == light
+    # The tablet asks for dark itself: the page follows it with no choice stored.
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate(dark_body) == dark
+    expect(page.get_by_role("button", name="Dark room")).to_have_attribute("aria-pressed", "true")
+
+
+# --- The screen stays on ---------------------------------------------------------------------
+
+WAKE_LOCK_STUB = """
+window.__wake = { requests: 0, visible: true, sentinels: [] };
+Object.defineProperty(document, 'visibilityState', { get: () => window.__wake.visible ? 'visible' : 'hidden' });
+Object.defineProperty(navigator, 'wakeLock', { value: { request(type) {
+  window.__wake.requests += 1;
+  const sentinel = new EventTarget();
+  sentinel.type = type;
+  sentinel.released = false;
+  sentinel.release = () => { sentinel.released = true; sentinel.dispatchEvent(new Event('release')); return Promise.resolve(); };
+  window.__wake.sentinels.push(sentinel);
+  return Promise.resolve(sentinel);
+} } });
+window.__hide = () => {
+  window.__wake.visible = false;
+  window.__wake.sentinels.forEach(s => s.released || s.release());
+  document.dispatchEvent(new Event('visibilitychange'));
+};
+window.__show = () => { window.__wake.visible = true; document.dispatchEvent(new Event('visibilitychange')); };
+"""
+
+
+def test_the_screen_stays_on_on_the_editors_game_page_and_round_form(watched):
+    page = watched
+    game_id, key = make_game(page, FOUR, 1, "liverpool")
+    page.add_init_script(WAKE_LOCK_STUB)
+    page.goto(f"/games/{game_id}")  # a spectator's page keeps no screen on
+    page.wait_for_load_state("load")
+    assert page.evaluate("() => window.__wake.requests") == 0
+    as_editor(page, game_id, key)
+    for path in (f"/games/{game_id}", f"/games/{game_id}/rounds/new"):
+        page.goto(path)
+        page.wait_for_function("() => window.__wake.requests === 1")
+        note = page.locator(".wakelock-note")
+        expect(note).to_have_text("Screen stays on")
+        page.evaluate("() => window.__hide()")
+        expect(note).to_be_hidden()
+        assert page.evaluate("() => window.__wake.requests") == 1
+        page.evaluate("() => window.__show()")
+        page.wait_for_function("() => window.__wake.requests === 2")
+        expect(note).to_be_visible()
+
+
+LAYOUT_SHIFT = """
+window.__shift = 0;
+new PerformanceObserver(list => {
+  for (const entry of list.getEntries()) {
+    if (!entry.hadRecentInput) window.__shift += entry.value;
+    window.__sources = (window.__sources || []).concat(entry.sources.map(s => s.node && s.node.outerHTML ? s.node.outerHTML.slice(0, 90) : String(s.node)));
+  }
+}).observe({ type: 'layout-shift', buffered: true });
+"""
+
+
+def test_the_screen_note_moves_nothing(watched):
+    page = watched
+    game_id, key = make_game(page, FOUR, 2, "liverpool")
+    as_editor(page, game_id, key)
+    page.add_init_script(WAKE_LOCK_STUB + LAYOUT_SHIFT)
+    page.goto(f"/games/{game_id}")
+    expect(page.locator(".wakelock-note")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__shift") < 0.01, page.evaluate("() => window.__sources")
+
+
+def test_no_wake_lock_no_sign_and_no_error(watched):
+    page = watched
+    game_id, key = make_game(page, FOUR, 0, "liverpool")
+    page.add_init_script("delete Navigator.prototype.wakeLock;")
+    as_editor(page, game_id, key)
+    page.wait_for_load_state("load")
+    assert page.evaluate("() => 'wakeLock' in navigator") is False
+    assert page.locator(".wakelock-note").count() == 0
+
+
+# --- Installable, and opening without the server ---------------------------------------------
+
+
+def test_installable_with_a_service_worker_and_an_offline_page(page, live_server):
+    page.goto("/")
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"].endswith("/manifest.webmanifest")
+    assert manifest.get("errors", []) == []
+    scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+    assert scope == live_server + "/"
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # A test's browser profile is a throwaway one, which chromium never installs into.
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+    page.reload()  # now under the worker's control
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    try:
+        page.goto("/games/")
+        expect(page.locator("h1")).to_have_text("The score book cannot be reached")
+        # The style sheet came from the worker's cache: the page is styled, not bare.
+        assert (
+            page.evaluate("() => getComputedStyle(document.querySelector('.topbar')).display")
+            == "flex"
+        )
+    finally:
+        page.context.set_offline(False)
+    page.goto("/games/")
+    expect(page.locator("h1")).to_have_text("Games")
+
+
+def test_static_files_are_kept_and_pages_compressed(page):
+    seen = {}
+    page.on("response", lambda r: seen.setdefault(r.url.split("?")[0].rsplit("/", 1)[-1], r))
+    page.goto("/games/new")
+    page.wait_for_load_state("load")
+    style = seen["style.css"]
+    assert re.search(r"\?v=[0-9a-f]{8,}$", style.url)
+    assert style.all_headers()["cache-control"] == "public, max-age=31536000, immutable"
+    assert seen["new"].all_headers()["content-encoding"] in {"br", "gzip", "zstd", "deflate"}
+    description = page.locator('meta[name="description"]').get_attribute("content")
+    assert len(description) > 50
+
+
+# --- Small frictions -------------------------------------------------------------------------
+
+
+def test_unused_seats_hint_only_for_rules_with_more_than_four(watched):
+    page = watched
+    page.goto("/games/new")
+    hint = page.get_by_text("Leave unused seats blank.")
+    expect(hint).to_be_hidden()  # Liverpool (default): exactly 4 players
+    page.select_option(".profile-select", "family")
+    expect(hint).to_be_visible()
+    page.select_option(".profile-select", "contract")
+    expect(hint).to_be_hidden()
+
+
+def test_keyboard_focus_ring_is_at_least_two_pixels(page):
+    game_id, key = make_game(page, FOUR, 1, "liverpool")
+    as_editor(page, game_id, key)
+    page.goto(f"/games/{game_id}")
+    rings = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        rings.append(
+            page.evaluate(
+                """() => { const e = document.activeElement, s = getComputedStyle(e);
+                return [e.textContent.trim().slice(0, 20) || e.className, s.outlineStyle,
+                        parseFloat(s.outlineWidth)]; }"""
+            )
+        )
+    assert len({name for name, _, _ in rings}) >= 8, rings  # the tabbing really moved on
+    thin = [ring for ring in rings if ring[1] == "none" or ring[2] < 2]
+    assert thin == [], rings
