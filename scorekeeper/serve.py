@@ -7,7 +7,7 @@ import errno
 import logging
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from waitress.server import create_server
 
@@ -31,13 +31,17 @@ def main(argv: list[str] | None = None) -> None:
         revision = database.upgrade()
     print(f"Database at revision {revision}.", flush=True)
     names.name_key("")  # read the look-alike table now, not on the first new game
-    # The home page shows the serving machine the same addresses as printed here.
     app.config["SERVE_HOST"] = args.host
-    app.config["SERVE_PORT"] = args.port
-    urls = network.tablet_urls(args.host, args.port)
+
+    def announce(port: int) -> str:
+        # The home page shows the serving machine the same addresses as printed here.
+        app.config["SERVE_PORT"] = port
+        urls = network.tablet_urls(args.host, port)
+        return start_message(args.host, port, urls, tty=sys.stdout.isatty())
+
     serve(
         app,
-        message=start_message(args.host, args.port, urls, tty=sys.stdout.isatty()),
+        message=announce,
         host=args.host,
         port=args.port,
         threads=args.threads,
@@ -51,14 +55,15 @@ def main(argv: list[str] | None = None) -> None:
     )
 
 
-def serve(app, *, message: str, **options) -> None:
-    """Bind first, so that a port in use is one sentence before anything is announced."""
+def serve(app, *, message: Callable[[int], str], **options) -> None:
+    """Bind first, so that a port in use is one sentence before anything is announced; then
+    announce the port really bound (`--port 0` takes any free one, as tests do)."""
     logging.basicConfig()  # waitress's own warnings (a full task queue) reach the terminal
     try:
         server = create_server(app, **options)
     except OSError as error:
         raise SystemExit(bind_problem(error, options["host"], options["port"])) from None
-    print(message, flush=True)
+    print(message(server.effective_port), flush=True)
     server.run()
 
 

@@ -178,6 +178,7 @@ class FakeServer:
     def __init__(self, app, **options):
         self.app = app
         self.options = options
+        self.effective_port = options["port"]
         self.ran = False
 
     def run(self):

@@ -6,8 +6,8 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -21,10 +21,8 @@ from sqlalchemy.pool import NullPool
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+# The line `python -m scorekeeper.serve` prints once it listens.
+ANNOUNCED_PORT = re.compile(r"open http://localhost:(\d+)/")
 
 
 class Server:
@@ -38,17 +36,18 @@ class Server:
         self.port = 0
 
     def start(self, timeout: float = 20) -> None:
-        self.port = free_port()  # a fresh port each time: nothing waits on the last one's sockets
+        """Start on a port the server itself picks (`--port 0`), read back from what it prints:
+        no other process can take the port between choosing and binding it."""
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
             "SECRET_KEY": "concurrency-test",
             **self.env,
         }
+        printed_before = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1"]
-                + ["--port", str(self.port)],
+                [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
                 cwd=ROOT,
                 env=env,
                 stdout=log,
@@ -58,9 +57,13 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server stopped on start:\n{self.log()}")
-            with contextlib.suppress(OSError):
-                if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
-                    return
+            printed = self.log_path.read_bytes()[printed_before:].decode("utf-8", "replace")
+            bound = ANNOUNCED_PORT.search(printed)
+            if bound:
+                self.port = int(bound.group(1))
+                with contextlib.suppress(OSError):
+                    if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                        return
             time.sleep(0.02)
         raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
 
