@@ -151,7 +151,7 @@ def line_chart(
 
     parts = [
         f'<svg class="{escape(css_class)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg" '
+        f'aria-label="{escape(label)}" '
         'preserveAspectRatio="xMidYMid meet" font-size="13">',
         '<g class="grid" aria-hidden="true">',
     ]

@@ -59,8 +59,25 @@ def _editable(game_id: int) -> tuple[Game, str]:
     return game, key or ""
 
 
-@bp.route("/<any(archive, restore, delete):action>", methods=["GET", "POST"])
-def confirm(game_id: int, action: str):
+@bp.route("/archive", methods=["GET", "POST"])
+def archive(game_id: int):
+    """Take the game out of the games lists, after asking."""
+    return _confirm(game_id, "archive")
+
+
+@bp.route("/restore", methods=["GET", "POST"])
+def restore(game_id: int):
+    """Bring the game back into the games lists, after asking."""
+    return _confirm(game_id, "restore")
+
+
+@bp.route("/delete", methods=["GET", "POST"])
+def delete(game_id: int):
+    """Delete a game that has no round yet, after asking."""
+    return _confirm(game_id, "delete")
+
+
+def _confirm(game_id: int, action: str):
     """Ask first, then do it: archive, restore, or delete a game that has no round yet."""
     game, _ = _editable(game_id)
     form = FlaskForm()

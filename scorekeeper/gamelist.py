@@ -20,6 +20,8 @@ PER_PAGE = 25
 PER_PAGE_MAX = 100
 # At most this many of a tablet's game cookies are looked at for "Resume".
 RESUME_MAX = 50
+# What a page's statements read of each game before loading the page's games whole.
+LISTED = (Game.id, Game.finished_at, Game.created_at)
 
 
 @dataclass(frozen=True)
@@ -90,34 +92,55 @@ def game_page(page: int = 1, per_page: int = PER_PAGE, *, archived: bool = False
     """Page `page` of the games (archived ones instead with `archived`), ongoing ones first."""
     check_paging(page, per_page)
     listed = _listed(archived)
-    ongoing_where = (listed, Game.finished_at.is_(None))
-    ongoing = db.session.scalar(db.select(db.func.count()).select_from(Game).where(*ongoing_where))
-    total = db.session.scalar(db.select(db.func.count()).select_from(Game).where(listed))
+    ongoing_now = Game.finished_at.is_(None)
+    total, ongoing = db.session.execute(
+        db.select(db.func.count(), db.func.count().filter(ongoing_now)).where(listed)
+    ).one()
+    ongoing = ongoing or 0
     start = (page - 1) * per_page
-    ids: list[int] = []
+    parts = []
     if start < ongoing:
-        ids += db.session.scalars(
-            _newest_first(db.select(Game.id).where(*ongoing_where)).offset(start).limit(per_page)
+        parts.append(
+            _newest_first(db.select(*LISTED).where(listed, ongoing_now))
+            .offset(start)
+            .limit(per_page)
         )
-    if len(ids) < per_page:
-        ids += db.session.scalars(
-            _newest_first(db.select(Game.id).where(listed, Game.finished_at.is_not(None)))
-            .offset(max(0, start - ongoing))
-            .limit(per_page - len(ids))
+    if start + per_page > ongoing:
+        skip = max(0, start - ongoing)
+        parts.append(
+            _newest_first(db.select(*LISTED).where(listed, Game.finished_at.is_not(None)))
+            .offset(skip)
+            .limit(per_page - max(0, ongoing - start))
         )
+    if len(parts) == 1:
+        ids = [game_id for game_id, _, _ in db.session.execute(parts[0])]
+    else:
+        # One statement for a page holding the last ongoing games and the first finished ones.
+        both = db.union_all(*(db.select(part.subquery()) for part in parts)).subquery()
+        rows = db.session.execute(db.select(both.c.id, both.c.finished_at, both.c.created_at))
+        ids = [
+            game_id
+            for game_id, _, _ in sorted(
+                rows, key=lambda row: (row[1] is not None, -row[2].timestamp(), -row[0])
+            )
+        ]
     return GamePage(
         [scorebook.book(game) for game in _load(ids)], page, per_page, total or 0, archived
     )
 
 
 def _load(ids: list[int]) -> list[Game]:
-    """These games with their players, rounds and scores, in the order of `ids`."""
+    """These games with everything `scorebook.book` reads, in the order of `ids`."""
     if not ids:
         return []
     statement = (
         db.select(Game)
         .where(Game.id.in_(ids))
-        .options(selectinload(Game.players), selectinload(Game.rounds).selectinload(Round.scores))
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.rounds).selectinload(Round.scores),
+            selectinload(Game.history),
+        )
     )
     games = {game.id: game for game in db.session.scalars(statement)}
     return [games[game_id] for game_id in ids if game_id in games]
