@@ -29,6 +29,7 @@ COLOURS = (
 WIDTH, HEIGHT = 720, 300
 LEFT, RIGHT, TOP, BOTTOM = 52, 150, 18, 44
 LABEL_GAP = 15
+LABEL_CHARS = 11
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,11 @@ def _spread(positions: list[float], low: float, high: float) -> list[float]:
     return placed
 
 
+def _short(name: str) -> str:
+    """A name short enough for the labels beside the plot (the full name is in the label)."""
+    return name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…"
+
+
 # A score with a real minus sign, as the ledger writes it.
 number = _signed
 
@@ -128,7 +134,6 @@ def line_chart(
     label: str,
     x_title: str,
     css_class: str = "chart",
-    lead_word: str = "leads",
     from_zero: bool = False,
 ) -> Markup:
     """The SVG: one x position per label, a line per player with markers and a direct label.
@@ -192,10 +197,10 @@ def line_chart(
         parts.extend(_marker(index, x, y, colour) for x, y in points[first:])
         if line.values:
             end_x, end_y = points[-1]
-            text = f"{line.name} {number(line.values[-1])}"
+            text = f"{_short(line.name)} {number(line.values[-1])}"
             weight = ""
             if line.lead:
-                text = f"★ {text} ({lead_word})"
+                text = f"★ {text}"
                 weight = ' font-weight="bold"'
             parts.append(
                 f'<line x1="{end_x + 7:.1f}" y1="{end_y:.1f}" x2="{LEFT + plot_w + 8}" '
@@ -224,7 +229,6 @@ def totals_chart(book: Book) -> Markup | None:
         return None
     totals = running_totals(book)
     done = len(book.game.rounds)
-    word = "wins" if book.winners else "leads"
     ahead = book.winners or book.leaders
     lines = [
         Line(name, tuple(values), seat in ahead)
@@ -247,6 +251,5 @@ def totals_chart(book: Book) -> Markup | None:
         label=label,
         x_title="Round",
         css_class="chart totals-chart",
-        lead_word=word,
         from_zero=True,
     )

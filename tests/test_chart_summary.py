@@ -83,7 +83,7 @@ def test_the_chart_holds_each_players_running_totals(client):
     colours = {re.search(r'stroke="(#[0-9a-f]{6})"', body).group(1) for _, body in lines.values()}
     assert len(colours) == 4
     assert len({_shape(body) for _, body in lines.values()}) == 4
-    assert "★ Cat −24 (leads)" in lines["Cat"][1]
+    assert "★ Cat −24<" in lines["Cat"][1]
     assert 'class="series lead"' in page and page.count('class="series lead"') == 1
     # The ledger stays the table beside it.
     assert page.index('id="chart"') < page.index('<table class="ledger">')
