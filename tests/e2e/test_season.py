@@ -8,21 +8,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e import test_game_flow
 from tests.e2e.test_game_flow import ROUNDS, record_round
 
 pytestmark = pytest.mark.browser
+# The page, failing the test on any script error or CSP violation.
+watched = test_game_flow.watched
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
-
-
-@pytest.fixture
-def watched(page):
-    """The page, failing the test on any script error or CSP violation."""
-    problems = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    yield page
-    assert problems == []
 
 
 def api_game(page, names=NAMES, profile="liverpool", first_dealer="Ann"):
