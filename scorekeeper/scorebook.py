@@ -702,4 +702,5 @@ def game_json(game: Game) -> dict[str, Any]:
         "winners": [names[seat] for seat in state.winners],
         "created_at": _when(game.created_at),
         "finished_at": _when(game.finished_at),
+        "archived_at": _when(game.archived_at),
     }

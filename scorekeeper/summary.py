@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .rematch import next_first_dealer
 from .scorebook import Book, Standing
 
 
@@ -38,6 +39,8 @@ class Summary:
     rounds: list[PlayerRounds]
     # Rounds that ended with the stock run out and nobody out.
     stock_ran_out: list[int]
+    # Who deals first if this table plays again.
+    next_dealer: str
 
     @property
     def shared(self) -> bool:
@@ -79,4 +82,5 @@ def game_summary(book: Book) -> Summary | None:
             for seat, name in enumerate(names)
         ],
         stock_ran_out=[played.number for played in rounds if played.out is None],
+        next_dealer=names[next_first_dealer(book.game)],
     )

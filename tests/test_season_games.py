@@ -52,14 +52,14 @@ def test_play_again_seats_the_same_table_and_passes_the_deal(client):
     assert again["players"] == names and again["profile"] == "family"
     assert again["first_dealer"] == "Eve"  # the seat after Dan's
     assert again["round"] == 1 and again["rounds"] == []
+    assert client.get(f"/api/games/{again['id']}").get_json() == {
+        key: value for key, value in again.items() if key != "key"
+    }
     # Its own key: it opens the new game, not the old one.
     new_key = {"X-Game-Key": again["key"]}
     assert new_key != game[1]
     assert client.post(f"/api/games/{again['id']}/archive", headers=new_key).status_code == 200
     assert client.post(f"/api/games/{game[0]}/archive", headers=new_key).status_code == 403
-    assert client.get(f"/api/games/{again['id']}").get_json() == {
-        key: value for key, value in again.items() if key != "key"
-    }
 
 
 def test_play_again_wraps_round_to_the_first_seat(client):
