@@ -48,7 +48,7 @@ class ImportRefused(ValueError):
 
 def export_games() -> dict[str, Any]:
     """Every game, oldest id first, as plain JSON data with a format name and version."""
-    if db.engine.dialect.name == "postgresql" and not db.session.in_transaction():
+    if db.engine.dialect.name == "postgresql" and not db.session().in_transaction():
         # One snapshot for all the statements below, while other processes go on writing.
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
     statement = (
