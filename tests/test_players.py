@@ -4,14 +4,12 @@ worked out by hand from games built here."""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 from urllib.parse import quote
 
 import pytest
-from sqlalchemy import event
 
 from scorekeeper import players
-from scorekeeper.extensions import db
+from tests.test_games_pages import counted
 
 FIELDS = [
     "name",
@@ -137,22 +135,6 @@ def test_names_that_fold_equal_are_one_player(one, other):
 def test_different_names_stay_apart():
     assert players.fold("Ann") != players.fold("Anne")
     assert players.fold("Zoe") != players.fold("Zoë")
-
-
-@contextmanager
-def counted(app):
-    statements: list[str] = []
-
-    def listener(conn, cursor, statement, parameters, context, executemany):
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", listener)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", listener)
 
 
 def test_the_figures_take_the_same_statements_for_any_number_of_games(app, client):
