@@ -133,10 +133,12 @@ def _fsync_folder(folder: str) -> None:
 
 def _register_blueprints(app: Flask) -> None:
     """Attach every feature's blueprint, the home page and the bare health check."""
-    from . import api, games, home, referee, rounds
+    from . import api, game_actions, games, home, player_pages, referee, rounds
 
     api.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(rounds.bp)
+    app.register_blueprint(game_actions.bp)
+    app.register_blueprint(player_pages.bp)

@@ -65,6 +65,7 @@ def init_app(app) -> None:
     """Register the blueprint, and answer errors under /api/ in JSON even when no route matched."""
     from . import (
         api_games,  # noqa: F401  (adds the score book's routes to bp)
+        api_players,  # noqa: F401  (adds the players' routes to bp)
         api_rules,  # noqa: F401  (adds its routes to bp)
     )
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from flask import Response, current_app, g, jsonify, request, url_for
 
-from . import keys, scorebook, writeonce
+from . import gamelist, keys, scorebook, writeonce
+from . import rematch as rematch_service
 from .api import ApiError, bp, field, json_body
 from .models import Game
 
@@ -65,22 +66,15 @@ def _scorebook_error(error: scorebook.ScorebookError):
 
 @bp.get("/games")
 def list_games():
-    """Every game in brief, newest first."""
-    games = []
-    for game in scorebook.list_games():
-        state = scorebook.book(game)
-        games.append(
-            {
-                "id": game.id,
-                "profile": game.profile,
-                "players": state.names,
-                "round": state.next_round,
-                "finished": game.finished,
-                "totals": dict(zip(state.names, state.totals, strict=True)),
-                "winners": [state.names[seat] for seat in state.winners],
-            }
-        )
-    return jsonify(games=games)
+    """A page of games in brief: ongoing first, then finished, each newest first."""
+    page, per_page, archived = gamelist.paging_from(request.args)
+    listing = gamelist.game_page(page, per_page, archived=archived)
+    return jsonify(
+        games=[gamelist.brief_json(book) for book in listing.books],
+        page=listing.page,
+        per_page=listing.per_page,
+        total=listing.total,
+    )
 
 
 @bp.post("/games")
@@ -216,3 +210,35 @@ def _round_entry(game: Game, data: dict[str, Any]) -> scorebook.RoundEntry:
             raise ApiError(f'the cards of {name!r} must be text like "A♠ K♦ 4♥" or a list of cards')
         by_seat[seat] = cards
     return scorebook.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact)
+
+
+# --- The season: play again, tidy the list -------------------------------------------------
+
+
+@bp.post("/games/<int:game_id>/rematch")
+def rematch(game_id: int):
+    """Play again with this table → 201 with the new game and its own key; unfinished → 409."""
+    game, key = rematch_service.rematch(_editable_game(game_id))
+    location = url_for("api.get_game", game_id=game.id)
+    return jsonify({**scorebook.game_json(game), "key": key}), 201, {"Location": location}
+
+
+@bp.post("/games/<int:game_id>/archive")
+def archive_game(game_id: int):
+    """Hide the game from both lists → 200 with the game in brief; its link still opens it."""
+    game = gamelist.archive(_editable_game(game_id))
+    return jsonify(gamelist.brief_json(scorebook.book(game)))
+
+
+@bp.delete("/games/<int:game_id>/archive")
+def restore_game(game_id: int):
+    """Bring an archived game back into the lists → 200 with the game in brief."""
+    game = gamelist.restore(_editable_game(game_id))
+    return jsonify(gamelist.brief_json(scorebook.book(game)))
+
+
+@bp.delete("/games/<int:game_id>")
+def delete_game(game_id: int):
+    """Delete a game with no recorded round → 204; one with rounds → 409 (archive it instead)."""
+    gamelist.delete(_editable_game(game_id))
+    return "", 204

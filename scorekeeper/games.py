@@ -19,7 +19,7 @@ from flask import (
     url_for,
 )
 
-from . import keys, pagecache, qr, scorebook, writeonce
+from . import chart, gamelist, keys, pagecache, players, qr, scorebook, summary, writeonce
 from .forms import NewGameForm
 from .rules import PROFILES
 
@@ -56,7 +56,9 @@ def new_game():
             flash(_started(game))
             response = redirect(_game_page(game.id))
             return keys.set_cookie(response, request, game.id, key)
-    return render_template("games/new.html", form=form, profiles=PROFILES)
+    return render_template(
+        "games/new.html", form=form, profiles=PROFILES, recent_names=players.recent_names()
+    )
 
 
 def _started(game) -> str:
@@ -78,14 +80,15 @@ def _started_already(done, once):
 
 @bp.get("/")
 def list_games():
-    """Ongoing games first, then finished ones; any can be resumed."""
-    games = scorebook.list_games()
-    books = [scorebook.book(game) for game in games]
-    return render_template(
-        "games/list.html",
-        ongoing=[b for b in books if not b.game.finished],
-        finished=[b for b in books if b.game.finished],
-    )
+    """A page of 25 games: ongoing ones first, then finished ones, each newest first."""
+    try:
+        page, _, archived = gamelist.paging_from(request.args)
+    except scorebook.ScorebookError as error:
+        abort(400, description=error.message)
+    listing = gamelist.game_page(page, archived=archived)
+    if page > listing.pages:
+        abort(404, description=f"there is no page {page}: the last page is {listing.pages}")
+    return render_template("games/list.html", listing=listing)
 
 
 @bp.get("/<int:game_id>")
@@ -102,10 +105,13 @@ def show_game(game_id: int):
     page = None if one_off else pages.get(cache_key)
     if page is None:
         game = scorebook.get_game(game_id)
+        book = scorebook.book(game)
         page = render_template(
             "games/show.html",
             game=game,
-            book=scorebook.book(game),
+            book=book,
+            chart=chart.totals_chart(book),
+            summary=summary.game_summary(book),
             editor=editor,
             live_tag=live_tag(stamp),
             join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,

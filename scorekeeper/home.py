@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
 
-from . import network, qr, scorebook
+from . import gamelist, network, qr, scorebook
 
 bp = Blueprint("home", __name__)
 
@@ -36,7 +36,12 @@ def navigation():
 @bp.get("/")
 def index():
     hint = tablet_hint() if on_serving_machine() else None
-    return render_template("index.html", first_game=not scorebook.has_games(), tablet=hint)
+    return render_template(
+        "index.html",
+        first_game=not scorebook.has_games(),
+        tablet=hint,
+        resume=gamelist.resumable(request.cookies.items()),
+    )
 
 
 @bp.get("/healthz")

@@ -38,6 +38,8 @@ class Game(db.Model):
     finished_at: Mapped[datetime | None]
     # sha256 of the game's edit key (see keys.py); None for a game made before keys existed.
     key_hash: Mapped[str | None] = mapped_column(String(255))
+    # Set when the game is tidied away from the lists; it stays reachable by its link.
+    archived_at: Mapped[datetime | None]
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -49,11 +51,20 @@ class Game(db.Model):
         back_populates="game", order_by="RoundChange.id", cascade="all, delete-orphan"
     )
 
-    __table_args__ = (CheckConstraint("first_dealer >= 0", name="first_dealer_is_a_seat"),)
+    __table_args__ = (
+        CheckConstraint("first_dealer >= 0", name="first_dealer_is_a_seat"),
+        # The games list pages through ongoing games, then finished ones, each newest first.
+        Index("ix_games_ongoing", "archived_at", "finished_at", "created_at", "id"),
+        Index("ix_games_newest", "archived_at", "created_at", "id"),
+    )
 
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None
 
     @property
     def names(self) -> list[str]:

@@ -86,7 +86,8 @@ def record_round(game_id: int):
             form.attach(error)
         else:
             flash(f"Round {number} saved.")
-            return _to_game(game_id)
+            # The last round opens the game's summary.
+            return _to_game(game_id, "summary" if game.finished else "ledger")
     return _render_form(game, number, form, editing=False)
 
 

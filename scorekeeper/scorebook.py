@@ -260,7 +260,8 @@ _STAMP = db.text(
     "SELECT g.key_hash, g.finished_at,"
     " (SELECT count(*) FROM rounds r WHERE r.game_id = g.id),"
     " (SELECT coalesce(sum(r.version), 0) FROM rounds r WHERE r.game_id = g.id),"
-    " (SELECT count(*) FROM round_changes c WHERE c.game_id = g.id)"
+    " (SELECT count(*) FROM round_changes c WHERE c.game_id = g.id),"
+    " g.archived_at"
     " FROM games g WHERE g.id = :id"
 )
 
@@ -269,8 +270,8 @@ def game_stamp(game_id: int) -> tuple | None:
     """What the game page shows changes exactly when this row does (None: no such game).
 
     One cheap statement on its own connection, outside the ORM session, that sees every
-    writer, in this process or another: the key, the finish, and the rounds' and history's
-    counts and versions.
+    writer, in this process or another: the key, the finish, the rounds' and history's
+    counts and versions, and whether the game is archived.
     """
     if game_id not in database.id_range():
         return None
@@ -757,4 +758,5 @@ def game_json(game: Game) -> dict[str, Any]:
         "winners": [names[seat] for seat in state.winners],
         "created_at": _when(game.created_at),
         "finished_at": _when(game.finished_at),
+        "archived_at": _when(game.archived_at),
     }

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -65,10 +66,15 @@ def export_games() -> dict[str, Any]:
             selectinload(Game.history),
         )
     )
+    return export_document(db.session.scalars(statement))
+
+
+def export_document(games: Iterable[Game]) -> dict[str, Any]:
+    """These games (loaded whole) as an export document that `import` takes."""
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "games": [_export_game(game) for game in db.session.scalars(statement)],
+        "games": [_export_game(game) for game in games],
     }
 
 
@@ -80,6 +86,7 @@ def _export_game(game: Game) -> dict[str, Any]:
         "created_at": _time(game.created_at),
         "finished_at": _time(game.finished_at),
         "key_hash": game.key_hash,
+        "archived_at": _time(game.archived_at),
         "players": [{"seat": player.seat, "name": player.name} for player in game.players],
         "rounds": [
             {
@@ -171,11 +178,14 @@ class _Checker:
     def fail(self, problem: str) -> ImportRefused:
         return ImportRefused(f"{self.path} {problem}: nothing was imported")
 
-    def object(self, value: Any, fields: set[str]) -> dict[str, Any]:
-        """A JSON object with exactly these fields, so nothing is silently dropped or guessed."""
+    def object(
+        self, value: Any, fields: set[str], optional: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        """A JSON object with exactly these fields (`optional` ones may be left out: documents
+        made before they existed), so nothing is silently dropped or guessed."""
         if not isinstance(value, dict):
             raise self.fail("must be an object")
-        missing = sorted(fields - value.keys())
+        missing = sorted(fields - optional - value.keys())
         if missing:
             raise self.fail(f"lacks {', '.join(missing)}")
         extra = sorted(set(value) - fields)
@@ -267,10 +277,13 @@ GAME_FIELDS = {
     "created_at",
     "finished_at",
     "key_hash",
+    "archived_at",
     "players",
     "rounds",
     "history",
 }
+# Fields a document of the same format version may lack: it was exported before they existed.
+GAME_FIELDS_LATER = frozenset({"archived_at"})
 ROUND_FIELDS = {
     "number",
     "dealer",
@@ -287,7 +300,7 @@ CHANGE_FIELDS = {"round_number", "action", "changed_at", "before", "after"}
 
 
 def _check_game(check: _Checker, item: Any) -> Game:
-    data = check.object(item, GAME_FIELDS)
+    data = check.object(item, GAME_FIELDS, GAME_FIELDS_LATER)
     game_id = check.at("id").whole(data["id"], 1, database.id_range()[-1])
     try:
         profile = get_profile(check.at("profile").text(data["profile"], 20))
@@ -327,6 +340,7 @@ def _check_game(check: _Checker, item: Any) -> Game:
         created_at=check.at("created_at").time(data["created_at"]),
         finished_at=finished_at,
         key_hash=key_hash,
+        archived_at=check.at("archived_at").time(data.get("archived_at"), empty=True),
         players=[
             Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)
         ],
