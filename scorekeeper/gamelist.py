@@ -118,12 +118,10 @@ def game_page(page: int = 1, per_page: int = PER_PAGE, *, archived: bool = False
         # One statement for a page holding the last ongoing games and the first finished ones.
         both = db.union_all(*(db.select(part.subquery()) for part in parts)).subquery()
         rows = db.session.execute(db.select(both.c.id, both.c.finished_at, both.c.created_at))
-        ids = [
-            game_id
-            for game_id, _, _ in sorted(
-                rows, key=lambda row: (row[1] is not None, -row[2].timestamp(), -row[0])
-            )
-        ]
+        # Newest first (by creation, then id), then ongoing before finished: a stable sort keeps
+        # the first order within each group, for any stored time.
+        newest = sorted(rows, key=lambda row: (row[2], row[0]), reverse=True)
+        ids = [game_id for game_id, _, _ in sorted(newest, key=lambda row: row[1] is not None)]
     return GamePage(
         [scorebook.book(game) for game in _load(ids)], page, per_page, total or 0, archived
     )

@@ -86,7 +86,7 @@ def test_the_upgrade_recomputes_every_name_key(fresh_database, tmp_path):
             )
         db.session.commit()
         db.session.remove()
-        assert database.upgrade() == "0002_write_once"
+        assert database.upgrade("0002_write_once") == "0002_write_once"
         rows = db.session.execute(text("SELECT name, name_key FROM players ORDER BY seat")).all()
         assert [tuple(row) for row in rows] == [
             ("Zoë", "zoe"),

@@ -8,12 +8,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e import test_game_flow
 from tests.e2e.test_game_flow import ROUNDS, record_round
 
 pytestmark = pytest.mark.browser
 # The page, failing the test on any script error or CSP violation.
-watched = test_game_flow.watched
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
