@@ -19,8 +19,10 @@ from flask import (
 
 from . import keys, scorebook
 from .forms import UndoForm, round_form
+from .games import answer_script_posts, draft_saved, form_page
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
+bp.after_request(answer_script_posts)
 
 
 @bp.before_request
@@ -36,8 +38,13 @@ def _editors_only():
     return None
 
 
-def _to_game(game_id: int, anchor: str = "ledger"):
+def _to_game(game_id: int, anchor: str | None = "ledger"):
     return redirect(url_for("games.show_game", game_id=game_id, _anchor=anchor))
+
+
+def draft_key(game_id: int, number: int, version: str | None = None) -> str:
+    """Where the browser keeps what is typed into a round form: per game, round and version."""
+    return f"game-{game_id}/round-{number}/" + (f"v{version}" if version else "new")
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -65,7 +72,9 @@ def record_round(game_id: int):
             form.attach(error)
         else:
             flash(f"Round {number} saved.")
-            return _to_game(game_id)
+            draft_saved(draft_key(game_id, number))
+            # The top of the page: the confirmation, and the next round or the winner.
+            return _to_game(game_id, None)
     return _render_form(game, number, form, editing=False)
 
 
@@ -87,7 +96,8 @@ def edit_round(game_id: int, number: int):
             form.attach(error)
         else:
             flash(f"Round {number} corrected.")
-            return _to_game(game_id)
+            draft_saved(draft_key(game_id, number, str(form.seen_version())))
+            return _to_game(game_id, None)
     return _render_form(game, number, form, editing=True)
 
 
@@ -139,12 +149,14 @@ def _round_or_gone(game, number: int):
 
 
 def _render_form(game, number: int, form, *, editing: bool):
-    return render_template(
+    page = render_template(
         "rounds/form.html",
         game=game,
         number=number,
         form=form,
         editing=editing,
+        draft=draft_key(game.id, number, str(form.seen_version()) if editing else None),
         setup=scorebook.setup_for(game, number),
         penalties=scorebook.penalty_table(game.profile),
     )
+    return form_page(page)

@@ -328,7 +328,11 @@ def test_a_form_opened_for_a_round_recorded_meanwhile_saves_nothing(client, app)
     response = client.post(f"/games/{game_id}/rounds/new", data={**late, "round_number": "1"})
     assert response.status_code == 200
     page = text(response)
-    assert "Round 1 was recorded meanwhile" in page
+    assert (
+        "This form was for round 1, which is already in the ledger: nothing was saved from it."
+        in page
+    )
+    assert "Saving again records what is below as round 2: if it is round 1 again, cancel" in page
     assert 'name="round_number" type="hidden" value="2"' in page
     assert 'value="K"' in hand_section(page, 0)  # nothing typed is lost
     assert count_rounds(app) == 1
@@ -671,8 +675,11 @@ def test_a_record_form_opened_before_an_undo(client, app):
     late = {**round_data("Bob", Ann="K", Cat="2", Dan="3"), "round_number": "3"}
     response = client.post(f"/games/{game_id}/rounds/new", data=late)
     assert response.status_code == 200
-    assert "The ledger changed on another device" in text(response)
-    assert "saving now records round 2" in text(response)
+    assert (
+        "This form was for round 3, but the ledger changed while it was open and now holds "
+        "1 round: nothing was saved from it." in text(response)
+    )
+    assert "Saving again records what is below as round 2" in text(response)
     assert count_rounds(app) == 1
 
 
