@@ -10,6 +10,9 @@
   var MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
   var WRITE_DELAY_MS = 150;
   var RETRY_MS = 4000;
+  // A post with no answer by then is taken as lost (Wi-Fi gone mid-way) and tried again; the
+  // server's own wait for a busy database is shorter, so a slow answer still arrives first.
+  var ANSWER_WITHIN_MS = 20000;
   var SCRIPT_POST_HEADER = "X-Posted-By-Script";
 
   var store = null;
@@ -193,9 +196,7 @@
       if (!offline) {
         offline = notice("offline-notice", "alert");
         var text = document.createElement("p");
-        var strong = document.createElement("strong");
-        strong.textContent = "The tablet is offline: nothing is saved yet.";
-        text.appendChild(strong);
+        text.appendChild(document.createElement("strong"));
         text.appendChild(document.createTextNode(
           " Your entries are kept on this tablet and are saved as soon as the connection returns."));
         var again = document.createElement("button");
@@ -207,6 +208,9 @@
         var actions = form.querySelector(".form-actions");
         form.insertBefore(offline, actions || null);
       }
+      offline.querySelector("strong").textContent = navigator.onLine === false
+        ? "The tablet is offline: nothing is saved yet."
+        : "The score book could not be reached (is the tablet on the table's Wi-Fi?): nothing is saved yet.";
       offline.classList.remove("trying");
       clearTimeout(retry);
       retry = setTimeout(function () { send(false); }, RETRY_MS);
@@ -224,13 +228,17 @@
       var body = new URLSearchParams(new FormData(form));
       var headers = {};
       headers[SCRIPT_POST_HEADER] = "1";
+      var abort = window.AbortController ? new AbortController() : null;
+      var late = abort && setTimeout(function () { abort.abort(); }, ANSWER_WITHIN_MS);
       fetch(form.action, {
         method: "POST",
         body: body,
         headers: headers,
         credentials: "same-origin",
-        cache: "no-store"
+        cache: "no-store",
+        signal: abort ? abort.signal : undefined
       }).then(function (response) {
+        clearTimeout(late);
         var type = response.headers.get("Content-Type") || "";
         if (response.ok && type.indexOf("application/json") === 0) {
           return response.json().then(function (answer) {
@@ -243,6 +251,7 @@
         finished = true;
         HTMLFormElement.prototype.submit.call(form);
       }).catch(function () {
+        clearTimeout(late);
         sending = false;
         if (!finished) showOffline();
       });

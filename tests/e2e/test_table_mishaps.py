@@ -115,6 +115,40 @@ def test_back_then_save_stores_nothing_nobody_entered(watched, live_server):
     assert after["totals"] == before["totals"] == {"Ann": 0, "Bob": 17, "Cat": 15, "Dan": -47}
 
 
+def test_without_javascript_the_forms_save_and_back_shows_a_clean_form(browser, page, live_server):
+    context = browser.new_context(
+        viewport=page.viewport_size, has_touch=True, base_url=live_server, java_script_enabled=False
+    )
+    try:
+        tab = context.new_page()
+        tab.goto("/games/new")
+        for seat, name in enumerate(NAMES):
+            tab.locator(f"#names-{seat}").fill(name)
+        tab.locator('.seat[data-seat="0"] .deals-first').tap()
+        tab.get_by_role("button", name="Start the game").tap()
+        expect(tab.locator("#round-title")).to_contain_text("Round 1 of 7")
+        game = game_id(tab)
+        tab.get_by_role("link", name=re.compile("Record round 1")).tap()
+        out, _, hands = ROUNDS[1]
+        tab.locator(".out-choice .tile", has_text=out).tap()
+        tab.locator(".cut-choice .tile").tap()
+        for name, cards in hands.items():
+            tab.locator(f"#cards_{NAMES.index(name)}").fill(" ".join(cards))
+        tab.locator("#cards_0").fill("")  # Ann went out: her field is there, and empty
+        tab.get_by_role("button", name="Save round 1").tap()
+        expect(tab.locator(".flash")).to_have_text("Round 1 saved.")
+        wholly_in_view(tab, ".flash")
+        tab.go_back()
+        expect(tab.locator("h1")).to_contain_text("Record round 2")
+        expect(tab.locator('input[name="out"]:checked')).to_have_count(0)
+        expect(tab.locator('input[name="cut_exact"]')).not_to_be_checked()
+        tab.get_by_role("button", name="Save round 2").tap()
+        expect(tab.locator(".out-choice .error")).to_contain_text("Tap the player who went out")
+        assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
+    finally:
+        context.close()
+
+
 # --- Nothing typed is lost ------------------------------------------------------------------
 
 
@@ -184,7 +218,7 @@ def test_the_new_game_form_keeps_its_entries(watched):
     page.locator("#names-0").fill("Ann")
     page.locator("#names-1").press_sequentially("Bob")
     page.locator('.seat[data-seat="1"] .deals-first').tap()
-    wait_for_draft(page, "Bob")
+    wait_for_draft(page, '"first_dealer":"1"')  # the last tap
     page.reload()
     expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
     expect(page.locator("#names-0")).to_have_value("Ann")
