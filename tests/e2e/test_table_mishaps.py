@@ -177,6 +177,18 @@ def test_a_reload_mid_form_keeps_every_entry(watched, live_server):
     expect(page.locator('input[name="out"]:checked')).to_have_count(0)
 
 
+def test_back_and_forward_mid_form_keep_every_entry(watched):
+    page = watched
+    start_game(page)
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, "Ann", True, {"Bob": ["7", "K"]})
+    wait_for_draft(page, "7 K")
+    page.go_back()
+    expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
+    page.go_forward()
+    expect_round_one_restored(page)
+
+
 def test_a_restored_draft_can_be_discarded(watched):
     page = watched
     start_game(page)
