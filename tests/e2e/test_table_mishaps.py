@@ -73,6 +73,13 @@ def with_figures(page, what: str, value) -> None:
     )
 
 
+def half_of_round_one(page) -> None:
+    """Open round 1's form and enter part of it: Ann went out, the exact cut, Bob's 7 and K."""
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, "Ann", True, {"Bob": ["7", "K"]})
+    wait_for_draft(page, "7 K")  # within a second of the last tap
+
+
 def expect_round_one_restored(page) -> None:
     expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
     expect(page.locator('input[name="out"][value="0"]')).to_be_checked()
@@ -156,9 +163,7 @@ def test_a_reload_mid_form_keeps_every_entry(watched, live_server):
     page = watched
     start_game(page)
     game = game_id(page)
-    page.get_by_role("link", name=re.compile("Record round 1")).tap()
-    fill_round(page, "Ann", True, {"Bob": ["7", "K"]})
-    wait_for_draft(page, "7 K")
+    half_of_round_one(page)
 
     page.reload()
     expect_round_one_restored(page)
@@ -180,9 +185,7 @@ def test_a_reload_mid_form_keeps_every_entry(watched, live_server):
 def test_back_and_forward_mid_form_keep_every_entry(watched):
     page = watched
     start_game(page)
-    page.get_by_role("link", name=re.compile("Record round 1")).tap()
-    fill_round(page, "Ann", True, {"Bob": ["7", "K"]})
-    wait_for_draft(page, "7 K")
+    half_of_round_one(page)
     page.go_back()
     expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
     page.go_forward()
@@ -192,9 +195,7 @@ def test_back_and_forward_mid_form_keep_every_entry(watched):
 def test_a_restored_draft_can_be_discarded(watched):
     page = watched
     start_game(page)
-    page.get_by_role("link", name=re.compile("Record round 1")).tap()
-    fill_round(page, "Ann", True, {"Bob": ["7", "K"]})
-    wait_for_draft(page, "7 K")
+    half_of_round_one(page)
     page.reload()
     expect_round_one_restored(page)
     page.locator(".draft-notice").get_by_role("button", name="Discard them").tap()
@@ -212,9 +213,7 @@ def test_closing_the_tab_keeps_the_entries(watched):
     page = watched
     start_game(page)
     form_url = page.url + "/rounds/new"
-    page.get_by_role("link", name=re.compile("Record round 1")).tap()
-    fill_round(page, "Ann", True, {"Bob": ["7", "K"]})
-    wait_for_draft(page, "7 K")
+    half_of_round_one(page)
     context = page.context
     page.close()
 
@@ -371,32 +370,16 @@ def stays_in_view(page, selectors, seconds: float = 3.0) -> dict:
         page.wait_for_timeout(250)
 
 
-def quick_round(page, number: int) -> None:
-    """Record a round by typing into the fields (the pad is tested elsewhere)."""
-    out, cut, hands = ROUNDS[number]
-    page.get_by_role("link", name=re.compile(f"Record round {number}")).tap()
-    if out is None:
-        page.locator(".out-choice .tile.nobody").tap()
-    else:
-        page.locator(".out-choice .tile", has_text=out).tap()
-    if cut:
-        page.locator(".cut-choice .tile").tap()
-    for name, cards in hands.items():
-        page.locator(f"#cards_{NAMES.index(name)}").fill(" ".join(cards))
-    page.get_by_role("button", name=f"Save round {number}").tap()
-    expect(page.locator(".flash")).to_have_text(f"Round {number} saved.")
-
-
 def test_the_result_of_each_save_is_in_view(watched):
     page = watched
     start_game(page)
     for number in range(1, 7):
-        quick_round(page, number)
+        record_round(page, number, *ROUNDS[number])
         expect(page.locator("#round-title")).to_contain_text(f"Round {number + 1} of 7")
         boxes = stays_in_view(page, [".flash", "#round-title"], 3.0 if number in (1, 6) else 0)
     with_figures(page, "after round 6", boxes)
 
-    quick_round(page, 7)
+    record_round(page, 7, *ROUNDS[7])
     expect(page.locator(".verdict-title")).to_have_text("Ann wins")
     with_figures(
         page, "after round 7", stays_in_view(page, [".flash", ".verdict-title", ".final-standings"])
