@@ -192,13 +192,13 @@
     var retry = null;
     var offline = null;
 
-    function showOffline() {
+    /* Keep the page, say why nothing is saved yet, and try again by itself in a few seconds. */
+    function showWaiting(busy, retryMs) {
       if (!offline) {
         offline = notice("offline-notice", "alert");
         var text = document.createElement("p");
         text.appendChild(document.createElement("strong"));
-        text.appendChild(document.createTextNode(
-          " Your entries are kept on this tablet and are saved as soon as the connection returns."));
+        text.appendChild(document.createElement("span"));
         var again = document.createElement("button");
         again.type = "button";
         again.textContent = "Try again";
@@ -208,19 +208,25 @@
         var actions = form.querySelector(".form-actions");
         form.insertBefore(offline, actions || null);
       }
-      offline.querySelector("strong").textContent = navigator.onLine === false
-        ? "The tablet is offline: nothing is saved yet."
-        : "The score book could not be reached (is the tablet on the table's Wi-Fi?): nothing is saved yet.";
+      var why = busy
+        ? "The score book is busy: nothing is saved yet."
+        : navigator.onLine === false
+          ? "The tablet is offline: nothing is saved yet."
+          : "The score book could not be reached (is the tablet on the table's Wi-Fi?): nothing is saved yet.";
+      offline.querySelector("strong").textContent = why;
+      offline.querySelector("span").textContent = busy
+        ? " Your entries are kept on this tablet, and the save is tried again in a few seconds."
+        : " Your entries are kept on this tablet and are saved as soon as the connection returns.";
       offline.classList.remove("trying");
       clearTimeout(retry);
-      retry = setTimeout(function () { send(false); }, RETRY_MS);
+      retry = setTimeout(function () { send(false); }, retryMs || RETRY_MS);
     }
 
     function send(tapped) {
       if (sending || finished) return;
       clearTimeout(retry);
       if (!tapped && navigator.onLine === false) {
-        showOffline();
+        showWaiting(false);
         return;
       }
       sending = true;
@@ -239,6 +245,13 @@
         signal: abort ? abort.signal : undefined
       }).then(function (response) {
         clearTimeout(late);
+        if (response.status === 503) {
+          // Busy, not broken: nothing was saved; wait as long as the server asks (a little).
+          sending = false;
+          var wait = Number(response.headers.get("Retry-After")) * 1000;
+          showWaiting(true, Math.min(Math.max(wait || RETRY_MS, 1000), 10000));
+          return undefined;
+        }
         var type = response.headers.get("Content-Type") || "";
         if (response.ok && type.indexOf("application/json") === 0) {
           return response.json().then(function (answer) {
@@ -253,7 +266,7 @@
       }).catch(function () {
         clearTimeout(late);
         sending = false;
-        if (!finished) showOffline();
+        if (!finished) showWaiting(false);
       });
     }
 

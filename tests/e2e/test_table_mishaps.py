@@ -326,6 +326,31 @@ def test_a_save_the_server_never_got_is_sent_at_a_tap_on_try_again(watched, live
     assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
 
 
+def test_a_busy_score_book_keeps_the_page_and_the_save_is_tried_again(watched, live_server):
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, *ROUNDS[1])
+    answers = []
+
+    def busy_once(route):
+        if answers:
+            route.continue_()
+        else:
+            answers.append(503)
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body="busy")
+
+    page.route("**/rounds/new", busy_once)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".offline-notice")).to_contain_text(
+        "The score book is busy: nothing is saved yet."
+    )
+    expect(page.locator("#cards_1")).to_have_value("7 K")
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.", timeout=5_000)
+    assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
+
+
 def test_closing_the_tab_while_offline_loses_nothing(watched, live_server):
     page = watched
     game = round_one_saved_offline(page)
