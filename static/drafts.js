@@ -176,7 +176,10 @@
 
     form.addEventListener("input", writeSoon);
     form.addEventListener("change", writeSoon);
-    form.addEventListener("click", writeSoon); // seat moves swap names without an input event
+    form.addEventListener("click", function (event) {
+      // Seat moves swap names without an input event; the notices' own buttons change nothing.
+      if (!event.target.closest(".form-notice")) writeSoon();
+    });
     window.addEventListener("pagehide", function () { if (pending) writeNow(); });
 
     setupSaving(form, writeNow);

@@ -207,6 +207,7 @@ def test_a_restored_draft_can_be_discarded(watched):
     expect(page.locator('input[name="cut_exact"]')).not_to_be_checked()
     expect(page.locator("#cards_1")).to_have_value("")
     expect(page.locator('.hand[data-seat="0"]')).to_be_visible()
+    page.wait_for_timeout(500)  # and no draft is written again afterwards
     assert drafts(page) == {}
     page.reload()
     expect(page.locator(".draft-notice")).to_have_count(0)
