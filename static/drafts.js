@@ -166,7 +166,12 @@
         var first = controls(form)[0];
         if (first) first.focus();
       });
+      var keep = document.createElement("button");
+      keep.type = "button";
+      keep.textContent = "Keep them";
+      keep.addEventListener("click", function () { restored.remove(); });
       restored.appendChild(text);
+      restored.appendChild(keep);
       restored.appendChild(discard);
       form.insertBefore(restored, form.firstChild);
     } else if (form.querySelector(".error, .errors")) {

@@ -85,6 +85,7 @@ def half_of_round_one(page) -> None:
 
 def expect_round_one_restored(page) -> None:
     expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
+    wholly_in_view(page, ".draft-notice")  # even where a reload left the page scrolled
     expect(page.locator('input[name="out"][value="0"]')).to_be_checked()
     expect(page.locator('input[name="cut_exact"]')).to_be_checked()
     expect(page.locator('.hand[data-seat="0"]')).to_be_hidden()  # Ann went out
@@ -170,6 +171,9 @@ def test_a_reload_mid_form_keeps_every_entry(watched, live_server):
 
     page.reload()
     expect_round_one_restored(page)
+    page.locator(".draft-notice").get_by_role("button", name="Keep them").tap()
+    expect(page.locator(".draft-notice")).to_have_count(0)
+    expect(page.locator("#cards_1")).to_have_value("7 K")
     tap_cards(page, 2, ["A"])
     tap_cards(page, 3, ["3"])
     page.get_by_role("button", name="Save round 1").tap()
@@ -278,6 +282,7 @@ def round_one_saved_offline(page) -> int:
     notice = page.locator(".offline-notice")
     expect(notice).to_contain_text("The tablet is offline: nothing is saved yet.")
     expect(notice.get_by_role("button", name="Try again")).to_be_visible()
+    wholly_in_view(page, ".offline-notice")
     return game
 
 
