@@ -159,6 +159,8 @@ class RoundForm(FlaskForm):
         self.game = game
         self.number = number
         self.scored: scorebook.ScoredRound | None = None
+        # The round the entries on this form were typed for, when that is not `number`.
+        self.carried_from: int | None = None
         super().__init__(*args, **kwargs)
         self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
             option(NOBODY, "Nobody — the stock ran out")
@@ -175,6 +177,7 @@ class RoundForm(FlaskForm):
         The form may have come back from the browser's history on this tablet as well as from
         another device's ledger moving on, so the message blames neither."""
         opened_for = whole_number(self.round_number.data) or self.number
+        self.carried_from = opened_for
         played = next((r for r in self.game.rounds if r.number == opened_for), None)
         then = (
             f"Saving again records what is below as round {number}: if it is round "

@@ -174,17 +174,15 @@
       restored.appendChild(keep);
       restored.appendChild(discard);
       form.insertBefore(restored, form.firstChild);
-    } else if (form.querySelector(".error, .errors")) {
-      // A save that failed: what was sent is on the page, and is kept from now on.
+    } else if (form.querySelector(".error, .errors") && !form.hasAttribute("data-draft-carried")) {
+      // A save that failed: what was sent is on the page, and is kept from now on. Not so for
+      // entries typed for a round already in the ledger: they become this round's draft only
+      // when they are touched here.
       writeNow();
     }
 
     form.addEventListener("input", writeSoon);
     form.addEventListener("change", writeSoon);
-    form.addEventListener("click", function (event) {
-      // Seat moves swap names without an input event; the notices' own buttons change nothing.
-      if (!event.target.closest(".form-notice")) writeSoon();
-    });
     window.addEventListener("pagehide", function () { if (pending) writeNow(); });
 
     setupSaving(form, writeNow);

@@ -336,6 +336,8 @@ def test_a_form_opened_for_a_round_recorded_meanwhile_saves_nothing(client, app)
     assert "Saving again records what is below as round 2: if it is round 1 again, cancel" in page
     assert 'name="round_number" type="hidden" value="2"' in page
     assert 'value="K"' in hand_section(page, 0)  # nothing typed is lost
+    # The browser is told these entries were typed for round 1, not round 2.
+    assert 'data-draft="game-1/round-2/new" data-draft-carried="1"' in page
     assert count_rounds(app) == 1
     again = client.post(f"/games/{game_id}/rounds/new", data={**late, "round_number": "2"})
     assert again.status_code == 302

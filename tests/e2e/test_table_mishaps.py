@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from urllib.request import urlopen
+from urllib.request import Request, urlopen
 
 import pytest
 from playwright.sync_api import expect
@@ -126,6 +126,46 @@ def test_back_then_save_stores_nothing_nobody_entered(watched, live_server):
     assert after["totals"] == before["totals"] == {"Ann": 0, "Bob": 17, "Cat": 15, "Dan": -47}
 
 
+def test_a_form_for_a_round_already_in_the_ledger_saves_nothing_and_says_so(watched, live_server):
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, "Bob", False, {"Ann": ["K"], "Cat": ["2"], "Dan": ["3"]})
+    # Meanwhile another tablet records round 1, with this game's edit key.
+    key = next(c["value"] for c in page.context.cookies() if c["name"] == f"gk_{game}")
+    entry = {"out": "Ann", "cut_exact": True, "leftovers": {"Bob": "7 K", "Cat": "A", "Dan": "3"}}
+    request = Request(
+        f"{live_server}/api/games/{game}/rounds",
+        data=json.dumps(entry).encode(),
+        headers={"Content-Type": "application/json", "X-Game-Key": key},
+    )
+    with urlopen(request) as answer:
+        assert answer.status == 201
+
+    page.get_by_role("button", name="Save round 1").tap()
+    summary = page.locator(".errors-summary")
+    expect(summary).to_contain_text(
+        "This form was for round 1, which is already in the ledger: nothing was saved from it."
+    )
+    expect(summary).to_contain_text(
+        "Round 1 reads: Ann went out, exact cut; Ann out = 0, Bob 7 K = 17"
+    )
+    expect(summary).to_contain_text(
+        "Saving again records what is below as round 2: if it is round 1 again, cancel instead."
+    )
+    expect(page.locator("h1")).to_contain_text("Record round 2")
+    assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
+
+    # Cancelled, those entries do not come back in round 2's form.
+    page.get_by_role("link", name="Cancel").tap()
+    page.get_by_role("link", name=re.compile("Record round 2")).tap()
+    expect(page.locator("h1")).to_contain_text("Record round 2")
+    expect(page.locator(".draft-notice")).to_have_count(0)
+    expect(page.locator('input[name="out"]:checked')).to_have_count(0)
+    assert drafts(page) == {}
+
+
 def test_without_javascript_the_forms_save_and_back_shows_a_clean_form(browser, page, live_server):
     context = browser.new_context(
         viewport=page.viewport_size, has_touch=True, base_url=live_server, java_script_enabled=False
@@ -234,10 +274,12 @@ def test_closing_the_tab_keeps_the_entries(watched):
 def test_the_new_game_form_keeps_its_entries(watched):
     page = watched
     page.goto("/games/new")
-    page.locator("#names-0").fill("Ann")
-    page.locator("#names-1").press_sequentially("Bob")
-    page.locator('.seat[data-seat="1"] .deals-first').tap()
-    wait_for_draft(page, '"first_dealer":"1"')  # the last tap
+    page.locator("#names-0").fill("Bob")
+    page.locator("#names-1").press_sequentially("Ann")
+    page.locator('.seat[data-seat="0"] .deals-first').tap()
+    wait_for_draft(page, '"first_dealer":"0"')
+    page.get_by_role("button", name="Move seat 1 down").tap()  # Bob and Ann change places
+    wait_for_draft(page, '"names-0":"Ann","names-1":"Bob"')
     page.reload()
     expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
     expect(page.locator("#names-0")).to_have_value("Ann")
