@@ -164,6 +164,8 @@ class RoundForm(WriteOnceForm):
         self.game = game
         self.number = number
         self.scored: scorebook.ScoredRound | None = None
+        # The round the entries on this form were typed for, when that is not `number`.
+        self.carried_from: int | None = None
         super().__init__(*args, **kwargs)
         self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
             option(NOBODY, "Nobody — the stock ran out")
@@ -174,25 +176,32 @@ class RoundForm(WriteOnceForm):
         return self.is_submitted() and self.round_number.data not in (None, "", str(self.number))
 
     def recorded_meanwhile(self, number: int | None) -> None:
-        """Say what changed while this form was open, keep what was typed, aim it at `number`
-        (None: the game is finished, nothing more can be recorded)."""
+        """Say that nothing was saved, what the ledger holds now and what saving again would do;
+        keep what was typed and aim the form at `number` (None: the game is finished).
+
+        The form may have come back from the browser's history on this tablet as well as from
+        another device's ledger moving on, so the message blames neither."""
         opened_for = whole_number(self.round_number.data) or self.number
+        self.carried_from = opened_for
         played = next((r for r in self.game.rounds if r.number == opened_for), None)
         then = (
-            f"saving now records round {number}, so if you typed round {opened_for} again, cancel"
+            f"Saving again records what is below as round {number}: if it is round "
+            f"{opened_for} again, cancel instead."
             if number is not None
-            else "the game is finished"
+            else "The game is finished: nothing more can be recorded."
         )
         if played is not None and (number is None or opened_for < number):
             self.form_errors.append(
-                f"Round {opened_for} was recorded meanwhile, on another device, and nothing was "
-                f"saved from this form. Round {opened_for} reads: {reads(played, self.game)}. "
-                f"Check the ledger: {then}."
+                f"This form was for round {opened_for}, which is already in the ledger: "
+                f"nothing was saved from it. Round {opened_for} reads: "
+                f"{reads(played, self.game)}. {then}"
             )
         else:
+            held = len(self.game.rounds)
             self.form_errors.append(
-                "The ledger changed on another device while this form was open, and nothing was "
-                f"saved from this form. Check it: {then}."
+                f"This form was for round {opened_for}, but the ledger changed while it was "
+                f"open and now holds {held} round{'' if held == 1 else 's'}: nothing was saved "
+                f"from it. {then}"
             )
         if number is not None:
             self.round_number.data = str(number)

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     flash,
     make_response,
@@ -23,10 +24,48 @@ from . import chart, gamelist, keys, pagecache, players, qr, scorebook, summary,
 from .forms import NewGameForm
 from .rules import PROFILES
 
-bp = Blueprint("games", __name__, url_prefix="/games")
-
 # Names only this machine reaches: an edit link made with one is useless to another tablet.
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+# Sent by static/drafts.js with a form it posts itself, so that it can keep the page when the
+# post does not arrive; the answer to such a post says where to go instead of redirecting.
+SCRIPT_POST_HEADER = "X-Posted-By-Script"
+# The drafts (see static/drafts.js) of forms whose save succeeded, for the next page to drop.
+DRAFTS_SAVED = "drafts_saved"
+NEW_GAME_DRAFT = "new-game"
+
+
+def form_page(page: str) -> Response:
+    """A form page that is never kept by the browser: Back or Forward asks the server again, so
+    a form always shows the choices of the round it is for, never another round's."""
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def draft_saved(key: str) -> None:
+    """Tell the page shown next that the form's draft is saved and can be dropped."""
+    session[DRAFTS_SAVED] = [*session.get(DRAFTS_SAVED, [])[-7:], key]
+
+
+def answer_script_posts(response: Response) -> Response:
+    """To a form posted by the page's script, a redirect becomes a note of where to go: the
+    script then opens that page, and the message waiting for it is still there to show."""
+    if (
+        request.method == "POST"
+        and request.headers.get(SCRIPT_POST_HEADER)
+        and response.status_code in (301, 302, 303)
+    ):
+        target = response.location
+        del response.headers["Location"]
+        response.status_code = 200
+        response.set_data(json.dumps({"location": target}))
+        response.mimetype = "application/json"
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+bp.after_request(answer_script_posts)
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -54,10 +93,17 @@ def new_game():
             form.form_errors.append(error.message)
         else:
             flash(_started(game))
+            draft_saved(NEW_GAME_DRAFT)
             response = redirect(_game_page(game.id))
             return keys.set_cookie(response, request, game.id, key)
-    return render_template(
-        "games/new.html", form=form, profiles=PROFILES, recent_names=players.recent_names()
+    return form_page(
+        render_template(
+            "games/new.html",
+            form=form,
+            profiles=PROFILES,
+            draft=NEW_GAME_DRAFT,
+            recent_names=players.recent_names(),
+        )
     )
 
 
@@ -114,6 +160,7 @@ def show_game(game_id: int):
             summary=summary.game_summary(book),
             editor=editor,
             live_tag=live_tag(stamp),
+            drafts_saved=session.pop(DRAFTS_SAVED, []) if one_off else [],
             join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
             loopback=urlsplit(request.host_url).hostname in LOOPBACK,
         )

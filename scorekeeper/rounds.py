@@ -19,8 +19,10 @@ from flask import (
 
 from . import keys, scorebook, writeonce
 from .forms import UndoForm, round_form
+from .games import answer_script_posts, draft_saved, form_page
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
+bp.after_request(answer_script_posts)
 
 
 @bp.before_request
@@ -47,7 +49,7 @@ def _done_already():
     return None if done is None else writeonce.page_answer(done)
 
 
-def _kept(message: str, anchor: str = "ledger"):
+def _kept(message: str, anchor: str | None = "ledger"):
     """Keep the write's answer with it, for a repeat of the form's token."""
     location = url_for("games.show_game", game_id=g.game.id, _anchor=anchor)
     return lambda _result: writeonce.keep(
@@ -55,8 +57,13 @@ def _kept(message: str, anchor: str = "ledger"):
     )
 
 
-def _to_game(game_id: int, anchor: str = "ledger"):
+def _to_game(game_id: int, anchor: str | None = "ledger"):
     return redirect(url_for("games.show_game", game_id=game_id, _anchor=anchor))
+
+
+def draft_key(game_id: int, number: int, version: str | None = None) -> str:
+    """Where the browser keeps what is typed into a round form: per game, round and version."""
+    return f"game-{game_id}/round-{number}/" + (f"v{version}" if version else "new")
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -72,7 +79,10 @@ def record_round(game_id: int):
         form.recorded_meanwhile(number)
     elif form.validate_on_submit():
         try:
-            scorebook.record_round(game, form.entry(), number, keep=_kept(f"Round {number} saved."))
+            anchor = "summary" if number == scorebook.LAST_ROUND else None
+            scorebook.record_round(
+                game, form.entry(), number, keep=_kept(f"Round {number} saved.", anchor)
+            )
         except scorebook.Conflict:
             if (twin := _done_already()) is not None:
                 return twin
@@ -86,8 +96,9 @@ def record_round(game_id: int):
             form.attach(error)
         else:
             flash(f"Round {number} saved.")
-            # The last round opens the game's summary.
-            return _to_game(game_id, "summary" if game.finished else "ledger")
+            draft_saved(draft_key(game_id, number))
+            # The top of the page: the confirmation and the next round; the last opens the summary.
+            return _to_game(game_id, anchor)
     return _render_form(game, number, form, editing=False)
 
 
@@ -106,7 +117,7 @@ def edit_round(game_id: int, number: int):
                 number,
                 form.entry(),
                 form.seen_version(),
-                keep=_kept(f"Round {number} corrected."),
+                keep=_kept(f"Round {number} corrected.", None),
             )
         except scorebook.Conflict as error:
             if (twin := _done_already()) is not None:
@@ -117,7 +128,8 @@ def edit_round(game_id: int, number: int):
             form.attach(error)
         else:
             flash(f"Round {number} corrected.")
-            return _to_game(game_id)
+            draft_saved(draft_key(game_id, number, str(form.seen_version())))
+            return _to_game(game_id, None)
     return _render_form(game, number, form, editing=True)
 
 
@@ -172,12 +184,14 @@ def _round_or_gone(game, number: int):
 
 
 def _render_form(game, number: int, form, *, editing: bool):
-    return render_template(
+    page = render_template(
         "rounds/form.html",
         game=game,
         number=number,
         form=form,
         editing=editing,
+        draft=draft_key(game.id, number, str(form.seen_version()) if editing else None),
         setup=scorebook.setup_for(game, number),
         penalties=scorebook.penalty_table(game.profile),
     )
+    return form_page(page)

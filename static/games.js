@@ -20,6 +20,10 @@
       var checked = pa.dealer.checked;
       pa.dealer.checked = pb.dealer.checked;
       pb.dealer.checked = checked;
+      // As if typed: the draft of the form (drafts.js) follows.
+      [pa.name, pb.name].forEach(function (el) {
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
     }
 
     function visibleRows() {

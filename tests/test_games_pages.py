@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from contextlib import contextmanager
 
@@ -340,9 +341,15 @@ def test_a_form_opened_for_a_round_recorded_meanwhile_saves_nothing(client, app)
     response = client.post(f"/games/{game_id}/rounds/new", data={**late, "round_number": "1"})
     assert response.status_code == 200
     page = text(response)
-    assert "Round 1 was recorded meanwhile" in page
+    assert (
+        "This form was for round 1, which is already in the ledger: nothing was saved from it."
+        in page
+    )
+    assert "Saving again records what is below as round 2: if it is round 1 again, cancel" in page
     assert 'name="round_number" type="hidden" value="2"' in page
     assert 'value="K"' in hand_section(page, 0)  # nothing typed is lost
+    # The browser is told these entries were typed for round 1, not round 2.
+    assert 'data-draft="game-1/round-2/new" data-draft-carried="1"' in page
     assert count_rounds(app) == 1
     again = client.post(f"/games/{game_id}/rounds/new", data={**late, "round_number": "2"})
     assert again.status_code == 302
@@ -580,7 +587,7 @@ def test_no_inline_script_or_style(client, path):
     assert "http://" not in page and "https://" not in page
 
 
-@pytest.mark.parametrize("path", ["/static/games.css", "/static/games.js"])
+@pytest.mark.parametrize("path", ["/static/games.css", "/static/games.js", "/static/drafts.js"])
 def test_game_assets_are_served(client, path):
     assert client.get(path).status_code == 200
 
@@ -683,8 +690,11 @@ def test_a_record_form_opened_before_an_undo(client, app):
     late = {**round_data("Bob", Ann="K", Cat="2", Dan="3"), "round_number": "3"}
     response = client.post(f"/games/{game_id}/rounds/new", data=late)
     assert response.status_code == 200
-    assert "The ledger changed on another device" in text(response)
-    assert "saving now records round 2" in text(response)
+    assert (
+        "This form was for round 3, but the ledger changed while it was open and now holds "
+        "1 round: nothing was saved from it." in text(response)
+    )
+    assert "Saving again records what is below as round 2" in text(response)
     assert count_rounds(app) == 1
 
 
@@ -703,3 +713,103 @@ def test_a_round_recorded_again_is_not_marked_corrected(client):
     record(client, game_id, "Dan")
     page = text(client.get(f"/games/{game_id}"))
     assert 'class="badge corrected"' not in page
+
+
+# --- Forms the browser must not bring back stale; drafts kept on the tablet -------------------
+
+SCRIPT_POST = {"X-Posted-By-Script": "1"}
+
+
+def saved_drafts(page: str) -> list[str]:
+    """The drafts the game page tells the tablet to drop."""
+    return json.loads(html.unescape(re.search(r"data-saved='([^']*)'", page).group(1)))
+
+
+@pytest.mark.parametrize(
+    ("path", "draft"),
+    [
+        ("/games/new", "new-game"),
+        ("/games/{id}/rounds/new", "game-{id}/round-2/new"),
+        ("/games/{id}/rounds/1/edit", "game-{id}/round-1/v1"),
+    ],
+)
+def test_form_pages_are_asked_for_again_and_name_their_draft(client, path, draft):
+    game_id = start(client)
+    record(client, game_id, "Cat")
+    response = client.get(path.format(id=game_id))
+    # Back and Forward fetch the form again, and the browser does not fill it in from memory.
+    assert response.headers["Cache-Control"] == "no-store"
+    form = re.search(r"<form [^>]*>", text(response)).group(0)
+    assert 'autocomplete="off"' in form
+    assert f'data-draft="{draft.format(id=game_id)}"' in form
+    assert "drafts.js" in text(response)
+
+
+def test_a_refused_form_is_not_kept_by_the_browser_either(client):
+    game_id = start(client)
+    response = client.post(f"/games/{game_id}/rounds/new", data=round_data("Cat", Ann="Z"))
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_a_saved_round_shows_the_top_of_the_game_page_and_drops_its_draft(client):
+    game_id = start(client)
+    response = client.post(
+        f"/games/{game_id}/rounds/new", data=round_data("Cat", Ann="5", Bob="5", Dan="5")
+    )
+    # The confirmation and the next round's heading are at the top: no jump to the ledger.
+    assert response.location == f"/games/{game_id}"
+    page = text(client.get(response.location))
+    assert "Round 1 saved." in page
+    # Every save since a game page was last shown: here the new game's too.
+    assert saved_drafts(page) == ["new-game", f"game-{game_id}/round-1/new"]
+    assert 'data-next-round="2"' in page
+    assert saved_drafts(text(client.get(response.location))) == []  # said once
+
+
+def test_a_correction_drops_the_draft_of_the_version_it_was_typed_on(client):
+    game_id = start(client)
+    record(client, game_id, "Cat")
+    client.get(f"/games/{game_id}")
+    data = {**round_data("Cat", Ann="K", Bob="5", Dan="5"), "version": "1"}
+    response = client.post(f"/games/{game_id}/rounds/1/edit", data=data)
+    assert response.location == f"/games/{game_id}"
+    assert saved_drafts(text(client.get(response.location))) == [f"game-{game_id}/round-1/v1"]
+
+
+def test_a_new_game_drops_the_new_game_draft(client):
+    data = {f"names-{i}": name for i, name in enumerate(NAMES)}
+    response = client.post("/games/new", data={**data, "profile": "liverpool", "first_dealer": "0"})
+    assert saved_drafts(text(client.get(response.location))) == ["new-game"]
+
+
+def test_a_form_posted_by_the_script_is_told_where_to_go(client, app):
+    data = {f"names-{i}": name for i, name in enumerate(NAMES)}
+    data.update(profile="liverpool", first_dealer="0")
+    response = client.post("/games/new", data=data, headers=SCRIPT_POST)
+    assert response.status_code == 200
+    assert "Location" not in response.headers
+    assert response.headers["Cache-Control"] == "no-store"
+    game_id = int(response.get_json()["location"].rsplit("/", 1)[1])
+    # The edit key still comes with it, and the message waits for the page the script opens.
+    assert f"gk_{game_id}=" in response.headers["Set-Cookie"]
+    saved = client.post(
+        f"/games/{game_id}/rounds/new",
+        data=round_data("Cat", Ann="5", Bob="5", Dan="5"),
+        headers=SCRIPT_POST,
+    )
+    assert saved.get_json() == {"location": f"/games/{game_id}"}
+    assert count_rounds(app) == 1
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Game started: Ann deals round 1." in page and "Round 1 saved." in page
+
+
+def test_a_form_posted_by_the_script_with_errors_gets_the_page(client, app):
+    game_id = start(client)
+    response = client.post(
+        f"/games/{game_id}/rounds/new", data=round_data("Cat", Ann="Z"), headers=SCRIPT_POST
+    )
+    assert response.status_code == 200
+    assert response.mimetype == "text/html"
+    assert "Nothing was saved" in text(response)
+    assert count_rounds(app) == 0

@@ -1,0 +1,324 @@
+/* Nothing typed is lost: a form with data-draft="KEY" keeps what is typed into it on this tablet
+ * (localStorage, under KEY: per game, round and version) from the first tap until the server has
+ * it, through a reload, Back and Forward, a closed tab or a failed save; it is offered back with a
+ * notice that can discard it. A save is posted by this script, so that when the tablet is
+ * offline the page stays, says so, and saves once the connection returns. The game page tells
+ * this script which drafts were saved. Every form works without this script. */
+(function () {
+  "use strict";
+  var PREFIX = "scorekeeper.draft:";
+  var MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+  var WRITE_DELAY_MS = 150;
+  var RETRY_MS = 4000;
+  // A post with no answer by then is taken as lost (Wi-Fi gone mid-way) and tried again; the
+  // server's own wait for a busy database is shorter, so a slow answer still arrives first.
+  var ANSWER_WITHIN_MS = 20000;
+  var SCRIPT_POST_HEADER = "X-Posted-By-Script";
+
+  var store = null;
+  try {
+    store = window.localStorage;
+  } catch (error) {
+    store = null; // storage refused (private mode, policy): forms still post as usual
+  }
+
+  function read(key) {
+    try {
+      var draft = JSON.parse(store.getItem(PREFIX + key));
+      return draft && typeof draft.fields === "object" && draft.fields ? draft : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function write(key, fields) {
+    try {
+      store.setItem(PREFIX + key, JSON.stringify({ saved: Date.now(), fields: fields }));
+    } catch (error) {
+      /* storage full or refused: the page itself still holds the entries */
+    }
+  }
+
+  function drop(key) {
+    try {
+      store.removeItem(PREFIX + key);
+    } catch (error) {
+      /* nothing to drop */
+    }
+  }
+
+  function keys() {
+    var found = [];
+    if (!store) return found;
+    for (var i = 0; i < store.length; i++) {
+      var name = store.key(i);
+      if (name && name.indexOf(PREFIX) === 0) found.push(name.slice(PREFIX.length));
+    }
+    return found;
+  }
+
+  /* Drafts nobody came back to for a week are dropped. */
+  function dropOld() {
+    keys().forEach(function (key) {
+      var draft = read(key);
+      if (!draft || !(Date.now() - draft.saved < MAX_AGE_MS)) drop(key);
+    });
+  }
+
+  /* The controls a person sets: not hidden fields (the form's token, the round and version it was
+   * opened for), which always come from the page as the server sent it. */
+  function controls(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.tagName !== "BUTTON" && el.tagName !== "FIELDSET" &&
+        ["hidden", "submit", "button", "reset", "file"].indexOf(el.type) < 0;
+    });
+  }
+
+  function isText(el) {
+    return el.type !== "radio" && el.type !== "checkbox" && el.tagName !== "SELECT";
+  }
+
+  function snapshot(form) {
+    var fields = {};
+    controls(form).forEach(function (el) {
+      if (el.type === "radio") {
+        if (!(el.name in fields)) fields[el.name] = null;
+        if (el.checked) fields[el.name] = el.value;
+      } else if (el.type === "checkbox") {
+        fields[el.name] = el.checked;
+      } else {
+        fields[el.name] = el.value;
+      }
+    });
+    return fields;
+  }
+
+  /* Put `fields` into the form, then tell the page's other scripts (the card pads, the hidden
+   * hand of the player who went out, the seats of a profile) as if they had been typed. */
+  function apply(form, fields) {
+    var changed = [];
+    controls(form).forEach(function (el) {
+      if (!Object.prototype.hasOwnProperty.call(fields, el.name)) return;
+      var want = fields[el.name];
+      if (el.type === "radio") {
+        var on = el.value === want;
+        if (el.checked !== on) { el.checked = on; changed.push(el); }
+      } else if (el.type === "checkbox") {
+        if (el.checked !== Boolean(want)) { el.checked = Boolean(want); changed.push(el); }
+      } else if (typeof want === "string" && el.value !== want) {
+        el.value = want;
+        changed.push(el);
+      }
+    });
+    changed.forEach(function (el) {
+      el.dispatchEvent(new Event(isText(el) ? "input" : "change", { bubbles: true }));
+    });
+    return changed.length > 0;
+  }
+
+  function notice(cls, role) {
+    var box = document.createElement("div");
+    box.className = "form-notice " + cls;
+    box.setAttribute("role", role);
+    return box;
+  }
+
+  function clock(ms) {
+    var when = new Date(ms);
+    return isNaN(when) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function setupForm(form) {
+    var key = form.getAttribute("data-draft");
+    var served = snapshot(form);
+    var quiet = false;
+    var pending = null;
+
+    function writeNow() {
+      clearTimeout(pending);
+      pending = null;
+      if (!quiet) write(key, snapshot(form));
+    }
+    function writeSoon() {
+      if (quiet) return;
+      clearTimeout(pending);
+      pending = setTimeout(writeNow, WRITE_DELAY_MS);
+    }
+
+    var draft = read(key);
+    if (draft && apply(form, draft.fields)) {
+      var restored = notice("draft-notice", "status");
+      var text = document.createElement("p");
+      var at = clock(draft.saved);
+      text.textContent = "Restored your entries" + (at ? " from " + at : "") +
+        ", kept on this tablet: check them, then save.";
+      var discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "secondary";
+      discard.textContent = "Discard them";
+      discard.addEventListener("click", function () {
+        quiet = true;
+        apply(form, served);
+        clearTimeout(pending);
+        drop(key);
+        quiet = false;
+        restored.remove();
+        var first = controls(form)[0];
+        if (first) first.focus();
+      });
+      var keep = document.createElement("button");
+      keep.type = "button";
+      keep.textContent = "Keep them";
+      keep.addEventListener("click", function () { restored.remove(); });
+      restored.appendChild(text);
+      restored.appendChild(keep);
+      restored.appendChild(discard);
+      form.insertBefore(restored, form.firstChild);
+    } else if (form.querySelector(".error, .errors") && !form.hasAttribute("data-draft-carried")) {
+      // A save that failed: what was sent is on the page, and is kept from now on. Not so for
+      // entries typed for a round already in the ledger: they become this round's draft only
+      // when they are touched here.
+      writeNow();
+    }
+
+    form.addEventListener("input", writeSoon);
+    form.addEventListener("change", writeSoon);
+    window.addEventListener("pagehide", function () { if (pending) writeNow(); });
+
+    setupSaving(form, writeNow);
+  }
+
+  /* The save goes by fetch; the server answers a saved form with where to go next. When the post
+   * does not arrive, the page stays with a notice and the save is tried again when the tablet is
+   * back online, or at a tap on "Try again"; only one post is ever on its way. */
+  function setupSaving(form, writeNow) {
+    if (!window.fetch || !window.FormData || !window.URLSearchParams) return;
+    var sending = false;
+    var finished = false;
+    var retry = null;
+    var offline = null;
+
+    /* Keep the page, say why nothing is saved yet, and try again by itself in a few seconds. */
+    function showWaiting(busy, retryMs) {
+      if (!offline) {
+        offline = notice("offline-notice", "alert");
+        var text = document.createElement("p");
+        text.appendChild(document.createElement("strong"));
+        text.appendChild(document.createElement("span"));
+        var again = document.createElement("button");
+        again.type = "button";
+        again.textContent = "Try again";
+        again.addEventListener("click", function () { send(true); });
+        offline.appendChild(text);
+        offline.appendChild(again);
+        var actions = form.querySelector(".form-actions");
+        form.insertBefore(offline, actions || null);
+      }
+      var why = busy
+        ? "The score book is busy: nothing is saved yet."
+        : navigator.onLine === false
+          ? "The tablet is offline: nothing is saved yet."
+          : "The score book could not be reached (is the tablet on the table's Wi-Fi?): nothing is saved yet.";
+      offline.querySelector("strong").textContent = why;
+      offline.querySelector("span").textContent = busy
+        ? " Your entries are kept on this tablet, and the save is tried again in a few seconds."
+        : " Your entries are kept on this tablet and are saved as soon as the connection returns.";
+      offline.classList.remove("trying");
+      clearTimeout(retry);
+      retry = setTimeout(function () { send(false); }, retryMs || RETRY_MS);
+    }
+
+    function send(tapped) {
+      if (sending || finished) return;
+      clearTimeout(retry);
+      if (!tapped && navigator.onLine === false) {
+        showWaiting(false);
+        return;
+      }
+      sending = true;
+      if (offline) offline.classList.add("trying");
+      var body = new URLSearchParams(new FormData(form));
+      var headers = {};
+      headers[SCRIPT_POST_HEADER] = "1";
+      var abort = window.AbortController ? new AbortController() : null;
+      var late = abort && setTimeout(function () { abort.abort(); }, ANSWER_WITHIN_MS);
+      fetch(form.action, {
+        method: "POST",
+        body: body,
+        headers: headers,
+        credentials: "same-origin",
+        cache: "no-store",
+        signal: abort ? abort.signal : undefined
+      }).then(function (response) {
+        clearTimeout(late);
+        if (response.status === 503) {
+          // Busy, not broken: nothing was saved; wait as long as the server asks (a little).
+          sending = false;
+          var wait = Number(response.headers.get("Retry-After")) * 1000;
+          showWaiting(true, Math.min(Math.max(wait || RETRY_MS, 1000), 10000));
+          return undefined;
+        }
+        var type = response.headers.get("Content-Type") || "";
+        if (response.ok && type.indexOf("application/json") === 0) {
+          return response.json().then(function (answer) {
+            finished = true;
+            window.location.assign(answer.location);
+          });
+        }
+        // The server answered with a page instead (the form with what to fix, or a refusal):
+        // nothing was saved, so post the form the ordinary way to show that page as it is.
+        finished = true;
+        HTMLFormElement.prototype.submit.call(form);
+      }).catch(function () {
+        clearTimeout(late);
+        sending = false;
+        if (!finished) showWaiting(false);
+      });
+    }
+
+    form.addEventListener("submit", function (event) {
+      if (event.defaultPrevented) return;
+      event.preventDefault();
+      writeNow();
+      send(true);
+    });
+    window.addEventListener("online", function () {
+      if (offline && !finished) send(false);
+    });
+  }
+
+  /* The game page: drop the drafts of forms saved, and of rounds recorded since they were typed. */
+  function settle(done) {
+    var saved = [];
+    try {
+      saved = JSON.parse(done.getAttribute("data-saved") || "[]");
+    } catch (error) {
+      saved = [];
+    }
+    saved.forEach(drop);
+    var game = done.getAttribute("data-game");
+    var next = Number(done.getAttribute("data-next-round")) || Infinity;
+    var pattern = /^game-(\d+)\/round-(\d+)\/new$/;
+    keys().forEach(function (key) {
+      var match = pattern.exec(key);
+      if (match && match[1] === game && Number(match[2]) < next) drop(key);
+    });
+  }
+
+  function start() {
+    dropOld();
+    document.querySelectorAll(".drafts-done").forEach(settle);
+    document.querySelectorAll("form[data-draft]").forEach(setupForm);
+  }
+
+  /* A form page the browser brought back from its memory is asked for again: it must show the
+   * round as it is now. */
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && navigator.onLine !== false && document.querySelector("form[data-draft]")) {
+      window.location.reload();
+    }
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

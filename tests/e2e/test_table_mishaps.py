@@ -1,0 +1,469 @@
+"""Ordinary things at a real table must not make the ledger wrong or lose what was typed: the
+Back button, a reload, a closed tab, lost Wi-Fi; and the result of a save is in view."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from urllib.request import Request, urlopen
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_game_flow import NAMES, ROUNDS, fill_round, record_round, start_game, tap_cards
+
+pytestmark = pytest.mark.browser
+
+DRAFTS = "scorekeeper.draft:"
+
+
+# What the console says of a request that cannot reach the server, or that finds it busy:
+# expected here.
+NETWORK_DOWN = re.compile(
+    r"net::ERR_(INTERNET_DISCONNECTED|CONNECTION_REFUSED)|status of 503 \(Service Unavailable\)"
+)
+
+
+@pytest.fixture
+def watched(page):
+    """The page, failing the test on any script error or CSP violation (a request failing while
+    the network is down is not one)."""
+    problems = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on(
+        "console",
+        lambda msg: (
+            msg.type == "error" and not NETWORK_DOWN.search(msg.text) and problems.append(msg.text)
+        ),
+    )
+    yield page
+    assert problems == []
+
+
+def game_id(page) -> int:
+    return int(re.search(r"/games/(\d+)", page.url).group(1))
+
+
+def ledger(live_server: str, game: int) -> dict:
+    """The game as the server holds it, read past the browser."""
+    with urlopen(f"{live_server}/api/games/{game}") as response:
+        return json.load(response)
+
+
+def drafts(page) -> dict:
+    return page.evaluate(
+        """prefix => Object.fromEntries(Object.keys(localStorage)
+            .filter(k => k.startsWith(prefix)).map(k => [k, JSON.parse(localStorage[k])]))""",
+        DRAFTS,
+    )
+
+
+def wait_for_draft(page, needle: str, within_ms: int = 1000) -> None:
+    """A draft holding `needle` is in localStorage within `within_ms` of the last tap."""
+    page.wait_for_function(
+        """([prefix, needle]) => Object.keys(localStorage).some(
+            k => k.startsWith(prefix) && localStorage[k].includes(needle))""",
+        arg=[DRAFTS, needle],
+        timeout=within_ms,
+    )
+
+
+def with_figures(page, what: str, value) -> None:
+    """Print a measured figure beside the test's name (shown with `pytest -s`)."""
+    print(
+        f"[{page.viewport_name}] {what}: {value if isinstance(value, dict) else f'{value:.2f} s'}"
+    )
+
+
+def half_of_round_one(page) -> None:
+    """Open round 1's form and enter part of it: Ann went out, the exact cut, Bob's 7 and K."""
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, "Ann", True, {"Bob": ["7", "K"]})
+    wait_for_draft(page, "7 K")  # within a second of the last tap
+
+
+def expect_round_one_restored(page) -> None:
+    expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
+    wholly_in_view(page, ".draft-notice")  # even where a reload left the page scrolled
+    expect(page.locator('input[name="out"][value="0"]')).to_be_checked()
+    expect(page.locator('input[name="cut_exact"]')).to_be_checked()
+    expect(page.locator('.hand[data-seat="0"]')).to_be_hidden()  # Ann went out
+    expect(page.locator("#cards_1")).to_have_value("7 K")
+    expect(page.locator('output[data-penalty-for="cards_1"]')).to_have_text("17")
+    expect(page.locator('.cardpad[data-for="cards_1"] .pad-chip')).to_have_count(2)
+
+
+# --- No stale choices -----------------------------------------------------------------------
+
+
+def test_back_then_save_stores_nothing_nobody_entered(watched, live_server):
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    record_round(page, 1, *ROUNDS[1])  # Ann out, Dan cut exactly: Dan −50
+    before = ledger(live_server, game)
+
+    for step in ("back", "forward then back"):
+        if step == "back":
+            page.go_back()
+        else:
+            page.go_forward()
+            expect(page.locator("#round-title")).to_contain_text("Round 2 of 7")
+            page.go_back()
+        expect(page.locator("h1")).to_contain_text("Record round 2")
+        # The form is round 2's: nothing of round 1 is chosen or typed in it.
+        expect(page.locator('input[name="out"]:checked')).to_have_count(0)
+        expect(page.locator('input[name="cut_exact"]')).not_to_be_checked()
+        for seat in range(len(NAMES)):
+            expect(page.locator(f"#cards_{seat}")).to_have_value("")
+        expect(page.locator(".draft-notice")).to_have_count(0)
+    page.get_by_role("button", name="Save round 2").tap()
+    expect(page.locator(".out-choice .error")).to_contain_text("Tap the player who went out")
+
+    after = ledger(live_server, game)
+    assert [r["number"] for r in after["rounds"]] == [1]
+    assert after["totals"] == before["totals"] == {"Ann": 0, "Bob": 17, "Cat": 15, "Dan": -47}
+
+
+def test_a_form_for_a_round_already_in_the_ledger_saves_nothing_and_says_so(watched, live_server):
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, "Bob", False, {"Ann": ["K"], "Cat": ["2"], "Dan": ["3"]})
+    # Meanwhile another tablet records round 1, with this game's edit key.
+    key = next(c["value"] for c in page.context.cookies() if c["name"] == f"gk_{game}")
+    entry = {"out": "Ann", "cut_exact": True, "leftovers": {"Bob": "7 K", "Cat": "A", "Dan": "3"}}
+    request = Request(
+        f"{live_server}/api/games/{game}/rounds",
+        data=json.dumps(entry).encode(),
+        headers={"Content-Type": "application/json", "X-Game-Key": key},
+    )
+    with urlopen(request) as answer:
+        assert answer.status == 201
+
+    page.get_by_role("button", name="Save round 1").tap()
+    summary = page.locator(".errors-summary")
+    expect(summary).to_contain_text(
+        "This form was for round 1, which is already in the ledger: nothing was saved from it."
+    )
+    expect(summary).to_contain_text(
+        "Round 1 reads: Ann went out, exact cut; Ann out = 0, Bob 7 K = 17"
+    )
+    expect(summary).to_contain_text(
+        "Saving again records what is below as round 2: if it is round 1 again, cancel instead."
+    )
+    expect(page.locator("h1")).to_contain_text("Record round 2")
+    assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
+
+    # Cancelled, those entries do not come back in round 2's form.
+    page.get_by_role("link", name="Cancel").tap()
+    page.get_by_role("link", name=re.compile("Record round 2")).tap()
+    expect(page.locator("h1")).to_contain_text("Record round 2")
+    expect(page.locator(".draft-notice")).to_have_count(0)
+    expect(page.locator('input[name="out"]:checked')).to_have_count(0)
+    assert drafts(page) == {}
+
+
+def test_without_javascript_the_forms_save_and_back_shows_a_clean_form(browser, page, live_server):
+    context = browser.new_context(
+        viewport=page.viewport_size, has_touch=True, base_url=live_server, java_script_enabled=False
+    )
+    try:
+        tab = context.new_page()
+        tab.goto("/games/new")
+        for seat, name in enumerate(NAMES):
+            tab.locator(f"#names-{seat}").fill(name)
+        tab.locator('.seat[data-seat="0"] .deals-first').tap()
+        tab.get_by_role("button", name="Start the game").tap()
+        expect(tab.locator("#round-title")).to_contain_text("Round 1 of 7")
+        game = game_id(tab)
+        tab.get_by_role("link", name=re.compile("Record round 1")).tap()
+        out, _, hands = ROUNDS[1]
+        tab.locator(".out-choice .tile", has_text=out).tap()
+        tab.locator(".cut-choice .tile").tap()
+        for name, cards in hands.items():
+            tab.locator(f"#cards_{NAMES.index(name)}").fill(" ".join(cards))
+        tab.locator("#cards_0").fill("")  # Ann went out: her field is there, and empty
+        tab.get_by_role("button", name="Save round 1").tap()
+        expect(tab.locator(".flash")).to_have_text("Round 1 saved.")
+        wholly_in_view(tab, ".flash")
+        tab.go_back()
+        expect(tab.locator("h1")).to_contain_text("Record round 2")
+        expect(tab.locator('input[name="out"]:checked')).to_have_count(0)
+        expect(tab.locator('input[name="cut_exact"]')).not_to_be_checked()
+        tab.get_by_role("button", name="Save round 2").tap()
+        expect(tab.locator(".out-choice .error")).to_contain_text("Tap the player who went out")
+        assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
+    finally:
+        context.close()
+
+
+# --- Nothing typed is lost ------------------------------------------------------------------
+
+
+def test_a_reload_mid_form_keeps_every_entry(watched, live_server):
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    half_of_round_one(page)
+
+    page.reload()
+    expect_round_one_restored(page)
+    page.locator(".draft-notice").get_by_role("button", name="Keep them").tap()
+    expect(page.locator(".draft-notice")).to_have_count(0)
+    expect(page.locator("#cards_1")).to_have_value("7 K")
+    tap_cards(page, 2, ["A"])
+    tap_cards(page, 3, ["3"])
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.")
+    assert ledger(live_server, game)["totals"] == {"Ann": 0, "Bob": 17, "Cat": 15, "Dan": -47}
+    page.wait_for_function(
+        "prefix => !Object.keys(localStorage).some(k => k.startsWith(prefix))", arg=DRAFTS
+    )
+
+    # Round 2's form opens empty: the saved draft is gone, not offered again.
+    page.get_by_role("link", name=re.compile("Record round 2")).tap()
+    expect(page.locator(".draft-notice")).to_have_count(0)
+    expect(page.locator('input[name="out"]:checked')).to_have_count(0)
+
+
+def test_back_and_forward_mid_form_keep_every_entry(watched):
+    page = watched
+    start_game(page)
+    half_of_round_one(page)
+    page.go_back()
+    expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
+    page.go_forward()
+    expect_round_one_restored(page)
+
+
+def test_a_restored_draft_can_be_discarded(watched):
+    page = watched
+    start_game(page)
+    half_of_round_one(page)
+    page.reload()
+    expect_round_one_restored(page)
+    page.locator(".draft-notice").get_by_role("button", name="Discard them").tap()
+    expect(page.locator(".draft-notice")).to_have_count(0)
+    expect(page.locator('input[name="out"]:checked')).to_have_count(0)
+    expect(page.locator('input[name="cut_exact"]')).not_to_be_checked()
+    expect(page.locator("#cards_1")).to_have_value("")
+    expect(page.locator('.hand[data-seat="0"]')).to_be_visible()
+    page.wait_for_timeout(500)  # and no draft is written again afterwards
+    assert drafts(page) == {}
+    page.reload()
+    expect(page.locator(".draft-notice")).to_have_count(0)
+
+
+def test_closing_the_tab_keeps_the_entries(watched):
+    page = watched
+    start_game(page)
+    form_url = page.url + "/rounds/new"
+    half_of_round_one(page)
+    context = page.context
+    page.close()
+
+    tab = context.new_page()
+    tab.goto(form_url)
+    expect(tab.locator("h1")).to_contain_text("Record round 1")
+    expect_round_one_restored(tab)
+
+
+def test_the_new_game_form_keeps_its_entries(watched):
+    page = watched
+    page.goto("/games/new")
+    page.locator("#names-0").fill("Bob")
+    page.locator("#names-1").press_sequentially("Ann")
+    page.locator('.seat[data-seat="0"] .deals-first').tap()
+    wait_for_draft(page, '"first_dealer":"0"')
+    page.get_by_role("button", name="Move seat 1 down").tap()  # Bob and Ann change places
+    wait_for_draft(page, '"names-0":"Ann","names-1":"Bob"')
+    page.reload()
+    expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
+    expect(page.locator("#names-0")).to_have_value("Ann")
+    expect(page.locator("#names-1")).to_have_value("Bob")
+    expect(page.locator('.seat[data-seat="1"] input[name="first_dealer"]')).to_be_checked()
+    page.locator("#names-2").fill("Cat")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".seating .error")).to_contain_text("exactly 4 players")
+    # A failed save keeps the draft: a fresh form offers every entry back.
+    page.goto("/games/new")
+    expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
+    expect(page.locator("#names-2")).to_have_value("Cat")
+    page.locator("#names-3").fill("Dan")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".dealer")).to_have_text("Bob")
+    assert drafts(page) == {}
+
+
+def test_a_correction_keeps_its_entries(watched):
+    page = watched
+    start_game(page)
+    record_round(page, 1, *ROUNDS[1])
+    page.get_by_role("link", name="Correct round 1").tap()
+    page.locator('.cardpad[data-for="cards_1"]').get_by_role("button", name="remove K").tap()
+    wait_for_draft(page, '"7"')
+    page.reload()
+    expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
+    expect(page.locator("#cards_1")).to_have_value("7")
+    page.get_by_role("button", name="Save the correction").tap()
+    expect(page.locator(".flash")).to_have_text("Round 1 corrected.")
+    assert drafts(page) == {}
+
+
+def round_one_saved_offline(page) -> int:
+    """Start a game, fill in round 1, and tap Save with the tablet offline; the game's id."""
+    start_game(page)
+    game = game_id(page)
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, *ROUNDS[1])
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    notice = page.locator(".offline-notice")
+    expect(notice).to_contain_text("The tablet is offline: nothing is saved yet.")
+    expect(notice.get_by_role("button", name="Try again")).to_be_visible()
+    wholly_in_view(page, ".offline-notice")
+    return game
+
+
+def test_a_save_while_offline_keeps_the_page_and_saves_once_when_back(watched, live_server):
+    page = watched
+    posts = []
+    page.on("requestfinished", lambda r: r.method == "POST" and posts.append(r.url))
+    game = round_one_saved_offline(page)
+    posts.clear()  # the new game's
+    notice = page.locator(".offline-notice")
+    notice.get_by_role("button", name="Try again").tap()  # still offline: still kept
+    page.wait_for_timeout(500)
+    expect(notice).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/games/\d+/rounds/new$"))
+    expect(page.locator("#cards_1")).to_have_value("7 K")
+    expect(page.locator('input[name="cut_exact"]')).to_be_checked()
+    assert ledger(live_server, game)["rounds"] == []
+
+    page.context.set_offline(False)
+    back_online = time.monotonic()
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.", timeout=10_000)
+    with_figures(page, "saved after the connection returned", time.monotonic() - back_online)
+    assert time.monotonic() - back_online < 10
+    page.wait_for_timeout(1000)  # nothing more is sent after the save
+    assert len(posts) == 1, posts
+    book = ledger(live_server, game)
+    assert [r["number"] for r in book["rounds"]] == [1]
+    assert book["totals"] == {"Ann": 0, "Bob": 17, "Cat": 15, "Dan": -47}
+    assert drafts(page) == {}
+
+
+def test_a_save_the_server_never_got_is_sent_at_a_tap_on_try_again(watched, live_server):
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, *ROUNDS[1])
+    # The Wi-Fi is up but the server cannot be reached: the browser does not call it offline.
+    page.route("**/rounds/new", lambda route: route.abort("connectionrefused"))
+    page.get_by_role("button", name="Save round 1").tap()
+    notice = page.locator(".offline-notice")
+    expect(notice).to_contain_text("nothing is saved yet")
+    assert ledger(live_server, game)["rounds"] == []
+    page.unroute("**/rounds/new")
+    tapped = time.monotonic()
+    notice.get_by_role("button", name="Try again").tap()
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.")
+    with_figures(page, "saved after a tap on Try again", time.monotonic() - tapped)
+    assert time.monotonic() - tapped < 3
+    assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
+
+
+def test_a_busy_score_book_keeps_the_page_and_the_save_is_tried_again(watched, live_server):
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    page.get_by_role("link", name=re.compile("Record round 1")).tap()
+    fill_round(page, *ROUNDS[1])
+    answers = []
+
+    def busy_once(route):
+        if answers:
+            route.continue_()
+        else:
+            answers.append(503)
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body="busy")
+
+    page.route("**/rounds/new", busy_once)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".offline-notice")).to_contain_text(
+        "The score book is busy: nothing is saved yet."
+    )
+    expect(page.locator("#cards_1")).to_have_value("7 K")
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.", timeout=5_000)
+    assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
+
+
+def test_closing_the_browser_while_offline_loses_nothing(watched, browser, live_server):
+    page = watched
+    game = round_one_saved_offline(page)
+    wait_for_draft(page, "7 K")
+    # The whole browser goes, waiting save and all; what it keeps on disk comes back with it.
+    kept = page.context.storage_state()
+    page.context.close()
+    context = browser.new_context(
+        viewport=page.viewport_size, has_touch=True, base_url=live_server, storage_state=kept
+    )
+    try:
+        tab = context.new_page()
+        tab.goto(f"/games/{game}/rounds/new")
+        expect_round_one_restored(tab)
+        assert ledger(live_server, game)["rounds"] == []
+        tab.get_by_role("button", name="Save round 1").tap()
+        expect(tab.locator(".flash")).to_have_text("Round 1 saved.")
+    finally:
+        context.close()
+    assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
+
+
+# --- The result is in view ------------------------------------------------------------------
+
+
+def wholly_in_view(page, selector: str) -> dict:
+    """The element's box; fails unless it lies wholly inside the screen."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None, f"{selector} is not shown"
+    inside = (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )
+    assert inside, f"{selector} at {box} is not wholly inside {size}"
+    return box
+
+
+def stays_in_view(page, selectors, seconds: float = 3.0) -> dict:
+    """Every selector wholly in view, sampled every 250 ms for `seconds`; the last boxes."""
+    boxes = {}
+    deadline = time.monotonic() + seconds
+    while True:
+        boxes = {selector: wholly_in_view(page, selector) for selector in selectors}
+        if time.monotonic() >= deadline:
+            return boxes
+        page.wait_for_timeout(250)
+
+
+def test_the_result_of_each_save_is_in_view(watched):
+    page = watched
+    start_game(page)
+    for number in range(1, 7):
+        record_round(page, number, *ROUNDS[number])
+        expect(page.locator("#round-title")).to_contain_text(f"Round {number + 1} of 7")
+        boxes = stays_in_view(page, [".flash", "#round-title"], 3.0 if number in (1, 6) else 0)
+    with_figures(page, "after round 6", boxes)
+
+    record_round(page, 7, *ROUNDS[7])
+    expect(page.locator(".verdict-title")).to_have_text("Ann wins")
+    with_figures(
+        page, "after round 7", stays_in_view(page, [".flash", ".verdict-title", ".final-standings"])
+    )
