@@ -15,7 +15,9 @@ DOUBLE_TAP = """([selector, gap]) => {
   if (gap === 0) button.click(); else setTimeout(() => button.click(), gap);
 }"""
 
-# Chromium folds two submits in one task into one post; 20 ms apart both reach the server.
+# Chromium folds two submits in one task into one post; 20 ms apart both may reach the server,
+# unless the page's own script (drafts.js) holds the second while the first is in flight. Either
+# way the server writes once: a repeated one-time token gets the first post's answer.
 POSTS = {0: 1, 20: 2}
 
 
@@ -43,7 +45,7 @@ def test_double_tap_on_start_the_game_starts_one_game(page, gap):
     page.evaluate(DOUBLE_TAP, ["button.primary-action", gap])
     expect(page.locator(".flash")).to_have_text("Game started: Ann deals round 1.")
     expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
-    assert len(sent) == POSTS[gap], sent
+    assert 1 <= len(sent) <= POSTS[gap], sent
     assert len(games(page)) == 1
     # This tablet holds the game's key, whichever answer it kept.
     expect(page.get_by_role("link", name="Record round 1")).to_be_visible()
@@ -62,5 +64,5 @@ def test_double_tap_on_save_round_saves_one_round(page, gap):
     expect(page.locator(".flash")).to_have_text("Round 1 saved.")
     expect(page.locator("#round-title")).to_contain_text("Round 2 of 7")
     expect(page.get_by_text("meanwhile")).to_have_count(0)
-    assert len(sent) == POSTS[gap], sent
+    assert 1 <= len(sent) <= POSTS[gap], sent
     assert [game["round"] for game in games(page)] == [2]
