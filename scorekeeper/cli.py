@@ -79,22 +79,24 @@ def backup(target: Path, force: bool) -> None:
     source = engine.url.database
     if source and source != ":memory:" and Path(source).resolve() == target:
         raise click.ClickException(f"{target} is the live database itself: name another file")
+    check_target(target, force)
+    tables = backup_sqlite(engine, target)
+    click.echo(f"Backup written: {target} ({tables} tables, integrity ok)")
+
+
+def check_target(target: Path, force: bool) -> None:
+    """Refuse a file to write that exists (unless forced) or whose folder does not."""
     if target.exists() and not force:
         raise click.ClickException(f"{target} already exists: name a new file, or add --force")
     if not target.parent.is_dir():
         raise click.ClickException(f"{target.parent} is not a folder")
-    tables = backup_sqlite(engine, target)
-    click.echo(f"Backup written: {target} ({tables} tables, integrity ok)")
 
 
 def _backup_as_export(engine: Engine, target: Path, force: bool) -> None:
     """On a server database, write the JSON export (every game, importable) and name pg_dump."""
     from .transfer import dumps, export_games, write_whole
 
-    if target.exists() and not force:
-        raise click.ClickException(f"{target} already exists: name a new file, or add --force")
-    if not target.parent.is_dir():
-        raise click.ClickException(f"{target.parent} is not a folder")
+    check_target(target, force)
     url = engine.url.render_as_string(hide_password=True)
     data = export_games()
     write_whole(target, dumps(data))

@@ -24,7 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from . import database, keys, scorebook
-from .cli import needs_current_database
+from .cli import check_target, needs_current_database
 from .extensions import db
 from .models import Game, Player, Round, RoundChange, RoundScore
 from .names import name_key
@@ -597,10 +597,7 @@ def export_command(file: str, force: bool) -> None:
         click.echo(f"Exported {count} game{'s' if count != 1 else ''}.", err=True)
         return
     target = Path(file).expanduser().resolve()
-    if target.exists() and not force:
-        raise click.ClickException(f"{target} already exists: name a new file, or add --force")
-    if not target.parent.is_dir():
-        raise click.ClickException(f"{target.parent} is not a folder")
+    check_target(target, force)
     write_whole(target, text)
     click.echo(f"Exported {count} game{'s' if count != 1 else ''} to {target}", err=True)
 
