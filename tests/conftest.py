@@ -200,8 +200,14 @@ def live_server(tmp_path, fresh_database) -> Iterator[str]:
 @pytest.fixture(params=sorted(TABLET_VIEWPORTS), ids=lambda name: name)
 def page(request, browser, live_server):
     """A fresh browser profile at a tablet viewport, pointed at the live server."""
+    # The app's service worker fetches past Playwright's offline switch: only the tests of the
+    # worker itself let it run, so "offline" means offline everywhere else.
+    workers = "allow" if request.node.get_closest_marker("service_worker") else "block"
     context = browser.new_context(
-        viewport=TABLET_VIEWPORTS[request.param], has_touch=True, base_url=live_server
+        viewport=TABLET_VIEWPORTS[request.param],
+        has_touch=True,
+        base_url=live_server,
+        service_workers=workers,
     )
     context.set_default_timeout(10_000)
     tab = context.new_page()

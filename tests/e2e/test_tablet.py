@@ -288,6 +288,7 @@ def test_no_wake_lock_no_sign_and_no_error(watched):
 # --- Installable, and opening without the server ---------------------------------------------
 
 
+@pytest.mark.service_worker
 def test_installable_with_a_service_worker_and_an_offline_page(page, live_server):
     page.goto("/")
     cdp = page.context.new_cdp_session(page)
