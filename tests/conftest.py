@@ -197,20 +197,32 @@ def live_server(tmp_path, fresh_database) -> Iterator[str]:
         yield url
 
 
+@pytest.fixture
+def tablet(browser):
+    """Opens browser profiles for a test, each closed after it, with the app's service worker
+    blocked: it fetches past Playwright's offline switch, so "offline" would not mean offline."""
+    contexts = []
+
+    def open_profile(viewport="landscape", *, service_workers="block", **options):
+        size = TABLET_VIEWPORTS[viewport] if isinstance(viewport, str) else viewport
+        context = browser.new_context(
+            viewport=size, has_touch=True, service_workers=service_workers, **options
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield open_profile
+    for context in contexts:
+        context.close()
+
+
 @pytest.fixture(params=sorted(TABLET_VIEWPORTS), ids=lambda name: name)
-def page(request, browser, live_server):
+def page(request, tablet, live_server):
     """A fresh browser profile at a tablet viewport, pointed at the live server."""
-    # The app's service worker fetches past Playwright's offline switch: only the tests of the
-    # worker itself let it run, so "offline" means offline everywhere else.
+    # Only the tests of the service worker itself let it run.
     workers = "allow" if request.node.get_closest_marker("service_worker") else "block"
-    context = browser.new_context(
-        viewport=TABLET_VIEWPORTS[request.param],
-        has_touch=True,
-        base_url=live_server,
-        service_workers=workers,
-    )
-    context.set_default_timeout(10_000)
+    context = tablet(request.param, base_url=live_server, service_workers=workers)
     tab = context.new_page()
     tab.viewport_name = request.param
-    yield tab
-    context.close()
+    return tab

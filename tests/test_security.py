@@ -593,52 +593,40 @@ def test_pages_break_no_policy_in_chromium(page, app):
 
 
 @pytest.mark.browser
-def test_chromium_enforces_the_policy(browser, form_server):
+def test_chromium_enforces_the_policy(tablet, form_server):
     """The check above means something: an inline script is refused, and reported."""
-    context = browser.new_context(base_url=form_server)
-    try:
-        tab = context.new_page()
-        messages = []
-        tab.on("console", lambda message: messages.append(message.text))
-        tab.goto("/test/inline", wait_until="load")
-        assert tab.title() == "untouched"
-        assert any("Content Security Policy" in text for text in messages), messages
-    finally:
-        context.close()
+    tab = tablet("landscape", base_url=form_server).new_page()
+    messages = []
+    tab.on("console", lambda message: messages.append(message.text))
+    tab.goto("/test/inline", wait_until="load")
+    assert tab.title() == "untouched"
+    assert any("Content Security Policy" in text for text in messages), messages
 
 
 @pytest.mark.browser
-def test_expired_form_round_trip_in_chromium(browser, form_application, form_server):
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=form_server)
-    try:
-        tab = context.new_page()
-        tab.goto("/test/form")
-        tab.fill("input[name=name]", "Ann")
-        tab.fill("input[name=score]", "12")
-        form_application.config["WTF_CSRF_TIME_LIMIT"] = -1  # past midnight: the form expired
-        tab.click("button[type=submit]")
-        tab.wait_for_selector("text=press Send again")
-        assert tab.locator("td", has_text="Ann").count() == 1
-        form_application.config["WTF_CSRF_TIME_LIMIT"] = 3600
-        tab.click("button:has-text('Send again')")
-        assert tab.locator("#saved").inner_text().endswith("name=Ann; score=12")
-    finally:
-        context.close()
+def test_expired_form_round_trip_in_chromium(tablet, form_application, form_server):
+    tab = tablet("landscape", base_url=form_server).new_page()
+    tab.goto("/test/form")
+    tab.fill("input[name=name]", "Ann")
+    tab.fill("input[name=score]", "12")
+    form_application.config["WTF_CSRF_TIME_LIMIT"] = -1  # past midnight: the form expired
+    tab.click("button[type=submit]")
+    tab.wait_for_selector("text=press Send again")
+    assert tab.locator("td", has_text="Ann").count() == 1
+    form_application.config["WTF_CSRF_TIME_LIMIT"] = 3600
+    tab.click("button:has-text('Send again')")
+    assert tab.locator("#saved").inner_text().endswith("name=Ann; score=12")
 
 
 @pytest.mark.browser
-def test_a_form_from_a_lost_session_is_shown_not_resent(browser, form_server):
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=form_server)
-    try:
-        tab = context.new_page()
-        tab.goto("/test/form")
-        tab.fill("input[name=name]", "Ann")
-        context.clear_cookies()  # the session (and its CSRF secret) is gone: no proof of origin
-        tab.click("button[type=submit]")
-        tab.wait_for_selector("text=Nothing was saved")
-        assert tab.locator("td", has_text="Ann").count() == 1
-        assert tab.locator("form").count() == 0
-        tab.get_by_role("link", name="Open a fresh form").click()
-        assert tab.locator("input[name=csrf_token]").count() == 1
-    finally:
-        context.close()
+def test_a_form_from_a_lost_session_is_shown_not_resent(tablet, form_server):
+    tab = tablet("landscape", base_url=form_server).new_page()
+    tab.goto("/test/form")
+    tab.fill("input[name=name]", "Ann")
+    tab.context.clear_cookies()  # the session (and its CSRF secret) is gone: no proof of origin
+    tab.click("button[type=submit]")
+    tab.wait_for_selector("text=Nothing was saved")
+    assert tab.locator("td", has_text="Ann").count() == 1
+    assert tab.locator("form").count() == 0
+    tab.get_by_role("link", name="Open a fresh form").click()
+    assert tab.locator("input[name=csrf_token]").count() == 1

@@ -165,7 +165,7 @@ def test_tap_targets_on_game_pages(watched):
                 assert element.bounding_box()["height"] >= 48
 
 
-def test_a_second_tablet_watches_then_joins_by_the_edit_link(watched, browser, live_server):
+def test_a_second_tablet_watches_then_joins_by_the_edit_link(watched, tablet, live_server):
     page = watched
     start_game(page)
     game_url = page.url
@@ -177,23 +177,18 @@ def test_a_second_tablet_watches_then_joins_by_the_edit_link(watched, browser, l
     join = page.locator("a.edit-link").get_attribute("href")
     assert re.fullmatch(r"/games/\d+/join\?key=[A-Za-z0-9_-]{22}", join)
 
-    context = browser.new_context(viewport=page.viewport_size, has_touch=True, base_url=live_server)
     problems = []
-    other = context.new_page()
+    other = tablet(page.viewport_size, base_url=live_server).new_page()
     other.on("pageerror", lambda error: problems.append(str(error)))
     other.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    try:
-        other.goto(game_url)
-        expect(other.locator(".spectator-note")).to_contain_text("Spectator")
-        expect(other.get_by_role("link", name=re.compile("Record round"))).to_have_count(0)
-        other.goto(join)
-        expect(other).to_have_url(game_url)  # the key does not stay in the address bar
-        expect(other.locator(".flash")).to_contain_text("can now record")
-        record_round(other, 1, *ROUNDS[1])
-        problems_before = list(problems)
-    finally:
-        context.close()
-    assert problems_before == []
+    other.goto(game_url)
+    expect(other.locator(".spectator-note")).to_contain_text("Spectator")
+    expect(other.get_by_role("link", name=re.compile("Record round"))).to_have_count(0)
+    other.goto(join)
+    expect(other).to_have_url(game_url)  # the key does not stay in the address bar
+    expect(other.locator(".flash")).to_contain_text("can now record")
+    record_round(other, 1, *ROUNDS[1])
+    assert problems == []
     page.reload()
     expect(page.locator('tr[data-round="1"]')).to_be_visible()
     expect(page.locator("#round-title")).to_contain_text("Round 2 of 7")

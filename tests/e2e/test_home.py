@@ -64,26 +64,22 @@ def table_server(tmp_path):
 
 
 @pytest.mark.parametrize("viewport", sorted(TABLET_VIEWPORTS))
-def test_the_serving_machine_shows_the_tablet_where_to_go(browser, table_server, viewport):
+def test_the_serving_machine_shows_the_tablet_where_to_go(tablet, table_server, viewport):
     """Opened on this machine the page shows the address and its QR code; the address itself,
     opened as a tablet would, is the app, without the hint (it came from the network)."""
     here, tablet_url = table_server
-    context = browser.new_context(viewport=TABLET_VIEWPORTS[viewport], has_touch=True)
-    try:
-        page = context.new_page()
-        page.goto(here + "/")
-        hint = page.locator(".tablet-hint")
-        expect(hint.get_by_role("heading")).to_have_text("Open this on the tablet")
-        link = hint.get_by_role("link", name=tablet_url)
-        expect(link).to_have_attribute("href", tablet_url)
-        code = hint.get_by_role("img", name=f"QR code for {tablet_url}")
-        expect(code).to_be_visible()
-        assert code.evaluate("img => img.complete && img.naturalWidth > 0")
-        box = code.bounding_box()
-        assert box["width"] >= 150 and box["height"] >= 150  # large enough for a camera
-        link.click()
-        expect(page).to_have_url(tablet_url)
-        expect(page.locator("h1")).to_have_text("Liverpool Scorekeeper")
-        expect(page.locator(".tablet-hint")).to_have_count(0)
-    finally:
-        context.close()
+    page = tablet(viewport).new_page()
+    page.goto(here + "/")
+    hint = page.locator(".tablet-hint")
+    expect(hint.get_by_role("heading")).to_have_text("Open this on the tablet")
+    link = hint.get_by_role("link", name=tablet_url)
+    expect(link).to_have_attribute("href", tablet_url)
+    code = hint.get_by_role("img", name=f"QR code for {tablet_url}")
+    expect(code).to_be_visible()
+    assert code.evaluate("img => img.complete && img.naturalWidth > 0")
+    box = code.bounding_box()
+    assert box["width"] >= 150 and box["height"] >= 150  # large enough for a camera
+    link.click()
+    expect(page).to_have_url(tablet_url)
+    expect(page.locator("h1")).to_have_text("Liverpool Scorekeeper")
+    expect(page.locator(".tablet-hint")).to_have_count(0)

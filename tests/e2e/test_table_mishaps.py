@@ -166,38 +166,33 @@ def test_a_form_for_a_round_already_in_the_ledger_saves_nothing_and_says_so(watc
     assert drafts(page) == {}
 
 
-def test_without_javascript_the_forms_save_and_back_shows_a_clean_form(browser, page, live_server):
-    context = browser.new_context(
-        viewport=page.viewport_size, has_touch=True, base_url=live_server, java_script_enabled=False
-    )
-    try:
-        tab = context.new_page()
-        tab.goto("/games/new")
-        for seat, name in enumerate(NAMES):
-            tab.locator(f"#names-{seat}").fill(name)
-        tab.locator('.seat[data-seat="0"] .deals-first').tap()
-        tab.get_by_role("button", name="Start the game").tap()
-        expect(tab.locator("#round-title")).to_contain_text("Round 1 of 7")
-        game = game_id(tab)
-        tab.get_by_role("link", name=re.compile("Record round 1")).tap()
-        out, _, hands = ROUNDS[1]
-        tab.locator(".out-choice .tile", has_text=out).tap()
-        tab.locator(".cut-choice .tile").tap()
-        for name, cards in hands.items():
-            tab.locator(f"#cards_{NAMES.index(name)}").fill(" ".join(cards))
-        tab.locator("#cards_0").fill("")  # Ann went out: her field is there, and empty
-        tab.get_by_role("button", name="Save round 1").tap()
-        expect(tab.locator(".flash")).to_have_text("Round 1 saved.")
-        wholly_in_view(tab, ".flash")
-        tab.go_back()
-        expect(tab.locator("h1")).to_contain_text("Record round 2")
-        expect(tab.locator('input[name="out"]:checked')).to_have_count(0)
-        expect(tab.locator('input[name="cut_exact"]')).not_to_be_checked()
-        tab.get_by_role("button", name="Save round 2").tap()
-        expect(tab.locator(".out-choice .error")).to_contain_text("Tap the player who went out")
-        assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
-    finally:
-        context.close()
+def test_without_javascript_the_forms_save_and_back_shows_a_clean_form(tablet, page, live_server):
+    context = tablet(page.viewport_size, base_url=live_server, java_script_enabled=False)
+    tab = context.new_page()
+    tab.goto("/games/new")
+    for seat, name in enumerate(NAMES):
+        tab.locator(f"#names-{seat}").fill(name)
+    tab.locator('.seat[data-seat="0"] .deals-first').tap()
+    tab.get_by_role("button", name="Start the game").tap()
+    expect(tab.locator("#round-title")).to_contain_text("Round 1 of 7")
+    game = game_id(tab)
+    tab.get_by_role("link", name=re.compile("Record round 1")).tap()
+    out, _, hands = ROUNDS[1]
+    tab.locator(".out-choice .tile", has_text=out).tap()
+    tab.locator(".cut-choice .tile").tap()
+    for name, cards in hands.items():
+        tab.locator(f"#cards_{NAMES.index(name)}").fill(" ".join(cards))
+    tab.locator("#cards_0").fill("")  # Ann went out: her field is there, and empty
+    tab.get_by_role("button", name="Save round 1").tap()
+    expect(tab.locator(".flash")).to_have_text("Round 1 saved.")
+    wholly_in_view(tab, ".flash")
+    tab.go_back()
+    expect(tab.locator("h1")).to_contain_text("Record round 2")
+    expect(tab.locator('input[name="out"]:checked')).to_have_count(0)
+    expect(tab.locator('input[name="cut_exact"]')).not_to_be_checked()
+    tab.get_by_role("button", name="Save round 2").tap()
+    expect(tab.locator(".out-choice .error")).to_contain_text("Tap the player who went out")
+    assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
 
 
 # --- Nothing typed is lost ------------------------------------------------------------------
@@ -402,25 +397,20 @@ def test_a_busy_score_book_keeps_the_page_and_the_save_is_tried_again(watched, l
     assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
 
 
-def test_closing_the_browser_while_offline_loses_nothing(watched, browser, live_server):
+def test_closing_the_browser_while_offline_loses_nothing(watched, tablet, live_server):
     page = watched
     game = round_one_saved_offline(page)
     wait_for_draft(page, "7 K")
     # The whole browser goes, waiting save and all; what it keeps on disk comes back with it.
     kept = page.context.storage_state()
     page.context.close()
-    context = browser.new_context(
-        viewport=page.viewport_size, has_touch=True, base_url=live_server, storage_state=kept
-    )
-    try:
-        tab = context.new_page()
-        tab.goto(f"/games/{game}/rounds/new")
-        expect_round_one_restored(tab)
-        assert ledger(live_server, game)["rounds"] == []
-        tab.get_by_role("button", name="Save round 1").tap()
-        expect(tab.locator(".flash")).to_have_text("Round 1 saved.")
-    finally:
-        context.close()
+    context = tablet(page.viewport_size, base_url=live_server, storage_state=kept)
+    tab = context.new_page()
+    tab.goto(f"/games/{game}/rounds/new")
+    expect_round_one_restored(tab)
+    assert ledger(live_server, game)["rounds"] == []
+    tab.get_by_role("button", name="Save round 1").tap()
+    expect(tab.locator(".flash")).to_have_text("Round 1 saved.")
     assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
 
 
