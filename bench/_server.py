@@ -228,7 +228,7 @@ def key_cookie(game: Game) -> dict[str, str]:
     if not game.key:
         return {}
     try:
-        from scorekeeper.keys import cookie_name
+        from scorekeeper.scorebook.keys import cookie_name
     except ImportError:  # the app has no edit keys: nothing to hold
         return {}
     return {cookie_name(game.id): game.key}

@@ -11,10 +11,9 @@ from typing import Any
 
 from flask import Flask
 
-from . import assets, cli, database, pagecache, security, transfer
+from . import assets, cli, database, home, jsonapi, paths, referee, scorebook, security
 from .extensions import csrf
 
-ROOT = Path(__file__).resolve().parent.parent
 # Settings the environment may give, over the defaults and instance/config.py.
 ENVIRONMENT = ("DATABASE_URL", "SECRET_KEY", "TRUSTED_PROXIES")
 # A key file shorter than this was cut short (a real one has 64 hex digits): it is replaced.
@@ -28,9 +27,9 @@ def create_app(
     app = Flask(
         __name__,
         instance_relative_config=True,
-        instance_path=instance_path or str(ROOT / "instance"),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        instance_path=instance_path or paths.instance_folder(),
+        template_folder=str(paths.shipped("templates")),
+        static_folder=str(paths.shipped("static")),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
@@ -61,19 +60,18 @@ def create_app(
 
     database.init_app(app)
     csrf.init_app(app)
-    from . import models  # noqa: F401  (registers the tables)
-
     if app.config.get("UPGRADE_ON_START"):
         # Tests start from an empty database each time; `make run` upgrades in `serve`.
         with app.app_context():
             database.upgrade()
 
-    pagecache.init_app(app)
     security.init_app(app)
     assets.init_app(app)
-    _register_blueprints(app)
+    jsonapi.init_app(app)
+    app.register_blueprint(home.bp)
+    scorebook.init_app(app)
+    referee.init_app(app)
     cli.init_app(app)
-    transfer.register_cli(app)
     return app
 
 
@@ -129,16 +127,3 @@ def _fsync_folder(folder: str) -> None:
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
-
-
-def _register_blueprints(app: Flask) -> None:
-    """Attach every feature's blueprint, the home page and the bare health check."""
-    from . import api, game_actions, games, home, player_pages, referee, rounds
-
-    api.init_app(app)
-    app.register_blueprint(home.bp)
-    app.register_blueprint(referee.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(rounds.bp)
-    app.register_blueprint(game_actions.bp)
-    app.register_blueprint(player_pages.bp)

@@ -1,9 +1,10 @@
-"""The management commands of `flask --app scorekeeper`: set up the database and back it up."""
+"""The commands of `flask --app scorekeeper`: set up, back up, export, import, re-key a game."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import sqlite3
 import tempfile
@@ -17,6 +18,9 @@ from sqlalchemy.engine import Engine
 
 from . import database
 from .extensions import db
+from .scorebook import keys
+from .scorebook.errors import ImportRefused, NoSuchGame
+from .scorebook.transfer import dumps, export_games, import_games
 
 
 def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
@@ -38,8 +42,8 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
 
 def init_app(app: Flask) -> None:
     """Register every command on the app's CLI group."""
-    app.cli.add_command(init_db)
-    app.cli.add_command(backup)
+    for command in (init_db, backup, export_command, import_command, game_key_command):
+        app.cli.add_command(command)
 
 
 @click.command("init-db")
@@ -94,8 +98,6 @@ def check_target(target: Path, force: bool) -> None:
 
 def _backup_as_export(engine: Engine, target: Path, force: bool) -> None:
     """On a server database, write the JSON export (every game, importable) and name pg_dump."""
-    from .transfer import dumps, export_games, write_whole
-
     check_target(target, force)
     url = engine.url.render_as_string(hide_password=True)
     data = export_games()
@@ -155,3 +157,83 @@ def _fsync(path: str | Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+@click.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.option("--force", is_flag=True, help="Replace FILE when it already exists.")
+@with_appcontext
+@needs_current_database
+def export_command(file: str, force: bool) -> None:
+    """Write every game to FILE as JSON (`-` for the standard output)."""
+    data = export_games()
+    text = dumps(data)
+    count = len(data["games"])
+    if file == "-":
+        click.echo(text, nl=False)
+        click.echo(f"Exported {count} game{'s' if count != 1 else ''}.", err=True)
+        return
+    target = Path(file).expanduser().resolve()
+    check_target(target, force)
+    write_whole(target, text)
+    click.echo(f"Exported {count} game{'s' if count != 1 else ''} to {target}", err=True)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@with_appcontext
+def import_command(file: str) -> None:
+    """Add the games of an export FILE (`-` for the standard input), all of them or none."""
+    try:
+        with click.open_file(file, encoding="utf-8") as stream:
+            text = stream.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"cannot read {file}: {error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise click.ClickException(f"{file} is not JSON ({error}): nothing was imported") from None
+    except RecursionError:
+        raise click.ClickException(f"{file} is nested too deeply: nothing was imported") from None
+    except ValueError as error:  # a number of thousands of digits, beyond what Python reads
+        raise click.ClickException(
+            f"{file} holds a number too big ({error}): nothing was imported"
+        ) from None
+    # An export is moved into a new database as often as into one in use: make it ready first.
+    database.upgrade()
+    try:
+        count = import_games(data)
+    except ImportRefused as error:
+        raise click.ClickException(str(error)) from None
+    ids = ", ".join(str(game["id"]) for game in data["games"])
+    click.echo(f"Imported {count} game{'s' if count != 1 else ''}" + (f": {ids}" if ids else ""))
+
+
+def write_whole(target: Path, text: str) -> None:
+    """Write into a temporary file beside TARGET, flush it to disk, then move it into place."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+@click.command("game-key")
+@click.argument("game_id", type=int)
+@with_appcontext
+@needs_current_database
+def game_key_command(game_id: int) -> None:
+    """Give a game a new edit key (the old one stops working) and print its edit link."""
+    try:
+        key = keys.rekey(game_id)
+    except NoSuchGame as error:
+        raise click.ClickException(error.message) from None
+    path = f"/games/{game_id}/join?key={key}"
+    click.echo(f"New edit key for game {game_id}; every other key for it stops working.")
+    click.echo(f"Open http://<this machine's address>:<port>{path} on the tablet that keeps score.")

@@ -11,17 +11,17 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import OperationalError
 
+from . import paths
 from .extensions import db, migrate
 
 # Flask-Migrate's folder, at the top of the project beside templates/ and static/.
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = paths.shipped("migrations")
 # The revision that reproduces the schema of databases made before migrations existed.
 BASELINE = "0001_baseline"
 

@@ -1,13 +1,16 @@
-"""The home page, the navigation every page shows, and the bare health check."""
+"""The home page, the navigation and template filters every page shares, and the health check."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
 
-from . import gamelist, network, qr, scorebook
+from . import network, qr
+from .rules import LAST_ROUND
+from .scorebook import gamelist, ledger
 
 bp = Blueprint("home", __name__)
 
@@ -33,12 +36,40 @@ def navigation():
     return {"nav_links": NAV_LINKS}
 
 
+@bp.record_once
+def _globals(state) -> None:
+    """Names every template sees, the imported macros included."""
+    state.app.jinja_env.globals["last_round"] = LAST_ROUND
+
+
+@bp.app_template_filter("localtime")
+def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
+    """A stored UTC time in the clock of the machine serving the table."""
+    if moment is None:
+        return ""
+    try:
+        return moment.replace(tzinfo=UTC).astimezone().strftime(pattern)
+    except (OverflowError, ValueError, OSError):
+        # Near year 1 or 9999 the local clock's offset falls outside what a date holds.
+        return moment.strftime(pattern) + " UTC"
+
+
+# A score with a real minus sign, as the ledger shows it.
+bp.add_app_template_filter(ledger.signed, "points")
+
+
+@bp.app_template_filter("decimal")
+def decimal(value: float) -> str:
+    """An average with one decimal and a real minus sign: 12.5, −3.0."""
+    return f"−{-value:.1f}" if value < 0 else f"{value:.1f}"
+
+
 @bp.get("/")
 def index():
     hint = tablet_hint() if on_serving_machine() else None
     return render_template(
         "index.html",
-        first_game=not scorebook.has_games(),
+        first_game=not ledger.has_games(),
         tablet=hint,
         resume=gamelist.resumable(request.cookies.items()),
     )

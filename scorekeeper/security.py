@@ -6,8 +6,6 @@ from __future__ import annotations
 import contextlib
 import hmac
 import io
-from collections.abc import Callable
-from typing import TypeVar
 
 from flask import Flask, Response, abort, current_app, g, jsonify, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
@@ -17,15 +15,14 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .extensions import db
+from .jsonapi import is_api_request
 
-API_PREFIX = "/api/"
 SECRET_FIELD_WORDS = ("key", "password", "secret", "token")
 # Flask-WTF's words for a token whose signature is good but whose time is up.
 CSRF_EXPIRED = "The CSRF token has expired."
 # How long a client is asked to wait before trying again when the database stays busy.
 RETRY_AFTER_SECONDS = 5
 
-F = TypeVar("F", bound=Callable)
 
 # No inline script or style anywhere: every script and stylesheet is a file under /static/.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -85,26 +82,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(OperationalError, database_busy)
 
 
-def is_api_request() -> bool:
-    """True for the JSON API, whose answers (errors included) are JSON and never cached."""
-    return request.path.startswith(API_PREFIX)
-
-
-def body_limit(nbytes: int | None) -> Callable[[F], F]:
-    """Give one view its own body limit, e.g. a game import; put it under the route decorator."""
-
-    def decorate(view: F) -> F:
-        view.body_limit = nbytes  # type: ignore[attr-defined]
-        return view
-
-    return decorate
-
-
 def limit_body() -> None:
     """Answer 413 for a body over the limit, whether its length is declared or chunked."""
-    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
-    if hasattr(view, "body_limit"):
-        request.max_content_length = view.body_limit  # Werkzeug's own reads obey it too
     limit = request.max_content_length
     if limit is None:
         return

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 
 from waitress.server import create_server
 
-from . import create_app, database, names, network, qr, security
+from . import create_app, database, network, qr, security
+from .scorebook import names
 
 WAITRESS_BODY_CAP = 8 * 1024 * 1024
 DEFAULT_HOST = "0.0.0.0"

@@ -15,6 +15,7 @@ from sqlalchemy.pool import NullPool
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
+from tests.support.book import Book
 
 TEST_CONFIG = {
     "TESTING": True,
@@ -141,6 +142,13 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def book(client) -> Book:
+    """The score book as a table uses it: `book.new_game()`, `book.record(game, "Ann")`,
+    `book.finish(game)`, `book.start()` (the new-game page), `book.record_page(game_id)`."""
+    return Book(client)
 
 
 def chromium_path() -> str | None:

@@ -46,7 +46,7 @@ def upgrade():
         sa.UniqueConstraint("scope", "key_hash", name="write_once_key"),
     )
     op.create_index("ix_write_once_created", "write_once", ["created_at"], unique=False)
-    from scorekeeper.names import name_key
+    from scorekeeper.scorebook.names import name_key
 
     _rekey(lambda name: name_key(name))
 

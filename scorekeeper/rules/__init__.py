@@ -15,13 +15,14 @@ from .errors import (
     SeatError,
     SizeError,
 )
-from .profiles import DEFAULT_PROFILE, PROFILES, Profile, get_profile
+from .profiles import DEFAULT_PROFILE, LAST_ROUND, PROFILES, Profile, get_profile
 from .verdict import Verdict
 
 __all__ = [
     "CONTRACTS",
     "DEFAULT_PROFILE",
     "JOKER",
+    "LAST_ROUND",
     "PROFILES",
     "Card",
     "CardError",

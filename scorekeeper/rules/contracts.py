@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .profiles import check_round
+from .profiles import LAST_ROUND, ROUNDS, check_round
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Contract:
     @property
     def whole_hand(self) -> bool:
         """Round 7: three runs that use every card, with no discard (R5)."""
-        return self.round == 7
+        return self.round == LAST_ROUND
 
     @property
     def melds(self) -> int:
@@ -47,4 +47,4 @@ def contract(round_number: int) -> Contract:
     return Contract(round_number, sets, runs)
 
 
-CONTRACTS = tuple(contract(n) for n in range(1, 8))
+CONTRACTS = tuple(contract(n) for n in ROUNDS)

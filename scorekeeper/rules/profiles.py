@@ -12,7 +12,9 @@ from dataclasses import dataclass, replace
 from .cards import JOKER, SUITS, Card, check_copies
 from .errors import ProfileError, RoundError, SeatError
 
-ROUNDS = range(1, 8)
+# A game is seven rounds, one per contract (R3).
+LAST_ROUND = 7
+ROUNDS = range(1, LAST_ROUND + 1)
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,9 @@ def check_round(round_number: object) -> int:
     if isinstance(round_number, bool) or not isinstance(round_number, int):
         raise RoundError(f"the round must be a whole number from 1 to 7, not {round_number!r}")
     if round_number not in ROUNDS:
-        raise RoundError(f"round {round_number} does not exist: a game has rounds 1 to 7")
+        raise RoundError(
+            f"round {round_number} does not exist: a game has rounds 1 to {LAST_ROUND}"
+        )
     return round_number
 
 

@@ -198,8 +198,3 @@ COMMON_QUESTIONS: tuple[tuple[str, str, str], ...] = (
     ),
     ("Can K A 2 3 be a run?", "No: the ace is low or high, never round the corner.", "R4"),
 )
-
-
-def rule(number: str) -> Rule | None:
-    """The rule a verdict cites, by its R-number."""
-    return RULES.get(number)

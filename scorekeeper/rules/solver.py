@@ -75,24 +75,16 @@ from itertools import combinations
 from .cards import SUIT_SYMBOLS, SUITS, Card, check_copies, parse_cards, rank_name
 from .contracts import CONTRACTS, Contract, contract
 from .errors import CopyLimitError, RulesError, SizeError
-from .melds import RUN, SET, naturals_needed_text
+from .melds import HIGH_ACE, MIN_RUN, MIN_SET, RUN, SET, naturals_needed_text, rank_at
 from .profiles import Profile, get_profile
 from .verdict import Problem, Verdict
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
 HAND_LIMIT = 30
 
-SET_SIZE = 3
-RUN_SIZE = 4
-ACE_HIGH = 14
 RULE = "R5"
 
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
-
-
-def _rank_at(position: int) -> int:
-    """The rank of a run position: 1..13, and 14 is the ace."""
-    return 1 if position == ACE_HIGH else position
 
 
 def _key(suit: int, rank: int) -> int:
@@ -111,9 +103,9 @@ _TEXT = {
 
 # Run cells of every interval: (lo, hi) -> tuple of (suit-less) ranks, ace counted per position.
 _INTERVAL_RANKS = {
-    (lo, hi): tuple(_rank_at(p) for p in range(lo, hi + 1))
-    for lo in range(1, ACE_HIGH + 1)
-    for hi in range(lo, ACE_HIGH + 1)
+    (lo, hi): tuple(rank_at(p) for p in range(lo, hi + 1))
+    for lo in range(1, HIGH_ACE + 1)
+    for hi in range(lo, HIGH_ACE + 1)
 }
 _INTERVAL_MASK = {(lo, hi): sum(1 << p for p in range(lo, hi + 1)) for (lo, hi) in _INTERVAL_RANKS}
 _SUBSETS = {
@@ -183,7 +175,7 @@ class _Search:
             raise CopyLimitError("more copies than the packs hold")  # pragma: no cover
         for suit in range(4):  # Bit p (1..14) of mask[s]: suit s holds the card for position p.
             if mask[suit] & 2:
-                mask[suit] |= 1 << ACE_HIGH
+                mask[suit] |= 1 << HIGH_ACE
         self.count = count
         self.rank_total = rank_total
         self.mask = mask
@@ -360,25 +352,25 @@ class _Search:
         end position, `need` is a lower bound on the jokers it takes on its own."""
         jokers = self.jokers
         rn = self.run_naturals
-        longest = self.size - 1 - SET_SIZE * self.sets - RUN_SIZE * (self.runs - 1)
+        longest = self.size - 1 - MIN_SET * self.sets - MIN_RUN * (self.runs - 1)
         if self.exact:
-            longest = min(longest, RUN_SIZE)
+            longest = min(longest, MIN_RUN)
         else:
-            longest = min(longest, ACE_HIGH, max(RUN_SIZE, jokers + rn))
+            longest = min(longest, HIGH_ACE, max(MIN_RUN, jokers + rn))
         out = []
         for suit in range(4):
             bits = self.mask[suit]
             present = bits.bit_count()  # an ace counts twice: this only overestimates
-            if present < rn or present + jokers < RUN_SIZE:
+            if present < rn or present + jokers < MIN_RUN:
                 continue
-            for length in range(RUN_SIZE, longest + 1):
-                for lo in range(1, ACE_HIGH + 2 - length):
+            for length in range(MIN_RUN, longest + 1):
+                for lo in range(1, HIGH_ACE + 2 - length):
                     hi = lo + length - 1
                     present = (bits & _INTERVAL_MASK[(lo, hi)]).bit_count()
                     if length - present > jokers or present < rn:
                         continue
                     touch_needed = False
-                    if length > RUN_SIZE:
+                    if length > MIN_RUN:
                         lo_nat = bits >> lo & 1
                         hi_nat = bits >> hi & 1
                         both = lo_nat and hi_nat and rn >= 2
@@ -387,7 +379,7 @@ class _Search:
                                 continue
                             touch_needed = True
                     cells = self._interval_cells(suit, lo, hi)
-                    if length == ACE_HIGH and self._naturals_within(suit, cells) < rn:
+                    if length == HIGH_ACE and self._naturals_within(suit, cells) < rn:
                         continue
                     need = length - present  # jokers it needs on its own, at the least
                     out.append((need, length, suit, lo, hi, cells, touch_needed))
@@ -397,7 +389,7 @@ class _Search:
 
     def solve_partial(self):
         """Rounds 1-6: (runs, ks) of an opening, or None; also a reason code for a "no"."""
-        if self.size < SET_SIZE * self.sets + RUN_SIZE * self.runs + 1:
+        if self.size < MIN_SET * self.sets + MIN_RUN * self.runs + 1:
             return None, "size"
         if self.size - self.jokers < self.set_naturals * self.sets + self.run_naturals * self.runs:
             return None, "naturals"
@@ -467,15 +459,15 @@ class _Search:
         bits = self.mask[suit]
         intervals = []
         upto = [0] * 16  # upto[g]: intervals[:upto[g]] are those starting at or below g
-        for lo in range(1, ACE_HIGH - RUN_SIZE + 2):
-            for hi in range(lo + RUN_SIZE - 1, ACE_HIGH + 1):
+        for lo in range(1, HIGH_ACE - MIN_RUN + 2):
+            for hi in range(lo + MIN_RUN - 1, HIGH_ACE + 1):
                 if hi - lo + 1 > naturals + jokers:
                     break
                 if (bits & _INTERVAL_MASK[(lo, hi)]).bit_count() < rn:
                     continue
                 intervals.append((lo, hi, _INTERVAL_RANKS[(lo, hi)]))
             upto[lo] = len(intervals)
-        for lo in range(ACE_HIGH - RUN_SIZE + 2, 16):
+        for lo in range(HIGH_ACE - MIN_RUN + 2, 16):
             upto[lo] = len(intervals)
         masks = [_INTERVAL_MASK[(lo, hi)] for lo, hi, _ in intervals]
         result: dict[int, dict[int, tuple]] = {t: {} for t in wanted}
@@ -510,7 +502,7 @@ class _Search:
                         short = gap
             aces = need[1] - cover[1]
             if aces > 0:
-                gaps |= 2 | 1 << ACE_HIGH
+                gaps |= 2 | 1 << HIGH_ACE
             placed = len(chosen)
             if not gaps and placed in result and minimums_ok():
                 result[placed].setdefault(extra, tuple(chosen))
@@ -532,10 +524,10 @@ class _Search:
                 lo, hi, ranks = interval = intervals[index]
                 if bad_lo >> lo & 1 or bad_hi >> hi & 1:
                     continue
-                if last and (hi < high or aces > (lo == 1) + (hi == ACE_HIGH)):
+                if last and (hi < high or aces > (lo == 1) + (hi == HIGH_ACE)):
                     continue
                 added = len(ranks) - (masks[index] & gaps).bit_count()
-                if aces == 1 and lo == 1 and hi == ACE_HIGH:
+                if aces == 1 and lo == 1 and hi == HIGH_ACE:
                     added += 1  # one ace is short but the run has two ace cells
                 if added > budget:
                     continue
@@ -564,7 +556,7 @@ class _Search:
             return None, "naturals"
         if len(suits) > self.runs:
             return None, "suits"
-        if self.size < RUN_SIZE * self.runs or self.size > ACE_HIGH * self.runs:
+        if self.size < MIN_RUN * self.runs or self.size > HIGH_ACE * self.runs:
             return None, "whole"
         most = self.runs - (len(suits) - 1)
         # Every suit but the last is listed in full; the last one is searched only for the
@@ -675,7 +667,7 @@ def _place_naturals(search: _Search, runs, ks):
         flow.add(("run", index), "sink", search.run_naturals)
     flow.run("source", "sink")
     for index in range(len(runs)):
-        flow.add(("run", index), "sink", ACE_HIGH)
+        flow.add(("run", index), "sink", HIGH_ACE)
     flow.run("source", "sink")
     taken = []
     for index, run in enumerate(runs):
@@ -687,7 +679,7 @@ def _place_naturals(search: _Search, runs, ks):
 
 
 def _face(suit: int, position: int) -> str:
-    return rank_name(_rank_at(position)) + SUIT_SYMBOLS[SUITS[suit]]
+    return rank_name(rank_at(position)) + SUIT_SYMBOLS[SUITS[suit]]
 
 
 def _realise(cards: Sequence[Card], search: _Search, runs, ks):
@@ -716,7 +708,7 @@ def _realise(cards: Sequence[Card], search: _Search, runs, ks):
         left_for = dict(per_slot)
         meld, reading = [], []
         for position in range(lo, hi + 1):
-            key = _key(suit, _rank_at(position))
+            key = _key(suit, rank_at(position))
             if left_for.get(key, 0) > 0:
                 left_for[key] -= 1
                 meld.append(texts[take(pools[key])])
@@ -736,7 +728,7 @@ def _realise(cards: Sequence[Card], search: _Search, runs, ks):
             for _ in range(search.set_naturals):
                 group.append(available.pop(0))
         for group in groups:
-            while len(group) < SET_SIZE and available:
+            while len(group) < MIN_SET and available:
                 group.append(available.pop(0))
         for group in groups:
             for index in group:
@@ -745,7 +737,7 @@ def _realise(cards: Sequence[Card], search: _Search, runs, ks):
             group.sort(key=lambda i: (_SUIT_INDEX[cards[i].suit], i))
             meld = [texts[i] for i in group]
             reading = list(meld)
-            while len(meld) < SET_SIZE:
+            while len(meld) < MIN_SET:
                 take(joker_pool)
                 meld.append("JK")
                 reading.append(rank_name(rank))
@@ -781,7 +773,7 @@ def _no_reason(code: str, search: _Search, deal: Contract, profile: Profile) -> 
     size = search.size
     want = _SHORT[deal.round]
     if code == "size":
-        least = SET_SIZE * deal.sets + RUN_SIZE * deal.runs + 1
+        least = MIN_SET * deal.sets + MIN_RUN * deal.runs + 1
         return Problem(
             f"{want} needs at least {least} cards, one of them kept to discard: "
             f"this hand has {_plural(size, 'card')}.",
@@ -797,7 +789,7 @@ def _no_reason(code: str, search: _Search, deal: Contract, profile: Profile) -> 
         )
     if code == "runs":
         return Problem(
-            f"No run can be made from these {size} cards: a run is {RUN_SIZE} cards in a row of "
+            f"No run can be made from these {size} cards: a run is {MIN_RUN} cards in a row of "
             f"one suit with at least {_plural(profile.run_naturals, 'natural card')}, jokers "
             "filling gaps.",
             RULE,
@@ -820,7 +812,7 @@ def _no_reason(code: str, search: _Search, deal: Contract, profile: Profile) -> 
         )
     if code == "whole":
         return Problem(
-            f"There is no way to split these {size} cards into 3 runs of at least {RUN_SIZE} "
+            f"There is no way to split these {size} cards into 3 runs of at least {MIN_RUN} "
             "cards that use the whole hand.",
             RULE,
         )
@@ -910,7 +902,7 @@ def _only_by_bigger_melds(cards, deal: Contract, profile: Profile, players, meld
     """Whether the hand opens only because the profile allows melds above 3 / 4 cards (R11)."""
     if deal.whole_hand or profile.exact_opening:
         return False
-    sizes = {SET: SET_SIZE, RUN: RUN_SIZE}
+    sizes = {SET: MIN_SET, RUN: MIN_RUN}
     if all(len(meld) == sizes[kind] for meld, kind in zip(melds, kinds, strict=True)):
         return False
     exact = replace(profile, exact_opening=True)

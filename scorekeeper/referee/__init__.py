@@ -1,0 +1,13 @@
+"""The referee: the rules-check page and the JSON API, over one registry of questions."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import api, views
+
+
+def init_app(app: Flask) -> None:
+    """Register the rules-check pages and the rules questions of the JSON API."""
+    app.register_blueprint(views.bp)
+    app.register_blueprint(api.bp)

@@ -1,0 +1,362 @@
+"""The referee's questions, asked the same way by the JSON API and the rules-check page.
+
+Each question takes the request's fields (JSON values, or a form's values turned into them),
+checks their types, calls the engine and returns a JSON-ready answer. Bad input raises a
+`RulesError` whose message names the problem. `QUESTIONS` is the one registry: the API's routes,
+the page's tabs, its form fields and how a verdict is shown all come from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..jsonapi import field
+from ..rules import PROFILES, Card, get_profile, parse_cards
+from ..rules.errors import InputError
+from ..rules.melds import check_meld
+from ..rules.opening import check_opening
+from ..rules.profiles import Profile, check_round
+from ..rules.scoring import hand_penalty, parse_leftovers
+from ..rules.solver import solve_opening
+from ..rules.table import check_buy, check_layoff, check_swap, seat_labels
+
+MAX_MELDS = 6
+MAX_REQUESTS = 16
+
+Data = dict[str, Any]
+
+
+def _cards(data: Data, name: str, *, rank_only: bool = False) -> tuple[Card, ...]:
+    """A cards field: one string in R1 notation, or a list of such strings."""
+    value = field(data, name, (str, list))
+    cards = parse_cards(value, rank_only=rank_only)
+    if not cards:
+        raise InputError(f"'{name}' holds no cards")
+    return cards
+
+
+def _profile(data: Data) -> tuple[Profile, int]:
+    """The profile (default liverpool) and the number of players (default: the usual four)."""
+    profile = get_profile(field(data, "profile", str, required=False))
+    players = profile.check_players(field(data, "players", int, required=False))
+    return profile, players
+
+
+def _round(data: Data) -> int:
+    return check_round(field(data, "round", int))
+
+
+def _opened_this_turn(data: Data) -> bool:
+    return field(data, "opened_this_turn", bool, required=False, default=False)
+
+
+def _left(data: Data) -> int | None:
+    left = field(data, "left", int, required=False)
+    if left is not None and left < 0:
+        raise InputError(f"'left' counts the cards still in hand, so it cannot be {left}")
+    return left
+
+
+def meld(data: Data) -> Data:
+    """Is this a meld? (R4)"""
+    profile, players = _profile(data)
+    return check_meld(_cards(data, "cards"), profile, players).to_dict()
+
+
+def opening(data: Data) -> Data:
+    """Is this opening legal? (R5)"""
+    profile, players = _profile(data)
+    round_number = _round(data)
+    melds = field(data, "melds", list)
+    if not melds:
+        raise InputError("'melds' is empty: list the melds laid down, e.g. [\"7♣ 7♦ 7♥\"]")
+    if len(melds) > MAX_MELDS:
+        raise InputError(f"{len(melds)} melds is more than an opening can hold")
+    parsed = [_cards({"meld": item}, "meld") for item in melds]
+    return check_opening(round_number, parsed, profile, players, left=_left(data)).to_dict()
+
+
+def layoff(data: Data) -> Data:
+    """Can I lay this off? (R6)"""
+    profile, players = _profile(data)
+    verdict = check_layoff(
+        _round(data),
+        _cards(data, "meld"),
+        _cards(data, "cards"),
+        _opened_this_turn(data),
+        profile,
+        players,
+        left=_left(data),
+    )
+    return verdict.to_dict()
+
+
+def swap(data: Data) -> Data:
+    """Can I swap this joker? (R7)"""
+    profile, players = _profile(data)
+    card = _cards(data, "card")
+    if len(card) != 1:
+        raise InputError(f"'card' is the one natural card that replaces the joker, not {len(card)}")
+    verdict = check_swap(
+        _round(data), _cards(data, "meld"), card[0], _opened_this_turn(data), profile, players
+    )
+    return verdict.to_dict()
+
+
+def solve(data: Data) -> Data:
+    """Can this hand go down? (R5)"""
+    profile, players = _profile(data)
+    return solve_opening(_cards(data, "hand"), _round(data), profile, players).to_dict()
+
+
+def score(data: Data) -> Data:
+    """What do these leftover cards cost? (R10)"""
+    profile, players = _profile(data)
+    cards = parse_leftovers(field(data, "cards", (str, list)))
+    profile.check_copies(cards, players)
+    # A joker's penalty differs by profile: where one is in the hand, that setting decides.
+    jokers = any(card.joker for card in cards)
+    return {
+        "penalty": hand_penalty(cards, profile),
+        "cards": [str(card) for card in cards],
+        "rule": profile.cite("joker_penalty", "R10") if jokers else "R10",
+    }
+
+
+def _seat(value: object, players: int, what: str) -> int:
+    """A 1-based seat number, as players count round the table, turned into the engine's index."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what} must be a seat number from 1 to {players}, not {value!r}")
+    if not 1 <= value <= players:
+        raise InputError(
+            f"{what} is seat {value}, but a {players}-player table has seats 1 to {players}"
+        )
+    return value - 1
+
+
+def _names(data: Data) -> list[str] | None:
+    """The optional seat names, clockwise from seat 1, that the reason uses instead of numbers."""
+    names = field(data, "names", list, required=False)
+    if names is None:
+        return None
+    if len(names) > MAX_REQUESTS:
+        raise InputError(f"{len(names)} names is more than a table has players")
+    for index, name in enumerate(names, start=1):
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"name {index} must be a player's name, not {name!r}")
+    return [name.strip() for name in names]
+
+
+def buy(data: Data) -> Data:
+    """Who gets the discard? (R8) Seats are numbered 1, 2, … clockwise; names are optional."""
+    names = _names(data)
+    profile = get_profile(field(data, "profile", str, required=False))
+    given = field(data, "players", int, required=False)
+    players = profile.check_players(given if given is not None or not names else len(names))
+    if names is not None and len(names) != players:
+        raise InputError(f"{len(names)} names for {players} players: give one name a seat")
+    requests = field(data, "requests", list)
+    if len(requests) > MAX_REQUESTS:
+        raise InputError(f"{len(requests)} requests is more than a table has players")
+    asked = [_seat(seat, players, f"request {n}") for n, seat in enumerate(requests, start=1)]
+    active = _seat(field(data, "active", int), players, "'active'")
+    last_buyer = field(data, "last_buyer", int, required=False)
+    if last_buyer is not None:
+        last_buyer = _seat(last_buyer, players, "'last_buyer'")
+    verdict = check_buy(players, active, asked, last_buyer, profile, names)
+    answer = verdict.to_dict()
+    buyer = answer["buyer"]
+    answer["buyer"] = None if buyer is None else buyer + 1
+    answer["buyer_name"] = seat_labels(players, names)[buyer] if buyer is not None else None
+    return answer
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing a question asks for: the form fields that hold it, its JSON name and kind.
+
+    Kinds: `cards` (text in R1 notation), `melds` (several card fields, as a list), `count`
+    (a whole number or nothing), `flag` (true or false), `seat` and `seats` (numbered from 1).
+    """
+
+    key: str
+    kind: str
+    fields: tuple[str, ...]
+    placeholder: str = ""
+
+    def value(self, form: Any) -> Any:
+        """The entry as the JSON API would receive it, from the rules-check form."""
+        data = [form[name].data for name in self.fields]
+        if self.kind == "cards":
+            return data[0] or ""
+        if self.kind == "melds":
+            return [text for text in data if (text or "").strip()]
+        if self.kind == "flag":
+            return bool(data[0])
+        if self.kind == "seats":
+            return list(data[0] or [])
+        if self.kind == "seat" and self.key == "last_buyer":
+            return data[0] or None  # 0 is "nobody bought the previous discard"
+        return data[0]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A rules question: its name in URLs and the API, its title, what it asks, how it answers."""
+
+    name: str
+    title: str
+    entries: tuple[Entry, ...]
+    answer: Callable[[Data], Data]
+    yes: str = "LEGAL"
+    no: str = "NOT LEGAL"
+    asks_round: bool = True
+    # What a verdict shows besides its reason: `readings`, `melds`, `keep`, `meld_after`.
+    shows: tuple[str, ...] = ()
+    melds_heading: str = "The melds"
+    hint: str = ""
+    hint_after: str = ""
+    check_what: str = "CHECK THE CARDS"
+    # A tab of the rules-check page; the rest are asked through the JSON API only.
+    on_page: bool = True
+
+    @property
+    def card_fields(self) -> tuple[str, ...]:
+        """The form fields the card pad types into, first one first."""
+        return tuple(
+            name
+            for entry in self.entries
+            if entry.kind in ("cards", "melds")
+            for name in entry.fields
+        )
+
+    def to_data(self, form: Any) -> Data:
+        """The form's answers to this question as the JSON API would receive them."""
+        data: Data = {"profile": form.profile.data}
+        if self.asks_round:
+            data["round"] = form.round.data
+        if form.players.data is not None:
+            data["players"] = form.players.data
+        for entry in self.entries:
+            data[entry.key] = entry.value(form)
+        return data
+
+    def headline(self, verdict: Data) -> str:
+        """The verdict in capitals: LEGAL, CANNOT GO DOWN, ANN GETS IT."""
+        return (self.yes if self.legal(verdict) else self.no).format(**verdict)
+
+    @staticmethod
+    def legal(verdict: Data) -> bool:
+        return verdict.get("legal", verdict.get("buyer") is not None)
+
+
+_LEFT = Entry("left", "count", ("left",))
+_OPENED = Entry("opened_this_turn", "flag", ("opened_this_turn",))
+
+QUESTIONS: dict[str, Question] = {
+    q.name: q
+    for q in (
+        Question(
+            "meld",
+            "Is this a meld?",
+            (Entry("cards", "cards", ("cards",), "e.g. 5♠ 6♠ JK 8♠"),),
+            meld,
+            shows=("readings",),
+        ),
+        Question(
+            "opening",
+            "Is this opening legal?",
+            (Entry("melds", "melds", ("meld1", "meld2", "meld3"), "e.g. 7♣ 7♦ 7♥"), _LEFT),
+            opening,
+            shows=("melds",),
+            hint="Tap a meld's box, then its cards. Rounds 1-6 lay the contract exactly; round 7 "
+            "lays the whole hand as three runs.",
+        ),
+        Question(
+            "layoff",
+            "Can I lay this off?",
+            (
+                Entry("meld", "cards", ("meld",), "e.g. 3♠ 4♠ 5♠ 6♠"),
+                Entry("cards", "cards", ("layoff_cards",), "e.g. 7♠"),
+                _OPENED,
+                _LEFT,
+            ),
+            layoff,
+            shows=("meld_after",),
+        ),
+        Question(
+            "swap",
+            "Can I swap this joker?",
+            (
+                Entry("meld", "cards", ("meld",), "e.g. 7♠ 8♠ JK 10♠"),
+                Entry("card", "cards", ("card",), "e.g. 9♠"),
+                _OPENED,
+            ),
+            swap,
+            shows=("meld_after",),
+        ),
+        Question(
+            "solve",
+            "Can this hand go down?",
+            (Entry("hand", "cards", ("hand",), "e.g. 7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"),),
+            solve,
+            yes="CAN GO DOWN",
+            no="CANNOT GO DOWN",
+            shows=("melds", "keep"),
+            melds_heading="Lay down",
+        ),
+        Question(
+            "buy",
+            "Who gets the discard?",
+            (
+                Entry("active", "seat", ("active",)),
+                Entry("requests", "seats", ("requests",)),
+                Entry("last_buyer", "seat", ("last_buyer",)),
+            ),
+            buy,
+            yes="{buyer_name} GETS IT",
+            no="NOBODY BUYS IT",
+            asks_round=False,
+            hint_after="Seats are numbered clockwise from 1.",
+            check_what="CHECK THE SEATS",
+        ),
+        # The round form prices leftover cards itself: the page needs no tab for it.
+        Question(
+            "score",
+            "What do these leftover cards cost?",
+            (Entry("cards", "cards", ("cards",)),),
+            score,
+            on_page=False,
+        ),
+    )
+}
+TABS = {name: question for name, question in QUESTIONS.items() if question.on_page}
+
+
+def profiles_summary() -> list[Data]:
+    """Every profile with the settings R11 gives it."""
+    return [
+        {
+            "name": p.name,
+            "title": p.title,
+            "players": [p.min_players, p.max_players],
+            "packs": p.packs(),
+            "jokers": p.jokers(),
+            "cards_dealt": list(p.deal),
+            "cut_bonus": p.cut_bonus,
+            "joker_penalty": p.joker_penalty,
+            "exact_opening": p.exact_opening,
+            "naturals": {"set": p.set_naturals, "run": p.run_naturals},
+            "layoff_on_opening_turn": p.layoff_on_opening_turn,
+            "go_out_by_layoff": p.go_out_by_layoff,
+            "buying": p.buying,
+            "freed_joker_to_hand": p.freed_joker_to_hand,
+            "swap_on_opening_turn": p.swap_on_opening_turn,
+            "packs_by_players": {
+                str(n): p.packs(n) for n in range(p.min_players, p.max_players + 1)
+            },
+        }
+        for p in PROFILES.values()
+    ]

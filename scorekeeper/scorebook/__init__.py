@@ -1,0 +1,33 @@
+"""The score book: games, rounds and their ledger, players across games, export and import.
+
+`service` writes, `ledger` reads, both with the engine in `scorekeeper.rules`; `views` (pages)
+and `api` (JSON) only translate requests into calls to them, and their errors into answers.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, make_response, render_template
+from werkzeug.exceptions import NotFound
+
+from . import api, pagecache
+from .errors import Missing, NotEditor
+from .views import actions, games, players, rounds
+
+
+def init_app(app: Flask) -> None:
+    """Register the score book's pages, its JSON API and its page cache."""
+    for blueprint in (api.bp, games.bp, rounds.bp, actions.bp, players.bp):
+        app.register_blueprint(blueprint)
+    app.register_error_handler(Missing, _not_found)
+    app.register_error_handler(NotEditor, _spectator)
+    pagecache.init_app(app)
+
+
+def _not_found(error: Missing) -> NotFound:
+    """A page for a game or round that does not exist: the plain 404, saying which."""
+    return NotFound(error.message)
+
+
+def _spectator(error: NotEditor):
+    """A page for editors only, asked for by a tablet without the key: what it may do instead."""
+    return make_response(render_template("scorebook/games/spectator.html", game=error.game), 403)

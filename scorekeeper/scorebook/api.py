@@ -1,0 +1,246 @@
+"""The score book's JSON API: games and their rounds, players named by name everywhere."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Response, current_app, g, jsonify, request, url_for
+
+from ..jsonapi import ApiError, blueprint, field, json_body
+from ..rules import LAST_ROUND
+from . import errors, gamelist, keys, ledger, names, season, service, writeonce
+from . import rematch as rematch_service
+from .models import Game
+
+bp = blueprint("api", __name__)
+
+
+class Repeated(Exception):
+    """The request repeats a write already done under its `Idempotency-Key`."""
+
+    def __init__(self, answer: Response):
+        super().__init__("repeated write")
+        self.answer = answer
+
+
+@bp.errorhandler(Repeated)
+def _repeated(repeat: Repeated):
+    return repeat.answer
+
+
+@bp.errorhandler(writeonce.BadKey)
+def _bad_key(error: writeonce.BadKey):
+    return jsonify(error=str(error)), 400
+
+
+def _once(scope: str) -> None:
+    """Take the request's `Idempotency-Key`; a key already used gets the first answer again.
+
+    For a write to a game this runs once the game's row is locked, so a twin still running in
+    another process has finished (and is found) before this one looks.
+    """
+    g.once = writeonce.from_header(scope)
+    done = writeonce.find(g.once)
+    if done is not None:
+        raise Repeated(writeonce.api_answer(done, g.once))
+
+
+def _keep(status: int, body: dict[str, Any], location: str | None = None) -> None:
+    """Keep the answer with the write, for a repeat of its `Idempotency-Key`."""
+    text = current_app.json.response(body).get_data(as_text=True)  # as jsonify writes it
+    writeonce.keep(g.get("once"), status, text, location)
+
+
+@bp.errorhandler(errors.ScorebookError)
+def _scorebook_error(error: errors.ScorebookError):
+    # A twin with the same key, in another process, won the race: its answer is this one's too.
+    done = writeonce.find(g.get("once"))
+    if done is not None:
+        return writeonce.api_answer(done, g.once)
+    body: dict[str, Any] = {"error": error.message}
+    current = getattr(error, "current", None)
+    if current is not None:
+        body["round"] = ledger.round_json(current.game, current)
+    return jsonify(body), error.status
+
+
+@bp.get("/games")
+def list_games():
+    """A page of games in brief: ongoing first, then finished, each newest first."""
+    page, per_page, archived = gamelist.paging_from(request.args)
+    listing = gamelist.game_page(page, per_page, archived=archived)
+    return jsonify(
+        games=[gamelist.brief_json(book) for book in listing.books],
+        page=listing.page,
+        per_page=listing.per_page,
+        total=listing.total,
+    )
+
+
+@bp.post("/games")
+def create_game():
+    """`{"players": [...], "profile"?: str, "first_dealer"?: name}` → 201 with the game.
+
+    A repeat of the same `Idempotency-Key` gets the same game without `"key"`: the server keeps
+    only the key's hash, so the first answer is the only one that holds it.
+    """
+    _once("api new game")
+    data = json_body()
+    players = field(data, "players", list)
+    if not all(isinstance(name, str) for name in players):
+        raise ApiError("'players' must be a list of names, each one text")
+    profile = field(data, "profile", str, required=False)
+    first_dealer = field(data, "first_dealer", str, required=False)
+
+    def keep(result: tuple[Game, str]) -> None:
+        game = result[0]
+        _keep(201, ledger.game_json(game), url_for("api.get_game", game_id=game.id))
+
+    game, key = service.create_game(players, profile, first_dealer, keep=keep)
+    location = url_for("api.get_game", game_id=game.id)
+    # The only answer that ever holds the key: every change to the game needs it.
+    return jsonify({**ledger.game_json(game), "key": key}), 201, {"Location": location}
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int):
+    """The whole game: seats, the next round's setup, rounds, totals and winners."""
+    return jsonify(ledger.game_json(ledger.get_game(game_id)))
+
+
+@bp.post("/games/<int:game_id>/rounds")
+@keys.editor_required(scores=False)
+def record_round(game_id: int):
+    """Record the next round → 201; `"number"` (optional) → 409 if another device recorded it."""
+    game = _editable_game()
+    data = json_body()
+    number = field(data, "number", int, required=False)
+    if ledger.next_round(game) is None and number is None:
+        raise errors.Conflict(f"game {game_id} is finished: all {LAST_ROUND} rounds are recorded")
+    location = url_for("api.get_game", game_id=game.id)
+    played = service.record_round(
+        game,
+        _round_entry(game, data),
+        number,
+        keep=lambda played: _keep(201, ledger.round_json(game, played), location),
+    )
+    return jsonify(ledger.round_json(game, played)), 201, {"Location": location}
+
+
+@bp.put("/games/<int:game_id>/rounds/<int:number>")
+@keys.editor_required
+def correct_round(game_id: int, number: int):
+    """Correct a round at the `"version"` the caller saw → 200; stale → 409 with the round now."""
+    game = _editable_game()
+    service.find_round(game, number)
+    data = json_body()
+    if data.get("version") is None:
+        raise ApiError(
+            f"'version' is missing: send the version of round {number} you are correcting "
+            "(from GET), so a change made meanwhile on another device is never overwritten"
+        )
+    version = field(data, "version", int)
+    played = service.correct_round(
+        game,
+        number,
+        _round_entry(game, data),
+        version,
+        keep=lambda played: _keep(200, ledger.round_json(game, played)),
+    )
+    return jsonify(ledger.round_json(game, played))
+
+
+@bp.delete("/games/<int:game_id>/rounds/<int:number>")
+@keys.editor_required
+def undo_round(game_id: int, number: int):
+    """Remove the latest round → 200 with the game; earlier or stale (`version`) 409, missing 404."""
+    game = _editable_game()
+    service.undo_round(
+        game, number, _undo_version(), keep=lambda _: _keep(200, ledger.game_json(game))
+    )
+    return jsonify(ledger.game_json(game))
+
+
+def _editable_game() -> Game:
+    """The game `editor_required` let through, once this request's `Idempotency-Key` is taken."""
+    _once(f"api game {g.game.id}")
+    return g.game
+
+
+def _undo_version() -> int | None:
+    """The optional `version` of a DELETE: in a JSON body, or as `?version=` in the address."""
+    if request.is_json and request.get_data(cache=True):
+        version = field(json_body(), "version", int, required=False)
+        if version is not None:
+            return version
+    text = request.args.get("version")
+    if text is None:
+        return None
+    if not re.fullmatch(r"-?[0-9]{1,12}", text):
+        raise ApiError(f"'version' must be a whole number, not {text[:20]!r}")
+    return int(text)
+
+
+def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
+    """Read `{"cut_exact"?, "out", "leftovers": {name: text or [cards]}}` into seats."""
+    cut_exact = field(data, "cut_exact", bool, required=False, default=False)
+    if "out" not in data:
+        raise ApiError(
+            "'out' is missing: give the name of the player who went out, or null when nobody did"
+        )
+    out_name = field(data, "out", str, required=False)
+    out = None if out_name is None else names.seat_of(game, out_name)
+    leftovers = field(data, "leftovers", dict)
+    by_seat: dict[int, str | list[str]] = {}
+    for name, cards in leftovers.items():
+        seat = names.seat_of(game, name)
+        if seat in by_seat:
+            raise ApiError(f"the cards of {game.names[seat]} are given twice")
+        is_list = isinstance(cards, list) and all(isinstance(card, str) for card in cards)
+        if not (is_list or isinstance(cards, str)):
+            raise ApiError(f'the cards of {name!r} must be text like "A♠ K♦ 4♥" or a list of cards')
+        by_seat[seat] = cards
+    return service.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact)
+
+
+# --- The season: play again, tidy the list -------------------------------------------------
+
+
+@bp.post("/games/<int:game_id>/rematch")
+@keys.editor_required
+def rematch(game_id: int):
+    """Play again with this table → 201 with the new game and its own key; unfinished → 409."""
+    game, key = rematch_service.rematch(_editable_game())
+    location = url_for("api.get_game", game_id=game.id)
+    return jsonify({**ledger.game_json(game), "key": key}), 201, {"Location": location}
+
+
+@bp.post("/games/<int:game_id>/archive")
+@keys.editor_required
+def archive_game(game_id: int):
+    """Hide the game from both lists → 200 with the game in brief; its link still opens it."""
+    game = gamelist.archive(_editable_game())
+    return jsonify(gamelist.brief_json(ledger.book(game)))
+
+
+@bp.delete("/games/<int:game_id>/archive")
+@keys.editor_required
+def restore_game(game_id: int):
+    """Bring an archived game back into the lists → 200 with the game in brief."""
+    game = gamelist.restore(_editable_game())
+    return jsonify(gamelist.brief_json(ledger.book(game)))
+
+
+@bp.delete("/games/<int:game_id>")
+@keys.editor_required
+def delete_game(game_id: int):
+    """Delete a game with no recorded round → 204; one with rounds → 409 (archive it instead)."""
+    gamelist.delete(_editable_game())
+    return "", 204
+
+
+@bp.get("/players")
+def list_players():
+    """Every player who sat in any game, with their season's figures, sorted by folded name."""
+    return jsonify(players=[record.as_json() for record in season.season()])

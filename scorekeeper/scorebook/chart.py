@@ -1,0 +1,256 @@
+"""Line charts drawn on the server as inline SVG: readable on a tablet, no script, no request.
+
+Each player's line has its own colour and its own marker shape and ends in a direct label, so
+lines are told apart without colour; the leader's line is drawn thicker and labelled as such.
+The chart is a picture (`role="img"` with an `aria-label` that sums it up); the ledger beside it
+stays the accessible table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from ..rules import LAST_ROUND
+from .ledger import Book, signed
+
+# Told apart on white (each at least 3:1), and from one another with common colour blindness.
+COLOURS = (
+    "#0072b2",
+    "#c4480a",
+    "#007a5e",
+    "#882255",
+    "#8a6100",
+    "#222222",
+    "#7b52ab",
+    "#2f7f98",
+)
+WIDTH, HEIGHT = 720, 300
+LEFT, RIGHT, TOP, BOTTOM = 52, 150, 18, 44
+LABEL_GAP = 15
+LABEL_CHARS = 11
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line: a value at each x position from the first one."""
+
+    name: str
+    values: tuple[int, ...]
+    lead: bool = False
+
+
+def _marker(shape: int, x: float, y: float, colour: str) -> str:
+    """A marker of one of eight shapes, so that lines differ by more than their colour."""
+    r = 5.0
+    points = {
+        1: [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)],
+        2: [(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)],
+        3: [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)],
+        4: [(x - r - 1, y - r), (x + r + 1, y - r), (x, y + r + 1)],
+        6: [
+            (x - r, y - 2),
+            (x - 2, y - 2),
+            (x - 2, y - r),
+            (x + 2, y - r),
+            (x + 2, y - 2),
+            (x + r, y - 2),
+            (x + r, y + 2),
+            (x + 2, y + 2),
+            (x + 2, y + r),
+            (x - 2, y + r),
+            (x - 2, y + 2),
+            (x - r, y + 2),
+        ],
+        7: [
+            (x, y - r - 1),
+            (x + r + 1, y - 1),
+            (x + r - 1, y + r),
+            (x - r + 1, y + r),
+            (x - r - 1, y - 1),
+        ],
+    }.get(shape % 8)
+    if shape % 8 == 0:
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{colour}"/>'
+    if shape % 8 == 5:
+        return (
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="#fff" stroke="{colour}" '
+            'stroke-width="2.5"/>'
+        )
+    coordinates = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+    return f'<polygon points="{coordinates}" fill="{colour}"/>'
+
+
+def _ticks(low: int, high: int) -> list[int]:
+    """Round numbers from below `low` to above `high`, at most about six of them."""
+    span = max(high - low, 1)
+    step = (
+        next(
+            size
+            for size in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10**4, 10**5)
+            if span / size <= 6
+        )
+        if span <= 6 * 10**5
+        else 10 ** len(str(span))
+    )
+    start = (low // step) * step
+    stop = -((-high) // step) * step
+    return list(range(start, stop + step, step))
+
+
+def _spread(positions: list[float], low: float, high: float) -> list[float]:
+    """Move label positions apart by at least `LABEL_GAP`, keeping their order, inside the plot."""
+    order = sorted(range(len(positions)), key=lambda index: positions[index])
+    placed = [0.0] * len(positions)
+    floor = low
+    for index in order:
+        placed[index] = max(positions[index], floor)
+        floor = placed[index] + LABEL_GAP
+    overflow = max(placed, default=high) - high
+    if overflow > 0:
+        for index in order:
+            placed[index] -= overflow
+        ceiling = high
+        for index in reversed(order):
+            placed[index] = min(placed[index], ceiling)
+            ceiling = placed[index] - LABEL_GAP
+    return placed
+
+
+def _short(name: str) -> str:
+    """A name short enough for the labels beside the plot (the full name is in the label)."""
+    return name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…"
+
+
+# A score with a real minus sign, as the ledger writes it.
+number = signed
+
+
+def line_chart(
+    lines: Sequence[Line],
+    x_labels: Sequence[str],
+    *,
+    label: str,
+    x_title: str,
+    css_class: str = "chart",
+    from_zero: bool = False,
+) -> Markup:
+    """The SVG: one x position per label, a line per player with markers and a direct label.
+
+    `from_zero` draws every line from 0 at the first position (a game's start), its values
+    from the second position on.
+    """
+    first = 1 if from_zero else 0
+    count = max(len(x_labels), 2)
+    values = [value for line in lines for value in line.values] or [0]
+    ticks = _ticks(min(0, *values), max(10, *values))
+    low, high = ticks[0], ticks[-1]
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x_at(index: int) -> float:
+        return LEFT + plot_w * index / (count - 1)
+
+    def y_at(value: int) -> float:
+        return TOP + plot_h * (high - value) / (high - low)
+
+    parts = [
+        f'<svg class="{escape(css_class)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(label)}" '
+        'preserveAspectRatio="xMidYMid meet" font-size="13">',
+        '<g class="grid" aria-hidden="true">',
+    ]
+    for tick in ticks:
+        y = y_at(tick)
+        stroke = ' stroke="#767676"' if tick == 0 else ' stroke="#dddddd"'
+        parts.append(
+            f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y:.1f}" y2="{y:.1f}"{stroke}/>'
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444">'
+            f"{number(tick)}</text>"
+        )
+    for index, text in enumerate(x_labels):
+        parts.append(
+            f'<text x="{x_at(index):.1f}" y="{TOP + plot_h + 18}" text-anchor="middle" '
+            f'fill="#444">{escape(text)}</text>'
+        )
+    parts.append(
+        f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
+        f'fill="#444">{escape(x_title)}</text></g>'
+    )
+    ends = [y_at(line.values[-1]) if line.values else y_at(0) for line in lines]
+    label_ys = _spread(ends, TOP + 4, TOP + plot_h)
+    for index, line in enumerate(lines):
+        colour = COLOURS[index % len(COLOURS)]
+        drawn = (0, *line.values) if from_zero else line.values
+        points = [(x_at(step), y_at(value)) for step, value in enumerate(drawn)]
+        totals = ",".join(str(value) for value in line.values)
+        classes = "series lead" if line.lead else "series"
+        parts.append(
+            f'<g class="{classes}" data-player="{escape(line.name)}" data-totals="{totals}">'
+        )
+        if len(points) > 1:
+            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+            parts.append(
+                f'<polyline points="{path}" fill="none" stroke="{colour}" '
+                f'stroke-width="{5 if line.lead else 2.5}" stroke-linejoin="round"/>'
+            )
+        parts.extend(_marker(index, x, y, colour) for x, y in points[first:])
+        if line.values:
+            end_x, end_y = points[-1]
+            text = f"{_short(line.name)} {number(line.values[-1])}"
+            weight = ""
+            if line.lead:
+                text = f"★ {text}"
+                weight = ' font-weight="bold"'
+            parts.append(
+                f'<line x1="{end_x + 7:.1f}" y1="{end_y:.1f}" x2="{LEFT + plot_w + 8}" '
+                f'y2="{label_ys[index]:.1f}" stroke="{colour}" stroke-width="1"/>'
+                f'<text x="{LEFT + plot_w + 10}" y="{label_ys[index] + 4:.1f}" fill="{colour}"'
+                f"{weight}>{escape(text)}</text>"
+            )
+        parts.append("</g>")
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def running_totals(book: Book) -> list[list[int]]:
+    """Each player's total after each recorded round, in seat order."""
+    lines: list[list[int]] = [[] for _ in book.names]
+    for played in book.game.rounds:
+        for line in played.scores:
+            previous = lines[line.seat][-1] if lines[line.seat] else 0
+            lines[line.seat].append(previous + line.score)
+    return lines
+
+
+def totals_chart(book: Book) -> Markup | None:
+    """The game's running totals, round 0 to 7 on the x axis; None before the first round."""
+    if not book.game.rounds:
+        return None
+    totals = running_totals(book)
+    done = len(book.game.rounds)
+    ahead = book.winners or book.leaders
+    lines = [
+        Line(name, tuple(values), seat in ahead)
+        for seat, (name, values) in enumerate(zip(book.names, totals, strict=True))
+    ]
+    standing = "; ".join(f"{line.name} {number(line.total)}" for line in book.standings)
+    leaders = " and ".join(book.names[seat] for seat in ahead)
+    verb = (
+        ("win" if len(ahead) > 1 else "wins")
+        if book.winners
+        else ("lead" if len(ahead) > 1 else "leads")
+    )
+    label = (
+        f"Running totals after round {done} of {LAST_ROUND}: {leaders} {verb}. "
+        f"Totals, lowest first: {standing}."
+    )
+    return line_chart(
+        lines,
+        ["start", *(str(n) for n in range(1, LAST_ROUND + 1))],
+        label=label,
+        x_title="Round",
+        css_class="chart totals-chart",
+        from_zero=True,
+    )

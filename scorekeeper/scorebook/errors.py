@@ -1,0 +1,62 @@
+"""The score book's own errors: the pages and the API each translate them for their reader."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .models import Game, Round
+
+
+class ScorebookError(Exception):
+    """Input or a request the score book refuses; `problems` says where (a seat, or None)."""
+
+    status = 400
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        problems: Mapping[int | None, str] | None = None,
+    ):
+        super().__init__(message)
+        self.message = message
+        self.problems: dict[int | None, str] = dict(problems) if problems else {None: message}
+
+
+class Conflict(ScorebookError):
+    """The request does not fit the game's state; `current` is the round concerned, as it is now."""
+
+    status = 409
+
+    def __init__(self, message: str, *, current: Round | None = None):
+        super().__init__(message)
+        self.current = current
+
+
+class Missing(ScorebookError):
+    """No such round in this game."""
+
+    status = 404
+
+
+class NoSuchGame(Missing):
+    """No game with this id."""
+
+    def __init__(self, game_id: int):
+        super().__init__(f"game {game_id} does not exist")
+
+
+class NotEditor(ScorebookError):
+    """A change asked for by a device without the game's edit key: 401 with no key, 403 with
+    a wrong one or for a game that has none yet; `game` is the game, for the spectator's page."""
+
+    def __init__(self, message: str, status: int, game: Game):
+        super().__init__(message)
+        self.status = status
+        self.game = game
+
+
+class ImportRefused(ValueError):
+    """A document the import will not take; nothing was stored."""

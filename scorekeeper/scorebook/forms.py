@@ -1,0 +1,315 @@
+"""Forms for the score book pages: CSRF-protected, validated by the same engine as the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, ValidationError
+
+from ..rules import PROFILES, RulesError, get_profile
+from ..rules.scoring import parse_leftovers
+from ..rules.verdict import sentence
+from . import errors, ledger, names, service, writeonce
+from .models import NAME_MAX, Game, Round
+
+MAX_SEATS = max(profile.max_players for profile in PROFILES.values())
+RANDOM = "random"
+NOBODY = "nobody"
+
+
+def option(value: str, label: str, render_kw: dict[str, Any] | None = None) -> Any:
+    """One choice of a select or radio field."""
+    return SelectChoice(value, label, render_kw or {})
+
+
+class EntryList(FieldList):
+    """A FieldList that skips a field whose index is not a plain number (`names-²`, 5,000 digits).
+
+    WTForms takes any `str.isdigit()` index and calls `int()` on it, which raises for a
+    superscript digit or a number too long to convert: a hand-made form would be a 500.
+    """
+
+    def _extract_indices(self, prefix: str, formdata: Any):
+        start = prefix + self._separator
+        for key in formdata:
+            if key.startswith(start):
+                index = key[len(start) :].split(self._field_separator, 1)[0]
+                if whole_number(index) is not None:
+                    yield int(index)
+
+
+class WriteOnceForm(FlaskForm):
+    """A form that changes the score book: it carries a one-time token made when it was opened
+    for one change (a game, a round number, a version), so posting it twice (a double tap, a
+    retry) writes once (see `writeonce`); aimed at another change, it gets a new token."""
+
+    write_token = HiddenField(default=writeonce.new_token)
+
+
+class NewGameForm(WriteOnceForm):
+    """Names in clockwise seat order (blanks ignored), the profile, and the first dealer."""
+
+    names = EntryList(
+        StringField(
+            "Name",
+            render_kw={
+                "maxlength": NAME_MAX,
+                "autocomplete": "off",
+                "autocapitalize": "words",
+                "spellcheck": "false",
+            },
+        ),
+        min_entries=MAX_SEATS,
+        max_entries=MAX_SEATS,
+    )
+    profile = SelectField(
+        "Rules",
+        choices=[
+            option(
+                profile.name,
+                profile.title,
+                {"data-min": profile.min_players, "data-max": profile.max_players},
+            )
+            for profile in PROFILES.values()
+        ],
+        default="liverpool",
+    )
+    first_dealer = RadioField(
+        "First dealer",
+        choices=[option(RANDOM, "Draw at random")]
+        + [option(str(i), f"Seat {i + 1}") for i in range(MAX_SEATS)],
+        default=RANDOM,
+        validators=[InputRequired("Pick the first dealer, or draw at random.")],
+    )
+
+    def raw_names(self) -> list[str]:
+        return [entry.data or "" for entry in self.names.entries]
+
+    def player_names(self) -> list[str]:
+        """The names entered, in seat order, blanks left out."""
+        return [name for name in map(names.clean_name, self.raw_names()) if name]
+
+    def dealer_seat(self) -> int | None:
+        """The chosen first dealer's seat among the named players, or None to draw at random."""
+        if self.first_dealer.data in (None, RANDOM):
+            return None
+        index = int(self.first_dealer.data)
+        return sum(1 for name in self.raw_names()[:index] if names.clean_name(name))
+
+    def validate_names(self, field: FieldList) -> None:
+        for index, message in names.name_problems(self.raw_names()).items():
+            entry = field.entries[index]
+            entry.errors = [*entry.errors, sentence(message)]
+        if any(entry.errors for entry in field.entries):
+            raise ValidationError("Fix the names marked below.")
+        count = len(self.player_names())
+        if count == 0:
+            raise ValidationError("Enter the players' names, clockwise as they sit.")
+        if self.profile.data not in PROFILES:
+            return  # the profile field says so
+        try:
+            get_profile(self.profile.data).check_players(count)
+        except RulesError as error:
+            raise ValidationError(sentence(str(error)) + ".") from None
+
+    def validate_first_dealer(self, field: RadioField) -> None:
+        if field.errors or field.data == RANDOM:
+            return  # not one of the choices: already said
+        index = int(field.data)
+        if not names.clean_name(self.raw_names()[index]):
+            raise ValidationError(
+                f"Seat {index + 1} has no name: pick a seated player, or draw at random."
+            )
+
+
+class CardsText:
+    """A leftover-cards field: R1 notation, ranks alone allowed, read by the engine."""
+
+    def __call__(self, form: FlaskForm, field: StringField) -> None:
+        try:
+            parse_leftovers(field.data or "")
+        except RulesError as error:
+            raise ValidationError(sentence(str(error))) from None
+
+
+class RoundForm(WriteOnceForm):
+    """A round's report: who went out, the exact cut, and one cards field per player."""
+
+    out = RadioField(
+        "Who went out?",
+        choices=[],
+        validators=[InputRequired("Tap the player who went out, or “nobody”.")],
+    )
+    cut_exact = BooleanField("Exact cut")
+    # The round this form was opened for: another device may have recorded it meanwhile.
+    round_number = HiddenField()
+    # The version of the round being corrected, as it was when the form was opened.
+    version = HiddenField()
+
+    def __init__(self, *args: Any, game: Game, number: int, **kwargs: Any):
+        self.game = game
+        self.number = number
+        self.scored: service.ScoredRound | None = None
+        # The round the entries on this form were typed for, when that is not `number`.
+        self.carried_from: int | None = None
+        super().__init__(*args, **kwargs)
+        self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
+            option(NOBODY, "Nobody — the stock ran out")
+        ]
+
+    def opened_for_another_round(self) -> bool:
+        """True when the form was opened for a round that has been recorded since."""
+        return self.is_submitted() and self.round_number.data not in (None, "", str(self.number))
+
+    def recorded_meanwhile(self, number: int | None) -> None:
+        """Say that nothing was saved, what the ledger holds now and what saving again would do;
+        keep what was typed and aim the form at `number` (None: the game is finished).
+
+        The form may have come back from the browser's history on this tablet as well as from
+        another device's ledger moving on, so the message blames neither."""
+        opened_for = whole_number(self.round_number.data) or self.number
+        self.carried_from = opened_for
+        played = next((r for r in self.game.rounds if r.number == opened_for), None)
+        then = (
+            f"Saving again records what is below as round {number}: if it is round "
+            f"{opened_for} again, cancel instead."
+            if number is not None
+            else "The game is finished: nothing more can be recorded."
+        )
+        if played is not None and (number is None or opened_for < number):
+            self.form_errors.append(
+                f"This form was for round {opened_for}, which is already in the ledger: "
+                f"nothing was saved from it. Round {opened_for} reads: "
+                f"{reads(played, self.game)}. {then}"
+            )
+        else:
+            held = len(self.game.rounds)
+            self.form_errors.append(
+                f"This form was for round {opened_for}, but the ledger changed while it was "
+                f"open and now holds {held} round{'' if held == 1 else 's'}: nothing was saved "
+                f"from it. {then}"
+            )
+        if number is not None:
+            self.round_number.data = str(number)
+        self.write_token.data = writeonce.new_token()  # the form is now for another change
+
+    def seen_version(self) -> int:
+        """The version the form was opened at; 0 (no round's) when missing, so it is refused."""
+        return whole_number(self.version.data) or 0
+
+    def changed_meanwhile(self, error: errors.Conflict) -> None:
+        """Show the round as it is now beside what was typed, ready to be saved over it."""
+        played = error.current
+        if played is None:
+            self.form_errors.append(sentence(error.message) + ". Nothing was saved.")
+            return
+        self.form_errors.append(
+            f"Round {played.number} was changed on another device while this form was open "
+            f"(it is now version {played.version}) and reads: {reads(played, self.game)}. "
+            "Nothing was saved. What you typed is kept below: save again to put it in place "
+            "of the round as it is now, or cancel."
+        )
+        self.version.data = str(played.version)
+        self.write_token.data = writeonce.new_token()  # the form is now for another change
+
+    def cards(self) -> list[StringField]:
+        """The cards field of each seat, in seat order."""
+        return [self[f"cards_{seat}"] for seat in range(len(self.game.players))]
+
+    def seats_with_errors(self) -> list[int]:
+        """The seats whose cards are marked wrong, for the summary at the top."""
+        return [seat for seat, field in enumerate(self.cards()) if field.errors]
+
+    def entry(self) -> service.RoundEntry:
+        """The form's data as the score book takes it."""
+        out = None if self.out.data in (None, NOBODY) else int(self.out.data)
+        return service.RoundEntry(
+            out=out,
+            leftovers={seat: field.data or "" for seat, field in enumerate(self.cards())},
+            cut_exact=bool(self.cut_exact.data),
+        )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Each field alone first, then the whole round scored by the engine (R10, R1 copies)."""
+        if not super().validate(extra_validators):
+            return False
+        try:
+            self.scored = service.score_entry(self.game, self.number, self.entry())
+        except errors.ScorebookError as error:
+            self.attach(error)
+            return False
+        return True
+
+    def attach(self, error: errors.ScorebookError) -> None:
+        """Put each problem beside the player concerned; the others at the top of the form."""
+        fields = self.cards()
+        for seat, message in error.problems.items():
+            if seat is not None and 0 <= seat < len(fields):
+                fields[seat].errors = [*fields[seat].errors, sentence(message)]
+            else:
+                self.form_errors.append(sentence(message))
+
+
+def round_form(game: Game, number: int, prefill: Round | None = None) -> RoundForm:
+    """A round form with one cards field per seat; `prefill` fills it from a recorded round."""
+    fields = {
+        f"cards_{seat}": StringField(
+            f"Cards left: {name}",
+            validators=[CardsText()],
+            render_kw={"autocomplete": "off", "spellcheck": "false", "class": "cards-input"},
+        )
+        for seat, name in enumerate(game.names)
+    }
+    form_class = type("GameRoundForm", (RoundForm,), fields)
+    data: dict[str, Any] = {"round_number": str(number)}
+    if prefill is not None:
+        data["version"] = str(prefill.version)
+        data["out"] = NOBODY if prefill.out is None else str(prefill.out)
+        data["cut_exact"] = prefill.cut_exact
+        data.update({f"cards_{line.seat}": line.leftovers for line in prefill.scores})
+    return form_class(game=game, number=number, data=data)
+
+
+class UndoForm(WriteOnceForm):
+    """The "Undo round 5" button: its CSRF token, and the version of the round shown above it."""
+
+    version = HiddenField()
+
+    def seen_version(self) -> int:
+        """The version the page showed; 0 (no round's) when missing, so it is refused."""
+        return whole_number(self.version.data) or 0
+
+    def changed_meanwhile(self, error: errors.Conflict) -> str:
+        """The warning for a round changed since the page was shown; the button now undoes it."""
+        played = error.current
+        if played is None:
+            return sentence(error.message) + "."
+        self.version.data = str(played.version)
+        self.write_token.data = writeonce.new_token()  # the button now undoes another version
+        return (
+            f"Round {played.number} was changed on another device since this page was shown "
+            f"(it is now version {played.version}). Nothing was undone: check the round as it "
+            "is now, below, and undo again if it should still go."
+        )
+
+
+def whole_number(text: str | None) -> int | None:
+    """A hidden field's number, or None for anything else (a form can be hand-made)."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 9:
+        return None
+    return int(text)
+
+
+def reads(played: Round, game: Game) -> str:
+    """A recorded round in one line, as it is stored now."""
+    return ledger.summary(service.snapshot(played), game.names)

@@ -1,0 +1,303 @@
+"""Reading the score book: load a game, and what its pages and the API show of it.
+
+Totals, leaders, winners and the next round's setup all come from the engine in
+`scorekeeper.rules`; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import selectinload
+
+from .. import database
+from ..extensions import db
+from ..rules import LAST_ROUND, get_profile
+from ..rules.cards import JOKER, RANKS, Card, rank_name
+from ..rules.profiles import Profile
+from ..rules.scoring import card_penalty, leaders, totals
+from ..rules.seating import RoundSetup, round_setup
+from .errors import NoSuchGame
+from .models import Game, Round, RoundChange
+
+
+def game_query(game_id: int, scores: bool = True, for_update: bool = False):
+    """The statement that loads a whole game in a fixed number of queries.
+
+    Recording a round needs the rounds but not their scores (`scores=False`): one query fewer.
+    `for_update` locks the game's row first (see `get_game`).
+    """
+    rounds = selectinload(Game.rounds)
+    statement = (
+        db.select(Game)
+        .where(Game.id == game_id)
+        .options(
+            selectinload(Game.players),
+            rounds.selectinload(Round.scores) if scores else rounds,
+            selectinload(Game.history),
+        )
+    )
+    if for_update:
+        # Rows this session loaded earlier are read again, as they are once the lock is held.
+        statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
+    return statement
+
+
+def get_game(game_id: int, scores: bool = True, *, for_update: bool = False) -> Game:
+    """The game with its players, rounds, scores and history, or `NoSuchGame`.
+
+    A request that will change the game passes `for_update`: the game's row is locked before
+    its rounds are read, so every write to one game waits for the one before it, in any process
+    (PostgreSQL's row lock; SQLite's whole-database write lock is already held, see `database`).
+    """
+    if game_id not in database.id_range():
+        raise NoSuchGame(game_id)
+    game = db.session.scalar(game_query(game_id, scores, for_update))
+    if game is None:
+        raise NoSuchGame(game_id)
+    return game
+
+
+_STAMP = db.text(
+    "SELECT g.key_hash, g.finished_at,"
+    " (SELECT count(*) FROM rounds r WHERE r.game_id = g.id),"
+    " (SELECT coalesce(sum(r.version), 0) FROM rounds r WHERE r.game_id = g.id),"
+    " (SELECT count(*) FROM round_changes c WHERE c.game_id = g.id),"
+    " g.archived_at"
+    " FROM games g WHERE g.id = :id"
+)
+
+
+def game_stamp(game_id: int) -> tuple | None:
+    """What the game page shows changes exactly when this row does (None: no such game).
+
+    One cheap statement on its own connection, outside the ORM session, that sees every
+    writer, in this process or another: the key, the finish, the rounds' and history's
+    counts and versions, and whether the game is archived.
+    """
+    if game_id not in database.id_range():
+        return None
+    with db.engine.connect() as connection:
+        row = connection.execute(_STAMP, {"id": game_id}).first()
+    return tuple(row) if row is not None else None
+
+
+def list_games() -> list[Game]:
+    """Every game, newest first, loaded in a fixed number of queries."""
+    statement = (
+        db.select(Game)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .options(selectinload(Game.players), selectinload(Game.rounds).selectinload(Round.scores))
+    )
+    return list(db.session.scalars(statement))
+
+
+def has_games() -> bool:
+    """Whether any game was ever started: the home page greets a first evening differently."""
+    return db.session.scalar(db.select(Game.id).limit(1)) is not None
+
+
+def profile_of(game: Game) -> Profile:
+    return get_profile(game.profile)
+
+
+def next_round(game: Game) -> int | None:
+    """The number of the round to record next, or None once round 7 is in."""
+    number = (game.rounds[-1].number if game.rounds else 0) + 1
+    return None if game.finished or number > LAST_ROUND else number
+
+
+def setup_for(game: Game, number: int) -> RoundSetup:
+    """Dealer, cutter, first player, deal and exact cut for a round of this game (R2, R3)."""
+    return round_setup(game.first_dealer, number, len(game.players), profile_of(game))
+
+
+def penalty_table(profile: Profile | str) -> dict[str, int]:
+    """The penalty of each rank and the joker, from the engine, for the tap card pad (R10)."""
+    table = {rank_name(rank): card_penalty(Card(rank, None), profile) for rank in RANKS}
+    table["JK"] = card_penalty(JOKER, profile)
+    return table
+
+
+# --- The book ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings: place (ties share it), seat, name and total."""
+
+    place: int
+    seat: int
+    name: str
+    total: int
+
+
+@dataclass(frozen=True)
+class Book:
+    """Everything the game page and the API show, computed once from the stored rounds."""
+
+    game: Game
+    profile: Profile
+    names: list[str]
+    totals: list[int]
+    leaders: list[int]
+    winners: list[int]
+    next_round: int | None
+    setup: RoundSetup | None
+    standings: list[Standing]
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def leader_names(self) -> list[str]:
+        return [self.names[seat] for seat in self.leaders]
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.names[seat] for seat in self.winners]
+
+
+@dataclass(frozen=True)
+class Change:
+    """A history entry in words: when, which round, what it was and what it became."""
+
+    when: datetime
+    round_number: int
+    action: str
+    lines: list[str]
+
+
+def book(game: Game) -> Book:
+    """Totals, leaders, winners (R10) and the next round's setup (R2) for a loaded game."""
+    names = game.names
+    sums = totals(([line.score for line in r.scores] for r in game.rounds), len(names))
+    ahead = leaders(sums) if game.rounds else []
+    number = next_round(game)
+    order = sorted(range(len(names)), key=lambda seat: (sums[seat], seat))
+    standings = [
+        Standing(
+            place=1 + sum(1 for other in sums if other < sums[seat]),
+            seat=seat,
+            name=names[seat],
+            total=sums[seat],
+        )
+        for seat in order
+    ]
+    return Book(
+        game=game,
+        profile=profile_of(game),
+        names=names,
+        totals=sums,
+        leaders=ahead,
+        winners=ahead if game.finished else [],
+        next_round=number,
+        setup=setup_for(game, number) if number else None,
+        standings=standings,
+        changes=[describe(change, names) for change in reversed(game.history)],
+    )
+
+
+def describe(change: RoundChange, names: list[str]) -> Change:
+    """A correction or undo in words: only what changed, before → after."""
+    before, after = change.before, change.after
+    if after is None:
+        return Change(
+            change.changed_at, change.round_number, change.action, [summary(before, names)]
+        )
+    lines = []
+    if before["out"] != after["out"]:
+        lines.append(f"went out: {_out_name(before, names)} → {_out_name(after, names)}")
+    if before["cut_exact"] != after["cut_exact"]:
+        lines.append(
+            f"exact cut: {'yes' if before['cut_exact'] else 'no'} → "
+            f"{'yes' if after['cut_exact'] else 'no'}"
+        )
+    for seat, name in enumerate(names):
+        was = _line(before, seat)
+        now = _line(after, seat)
+        if was != now:
+            lines.append(f"{name}: {was} → {now}")
+    return Change(change.changed_at, change.round_number, change.action, lines)
+
+
+def summary(data: dict[str, Any], names: list[str]) -> str:
+    """A whole round in one line: who went out, the exact cut, each player's cards and score."""
+    head = "nobody went out" if data["out"] is None else f"{names[data['out']]} went out"
+    if data["cut_exact"]:
+        head += ", exact cut"
+    return head + "; " + ", ".join(f"{name} {_line(data, seat)}" for seat, name in enumerate(names))
+
+
+def _out_name(data: dict[str, Any], names: list[str]) -> str:
+    return "nobody" if data["out"] is None else names[data["out"]]
+
+
+def _line(data: dict[str, Any], seat: int) -> str:
+    """One player's round: cards = penalty, the cut bonus if any, = score."""
+    cards = data["leftovers"][seat] or "out"
+    penalty, bonus, score = data["penalties"][seat], data["bonus"][seat], data["scores"][seat]
+    if not bonus:
+        return f"{cards} = {signed(score)}"
+    return f"{cards} = {signed(penalty)}, cut {signed(bonus)} = {signed(score)}"
+
+
+def signed(value: int) -> str:
+    """A number with a real minus sign."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
+
+
+def round_json(game: Game, played: Round) -> dict[str, Any]:
+    """A recorded round with every player named (the API's round object)."""
+    names = game.names
+    return {
+        "number": played.number,
+        "dealer": names[played.dealer],
+        "cutter": names[played.cutter],
+        "cut_exact": played.cut_exact,
+        "out": None if played.out is None else names[played.out],
+        "leftovers": {names[line.seat]: line.leftovers.split() for line in played.scores},
+        "penalties": {names[line.seat]: line.penalty for line in played.scores},
+        "bonus": {names[line.seat]: line.bonus for line in played.scores},
+        "scores": {names[line.seat]: line.score for line in played.scores},
+        "version": played.version,
+        "recorded_at": _when(played.recorded_at),
+        "corrected_at": _when(played.corrected_at),
+    }
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """The whole game as the API returns it: seats, next round's setup, rounds, totals, winners."""
+    state = book(game)
+    names = state.names
+    setup = state.setup
+    return {
+        "id": game.id,
+        "profile": game.profile,
+        "players": names,
+        "first_dealer": names[game.first_dealer],
+        "round": state.next_round,
+        "contract": setup.contract.short() if setup else None,
+        "deal": setup.cards_dealt if setup else None,
+        "dealer": names[setup.dealer] if setup else None,
+        "cutter": names[setup.cutter] if setup else None,
+        "first_player": names[setup.first_player] if setup else None,
+        "exact_cut": setup.exact_cut if setup else None,
+        "cut_bonus": setup.cut_bonus if setup else None,
+        "stock_after_deal": setup.stock_after_deal if setup else None,
+        "rounds": [round_json(game, played) for played in game.rounds],
+        "totals": dict(zip(names, state.totals, strict=True)),
+        "leaders": [names[seat] for seat in state.leaders],
+        "finished": game.finished,
+        "winners": [names[seat] for seat in state.winners],
+        "created_at": _when(game.created_at),
+        "finished_at": _when(game.finished_at),
+        "archived_at": _when(game.archived_at),
+    }

@@ -1,0 +1,196 @@
+"""Database models: the score book of each game, its rounds and the record of every correction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+
+NAME_MAX = 24
+
+
+def utcnow() -> datetime:
+    """Naive UTC, since SQLite keeps no time zone: every stored time is UTC."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Game(db.Model):
+    """One evening's game: its profile (R11), the seats and who dealt first (R2)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    profile: Mapped[str] = mapped_column(String(20), default="liverpool")
+    first_dealer: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+    # sha256 of the game's edit key (see keys.py); None for a game made before keys existed.
+    key_hash: Mapped[str | None] = mapped_column(String(255))
+    # Set when the game is tidied away from the lists; it stays reachable by its link.
+    archived_at: Mapped[datetime | None]
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+    history: Mapped[list[RoundChange]] = relationship(
+        back_populates="game", order_by="RoundChange.id", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        CheckConstraint("first_dealer >= 0", name="first_dealer_is_a_seat"),
+        # The games list pages through ongoing games, then finished ones, each newest first.
+        Index("ix_games_ongoing", "archived_at", "finished_at", "created_at", "id"),
+        Index("ix_games_newest", "archived_at", "created_at", "id"),
+    )
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None
+
+    @property
+    def names(self) -> list[str]:
+        """Player names in clockwise seat order."""
+        return [player.name for player in self.players]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id} {self.profile} {self.names}>"
+
+
+class Player(db.Model):
+    """A seat at the table; seats are 0-based and clockwise (R2)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    # The name reduced to how it looks (`names.name_key`), so "Ann", "ann", "Ánn" and "Аnn"
+    # (Cyrillic А) cannot share a table.
+    name_key: Mapped[str] = mapped_column(String(NAME_MAX * 3))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat"),
+        UniqueConstraint("game_id", "name_key"),
+        CheckConstraint("seat >= 0 AND seat < 8", name="seat_in_range"),
+    )
+
+
+class Round(db.Model):
+    """A recorded round: who dealt and cut, the exact cut, who went out (R2, R9, R10)."""
+
+    __tablename__ = "rounds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    dealer: Mapped[int]
+    cutter: Mapped[int]
+    cut_exact: Mapped[bool] = mapped_column(default=False)
+    # None: nobody went out, the stock ran out (R9).
+    out: Mapped[int | None]
+    # Incremented by every correction; never reused for a round number, even after an undo.
+    # SQLAlchemy adds `WHERE version = <as loaded>` to every UPDATE and DELETE of the row.
+    version: Mapped[int] = mapped_column(default=1)
+    recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
+    corrected_at: Mapped[datetime | None]
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    scores: Mapped[list[RoundScore]] = relationship(
+        back_populates="round", order_by="RoundScore.seat", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        CheckConstraint("number BETWEEN 1 AND 7", name="round_number_1_to_7"),
+    )
+    # The score book sets each version itself (a re-recorded round continues from the undone one).
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+
+class RoundScore(db.Model):
+    """One player's line in one round: cards left, their penalty, the cut bonus, the sum (R10)."""
+
+    __tablename__ = "round_scores"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    # Canonical card text (R1), "" for the player who went out.
+    leftovers: Mapped[str] = mapped_column(String(400), default="")
+    penalty: Mapped[int]
+    bonus: Mapped[int] = mapped_column(default=0)
+    score: Mapped[int]
+
+    round: Mapped[Round] = relationship(back_populates="scores")
+
+    __table_args__ = (UniqueConstraint("round_id", "seat"),)
+
+
+class RoundChange(db.Model):
+    """A correction or undo, kept with the round as it was before and after."""
+
+    __tablename__ = "round_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round_number: Mapped[int]
+    action: Mapped[str] = mapped_column(String(16))  # "corrected" or "undone"
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    game: Mapped[Game] = relationship(back_populates="history")
+
+    __table_args__ = (Index("ix_round_changes_game", "game_id"),)
+
+
+class WriteOnce(db.Model):
+    """A write that happened, under the one-time token or Idempotency-Key that asked for it.
+
+    Kept in the write's own transaction, so a repeat of the same token finds either both or
+    neither; the answer it got is kept to be given again. Purged after `writeonce.KEEP`.
+    """
+
+    __tablename__ = "write_once"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # Where the key is unique: "api game 12", "page game 12", "api new game", "page new game".
+    scope: Mapped[str] = mapped_column(String(40))
+    # sha256 of the token or key: a page's token is a secret of the tablet that holds the page.
+    key_hash: Mapped[str] = mapped_column(String(64))
+    # sha256 of the request (method, address, body): the same key with another request is refused.
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int]
+    location: Mapped[str | None] = mapped_column(String(400))
+    # The API's JSON answer, or the message a page showed.
+    body: Mapped[str] = mapped_column(Text)
+    # A new game's edit key, sealed with the page's token (never in clear), for the repeat's cookie.
+    sealed_key: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("scope", "key_hash", name="write_once_key"),
+        Index("ix_write_once_created", "created_at"),
+    )

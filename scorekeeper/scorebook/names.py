@@ -1,0 +1,183 @@
+"""Player names as a table sees them: one written form, and one key for names that look alike.
+
+Two seats whose names differ only by case, by accents (composed or not) or by look-alike letters
+of other scripts would make the ledger ambiguous, so they share one key (`name_key`): the name
+case-folded, stripped of combining marks and reduced to its Unicode confusable skeleton (UTS #39,
+with the confusables table of the `confusable_homoglyphs` package).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections.abc import Sequence
+from functools import cache
+
+from confusable_homoglyphs import utils as confusable_data
+
+from .errors import ScorebookError
+from .models import NAME_MAX, Game
+
+# The stored key's column holds this many characters; a longer key is kept as its hash.
+KEY_MAX = 72
+# A name must show on the ledger as written: no bidi overrides, not only invisible characters.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+INVISIBLE = frozenset({"Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
+# Characters that show nothing yet make two names differ; format characters (Cf) are refused too.
+INVISIBLE_CHARACTERS = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"
+    + "".join(map(chr, range(0x180B, 0x1810)))  # Mongolian variation selectors
+    + "".join(map(chr, range(0xFE00, 0xFE10)))  # variation selectors
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))  # variation selectors supplement
+)
+ZERO_WIDTH_JOINER = "\u200d"
+EMOJI_STYLE = "\ufe0f"
+# Unicode marks a right-to-left character of the table with these; they are not part of it.
+_DIRECTION_MARK = "\u200e"
+
+
+def clean_name(text: str) -> str:
+    """A name as stored: NFKC (one written form for each look), trimmed, inner spaces made one."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def invisible_character(name: str) -> str | None:
+    """The first character of `name` that shows nothing (a format character, a filler), if any.
+
+    The joiner and the emoji style selector are kept inside emoji sequences (👩‍🍳), where they
+    are what makes the picture.
+    """
+    for index, char in enumerate(name):
+        before = name[index - 1] if index else ""
+        after = name[index + 1] if index + 1 < len(name) else ""
+        if char == ZERO_WIDTH_JOINER and _emoji(before) and _emoji(after):
+            continue
+        if char == EMOJI_STYLE and _emoji(before):
+            continue
+        if char in INVISIBLE_CHARACTERS or unicodedata.category(char) == "Cf":
+            return char
+    return None
+
+
+def _emoji(char: str) -> bool:
+    """A picture character, or a part of an emoji sequence (skin tone, style selector)."""
+    return bool(char) and (unicodedata.category(char) in ("So", "Sk") or char == EMOJI_STYLE)
+
+
+def name_key(name: str) -> str:
+    """The key two names share when they look alike: "Ann", "ann", "Ánn", "Anń", "Аnn" (Cyrillic)."""
+    # The skeleton before folding the case as well as after: a capital look-alike (Greek Β)
+    # is a capital letter's (B), while its small letter (β) is another's (ß).
+    key = name
+    for _ in range(3):  # a skeleton may hold capitals or marks again: fold until it settles
+        folded = _without_marks(skeleton(_without_marks(skeleton(key)).casefold()))
+        if folded == key:
+            break
+        key = folded
+    if len(key) > KEY_MAX:
+        return "#" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return key
+
+
+def _without_marks(text: str) -> str:
+    return "".join(
+        char for char in unicodedata.normalize("NFD", text) if not unicodedata.combining(char)
+    )
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, each character replaced by its prototype, NFD again."""
+    table = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(table.get(char, char) for char in decomposed))
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype.
+
+    The package keeps the table both ways (a prototype lists its look-alikes; a look-alike lists
+    its one prototype). Where two characters only name each other, either may be the prototype:
+    the smaller one is taken, which is all a comparison needs.
+    """
+    data = confusable_data.load("confusables.json")
+    table: dict[str, str] = {}
+    for raw, entries in data.items():
+        char = raw.replace(_DIRECTION_MARK, "")
+        if len(char) != 1 or len(entries) != 1:
+            continue  # a prototype: it lists several look-alikes, or is several characters
+        raw_target = entries[0]["c"]
+        target = raw_target.replace(_DIRECTION_MARK, "")
+        pair = len(data.get(raw_target, ())) == 1
+        if pair and len(target) == 1 and target > char:
+            continue  # the smaller of the two stands for both
+        table[char] = target
+    return table
+
+
+# --- At the table ---------------------------------------------------------------------------
+
+
+def name_problems(raw: Sequence[str]) -> dict[int, str]:
+    """What is wrong with each entered name (by its index): too long, unprintable, or a repeat.
+
+    Blank names are not judged here: the form ignores them and `clean_names` refuses them.
+    """
+    problems: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for index, text in enumerate(raw):
+        name = clean_name(text)
+        if not name:
+            continue
+        if len(name) > NAME_MAX:
+            problems[index] = f"'{name[:NAME_MAX]}…' is too long: at most {NAME_MAX} characters"
+        elif any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+            problems[index] = f"{name!r} holds a control character"
+        elif any(char in BIDI_CONTROLS for char in name):
+            problems[index] = f"{name!r} holds a character that reverses the text around it"
+        elif all(unicodedata.category(char) in INVISIBLE for char in name):
+            problems[index] = f"{name!r} shows nothing on screen: use letters, digits or emoji"
+        elif (hidden := invisible_character(name)) is not None:
+            problems[index] = (
+                f"{name!r} holds an invisible character (U+{ord(hidden):04X}): type it again"
+            )
+        key = name_key(name)
+        if key in seen and index not in problems:
+            first = clean_name(raw[seen[key]])
+            problems[index] = (
+                f"'{name}' is already at the table: every name must differ"
+                if first == name
+                else f"'{name}' looks like '{first}', already at the table: every name must differ"
+                " by more than case, accents or look-alike letters"
+            )
+        seen.setdefault(key, index)
+    return problems
+
+
+def clean_names(raw: Sequence[str]) -> list[str]:
+    """The names as stored, or `ScorebookError` for an empty, too long or repeated name."""
+    for index, text in enumerate(raw):
+        if not clean_name(text):
+            raise ScorebookError(
+                f"the name of player {index + 1} is empty", problems={index: "empty"}
+            )
+    problems = name_problems(raw)
+    if problems:
+        index, message = next(iter(problems.items()))
+        raise ScorebookError(f"player {index + 1}: {message}", problems=problems) from None
+    return [clean_name(text) for text in raw]
+
+
+def seat_of(game: Game, name: str, what: str = "player") -> int:
+    """The seat of a player named `name` (as written, else anything that looks like it)."""
+    written = clean_name(name)
+    for player in game.players:
+        if player.name == written:
+            return player.seat
+    key = name_key(written)
+    for player in game.players:
+        if player.name_key == key:
+            return player.seat
+    raise ScorebookError(f"unknown {what} {name!r}: the players are {', '.join(game.names)}")

@@ -1,0 +1,241 @@
+"""Players across games: who sat where, their figures over the season, and head to head.
+
+A player is the same person in every game of this score book when their names fold equal
+(`fold`: NFKC, then case folding), so "Zoë" typed with a combining diaeresis and "zoë" typed
+with a precomposed one are one player. Every figure is read in two statements, whatever the
+number of games.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from sqlalchemy import case, func
+
+from ..extensions import db
+from .models import Game, Player, Round, RoundScore
+from .names import clean_name
+
+# How many names the new-game page offers as chips.
+RECENT_NAMES = 16
+
+
+def fold(name: str) -> str:
+    """The one key a player is known by across games: trimmed, NFKC-normalised, case-folded."""
+    text = unicodedata.normalize("NFKC", clean_name(name))
+    return unicodedata.normalize("NFKC", text.casefold())
+
+
+@dataclass
+class Sitting:
+    """One player's seat in one game, with what the recorded rounds say about it."""
+
+    game_id: int
+    seat: int
+    name: str
+    created_at: datetime
+    finished: bool
+    total: int = 0
+    rounds: int = 0
+    rounds_out: int = 0
+    cut_bonuses: int = 0
+    penalty_sum: int = 0
+    penalty_rounds: int = 0
+    won: bool = False
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Head to head against one opponent over the finished games both sat in."""
+
+    name: str
+    games: int
+    lower: int  # games the player finished lower than this opponent
+    their_lower: int  # games this opponent finished lower
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's season: every game they sat in, oldest first, and their figures."""
+
+    key: str
+    name: str
+    sittings: tuple[Sitting, ...] = field(repr=False)
+    opponents: tuple[Opponent, ...] = field(default=(), repr=False)
+
+    @property
+    def finished(self) -> list[Sitting]:
+        return [sitting for sitting in self.sittings if sitting.finished]
+
+    @property
+    def games(self) -> int:
+        return len(self.finished)
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for sitting in self.finished if sitting.won)
+
+    @property
+    def win_rate(self) -> float:
+        return _ratio(self.wins, self.games, 3) if self.games else 0.0
+
+    @property
+    def average_total(self) -> float | None:
+        totals = [sitting.total for sitting in self.finished]
+        return _ratio(sum(totals), len(totals), 1) if totals else None
+
+    @property
+    def best_total(self) -> int | None:
+        return min((sitting.total for sitting in self.finished), default=None)
+
+    @property
+    def rounds_out(self) -> int:
+        return sum(sitting.rounds_out for sitting in self.sittings)
+
+    @property
+    def cut_bonuses(self) -> int:
+        return sum(sitting.cut_bonuses for sitting in self.sittings)
+
+    @property
+    def average_penalty(self) -> float | None:
+        count = sum(sitting.penalty_rounds for sitting in self.sittings)
+        if not count:
+            return None
+        return _ratio(sum(sitting.penalty_sum for sitting in self.sittings), count, 1)
+
+    def as_json(self) -> dict[str, Any]:
+        """The API's player object: exactly the documented fields."""
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "average_total": self.average_total,
+            "best_total": self.best_total,
+            "rounds_out": self.rounds_out,
+            "cut_bonuses": self.cut_bonuses,
+            "average_penalty": self.average_penalty,
+        }
+
+
+def _ratio(numerator: int, denominator: int, places: int) -> float:
+    """numerator ÷ denominator rounded half up (2.25 → 2.3), the way a person rounds."""
+    exact = Decimal(numerator) / Decimal(denominator)
+    return float(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def _sittings() -> dict[int, list[Sitting]]:
+    """Every seat of every game with its round figures, by game: two statements in all."""
+    seats = db.session.execute(
+        db.select(Player.game_id, Player.seat, Player.name, Game.created_at, Game.finished_at).join(
+            Game, Game.id == Player.game_id
+        )
+    )
+    games: dict[int, list[Sitting]] = defaultdict(list)
+    by_seat: dict[tuple[int, int], Sitting] = {}
+    for game_id, seat, name, created_at, finished_at in seats:
+        sitting = Sitting(game_id, seat, name, created_at, finished_at is not None)
+        games[game_id].append(sitting)
+        by_seat[game_id, seat] = sitting
+    went_out = Round.out == RoundScore.seat
+    not_out = Round.out.is_(None) | (Round.out != RoundScore.seat)
+    figures = db.session.execute(
+        db.select(
+            Round.game_id,
+            RoundScore.seat,
+            func.sum(RoundScore.score),
+            func.count(),
+            func.sum(case((went_out, 1), else_=0)),
+            func.sum(case((RoundScore.bonus != 0, 1), else_=0)),
+            func.sum(case((not_out, RoundScore.penalty), else_=0)),
+            func.sum(case((not_out, 1), else_=0)),
+        )
+        .join(Round, Round.id == RoundScore.round_id)
+        .group_by(Round.game_id, RoundScore.seat)
+    )
+    for game_id, seat, total, rounds, out, bonuses, penalty_sum, penalty_rounds in figures:
+        sitting = by_seat.get((game_id, seat))
+        if sitting is None:
+            continue  # a game created after the first statement read the seats
+        sitting.total = int(total)
+        sitting.rounds = int(rounds)
+        sitting.rounds_out = int(out)
+        sitting.cut_bonuses = int(bonuses)
+        sitting.penalty_sum = int(penalty_sum)
+        sitting.penalty_rounds = int(penalty_rounds)
+    for seated in games.values():
+        if seated[0].finished:
+            lowest = min(sitting.total for sitting in seated)
+            for sitting in seated:
+                sitting.won = sitting.total == lowest
+    return games
+
+
+def _records(games: dict[int, list[Sitting]]) -> dict[str, list[Sitting]]:
+    """Each player's sittings, oldest game first, keyed by the folded name."""
+    players: dict[str, list[Sitting]] = defaultdict(list)
+    for seated in games.values():
+        for sitting in seated:
+            players[fold(sitting.name)].append(sitting)
+    for sittings in players.values():
+        sittings.sort(key=lambda sitting: (sitting.created_at, sitting.game_id))
+    return players
+
+
+def season() -> list[PlayerRecord]:
+    """Every player who sat in any game, sorted by folded name."""
+    players = _records(_sittings())
+    return [
+        PlayerRecord(key=key, name=sittings[-1].name, sittings=tuple(sittings))
+        for key, sittings in sorted(players.items())
+    ]
+
+
+def find_player(name: str) -> PlayerRecord | None:
+    """One player (any spelling that folds equal) with head to head against each opponent."""
+    key = fold(name)
+    if not key:
+        return None
+    games = _sittings()
+    players = _records(games)
+    sittings = players.get(key)
+    if not sittings:
+        return None
+    meetings: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for mine in sittings:
+        if not mine.finished:
+            continue
+        for theirs in games[mine.game_id]:
+            other = fold(theirs.name)
+            if other == key:
+                continue
+            tally = meetings[other]
+            tally[0] += 1
+            tally[1] += mine.total < theirs.total
+            tally[2] += theirs.total < mine.total
+    opponents = tuple(
+        Opponent(players[other][-1].name, *tally)
+        for other, tally in sorted(meetings.items(), key=lambda item: (-item[1][0], item[0]))
+    )
+    return PlayerRecord(key, sittings[-1].name, tuple(sittings), opponents)
+
+
+def recent_names(limit: int = RECENT_NAMES) -> list[str]:
+    """Names seen before, most recent game first, each player once, as last written."""
+    rows = db.session.execute(
+        db.select(Player.name)
+        .join(Game, Game.id == Player.game_id)
+        .order_by(Game.created_at.desc(), Game.id.desc(), Player.seat)
+        .limit(limit * 8)
+    )
+    names: dict[str, str] = {}
+    for (name,) in rows:
+        names.setdefault(fold(name), name)
+        if len(names) == limit:
+            break
+    return list(names.values())

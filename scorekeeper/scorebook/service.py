@@ -1,0 +1,353 @@
+"""The score book's writes: create games, record, correct and undo rounds.
+
+The pages and the JSON API both call these functions, so the two can never disagree. Every rule
+(seats, deal, cut bonus, penalties, copy limits, winners) comes from the engine in
+`scorekeeper.rules`; this module only stores what the engine decides.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from ..extensions import db
+from ..rules import LAST_ROUND, RulesError, format_cards, get_profile
+from ..rules.cards import Card, sort_key
+from ..rules.scoring import LeftoverError, RoundResult, parse_leftovers, score_round
+from ..rules.seating import RoundSetup
+from . import keys
+from .errors import Conflict, Missing, ScorebookError
+from .ledger import next_round, profile_of, setup_for
+from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
+from .names import clean_name, clean_names, name_key
+
+# Called with a write's result before its commit (see `create_game`); `writeonce` keeps tokens.
+Keep = Callable[[Any], None]
+
+
+def create_game(
+    names: Sequence[str],
+    profile: str | None = None,
+    first_dealer: str | int | None = None,
+    *,
+    keep: Keep | None = None,
+) -> tuple[Game, str]:
+    """Seat the players (R11, first dealer drawn if not given); the key is returned, never stored.
+
+    `keep`, when given, is called with what is returned, after the game's rows are written and
+    before they are committed: what it adds to the session is committed with them or not at all.
+    """
+    try:
+        rules = get_profile(profile)
+    except RulesError as error:
+        raise ScorebookError(str(error)) from None
+    cleaned = clean_names(names)
+    try:
+        rules.check_players(len(cleaned))
+    except RulesError as error:
+        raise ScorebookError(str(error)) from None
+    key, key_hash = keys.new_key()
+    game = Game(
+        profile=rules.name, first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash
+    )
+    game.players = [
+        Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(cleaned)
+    ]
+    db.session.add(game)
+    try:
+        if keep is not None:
+            db.session.flush()
+            keep((game, key))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("the game could not be saved: nothing was stored, try again") from None
+    return game, key
+
+
+def _first_dealer(names: list[str], chosen: str | int | None) -> int:
+    """The chosen first dealer's seat, or one drawn at random (R2)."""
+    if chosen is None or chosen == "":
+        return secrets.randbelow(len(names))
+    if isinstance(chosen, int) and not isinstance(chosen, bool):
+        if 0 <= chosen < len(names):
+            return chosen
+        raise ScorebookError(f"there is no seat {chosen + 1}")
+    written = clean_name(str(chosen))
+    if written in names:
+        return names.index(written)
+    key = name_key(written)
+    for seat, name in enumerate(names):
+        if name_key(name) == key:
+            return seat
+    raise ScorebookError(
+        f"the first dealer {chosen!r} is not one of the players: {', '.join(names)}",
+    )
+
+
+# --- Rounds --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """What the table reports after a round: who went out, the cut, the cards left per seat."""
+
+    out: int | None
+    leftovers: Mapping[int, str | Sequence[str]] = field(default_factory=dict)
+    cut_exact: bool = False
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """A round scored by the engine but not yet stored."""
+
+    setup: RoundSetup
+    result: RoundResult
+    leftovers: tuple[str, ...]
+
+
+def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
+    """Score a round with the engine, or `ScorebookError` naming every player whose entry is wrong."""
+    names = game.names
+    setup = setup_for(game, number)
+    problems: dict[int | None, str] = {}
+    hands: dict[int, tuple[Card, ...]] = {}
+    for seat, text in entry.leftovers.items():
+        try:
+            hands[seat] = parse_leftovers(text)
+        except RulesError as error:
+            problems[seat] = str(error)
+    if not problems:
+        try:
+            result = score_round(
+                len(names), entry.out, hands, setup.cutter, entry.cut_exact, profile_of(game)
+            )
+        except LeftoverError as error:
+            problems[error.seat] = str(error)
+        except RulesError as error:
+            problems[None] = str(error)
+    if problems:
+        message = "; ".join(
+            f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
+            for seat, text in problems.items()
+        )
+        raise ScorebookError(message, problems=problems)
+    canonical = tuple(
+        format_cards(sorted(hands.get(seat, ()), key=sort_key)) for seat in range(len(names))
+    )
+    return ScoredRound(setup, result, canonical)
+
+
+def record_round(
+    game: Game, entry: RoundEntry, number: int | None = None, *, keep: Keep | None = None
+) -> Round:
+    """Store the next round whole; with `number`, `Conflict` if another device recorded it first."""
+    expected = next_round(game)
+    if number is not None:
+        _check_next(game, number, expected)
+    if expected is None:
+        raise Conflict(f"game {game.id} is finished: all {LAST_ROUND} rounds are recorded")
+    number = expected
+    scored = score_entry(game, number, entry)
+    now = utcnow()  # the last round is recorded the moment the game finishes
+    played = Round(
+        number=number,
+        recorded_at=now,
+        version=_first_version(game, number),
+        dealer=scored.setup.dealer,
+        cutter=scored.setup.cutter,
+        cut_exact=entry.cut_exact,
+        out=entry.out,
+        scores=[
+            RoundScore(seat=seat, leftovers=text, penalty=penalty, bonus=bonus, score=score)
+            for seat, (text, penalty, bonus, score) in enumerate(
+                zip(
+                    scored.leftovers,
+                    scored.result.penalties,
+                    scored.result.bonus,
+                    scored.result.scores,
+                    strict=True,
+                )
+            )
+        ],
+    )
+    with db.session.no_autoflush:
+        game.rounds.append(played)
+        if number == LAST_ROUND:
+            game.finished_at = now
+    _commit(
+        game, number, "was recorded meanwhile on another device", keep and (lambda: keep(played))
+    )
+    return played
+
+
+def _check_next(game: Game, number: int, expected: int | None) -> None:
+    """Refuse to record round `number` when it is not the next one, saying what is there now."""
+    if number == expected:
+        return
+    if not 1 <= number <= LAST_ROUND:
+        raise ScorebookError(f"there is no round {number}: rounds go from 1 to {LAST_ROUND}")
+    if expected is None or number < expected:
+        raise Conflict(
+            f"round {number} was recorded meanwhile on another device; "
+            + (f"the next round is {expected}" if expected else f"game {game.id} is finished")
+            + ": reload and try again",
+            current=find_round(game, number),
+        )
+    raise Conflict(
+        f"round {number} cannot be recorded yet: the next round is {expected}; reload and try again"
+    )
+
+
+def _first_version(game: Game, number: int) -> int:
+    """1 for a new round; past any version an undone round of that number had, so none recurs."""
+    seen = [
+        version
+        for change in game.history
+        if change.round_number == number
+        for version in (change.before.get("version"), (change.after or {}).get("version"))
+        if isinstance(version, int)
+    ]
+    return max(seen, default=0) + 1
+
+
+def find_round(game: Game, number: int) -> Round:
+    """Round `number` of the game, or `Missing`."""
+    for played in game.rounds:
+        if played.number == number:
+            return played
+    raise Missing(f"round {number} of game {game.id} has not been recorded")
+
+
+def correct_round(
+    game: Game,
+    number: int,
+    entry: RoundEntry,
+    version: int | None = None,
+    *,
+    keep: Keep | None = None,
+) -> Round:
+    """Replace a round's entry, history kept; `Conflict` if it changed since the caller's version."""
+    played = find_round(game, number)
+    if version is not None and version != played.version:
+        raise stale(played)
+    scored = score_entry(game, number, entry)
+    before = snapshot(played)
+    after = {
+        "out": entry.out,
+        "cut_exact": entry.cut_exact,
+        "leftovers": list(scored.leftovers),
+        "penalties": list(scored.result.penalties),
+        "bonus": list(scored.result.bonus),
+        "scores": list(scored.result.scores),
+        "version": played.version + 1,
+    }
+    if all(before[key] == after[key] for key in ("out", "cut_exact", "leftovers", "scores")):
+        return played  # nothing changed: no new version, nothing in the history
+    # No flush before `_commit`: it alone turns a refused write into `Conflict`.
+    with db.session.no_autoflush:
+        played.cut_exact = entry.cut_exact
+        played.out = entry.out
+        for line in played.scores:
+            line.leftovers = scored.leftovers[line.seat]
+            line.penalty = scored.result.penalties[line.seat]
+            line.bonus = scored.result.bonus[line.seat]
+            line.score = scored.result.scores[line.seat]
+        # The UPDATE says `WHERE version = <as loaded>`: a change slipped in is refused whole.
+        played.version += 1
+        played.corrected_at = utcnow()
+        game.history.append(
+            RoundChange(round_number=number, action="corrected", before=before, after=after)
+        )
+    _commit(
+        game, number, "was changed meanwhile on another device", keep and (lambda: keep(played))
+    )
+    return played
+
+
+def undo_round(
+    game: Game, number: int | None = None, version: int | None = None, *, keep: Keep | None = None
+) -> dict[str, Any]:
+    """Remove the latest round into the history; `Conflict` if it changed since `version`."""
+    if not game.rounds:
+        raise Missing(f"game {game.id} has no round to undo")
+    latest = game.rounds[-1]
+    if number is not None and number != latest.number:
+        find_round(game, number)
+        raise Conflict(
+            f"only the latest round ({latest.number}) can be undone; correct round {number} instead"
+        )
+    if version is not None and version != latest.version:
+        raise stale(latest)
+    before = snapshot(latest)
+    with db.session.no_autoflush:
+        game.rounds.remove(latest)
+        db.session.delete(latest)
+        game.finished_at = None
+        game.history.append(
+            RoundChange(round_number=latest.number, action="undone", before=before, after=None)
+        )
+    _commit(
+        game,
+        latest.number,
+        "was changed meanwhile on another device",
+        keep and (lambda: keep(before)),
+    )
+    return before
+
+
+def snapshot(played: Round) -> dict[str, Any]:
+    """A round as plain data, for the history."""
+    return {
+        "out": played.out,
+        "cut_exact": played.cut_exact,
+        "leftovers": [line.leftovers for line in played.scores],
+        "penalties": [line.penalty for line in played.scores],
+        "bonus": [line.bonus for line in played.scores],
+        "scores": [line.score for line in played.scores],
+        "version": played.version,
+    }
+
+
+def stale(played: Round) -> Conflict:
+    """The refusal for a caller who saw an older version of the round than the one stored."""
+    return Conflict(
+        f"round {played.number} was changed on another device (now version {played.version}); "
+        "reload and try again",
+        current=played,
+    )
+
+
+def _commit(
+    game: Game, number: int, what_happened: str, then: Callable[[], None] | None = None
+) -> None:
+    """Commit all or nothing; a lost race with another device becomes `Conflict`, nothing stored.
+
+    `then` runs once the write is flushed, before the commit (see `create_game`'s `keep`).
+    """
+    # On SQLite the whole request is one BEGIN IMMEDIATE transaction, so races queue up and the
+    # checks before this catch them; elsewhere the unique (game, number) constraint and the
+    # versioned UPDATE/DELETE catch them here.
+    try:
+        if then is not None:
+            db.session.flush()
+            then()
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        db.session.expire_all()
+        current = next((r for r in game.rounds if r.number == number), None)
+        if current is None:
+            raise Conflict(
+                f"the database refused round {number}: nothing was saved; reload and try again"
+            ) from None
+        raise Conflict(
+            f"round {number} {what_happened} (now version {current.version}); "
+            "nothing was saved: reload and try again",
+            current=current,
+        ) from None

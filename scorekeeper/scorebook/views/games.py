@@ -1,0 +1,233 @@
+"""Game pages: start a game, list games, the game page left open on the table, and edit links."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from ... import qr
+from ...rules import PROFILES
+from .. import chart, errors, gamelist, keys, ledger, pagecache, season, service, summary, writeonce
+from ..forms import NewGameForm
+
+# Names only this machine reaches: an edit link made with one is useless to another tablet.
+LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+# Sent by static/drafts.js with a form it posts itself, so that it can keep the page when the
+# post does not arrive; the answer to such a post says where to go instead of redirecting.
+SCRIPT_POST_HEADER = "X-Posted-By-Script"
+# The drafts (see static/drafts.js) of forms whose save succeeded, for the next page to drop.
+DRAFTS_SAVED = "drafts_saved"
+NEW_GAME_DRAFT = "new-game"
+
+
+def form_page(page: str) -> Response:
+    """A form page that is never kept by the browser: Back or Forward asks the server again, so
+    a form always shows the choices of the round it is for, never another round's."""
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def draft_saved(key: str) -> None:
+    """Tell the page shown next that the form's draft is saved and can be dropped."""
+    session[DRAFTS_SAVED] = [*session.get(DRAFTS_SAVED, [])[-7:], key]
+
+
+def answer_script_posts(response: Response) -> Response:
+    """To a form posted by the page's script, a redirect becomes a note of where to go: the
+    script then opens that page, and the message waiting for it is still there to show."""
+    if (
+        request.method == "POST"
+        and request.headers.get(SCRIPT_POST_HEADER)
+        and response.status_code in (301, 302, 303)
+    ):
+        target = response.location
+        del response.headers["Location"]
+        response.status_code = 200
+        response.set_data(json.dumps({"location": target}))
+        response.mimetype = "application/json"
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+bp.after_request(answer_script_posts)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game():
+    """Seat the players clockwise, pick the rules and the first dealer; this tablet gets the key."""
+    form = NewGameForm()
+    once = writeonce.from_form("page new game") if form.is_submitted() else None
+    if (done := writeonce.find(once)) is not None:
+        return _started_already(done, once)
+
+    def keep(result: tuple) -> None:
+        game, key = result
+        sealed = writeonce.seal(key, once.key) if once is not None else None
+        body = writeonce.page_body(_started(game), game=game.id)
+        writeonce.keep(once, 302, body, _game_page(game.id), sealed_key=sealed)
+
+    if form.validate_on_submit():
+        try:
+            game, key = service.create_game(
+                form.player_names(), form.profile.data, form.dealer_seat(), keep=keep
+            )
+        except errors.ScorebookError as error:
+            if (done := writeonce.find(once)) is not None:
+                return _started_already(done, once)  # a twin in another process was first
+            form.form_errors.append(error.message)
+        else:
+            flash(_started(game))
+            draft_saved(NEW_GAME_DRAFT)
+            response = redirect(_game_page(game.id))
+            return keys.set_cookie(response, request, game.id, key)
+    return form_page(
+        render_template(
+            "scorebook/games/new.html",
+            form=form,
+            profiles=PROFILES,
+            draft=NEW_GAME_DRAFT,
+            recent_names=season.recent_names(),
+        )
+    )
+
+
+def _started(game) -> str:
+    return f"Game started: {game.players[game.first_dealer].name} deals round 1."
+
+
+def _game_page(game_id: int) -> str:
+    return url_for("games.show_game", game_id=game_id)
+
+
+def _started_already(done, once):
+    """The form was posted twice: the game its first post started, with its key, again."""
+    response = writeonce.page_answer(done)
+    if done.sealed_key:
+        game_id = json.loads(done.body)["game"]
+        keys.set_cookie(response, request, game_id, writeonce.unseal(done.sealed_key, once.key))
+    return response
+
+
+@bp.get("/")
+def list_games():
+    """A page of 25 games: ongoing ones first, then finished ones, each newest first."""
+    try:
+        page, _, archived = gamelist.paging_from(request.args)
+    except errors.ScorebookError as error:
+        abort(400, description=error.message)
+    listing = gamelist.game_page(page, archived=archived)
+    if page > listing.pages:
+        abort(404, description=f"there is no page {page}: the last page is {listing.pages}")
+    return render_template("scorebook/games/list.html", listing=listing)
+
+
+@bp.get("/<int:game_id>")
+def show_game(game_id: int):
+    """The round to play, the ledger, the standings and the history; buttons only with the key."""
+    pages = pagecache.pages()
+    stamp = current_stamp(game_id)
+    key = keys.from_cookie(request, game_id)
+    editor = keys.matches(stamp[0], key)
+    # The page depends on the game's state, on whether this tablet edits (its link holds the
+    # key) and on the address it was opened by; a pending flash message makes it one-off.
+    cache_key = (game_id, stamp, editor, request.host_url)
+    one_off = "_flashes" in session
+    page = None if one_off else pages.get(cache_key)
+    if page is None:
+        game = ledger.get_game(game_id)
+        book = ledger.book(game)
+        page = render_template(
+            "scorebook/games/show.html",
+            game=game,
+            book=book,
+            chart=chart.totals_chart(book),
+            summary=summary.game_summary(book),
+            editor=editor,
+            live_tag=live_tag(stamp),
+            drafts_saved=session.pop(DRAFTS_SAVED, []) if one_off else [],
+            join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
+            loopback=urlsplit(request.host_url).hostname in LOOPBACK,
+        )
+        if not one_off:
+            pages.put(cache_key, page)
+    response = make_response(page)
+    if editor:
+        response.headers["Cache-Control"] = "no-store"  # the page holds the edit link
+    return response
+
+
+@bp.get("/<int:game_id>/state")
+def game_state(game_id: int):
+    """A small answer the game page asks for every few seconds: a tag that changes when the page
+    would, and 304 with no body while the tag the page holds is still current."""
+    tag = live_tag(current_stamp(game_id))
+    response = make_response({"tag": tag})
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+def current_stamp(game_id: int) -> tuple:
+    """The game's stamp, from the page cache while it is fresh; 404 for a game that never was."""
+    pages = pagecache.pages()
+    stamp = pages.stamp(game_id)
+    if stamp is None:
+        stamp = ledger.game_stamp(game_id)
+        if stamp is None:
+            abort(404, description=f"game {game_id} does not exist")
+        pages.remember(game_id, stamp)
+    return stamp
+
+
+def live_tag(stamp: tuple) -> str:
+    """The stamp as an opaque tag, without the key's hash it starts with."""
+    return hashlib.sha256(repr(stamp[1:]).encode()).hexdigest()[:16]
+
+
+@bp.get("/<int:game_id>/join")
+def join(game_id: int):
+    """Take the key from an edit link into a cookie, then show the game with no key in the URL."""
+    game = ledger.get_game(game_id)
+    key = request.args.get("key", "")
+    if keys.matches(game.key_hash, key):
+        response = redirect(url_for("games.show_game", game_id=game_id), 303)
+        keys.set_cookie(response, request, game_id, key)
+        flash("This tablet can now record and correct this game.")
+    else:
+        response = make_response(render_template("scorebook/games/bad_link.html", game=game), 403)
+    # The address held the key: it must not travel on to any other page as a Referer.
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/<int:game_id>/edit-link.svg")
+@keys.editor_required
+def edit_link_qr(game_id: int):
+    """The edit link as a QR code, for another tablet's camera; only for a tablet with the key."""
+    response = make_response(qr.svg(join_url(game_id, g.key)))
+    response.headers["Content-Type"] = "image/svg+xml"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def join_url(game_id: int, key: str | None) -> str:
+    """The edit link, with the scheme and host this tablet used (as a trusted proxy saw them)."""
+    return url_for("games.join", game_id=game_id, key=key, _external=True)

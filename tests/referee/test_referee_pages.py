@@ -1,0 +1,223 @@
+"""The rules-check page and the reference page, through the test client."""
+
+import pytest
+
+from scorekeeper.referee.questions import TABS
+from tests.support.book import new_game, play_rounds
+
+
+@pytest.mark.parametrize("question", sorted(TABS))
+def test_every_tab_renders(client, question):
+    response = client.get(f"/rules?q={question}")
+    assert response.status_code == 200
+    assert TABS[question].title in response.get_data(as_text=True)
+
+
+def test_unknown_tab_is_404(client):
+    assert client.get("/rules?q=nonsense").status_code == 404
+
+
+def post(client, question, **fields):
+    data = {"profile": "liverpool", "round": "1", "players": "4", **fields}
+    return client.post(f"/rules?q={question}", data=data).get_data(as_text=True)
+
+
+def test_meld_verdict_shows_reading_and_rule(client):
+    html = post(client, "meld", cards="5♠ 6♠ JK 8♠")
+    assert "LEGAL" in html and "NOT LEGAL" not in html
+    assert "7♠" in html  # what the joker stands for
+    assert "R4 Melds" in html
+
+
+def test_opening_verdict_illegal_contiguous_runs(client):
+    html = post(client, "opening", round="3", meld1="3♠ 4♠ 5♠ 6♠", meld2="7♠ 8♠ 9♠ 10♠")
+    assert "NOT LEGAL" in html
+    assert "R5 Opening" in html
+
+
+def test_page_and_api_give_the_same_reason(client):
+    html = post(
+        client, "layoff", round="1", meld="8♣ 8♦ 8♠", layoff_cards="8♥", opened_this_turn="y"
+    )
+    api = client.post(
+        "/api/rules/layoff",
+        json={"round": 1, "meld": "8♣ 8♦ 8♠", "cards": "8♥", "opened_this_turn": True},
+    ).get_json()
+    assert api["legal"] is False
+    assert api["reason"].replace("'", "&#39;") in html
+
+
+def test_bad_card_is_a_form_error_not_a_500(client):
+    response = client.post(
+        "/rules?q=meld",
+        data={"profile": "liverpool", "round": "1", "players": "4", "cards": "7♠ Zq"},
+    )
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "CHECK THE CARDS" in html and "Zq" in html
+
+
+def test_solve_shows_the_melds(client):
+    html = post(client, "solve", round="1", hand="7♠ 7♥ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ 7♦")
+    assert "CAN GO DOWN" in html
+    assert "Keep" in html
+
+
+def test_buy_names_the_buyer_by_seat_number_from_one(client):
+    html = post(client, "buy", active="1", requests=["4", "3"], last_buyer="0")
+    # The same seat, numbered from 1, in the title and in the reason.
+    assert "Seat 3 GETS IT" in html
+    assert "so Seat 3 gets the discard" in html
+    assert "Seat 2" not in html.split('id="verdict"')[1].split("</section>")[0]
+
+
+def test_only_the_tables_seats_are_offered(client):
+    html = client.get("/rules?q=buy&players=4").get_data(as_text=True)
+    for seat in range(1, 5):
+        assert f'<li data-seat="{seat}"><input' in html
+    for seat in range(5, 9):
+        assert f'<li data-seat="{seat}" hidden>' in html
+        assert f'<option disabled hidden value="{seat}">' in html
+    five = client.get("/rules?q=buy&players=5&profile=family").get_data(as_text=True)
+    assert '<li data-seat="5"><input' in five and '<li data-seat="6" hidden>' in five
+
+
+def test_a_seat_beyond_the_table_is_a_clear_error(client):
+    html = post(client, "buy", active="1", requests=["6"], last_buyer="0")
+    assert "CHECK THE SEATS" in html
+    assert "Request 1 is seat 6, but a 4-player table has seats 1 to 4" in html
+
+
+def test_a_field_the_form_refuses_is_shown(client):
+    html = post(client, "meld", players="12", cards="7♠ 7♥ 7♦")
+    assert "CHECK THE CARDS" in html
+    assert "Players: Number must be between 3 and 8" in html
+
+
+def test_reference_page_has_every_rule_and_common_questions(client):
+    html = client.get("/rules/reference").get_data(as_text=True)
+    for number in range(1, 12):
+        assert f'id="r{number}"' in html
+    assert "May I lay off on the turn I open?" in html
+    assert "Is there a discard in round 7?" in html
+    assert "May I keep a joker I take back from a run?" in html
+
+
+def test_opened_from_a_game_uses_its_seat_names_and_rules(client):
+    created = client.post(
+        "/api/games",
+        json={
+            "players": ["Ann", "Bob", "Cat", "Dan", "Eve"],
+            "profile": "family",
+            "first_dealer": "Ann",
+        },
+    ).get_json()
+    game_id = created["id"]
+    html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
+    assert '<li data-seat="5"><input' in html and ">Eve</label>" in html
+    assert '<li data-seat="6" hidden>' in html
+    assert '<option selected value="family">' in html
+    answer = client.post(
+        f"/rules?q=buy&game={game_id}",
+        data={
+            "profile": "family",
+            "players": "5",
+            "active": "2",
+            "requests": ["1", "5"],
+            "last_buyer": "0",
+        },
+    ).get_data(as_text=True)
+    assert "Eve GETS IT" in answer
+    assert "Eve plays before Ann after the active player, so Eve gets the discard" in answer
+    assert "Family · 5 players" in answer
+
+
+def test_opened_from_a_game_it_starts_at_the_current_round(client):
+    game = new_game(client)
+    game_id = game.id
+    play_rounds(client, game, 6)
+    html = client.get(f"/rules?q=layoff&game={game_id}").get_data(as_text=True)
+    assert '<option selected value="7">' in html
+    assert f'href="/games/{game_id}"' in html and "Back to the game" in html
+    # Every tab keeps the game, its rules, its round and its players.
+    assert (
+        f"/rules?q=buy&amp;game={game_id}&amp;profile=liverpool&amp;round=7&amp;players=4" in html
+    )
+    answer = client.post(
+        f"/rules?q=layoff&game={game_id}",
+        data={
+            "profile": "liverpool",
+            "round": "7",
+            "players": "4",
+            "meld": "5♠ 6♠ 7♠ 8♠",
+            "layoff_cards": "9♠",
+        },
+    ).get_data(as_text=True)
+    assert "NOT LEGAL" in answer
+    assert "Round 7 has no laying off" in answer
+    assert "Round 7 · Liverpool · 4 players" in answer
+
+
+def test_a_finished_game_starts_at_round_7_and_a_new_one_at_round_1(client):
+    game = new_game(client)
+    game_id = game.id
+    assert '<option selected value="1">' in client.get(f"/rules?game={game_id}").get_data(
+        as_text=True
+    )
+    play_rounds(client, game, 7)
+    assert '<option selected value="7">' in client.get(f"/rules?game={game_id}").get_data(
+        as_text=True
+    )
+
+
+def test_the_context_a_tab_was_given_is_kept(client):
+    html = client.get("/rules?q=swap&profile=online&round=5&players=6").get_data(as_text=True)
+    assert '<option selected value="online">' in html
+    assert '<option selected value="5">' in html
+    assert 'value="6"' in html.split('id="players"')[1].split(">")[0]
+    assert "/rules?q=meld&amp;profile=online&amp;round=5&amp;players=6" in html
+    assert "Back to the game" not in html
+
+
+def test_context_that_does_not_fit_is_ignored(client):
+    html = client.get("/rules?q=meld&profile=vegas&round=9&players=30").get_data(as_text=True)
+    assert '<option selected value="liverpool">' in html
+    assert '<option selected value="1">' in html
+
+
+def test_game_page_links_to_the_rules_check(client):
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob", "Cat", "Dan"]}).get_json()[
+        "id"
+    ]
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert f"/rules?game={game_id}" in html
+    assert f"/rules?q=buy&amp;game={game_id}" in html
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/rules?game=999").status_code == 404
+
+
+def test_reference_page_shows_the_updated_rulebook(client):
+    html = client.get("/rules/reference").get_data(as_text=True)
+    # R1: the accepted spellings and the errors.
+    assert "the white ♤ ♡ ♢ ♧" in html and "JKR" in html and "semicolons" in html
+    assert "JK=, JK=JK, JK=7♠=8♠" in html and "brackets included" in html
+    # R6: only the contract's melds can be on the table.
+    assert "no run in rounds 1 and 4, no set in round 3" in html
+    # R11: online packs, the joker swap on the opening turn, and how a house rule is cited.
+    assert "2 packs for 3–5 players, 3 for 6–8; jokers: 2" in html
+    assert "2 packs for 3–4 players, 3 for 5–8; jokers: 2 a pack" in html
+    swap_row = html.split("Swap a run's joker on the opening turn</td>")[1].split("</tr>")[0]
+    assert swap_row == "<td>no</td><td>no</td><td>yes</td><td>yes</td>"
+    assert "cites R11 and names the profile" in html
+
+
+def test_a_blank_player_count_is_the_games(client):
+    game_id = new_game(client, names=("Ann", "Bob", "Cat", "Dan", "Eve"), profile="family").id
+    html = client.post(
+        f"/rules?q=buy&game={game_id}",
+        data={"profile": "family", "players": "", "active": "1", "requests": ["5"]},
+    ).get_data(as_text=True)
+    assert "Eve GETS IT" in html
+    assert "Family · 5 players" in html

@@ -1,0 +1,173 @@
+"""Players across games: one person in every spelling that folds equal, and their season's figures
+worked out by hand from games built here."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+
+from scorekeeper.scorebook import season
+from tests.support.book import new_game, play
+from tests.support.queries import counted
+
+FIELDS = [
+    "name",
+    "games",
+    "wins",
+    "win_rate",
+    "average_total",
+    "best_total",
+    "rounds_out",
+    "cut_bonuses",
+    "average_penalty",
+]
+
+
+def build_season(client):
+    """Five games; the figures each player should have are worked out in `EXPECTED`."""
+    # A: Ann deals, so Dan cuts round 1 (R2) and takes the exact-cut bonus (−50).
+    a = new_game(client, ["Ann", "Bob", "Cat", "Dan"], "liverpool", "Ann")
+    rest = {"Bob": "5", "Cat": "5", "Dan": "5"}
+    answers = play(
+        client,
+        a,
+        [("Ann", True, rest), ("Bob", False, {"Ann": "5", "Cat": "5", "Dan": "5"})]
+        + [("Ann", False, rest)] * 5,
+    )
+    assert answers[0]["cutter"] == "Dan" and answers[0]["scores"]["Dan"] == -45
+    # Totals: Ann 5, Bob 30, Cat 35, Dan −15: Dan wins.
+    # B: "ann" and Eve share the win on 20; Bob 30.
+    b = new_game(client, ["ann", "Bob", "Eve"], "family")
+    play(
+        client,
+        b,
+        [
+            ("ann", False, {"Bob": "5", "Eve": "5"}),
+            ("Eve", False, {"ann": "5", "Bob": "5"}),
+            ("ann", False, {"Bob": "5", "Eve": "5"}),
+            ("Eve", False, {"ann": "5", "Bob": "5"}),
+            ("ann", False, {"Bob": "5", "Eve": "5"}),
+            ("Eve", False, {"ann": "5", "Bob": "5"}),
+            ("Bob", False, {"ann": "5", "Eve": "5"}),
+        ],
+    )
+    # C, unfinished: "ANN" is how Ann's name was last written.
+    c = new_game(client, ["ANN", "Cat", "Fay"], "family")
+    play(
+        client,
+        c,
+        [("Cat", False, {"ANN": "K", "Fay": "5"}), ("ANN", False, {"Cat": "A", "Fay": "5"})],
+    )
+    # D and E, no round: Zoë typed with a combining diaeresis, then precomposed and lower case.
+    new_game(client, ["Zoe\u0308", "Gus", "Hal"], "family")
+    new_game(client, ["zo\u00eb", "Gus", "Hal"], "family")
+
+
+EXPECTED = [
+    # name, games, wins, win_rate, average_total, best_total, rounds_out, cut_bonuses, avg penalty
+    # Ann: out in A's rounds 1,3-7, B's 1,3,5, C's 2; penalties 5 (A2) + 4×5 (B) + 10 (C1) over 6.
+    ["ANN", 2, 1, 0.5, 12.5, 5, 10, 0, 5.8],
+    ["Bob", 2, 0, 0.0, 30.0, 30, 2, 0, 5.0],
+    # Cat: 7×5 in A and the ace (15) in C over 8 rounds = 6.25, rounded half up.
+    ["Cat", 1, 0, 0.0, 35.0, 35, 1, 0, 6.3],
+    ["Dan", 1, 1, 1.0, -15.0, -15, 0, 1, 5.0],
+    ["Eve", 1, 1, 1.0, 20.0, 20, 3, 0, 5.0],
+    ["Fay", 0, 0, 0.0, None, None, 0, 0, 5.0],
+    ["Gus", 0, 0, 0.0, None, None, 0, 0, None],
+    ["Hal", 0, 0, 0.0, None, None, 0, 0, None],
+    ["zo\u00eb", 0, 0, 0.0, None, None, 0, 0, None],
+]
+
+
+def test_a_seasons_figures(client):
+    build_season(client)
+    answer = client.get("/api/players")
+    assert answer.status_code == 200
+    listed = answer.get_json()["players"]
+    assert all(set(player) == set(FIELDS) for player in listed)
+    assert [[player[field] for field in FIELDS] for player in listed] == EXPECTED
+
+
+def test_no_games_no_players(client):
+    assert client.get("/api/players").get_json() == {"players": []}
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("ann", "Ann"),
+        ("Zoe\u0308", "zo\u00eb"),
+        ("ＡＮＮ", "ann"),
+        ("Straße", "STRASSE"),
+        (" Bob ", "bob"),
+    ],
+)
+def test_names_that_fold_equal_are_one_player(one, other):
+    assert season.fold(one) == season.fold(other)
+
+
+def test_different_names_stay_apart():
+    assert season.fold("Ann") != season.fold("Anne")
+    assert season.fold("Zoe") != season.fold("Zoë")
+
+
+def test_the_figures_take_the_same_statements_for_any_number_of_games(app, client):
+    counts = []
+    for _ in range(2):
+        build_season(client)
+        with counted(app) as statements:
+            assert client.get("/api/players").status_code == 200
+        counts.append(len(statements))
+        with counted(app) as statements:
+            assert client.get("/players/Ann").status_code == 200
+        counts.append(len(statements))
+    assert counts[0] == counts[2] and counts[1] == counts[3]
+    assert counts[0] <= 3
+
+
+def test_the_players_page_sorts_by_any_column(client):
+    build_season(client)
+    page = client.get("/players/?sort=wins&order=desc").get_data(as_text=True)
+    names = re.findall(r'<th scope="row" data-column="name"><a href="[^"]+">([^<]+)</a>', page)
+    assert names[:3] == ["ANN", "Dan", "Eve"]  # one win each; then by name
+    assert 'aria-sort="descending"' in page
+    page = client.get("/players/?sort=average_total").get_data(as_text=True)
+    names = re.findall(r'data-column="name"><a href="[^"]+">([^<]+)</a>', page)
+    assert names[:5] == ["Dan", "ANN", "Eve", "Bob", "Cat"]  # lowest average first, the rest last
+    assert client.get("/players/?sort=nonsense").status_code == 200
+
+
+def test_a_players_page_in_any_spelling(client):
+    build_season(client)
+    for spelling in ("ann", "ANN", "Ann"):
+        page = client.get(f"/players/{quote(spelling)}")
+        assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "<h1>ANN</h1>" in html
+    # Games as links: A, B and C.
+    assert len(re.findall(r'href="/games/[123]"', html)) == 3
+    # Final totals over time: 5 then 20.
+    assert 'data-totals="5,20"' in html and 'role="img"' in html
+    # Head to head: Bob twice (Ann lower both times), Cat, Dan and Eve once each.
+    rows = dict(
+        (name, tuple(map(int, cells)))
+        for name, *cells in re.findall(
+            r'<tr><th scope="row"><a [^>]+>([^<]+)</a></th><td class="together">(\d+)</td>'
+            r'<td class="lower">(\d+)</td><td class="their-lower">(\d+)</td>',
+            html,
+        )
+    )
+    assert rows == {"Bob": (2, 2, 0), "Cat": (1, 1, 0), "Dan": (1, 0, 1), "Eve": (1, 0, 0)}
+    zoe = client.get("/players/" + quote("ZOE\u0308"))
+    assert zoe.status_code == 200 and "zo\u00eb" in zoe.get_data(as_text=True)
+    assert client.get("/players/Nobody").status_code == 404
+
+
+def test_new_game_offers_players_seen_before_most_recent_first(client):
+    assert b"player-chips" not in client.get("/games/new").data
+    build_season(client)
+    page = client.get("/games/new").get_data(as_text=True)
+    chips = re.findall(r'class="chip secondary" data-name="([^"]+)"', page)
+    assert chips == ["zo\u00eb", "Gus", "Hal", "ANN", "Cat", "Fay", "Bob", "Eve", "Dan"]

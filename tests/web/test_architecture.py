@@ -1,0 +1,105 @@
+"""The shape of the code: the direction of imports, no cycles, modules a reader can hold."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
+# The one module allowed past the size limit: the opening solver's search is one idea.
+LONG_ALLOWED = {"scorekeeper.rules.solver"}
+MAX_LINES = 500
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(name: str) -> set[str]:
+    """The project modules `name` imports, anywhere in it (inside functions too); `from . import
+    x` counts as importing the module x, not its package."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            submodules = {f"{target}.{alias.name}" for alias in node.names}
+            found.update(submodules & MODULES.keys() or {target})
+    return {module for module in found if module in MODULES and module != name}
+
+
+GRAPH = {name: imports_of(name) for name in MODULES}
+
+
+def test_there_is_no_import_cycle():
+    """Every module can be read after the ones it imports: the graph has no cycle."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in path:
+            cycle = path[path.index(name) :] + [name]
+            pytest.fail("import cycle: " + " -> ".join(cycle))
+        if name in done:
+            return
+        path.append(name)
+        for target in sorted(GRAPH[name]):
+            visit(target)
+        path.pop()
+        done.add(name)
+
+    for name in sorted(GRAPH):
+        visit(name)
+
+
+def test_the_engine_imports_nothing_outside_itself():
+    for name, path in MODULES.items():
+        if not name.startswith("scorekeeper.rules"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                top = node.module.split(".")[0]
+                assert top not in {"scorekeeper", "flask", "sqlalchemy", "wtforms"}, (name, top)
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name.split(".")[0] not in {"scorekeeper", "flask"}, name
+        assert all(target.startswith("scorekeeper.rules") for target in GRAPH[name]), name
+
+
+@pytest.mark.parametrize(
+    ("feature", "never"),
+    [
+        ("scorekeeper.scorebook", "scorekeeper.referee"),
+        ("scorekeeper.rules", "scorekeeper.scorebook"),
+    ],
+)
+def test_dependencies_point_one_way(feature, never):
+    """rules <- scorebook <- referee: the score book never reaches into the referee."""
+    for name, targets in GRAPH.items():
+        if name == feature or name.startswith(feature + "."):
+            wrong = sorted(t for t in targets if t == never or t.startswith(never + "."))
+            assert not wrong, f"{name} imports {wrong}"
+
+
+def test_every_module_is_short_enough_to_read():
+    long = {
+        name: lines
+        for name, path in MODULES.items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert set(long) <= LONG_ALLOWED, long

@@ -1,0 +1,153 @@
+"""Fast repeat visits and the installable app, as a client sees them over HTTP: fingerprinted
+static URLs kept a year, compressed pages, the manifest, the service worker and the live check."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import struct
+
+import brotli
+import pytest
+
+from scorekeeper import assets
+from tests.support.book import new_game, record
+
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+FINGERPRINTED = re.compile(r'/static/([\w./-]+)\?v=([0-9a-f]{8,})"')
+
+
+def digest(client, name):
+    with client.application.app_context():
+        return assets.static_digest(name)
+
+
+def pages(client):
+    game = new_game(client)
+    return [
+        "/",
+        "/games/new",
+        "/games/",
+        f"/games/{game.id}",
+        "/rules",
+        "/rules/reference",
+        "/offline",
+    ]
+
+
+def test_every_static_url_names_its_content(client):
+    html = client.get("/").get_data(as_text=True)
+    found = FINGERPRINTED.findall(html)
+    assert {"style.css", "theme.js", "pwa.js", "favicon.svg"} <= {name for name, _ in found}
+    for name, shown in found:
+        assert len(shown) >= 8
+        assert shown == digest(client, name)
+
+
+def test_a_fingerprinted_file_is_kept_a_year_and_any_other_is_checked(client):
+    kept = client.get(f"/static/style.css?v={digest(client, 'style.css')}")
+    assert kept.status_code == 200
+    assert kept.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    plain = client.get("/static/style.css")
+    assert plain.headers["Cache-Control"] == "no-cache"
+    stale = client.get("/static/style.css?v=0123456789ab")
+    assert stale.headers["Cache-Control"] == "no-cache"
+
+
+def test_a_changed_file_gets_a_new_url(app, tmp_path):
+    (tmp_path / "static").mkdir()
+    target = tmp_path / "static" / "x.css"
+    target.write_text("a { color: red }")
+    app.static_folder = str(tmp_path / "static")
+    with app.test_request_context():
+        first = assets.static_digest("x.css")
+        target.write_text("a { color: blue }")
+        assert assets.static_digest("x.css") != first
+        assert assets.static_digest("../secret") is None
+        assert assets.static_digest("missing.css") is None
+
+
+@pytest.mark.parametrize("encoding,decode", [("br", brotli.decompress), ("gzip", gzip.decompress)])
+def test_pages_and_json_are_compressed_when_accepted(client, encoding, decode):
+    game = new_game(client, ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"], "family")
+    for _ in range(3):
+        record(client, game, "Ann")
+    for path in ("/", f"/games/{game.id}", f"/api/games/{game.id}"):
+        plain = client.get(path)
+        packed = client.get(path, headers={"Accept-Encoding": encoding})
+        assert packed.headers["Content-Encoding"] == encoding, path
+        assert "Accept-Encoding" in packed.headers["Vary"]
+        assert decode(packed.get_data()) == plain.get_data()
+        assert len(packed.get_data()) < len(plain.get_data()) / 2
+    assert "Content-Encoding" not in client.get("/").headers
+
+
+def test_every_page_has_a_description(client):
+    for path in pages(client):
+        html = client.get(path).get_data(as_text=True)
+        assert re.search(r'<meta name="description" content="[^"]{50,}">', html), path
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_manifest_declares_real_icons(client):
+    html = client.get("/games/new").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert 'rel="apple-touch-icon"' in html
+    assert re.search(r'<meta name="theme-color" content="#[0-9a-f]{6}"', html)
+    answer = client.get("/manifest.webmanifest")
+    assert answer.mimetype == "application/manifest+json"
+    manifest = answer.get_json(force=True)
+    assert manifest["name"] == "Liverpool Scorekeeper"
+    assert manifest["short_name"]
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/"
+    assert manifest["theme_color"].startswith("#")
+    sizes = {}
+    for icon in manifest["icons"]:
+        data = client.get(icon["src"]).get_data()
+        width, height = png_size(data)
+        assert icon["sizes"] == f"{width}x{height}"
+        assert icon["type"] == "image/png"
+        sizes.setdefault(icon["purpose"], set()).add(width)
+    assert {192, 512} <= sizes["any"]
+    assert sizes["maskable"]
+    touch = re.search(r'rel="apple-touch-icon" href="([^"]+)"', html).group(1)
+    assert png_size(client.get(touch).get_data()) == (180, 180)
+
+
+def test_service_worker_is_served_from_the_root(client):
+    answer = client.get("/sw.js")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/javascript"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    script = answer.get_data(as_text=True)
+    assert '"/offline"' in script
+    assert f"/static/style.css?v={digest(client, 'style.css')}" in script
+    offline = client.get("/offline")
+    assert offline.status_code == 200
+    assert "cannot be reached" in offline.get_data(as_text=True)
+
+
+def test_live_check_answers_304_until_the_game_changes(client):
+    game = new_game(client)
+    url = f"/games/{game.id}/state"
+    first = client.get(url)
+    assert first.status_code == 200
+    tag = first.get_json()["tag"]
+    assert first.headers["ETag"] == f'"{tag}"'
+    assert game.key not in first.get_data(as_text=True)
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert f'data-tag="{tag}"' in page
+    same = client.get(url, headers={"If-None-Match": f'"{tag}"'})
+    assert same.status_code == 304
+    assert same.get_data() == b""
+    record(client, game, "Ann")
+    changed = client.get(url, headers={"If-None-Match": f'"{tag}"'})
+    assert changed.status_code == 200
+    assert changed.get_json()["tag"] != tag
+    assert client.get("/games/999999/state").status_code == 404

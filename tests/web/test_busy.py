@@ -1,0 +1,113 @@
+"""Busy is not broken: a database write-locked by another program answers 503, keeps the entries."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import contextmanager
+
+import pytest
+from conftest import TEST_CONFIG
+
+from scorekeeper import create_app
+from tests.support.forms import read_form
+
+pytestmark = pytest.mark.sqlite_only("holds SQLite's write lock from a second connection")
+
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+
+
+@pytest.fixture
+def busy_app(tmp_path):
+    path = tmp_path / "busy.sqlite"
+    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=f"sqlite:///{path}")
+    config["DATABASE_BUSY_SECONDS"] = 0.3
+    application = create_app(config, instance_path=str(tmp_path / "instance"))
+    application.database_path = path
+    return application
+
+
+@contextmanager
+def write_locked(path):
+    """Another program (a large import, say) holding SQLite's write lock."""
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def started(client) -> tuple[int, str]:
+    answer = client.post("/api/games", json={"players": NAMES, "first_dealer": "Ann"}).get_json()
+    return answer["id"], answer["key"]
+
+
+def test_the_api_answers_503_with_retry_after(busy_app):
+    client = busy_app.test_client()
+    game_id, key = started(client)
+    with write_locked(busy_app.database_path):
+        answer = client.post(
+            f"/api/games/{game_id}/rounds",
+            json={"out": "Ann", "leftovers": {"Bob": "K", "Cat": "5", "Dan": "9"}},
+            headers={"X-Game-Key": key},
+        )
+        assert answer.status_code == 503
+        assert int(answer.headers["Retry-After"]) > 0
+        assert "nothing was saved" in answer.get_json()["error"]
+        assert client.post("/api/games", json={"players": NAMES}).status_code == 503
+    assert client.get(f"/api/games/{game_id}").get_json()["rounds"] == []
+
+
+def test_a_round_posted_while_busy_is_kept_and_can_be_sent_again(busy_app):
+    client = busy_app.test_client()
+    game_id, key = started(client)
+    client.set_cookie(f"gk_{game_id}", key)
+    form = client.get(f"/games/{game_id}/rounds/new").get_data(as_text=True)
+    token = re.search(r'name="write_token" type="hidden" value="([^"]+)"', form).group(1)
+    typed = {"out": "0", "cards_1": "K Q", "cards_2": "5", "cards_3": "JK", "round_number": "1"}
+    with write_locked(busy_app.database_path):
+        answer = client.post(f"/games/{game_id}/rounds/new", data=typed | {"write_token": token})
+    assert answer.status_code == 503
+    assert int(answer.headers["Retry-After"]) > 0
+    html = answer.get_data(as_text=True)
+    assert "The score book is busy" in html and "nothing was saved" in html
+    assert "<td>K Q</td>" in html and "<td>JK</td>" in html
+    again = read_form(html)
+    assert again.action == f"/games/{game_id}/rounds/new"
+    assert dict(again.fields).items() >= (typed | {"write_token": token}).items()
+    # Once the other program is done, "Try again" saves the round, once.
+    for _ in range(2):
+        saved = client.post(again.action, data=dict(again.fields))
+        assert saved.status_code == 302
+    assert len(client.get(f"/api/games/{game_id}").get_json()["rounds"]) == 1
+
+
+@pytest.mark.parametrize(
+    "path, data, kept",
+    [
+        (
+            "/games/new",
+            {
+                "names-0": "Ann",
+                "names-1": "Bob",
+                "names-2": "Cat",
+                "names-3": "Dan",
+                "profile": "liverpool",
+                "first_dealer": "random",
+            },
+            "Cat",
+        ),
+        ("/rules?q=meld&game=1", {"cards": "7♠ 7♥ 7♦"}, "7♠ 7♥ 7♦"),
+    ],
+)
+def test_other_pages_answer_503_never_500(busy_app, path, data, kept):
+    client = busy_app.test_client()
+    started(client)
+    with write_locked(busy_app.database_path):
+        answer = client.post(path, data=data)
+    assert answer.status_code == 503, answer.get_data(as_text=True)[:500]
+    assert "Retry-After" in answer.headers
+    html = answer.get_data(as_text=True)
+    assert f"<td>{kept}</td>" in html and "Try again" in html

@@ -1,0 +1,322 @@
+"""The database lasts: migrations, pre-migration databases, ids, sequences, proxies, engines."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import shutil
+import sqlite3
+from pathlib import Path
+
+import flask_migrate
+import pytest
+import qrcode
+import qrcode.image.svg
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from scorekeeper import database
+from scorekeeper.extensions import db
+from scorekeeper.scorebook import transfer
+from scorekeeper.scorebook.names import name_key
+from tests.support.apps import app_on
+from tests.support.server import Server, request
+
+LEGACY = Path(__file__).parents[1] / "database" / "legacy-v0.sqlite"
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+TABLES = {"games", "players", "rounds", "round_scores", "round_changes"}
+
+
+def differences(app) -> list:
+    """What Alembic finds between the database and the models (empty when they agree)."""
+    with app.app_context(), db.engine.connect() as connection:
+        return compare_metadata(MigrationContext.configure(connection), db.metadata)
+
+
+def app_tables(app) -> set[str]:
+    with app.app_context():
+        return set(db.inspect(db.engine).get_table_names()) & TABLES
+
+
+def revisions(app) -> list:
+    """Every revision, newest first."""
+    with app.app_context():
+        config = app.extensions["migrate"].migrate.get_config(str(database.MIGRATIONS))
+        return list(ScriptDirectory.from_config(config).walk_revisions())
+
+
+# --- Migrations ------------------------------------------------------------------------------
+
+
+def test_upgrade_from_empty_gives_exactly_the_models(fresh_database, tmp_path):
+    app = app_on(fresh_database("empty"), tmp_path)
+    assert app_tables(app) == set()
+    with app.app_context():
+        assert database.current_revision() is None
+        assert database.upgrade() == database.head_revision()
+    assert app_tables(app) == TABLES
+    assert differences(app) == []
+
+
+def test_every_revision_downgrades_and_upgrades_again(fresh_database, tmp_path):
+    app = app_on(fresh_database("steps"), tmp_path)
+    with app.app_context():
+        database.upgrade()
+        for revision in revisions(app):
+            target = revision.down_revision or "base"
+            flask_migrate.downgrade(directory=str(database.MIGRATIONS), revision=target)
+            assert database.current_revision() == revision.down_revision
+        assert set(db.inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        assert database.upgrade() == database.head_revision()
+    assert differences(app) == []
+
+
+def test_the_served_app_never_creates_tables_by_itself(fresh_database, tmp_path):
+    app = app_on(fresh_database("untouched"), tmp_path, TESTING=False)
+    assert app_tables(app) == set()
+
+
+def test_init_db_says_which_revision(fresh_database, tmp_path):
+    runner = app_on(fresh_database("init"), tmp_path).test_cli_runner()
+    first = runner.invoke(args=["init-db"])
+    assert first.exit_code == 0, first.output
+    with runner.app.app_context():
+        head = database.head_revision()  # the newest migration, whichever that is
+    assert head != "0001_baseline"
+    assert f"Database ready at revision {head} (created)" in first.output
+    again = runner.invoke(args=["init-db"])
+    assert f"revision {head} (already there)" in again.output
+    upgrade = runner.invoke(args=["db", "upgrade"])
+    assert upgrade.exit_code == 0, upgrade.output
+    with runner.app.app_context():
+        assert database.current_revision() == head
+
+
+def test_commands_refuse_a_database_that_is_not_upgraded(fresh_database, tmp_path):
+    runner = app_on(fresh_database("bare"), tmp_path).test_cli_runner()
+    for args in (["export", "-"], ["game-key", "1"], ["backup", str(tmp_path / "copy")]):
+        result = runner.invoke(args=args)
+        assert result.exit_code != 0, args
+        assert "the database is empty" in result.output
+        assert "flask --app scorekeeper init-db" in result.output
+    assert not (tmp_path / "copy").exists()
+
+
+# --- A database made before migrations ----------------------------------------------------
+
+
+def every_row(path: Path) -> dict[str, list[tuple]]:
+    connection = sqlite3.connect(path)
+    try:
+        return {
+            table: connection.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
+            for table in sorted(TABLES)
+        }
+    finally:
+        connection.close()
+
+
+@pytest.mark.sqlite_only("the database file was made by SQLite")
+def test_a_database_made_before_migrations_is_adopted_with_every_row(tmp_path):
+    path = tmp_path / "old.sqlite"
+    shutil.copy(LEGACY, path)
+    before = every_row(path)
+    assert [len(before[table]) for table in sorted(TABLES)] == [3, 14, 3, 32, 8]
+    app = app_on(f"sqlite:///{path}", tmp_path)
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    assert "made before migrations, stamped at 0001_baseline" in result.output
+    after = every_row(path)
+    # Every row is kept: only the players' name keys are recomputed (0002_write_once), and the
+    # columns later migrations add (archived_at) start empty.
+    width = {table: len(rows[0]) for table, rows in before.items()}
+    kept = {table: [row[: width[table]] for row in rows] for table, rows in after.items()}
+    assert kept["players"] == [(*row[:4], name_key(row[3])) for row in before["players"]]
+    assert {**kept, "players": None} == {**before, "players": None}
+    assert all(set(row[width[table] :]) <= {None} for table, rows in after.items() for row in rows)
+    assert ("Zoë", "zoë") in [row[3:] for row in before["players"]]
+    assert ("Zoë", "zoe") in [row[3:5] for row in after["players"]]
+    assert differences(app) == []
+    with app.app_context():
+        assert database.current_revision() == database.head_revision()
+
+    client = app.test_client()
+    games = {game["id"]: game for game in client.get("/api/games").get_json()["games"]}
+    assert games[1]["finished"] and games[1]["winners"] == ["Ann"]
+    assert games[1]["totals"] == {"Ann": 9, "Bob": 77, "Zoë": 98, "Dan": 79}
+    assert games[2]["round"] == 2 and games[3]["round"] == 1
+    page = client.get("/games/1").get_data(as_text=True)
+    assert "round 3 corrected" in page and "round 7 undone" in page
+
+    # The old games go on: a new key for game 2, and its next round is recorded.
+    made = app.test_cli_runner().invoke(args=["game-key", "2"])
+    key = made.output.split("key=")[1].split()[0]
+    answer = client.post(
+        "/api/games/2/rounds",
+        json={"out": "Fay", "leftovers": {"Eve": "K", "Gus": "Q", "Hu": "J"}, "number": 2},
+        headers={"X-Game-Key": key},
+    )
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["version"] == 2  # past the undone round 2's version 1
+
+
+# --- Ids ------------------------------------------------------------------------------------
+
+
+def game_with_rounds(client) -> tuple[int, str]:
+    created = client.post("/api/games", json={"players": NAMES, "first_dealer": "Ann"})
+    data = created.get_json()
+    body = {"out": "Bob", "leftovers": {"Ann": "5", "Cat": "5", "Dan": "5"}}
+    rounds = f"/api/games/{data['id']}/rounds"
+    assert client.post(rounds, json=body, headers={"X-Game-Key": data["key"]}).status_code == 201
+    return data["id"], data["key"]
+
+
+def test_import_moves_the_ids_past_the_imported_games(app, fresh_database, tmp_path):
+    client = app.test_client()
+    for _ in range(3):
+        game_with_rounds(client)
+    with app.app_context():
+        exported = transfer.dumps(transfer.export_games())
+    (tmp_path / "games.json").write_text(exported)
+
+    target = app_on(fresh_database("target"), tmp_path, "target")
+    result = target.test_cli_runner().invoke(args=["import", str(tmp_path / "games.json")])
+    assert result.exit_code == 0, result.output
+    assert "Imported 3 games: 1, 2, 3" in result.output
+    other = target.test_client()
+    assert [game_with_rounds(other)[0] for _ in range(2)] == [4, 5]
+    with target.app_context():
+        again = transfer.export_games()
+    assert [game["id"] for game in again["games"]] == [1, 2, 3, 4, 5]
+
+
+OUT_OF_RANGE = [2**31, 2**63 - 1, 2**63, 10**30]
+PAGES = [
+    ("GET", "/games/{id}"),
+    ("GET", "/games/{id}/join?key=x"),
+    ("GET", "/games/{id}/edit-link.svg"),
+    ("GET", "/games/{id}/rounds/new"),
+    ("POST", "/games/{id}/rounds/new"),
+    ("GET", "/games/{id}/rounds/1/edit"),
+    ("POST", "/games/{id}/rounds/1/edit"),
+    ("GET", "/games/{id}/rounds/1/undo"),
+    ("POST", "/games/{id}/rounds/1/undo"),
+]
+API = [
+    ("GET", "/api/games/{id}"),
+    ("POST", "/api/games/{id}/rounds"),
+    ("PUT", "/api/games/{id}/rounds/1"),
+    ("DELETE", "/api/games/{id}/rounds/1"),
+]
+
+
+@pytest.mark.parametrize("game_id", OUT_OF_RANGE)
+def test_ids_outside_the_database_are_404_on_every_route(client, game_id):
+    # Past SQLite's 64-bit and PostgreSQL's 32-bit ids, or a valid id that names no game.
+    for method, path in PAGES + API:
+        response = client.open(path.format(id=game_id), method=method, json={"version": 1})
+        assert response.status_code == 404, (method, path, response.status_code)
+        if path.startswith("/api/"):
+            assert "does not exist" in response.get_json()["error"]
+
+
+def test_an_unknown_game_is_404_before_any_key_check(client):
+    for method, path in API[1:]:
+        response = client.open(path.format(id=424242), method=method, json={"version": 1})
+        assert response.status_code == 404
+        assert response.get_json() == {"error": "game 424242 does not exist"}
+
+
+def test_database_url_spellings():
+    assert database.database_url("postgres://u:p@db/scores") == "postgresql+psycopg://u:p@db/scores"
+    assert database.database_url("postgresql://db/scores") == "postgresql+psycopg://db/scores"
+    assert database.database_url("postgresql+psycopg://db/x") == "postgresql+psycopg://db/x"
+    assert database.database_url("sqlite:///x.sqlite") == "sqlite:///x.sqlite"
+
+
+# --- Behind a reverse proxy ---------------------------------------------------------------
+
+
+HTTPS_PROXY = {
+    "X-Forwarded-For": "192.0.2.7",
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "scores.club.example",
+}
+
+
+def cookies_after_joining(client, headers) -> list[str]:
+    """The Set-Cookie lines of opening a game's edit link through the proxy."""
+    created = client.post("/api/games", json={"players": NAMES})
+    data = created.get_json()
+    response = client.get(f"/games/{data['id']}/join?key={data['key']}", headers=headers)
+    assert response.status_code == 303
+    return response.headers.getlist("Set-Cookie")
+
+
+def test_forwarded_headers_are_ignored_without_trusted_proxies(app):
+    lines = cookies_after_joining(app.test_client(), HTTPS_PROXY)
+    assert lines and not any("Secure" in line for line in lines)
+
+
+def test_a_trusted_https_proxy_makes_every_cookie_secure(fresh_database, tmp_path):
+    app = app_on(fresh_database("proxy"), tmp_path, UPGRADE_ON_START=True, TRUSTED_PROXIES=1)
+    lines = cookies_after_joining(app.test_client(), HTTPS_PROXY)
+    names = {line.split("=")[0] for line in lines}
+    assert {"session", "gk_1"} <= names
+    assert all("; Secure" in line for line in lines), lines
+    plain = cookies_after_joining(app.test_client(), {**HTTPS_PROXY, "X-Forwarded-Proto": "http"})
+    assert plain and not any("Secure" in line for line in plain)
+
+
+def qr_of(link: str) -> bytes:
+    """The edit-link QR code the app draws for `link`, drawn here the same way."""
+    image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return buffer.getvalue()
+
+
+def test_edit_link_codes_use_the_scheme_and_host_the_tablet_used(fresh_database, tmp_path):
+    app = app_on(fresh_database("links"), tmp_path, UPGRADE_ON_START=True, TRUSTED_PROXIES="1")
+    client = app.test_client()
+    created = client.post("/api/games", json={"players": NAMES}).get_json()
+    game_id, key = created["id"], created["key"]
+    client.get(f"/games/{game_id}/join?key={key}", headers=HTTPS_PROXY)
+    code = client.get(f"/games/{game_id}/edit-link.svg", headers=HTTPS_PROXY).data
+    assert code == qr_of(f"https://scores.club.example/games/{game_id}/join?key={key}")
+    direct = client.get(f"/games/{game_id}/edit-link.svg").data
+    assert direct == qr_of(f"http://localhost/games/{game_id}/join?key={key}")
+    page = client.get(f"/games/{game_id}", headers=HTTPS_PROXY).get_data(as_text=True)
+    assert f'href="/games/{game_id}/join?key={key}"' in page  # relative: the same host
+
+
+def test_trusted_proxies_must_be_a_count(fresh_database, tmp_path):
+    with pytest.raises(ValueError, match="TRUSTED_PROXIES must be a whole number"):
+        app_on(fresh_database("count"), tmp_path, TRUSTED_PROXIES="yes")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trusted", [None, "1"])
+def test_the_real_server_honours_trusted_proxies(fresh_database, tmp_path, trusted):
+    server = Server(
+        fresh_database("served"),
+        tmp_path / "server.log",
+        env={"TRUSTED_PROXIES": trusted} if trusted else {},
+    )
+    server.start()
+    try:
+        status, data = request(server.port, "POST", "/api/games", {"players": NAMES})
+        assert status == 201
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request(
+            "GET", f"/games/{data['id']}/join?key={data['key']}", headers=HTTPS_PROXY
+        )
+        response = connection.getresponse()
+        lines = response.headers.get_all("Set-Cookie")
+        connection.close()
+    finally:
+        server.stop()
+    assert response.status == 303 and lines
+    assert all(("; Secure" in line) == bool(trusted) for line in lines), lines

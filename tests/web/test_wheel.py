@@ -1,0 +1,104 @@
+"""The app as a wheel: installed into a fresh virtual environment, it serves from anywhere."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import sysconfig
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support.server import ANNOUNCED_PORT
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A new virtual environment holding the wheel built from this checkout; its python."""
+    folder = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
+        + ["--wheel-dir", str(folder / "dist"), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = (folder / "dist").glob("liverpool_scorekeeper-*.whl")
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps"]
+        + [str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    # The dependencies come from this environment's site-packages (a plain path: the checkout's
+    # editable install is not carried over), so nothing is downloaded.
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    Path(site, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return python
+
+
+def test_the_wheel_carries_the_templates_static_files_and_migrations(installed, tmp_path):
+    shown = subprocess.run(
+        [str(installed), "-c", "import scorekeeper, sys; print(scorekeeper.__file__)"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    package = Path(shown).parent
+    assert ROOT not in package.parents, shown  # the installed copy, not this checkout
+    assert (package / "templates" / "base.html").is_file()
+    assert (package / "static" / "style.css").is_file()
+    assert (package / "migrations" / "env.py").is_file()
+
+
+def test_the_installed_app_serves_pages_with_their_styles_from_another_folder(installed, tmp_path):
+    log = tmp_path / "serve.log"
+    env = {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'book.sqlite'}",
+        "SECRET_KEY": "wheel-test",
+        "PATH": "/usr/bin:/bin",
+    }
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [str(installed), "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
+            cwd=tmp_path,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        port = None
+        deadline = time.monotonic() + 30
+        while port is None and time.monotonic() < deadline:
+            assert process.poll() is None, log.read_text()
+            found = ANNOUNCED_PORT.search(log.read_text())
+            port = found and int(found.group(1))
+            time.sleep(0.1)
+        assert port, log.read_text()
+        base = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(base + "/games/new", timeout=10) as answer:
+            page = answer.read().decode()
+        assert "Start the game" in page
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
+        assert any("style" in sheet for sheet in sheets), sheets
+        for sheet in sheets:
+            with urllib.request.urlopen(base + sheet, timeout=10) as answer:
+                assert answer.headers["Content-Type"].startswith("text/css")
+                assert len(answer.read()) > 1000
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
