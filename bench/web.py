@@ -32,7 +32,6 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +46,7 @@ from tests.support.games import (
     round_body,
     seed_game,
 )
-from tests.support.server import Client, Response, Server, encode, json_headers, private_server
+from tests.support.server import Client, Response, encode, json_headers, private_server
 
 TITLE = "Web (waitress on loopback, 8 keep-alive clients)"
 
@@ -280,17 +279,10 @@ ENDPOINTS = (
 )
 
 
-def one_run(
-    warmup: float,
-    duration: float,
-    start: Callable[[], AbstractContextManager[Server]] = private_server,
-) -> dict[str, Load]:
-    """Start the server, load each endpoint (warm-up, then the window), stop the server.
-
-    `start` makes the server: another one only to try out a change (see bench/README.md).
-    """
+def one_run(warmup: float, duration: float) -> dict[str, Load]:
+    """Start the server, load each endpoint (warm-up, then the window), stop the server."""
     results: dict[str, Load] = {}
-    with start() as server:
+    with private_server() as server:
         port = server.port
         with Client(port, TIMEOUT) as setup:
             finished = seed_game(setup, LAST_ROUND)

@@ -33,19 +33,10 @@ class Server:
     """`python -m scorekeeper.serve` as its own process, on loopback, on the given database;
     `with Server(...)` starts it and stops it again."""
 
-    def __init__(
-        self,
-        database_url: str,
-        log: Path,
-        env: Mapping[str, str] | None = None,
-        threads: int | None = None,
-        module: str = "scorekeeper.serve",
-    ):
+    def __init__(self, database_url: str, log: Path, env: Mapping[str, str] | None = None):
         self.database_url = database_url
         self.log_path = log
         self.env = dict(env or {})
-        self.threads = threads  # None: serve.py's default
-        self.module = module  # another module only to try a change out (it must call serve.main)
         self.process: subprocess.Popen | None = None
         self.port = 0
 
@@ -70,12 +61,10 @@ class Server:
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
-            "SECRET_KEY": "concurrency-test",
+            "SECRET_KEY": "live-server-test",
             **self.env,
         }
-        command = [sys.executable, "-m", self.module, "--host", LOOPBACK, "--port", "0"]
-        if self.threads is not None:
-            command += ["--threads", str(self.threads)]
+        command = [sys.executable, "-m", "scorekeeper.serve", "--host", LOOPBACK, "--port", "0"]
         printed_before = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
@@ -212,12 +201,12 @@ def request(
 
 
 @contextlib.contextmanager
-def private_server(**options) -> Iterator[Server]:
+def private_server(env: Mapping[str, str] | None = None) -> Iterator[Server]:
     """A started server on a SQLite file of its own in a temporary folder (never `instance/`),
-    stopped and removed when the block ends; `options` go to `Server`."""
+    stopped and removed when the block ends."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-server-") as folder:
         database = Path(folder) / "book.sqlite"
-        with Server(f"sqlite:///{database}", Path(folder) / "server.log", **options) as server:
+        with Server(f"sqlite:///{database}", Path(folder) / "server.log", env) as server:
             yield server
 
 
