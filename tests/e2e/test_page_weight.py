@@ -2,10 +2,10 @@
 
 Chromium loads each page in a profile of its own, opens its folded boxes and lets its lazy
 images come; Playwright counts what crossed the network (tests/support/weight.py; bench/weight.py
-prints the same figures as a table). Elsewhere: no inline script or style on any page
-(tests/test_security.py::test_no_page_needs_inline_script_or_style, the CSP forbids them), and
-the round form saving without JavaScript (tests/e2e/test_table_mishaps.py::
-test_without_javascript_the_forms_save_and_back_shows_a_clean_form).
+prints the same figures as a table). Elsewhere: no inline script or style on any page, which
+the CSP forbids (tests/test_security.py::test_no_page_needs_inline_script_or_style), and the
+round form saving without JavaScript
+(tests/e2e/test_table_mishaps.py::test_without_javascript_the_forms_save_and_back_shows_a_clean_form).
 """
 
 import re

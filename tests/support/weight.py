@@ -62,7 +62,7 @@ def table_sights(port: int) -> list[Sight]:
     return [
         Sight("home", "/", {}),
         Sight("games list", "/games/", {}),
-        Sight("game page, finished (keeper)", f"/games/{finished.id}", keeper_finished, 7),
+        Sight("game page, finished (keeper)", f"/games/{finished.id}", keeper_finished, LAST_ROUND),
         Sight("game page, round 4 (keeper)", f"/games/{playing.id}", keeper_playing, 3),
         Sight("game page, round 4 (spectator)", f"/games/{playing.id}", {}, 3),
         Sight("record round 4 (keeper)", f"/games/{playing.id}/rounds/new", keeper_playing),
