@@ -23,7 +23,10 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
-from bench._server import NAMES, Client, Server
+from sqlalchemy import make_url
+
+from tests.support.games import NAMES
+from tests.support.server import Client, private_server
 
 TITLE = "Games list (100 vs 20,000 games)"
 SIZES = (100, 20_000)
@@ -127,9 +130,9 @@ def main(quick: bool = False) -> list[dict[str, Any]]:
         clients = {}
         seeded = {}
         for size in SIZES:
-            server = stack.enter_context(Server())
+            server = stack.enter_context(private_server())
             started = time.perf_counter()
-            seed(server.database, size)
+            seed(make_url(server.database_url).database, size)
             seeded[size] = time.perf_counter() - started
             clients[size] = Client(server.port)
             stack.callback(clients[size].close)

@@ -16,15 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench._server import (
-    NAMES,
-    Client,
-    Server,
-    cookie_header,
-    create_game,
-    key_cookie,
-    record_rounds,
-)
+from tests.support.games import cookie_header, key_cookie, seed_game
+from tests.support.server import Client, private_server
 
 TITLE = "Lighthouse 12 (768×1024, mobile throttling)"
 ROOT = Path(__file__).resolve().parent
@@ -80,11 +73,9 @@ def main(quick: bool = False) -> list[dict[str, Any]]:
             {"page": "skipped", "reason": "npm ci --prefix bench/lighthouse; Debian's chromium"}
         ]
     rows = []
-    with Server() as server:
-        client = Client(server.port)
-        game = create_game(client, NAMES)
-        record_rounds(client, game, 3)
-        editor = cookie_header(key_cookie(game))
+    with private_server() as server, Client(server.port) as client:
+        game = seed_game(client, 3)
+        editor = cookie_header(key_cookie(client, game))
         pages = [
             ("home", "/", {}),
             ("game page, spectator", f"/games/{game.id}", {}),
@@ -96,5 +87,4 @@ def main(quick: bool = False) -> list[dict[str, Any]]:
             pages = pages[:1]
         for name, path, headers in pages:
             rows.append({"page": name, **lighthouse(server.url + path, headers, chrome)})
-        client.close()
     return rows

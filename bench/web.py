@@ -1,7 +1,7 @@
 """The app under load as the table feels it: waitress on loopback, 8 keep-alive clients.
 
-Each run starts `python -m scorekeeper.serve` (serve.py's default threads) on a free loopback
-port with a fresh SQLite file (WAL, synchronous=FULL), then loads one endpoint at a time from
+Each run starts `python -m scorekeeper.serve` (serve.py's default threads) on loopback, on the
+port it picks itself, with a fresh SQLite file (WAL, synchronous=FULL), then loads one endpoint at a time from
 8 threads, each with its own keep-alive `http.client` connection, closed loop (a client sends
 its next request when the last answer is read): a warm-up, then a fixed measured window.
 
@@ -35,23 +35,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench._server import (
+from tests.support.games import (
     EIGHT_NAMES,
     LAST_ROUND,
     NAMES,
-    Client,
     Game,
-    Response,
-    Server,
     cookie_header,
     create_game,
-    encode,
-    json_headers,
     key_cookie,
     round_body,
-    rounds_path,
     seed_game,
 )
+from tests.support.server import Client, Response, encode, json_headers, private_server
 
 TITLE = "Web (waitress on loopback, 8 keep-alive clients)"
 
@@ -173,7 +168,7 @@ class RecordRounds(Plan):
         number = self.game.rounds + 1
         return Request(
             "POST",
-            rounds_path(self.game),
+            self.game.rounds_path,
             self.BODIES[number],
             json_headers(self.game.write_headers),
             expect=201,
@@ -284,24 +279,17 @@ ENDPOINTS = (
 )
 
 
-def one_run(
-    warmup: float, duration: float, start: Callable[[], Server] = Server
-) -> dict[str, Load]:
-    """Start the server, load each endpoint (warm-up, then the window), stop the server.
-
-    `start` makes the server: another one only to try out a change (see bench/README.md).
-    """
+def one_run(warmup: float, duration: float) -> dict[str, Load]:
+    """Start the server, load each endpoint (warm-up, then the window), stop the server."""
     results: dict[str, Load] = {}
-    with start() as server:
+    with private_server() as server:
         port = server.port
-        setup = Client(port, TIMEOUT)
-        finished = seed_game(setup, LAST_ROUND)
-        page = setup.request(
-            "GET", f"/games/{finished.id}", headers=cookie_header(key_cookie(finished))
-        )
+        with Client(port, TIMEOUT) as setup:
+            finished = seed_game(setup, LAST_ROUND)
+            keeper = cookie_header(key_cookie(setup, finished))
+            page = setup.request("GET", f"/games/{finished.id}", headers=keeper)
         if page.status != 200:
             raise RuntimeError(f"the game page answered {page.status}")
-        setup.close()
 
         static = {
             "GET /healthz": [Request("GET", "/healthz")],
@@ -310,7 +298,7 @@ def one_run(
                 Request(
                     "GET",
                     f"/games/{finished.id}",
-                    headers={"Accept": "text/html", **cookie_header(key_cookie(finished))},
+                    headers={"Accept": "text/html", **keeper},
                 )
             ],
             "POST /api/rules/meld": [
@@ -357,11 +345,15 @@ class _FlaskClient:
         answer = self.client.open(
             path, method=method, data=encode(data), headers=json_headers(headers)
         )
-        return Response(answer.status_code, dict(answer.headers), answer.data)
+        return Response(answer.status_code, _lower(answer.headers), answer.data)
 
     def request(self, method: str, path: str, body=None, headers=None) -> Response:
         answer = self.client.open(path, method=method, data=body, headers=dict(headers or {}))
-        return Response(answer.status_code, dict(answer.headers), answer.data)
+        return Response(answer.status_code, _lower(answer.headers), answer.data)
+
+
+def _lower(headers) -> dict[str, str]:
+    return {name.lower(): value for name, value in headers.items()}
 
 
 def count_statements() -> list[dict[str, Any]]:
@@ -419,14 +411,14 @@ def count_statements() -> list[dict[str, Any]]:
             fresh = create_game(client, NAMES)
             writes = {
                 "POST /api/games/<id>/rounds: round 1": measure(
-                    "POST", rounds_path(fresh), round_body(NAMES, 1), fresh.write_headers
+                    "POST", fresh.rounds_path, round_body(NAMES, 1), fresh.write_headers
                 ),
             }
             fresh.rounds = 1
             for number in range(2, LAST_ROUND):
-                measure("POST", rounds_path(fresh), round_body(NAMES, number), fresh.write_headers)
+                measure("POST", fresh.rounds_path, round_body(NAMES, number), fresh.write_headers)
             writes["POST /api/games/<id>/rounds: round 7"] = measure(
-                "POST", rounds_path(fresh), round_body(NAMES, LAST_ROUND), fresh.write_headers
+                "POST", fresh.rounds_path, round_body(NAMES, LAST_ROUND), fresh.write_headers
             )
         finally:
             event.remove(engine, "before_cursor_execute", listener)

@@ -1,4 +1,5 @@
-"""Real server processes for tests: `python -m scorekeeper.serve` on loopback, and HTTP to it."""
+"""Real server processes for tests and benchmarks: `python -m scorekeeper.serve` (waitress) on
+loopback, and HTTP/1.1 to it."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +23,37 @@ from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
+LOOPBACK = "127.0.0.1"
 
 # The line `python -m scorekeeper.serve` prints once it listens.
 ANNOUNCED_PORT = re.compile(r"open http://localhost:(\d+)/")
 
 
 class Server:
-    """`python -m scorekeeper.serve` as its own process, on loopback, on the given database."""
+    """`python -m scorekeeper.serve` as its own process, on loopback, on the given database;
+    `with Server(...)` starts it and stops it again."""
 
-    def __init__(self, database_url: str, log: Path, env: dict[str, str] | None = None):
+    def __init__(self, database_url: str, log: Path, env: Mapping[str, str] | None = None):
         self.database_url = database_url
         self.log_path = log
-        self.env = env or {}
+        self.env = dict(env or {})
         self.process: subprocess.Popen | None = None
         self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    def __enter__(self) -> Server:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
 
     def start(self, timeout: float = 20) -> None:
         """Start on a port the server itself picks (`--port 0`), read back from what it prints:
@@ -41,13 +61,14 @@ class Server:
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
-            "SECRET_KEY": "concurrency-test",
+            "SECRET_KEY": "live-server-test",
             **self.env,
         }
+        command = [sys.executable, "-m", "scorekeeper.serve", "--host", LOOPBACK, "--port", "0"]
         printed_before = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", "0"],
+                command,
                 cwd=ROOT,
                 env=env,
                 stdout=log,
@@ -56,7 +77,9 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped on start:\n{self.log()}")
+                raise RuntimeError(
+                    f"the server stopped on start ({self.process.returncode}):\n{self.log()}"
+                )
             printed = self.log_path.read_bytes()[printed_before:].decode("utf-8", "replace")
             bound = ANNOUNCED_PORT.search(printed)
             if bound:
@@ -85,6 +108,79 @@ class Server:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
 
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str]  # names in lower case
+    body: bytes
+    cookies: list[str] = field(default_factory=list)  # every Set-Cookie header, in order
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def parsed(self) -> Any:
+        """The body as JSON when the server says it is, as text otherwise."""
+        if self.headers.get("content-type", "").startswith("application/json"):
+            return self.json()
+        return self.body.decode("utf-8", "replace")
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection to a server on loopback (stdlib `http.client`)."""
+
+    def __init__(self, port: int, timeout: float = 15):
+        self.port = port
+        self.timeout = timeout
+        self.connection = http.client.HTTPConnection(LOOPBACK, port, timeout=timeout)
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
+        """Send one request and read the whole answer; after a dropped connection the next
+        request opens a new one."""
+        try:
+            self.connection.request(method, path, body=body, headers=dict(headers or {}))
+            answer = self.connection.getresponse()
+            data = answer.read()
+        except (http.client.HTTPException, OSError):
+            self.reconnect()
+            raise
+        if answer.will_close:
+            self.reconnect()
+        headers = {name.lower(): value for name, value in answer.getheaders()}
+        return Response(answer.status, headers, data, answer.headers.get_all("Set-Cookie") or [])
+
+    def send_json(
+        self, method: str, path: str, data: Any, headers: Mapping[str, str] | None = None
+    ) -> Response:
+        return self.request(method, path, encode(data), json_headers(headers))
+
+    def reconnect(self) -> None:
+        self.connection.close()
+        self.connection = http.client.HTTPConnection(LOOPBACK, self.port, timeout=self.timeout)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def encode(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False).encode()
+
+
+def json_headers(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    return {"Content-Type": "application/json", "Accept": "application/json", **(extra or {})}
+
+
 def request(
     port: int,
     method: str,
@@ -94,23 +190,24 @@ def request(
     timeout: float = 15,
 ) -> tuple[int, Any]:
     """One HTTP request on a fresh connection: (status, parsed JSON or text)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        headers = {}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        if key is not None:
-            headers["X-Game-Key"] = key
-        connection.request(method, path, body=data, headers=headers)
-        response = connection.getresponse()
-        raw = response.read()
-        if response.getheader("Content-Type", "").startswith("application/json"):
-            return response.status, json.loads(raw)
-        return response.status, raw.decode("utf-8", "replace")
-    finally:
-        connection.close()
+    headers = {"X-Game-Key": key} if key is not None else {}
+    data = None
+    if body is not None:
+        data = encode(body)
+        headers["Content-Type"] = "application/json"
+    with Client(port, timeout) as client:
+        answer = client.request(method, path, data, headers)
+    return answer.status, answer.parsed()
+
+
+@contextlib.contextmanager
+def private_server(env: Mapping[str, str] | None = None) -> Iterator[Server]:
+    """A started server on a SQLite file of its own in a temporary folder (never `instance/`),
+    stopped and removed when the block ends."""
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-server-") as folder:
+        database = Path(folder) / "book.sqlite"
+        with Server(f"sqlite:///{database}", Path(folder) / "server.log", env) as server:
+            yield server
 
 
 def integrity(database_url: str) -> str:
