@@ -13,7 +13,7 @@ from .cards import Card, format_cards
 from .contracts import Contract, contract
 from .errors import RulesError
 from .melds import MIN_RUN, MIN_SET, RUN, SET, Reading, meld_problem, meld_readings
-from .profiles import LIVERPOOL, Profile, check_round, get_profile
+from .profiles import LIVERPOOL, Profile, setting
 from .verdict import Problem, Verdict
 
 EMPTY = {"melds": [], "kinds": [], "jokers": []}
@@ -90,9 +90,7 @@ def check_opening(
     left: int | None = None,
 ) -> Verdict:
     """Judge an opening (R5): the entire contract at once, under some reading of the jokers."""
-    round_number = check_round(round_number)
-    profile = get_profile(profile)
-    players = profile.check_players(players)
+    round_number, profile, players = setting(round_number, profile, players)
     melds = [tuple(meld) for meld in melds]
     profile.check_copies([c for meld in melds for c in meld], players)
     left = check_left(left)

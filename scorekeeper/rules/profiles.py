@@ -147,6 +147,16 @@ def check_round(round_number: object) -> int:
     return round_number
 
 
+def setting(
+    round_number: int, profile: Profile | str | None, players: int | None
+) -> tuple[int, Profile, int]:
+    """What a question about one turn assumes, each part checked in turn: the round (R3), the
+    rules (R11) and the number of players (the profile's usual table when not given)."""
+    round_number = check_round(round_number)
+    rules = get_profile(profile)
+    return round_number, rules, rules.check_players(players)
+
+
 LIVERPOOL = Profile(
     name="liverpool",
     title="Liverpool (default)",

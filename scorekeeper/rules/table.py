@@ -27,7 +27,7 @@ from .melds import (
     require_suits,
 )
 from .opening import check_left, contract_kinds
-from .profiles import Profile, check_round, get_profile
+from .profiles import Profile, get_profile, setting
 from .seating import check_seat, turn_order_after
 from .verdict import Problem, Verdict, sentence
 
@@ -91,9 +91,7 @@ def check_layoff(
     left: int | None = None,
 ) -> Verdict:
     """Judge laying cards off on a meld on the table (R6)."""
-    round_number = check_round(round_number)
-    profile = get_profile(profile)
-    players = profile.check_players(players)
+    round_number, profile, players = setting(round_number, profile, players)
     meld, cards = tuple(meld), tuple(cards)
     if not cards:
         raise RulesError("name at least one card to lay off")
@@ -330,9 +328,7 @@ def check_swap(
     players: int | None = None,
 ) -> Verdict:
     """Judge replacing a joker in a run with the exact natural card it stands for (R7)."""
-    round_number = check_round(round_number)
-    profile = get_profile(profile)
-    players = profile.check_players(players)
+    round_number, profile, players = setting(round_number, profile, players)
     meld = tuple(meld)
     require_suits(meld + (card,))
     profile.check_copies(meld + (card,), players)
