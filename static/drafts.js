@@ -198,8 +198,11 @@
     var retry = null;
     var offline = null;
 
-    /* Keep the page, say why nothing is saved yet, and try again by itself in a few seconds. */
-    function showWaiting(busy, retryMs) {
+    /* Keep the page, say why the save is not done yet, and try again by itself in a few seconds.
+     * `left` is true when the post went out while the tablet was online: the score book may then
+     * have saved it and only its answer got lost, so the page does not claim nothing was saved
+     * (sending again is safe: the form's one-time token makes the second post write nothing). */
+    function showWaiting(busy, retryMs, left) {
       if (!offline) {
         offline = notice("offline-notice", "alert");
         var text = document.createElement("p");
@@ -214,15 +217,22 @@
         var actions = form.querySelector(".form-actions");
         form.insertBefore(offline, actions || null);
       }
+      var gone = navigator.onLine === false;
       var why = busy
         ? "The score book is busy: nothing is saved yet."
-        : navigator.onLine === false
-          ? "The tablet is offline: nothing is saved yet."
-          : "The score book could not be reached (is the tablet on the table's Wi-Fi?): nothing is saved yet.";
+        : left
+          ? (gone
+            ? "The tablet went offline before the score book answered: the save is not confirmed."
+            : "The score book's answer did not arrive (is the tablet on the table's Wi-Fi?): the save is not confirmed.")
+          : gone
+            ? "The tablet is offline: nothing is saved yet."
+            : "The score book could not be reached (is the tablet on the table's Wi-Fi?): nothing is saved yet.";
       offline.querySelector("strong").textContent = why;
       offline.querySelector("span").textContent = busy
         ? " Your entries are kept on this tablet, and the save is tried again in a few seconds."
-        : " Your entries are kept on this tablet and are saved as soon as the connection returns.";
+        : left
+          ? " Your entries are kept on this tablet and are sent again as soon as the connection returns; a round is never saved twice."
+          : " Your entries are kept on this tablet and are saved as soon as the connection returns.";
       offline.classList.remove("trying");
       clearTimeout(retry);
       retry = setTimeout(function () { send(false); }, retryMs || RETRY_MS);
@@ -236,6 +246,7 @@
         return;
       }
       sending = true;
+      var online = navigator.onLine !== false;
       if (offline) offline.classList.add("trying");
       var body = new URLSearchParams(new FormData(form));
       var headers = {};
@@ -272,7 +283,7 @@
       }).catch(function () {
         clearTimeout(late);
         sending = false;
-        if (!finished) showWaiting(false);
+        if (!finished) showWaiting(false, 0, online);
       });
     }
 
