@@ -35,9 +35,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper.rules import LAST_ROUND
 from tests.support.games import (
     EIGHT_NAMES,
-    LAST_ROUND,
     NAMES,
     Game,
     cookie_header,

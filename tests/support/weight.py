@@ -11,7 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from tests.support.games import LAST_ROUND, key_cookie, seed_game
+from scorekeeper.rules import LAST_ROUND
+from tests.support.games import key_cookie, seed_game
 from tests.support.server import Client
 
 TARGET_BYTES = 60_000
