@@ -38,6 +38,8 @@ from .rules.scoring import (
 from .rules.seating import RoundSetup, round_setup
 
 LAST_ROUND = 7
+# What a correction compares: the same, and nothing is stored.
+CHANGES = ("out", "cut_exact", "leftovers", "scores", "counted")
 # Called with a write's result before its commit (see `create_game`); `writeonce` keeps tokens.
 Keep = Callable[[Any], None]
 # A name must show on the ledger as written: no bidi overrides, not only invisible characters.
@@ -322,11 +324,13 @@ def penalty_table(profile: Profile | str) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class RoundEntry:
-    """What the table reports after a round: who went out, the cut, the cards left per seat."""
+    """What the table reports after a round: who went out, the cut, the cards left per seat,
+    or for a hand the table counted itself, its points (a seat is in one or the other)."""
 
     out: int | None
     leftovers: Mapping[int, str | Sequence[str]] = field(default_factory=dict)
     cut_exact: bool = False
+    points: Mapping[int, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -336,6 +340,7 @@ class ScoredRound:
     setup: RoundSetup
     result: RoundResult
     leftovers: tuple[str, ...]
+    counted: tuple[bool, ...]
 
 
 def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
@@ -349,16 +354,24 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
             hands[seat] = parse_leftovers(text)
         except RulesError as error:
             problems[seat] = str(error)
-    if not problems:
-        try:
-            result = score_round(
-                len(names), entry.out, hands, setup.cutter, entry.cut_exact, profile_of(game)
-            )
-        except LeftoverError as error:
-            problems[error.seat] = str(error)
-        except RulesError as error:
-            problems[None] = str(error)
+    # The player out counted at 0 simply went out: nothing to mark as counted.
+    counted = {
+        seat: points
+        for seat, points in entry.points.items()
+        if not (seat == entry.out and points == 0 and not isinstance(points, bool))
+    }
+    try:
+        # Even with a card misread, every other hand is judged, so every problem is named at once.
+        result = score_round(
+            len(names), entry.out, hands, setup.cutter, entry.cut_exact, profile_of(game), counted
+        )
+    except LeftoverError as error:
+        for seat, text in error.problems.items():
+            problems.setdefault(seat, text)
+    except RulesError as error:
+        problems.setdefault(None, str(error))
     if problems:
+        problems = dict(sorted(problems.items(), key=lambda item: (item[0] is None, item[0] or 0)))
         message = "; ".join(
             f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
             for seat, text in problems.items()
@@ -367,7 +380,9 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
     canonical = tuple(
         format_cards(sorted(hands.get(seat, ()), key=sort_key)) for seat in range(len(names))
     )
-    return ScoredRound(setup, result, canonical)
+    return ScoredRound(
+        setup, result, canonical, tuple(seat in counted for seat in range(len(names)))
+    )
 
 
 def record_round(
@@ -391,13 +406,16 @@ def record_round(
         cut_exact=entry.cut_exact,
         out=entry.out,
         scores=[
-            RoundScore(seat=seat, leftovers=text, penalty=penalty, bonus=bonus, score=score)
-            for seat, (text, penalty, bonus, score) in enumerate(
+            RoundScore(
+                seat=seat, leftovers=text, penalty=penalty, bonus=bonus, score=score, counted=hand
+            )
+            for seat, (text, penalty, bonus, score, hand) in enumerate(
                 zip(
                     scored.leftovers,
                     scored.result.penalties,
                     scored.result.bonus,
                     scored.result.scores,
+                    scored.counted,
                     strict=True,
                 )
             )
@@ -474,7 +492,9 @@ def correct_round(
         "scores": list(scored.result.scores),
         "version": played.version + 1,
     }
-    if all(before[key] == after[key] for key in ("out", "cut_exact", "leftovers", "scores")):
+    if any(scored.counted):
+        after["counted"] = list(scored.counted)
+    if all(before.get(key) == after.get(key) for key in CHANGES):
         return played  # nothing changed: no new version, nothing in the history
     # No flush before `_commit`: it alone turns a refused write into `Conflict`.
     with db.session.no_autoflush:
@@ -485,6 +505,7 @@ def correct_round(
             line.penalty = scored.result.penalties[line.seat]
             line.bonus = scored.result.bonus[line.seat]
             line.score = scored.result.scores[line.seat]
+            line.counted = scored.counted[line.seat]
         # The UPDATE says `WHERE version = <as loaded>`: a change slipped in is refused whole.
         played.version += 1
         played.corrected_at = utcnow()
@@ -529,8 +550,9 @@ def undo_round(
 
 
 def snapshot(played: Round) -> dict[str, Any]:
-    """A round as plain data, for the history."""
-    return {
+    """A round as plain data, for the history; `counted` only when a hand was counted in points,
+    so a round entered by cards reads as it always has."""
+    data = {
         "out": played.out,
         "cut_exact": played.cut_exact,
         "leftovers": [line.leftovers for line in played.scores],
@@ -539,6 +561,14 @@ def snapshot(played: Round) -> dict[str, Any]:
         "scores": [line.score for line in played.scores],
         "version": played.version,
     }
+    if any(line.counted for line in played.scores):
+        data["counted"] = [line.counted for line in played.scores]
+    return data
+
+
+def counted_seats(data: dict[str, Any]) -> list[int]:
+    """The seats whose hand a snapshot holds as points counted at the table, not as cards."""
+    return [seat for seat, hand in enumerate(data.get("counted") or []) if hand]
 
 
 def stale(played: Round) -> Conflict:
@@ -694,7 +724,7 @@ def _out_name(data: dict[str, Any], names: list[str]) -> str:
 
 def _line(data: dict[str, Any], seat: int) -> str:
     """One player's round: cards = penalty, the cut bonus if any, = score."""
-    cards = data["leftovers"][seat] or "out"
+    cards = "counted" if seat in counted_seats(data) else data["leftovers"][seat] or "out"
     penalty, bonus, score = data["penalties"][seat], data["bonus"][seat], data["scores"][seat]
     if not bonus:
         return f"{cards} = {_signed(score)}"
@@ -722,7 +752,10 @@ def round_json(game: Game, played: Round) -> dict[str, Any]:
         "cutter": names[played.cutter],
         "cut_exact": played.cut_exact,
         "out": None if played.out is None else names[played.out],
-        "leftovers": {names[line.seat]: line.leftovers.split() for line in played.scores},
+        "leftovers": {
+            names[line.seat]: line.leftovers.split() for line in played.scores if not line.counted
+        },
+        "points": {names[line.seat]: line.penalty for line in played.scores if line.counted},
         "penalties": {names[line.seat]: line.penalty for line in played.scores},
         "bonus": {names[line.seat]: line.bonus for line in played.scores},
         "scores": {names[line.seat]: line.score for line in played.scores},
