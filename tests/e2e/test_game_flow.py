@@ -50,7 +50,10 @@ def start_game(page):
 
 
 def tap_cards(page, seat, cards):
+    """A tap on the player's name gives them the form's one card pad, then a tap for each card."""
+    page.locator(f'.hand[data-seat="{seat}"] .hand-name').tap()
     pad = page.locator(f'.cardpad[data-for="cards_{seat}"]')
+    expect(page.locator(f'.hand[data-seat="{seat}"]')).to_have_class(re.compile(r"\bis-active\b"))
     for card in cards:
         rank, suit = re.match(r"^(10|JK|[2-9AJQK])([♠♥♦♣]?)$", card).groups()
         pad.locator(f'button[data-rank="{rank}"]').tap()
