@@ -160,7 +160,23 @@ def test_a_hand_counted_in_points_goes_into_the_ledger_and_the_api(watched, axe_
     expect(page.locator("#cards_2")).to_be_hidden()
 
 
-def test_every_problem_is_named_at_once(watched):
+def test_a_reload_keeps_a_hand_counted_in_points(watched):
+    page = watched
+    open_round_form(page, FOUR)
+    page.locator(".out-choice .tile", has_text="Ann").tap()
+    page.get_by_role("region", name="Cat").get_by_role("checkbox", name="Points").tap()
+    page.get_by_label("Cat points").fill("25")
+    page.wait_for_timeout(400)  # the draft is written 150 ms after the last change
+    page.reload()
+    expect(page.get_by_label("Cat points")).to_have_value("25")
+    expect(
+        page.get_by_role("region", name="Cat").get_by_role("checkbox", name="Points")
+    ).to_be_checked()
+    expect(page.locator("#cards_2")).to_be_hidden()
+    expect(page.locator('output[data-penalty-for="cards_2"]')).to_have_text("25")
+
+
+def test_every_problem_is_named_at_once(watched, axe_source):
     page = watched
     open_round_form(page, FOUR)
     page.locator(".out-choice .tile", has_text="Ann").tap()
@@ -182,6 +198,7 @@ def test_every_problem_is_named_at_once(watched):
     expect(hand(page, 3).locator(".error")).to_have_count(0)
     expect(page.get_by_label("Bob points")).to_have_value("1")  # nothing typed is lost
     expect(page.locator("#cards_2")).to_have_value("7 Z")
+    assert axe_violations(page, axe_source) == []  # the form with its errors
 
 
 def test_arrow_keys_move_within_the_pad_and_tab_reaches_save(watched):
