@@ -113,6 +113,7 @@
     var steps = pad.hasAttribute("data-steps");
     var penalties = pad.dataset.penalties ? JSON.parse(pad.dataset.penalties) : null;
     var declaring = false;
+    pad.textContent = ""; // what the page says without this script
 
     var head = null, who = null, counted = null;
     if (steps) {

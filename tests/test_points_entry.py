@@ -339,3 +339,15 @@ def test_the_migration_keeps_every_hand_as_cards_and_goes_back(fresh_database, t
     game = app.test_client().get("/api/games/1").get_json()
     assert game["rounds"][0]["points"] == {}
     assert game["totals"] == {"Ann": 0, "Bob": 7, "Cat": 10, "Dan": 15}
+
+
+def test_points_typed_without_the_toggle_count_when_no_cards_are_given(app, client):
+    """A browser that cannot hide the unticked points field: what was typed is not thrown away."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    made = client.post("/api/games", json={"players": NAMES}).get_json()
+    client.get(f"/games/{made['id']}/join?key={made['key']}")
+    data = {"out": "0", "cards_1": "7", "points_2": "25", "cards_3": "2", "points_3": "9"}
+    assert client.post(f"/games/{made['id']}/rounds/new", data=data).status_code == 302
+    played = client.get(f"/api/games/{made['id']}").get_json()["rounds"][0]
+    assert played["points"] == {"Cat": 25}  # Dan's cards win over a stray number
+    assert played["scores"] == {"Ann": 0, "Bob": 7, "Cat": 25, "Dan": 2}

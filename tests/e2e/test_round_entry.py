@@ -285,7 +285,10 @@ def test_without_javascript_hands_are_typed_and_counted(browser, page, live_serv
         tab.goto(f"/games/{game_id}/rounds/new")
         tab.locator(".out-choice .tile", has_text="Ann").tap()
         tab.locator("#cards_1").fill("A K 7 JK")
-        tab.get_by_label("Cat points").fill("25")  # typed alone: counted without the toggle
+        expect(tab.get_by_label("Cat points")).to_be_hidden()  # until Points is ticked
+        tab.get_by_role("region", name="Cat").get_by_role("checkbox", name="Points").tap()
+        expect(tab.locator("#cards_2")).to_be_hidden()
+        tab.get_by_label("Cat points").fill("25")
         tab.get_by_role("region", name="Dan").get_by_role("checkbox", name="Points").tap()
         tab.get_by_label("Dan points").fill("40")
         tab.get_by_role("button", name="Save round 1").tap()
