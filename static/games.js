@@ -78,7 +78,7 @@
       hands.forEach(function (hand) {
         var isOut = hand.getAttribute("data-seat") === out;
         hand.hidden = isOut;
-        hand.querySelector(".cards-input").disabled = isOut;
+        hand.querySelectorAll("input").forEach(function (input) { input.disabled = isOut; });
       });
     }
 

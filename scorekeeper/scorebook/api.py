@@ -183,7 +183,8 @@ def _undo_version() -> int | None:
 
 
 def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
-    """Read `{"cut_exact"?, "out", "leftovers": {name: text or [cards]}}` into seats."""
+    """Read `{"cut_exact"?, "out", "leftovers": {name: text or [cards]}, "points"?: {name: n}}`
+    into seats."""
     cut_exact = field(data, "cut_exact", bool, required=False, default=False)
     if "out" not in data:
         raise ApiError(
@@ -191,7 +192,7 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
         )
     out_name = field(data, "out", str, required=False)
     out = None if out_name is None else names.seat_of(game, out_name)
-    leftovers = field(data, "leftovers", dict)
+    leftovers = field(data, "leftovers", dict, required="points" not in data, default={})
     by_seat: dict[int, str | list[str]] = {}
     for name, cards in leftovers.items():
         seat = names.seat_of(game, name)
@@ -201,7 +202,18 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
         if not (is_list or isinstance(cards, str)):
             raise ApiError(f'the cards of {name!r} must be text like "A♠ K♦ 4♥" or a list of cards')
         by_seat[seat] = cards
-    return service.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact)
+    points: dict[int, int] = {}
+    for name, value in field(data, "points", dict, required=False, default={}).items():
+        seat = names.seat_of(game, name)
+        if seat in by_seat or seat in points:
+            raise ApiError(
+                f"{game.names[seat]} is given twice: a hand is either in 'leftovers' or in "
+                "'points', not both"
+            )
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ApiError(f"the points of {name!r} must be a whole number, not {value!r}")
+        points[seat] = value
+    return service.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact, points=points)
 
 
 # --- The season: play again, tidy the list -------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -15,9 +16,10 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, ValidationError
+from wtforms.widgets import NumberInput
 
 from ..rules import PROFILES, RulesError, get_profile
-from ..rules.scoring import parse_leftovers
+from ..rules.scoring import most_points
 from ..rules.verdict import sentence
 from . import errors, ledger, names, service, writeonce
 from .models import NAME_MAX, Game, Round
@@ -132,18 +134,9 @@ class NewGameForm(WriteOnceForm):
             )
 
 
-class CardsText:
-    """A leftover-cards field: R1 notation, ranks alone allowed, read by the engine."""
-
-    def __call__(self, form: FlaskForm, field: StringField) -> None:
-        try:
-            parse_leftovers(field.data or "")
-        except RulesError as error:
-            raise ValidationError(sentence(str(error))) from None
-
-
 class RoundForm(WriteOnceForm):
-    """A round's report: who went out, the exact cut, and one cards field per player."""
+    """A round's report: who went out, the exact cut, and per player the cards left or, with
+    their "Points" toggle on, the points the table counted for that hand."""
 
     out = RadioField(
         "Who went out?",
@@ -159,9 +152,9 @@ class RoundForm(WriteOnceForm):
     def __init__(self, *args: Any, game: Game, number: int, **kwargs: Any):
         self.game = game
         self.number = number
-        self.scored: service.ScoredRound | None = None
         # The round the entries on this form were typed for, when that is not `number`.
         self.carried_from: int | None = None
+        self.counted: set[int] = set()
         super().__init__(*args, **kwargs)
         self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
             option(NOBODY, "Nobody — the stock ran out")
@@ -226,57 +219,78 @@ class RoundForm(WriteOnceForm):
         """The cards field of each seat, in seat order."""
         return [self[f"cards_{seat}"] for seat in range(len(self.game.players))]
 
+    def hands(self) -> list[tuple[StringField, BooleanField, StringField]]:
+        """Each seat's cards field, "Points" toggle and points field, in seat order."""
+        return [
+            (self[f"cards_{seat}"], self[f"counted_{seat}"], self[f"points_{seat}"])
+            for seat in range(len(self.game.players))
+        ]
+
     def seats_with_errors(self) -> list[int]:
-        """The seats whose cards are marked wrong, for the summary at the top."""
-        return [seat for seat, field in enumerate(self.cards()) if field.errors]
+        """The seats whose cards or points are marked wrong, for the summary at the top."""
+        return [
+            seat
+            for seat, (cards, _, points) in enumerate(self.hands())
+            if cards.errors or points.errors
+        ]
 
     def entry(self) -> service.RoundEntry:
-        """The form's data as the score book takes it."""
+        """The form's data as the score book takes it: a hand is counted in points when its
+        toggle is on, or when only its points were typed (a page without its script)."""
         out = None if self.out.data in (None, NOBODY) else int(self.out.data)
+        leftovers: dict[int, str] = {}
+        points: dict[int, int | str | None] = {}
+        for seat, (cards, toggle, typed) in enumerate(self.hands()):
+            text = (typed.data or "").strip()
+            if toggle.data or (text and not (cards.data or "").strip()):
+                points[seat] = int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text or None
+            else:
+                leftovers[seat] = cards.data or ""
+        self.counted = set(points)
         return service.RoundEntry(
-            out=out,
-            leftovers={seat: field.data or "" for seat, field in enumerate(self.cards())},
-            cut_exact=bool(self.cut_exact.data),
+            out=out, leftovers=leftovers, cut_exact=bool(self.cut_exact.data), points=points
         )
 
-    def validate(self, extra_validators: Any = None) -> bool:
-        """Each field alone first, then the whole round scored by the engine (R10, R1 copies)."""
-        if not super().validate(extra_validators):
-            return False
-        try:
-            self.scored = service.score_entry(self.game, self.number, self.entry())
-        except errors.ScorebookError as error:
-            self.attach(error)
-            return False
-        return True
-
     def attach(self, error: errors.ScorebookError) -> None:
-        """Put each problem beside the player concerned; the others at the top of the form."""
-        fields = self.cards()
+        """Put each problem the score book found (it scores the round once, as it saves it)
+        beside the player concerned; the others at the top of the form."""
+        hands = self.hands()
         for seat, message in error.problems.items():
-            if seat is not None and 0 <= seat < len(fields):
-                fields[seat].errors = [*fields[seat].errors, sentence(message)]
+            if seat is not None and 0 <= seat < len(hands):
+                cards, _, points = hands[seat]
+                field = points if seat in self.counted else cards
+                field.errors = [*field.errors, sentence(message)]
             else:
                 self.form_errors.append(sentence(message))
 
 
 def round_form(game: Game, number: int, prefill: Round | None = None) -> RoundForm:
-    """A round form with one cards field per seat; `prefill` fills it from a recorded round."""
-    fields = {
-        f"cards_{seat}": StringField(
+    """A round form with a cards field, a "Points" toggle and a points field per seat;
+    `prefill` fills it from a recorded round. The engine judges them all (see `validate`)."""
+    limit = most_points(game.profile, len(game.players))
+    fields: dict[str, Any] = {}
+    for seat, name in enumerate(game.names):
+        fields[f"cards_{seat}"] = StringField(
             f"Cards left: {name}",
-            validators=[CardsText()],
             render_kw={"autocomplete": "off", "spellcheck": "false", "class": "cards-input"},
         )
-        for seat, name in enumerate(game.names)
-    }
+        fields[f"counted_{seat}"] = BooleanField("Points", render_kw={"class": "points-toggle"})
+        fields[f"points_{seat}"] = StringField(
+            f"{name} points",
+            widget=NumberInput(step=1, min=0, max=limit),
+            render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
+        )
     form_class = type("GameRoundForm", (RoundForm,), fields)
     data: dict[str, Any] = {"round_number": str(number)}
     if prefill is not None:
         data["version"] = str(prefill.version)
         data["out"] = NOBODY if prefill.out is None else str(prefill.out)
         data["cut_exact"] = prefill.cut_exact
-        data.update({f"cards_{line.seat}": line.leftovers for line in prefill.scores})
+        for line in prefill.scores:
+            data[f"cards_{line.seat}"] = line.leftovers
+            if line.counted:
+                data[f"counted_{line.seat}"] = True
+                data[f"points_{line.seat}"] = str(line.penalty)
     return form_class(game=game, number=number, data=data)
 
 

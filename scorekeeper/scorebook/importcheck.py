@@ -25,6 +25,8 @@ FORMAT_VERSION = 1
 NUMBER_LIMIT = 10**9
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
 SNAPSHOT_KEYS = {"out", "cut_exact", "leftovers", "penalties", "bonus", "scores", "version"}
+# Kept in a snapshot only when a hand was counted in points (see `service.snapshot`).
+SNAPSHOT_COUNTED = frozenset({"counted"})
 # Every stored time lies in these years: any other was typed by hand, or is a broken clock.
 EARLIEST = datetime(1970, 1, 1)
 LATEST = datetime(2200, 12, 31, 23, 59, 59, 999999)
@@ -166,7 +168,8 @@ ROUND_FIELDS = {
     "corrected_at",
     "scores",
 }
-SCORE_FIELDS = {"seat", "leftovers", "penalty", "bonus", "score"}
+SCORE_FIELDS = {"seat", "leftovers", "penalty", "bonus", "score", "counted"}
+SCORE_FIELDS_LATER = frozenset({"counted"})
 CHANGE_FIELDS = {"round_number", "action", "changed_at", "before", "after"}
 
 
@@ -244,7 +247,7 @@ def _check_round(check: _Checker, item: Any, seats: int) -> Round:
     scores = []
     for index, value in enumerate(check.at("scores").list(data["scores"])):
         line = check.at("scores").at(index)
-        score = line.object(value, SCORE_FIELDS)
+        score = line.object(value, SCORE_FIELDS, SCORE_FIELDS_LATER)
         if score["seat"] != index or isinstance(score["seat"], bool):
             raise line.at("seat").fail(f"must be {index}: one line per seat, in order")
         penalty = line.at("penalty").whole(score["penalty"])
@@ -259,6 +262,7 @@ def _check_round(check: _Checker, item: Any, seats: int) -> Round:
                 penalty=penalty,
                 bonus=bonus,
                 score=total,
+                counted=line.at("counted").flag(score.get("counted", False)),
             )
         )
     if len(scores) != seats:
@@ -296,7 +300,7 @@ def _check_change(check: _Checker, item: Any, seats: int) -> RoundChange:
 
 def _check_snapshot(check: _Checker, value: Any, seats: int) -> dict[str, Any]:
     """A round as the history keeps it: the page describes it, so every part must be there."""
-    data = check.object(value, SNAPSHOT_KEYS)
+    data = check.object(value, SNAPSHOT_KEYS | SNAPSHOT_COUNTED, SNAPSHOT_COUNTED)
     check.at("out").seat(data["out"], seats, empty=True)
     check.at("cut_exact").flag(data["cut_exact"])
     check.at("version").whole(data["version"], 1, NUMBER_LIMIT)
@@ -309,7 +313,20 @@ def _check_snapshot(check: _Checker, value: Any, seats: int) -> dict[str, Any]:
                 check.at(name).at(index).cards(entry)
             else:
                 check.at(name).at(index).whole(entry)
+    if "counted" in data:
+        hands = check.at("counted").list(data["counted"])
+        if len(hands) != seats or not any(hands):
+            raise check.at("counted").fail(
+                f"must hold one true or false for each of the {seats} players, one true at least"
+            )
+        for index, hand in enumerate(hands):
+            check.at("counted").at(index).flag(hand)
     return data
+
+
+def _same(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Two snapshots of a round hold the same entry, points counted at the table included."""
+    return all(one.get(key) == other.get(key) for key in SNAPSHOT_KEYS | SNAPSHOT_COUNTED)
 
 
 # --- What the engine says --------------------------------------------------------------------
@@ -343,10 +360,14 @@ def _agrees(
     `lines`: the place is a round's, one line per seat (scores[1].penalty), not a history
     snapshot's, one list per field (penalties[1]).
     """
+    counted = ledger.counted_seats(stored)
     entry = service.RoundEntry(
         out=stored["out"],
-        leftovers=dict(enumerate(stored["leftovers"])),
+        leftovers={
+            seat: text for seat, text in enumerate(stored["leftovers"]) if seat not in counted
+        },
         cut_exact=stored["cut_exact"],
+        points={seat: stored["penalties"][seat] for seat in counted},
     )
     try:
         scored = service.score_entry(game, number, entry)
@@ -354,6 +375,12 @@ def _agrees(
         seat = next(iter(error.problems))
         place = check if seat is None else _place(check, "leftovers", seat, lines)
         raise place.fail(f"{said} is refused by the rules: {error.message}") from None
+    for seat, hand in enumerate(scored.counted):
+        if hand != (seat in counted):
+            raise _place(check, "counted", seat, lines).fail(
+                f"{said} must be {str(hand).lower()} for {game.names[seat]}: "
+                + ("a hand counted in points" if hand else "the player went out")
+            )
     computed = {
         "leftovers": list(scored.leftovers),
         "penalties": list(scored.result.penalties),
@@ -410,7 +437,7 @@ def _check_history(check: _Checker, game: Game) -> None:
                 .at("version")
                 .fail(f"{said} must be {expected}: the version the round had then")
             )
-        if previous is not None and any(before[key] != previous[key] for key in SNAPSHOT_KEYS):
+        if previous is not None and not _same(before, previous):
             raise where.at("before").fail(f"{said} is not the round as the entry before left it")
         versions = [before["version"]]
         if change.action == "corrected":
@@ -433,7 +460,7 @@ def _check_history(check: _Checker, game: Game) -> None:
         corrected = last.get(played.number)
         if corrected is not None:
             stored = service.snapshot(played)
-            if any(stored[key] != corrected[key] for key in SNAPSHOT_KEYS):
+            if not _same(stored, corrected):
                 raise where.fail(f"{said} is not the round as its last correction in the history")
         elif played.version != highest.get(played.number, 0) + 1:
             raise where.at("version").fail(

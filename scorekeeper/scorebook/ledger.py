@@ -233,9 +233,14 @@ def _out_name(data: dict[str, Any], names: list[str]) -> str:
     return "nobody" if data["out"] is None else names[data["out"]]
 
 
+def counted_seats(data: dict[str, Any]) -> list[int]:
+    """The seats whose hand a snapshot holds as points counted at the table, not as cards."""
+    return [seat for seat, hand in enumerate(data.get("counted") or []) if hand]
+
+
 def _line(data: dict[str, Any], seat: int) -> str:
     """One player's round: cards = penalty, the cut bonus if any, = score."""
-    cards = data["leftovers"][seat] or "out"
+    cards = "counted" if seat in counted_seats(data) else data["leftovers"][seat] or "out"
     penalty, bonus, score = data["penalties"][seat], data["bonus"][seat], data["scores"][seat]
     if not bonus:
         return f"{cards} = {signed(score)}"
@@ -263,7 +268,10 @@ def round_json(game: Game, played: Round) -> dict[str, Any]:
         "cutter": names[played.cutter],
         "cut_exact": played.cut_exact,
         "out": None if played.out is None else names[played.out],
-        "leftovers": {names[line.seat]: line.leftovers.split() for line in played.scores},
+        "leftovers": {
+            names[line.seat]: line.leftovers.split() for line in played.scores if not line.counted
+        },
+        "points": {names[line.seat]: line.penalty for line in played.scores if line.counted},
         "penalties": {names[line.seat]: line.penalty for line in played.scores},
         "bonus": {names[line.seat]: line.bonus for line in played.scores},
         "scores": {names[line.seat]: line.score for line in played.scores},

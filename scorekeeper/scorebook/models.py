@@ -13,6 +13,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -142,6 +143,8 @@ class RoundScore(db.Model):
     penalty: Mapped[int]
     bonus: Mapped[int] = mapped_column(default=0)
     score: Mapped[int]
+    # The table counted this hand itself: `penalty` is the points they gave, `leftovers` is "".
+    counted: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     round: Mapped[Round] = relationship(back_populates="scores")
 

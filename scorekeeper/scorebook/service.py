@@ -26,6 +26,8 @@ from .ledger import next_round, profile_of, setup_for
 from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
 from .names import clean_name, clean_names, name_key
 
+# What a correction compares: the same, and nothing is stored.
+CHANGES = ("out", "cut_exact", "leftovers", "scores", "counted")
 # Called with a write's result before its commit (see `create_game`); `writeonce` keeps tokens.
 Keep = Callable[[Any], None]
 
@@ -95,11 +97,13 @@ def _first_dealer(names: list[str], chosen: str | int | None) -> int:
 
 @dataclass(frozen=True)
 class RoundEntry:
-    """What the table reports after a round: who went out, the cut, the cards left per seat."""
+    """What the table reports after a round: who went out, the cut, the cards left per seat,
+    or for a hand the table counted itself, its points (a seat is in one or the other)."""
 
     out: int | None
     leftovers: Mapping[int, str | Sequence[str]] = field(default_factory=dict)
     cut_exact: bool = False
+    points: Mapping[int, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,7 @@ class ScoredRound:
     setup: RoundSetup
     result: RoundResult
     leftovers: tuple[str, ...]
+    counted: tuple[bool, ...]
 
 
 def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
@@ -122,16 +127,24 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
             hands[seat] = parse_leftovers(text)
         except RulesError as error:
             problems[seat] = str(error)
-    if not problems:
-        try:
-            result = score_round(
-                len(names), entry.out, hands, setup.cutter, entry.cut_exact, profile_of(game)
-            )
-        except LeftoverError as error:
-            problems[error.seat] = str(error)
-        except RulesError as error:
-            problems[None] = str(error)
+    # The player out counted at 0 simply went out: nothing to mark as counted.
+    counted = {
+        seat: points
+        for seat, points in entry.points.items()
+        if not (seat == entry.out and points == 0 and not isinstance(points, bool))
+    }
+    try:
+        # Even with a card misread, every other hand is judged, so every problem is named at once.
+        result = score_round(
+            len(names), entry.out, hands, setup.cutter, entry.cut_exact, profile_of(game), counted
+        )
+    except LeftoverError as error:
+        for seat, text in error.problems.items():
+            problems.setdefault(seat, text)
+    except RulesError as error:
+        problems.setdefault(None, str(error))
     if problems:
+        problems = dict(sorted(problems.items(), key=lambda item: (item[0] is None, item[0] or 0)))
         message = "; ".join(
             f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
             for seat, text in problems.items()
@@ -140,7 +153,9 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
     canonical = tuple(
         format_cards(sorted(hands.get(seat, ()), key=sort_key)) for seat in range(len(names))
     )
-    return ScoredRound(setup, result, canonical)
+    return ScoredRound(
+        setup, result, canonical, tuple(seat in counted for seat in range(len(names)))
+    )
 
 
 def record_round(
@@ -164,13 +179,16 @@ def record_round(
         cut_exact=entry.cut_exact,
         out=entry.out,
         scores=[
-            RoundScore(seat=seat, leftovers=text, penalty=penalty, bonus=bonus, score=score)
-            for seat, (text, penalty, bonus, score) in enumerate(
+            RoundScore(
+                seat=seat, leftovers=text, penalty=penalty, bonus=bonus, score=score, counted=hand
+            )
+            for seat, (text, penalty, bonus, score, hand) in enumerate(
                 zip(
                     scored.leftovers,
                     scored.result.penalties,
                     scored.result.bonus,
                     scored.result.scores,
+                    scored.counted,
                     strict=True,
                 )
             )
@@ -247,7 +265,9 @@ def correct_round(
         "scores": list(scored.result.scores),
         "version": played.version + 1,
     }
-    if all(before[key] == after[key] for key in ("out", "cut_exact", "leftovers", "scores")):
+    if any(scored.counted):
+        after["counted"] = list(scored.counted)
+    if all(before.get(key) == after.get(key) for key in CHANGES):
         return played  # nothing changed: no new version, nothing in the history
     # No flush before `_commit`: it alone turns a refused write into `Conflict`.
     with db.session.no_autoflush:
@@ -258,6 +278,7 @@ def correct_round(
             line.penalty = scored.result.penalties[line.seat]
             line.bonus = scored.result.bonus[line.seat]
             line.score = scored.result.scores[line.seat]
+            line.counted = scored.counted[line.seat]
         # The UPDATE says `WHERE version = <as loaded>`: a change slipped in is refused whole.
         played.version += 1
         played.corrected_at = utcnow()
@@ -302,8 +323,9 @@ def undo_round(
 
 
 def snapshot(played: Round) -> dict[str, Any]:
-    """A round as plain data, for the history."""
-    return {
+    """A round as plain data, for the history; `counted` only when a hand was counted in points,
+    so a round entered by cards reads as it always has."""
+    data = {
         "out": played.out,
         "cut_exact": played.cut_exact,
         "leftovers": [line.leftovers for line in played.scores],
@@ -312,6 +334,9 @@ def snapshot(played: Round) -> dict[str, Any]:
         "scores": [line.score for line in played.scores],
         "version": played.version,
     }
+    if any(line.counted for line in played.scores):
+        data["counted"] = [line.counted for line in played.scores]
+    return data
 
 
 def stale(played: Round) -> Conflict:

@@ -77,6 +77,7 @@ def _export_game(game: Game) -> dict[str, Any]:
                         "penalty": line.penalty,
                         "bonus": line.bonus,
                         "score": line.score,
+                        "counted": line.counted,
                     }
                     for line in played.scores
                 ],

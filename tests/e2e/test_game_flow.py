@@ -7,79 +7,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.tablet import ROUNDS, fill_round, record_round, start_game, tap_cards
+
 pytestmark = pytest.mark.browser
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]  # clockwise; Ann deals first
-PENALTY = {"A": 15, "J": 10, "Q": 10, "K": 10, "10": 10, "JK": 15}
-PENALTY.update({str(n): n for n in range(2, 10)})
-
-# (out or None, exact cut?, cards left by player). Ann deals round 1, so the cutters are
-# Dan, Ann, Bob, Cat, Dan, Ann, Bob (the dealer's right, R2).
-ROUNDS = {
-    1: ("Ann", True, {"Bob": ["7", "K"], "Cat": ["A"], "Dan": ["3"]}),
-    2: ("Bob", False, {"Ann": ["Q", "J"], "Cat": ["5♥"], "Dan": ["JK"]}),
-    3: (None, False, {"Ann": ["2"], "Bob": ["4"], "Cat": ["6"], "Dan": ["8"]}),
-    4: ("Cat", True, {"Ann": ["K"], "Bob": ["9"], "Dan": ["A♠", "A"]}),
-    5: ("Ann", False, {"Bob": ["3"], "Cat": ["2"], "Dan": ["K"]}),
-    6: ("Dan", True, {"Ann": ["7"], "Bob": ["8"], "Cat": ["9"]}),
-    7: ("Bob", False, {"Ann": ["A"], "Cat": ["K", "Q"], "Dan": ["JK", "JK"]}),
-}
 WRONG_ROUND_5 = ("Dan", False, {"Ann": ["10"], "Bob": ["10"], "Cat": ["10"]})
-
-
-def penalty(cards):
-    return sum(PENALTY[re.sub("[♠♥♦♣]$", "", card)] for card in cards)
-
-
-def start_game(page):
-    page.goto("/games/new")
-    expect(page.locator('.seat[data-seat="4"]')).to_be_hidden()  # liverpool: 4 seats
-    for seat, name in enumerate(["Bob", "Ann", "Cat", "Dan"]):
-        page.locator(f"#names-{seat}").fill(name)
-    # Bob and Ann sit the other way round: swap them with the move button.
-    page.get_by_role("button", name="Move seat 1 down").tap()
-    expect(page.locator("#names-0")).to_have_value("Ann")
-    expect(page.locator("#names-1")).to_have_value("Bob")
-    page.locator('.seat[data-seat="0"] .deals-first').tap()
-    page.get_by_role("button", name="Start the game").tap()
-    expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
-    expect(page.locator(".dealer")).to_have_text("Ann")
-    expect(page.locator(".cutter")).to_have_text("Dan")
-    expect(page.locator(".first-player")).to_have_text("Bob")
-    expect(page.locator(".exact-cut")).to_have_text("Exact cut: 41 — Dan gets −50")
-
-
-def tap_cards(page, seat, cards):
-    pad = page.locator(f'.cardpad[data-for="cards_{seat}"]')
-    for card in cards:
-        rank, suit = re.match(r"^(10|JK|[2-9AJQK])([♠♥♦♣]?)$", card).groups()
-        pad.locator(f'button[data-rank="{rank}"]').tap()
-        if suit:
-            pad.locator(f'button[data-suit="{suit}"]').tap()
-
-
-def fill_round(page, out, cut, hands):
-    if out is None:
-        page.locator(".out-choice .tile.nobody").tap()
-    else:
-        page.locator(".out-choice .tile", has_text=out).tap()
-        expect(page.locator(f'.hand[data-seat="{NAMES.index(out)}"]')).to_be_hidden()
-    if cut:
-        page.locator(".cut-choice .tile").tap()
-    for name, cards in hands.items():
-        seat = NAMES.index(name)
-        tap_cards(page, seat, cards)
-        expect(page.locator(f'output[data-penalty-for="cards_{seat}"]')).to_have_text(
-            str(penalty(cards))
-        )
-
-
-def record_round(page, number, out, cut, hands):
-    page.get_by_role("link", name=re.compile(f"Record round {number}")).tap()
-    expect(page.locator("h1")).to_contain_text(f"Record round {number}")
-    fill_round(page, out, cut, hands)
-    page.get_by_role("button", name=f"Save round {number}").tap()
-    expect(page.locator(".flash")).to_have_text(f"Round {number} saved.")
 
 
 def test_a_whole_game_by_tapping(watched):

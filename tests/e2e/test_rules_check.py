@@ -44,7 +44,7 @@ def test_undo_removes_one_card(page):
     page.locator("#cards").tap()
     tap(page, "5", "spades", "6", "spades", "Q")
     assert page.input_value("#cards") == "5♠ 6♠ Q"
-    tap(page, "remove the last card")
+    tap(page, "Undo")
     assert page.input_value("#cards") == "5♠ 6♠"
     page.get_by_role("button", name="remove 5♠").tap()
     assert page.input_value("#cards") == "6♠"
@@ -61,7 +61,7 @@ def test_joker_declared_by_tapping(page):
         "spades",
         "7",
         "spades",
-        "joker standing for the next card",
+        "JK as… (joker standing for the next card)",
         "8",
         "spades",
     )

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_game_flow import ROUNDS, record_round
+from tests.support.tablet import ROUNDS, record_round
 
 pytestmark = pytest.mark.browser
 # The page, failing the test on any script error or CSP violation.

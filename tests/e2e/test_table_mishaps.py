@@ -12,7 +12,15 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_game_flow import NAMES, ROUNDS, fill_round, record_round, start_game, tap_cards
+from tests.support.tablet import (
+    NAMES,
+    ROUNDS,
+    fill_round,
+    record_round,
+    start_game,
+    tap_cards,
+    with_figures,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -77,13 +85,6 @@ def wait_for_draft(page, needle: str, within_ms: int = 1000) -> None:
             k => k.startsWith(prefix) && localStorage[k].includes(needle))""",
         arg=[DRAFTS, needle],
         timeout=within_ms,
-    )
-
-
-def with_figures(page, what: str, value) -> None:
-    """Print a measured figure beside the test's name (shown with `pytest -s`)."""
-    print(
-        f"[{page.viewport_name}] {what}: {value if isinstance(value, dict) else f'{value:.2f} s'}"
     )
 
 

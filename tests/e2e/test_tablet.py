@@ -8,8 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import make_game
-from tests.e2e.test_accessibility import FOUR
+from tests.support.tablet import FOUR, make_game
 
 pytestmark = pytest.mark.browser
 

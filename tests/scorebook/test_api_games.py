@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.book import rounds_url, with_key
+
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 GAME_KEYS = {
     "id",
@@ -37,17 +39,6 @@ def game(client):
     data = response.get_json()
     with_key(client, data.pop("key"))
     return data
-
-
-def with_key(client, key):
-    """Send this edit key in X-Game-Key with every request of this client."""
-    client.environ_base["HTTP_X_GAME_KEY"] = key
-    return client
-
-
-def rounds_url(game, number=None):
-    base = f"/api/games/{game['id']}/rounds"
-    return base if number is None else f"{base}/{number}"
 
 
 def body(out="Cat", cut_exact=None, **cards):

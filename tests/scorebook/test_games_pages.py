@@ -238,16 +238,24 @@ def test_unknown_game_is_404(client):
 # --- Recording a round ------------------------------------------------------------------------
 
 
-def test_round_form_has_a_card_pad_per_player(client):
+def test_round_form_has_one_card_pad_and_per_hand_points(client):
     game_id = start(client)
     page = text(client.get(f"/games/{game_id}/rounds/new"))
-    for seat in range(4):
+    pads = re.findall(r'<div class="cardpad"[^>]*>', page)
+    assert len(pads) == 1  # one pad for the whole form, following the hand being entered
+    assert 'data-for="cards_0"' in pads[0] and "data-steps" in pads[0]
+    assert "data-rank-only" in pads[0]
+    penalties = re.search(r"data-penalties='([^']*)'", pads[0]).group(1)
+    assert '"A": 15' in penalties and '"JK": 15' in penalties and '"K": 10' in penalties
+    for seat, name in enumerate(["Ann", "Bob", "Cat", "Dan"]):
         block = hand_section(page, seat)
-        assert f'data-for="cards_{seat}"' in block
-        assert "data-rank-only" in block
+        assert f'id="cards_{seat}"' in block
         assert f'data-penalty-for="cards_{seat}"' in block
-        penalties = re.search(r"data-penalties='([^']*)'", block).group(1)
-        assert '"A": 15' in penalties and '"JK": 15' in penalties and '"K": 10' in penalties
+        assert f'id="counted_{seat}"' in block and "<span>Points</span>" in block
+        points = re.search(rf'<input [^>]*id="points_{seat}"[^>]*>', block).group()
+        assert 'type="number"' in points and 'inputmode="numeric"' in points
+        assert 'max="1605"' in points  # every card of the game at 15 (liverpool)
+        assert f'<span class="visually-hidden">{name} </span>points</label>' in block
     assert "Nobody — the stock ran out" in page
     assert "Dan cut exactly 41 cards" in page
 

@@ -105,6 +105,18 @@ def record_page(client, game_id: int, out="Cat", cut_exact=False, names=NAMES, *
     assert response.status_code == 302, response.get_data(as_text=True)
 
 
+def with_key(client, key: str):
+    """Send this edit key in X-Game-Key with every request of this client."""
+    client.environ_base["HTTP_X_GAME_KEY"] = key
+    return client
+
+
+def rounds_url(game: Mapping[str, Any], number: int | None = None) -> str:
+    """`/api/games/<id>/rounds`, or one round's URL, for a game as the API returned it."""
+    base = f"/api/games/{game['id']}/rounds"
+    return base if number is None else f"{base}/{number}"
+
+
 class Book:
     """The helpers above, bound to one test client: `book.new_game()`, `book.record(game, "Ann")`."""
 

@@ -129,12 +129,13 @@ def test_a_database_made_before_migrations_is_adopted_with_every_row(tmp_path):
     assert "made before migrations, stamped at 0001_baseline" in result.output
     after = every_row(path)
     # Every row is kept: only the players' name keys are recomputed (0002_write_once), and the
-    # columns later migrations add (archived_at) start empty.
+    # columns later migrations add start empty (archived_at) or false (counted).
     width = {table: len(rows[0]) for table, rows in before.items()}
     kept = {table: [row[: width[table]] for row in rows] for table, rows in after.items()}
     assert kept["players"] == [(*row[:4], name_key(row[3])) for row in before["players"]]
     assert {**kept, "players": None} == {**before, "players": None}
-    assert all(set(row[width[table] :]) <= {None} for table, rows in after.items() for row in rows)
+    added = {None, False}
+    assert all(set(row[width[table] :]) <= added for table, rows in after.items() for row in rows)
     assert ("Zoë", "zoë") in [row[3:] for row in before["players"]]
     assert ("Zoë", "zoe") in [row[3:5] for row in after["players"]]
     assert differences(app) == []

@@ -1,0 +1,299 @@
+"""Short round entry at the table: one card pad that follows the player being entered, a hand
+counted in points, and every problem named at once, at both tablet sizes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.tablet import axe_violations, make_game, with_figures
+
+pytestmark = pytest.mark.browser
+
+FOUR = ["Ann", "Bob", "Cat", "Dan"]
+EIGHT = ["Alexandra", "Bartholomew", "Catherine", "Dominic", "Eleanor", "Frederick", "Gwen", "Hal"]
+
+
+def open_round_form(page, names, profile="liverpool", rounds=0):
+    """The game page as its editor, then a tap on "Record round N", as at the table."""
+    game_id, key = make_game(page, names, rounds, profile)
+    page.goto(f"/games/{game_id}/join?key={key}")
+    page.goto(f"/games/{game_id}")
+    page.get_by_role("link", name=re.compile(f"Record round {rounds + 1}")).tap()
+    expect(page.locator("h1")).to_contain_text(f"Record round {rounds + 1}")
+    expect(page.locator(".cardpad .pad-rank")).to_have_count(14)  # the page's script has run
+    return game_id, key
+
+
+def scroll_height(page) -> int:
+    """The page's whole scroll height, top bar included."""
+    return page.evaluate("() => document.documentElement.scrollHeight")
+
+
+def active_seat(page) -> str | None:
+    return page.locator(".hand.is-active").get_attribute("data-seat")
+
+
+def hand(page, seat: int):
+    return page.locator(f'.hand[data-seat="{seat}"]')
+
+
+pad_key = "button[data-rank='{}']"
+
+
+def tap(page, *ranks: str) -> None:
+    for rank in ranks:
+        page.locator(".cardpad").locator(pad_key.format(rank)).tap()
+
+
+@pytest.mark.parametrize(
+    ("names", "profile", "screens"),
+    [(FOUR, "liverpool", 1.5), (EIGHT, "family", 3)],
+    ids=["4 players", "8 players"],
+)
+def test_the_round_form_fits_the_screen_before_and_after_who_went_out(
+    watched, names, profile, screens
+):
+    page = watched
+    open_round_form(page, names, profile)
+    limit = screens * page.viewport_size["height"]
+    before = scroll_height(page)
+    page.locator(".out-choice .tile", has_text=names[1]).tap()
+    after = scroll_height(page)
+    with_figures(
+        page,
+        f"round form height, {len(names)} players",
+        {"before": before, "after who went out": after, "limit": limit},
+    )
+    assert before <= limit
+    assert after <= limit
+    # One pad for the whole form, not one a hand.
+    expect(page.locator(".cardpad")).to_have_count(1)
+    expect(page.locator(".cardpad .pad-rank")).to_have_count(14)
+
+
+def test_one_pad_follows_the_player_and_steps_past_who_went_out(watched, axe_source):
+    """A typical round by tapping: who went out, each other hand's cards, "Next", Save."""
+    page = watched
+    game_id, _ = open_round_form(page, FOUR)
+    taps = 0
+
+    def tapping(locator):
+        nonlocal taps
+        locator.tap()
+        taps += 1
+
+    assert active_seat(page) == "0"  # the first hand is the pad's at once
+    expect(hand(page, 0)).to_have_attribute("aria-current", "true")
+    tapping(page.locator(".out-choice .tile", has_text="Bob"))
+    expect(hand(page, 1)).to_be_hidden()
+    for rank in ("K", "7"):
+        tapping(page.locator(".cardpad " + pad_key.format(rank)))
+    expect(page.locator("#cards_0")).to_have_value("K 7")
+    expect(page.locator('output[data-penalty-for="cards_0"]')).to_have_text("17")
+    expect(page.locator(".pad-who")).to_have_text("Cards for Ann")
+    # "Next" skips Bob, who went out.
+    tapping(page.get_by_role("button", name="Next: Cat"))
+    assert active_seat(page) == "2"
+    expect(hand(page, 0)).not_to_have_attribute("aria-current", "true")
+    expect(page.locator(".pad-who")).to_have_text("Cards for Cat")
+    tapping(page.locator(".cardpad " + pad_key.format("A")))
+    tapping(page.get_by_role("button", name="Next: Dan"))
+    assert active_seat(page) == "3"
+    for rank in ("JK", "3"):
+        tapping(page.locator(".cardpad " + pad_key.format(rank)))
+    # A tap on a hand gives it the pad: Ann's J was forgotten.
+    page.locator("#hand-0 .hand-name").tap()
+    assert active_seat(page) == "0"
+    expect(page.locator("#cards_0")).not_to_be_focused()  # no keyboard popped up
+    tap(page, "J")
+    expect(page.locator("#cards_0")).to_have_value("K 7 J")
+    page.locator("#hand-3 .penalty").tap()
+    assert active_seat(page) == "3"
+    # After the last hand, "Done" leads to Save.
+    page.get_by_role("button", name="Done").tap()
+    expect(page.get_by_role("button", name="Save round 1")).to_be_focused()
+    assert axe_violations(page, axe_source) == []  # the form with cards entered
+    tapping(page.get_by_role("button", name="Save round 1"))
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.")
+    with_figures(page, "taps for a 4-player round (5 cards, one player out)", {"taps": taps})
+    assert taps <= 9
+    scores = page.request.get(f"/api/games/{game_id}").json()["rounds"][0]["scores"]
+    assert scores == {"Ann": 27, "Bob": 0, "Cat": 15, "Dan": 18}
+
+
+def test_a_hand_counted_in_points_goes_into_the_ledger_and_the_api(watched, axe_source):
+    page = watched
+    game_id, key = open_round_form(page, FOUR)
+    page.locator(".out-choice .tile", has_text="Ann").tap()
+    tap(page, "5")  # Bob's hand, by its cards
+    cat = page.get_by_role("region", name="Cat")
+    cat.get_by_role("checkbox", name="Points").tap()
+    points = page.get_by_label("Cat points")
+    expect(points).to_be_focused()  # the number keypad opens at once
+    expect(points).to_have_attribute("inputmode", "numeric")
+    expect(page.locator("#cards_2")).to_be_hidden()
+    assert active_seat(page) == "2"
+    expect(page.locator(".pad-who")).to_have_text("Points for Cat")
+    expect(page.locator(".cardpad .pad-ranks")).to_be_hidden()
+    points.fill("25")  # a count the card field read as the card 2
+    expect(page.locator('output[data-penalty-for="cards_2"]')).to_have_text("25")
+    page.get_by_role("button", name="Next: Dan").tap()
+    tap(page, "K")
+    assert axe_violations(page, axe_source) == []  # the form with points entered
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.")
+    cell = page.locator('tr[data-round="1"] td').nth(2)
+    expect(cell.locator(".score")).to_have_text("25")
+    expect(cell.locator(".cards")).to_have_text("25 (counted)")
+    played = page.request.get(f"/api/games/{game_id}").json()["rounds"][0]
+    assert played["points"] == {"Cat": 25}
+    assert "Cat" not in played["leftovers"]
+    assert played["scores"] == {"Ann": 0, "Bob": 5, "Cat": 25, "Dan": 10}
+    # The correction form opens as it was entered: Cat in points.
+    page.get_by_role("link", name="Correct round 1").tap()
+    expect(page.get_by_label("Cat points")).to_have_value("25")
+    expect(cat.get_by_role("checkbox", name="Points")).to_be_checked()
+    expect(page.locator("#cards_2")).to_be_hidden()
+
+
+def test_a_reload_keeps_a_hand_counted_in_points(watched):
+    page = watched
+    open_round_form(page, FOUR)
+    page.locator(".out-choice .tile", has_text="Ann").tap()
+    page.get_by_role("region", name="Cat").get_by_role("checkbox", name="Points").tap()
+    page.get_by_label("Cat points").fill("25")
+    page.wait_for_timeout(400)  # the draft is written 150 ms after the last change
+    page.reload()
+    expect(page.get_by_label("Cat points")).to_have_value("25")
+    expect(
+        page.get_by_role("region", name="Cat").get_by_role("checkbox", name="Points")
+    ).to_be_checked()
+    expect(page.locator("#cards_2")).to_be_hidden()
+    expect(page.locator('output[data-penalty-for="cards_2"]')).to_have_text("25")
+
+
+def test_every_problem_is_named_at_once(watched, axe_source):
+    page = watched
+    open_round_form(page, FOUR)
+    page.locator(".out-choice .tile", has_text="Ann").tap()
+    page.get_by_role("button", name="Save round 1").tap()  # Bob, Cat and Dan left empty
+    summary = page.locator(".errors-summary")
+    expect(summary.get_by_role("link")).to_have_text(["Bob", "Cat", "Dan"])
+    for seat in (1, 2, 3):
+        expect(hand(page, seat).locator(".error")).to_contain_text("still holds at least one card")
+    # A bad number of points and a bad card: both named, each beside its hand.
+    page.get_by_role("region", name="Bob").get_by_role("checkbox", name="Points").tap()
+    page.get_by_label("Bob points").fill("1")
+    page.locator("#cards_2").fill("7 Z")
+    page.locator("#cards_3").fill("K")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(summary.get_by_role("link")).to_have_text(["Bob", "Cat"])
+    expect(hand(page, 1).locator(".error")).to_contain_text("1 points cannot be")
+    expect(page.get_by_label("Bob points")).to_have_attribute("aria-invalid", "true")
+    expect(hand(page, 2).locator(".error")).to_contain_text("'Z' (card 2) is not a card")
+    expect(hand(page, 3).locator(".error")).to_have_count(0)
+    expect(page.get_by_label("Bob points")).to_have_value("1")  # nothing typed is lost
+    expect(page.locator("#cards_2")).to_have_value("7 Z")
+    assert axe_violations(page, axe_source) == []  # the form with its errors
+
+
+def test_arrow_keys_move_within_the_pad_and_tab_reaches_save(watched):
+    page = watched
+    open_round_form(page, FOUR)
+    page.locator(".out-choice .tile", has_text="Ann").tap()
+    page.locator("#cards_1").focus()
+    presses = 0
+    while not page.get_by_role("button", name="Save round 1").evaluate(
+        "b => b === document.activeElement"
+    ):
+        page.keyboard.press("Tab")
+        presses += 1
+        assert presses <= 15, page.evaluate("document.activeElement.outerHTML")
+    with_figures(page, "Tab presses from the first hand to Save, 4 players", {"tabs": presses})
+    # The pad is one Tab stop: Shift+Tab from Save lands on one of its keys.
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.classList.contains('pad-key')")
+    page.locator(".cardpad " + pad_key.format("A")).focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".cardpad " + pad_key.format("2"))).to_be_focused()
+    page.keyboard.press("End")  # the last of the pad's keys: the step to the next player
+    expect(page.locator(".cardpad .pad-next")).to_be_focused()
+    page.keyboard.press("Home")
+    expect(page.locator(".cardpad " + pad_key.format("A"))).to_be_focused()
+    page.keyboard.press("ArrowDown")  # to the row below, not the next key
+    below = page.evaluate("document.activeElement.textContent")
+    assert below not in ("A", "2")
+    page.keyboard.press("ArrowUp")  # back to the ranks, to the key above
+    assert page.evaluate("document.activeElement.classList.contains('pad-rank')")
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")
+    # Tab went through every hand, and the pad followed: the last hand focused has it.
+    assert active_seat(page) == "3"
+    expect(page.locator("#cards_3")).to_have_value("A")
+    # One Tab stop for the keys, one for the chips of the hand.
+    for group in (".pad-keys .pad-key", ".pad-chips .pad-chip"):
+        stops = page.evaluate(
+            "sel => [...document.querySelectorAll(sel)].filter(k => k.tabIndex === 0).length",
+            ".cardpad " + group,
+        )
+        assert stops == 1, group
+
+
+def test_eight_players_tab_count(watched):
+    page = watched
+    open_round_form(page, EIGHT, "family")
+    page.locator("#cards_0").focus()
+    presses = 0
+    while not page.get_by_role("button", name="Save round 1").evaluate(
+        "b => b === document.activeElement"
+    ):
+        page.keyboard.press("Tab")
+        presses += 1
+        assert presses <= 30
+    with_figures(page, "Tab presses from the first hand to Save, 8 players", {"tabs": presses})
+
+
+def test_removing_a_chip_keeps_focus_among_the_chips(watched):
+    page = watched
+    open_round_form(page, FOUR)
+    page.locator(".out-choice .tile", has_text="Dan").tap()
+    tap(page, "A", "K", "7")
+    chips = page.locator(".cardpad .pad-chip")
+    chips.nth(1).focus()
+    page.keyboard.press("Enter")  # removes the K
+    expect(page.locator("#cards_0")).to_have_value("A 7")
+    expect(page.get_by_role("button", name="remove 7")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="remove A")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#cards_0")).to_have_value("")
+    assert page.evaluate("document.activeElement.classList.contains('pad-key')")
+
+
+def test_without_javascript_hands_are_typed_and_counted(browser, page, live_server):
+    game_id, key = make_game(page, FOUR, 0, "liverpool")
+    context = browser.new_context(
+        viewport=page.viewport_size, has_touch=True, base_url=live_server, java_script_enabled=False
+    )
+    try:
+        tab = context.new_page()
+        tab.goto(f"/games/{game_id}/join?key={key}")
+        tab.goto(f"/games/{game_id}/rounds/new")
+        tab.locator(".out-choice .tile", has_text="Ann").tap()
+        tab.locator("#cards_1").fill("A K 7 JK")
+        expect(tab.get_by_label("Cat points")).to_be_hidden()  # until Points is ticked
+        tab.get_by_role("region", name="Cat").get_by_role("checkbox", name="Points").tap()
+        expect(tab.locator("#cards_2")).to_be_hidden()
+        tab.get_by_label("Cat points").fill("25")
+        tab.get_by_role("region", name="Dan").get_by_role("checkbox", name="Points").tap()
+        tab.get_by_label("Dan points").fill("40")
+        tab.get_by_role("button", name="Save round 1").tap()
+        expect(tab.locator(".flash")).to_have_text("Round 1 saved.")
+    finally:
+        context.close()
+    played = page.request.get(f"/api/games/{game_id}").json()["rounds"][0]
+    assert played["scores"] == {"Ann": 0, "Bob": 47, "Cat": 25, "Dan": 40}
+    assert played["points"] == {"Cat": 25, "Dan": 40}
