@@ -465,7 +465,11 @@ def test_closing_the_browser_while_offline_loses_nothing(watched, tablet, live_s
     wait_for_draft(page, "7 K")
     # The whole browser goes, waiting save and all; what it keeps on disk comes back with it.
     kept = page.context.storage_state()
-    page.context.close()
+    # The page goes first, as it would with the browser: closing the profile alone lifts the
+    # offline switch while the page still runs, and its waiting save would go out on "online".
+    context = page.context
+    page.close()
+    context.close()
     context = tablet(page.viewport_size, base_url=live_server, storage_state=kept)
     tab = context.new_page()
     tab.goto(f"/games/{game}/rounds/new")
