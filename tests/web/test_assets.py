@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import re
 import struct
+from pathlib import Path
 
 import brotli
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from scorekeeper import assets
 from tests.support.book import new_game, record
 
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 FINGERPRINTED = re.compile(r'/static/([\w./-]+)\?v=([0-9a-f]{8,})"')
 
@@ -151,3 +153,10 @@ def test_live_check_answers_304_until_the_game_changes(client):
     assert changed.status_code == 200
     assert changed.get_json()["tag"] != tag
     assert client.get("/games/999999/state").status_code == 404
+
+
+def test_no_colour_token_is_defined_by_itself():
+    """A custom property that refers to itself is invalid, and whatever uses it turns transparent."""
+    for sheet in sorted((ROOT / "static").glob("*.css")):
+        for name, value in re.findall(r"(--[\w-]+)\s*:\s*([^;]+);", sheet.read_text()):
+            assert f"var({name})" not in value, f"{sheet.name}: {name}: {value}"
