@@ -464,11 +464,12 @@ def test_closing_the_browser_while_offline_loses_nothing(watched, tablet, live_s
     game = round_one_saved_offline(page)
     wait_for_draft(page, "7 K")
     # The whole browser goes, waiting save and all; what it keeps on disk comes back with it.
-    kept = page.context.storage_state()
-    # The page goes first, as it would with the browser: closing the profile alone lifts the
-    # offline switch while the page still runs, and its waiting save would go out on "online".
+    # The page goes first, as it would with the browser. While it ran, taking the profile's
+    # storage (Playwright reads it through a page of its own) or closing the profile could lift
+    # the offline switch for a moment: the page heard "online" and its waiting save went out.
     context = page.context
     page.close()
+    kept = context.storage_state()
     context.close()
     context = tablet(page.viewport_size, base_url=live_server, storage_state=kept)
     tab = context.new_page()
