@@ -464,12 +464,24 @@ def test_closing_the_browser_while_offline_loses_nothing(watched, tablet, live_s
     game = round_one_saved_offline(page)
     wait_for_draft(page, "7 K")
     # The whole browser goes, waiting save and all; what it keeps on disk comes back with it.
-    # The page goes first, as it would with the browser. While it ran, taking the profile's
-    # storage (Playwright reads it through a page of its own) or closing the profile could lift
-    # the offline switch for a moment: the page heard "online" and its waiting save went out.
+    assert ledger(live_server, game)["rounds"] == []  # nothing reached the score book
+    # What the browser keeps on disk, read from the page itself: its cookies and this site's
+    # localStorage. (Playwright's own storage reading opens a page of its own in the profile,
+    # and closing the profile lifts the offline switch; either let the waiting save out.)
+    kept = {
+        "cookies": page.context.cookies(),
+        "origins": [
+            {
+                "origin": live_server,
+                "localStorage": page.evaluate(
+                    "() => Object.keys(localStorage).map(name => "
+                    "({name, value: localStorage.getItem(name)}))"
+                ),
+            }
+        ],
+    }
     context = page.context
     page.close()
-    kept = context.storage_state()
     context.close()
     context = tablet(page.viewport_size, base_url=live_server, storage_state=kept)
     tab = context.new_page()
