@@ -11,7 +11,10 @@
  * with [data-pad-target]. With data-steps (the round form) it serves each `.hand` in turn: a tap on
  * a hand picks it, "Next" steps to the next hand, the player who went out is skipped, and a hand
  * counted in points (its "Points" toggle) is typed in its number field instead.
- * The pad's keys are one stop for Tab; the arrow keys move between them.
+ * The pad's keys are one stop for Tab; the arrow keys move between them. On the round form each
+ * hand is one stop too: its "Points" toggle leaves the Tab order and the pad's own "Points" key
+ * switches the hand being entered, whichever the pad's "Cards for" list picks, so Save is a few
+ * Tabs from the first hand even with 8 players.
  */
 (function () {
   "use strict";
@@ -115,12 +118,25 @@
     var declaring = false;
     pad.textContent = ""; // what the page says without this script
 
-    var head = null, who = null, counted = null;
+    var head = null, lead = null, who = null, said = null, counted = null, mode = null;
     if (steps) {
+      // "Cards for <hand>": a list of the hands, so a keyboard picks any hand for the pad too.
       head = document.createElement("p");
       head.className = "pad-who";
-      head.setAttribute("aria-live", "polite");
-      who = document.createElement("strong");
+      lead = document.createElement("label");
+      lead.htmlFor = "pad-hand";
+      who = document.createElement("select");
+      who.id = "pad-hand";
+      who.className = "pad-hand";
+      said = document.createElement("span");
+      said.className = "visually-hidden";
+      said.setAttribute("aria-live", "polite");
+      head.appendChild(lead);
+      head.appendChild(who);
+      head.appendChild(said);
+      // The hand's "Points" toggle, from the pad: pressed while the hand is counted in points.
+      mode = button("Points", null, "secondary pad-points");
+      mode.setAttribute("aria-pressed", "false");
       counted = document.createElement("p");
       counted.className = "pad-counted hint";
       counted.hidden = true;
@@ -179,6 +195,7 @@
       var line = document.createElement("div");
       line.className = "pad-line";
       line.appendChild(head);
+      line.appendChild(mode);
       line.appendChild(counted);
       line.appendChild(chips);
       pad.appendChild(line);
@@ -188,9 +205,12 @@
     pad.appendChild(keys);
 
     function padKeys() {
-      return Array.prototype.slice.call(pad.querySelectorAll(".pad-keys .pad-key"));
+      var all = Array.prototype.slice.call(pad.querySelectorAll(".pad-keys .pad-key"));
+      return mode ? [mode].concat(all) : all;
     }
     var settleKeys = rove(pad, padKeys);
+    // Tab into the pad lands on the first rank, where entering a hand starts.
+    padKeys().forEach(function (k) { k.tabIndex = k === ranks.firstChild ? 0 : -1; });
     var settleChips = rove(chips, function () {
       return Array.prototype.slice.call(chips.querySelectorAll(".pad-chip"));
     });
@@ -284,9 +304,15 @@
         var hand = handOf(target);
         var parts = partsOf(hand);
         var on = isCounted(hand);
-        who.textContent = parts.name;
-        head.textContent = on ? "Points for " : "Cards for ";
-        head.appendChild(who);
+        lead.textContent = on ? "Points for" : "Cards for";
+        who.value = String(hands.indexOf(hand));
+        Array.prototype.forEach.call(who.options, function (option, i) {
+          option.disabled = skipped(hands[i]);
+        });
+        var saying = lead.textContent + " " + parts.name;
+        if (said.textContent !== saying) said.textContent = saying;
+        mode.setAttribute("aria-pressed", on ? "true" : "false");
+        mode.setAttribute("aria-label", "Points for " + parts.name);
         counted.hidden = !on;
         counted.textContent = on ? parts.name + "’s hand is counted in points: enter them beside the name." : "";
         chips.hidden = on;
@@ -344,6 +370,12 @@
         declare.setAttribute("aria-pressed", declaring ? "true" : "false");
       } else if (key === next) {
         step();
+      } else if (key === mode) {
+        var toggle = partsOf(handOf(target)).toggle;
+        toggle.checked = !toggle.checked;
+        toggle.dispatchEvent(new Event("change", { bubbles: true }));
+        // Counted: the number is typed next (the numeric keypad opens); cards: the pad is ready.
+        if (toggle.checked) partsOf(handOf(target)).points.focus();
       }
     });
 
@@ -400,7 +432,23 @@
           } else render();
         }
       });
+      hands.forEach(function (h, i) {
+        var option = document.createElement("option");
+        option.value = String(i);
+        option.textContent = partsOf(h).name;
+        who.appendChild(option);
+      });
+      who.addEventListener("change", function () {
+        var hand = hands[Number(who.value)];
+        choose(partsOf(hand).cards);
+        hand.scrollIntoView({ block: "nearest" });
+      });
       hands.forEach(showCounted);
+      // One Tab stop a hand: the pad's "Points" key does what the hand's toggle does.
+      hands.forEach(function (h) {
+        var toggle = partsOf(h).toggle;
+        if (toggle) toggle.tabIndex = -1;
+      });
       form.classList.add("has-cardpad");
       var first = hands.filter(function (h) { return !skipped(h); })[0];
       if (first) target = partsOf(first).cards;

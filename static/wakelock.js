@@ -1,6 +1,6 @@
 /* Keep the tablet's screen on while the game page or a round form is open: ask for a screen
  * wake lock on load, ask again whenever the page is shown again (the browser drops the lock
- * when it is hidden), and say so in a corner of the screen. Where there is no wake lock, nothing
+ * when it is hidden), and say so in the top bar. Where there is no wake lock, nothing
  * shows. */
 (function () {
   "use strict";
@@ -14,7 +14,10 @@
       note.className = "wakelock-note";
       note.setAttribute("role", "status");
       note.textContent = "Screen stays on";
-      (document.querySelector(".topbar") || document.body).appendChild(note);
+      // In the top bar, beside the name, where it covers none of the page's keys.
+      var bar = document.querySelector(".topbar");
+      if (bar) bar.insertBefore(note, bar.querySelector("nav"));
+      else document.body.appendChild(note);
     }
     note.hidden = !on;
   }

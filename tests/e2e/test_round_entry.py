@@ -43,6 +43,13 @@ def hand(page, seat: int):
 pad_key = "button[data-rank='{}']"
 
 
+def expect_pad_for(page, words: str) -> None:
+    """The pad's head: "Cards for" or "Points for", then the hand picked in its list."""
+    lead, name = words.rsplit(" ", 1)
+    expect(page.locator(".pad-who label")).to_have_text(lead)
+    expect(page.locator(".pad-who option:checked")).to_have_text(name)
+
+
 def tap(page, *ranks: str) -> None:
     for rank in ranks:
         page.locator(".cardpad").locator(pad_key.format(rank)).tap()
@@ -93,12 +100,12 @@ def test_one_pad_follows_the_player_and_steps_past_who_went_out(watched, axe_sou
         tapping(page.locator(".cardpad " + pad_key.format(rank)))
     expect(page.locator("#cards_0")).to_have_value("K 7")
     expect(page.locator('output[data-penalty-for="cards_0"]')).to_have_text("17")
-    expect(page.locator(".pad-who")).to_have_text("Cards for Ann")
+    expect_pad_for(page, "Cards for Ann")
     # "Next" skips Bob, who went out.
     tapping(page.get_by_role("button", name="Next: Cat"))
     assert active_seat(page) == "2"
     expect(hand(page, 0)).not_to_have_attribute("aria-current", "true")
-    expect(page.locator(".pad-who")).to_have_text("Cards for Cat")
+    expect_pad_for(page, "Cards for Cat")
     tapping(page.locator(".cardpad " + pad_key.format("A")))
     tapping(page.get_by_role("button", name="Next: Dan"))
     assert active_seat(page) == "3"
@@ -136,7 +143,7 @@ def test_a_hand_counted_in_points_goes_into_the_ledger_and_the_api(watched, axe_
     expect(points).to_have_attribute("inputmode", "numeric")
     expect(page.locator("#cards_2")).to_be_hidden()
     assert active_seat(page) == "2"
-    expect(page.locator(".pad-who")).to_have_text("Points for Cat")
+    expect_pad_for(page, "Points for Cat")
     expect(page.locator(".cardpad .pad-ranks")).to_be_hidden()
     points.fill("25")  # a count the card field read as the card 2
     expect(page.locator('output[data-penalty-for="cards_2"]')).to_have_text("25")
@@ -200,41 +207,61 @@ def test_every_problem_is_named_at_once(watched, axe_source):
     assert axe_violations(page, axe_source) == []  # the form with its errors
 
 
+def tab_to_save(page, limit: int = 15) -> list[str]:
+    """Tab from what has focus until Save has it; what each press reached, in order."""
+    stops = []
+    save = page.get_by_role("button", name=re.compile("^Save"))
+    while not save.evaluate("b => b === document.activeElement"):
+        page.keyboard.press("Tab")
+        stops.append(
+            page.evaluate(
+                """() => {
+                    const el = document.activeElement, hand = el.closest('.hand');
+                    if (hand) return 'hand ' + hand.dataset.seat;
+                    if (el.id === 'pad-hand') return 'hand list';
+                    if (el.closest('.pad-keys, .pad-line') && el.classList.contains('pad-key')
+                        && !el.classList.contains('pad-chip')) return 'pad';
+                    if (el.classList.contains('pad-chip')) return 'chips';
+                    return el.outerHTML.slice(0, 80);
+                }"""
+            )
+        )
+        assert len(stops) <= limit, stops
+    return stops
+
+
 def test_arrow_keys_move_within_the_pad_and_tab_reaches_save(watched):
     page = watched
     open_round_form(page, FOUR)
     page.locator(".out-choice .tile", has_text="Ann").tap()
     page.locator("#cards_1").focus()
-    presses = 0
-    while not page.get_by_role("button", name="Save round 1").evaluate(
-        "b => b === document.activeElement"
-    ):
-        page.keyboard.press("Tab")
-        presses += 1
-        assert presses <= 15, page.evaluate("document.activeElement.outerHTML")
-    with_figures(page, "Tab presses from the first hand to Save, 4 players", {"tabs": presses})
-    # The pad is one Tab stop: Shift+Tab from Save lands on one of its keys.
+    stops = tab_to_save(page)
+    with_figures(page, "Tab presses from the first hand to Save, 4 players", {"tabs": len(stops)})
+    # Each hand is one stop, the pad is one, then Save.
+    assert stops[:-1] == ["hand 2", "hand 3", "hand list", "pad"]
+    # Shift+Tab from Save lands on the pad's first rank, where entering a hand starts.
     page.keyboard.press("Shift+Tab")
-    assert page.evaluate("document.activeElement.classList.contains('pad-key')")
-    page.locator(".cardpad " + pad_key.format("A")).focus()
+    expect(page.locator(".cardpad " + pad_key.format("A"))).to_be_focused()
     page.keyboard.press("ArrowRight")
     expect(page.locator(".cardpad " + pad_key.format("2"))).to_be_focused()
     page.keyboard.press("End")  # the last of the pad's keys: the step to the next player
     expect(page.locator(".cardpad .pad-next")).to_be_focused()
-    page.keyboard.press("Home")
-    expect(page.locator(".cardpad " + pad_key.format("A"))).to_be_focused()
-    page.keyboard.press("ArrowDown")  # to the row below, not the next key
-    below = page.evaluate("document.activeElement.textContent")
-    assert below not in ("A", "2")
-    page.keyboard.press("ArrowUp")  # back to the ranks, to the key above
+    page.keyboard.press("Home")  # the first: the hand's "Points" switch, above the ranks
+    expect(page.get_by_role("button", name="Points for Dan")).to_be_focused()
+    page.keyboard.press("ArrowDown")  # to the row below, the ranks
     assert page.evaluate("document.activeElement.classList.contains('pad-rank')")
-    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")  # the row below again, not the next key
+    below = page.evaluate("document.activeElement")
+    assert not page.evaluate("document.activeElement.textContent in {A: 1, 2: 1}")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.classList.contains('pad-rank')"), below
+    page.locator(".cardpad " + pad_key.format("A")).focus()
     page.keyboard.press("Enter")
     # Tab went through every hand, and the pad followed: the last hand focused has it.
     assert active_seat(page) == "3"
     expect(page.locator("#cards_3")).to_have_value("A")
     # One Tab stop for the keys, one for the chips of the hand.
-    for group in (".pad-keys .pad-key", ".pad-chips .pad-chip"):
+    for group in (".pad-key:not(.pad-chip)", ".pad-chips .pad-chip"):
         stops = page.evaluate(
             "sel => [...document.querySelectorAll(sel)].filter(k => k.tabIndex === 0).length",
             ".cardpad " + group,
@@ -246,14 +273,64 @@ def test_eight_players_tab_count(watched):
     page = watched
     open_round_form(page, EIGHT, "family")
     page.locator("#cards_0").focus()
-    presses = 0
-    while not page.get_by_role("button", name="Save round 1").evaluate(
-        "b => b === document.activeElement"
-    ):
-        page.keyboard.press("Tab")
-        presses += 1
-        assert presses <= 30
-    with_figures(page, "Tab presses from the first hand to Save, 8 players", {"tabs": presses})
+    stops = tab_to_save(page)
+    with_figures(page, "Tab presses from the first hand to Save, 8 players", {"tabs": len(stops)})
+    assert stops[:-1] == [f"hand {seat}" for seat in range(1, 8)] + ["hand list", "pad"]
+
+
+def test_a_hand_is_counted_in_points_by_keyboard_alone(watched):
+    """The hands' toggles are out of the Tab order; the pad's list picks a hand and its "Points"
+    key stands in for that hand's toggle."""
+    page = watched
+    game_id, _ = open_round_form(page, FOUR)
+    page.locator(".out-choice .tile", has_text="Ann").tap()
+    page.locator("#cards_1").focus()
+    page.keyboard.type("K 7")
+    page.keyboard.press("Tab")
+    page.keyboard.type("A")  # Cat's hand
+    page.keyboard.press("Tab")  # Dan's
+    page.keyboard.press("Tab")
+    hands = page.locator(".pad-who select")  # its label says "Cards for" or "Points for"
+    expect(hands).to_be_focused()
+    expect_pad_for(page, "Cards for Dan")
+    expect(hands.locator("option", has_text="Ann")).to_be_disabled()  # Ann went out
+    page.keyboard.press("Tab")  # the pad, at its first rank
+    expect(page.locator(".cardpad " + pad_key.format("A"))).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    switch = page.get_by_role("button", name="Points for Dan")
+    expect(switch).to_be_focused()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("Enter")
+    dan = page.get_by_role("region", name="Dan")
+    expect(dan.get_by_role("checkbox", name="Points")).to_be_checked()
+    expect(page.get_by_label("Dan points")).to_be_focused()  # the number is typed next
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    expect_pad_for(page, "Points for Dan")
+    page.keyboard.type("40")
+    expect(page.locator('output[data-penalty-for="cards_3"]')).to_have_text("40")
+    # Back in the list, the arrow key picks Cat: the pad and its "Points" key are Cat's now.
+    page.keyboard.press("Tab")
+    expect(hands).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect_pad_for(page, "Cards for Cat")
+    assert active_seat(page) == "2"
+    page.keyboard.press("Tab")
+    cat_switch = page.get_by_role("button", name="Points for Cat")
+    expect(cat_switch).to_be_focused()
+    page.keyboard.press("Enter")
+    cat = page.get_by_role("region", name="Cat").get_by_role("checkbox", name="Points")
+    expect(cat).to_be_checked()
+    expect(page.get_by_label("Cat points")).to_be_focused()
+    cat_switch.press("Enter")  # back to cards: what was typed is still there
+    expect(cat).not_to_be_checked()
+    expect(page.locator("#cards_2")).to_have_value("A")
+    expect(cat_switch).to_be_focused()
+    expect(cat_switch).to_have_attribute("aria-pressed", "false")
+    page.get_by_role("button", name="Save round 1").press("Enter")
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.")
+    played = page.request.get(f"/api/games/{game_id}").json()["rounds"][0]
+    assert played["points"] == {"Dan": 40}
+    assert played["scores"] == {"Ann": 0, "Bob": 17, "Cat": 15, "Dan": 40}
 
 
 def test_removing_a_chip_keeps_focus_among_the_chips(watched):

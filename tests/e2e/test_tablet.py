@@ -268,10 +268,40 @@ def test_the_screen_note_moves_nothing(watched):
     game_id, key = make_game(page, FOUR, 2, "liverpool")
     as_editor(page, game_id, key)
     page.add_init_script(WAKE_LOCK_STUB + LAYOUT_SHIFT)
-    page.goto(f"/games/{game_id}")
-    expect(page.locator(".wakelock-note")).to_be_visible()
-    page.wait_for_timeout(300)
-    assert page.evaluate("() => window.__shift") < 0.01, page.evaluate("() => window.__sources")
+    for path in (f"/games/{game_id}", f"/games/{game_id}/rounds/new"):
+        page.goto(path)
+        expect(page.locator(".wakelock-note")).to_be_visible()
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => window.__shift") < 0.01, page.evaluate("() => window.__sources")
+
+
+COVERED = """note => {
+    const box = note.getBoundingClientRect();
+    const meets = r => r.width > 0 && r.height > 0 && r.left < box.right && box.left < r.right
+        && r.top < box.bottom && box.top < r.bottom;
+    return [...document.querySelectorAll('a, button, input, select, label, h1, h2, p, output')]
+        .filter(el => !el.contains(note) && !note.contains(el) && meets(el.getBoundingClientRect()))
+        .map(el => el.outerHTML.slice(0, 60));
+}"""
+
+
+def test_the_screen_note_covers_nothing(watched):
+    """Not a key of the card pad, not a penalty, not a link of the top bar, at either size."""
+    page = watched
+    game_id, key = make_game(page, FOUR, 2, "liverpool")
+    as_editor(page, game_id, key)
+    page.goto("/")
+    bar = page.locator(".topbar").bounding_box()["height"]  # no screen note here
+    page.add_init_script(WAKE_LOCK_STUB)
+    for path in (f"/games/{game_id}", f"/games/{game_id}/rounds/new"):
+        page.goto(path)
+        page.wait_for_load_state("load")
+        note = page.locator(".wakelock-note")
+        expect(note).to_be_visible()
+        assert note.evaluate(COVERED) == []
+        assert page.locator(".topbar").bounding_box()["height"] == bar  # the bar kept its rows
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        assert note.evaluate(COVERED) == []
 
 
 def test_no_wake_lock_no_sign_and_no_error(watched):
