@@ -371,11 +371,11 @@
       } else if (key === next) {
         step();
       } else if (key === mode) {
-        var toggle = partsOf(handOf(target)).toggle;
-        toggle.checked = !toggle.checked;
-        toggle.dispatchEvent(new Event("change", { bubbles: true }));
+        var parts = partsOf(handOf(target));
+        parts.toggle.checked = !parts.toggle.checked;
+        parts.toggle.dispatchEvent(new Event("change", { bubbles: true }));
         // Counted: the number is typed next (the numeric keypad opens); cards: the pad is ready.
-        if (toggle.checked) partsOf(handOf(target)).points.focus();
+        if (parts.toggle.checked) parts.points.focus();
       }
     });
 
