@@ -80,18 +80,6 @@ def cache_static(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Fingerprint static URLs, compress what a client accepts compressed, and add the app's
     manifest, service worker and offline page."""
-    app.config.setdefault(
-        "COMPRESS_MIMETYPES",
-        [
-            "text/html",
-            "text/css",
-            "text/javascript",
-            "application/javascript",
-            "application/json",
-            "application/manifest+json",
-            "image/svg+xml",
-        ],
-    )
     compress.init_app(app)
     app.url_defaults(fingerprint)
     app.after_request(cache_static)

@@ -28,12 +28,10 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(command)
     def run(*args, **kwargs):
-        current, head = database.current_revision(), database.head_revision()
-        if current != head:
-            state = "is empty" if current is None else f"is at revision {current}"
+        problem = database.revision_problem()
+        if problem is not None:
             raise click.ClickException(
-                f"the database {state}, and this app needs revision {head}: "
-                "run `flask --app scorekeeper init-db` first (it keeps every game)"
+                f"{problem}: run `flask --app scorekeeper init-db` first (it keeps every game)"
             )
         return command(*args, **kwargs)
 

@@ -1,8 +1,9 @@
 """The database under the score book: engine set-up per engine, the writer queue, migrations.
 
 SQLite (the default, one machine) and PostgreSQL (a club's several app processes) are both real
-engines here. Each write to a game is serialised: on SQLite by one `BEGIN IMMEDIATE` transaction
-per request, on PostgreSQL by locking the game's row first (see `scorebook.get_game`).
+engines here. Each write is serialised: on SQLite by one `BEGIN IMMEDIATE` transaction per
+writing request, queued in this process behind one lock; on PostgreSQL by locking the game's row
+before its rounds are read (`scorebook.ledger.get_game` with `for_update`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from contextlib import contextmanager
 from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from . import paths
 from .extensions import db, migrate
@@ -26,7 +27,6 @@ MIGRATIONS = paths.shipped("migrations")
 BASELINE = "0001_baseline"
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-WRITER_WAIT_SECONDS = 10
 # One writer at a time in this process: writers queue here and wake at once, instead of sleeping
 # in SQLite's busy handler; BEGIN IMMEDIATE still serialises writers of other processes.
 _writer = threading.RLock()  # re-entrant: a test may hold one request open inside another
@@ -35,6 +35,10 @@ _writer = threading.RLock()  # re-entrant: a test may hold one request open insi
 # names no row, and some drivers cannot even send it.
 ID_RANGES = {"sqlite": range(-(2**63), 2**63)}
 PORTABLE_ID_RANGE = range(-(2**31), 2**31)
+
+# The drivers' words for a table or column that is not there: the database is behind the app.
+SQLITE_MISSING = ("no such table", "no such column")
+POSTGRES_MISSING = frozenset({"42P01", "42703"})  # SQLSTATE undefined_table, undefined_column
 
 
 def database_url(url: str) -> str:
@@ -54,14 +58,12 @@ def init_app(app: Flask) -> None:
         # A club's server runs for weeks: a connection dropped by the database is replaced.
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
             "pool_pre_ping": True,
-            **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
+            **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
         }
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     with app.app_context():
-        configure_sqlite(
-            db.engine, float(app.config.get("DATABASE_BUSY_SECONDS", WRITER_WAIT_SECONDS))
-        )
+        configure_sqlite(db.engine, float(app.config["DATABASE_BUSY_SECONDS"]))
 
 
 def id_range() -> range:
@@ -69,7 +71,7 @@ def id_range() -> range:
     return ID_RANGES.get(db.engine.dialect.name, PORTABLE_ID_RANGE)
 
 
-def configure_sqlite(engine: Engine, wait: float = WRITER_WAIT_SECONDS) -> None:
+def configure_sqlite(engine: Engine, wait: float) -> None:
     """Make SQLite durable and serial: WAL, synchronous=FULL, busy timeout, BEGIN IMMEDIATE.
 
     A writer waits up to `wait` seconds (`DATABASE_BUSY_SECONDS`) for the one before it; then
@@ -132,6 +134,24 @@ def head_revision() -> str:
 
     config = current_app.extensions["migrate"].migrate.get_config(str(MIGRATIONS))
     return ScriptDirectory.from_config(config).get_current_head()
+
+
+def schema_missing(error: DBAPIError) -> bool:
+    """True when the database lacks a table or column the app uses: never set up, or not
+    upgraded to this version. That is neither busy nor mended by trying again."""
+    original = error.orig
+    if isinstance(original, sqlite3.OperationalError):
+        return str(original).startswith(SQLITE_MISSING)
+    return getattr(original, "sqlstate", None) in POSTGRES_MISSING
+
+
+def revision_problem() -> str | None:
+    """Why the database is not at this app's newest revision, in words; None when it is."""
+    current, head = current_revision(), head_revision()
+    if current == head:
+        return None
+    state = "is empty" if current is None else f"is at revision {current}"
+    return f"the database {state}, and this app needs revision {head}"
 
 
 def current_revision() -> str | None:

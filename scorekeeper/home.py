@@ -91,10 +91,10 @@ def on_serving_machine() -> bool:
 def tablet_hint() -> TabletHint:
     """The addresses `make run` printed: its host and port, else every interface and this
     request's own port (the development server)."""
-    host = current_app.config.get("SERVE_HOST", network.EVERY_INTERFACE[0])
+    host = current_app.config["SERVE_HOST"]
     if network.is_loopback(host):
         return TabletHint(url=None, local_only=True)
-    urls = network.tablet_urls(host, current_app.config.get("SERVE_PORT") or request_port())
+    urls = network.tablet_urls(host, current_app.config["SERVE_PORT"] or request_port())
     if not urls:
         return TabletHint(url=None)
     return TabletHint(url=urls[0], qr=qr.svg_data_uri(urls[0]), others=tuple(urls[1:]))

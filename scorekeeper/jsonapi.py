@@ -3,14 +3,15 @@
 Every error is JSON: `{"error": "..."}` with 400 for input the engine refuses, 401/403 for a
 write without the game's edit key or with a wrong one, 404 for an unknown game, 409 for a
 conflict, 413 for a body over the limit, 415 for a body that is not JSON, 503 when the database
-stayed busy.
+stayed busy or is not set up. An error no API route saw (an unknown /api/ address) is answered
+the same way by `errorpages`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, jsonify, request
+from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .extensions import csrf
@@ -43,7 +44,7 @@ def blueprint(name: str, import_name: str) -> Blueprint:
     csrf.exempt(bp)
     bp.register_error_handler(ApiError, _api_error)
     bp.register_error_handler(RulesError, _rules_error)
-    bp.register_error_handler(HTTPException, _http_error)
+    bp.register_error_handler(HTTPException, http_error)
     return bp
 
 
@@ -113,15 +114,7 @@ def _rules_error(error: RulesError):
     return jsonify(error=str(error)), 400
 
 
-def _http_error(error: HTTPException):
-    return jsonify(error=error.description or error.name), error.code
-
-
-def init_app(app: Flask) -> None:
-    """Answer errors under /api/ in JSON even when no route matched."""
-
-    @app.errorhandler(HTTPException)
-    def _json_for_api(error: HTTPException):
-        if is_api_request():
-            return _http_error(error)
-        return error
+def http_error(error: HTTPException):
+    """Werkzeug's error as JSON, with its status and headers (405's Allow)."""
+    headers = [(name, value) for name, value in error.get_headers() if name.lower() == "allow"]
+    return jsonify(error=error.description or error.name), error.code, headers

@@ -54,8 +54,8 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 def trusted_proxies(app: Flask) -> int:
-    """How many reverse proxies in front of the app to believe (`TRUSTED_PROXIES`, default 0)."""
-    value = app.config.get("TRUSTED_PROXIES") or 0
+    """How many reverse proxies in front of the app to believe (`TRUSTED_PROXIES`)."""
+    value = app.config["TRUSTED_PROXIES"] or 0
     try:
         count = int(value)
     except (TypeError, ValueError):
@@ -79,7 +79,6 @@ def init_app(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, limit_body)
     app.after_request(add_security_headers)
     app.register_error_handler(CSRFError, csrf_error)
-    app.register_error_handler(OperationalError, database_busy)
 
 
 def limit_body() -> None:
@@ -148,12 +147,12 @@ def _own_expired_form(error: CSRFError) -> bool:
     """
     if error.description != CSRF_EXPIRED:
         return False
-    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    field = current_app.config["WTF_CSRF_FIELD_NAME"]
     held = session.get(field)
     posted = request.form.get(field)
     if not held or not posted:
         return False
-    secret = current_app.config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
+    secret = current_app.config["WTF_CSRF_SECRET_KEY"]
     try:
         token = URLSafeTimedSerializer(secret, salt="wtf-csrf-token").loads(posted)
     except BadData:
@@ -163,7 +162,7 @@ def _own_expired_form(error: CSRFError) -> bool:
 
 def database_busy(error: OperationalError):
     """The database stayed busy past its wait (or is unreachable): 503, nothing saved, and the
-    entries kept with a way to try again; never a 500."""
+    entries kept with a way to try again; never a 500 (called by `errorpages.database_error`)."""
     with contextlib.suppress(Exception):
         db.session.rollback()
     current_app.logger.warning("database unavailable, answered 503: %s", error.orig)
@@ -172,7 +171,7 @@ def database_busy(error: OperationalError):
         message = "the score book is busy: nothing was saved, try again in a moment"
         return jsonify(error=message), 503, headers
     # Only a post that passed the CSRF check is offered again with a fresh token.
-    passed = g.get("csrf_valid", False) or not current_app.config.get("WTF_CSRF_ENABLED", True)
+    passed = g.get("csrf_valid", False) or not current_app.config["WTF_CSRF_ENABLED"]
     html = render_template(
         "busy.html",
         entries=_entries(resend=request.method == "POST" and passed),
@@ -183,7 +182,7 @@ def database_busy(error: OperationalError):
 
 def _entries(*, resend: bool) -> dict:
     """What was posted, for a page that shows it and, with `resend`, offers to send it again."""
-    token_field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    token_field = current_app.config["WTF_CSRF_FIELD_NAME"]
     fields = [
         (name, value) for name, value in request.form.items(multi=True) if name != token_field
     ]

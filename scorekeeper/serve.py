@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 
 from waitress.server import create_server
 
-from . import create_app, database, network, qr, security
+from . import create_app, database, network, qr, security, settings
 from .scorebook import names
 
 WAITRESS_BODY_CAP = 8 * 1024 * 1024
-DEFAULT_HOST = "0.0.0.0"
+DEFAULT_HOST = settings.default("SERVE_HOST")
 DEFAULT_PORT = 5000
 
 

@@ -6,7 +6,7 @@ and `api` (JSON) only translate requests into calls to them, and their errors in
 
 from __future__ import annotations
 
-from flask import Flask, make_response, render_template
+from flask import Flask, current_app, make_response, render_template
 from werkzeug.exceptions import NotFound
 
 from . import api, pagecache
@@ -23,9 +23,9 @@ def init_app(app: Flask) -> None:
     pagecache.init_app(app)
 
 
-def _not_found(error: Missing) -> NotFound:
-    """A page for a game or round that does not exist: the plain 404, saying which."""
-    return NotFound(error.message)
+def _not_found(error: Missing):
+    """A page for a game or round that does not exist: the app's 404 page, saying which."""
+    return current_app.handle_http_exception(NotFound(error.message))
 
 
 def _spectator(error: NotEditor):

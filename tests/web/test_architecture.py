@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +106,38 @@ def test_every_module_is_short_enough_to_read():
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert set(long) <= LONG_ALLOWED, long
+
+
+ENGINE_MODULES = sorted(name for name in MODULES if name.startswith("scorekeeper.rules"))
+# Run in a fresh interpreter: each import in turn, and every module it brought in that is neither
+# the engine nor the standard library.
+IMPORT_ALONE = """
+import json, sys
+outside = {}
+for name in sys.argv[1:]:
+    before = set(sys.modules)
+    __import__(name)
+    outside[name] = sorted(
+        module
+        for module in set(sys.modules) - before
+        if module != "scorekeeper"
+        and module.split(".")[:2] != ["scorekeeper", "rules"]
+        and module.split(".")[0] not in sys.stdlib_module_names
+    )
+print(json.dumps(outside))
+"""
+
+
+def test_the_engine_imports_alone():
+    """`import scorekeeper.rules` (and each of its modules) loads nothing but the engine and the
+    standard library: no Flask, no SQLAlchemy, not the score book or the web shell."""
+    answer = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALONE, *ENGINE_MODULES],
+        cwd=PACKAGE.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    outside = json.loads(answer.stdout)
+    assert set(outside) == set(ENGINE_MODULES)
+    assert {name: found for name, found in outside.items() if found} == {}
