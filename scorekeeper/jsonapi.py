@@ -39,12 +39,12 @@ class ApiError(Exception):
 
 
 def blueprint(name: str, import_name: str) -> Blueprint:
-    """A feature's blueprint under /api/: no CSRF token (the edit key guards writes), JSON errors."""
+    """A feature's blueprint under /api/: no CSRF token (the edit key guards writes), JSON errors
+    (its own here; Werkzeug's, like every error under /api/, from `errorpages`)."""
     bp = Blueprint(name, import_name, url_prefix=PREFIX)
     csrf.exempt(bp)
     bp.register_error_handler(ApiError, _api_error)
     bp.register_error_handler(RulesError, _rules_error)
-    bp.register_error_handler(HTTPException, http_error)
     return bp
 
 

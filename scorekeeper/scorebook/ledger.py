@@ -84,16 +84,6 @@ def game_stamp(game_id: int) -> tuple | None:
     return tuple(row) if row is not None else None
 
 
-def list_games() -> list[Game]:
-    """Every game, newest first, loaded in a fixed number of queries."""
-    statement = (
-        db.select(Game)
-        .order_by(Game.created_at.desc(), Game.id.desc())
-        .options(selectinload(Game.players), selectinload(Game.rounds).selectinload(Round.scores))
-    )
-    return list(db.session.scalars(statement))
-
-
 def has_games() -> bool:
     """Whether any game was ever started: the home page greets a first evening differently."""
     return db.session.scalar(db.select(Game.id).limit(1)) is not None

@@ -1,11 +1,12 @@
 """Rendered game pages, kept while the game is unchanged: the page left open on the table is
 asked for again and again, and it changes only when a round is recorded, corrected or undone.
 
-A page is keyed on the game's stamp (`scorebook.game_stamp`: key, finish, rounds' versions,
-history). Every commit in this process that touches a game forgets that game's stamp at once, so
-the next request reads it afresh; a stamp is also re-read from the database after
-`STAMP_SECONDS`, which bounds how long a change made by another process (a second server, the
-`game-key` or `import` command) can go unseen.
+A page is kept under the game's stamp (`ledger.game_stamp`: the edit key's hash, the finish,
+the number of rounds and the sum of their versions, the number of history entries, the archive
+time) with whether the tablet edits and the address it used. Every commit in this process that
+touches a game forgets that game's stamp at once, so the next request reads it afresh; a stamp
+is also re-read from the database after `STAMP_SECONDS`, which bounds how long a change made by
+another process (a second server, the `game-key` or `import` command) can go unseen.
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ def pages() -> PageCache:
 
 
 def init_app(app: Flask) -> None:
-    """Give the app its cache; forget a game's stamp whenever a commit touched the game."""
+    """Give the app its cache (the session listeners below forget a game's stamp whenever a
+    commit touched the game)."""
     app.extensions[EXTENSION] = PageCache()
 
 
