@@ -56,6 +56,12 @@ def http_error(error: HTTPException):
         html = render_template(f"errors/{error.code}.html", **context)
     except TemplateNotFound:
         html = render_template("errors/error.html", **context)
+    except Exception:
+        if error.code != 500:
+            raise
+        # The layout itself is what failed: Werkzeug's plain page, never a second error.
+        current_app.logger.exception("the error page could not be drawn")
+        return error
     return html, error.code, headers
 
 

@@ -54,6 +54,14 @@ PAGES = [
         "larger than the 64 KiB the score book takes in one request, so nothing was saved",
     ),
     ("get", "/test/boom", {}, 500, "met an error it did not expect"),
+    # Any other status: the general page, with the view's own words.
+    (
+        "get",
+        "/games/?page=abc",
+        {},
+        400,
+        "&#39;page&#39; must be a whole number, not &#39;abc&#39;.",
+    ),
 ]
 
 
@@ -192,3 +200,15 @@ def _error_of(connection, statement: str):
 def _head(app) -> str:
     with app.app_context():
         return database.head_revision()
+
+
+def test_a_500_whose_layout_fails_too_is_still_an_answer(crashing_app, monkeypatch):
+    from scorekeeper import errorpages
+
+    def broken(name, **context):
+        raise RuntimeError("the layout is broken")
+
+    monkeypatch.setattr(errorpages, "render_template", broken)
+    response = crashing_app.test_client().get("/test/boom")
+    assert response.status_code == 500
+    assert "Internal Server Error" in response.get_data(as_text=True)
