@@ -7,6 +7,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -61,6 +62,7 @@ def test_the_wheel_carries_the_templates_static_files_and_migrations(installed, 
     package = Path(shown).parent
     assert ROOT not in package.parents, shown  # the installed copy, not this checkout
     assert (package / "templates" / "base.html").is_file()
+    assert (package / "templates" / "errors" / "404.html").is_file()
     assert (package / "static" / "style.css").is_file()
     assert (package / "migrations" / "env.py").is_file()
 
@@ -93,6 +95,10 @@ def test_the_installed_app_serves_pages_with_their_styles_from_another_folder(in
         with urllib.request.urlopen(base + "/games/new", timeout=10) as answer:
             page = answer.read().decode()
         assert "Start the game" in page
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(base + "/no-such-page", timeout=10)
+        assert missing.value.code == 404
+        assert "There is no page at" in missing.value.read().decode()
         sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page)
         assert any("style" in sheet for sheet in sheets), sheets
         for sheet in sheets:
