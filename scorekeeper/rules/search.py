@@ -58,6 +58,7 @@ from .refusals import Refusal
 
 SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 _RANKS = frozenset(range(1, 14))
+_UNSET = object()
 
 
 def slot(suit: int, rank: int) -> int:
@@ -150,6 +151,7 @@ class Search:
         "whole",
         "mask",
         "_base",
+        "_sets_alone",
     )
 
     def __init__(self, cards: list[Card], deal: Contract, profile: Profile, packs, joker_limit):
@@ -199,6 +201,7 @@ class Search:
         self.run_naturals = profile.run_naturals
         self.exact = profile.exact_opening and not deal.whole_hand
         self._base = None
+        self._sets_alone = _UNSET  # worked out by `early_refusal`
 
     def variant(self, **settings) -> Search:
         """The same hand searched under other `set_naturals`, `run_naturals` or `exact` (R11's
@@ -209,6 +212,7 @@ class Search:
         for name, value in settings.items():
             setattr(other, name, value)
         other._base = None
+        other._sets_alone = _UNSET
         return other
 
     @property
@@ -365,6 +369,13 @@ class Search:
 
     def candidates(self) -> list[Run]:
         """Runs worth trying in rounds 1-6, fewest jokers first (see the module's docstring)."""
+        # Short runs of naturals first: the arrangement shown spends few jokers.
+        found = sorted(self._windows())
+        return [Run.of(suit, lo, hi, need, overlap) for need, _, suit, lo, hi, overlap in found]
+
+    def _windows(self):
+        """(jokers needed at the least, length, suit, lo, hi, needs_overlap) of each run worth
+        trying (see the module's docstring), in no useful order."""
         jokers = self.jokers
         rn = self.run_naturals
         longest = self.size - 1 - MIN_SET * self.sets - MIN_RUN * (self.runs - 1)
@@ -372,7 +383,6 @@ class Search:
             longest = min(longest, MIN_RUN)
         else:
             longest = min(longest, HIGH_ACE, max(MIN_RUN, jokers + rn))
-        out = []
         for suit in range(4):
             bits = self.mask[suit]
             present = bits.bit_count()  # an ace counts twice: this only overestimates
@@ -394,11 +404,7 @@ class Search:
                             needs_overlap = True
                     if length == HIGH_ACE and self._naturals_within(suit) < rn:
                         continue
-                    need = length - present  # jokers it needs on its own, at the least
-                    out.append((need, length, suit, lo, hi, needs_overlap))
-        # Short runs of naturals first: the arrangement shown spends few jokers.
-        out.sort()
-        return [Run.of(suit, lo, hi, need, overlap) for need, _, suit, lo, hi, overlap in out]
+                    yield length - present, length, suit, lo, hi, needs_overlap
 
     def _naturals_within(self, suit) -> int:
         """The naturals an A..A run of the suit can hold (its ace twice, if held twice)."""
@@ -409,25 +415,39 @@ class Search:
 
     def solve_partial(self):
         """Rounds 1-6: ((runs, ks), None) for an opening, or (None, the `Refusal`)."""
-        refusal = self._too_few()
+        refusal = self._before_runs()
         if refusal is not None:
             return None, refusal
-        set_floor = 0  # jokers the sets need even with every natural to themselves
-        if self.sets:
-            cheapest = self.cheapest_sets([0] * 14, set())
-            if cheapest is None or cheapest[0] > self.jokers:
-                return None, Refusal.SETS
-            if not self.runs:
-                return ([], cheapest[1]), None
-            set_floor = cheapest[0]
+        if not self.runs:
+            return ([], self._sets_alone[1]), None
         candidates = self.candidates()
         if not candidates:
             return None, Refusal.RUNS
         if self.runs == 1:
             found = self._one_run(candidates)
         else:
+            set_floor = self._sets_alone[0] if self.sets else 0  # what the sets need at the least
             found = self._two_runs(candidates, self.jokers - set_floor)
         return (found, None) if found is not None else (None, Refusal.JOINT)
+
+    def early_refusal(self) -> Refusal | None:
+        """What refuses the hand before any run is fitted beside the sets: too few cards or
+        naturals, the sets even with every natural to themselves, or no run at all (R4, R5)."""
+        refusal = self._before_runs()
+        if refusal is None and self.runs and next(self._windows(), None) is None:
+            return Refusal.RUNS
+        return refusal
+
+    def _before_runs(self) -> Refusal | None:
+        """Too few cards or naturals, or no sets even with every natural to themselves."""
+        refusal = self._too_few()
+        if refusal is not None or not self.sets:
+            return refusal
+        if self._sets_alone is _UNSET:
+            self._sets_alone = self.cheapest_sets([0] * 14, set())
+        if self._sets_alone is None or self._sets_alone[0] > self.jokers:
+            return Refusal.SETS
+        return None
 
     def _too_few(self) -> Refusal | None:
         """Too few cards for the contract plus a discard (R5), or too few naturals (R4)."""

@@ -28,7 +28,7 @@ from .profiles import Profile, get_profile
 from .refusals import contract_text, plural
 from .search import Search
 from .verdict import Problem, Verdict
-from .whole_hand import solve_whole
+from .whole_hand import early_refusal, solve_whole
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
 HAND_LIMIT = 30
@@ -56,24 +56,41 @@ def _search(search: Search):
     return solve_whole(search) if search.whole else search.solve_partial()
 
 
-def _without_house_minimums(search: Search, deal: Contract, profile: Profile, refusal) -> Problem:
-    """The refusal's deciding rule where the profile raises the natural-card minimums (R11).
+def _early_refusal(search: Search):
+    """What refuses the hand before the search proper (see `Search.early_refusal`), or None."""
+    return early_refusal(search) if search.whole else search.early_refusal()
 
-    The same search with one natural a meld tells them apart: if it finds an opening, the house
-    minimum alone refuses (R11, profile named); if not, the default rules refuse as well, and the
-    reason is theirs.
+
+def _opening(search: Search, deal: Contract, profile: Profile):
+    """(the opening found as (runs, sets), None), or (None, why not, on the rule that decides it).
+
+    Where the profile raises the natural-card minimums (R11), a refusal that turns on them is
+    searched again on the same counts with one natural a meld (R4's minimum, as every other
+    profile has it): if that search finds an opening, the house minimum alone refuses (R11,
+    profile named); if not, the default rules refuse as well, and the reason is theirs.
+
+    Any opening under the house minimums is one under R4's too, so when the search with one
+    natural a meld refuses before any run is fitted (too few cards or naturals, no sets, no run:
+    cheap checks), its reason is the answer at once, and the house search is not needed (a
+    refusal no minimum decides, too few cards or four suits in round 7, reads the same either
+    way).
     """
-    problem = refusal.problem(search, deal)
-    if not refusal.turns_on_naturals:
-        return problem  # too few cards, or four suits in round 7: the same in every profile
-    if not (profile.house("set_naturals") or profile.house("run_naturals")):
-        return problem
-    relaxed = search.variant(set_naturals=1, run_naturals=1)
+    house = profile.house("set_naturals") or profile.house("run_naturals")
+    if house:
+        relaxed = search.variant(set_naturals=1, run_naturals=1)
+        refusal = _early_refusal(relaxed)
+        if refusal is not None:
+            return None, refusal.problem(relaxed, deal)
+    found, refusal = _search(search)
+    if found is not None:
+        return found, None
+    if not house or not refusal.turns_on_naturals:
+        return None, refusal.problem(search, deal)
     found, refusal = _search(relaxed)
     if found is None:
-        return refusal.problem(relaxed, deal)
+        return None, refusal.problem(relaxed, deal)
     kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
-    return Problem(
+    return None, Problem(
         f"{profile.rules_name}: {naturals_needed_text(profile, kinds)}, and these "
         f"{search.size} cards cannot make {contract_text(deal)} with that many natural cards.",
         "R11",
@@ -99,9 +116,8 @@ def solve_opening(
     deal = contract(round_number)
     cards = _hand_cards(hand)
     search = Search(cards, deal, profile, profile.packs(players), profile.jokers(players))
-    found, refusal = _search(search)
+    found, problem = _opening(search, deal, profile)
     if found is None:
-        problem = _without_house_minimums(search, deal, profile, refusal)
         return problem.verdict({"melds": [], "readings": [], "kinds": [], "left": search.texts})
     runs, ks = found
     melds, readings, kinds, left = realise(cards, search, runs, ks)

@@ -64,6 +64,11 @@ def solve_whole(search: Search):
     return ([Run.of(suit, lo, hi) for suit, lo, hi in found], {}), None
 
 
+def early_refusal(search: Search) -> Refusal | None:
+    """What refuses the hand before any run is tried (see `_cannot_split`)."""
+    return _cannot_split(search, [suit for suit in range(4) if search.mask[suit]])
+
+
 def _cannot_split(search: Search, suits: list[int]) -> Refusal | None:
     """What refuses the hand before any run is tried: no natural, too few naturals for the runs'
     minimums (R4), 4 suits for 3 runs, or a size no 3 runs of 4-14 cards can be (R5)."""
