@@ -203,14 +203,14 @@ class Search:
         self._base = None
         self._sets_alone = _UNSET  # worked out by `early_refusal`
 
-    def variant(self, **settings) -> Search:
-        """The same hand searched under other `set_naturals`, `run_naturals` or `exact` (R11's
+    def variant(self, set_naturals: int, run_naturals: int, exact: bool) -> Search:
+        """The same hand searched under other natural-card minimums or opening sizes (R11's
         settings), without counting it again."""
         other = object.__new__(Search)
-        for name in Search.__slots__:
-            setattr(other, name, getattr(self, name))
-        for name, value in settings.items():
-            setattr(other, name, value)
+        other.count, other.rank_total, other.mask = self.count, self.rank_total, self.mask
+        other.texts, other.jokers, other.size = self.texts, self.jokers, self.size
+        other.sets, other.runs, other.whole = self.sets, self.runs, self.whole
+        other.set_naturals, other.run_naturals, other.exact = set_naturals, run_naturals, exact
         other._base = None
         other._sets_alone = _UNSET
         return other
@@ -371,7 +371,11 @@ class Search:
         """Runs worth trying in rounds 1-6, fewest jokers first (see the module's docstring)."""
         # Short runs of naturals first: the arrangement shown spends few jokers.
         found = sorted(self._windows())
-        return [Run.of(suit, lo, hi, need, overlap) for need, _, suit, lo, hi, overlap in found]
+        cells = _CELLS
+        return [
+            Run(suit, lo, hi, cells[(suit, lo, hi)], need, overlap)
+            for need, _, suit, lo, hi, overlap in found
+        ]
 
     def _windows(self):
         """(jokers needed at the least, length, suit, lo, hi, needs_overlap) of each run worth

@@ -77,7 +77,7 @@ def _opening(search: Search, deal: Contract, profile: Profile):
     """
     house = profile.house("set_naturals") or profile.house("run_naturals")
     if house:
-        relaxed = search.variant(set_naturals=1, run_naturals=1)
+        relaxed = search.variant(1, 1, search.exact)
         refusal = _early_refusal(relaxed)
         if refusal is not None:
             return None, refusal.problem(relaxed, deal)
@@ -145,4 +145,4 @@ def _only_by_bigger_melds(search: Search, profile: Profile, melds, kinds) -> boo
     sizes = {SET: MIN_SET, RUN: MIN_RUN}
     if all(len(meld) == sizes[kind] for meld, kind in zip(melds, kinds, strict=True)):
         return False
-    return search.variant(exact=True).solve_partial()[0] is None
+    return search.variant(search.set_naturals, search.run_naturals, True).solve_partial()[0] is None
