@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from .cards import Card, rank_name
 from .melds import HIGH_ACE, MIN_SET, rank_at
-from .search import SUIT_INDEX, Run, Search, face, slot
+from .runs import SUIT_INDEX, Run, face, slot
+from .search import Search
 
 
 class _Flow:

@@ -45,93 +45,16 @@ cells only add demand, sets only lose naturals), so pairs over that budget are s
 
 from __future__ import annotations
 
-from itertools import combinations
-from typing import NamedTuple
-
-from .cards import SUIT_SYMBOLS, SUITS, Card, check_copies, rank_name
+from .cards import Card, check_copies
 from .contracts import Contract
 from .errors import CopyLimitError, RulesError
-from .melds import HIGH_ACE, MIN_RUN, MIN_SET, rank_at
-from .opening import runs_touch
+from .melds import HIGH_ACE, MIN_RUN, MIN_SET
 from .profiles import Profile
 from .refusals import Refusal
+from .runs import CELLS, INTERVAL_MASK, SLOT_TEXT, SUBSETS, SUIT_INDEX, Run
 
-SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 _RANKS = frozenset(range(1, 14))
 _UNSET = object()
-
-
-def slot(suit: int, rank: int) -> int:
-    """A (suit, rank) count slot: suit * 16 + rank."""
-    return (suit << 4) | rank
-
-
-def face(suit: int, position: int) -> str:
-    """The canonical text of the card at a run position of a suit: `A♠` at 1 and at 14."""
-    return rank_name(rank_at(position)) + SUIT_SYMBOLS[SUITS[suit]]
-
-
-# Canonical text of each (suit, rank) count slot.
-SLOT_TEXT = {slot(suit, rank): face(suit, rank) for suit in range(4) for rank in range(1, 14)}
-
-_POSITIONS = [(lo, hi) for lo in range(1, HIGH_ACE + 1) for hi in range(lo, HIGH_ACE + 1)]
-# Run cells of every interval: (lo, hi) -> tuple of (suit-less) ranks, ace counted per position.
-INTERVAL_RANKS = {(lo, hi): tuple(rank_at(p) for p in range(lo, hi + 1)) for lo, hi in _POSITIONS}
-# Bit p of an interval's mask: the interval holds position p.
-INTERVAL_MASK = {(lo, hi): sum(1 << p for p in range(lo, hi + 1)) for lo, hi in _POSITIONS}
-# Each non-empty subset of up to 3 runs, by their number: the min-cut test checks every one.
-SUBSETS = {
-    size: [subset for width in range(1, size + 1) for subset in combinations(range(size), width)]
-    for size in range(1, 4)
-}
-
-
-def _cells(suit: int, lo: int, hi: int) -> tuple[tuple[int, int], ...]:
-    """The run's places as ((count slot, places), ...): an A..A run has two places for its ace."""
-    places: dict[int, int] = {}
-    for rank in INTERVAL_RANKS[(lo, hi)]:
-        key = slot(suit, rank)
-        places[key] = places.get(key, 0) + 1
-    return tuple(places.items())
-
-
-_CELLS = {(suit, lo, hi): _cells(suit, lo, hi) for suit in range(4) for lo, hi in _POSITIONS}
-
-
-class Run(NamedTuple):
-    """A run the search may lay: positions `lo`..`hi` of one suit (1 = low ace, 14 = high ace).
-
-    `cells` counts its places by (suit, rank) count slot, as ((slot, places), ...); `need` is the
-    fewest jokers it takes on its own (its places no natural of the hand can fill); `needs_overlap`
-    marks a run of 5+ cards worth laying only where the other run of its suit overlaps it on
-    exactly one end position (see `Search.candidates`).
-    """
-
-    suit: int
-    lo: int
-    hi: int
-    cells: tuple[tuple[int, int], ...]
-    need: int = 0
-    needs_overlap: bool = False
-
-    @classmethod
-    def of(cls, suit: int, lo: int, hi: int, need: int = 0, needs_overlap: bool = False) -> Run:
-        """The run of positions lo..hi of a suit (0-3, in SUITS order)."""
-        return cls(suit, lo, hi, _CELLS[(suit, lo, hi)], need, needs_overlap)
-
-    def __repr__(self) -> str:
-        extra = ", needs_overlap=True" if self.needs_overlap else ""
-        return (
-            f"Run({face(self.suit, self.lo)}-{face(self.suit, self.hi)}, need={self.need}{extra})"
-        )
-
-    def touches(self, other: Run) -> bool:
-        """Same suit and contiguous, so the two read as one run: never in one opening (R5)."""
-        return self.suit == other.suit and runs_touch(self.lo, self.hi, other.lo, other.hi)
-
-    def overlaps_at_end(self, other: Run) -> bool:
-        """Same suit, and one run ends exactly where the other starts (a one-card overlap)."""
-        return self.suit == other.suit and (self.hi == other.lo or other.hi == self.lo)
 
 
 class Search:
@@ -196,10 +119,10 @@ class Search:
         self.size = len(cards)
         self.sets = deal.sets
         self.runs = deal.runs
-        self.whole = deal.whole_hand
+        self.whole = whole = deal.whole_hand
         self.set_naturals = profile.set_naturals
         self.run_naturals = profile.run_naturals
-        self.exact = profile.exact_opening and not deal.whole_hand
+        self.exact = profile.exact_opening and not whole
         self._base = None
         self._sets_alone = _UNSET  # worked out by `early_refusal`
 
@@ -371,7 +294,7 @@ class Search:
         """Runs worth trying in rounds 1-6, fewest jokers first (see the module's docstring)."""
         # Short runs of naturals first: the arrangement shown spends few jokers.
         found = sorted(self._windows())
-        cells = _CELLS
+        cells = CELLS
         return [
             Run(suit, lo, hi, cells[(suit, lo, hi)], need, overlap)
             for need, _, suit, lo, hi, overlap in found
@@ -413,7 +336,7 @@ class Search:
     def _naturals_within(self, suit) -> int:
         """The naturals an A..A run of the suit can hold (its ace twice, if held twice)."""
         count = self.count
-        return sum(min(count[key], number) for key, number in _CELLS[(suit, 1, HIGH_ACE)])
+        return sum(min(count[key], number) for key, number in CELLS[(suit, 1, HIGH_ACE)])
 
     # ----- the contract ------------------------------------------------------------------------
 

@@ -7,8 +7,9 @@ wrong "no", never an illegal "yes") and fast enough to run on every tap: the sea
 card counts, never on physical cards, and only the arrangement it finally returns is made of
 real cards.
 
-The search lives in four modules, each with the reasoning that makes it exact:
-search.py (the hand as counts; rounds 1-6: runs first, then the sets they leave), whole_hand.py
+The search lives in five modules, each with the reasoning that makes it exact:
+search.py (the hand as counts; rounds 1-6: runs first, then the sets they leave), runs.py (a run
+as a `Run` value, and the tables of positions the search reads), whole_hand.py
 (round 7: 3 runs that use every card), arrangement.py (the opening found, made of real cards)
 and refusals.py (each reason for a "no", with its rule and message). This module is the public
 entry point: it checks the input (R1), runs the search, and names the deciding rule, R11 where

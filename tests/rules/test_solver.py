@@ -22,7 +22,8 @@ from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, Sea
 from scorekeeper.rules.opening import runs_touch
 from scorekeeper.rules.profiles import PROFILES, get_profile
 from scorekeeper.rules.refusals import Refusal
-from scorekeeper.rules.search import Run, Search
+from scorekeeper.rules.runs import Run
+from scorekeeper.rules.search import Search
 from scorekeeper.rules.solver import HAND_LIMIT, solve_opening
 from tests.rules.exhaustive import card_type, exhaustive_opening, validate_opening
 
