@@ -25,6 +25,7 @@ from scorekeeper.rules.refusals import Refusal
 from scorekeeper.rules.runs import Run
 from scorekeeper.rules.search import Search
 from scorekeeper.rules.solver import HAND_LIMIT, solve_opening
+from scorekeeper.rules.whole_hand import solve_whole
 from tests.rules.exhaustive import card_type, exhaustive_opening, validate_opening
 
 try:  # the referee's judgement of laid melds, written alongside the solver
@@ -581,3 +582,35 @@ def test_every_refusal_has_a_rule_and_a_message():
         "this hand has 4 natural cards."
     )
     assert {r for r in Refusal if not r.turns_on_naturals} == {Refusal.SIZE, Refusal.SUITS}
+
+
+@pytest.mark.parametrize("generator", [realistic_hand, crowded_hand, built_hand])
+def test_a_refusal_under_house_minimums_is_the_one_both_searches_give(generator):
+    """Where the profile raises the natural-card minimums, the answer is the rule's order: the
+    house search refuses; then, if its reason turns on the minimums, the search with one natural a
+    meld decides (its reason, or R11 if it opens). The solver may take the cheap checks with one
+    natural a meld first, but never answers otherwise."""
+    rng = random.Random(f"house-order-{generator.__name__}")
+    family = PROFILES["family"]
+    refused = 0
+    for _ in range(150):
+        round_number = rng.randint(1, 7)
+        hand = generator(rng, "family", 6, round_number)
+        verdict = solve_opening(hand, round_number, "family", 6)
+        if verdict.legal:
+            continue
+        refused += 1
+        deal = contract(round_number)
+        search = Search(hand, deal, family, family.packs(6), family.jokers(6))
+        found, refusal = solve_whole(search) if deal.whole_hand else search.solve_partial()
+        assert found is None
+        expected = refusal.problem(search, deal)
+        if refusal.turns_on_naturals:
+            relaxed = search.variant(1, 1, search.exact)
+            found, refusal = solve_whole(relaxed) if deal.whole_hand else relaxed.solve_partial()
+            if found is not None:
+                assert verdict.rule == "R11"
+                continue
+            expected = refusal.problem(relaxed, deal)
+        assert (verdict.reason, verdict.rule) == (expected.reason, expected.rule)
+    assert refused >= 20
