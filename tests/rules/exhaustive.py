@@ -192,7 +192,6 @@ def validate_opening(hand, round_number: int, profile, details) -> list[str]:
     profile = get_profile(profile)
     deal = contract(round_number)
     exact = profile.exact_opening and not deal.whole_hand
-    problems = []
     melds, readings, kinds, left = (
         details["melds"],
         details["readings"],
@@ -201,6 +200,23 @@ def validate_opening(hand, round_number: int, profile, details) -> list[str]:
     )
     if not (len(melds) == len(readings) == len(kinds)):
         return ["melds, readings and kinds differ in length"]
+    problems = _contract_problems(hand, deal, melds, kinds, left)
+    intervals = []
+    for meld, reading, kind in zip(melds, readings, kinds, strict=True):
+        found, interval = _meld_problems(meld, reading, kind, profile, exact)
+        problems.extend(found)
+        if interval is not None:
+            intervals.append(interval)
+    for i in range(len(intervals)):
+        for j in range(i + 1, len(intervals)):
+            if contiguous(intervals[i], intervals[j]):
+                problems.append(f"contiguous runs {intervals[i]} and {intervals[j]}")
+    return problems
+
+
+def _contract_problems(hand, deal, melds, kinds, left) -> list[str]:
+    """The arrangement as a whole: the contract's kinds, exactly the hand's cards, the discard."""
+    problems = []
     if kinds.count("set") != deal.sets or kinds.count("run") != deal.runs:
         problems.append(f"kinds {kinds} do not match the contract {deal}")
     laid = Counter()
@@ -213,38 +229,31 @@ def validate_opening(hand, round_number: int, profile, details) -> list[str]:
         problems.append("round 7 must use the whole hand")
     if not deal.whole_hand and not left:
         problems.append("no card left for the discard")
-    intervals = []
-    for meld, reading, kind in zip(melds, readings, kinds, strict=True):
-        if len(meld) != len(reading):
-            problems.append("a reading differs in length from its meld")
-            continue
-        naturals = [text for text in meld if text != JOKER]
-        for text, read in zip(meld, reading, strict=True):
-            if text != JOKER and text != read:
-                problems.append(f"natural {text} read as {read}")
-        if kind == "set":
-            if (len(meld) != 3) if exact else (len(meld) < 3):
-                problems.append(f"set of wrong size: {meld}")
-            if len(naturals) < profile.set_naturals:
-                problems.append(f"set with too few naturals: {meld}")
-            ranks = {_rank_of_text(text) for text in reading}
-            if len(ranks) != 1:
-                problems.append(f"set of mixed ranks: {reading}")
-        else:
-            if (len(meld) != 4) if exact else (len(meld) < 4):
-                problems.append(f"run of wrong size: {meld}")
-            if len(naturals) < profile.run_naturals:
-                problems.append(f"run with too few naturals: {meld}")
-            interval, error = _reading_position_list(reading)
-            if error:
-                problems.append(error)
-            else:
-                intervals.append(interval)
-    for i in range(len(intervals)):
-        for j in range(i + 1, len(intervals)):
-            if contiguous(intervals[i], intervals[j]):
-                problems.append(f"contiguous runs {intervals[i]} and {intervals[j]}")
     return problems
+
+
+def _meld_problems(meld, reading, kind, profile, exact) -> tuple[list[str], tuple | None]:
+    """One meld against its reading: (its problems, its run's (suit, lo, hi) when it is one)."""
+    if len(meld) != len(reading):
+        return ["a reading differs in length from its meld"], None
+    problems = []
+    naturals = [text for text in meld if text != JOKER]
+    for text, read in zip(meld, reading, strict=True):
+        if text != JOKER and text != read:
+            problems.append(f"natural {text} read as {read}")
+    least, needed = (3, profile.set_naturals) if kind == "set" else (4, profile.run_naturals)
+    if (len(meld) != least) if exact else (len(meld) < least):
+        problems.append(f"{kind} of wrong size: {meld}")
+    if len(naturals) < needed:
+        problems.append(f"{kind} with too few naturals: {meld}")
+    if kind == "set":
+        if len({_rank_of_text(text) for text in reading}) != 1:
+            problems.append(f"set of mixed ranks: {reading}")
+        return problems, None
+    interval, error = _reading_position_list(reading)
+    if error:
+        problems.append(error)
+    return problems, interval
 
 
 def _rank_of_text(text: str) -> int:

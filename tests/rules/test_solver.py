@@ -19,8 +19,13 @@ from hypothesis import strategies as st
 from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
 from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError, SizeError
-from scorekeeper.rules.profiles import PROFILES
+from scorekeeper.rules.opening import runs_touch
+from scorekeeper.rules.profiles import PROFILES, get_profile
+from scorekeeper.rules.refusals import Refusal
+from scorekeeper.rules.runs import Run
+from scorekeeper.rules.search import Search
 from scorekeeper.rules.solver import HAND_LIMIT, solve_opening
+from scorekeeper.rules.whole_hand import solve_whole
 from tests.rules.exhaustive import card_type, exhaustive_opening, validate_opening
 
 try:  # the referee's judgement of laid melds, written alongside the solver
@@ -540,3 +545,72 @@ def test_an_opening_only_the_bigger_melds_allow_cites_r11():
     # Two 4-card runs need no house rule.
     plain = solve("4♠ 5♠ 6♠ 7♠ 9♥ 10♥ J♥ Q♥ 2♣", 3, "online")
     assert plain.legal is True and plain.rule == "R5"
+
+
+# ----- the search's values: Run and Refusal ---------------------------------------------------
+
+
+def test_a_run_reads_as_its_cards_and_touches_as_r5_says():
+    low = Run.of(0, 3, 6)  # 3♠-6♠
+    assert repr(low) == "Run(3♠-6♠, need=0)"
+    assert repr(Run.of(1, 10, 14, need=2, needs_overlap=True)) == (
+        "Run(10♥-A♥, need=2, needs_overlap=True)"
+    )
+    assert low.touches(Run.of(0, 7, 10)) and Run.of(0, 7, 10).touches(low)
+    assert not low.touches(Run.of(1, 7, 10))  # another suit
+    assert not low.touches(Run.of(0, 8, 11))  # a gap
+    assert not low.touches(Run.of(0, 5, 8))  # an overlap
+    assert not Run.of(0, 1, 4).touches(Run.of(0, 11, 14))  # no wrap round the ace
+    # One rule: every pair of same-suit runs touches exactly when opening.runs_touch says so.
+    spans = [(lo, hi) for lo in range(1, 12) for hi in range(lo + 3, 15)]
+    for lo1, hi1 in spans:
+        for lo2, hi2 in spans:
+            expected = runs_touch(lo1, hi1, lo2, hi2)
+            assert Run.of(2, lo1, hi1).touches(Run.of(2, lo2, hi2)) is expected
+    with pytest.raises(AttributeError):
+        low.lo = 4  # frozen
+
+
+def test_every_refusal_has_a_rule_and_a_message():
+    search = Search(list(parse_cards("7♠ 7♥ 4♣ 5♣")), contract(2), get_profile("family"), 2, 4)
+    for refusal in Refusal:
+        problem = refusal.problem(search, contract(2))
+        assert problem.rule == refusal.rule in {"R4", "R5"}
+        assert problem.reason.endswith(".") and "{" not in problem.reason
+    assert Refusal.NATURALS.problem(search, contract(2)).reason == (
+        "1 set + 1 run needs at least 5 natural cards (2 a set, 3 a run): "
+        "this hand has 4 natural cards."
+    )
+    assert {r for r in Refusal if not r.turns_on_naturals} == {Refusal.SIZE, Refusal.SUITS}
+
+
+@pytest.mark.parametrize("generator", [realistic_hand, crowded_hand, built_hand])
+def test_a_refusal_under_house_minimums_is_the_one_both_searches_give(generator):
+    """Where the profile raises the natural-card minimums, the answer is the rule's order: the
+    house search refuses; then, if its reason turns on the minimums, the search with one natural a
+    meld decides (its reason, or R11 if it opens). The solver may take the cheap checks with one
+    natural a meld first, but never answers otherwise."""
+    rng = random.Random(f"house-order-{generator.__name__}")
+    family = PROFILES["family"]
+    refused = 0
+    for _ in range(150):
+        round_number = rng.randint(1, 7)
+        hand = generator(rng, "family", 6, round_number)
+        verdict = solve_opening(hand, round_number, "family", 6)
+        if verdict.legal:
+            continue
+        refused += 1
+        deal = contract(round_number)
+        search = Search(hand, deal, family, family.packs(6), family.jokers(6))
+        found, refusal = solve_whole(search) if deal.whole_hand else search.solve_partial()
+        assert found is None
+        expected = refusal.problem(search, deal)
+        if refusal.turns_on_naturals:
+            relaxed = search.variant(1, 1, search.exact)
+            found, refusal = solve_whole(relaxed) if deal.whole_hand else relaxed.solve_partial()
+            if found is not None:
+                assert verdict.rule == "R11"
+                continue
+            expected = refusal.problem(relaxed, deal)
+        assert (verdict.reason, verdict.rule) == (expected.reason, expected.rule)
+    assert refused >= 20
