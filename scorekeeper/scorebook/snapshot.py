@@ -10,11 +10,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
-if TYPE_CHECKING:
-    from .models import Round
-    from .service import RoundEntry, ScoredRound
+from ..rules.scoring import RoundResult
+from .models import Round
+
+
+class Entry(Protocol):
+    """What `of_scored` reads of the table's entry (`service.RoundEntry`, which imports this)."""
+
+    @property
+    def out(self) -> int | None: ...
+    @property
+    def cut_exact(self) -> bool: ...
+
+
+class Scored(Protocol):
+    """What `of_scored` reads of the engine's scoring (`service.ScoredRound`)."""
+
+    @property
+    def result(self) -> RoundResult: ...
+    @property
+    def leftovers(self) -> tuple[str, ...]: ...
+    @property
+    def counted(self) -> tuple[bool, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -78,7 +97,7 @@ class RoundSnapshot:
         return cls(out=played.out, cut_exact=played.cut_exact, version=played.version, **lines)
 
     @classmethod
-    def of_scored(cls, entry: RoundEntry, scored: ScoredRound, version: int) -> RoundSnapshot:
+    def of_scored(cls, entry: Entry, scored: Scored, version: int) -> RoundSnapshot:
         """A round as the engine scored the table's entry, as it will be stored at `version`."""
         return cls(
             out=entry.out,
