@@ -230,12 +230,14 @@ def _parts(check: _Checker, item: Field, value: Any, seats: int) -> list[Any]:
 def _snapshot(check: _Checker, item: Field, value: Any, seats: int) -> dict[str, Any]:
     """A round as the history keeps it: the page describes it, so every part must be there."""
     data = check.object(value, SNAPSHOT.names, SNAPSHOT.later)
+    values = _read(check, SNAPSHOT, data, seats)
+    # A field kept only when one hand was counted is never there all false.
     for key in SNAPSHOT.later & data.keys():
-        if not any(data[key]):
+        if not any(values[key]):
             raise check.at(key).fail(
                 f"must hold one true or false for each of the {seats} players, one true at least"
             )
-    return RoundSnapshot(**_read(check, SNAPSHOT, data, seats)).to_dict()
+    return RoundSnapshot(**values).to_dict()
 
 
 _STRUCTURED: dict[Kind, Callable[[_Checker, Field, Any, int], Any]] = {

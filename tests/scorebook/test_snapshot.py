@@ -11,6 +11,7 @@ import contextlib
 import copy
 import dataclasses
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -251,3 +252,48 @@ def test_a_history_entry_is_written_as_the_snapshot_holds_it(app):
         assert document["games"][0]["history"][0]["before"] == change.before
         assert document["games"][0]["history"][0]["after"] == change.after
         assert db.session.get(Game, 1).archived
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        (7, "after.counted must be a list"),
+        ([False] * 4, "after.counted must hold one true or false for each of the 4 players, one"),
+        ([True], "after.counted must hold one true or false for each of the 4 players"),
+        ([0, 0, 1, 1], "after.counted[0] must be true or false"),
+    ],
+)
+def test_a_broken_counted_list_in_the_history_is_refused(app, value, problem):
+    document = every_feature(app)
+    document["games"][0]["history"][0]["after"]["counted"] = value
+    with app.app_context(), pytest.raises(ImportRefused, match=re.escape(problem)):
+        importcheck.check_document(document)
+
+
+def test_no_change_to_a_document_with_every_feature_crashes_the_checker(app):
+    """Each place of the document replaced in turn: the checker takes it or names a problem."""
+    document = every_feature(app)
+    places = list(_places(document))
+    with app.app_context():
+        for path in places:
+            for value in (None, -1, "x", {}, [True, False]):
+                damaged = copy.deepcopy(document)
+                target = damaged
+                for part in path[:-1]:
+                    target = target[part]
+                target[path[-1]] = value
+                with contextlib.suppress(ImportRefused):
+                    importcheck.check_document(damaged)
+    assert len(places) > 150
+
+
+def _places(value, path=()):
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return
+    for key, item in items:
+        yield (*path, key)
+        yield from _places(item, (*path, key))
