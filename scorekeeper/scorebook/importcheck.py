@@ -2,12 +2,14 @@
 
 Every game is rebuilt from its parts and scored again by the engine: the document must agree
 with the rules (seats, dealers, cut bonus, penalties, copy limits, winners) and with itself
-(rounds, history, times), and the first problem is named with its place in the document.
+(rounds, history, times), and the first problem is named with its place in the document. The
+parts and their fields are the ones `exportformat` defines and `transfer` writes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,27 +18,31 @@ from ..rules import LAST_ROUND, RulesError, get_profile
 from ..rules.scoring import parse_leftovers
 from . import ledger, service
 from .errors import ImportRefused, ScorebookError
+from .exportformat import (
+    CHANGE,
+    DOCUMENT_FIELDS,
+    FORMAT,
+    FORMAT_VERSION,
+    GAME,
+    PLAYER,
+    ROUND,
+    SCORE_LINE,
+    SNAPSHOT,
+    Field,
+    Kind,
+    Part,
+    exported_time,
+)
 from .models import Game, Player, Round, RoundChange, RoundScore
 from .names import clean_names, name_key
+from .snapshot import RoundSnapshot
 
-FORMAT = "liverpool-scorekeeper/games"
-FORMAT_VERSION = 1
-# Far beyond any real score or version, and well inside SQLite's 64-bit integers.
-NUMBER_LIMIT = 10**9
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
-SNAPSHOT_KEYS = {"out", "cut_exact", "leftovers", "penalties", "bonus", "scores", "version"}
-# Kept in a snapshot only when a hand was counted in points (see `service.snapshot`).
-SNAPSHOT_COUNTED = frozenset({"counted"})
 # Every stored time lies in these years: any other was typed by hand, or is a broken clock.
 EARLIEST = datetime(1970, 1, 1)
 LATEST = datetime(2200, 12, 31, 23, 59, 59, 999999)
 # A game's last round is written a moment after the game is marked finished.
 FINISH_SLACK = timedelta(seconds=5)
-
-
-def exported_time(moment: datetime | None) -> str | None:
-    """A stored UTC time to the microsecond, marked Z, so it comes back exactly."""
-    return None if moment is None else moment.isoformat(timespec="microseconds") + "Z"
 
 
 class _Checker:
@@ -52,7 +58,7 @@ class _Checker:
         return ImportRefused(f"{self.path} {problem}: nothing was imported")
 
     def object(
-        self, value: Any, fields: set[str], optional: frozenset[str] = frozenset()
+        self, value: Any, fields: frozenset[str], optional: frozenset[str] = frozenset()
     ) -> dict[str, Any]:
         """A JSON object with exactly these fields (`optional` ones may be left out: documents
         made before they existed), so nothing is silently dropped or guessed."""
@@ -71,18 +77,13 @@ class _Checker:
             raise self.fail("must be a list")
         return value
 
-    def whole(self, value: Any, low: int = -NUMBER_LIMIT, high: int = NUMBER_LIMIT) -> int:
+    def whole(self, value: Any, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail("must be a whole number")
         if not low <= value <= high:
             shown = value if abs(value) < 10**20 else f"a number of {len(str(abs(value)))} digits"
             raise self.fail(f"must be from {low} to {high}, not {shown}")
         return value
-
-    def seat(self, value: Any, seats: int, *, empty: bool = False) -> int | None:
-        if value is None and empty:
-            return None
-        return self.whole(value, 0, seats - 1)
 
     def flag(self, value: Any) -> bool:
         if not isinstance(value, bool):
@@ -96,9 +97,7 @@ class _Checker:
             raise self.fail(f"is longer than {limit} characters")
         return value
 
-    def time(self, value: Any, *, empty: bool = False) -> datetime | None:
-        if value is None and empty:
-            return None
+    def time(self, value: Any) -> datetime:
         if not isinstance(value, str) or not value.endswith("Z"):
             raise self.fail("must be a UTC time like 2025-01-31T20:15:00.000000Z")
         try:
@@ -123,7 +122,7 @@ class _Checker:
 def check_document(data: Any) -> list[Game]:
     """The games of a document, built but not stored, or `ImportRefused` naming the problem."""
     top = _Checker("the document")
-    document = top.object(data, {"format", "format_version", "games"})
+    document = top.object(data, DOCUMENT_FIELDS)
     if document["format"] != FORMAT:
         raise top.at("format").fail(f"must be {FORMAT!r}: this is not a score book export")
     version = document["format_version"]
@@ -143,95 +142,162 @@ def check_document(data: Any) -> list[Game]:
     return games
 
 
-GAME_FIELDS = {
-    "id",
-    "profile",
-    "first_dealer",
-    "created_at",
-    "finished_at",
-    "key_hash",
-    "archived_at",
-    "players",
-    "rounds",
-    "history",
+# --- Reading a part by its fields ----------------------------------------------------------
+
+
+def _read(
+    check: _Checker, part: Part, data: dict[str, Any], seats: int, names: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The part's fields (only `names`, if given) checked by their kind, as its model's columns.
+
+    A field added later in the format's version is its default when the document lacks it.
+    """
+    wanted = set(names) or part.names
+    return {
+        item.name: _value(check.at(item.name), item, data[item.name], seats)
+        if item.name in data or not item.later
+        else item.default
+        for item in part.fields
+        if item.name in wanted
+    }
+
+
+def _value(check: _Checker, item: Field, value: Any, seats: int) -> Any:
+    """One field's value, checked as its kind says, or `ImportRefused` naming its place."""
+    if value is None and item.empty:
+        return None
+    kind = item.kind
+    if kind is Kind.WHOLE:
+        return check.whole(value, item.low, item.high)
+    if kind is Kind.SEAT:
+        return check.whole(value, 0, seats - 1)
+    if kind is Kind.FLAG:
+        return check.flag(value)
+    if kind is Kind.TEXT:
+        return check.text(value, item.high)
+    if kind is Kind.CARDS:
+        return check.cards(value)
+    if kind is Kind.TIME:
+        return check.time(value)
+    return _STRUCTURED[kind](check, item, value, seats)
+
+
+def _game_id(check: _Checker, item: Field, value: Any, seats: int) -> int:
+    return check.whole(value, 1, database.id_range()[-1])
+
+
+def _profile(check: _Checker, item: Field, value: Any, seats: int) -> str:
+    try:
+        profile = get_profile(check.text(value, item.high))
+    except RulesError as error:
+        raise check.fail(str(error)) from None
+    if profile.name != value:
+        raise check.fail(f"must be written {profile.name!r}")
+    return value
+
+
+def _choice(check: _Checker, item: Field, value: Any, seats: int) -> str:
+    if value not in item.choices or not isinstance(value, str):
+        raise check.fail("must be " + " or ".join(map(repr, item.choices)))
+    return value
+
+
+def _hash(check: _Checker, item: Field, value: Any, seats: int) -> str:
+    if not (isinstance(value, str) and KEY_HASH.fullmatch(value)):
+        raise check.fail(
+            ("must be null or " if item.empty else "must be ") + "a sha256 hash in lowercase hex"
+        )
+    return value
+
+
+def _per_seat(check: _Checker, item: Field, value: Any, seats: int) -> list[Any]:
+    values = check.list(value)
+    if len(values) != seats:
+        raise check.fail(f"must hold {item.why or 'one entry'} for each of the {seats} players")
+    assert item.of is not None
+    entry = Field(item.name, item.of)
+    return [_value(check.at(seat), entry, each, seats) for seat, each in enumerate(values)]
+
+
+def _parts(check: _Checker, item: Field, value: Any, seats: int) -> list[Any]:
+    assert item.part is not None
+    read = _ROWS[item.part.name]
+    return [
+        read(check.at(index), each, seats, index) for index, each in enumerate(check.list(value))
+    ]
+
+
+def _snapshot(check: _Checker, item: Field, value: Any, seats: int) -> dict[str, Any]:
+    """A round as the history keeps it: the page describes it, so every part must be there."""
+    data = check.object(value, SNAPSHOT.names, SNAPSHOT.later)
+    values = _read(check, SNAPSHOT, data, seats)
+    # A field kept only when one hand was counted is never there all false.
+    for key in SNAPSHOT.later & data.keys():
+        if not any(values[key]):
+            raise check.at(key).fail(
+                f"must hold one true or false for each of the {seats} players, one true at least"
+            )
+    return RoundSnapshot(**values).to_dict()
+
+
+_STRUCTURED: dict[Kind, Callable[[_Checker, Field, Any, int], Any]] = {
+    Kind.GAME_ID: _game_id,
+    Kind.PROFILE: _profile,
+    Kind.CHOICE: _choice,
+    Kind.HASH: _hash,
+    Kind.PER_SEAT: _per_seat,
+    Kind.PARTS: _parts,
+    Kind.SNAPSHOT: _snapshot,
+    # The place is checked by the part's reader, which knows it (see `_row`).
+    Kind.INDEX: lambda check, item, value, seats: value,
 }
-# Fields a document of the same format version may lack: it was exported before they existed.
-GAME_FIELDS_LATER = frozenset({"archived_at"})
-ROUND_FIELDS = {
-    "number",
-    "dealer",
-    "cutter",
-    "cut_exact",
-    "out",
-    "version",
-    "recorded_at",
-    "corrected_at",
-    "scores",
-}
-SCORE_FIELDS = {"seat", "leftovers", "penalty", "bonus", "score", "counted"}
-SCORE_FIELDS_LATER = frozenset({"counted"})
-CHANGE_FIELDS = {"round_number", "action", "changed_at", "before", "after"}
+
+
+def _row(
+    check: _Checker, part: Part, item: Any, seats: int, index: int, names: Iterable[str] = ()
+) -> dict[str, Any]:
+    """A part's object: exactly its fields, each checked, its place where it has one."""
+    data = check.object(item, part.names, part.later)
+    for each in part.fields:
+        if each.kind is Kind.INDEX:
+            place = data[each.name]
+            if place != index or isinstance(place, bool):
+                raise check.at(each.name).fail(f"must be {index}: {each.why}")
+    return _read(check, part, data, seats, names)
+
+
+# --- The parts -----------------------------------------------------------------------------
 
 
 def _check_game(check: _Checker, item: Any) -> Game:
-    data = check.object(item, GAME_FIELDS, GAME_FIELDS_LATER)
-    game_id = check.at("id").whole(data["id"], 1, database.id_range()[-1])
+    # The players first: the other fields are checked against the table they make.
+    first = ("id", "profile", "players")
+    values = _row(check, GAME, item, 0, 0, first)
+    players: list[Player] = values["players"]
+    _check_names(check.at("players"), [player.name for player in players])
     try:
-        profile = get_profile(check.at("profile").text(data["profile"], 20))
-    except RulesError as error:
-        raise check.at("profile").fail(str(error)) from None
-    if profile.name != data["profile"]:
-        raise check.at("profile").fail(f"must be written {profile.name!r}")
-    names = _check_players(check.at("players"), data["players"])
-    try:
-        profile.check_players(len(names))
+        get_profile(values["profile"]).check_players(len(players))
     except RulesError as error:
         raise check.at("players").fail(str(error)) from None
-    seats = len(names)
-    key_hash = data["key_hash"]
-    if key_hash is not None and not (isinstance(key_hash, str) and KEY_HASH.fullmatch(key_hash)):
-        raise check.at("key_hash").fail("must be null or a sha256 hash in lowercase hex")
-    rounds = [
-        _check_round(check.at("rounds").at(index), value, seats)
-        for index, value in enumerate(check.at("rounds").list(data["rounds"]))
-    ]
-    numbers = [played.number for played in rounds]
-    if numbers != list(range(1, len(rounds) + 1)):
+    values |= _read(check, GAME, item, len(players), GAME.names - set(first))
+    numbers = [played.number for played in values["rounds"]]
+    if numbers != list(range(1, len(numbers) + 1)):
         raise check.at("rounds").fail(f"must be rounds 1, 2, 3… in order, not {numbers}")
-    finished_at = check.at("finished_at").time(data["finished_at"], empty=True)
-    if (finished_at is not None) != (len(rounds) == LAST_ROUND):
+    if (values["finished_at"] is not None) != (len(numbers) == LAST_ROUND):
         raise check.at("finished_at").fail(
-            f"must be set exactly when all {LAST_ROUND} rounds are in (there are {len(rounds)})"
+            f"must be set exactly when all {LAST_ROUND} rounds are in (there are {len(numbers)})"
         )
-    history = [
-        _check_change(check.at("history").at(index), value, seats)
-        for index, value in enumerate(check.at("history").list(data["history"]))
-    ]
-    game = Game(
-        id=game_id,
-        profile=profile.name,
-        first_dealer=check.at("first_dealer").seat(data["first_dealer"], seats),
-        created_at=check.at("created_at").time(data["created_at"]),
-        finished_at=finished_at,
-        key_hash=key_hash,
-        archived_at=check.at("archived_at").time(data.get("archived_at"), empty=True),
-        players=[
-            Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(names)
-        ],
-        rounds=rounds,
-        history=history,
-    )
+    game = Game(**values)
     _rescore(check, game)
     return game
 
 
-def _check_players(check: _Checker, value: Any) -> list[str]:
-    names = []
-    for index, item in enumerate(check.list(value)):
-        player = check.at(index).object(item, {"seat", "name"})
-        if player["seat"] != index or isinstance(player["seat"], bool):
-            raise check.at(index).at("seat").fail(f"must be {index}: seats are listed in order")
-        names.append(check.at(index).at("name").text(player["name"], 200))
+def _check_player(check: _Checker, item: Any, seats: int, index: int) -> Player:
+    values = _row(check, PLAYER, item, seats, index)
+    return Player(**values, name_key=name_key(values["name"]))
+
+
+def _check_names(check: _Checker, names: list[str]) -> None:
     try:
         cleaned = clean_names(names)
     except ScorebookError as error:
@@ -239,94 +305,41 @@ def _check_players(check: _Checker, value: Any) -> list[str]:
     for index, (name, clean) in enumerate(zip(names, cleaned, strict=True)):
         if name != clean:
             raise check.at(index).at("name").fail(f"must be written {clean!r}, as the app keeps it")
-    return names
 
 
-def _check_round(check: _Checker, item: Any, seats: int) -> Round:
-    data = check.object(item, ROUND_FIELDS)
-    scores = []
-    for index, value in enumerate(check.at("scores").list(data["scores"])):
-        line = check.at("scores").at(index)
-        score = line.object(value, SCORE_FIELDS, SCORE_FIELDS_LATER)
-        if score["seat"] != index or isinstance(score["seat"], bool):
-            raise line.at("seat").fail(f"must be {index}: one line per seat, in order")
-        penalty = line.at("penalty").whole(score["penalty"])
-        bonus = line.at("bonus").whole(score["bonus"])
-        total = line.at("score").whole(score["score"])
-        if total != penalty + bonus:
-            raise line.at("score").fail(f"must be penalty + bonus = {penalty + bonus}")
-        scores.append(
-            RoundScore(
-                seat=index,
-                leftovers=line.at("leftovers").cards(score["leftovers"]),
-                penalty=penalty,
-                bonus=bonus,
-                score=total,
-                counted=line.at("counted").flag(score.get("counted", False)),
-            )
-        )
-    if len(scores) != seats:
+def _check_line(check: _Checker, item: Any, seats: int, index: int) -> RoundScore:
+    values = _row(check, SCORE_LINE, item, seats, index)
+    total = values["penalty"] + values["bonus"]
+    if values["score"] != total:
+        raise check.at("score").fail(f"must be penalty + bonus = {total}")
+    return RoundScore(**values)
+
+
+def _check_round(check: _Checker, item: Any, seats: int, index: int) -> Round:
+    values = _row(check, ROUND, item, seats, index)
+    if len(values["scores"]) != seats:
         raise check.at("scores").fail(f"must hold one line for each of the {seats} players")
-    return Round(
-        number=check.at("number").whole(data["number"], 1, LAST_ROUND),
-        dealer=check.at("dealer").seat(data["dealer"], seats),
-        cutter=check.at("cutter").seat(data["cutter"], seats),
-        cut_exact=check.at("cut_exact").flag(data["cut_exact"]),
-        out=check.at("out").seat(data["out"], seats, empty=True),
-        version=check.at("version").whole(data["version"], 1, NUMBER_LIMIT),
-        recorded_at=check.at("recorded_at").time(data["recorded_at"]),
-        corrected_at=check.at("corrected_at").time(data["corrected_at"], empty=True),
-        scores=scores,
-    )
+    return Round(**values)
 
 
-def _check_change(check: _Checker, item: Any, seats: int) -> RoundChange:
-    data = check.object(item, CHANGE_FIELDS)
-    action = data["action"]
-    if action not in ("corrected", "undone"):
-        raise check.at("action").fail("must be 'corrected' or 'undone'")
-    if action == "undone" and data["after"] is not None:
-        raise check.at("after").fail("must be null for an undone round")
+def _check_change(check: _Checker, item: Any, seats: int, index: int) -> RoundChange:
+    values = _row(check, CHANGE, item, seats, index, CHANGE.names - {"after"})
+    after = item["after"]
+    if values["action"] == "undone":
+        if after is not None:
+            raise check.at("after").fail("must be null for an undone round")
+        return RoundChange(**values, after=None)
     return RoundChange(
-        round_number=check.at("round_number").whole(data["round_number"], 1, LAST_ROUND),
-        action=action,
-        changed_at=check.at("changed_at").time(data["changed_at"]),
-        before=_check_snapshot(check.at("before"), data["before"], seats),
-        after=None
-        if action == "undone"
-        else _check_snapshot(check.at("after"), data["after"], seats),
+        **values, after=_snapshot(check.at("after"), CHANGE.field("after"), after, seats)
     )
 
 
-def _check_snapshot(check: _Checker, value: Any, seats: int) -> dict[str, Any]:
-    """A round as the history keeps it: the page describes it, so every part must be there."""
-    data = check.object(value, SNAPSHOT_KEYS | SNAPSHOT_COUNTED, SNAPSHOT_COUNTED)
-    check.at("out").seat(data["out"], seats, empty=True)
-    check.at("cut_exact").flag(data["cut_exact"])
-    check.at("version").whole(data["version"], 1, NUMBER_LIMIT)
-    for name in ("leftovers", "penalties", "bonus", "scores"):
-        values = check.at(name).list(data[name])
-        if len(values) != seats:
-            raise check.at(name).fail(f"must hold one entry for each of the {seats} players")
-        for index, entry in enumerate(values):
-            if name == "leftovers":
-                check.at(name).at(index).cards(entry)
-            else:
-                check.at(name).at(index).whole(entry)
-    if "counted" in data:
-        hands = check.at("counted").list(data["counted"])
-        if len(hands) != seats or not any(hands):
-            raise check.at("counted").fail(
-                f"must hold one true or false for each of the {seats} players, one true at least"
-            )
-        for index, hand in enumerate(hands):
-            check.at("counted").at(index).flag(hand)
-    return data
-
-
-def _same(one: dict[str, Any], other: dict[str, Any]) -> bool:
-    """Two snapshots of a round hold the same entry, points counted at the table included."""
-    return all(one.get(key) == other.get(key) for key in SNAPSHOT_KEYS | SNAPSHOT_COUNTED)
+_ROWS: dict[str, Callable[[_Checker, Any, int, int], Any]] = {
+    PLAYER.name: _check_player,
+    ROUND.name: _check_round,
+    SCORE_LINE.name: _check_line,
+    CHANGE.name: _check_change,
+}
 
 
 # --- What the engine says --------------------------------------------------------------------
@@ -346,28 +359,26 @@ def _rescore(check: _Checker, game: Game) -> None:
                     f"{said} must be {seat} ({game.names[seat]}), the {name} of round "
                     f"{played.number} when seat {game.first_dealer} deals first (R2)"
                 )
-        stored = service.snapshot(played)
+        stored = RoundSnapshot.of_round(played)
         _agrees(where, said, game, played.number, stored, lines=True)
         _check_times(where, said, game, played)
     _check_history(check, game)
 
 
 def _agrees(
-    check: _Checker, said: str, game: Game, number: int, stored: dict[str, Any], *, lines: bool
+    check: _Checker, said: str, game: Game, number: int, stored: RoundSnapshot, *, lines: bool
 ) -> None:
     """The stored round (or history snapshot) is what the engine makes of its own entry.
 
     `lines`: the place is a round's, one line per seat (scores[1].penalty), not a history
     snapshot's, one list per field (penalties[1]).
     """
-    counted = ledger.counted_seats(stored)
+    counted = stored.counted_seats
     entry = service.RoundEntry(
-        out=stored["out"],
-        leftovers={
-            seat: text for seat, text in enumerate(stored["leftovers"]) if seat not in counted
-        },
-        cut_exact=stored["cut_exact"],
-        points={seat: stored["penalties"][seat] for seat in counted},
+        out=stored.out,
+        leftovers={seat: text for seat, text in enumerate(stored.leftovers) if seat not in counted},
+        cut_exact=stored.cut_exact,
+        points={seat: stored.penalties[seat] for seat in counted},
     )
     try:
         scored = service.score_entry(game, number, entry)
@@ -381,25 +392,23 @@ def _agrees(
                 f"{said} must be {str(hand).lower()} for {game.names[seat]}: "
                 + ("a hand counted in points" if hand else "the player went out")
             )
-    computed = {
-        "leftovers": list(scored.leftovers),
-        "penalties": list(scored.result.penalties),
-        "bonus": list(scored.result.bonus),
-        "scores": list(scored.result.scores),
-    }
-    for key, values in computed.items():
-        for seat, value in enumerate(values):
-            if stored[key][seat] != value:
+    computed = RoundSnapshot.of_scored(entry, scored, stored.version)
+    for key in RoundSnapshot.LINES:
+        for seat, (value, was) in enumerate(
+            zip(getattr(computed, key), getattr(stored, key), strict=True)
+        ):
+            if was != value:
                 raise _place(check, key, seat, lines).fail(
                     f"{said} must be {value!r} for {game.names[seat]}, as the rules score "
-                    f"this round (R10), not {stored[key][seat]!r}"
+                    f"this round (R10), not {was!r}"
                 )
 
 
 def _place(check: _Checker, key: str, seat: int, lines: bool) -> _Checker:
+    """Where a seat's value of the snapshot's list `key` is: in the history, or a round's line."""
     if not lines:
         return check.at(key).at(seat)
-    return check.at("scores").at(seat).at({"penalties": "penalty", "scores": "score"}.get(key, key))
+    return check.at("scores").at(seat).at(RoundSnapshot.LINES[key])
 
 
 def _check_times(check: _Checker, said: str, game: Game, played: Round) -> None:
@@ -419,7 +428,7 @@ def _check_history(check: _Checker, game: Game) -> None:
     """Each round's corrections and undos follow one another and end where the ledger is."""
     if game.finished_at is not None and game.finished_at < game.created_at:
         raise check.at("finished_at").fail(f"(game {game.id}) is before the game was created")
-    last: dict[int, dict[str, Any] | None] = {}  # the round as its latest entry left it
+    last: dict[int, RoundSnapshot | None] = {}  # the round as its latest entry left it
     highest: dict[int, int] = {}  # the highest version each round number has had
     for index, change in enumerate(game.history):
         where = check.at("history").at(index)
@@ -427,29 +436,29 @@ def _check_history(check: _Checker, game: Game) -> None:
         said = f"(game {game.id}, round {number})"
         if change.changed_at < game.created_at:
             raise where.at("changed_at").fail(f"{said} is before the game was created")
-        before = change.before
+        before = RoundSnapshot.from_dict(change.before)
         _agrees(where.at("before"), said, game, number, before, lines=False)
         previous = last.get(number)
-        expected = previous["version"] if previous else highest.get(number, 0) + 1
-        if before["version"] != expected:
+        expected = previous.version if previous else highest.get(number, 0) + 1
+        if before.version != expected:
             raise (
                 where.at("before")
                 .at("version")
                 .fail(f"{said} must be {expected}: the version the round had then")
             )
-        if previous is not None and not _same(before, previous):
+        if previous is not None and before != previous:
             raise where.at("before").fail(f"{said} is not the round as the entry before left it")
-        versions = [before["version"]]
+        versions = [before.version]
         if change.action == "corrected":
-            after = change.after
+            after = RoundSnapshot.from_dict(change.after)
             _agrees(where.at("after"), said, game, number, after, lines=False)
-            if after["version"] != before["version"] + 1:
+            if after.version != before.version + 1:
                 raise (
                     where.at("after")
                     .at("version")
-                    .fail(f"{said} must be {before['version'] + 1}: a correction adds one")
+                    .fail(f"{said} must be {before.version + 1}: a correction adds one")
                 )
-            versions.append(after["version"])
+            versions.append(after.version)
             last[number] = after
         else:
             last[number] = None
@@ -459,8 +468,7 @@ def _check_history(check: _Checker, game: Game) -> None:
         said = f"(game {game.id}, round {played.number})"
         corrected = last.get(played.number)
         if corrected is not None:
-            stored = service.snapshot(played)
-            if not _same(stored, corrected):
+            if RoundSnapshot.of_round(played) != corrected:
                 raise where.fail(f"{said} is not the round as its last correction in the history")
         elif played.version != highest.get(played.number, 0) + 1:
             raise where.at("version").fail(

@@ -21,6 +21,7 @@ from ..rules.scoring import card_penalty, leaders, totals
 from ..rules.seating import RoundSetup, round_setup
 from .errors import NoSuchGame
 from .models import Game, Round, RoundChange
+from .snapshot import RoundSnapshot
 
 
 def game_query(game_id: int, scores: bool = True, for_update: bool = False):
@@ -190,18 +191,19 @@ def book(game: Game) -> Book:
 
 def describe(change: RoundChange, names: list[str]) -> Change:
     """A correction or undo in words: only what changed, before → after."""
-    before, after = change.before, change.after
-    if after is None:
+    before = RoundSnapshot.from_dict(change.before)
+    if change.after is None:
         return Change(
             change.changed_at, change.round_number, change.action, [summary(before, names)]
         )
+    after = RoundSnapshot.from_dict(change.after)
     lines = []
-    if before["out"] != after["out"]:
+    if before.out != after.out:
         lines.append(f"went out: {_out_name(before, names)} → {_out_name(after, names)}")
-    if before["cut_exact"] != after["cut_exact"]:
+    if before.cut_exact != after.cut_exact:
         lines.append(
-            f"exact cut: {'yes' if before['cut_exact'] else 'no'} → "
-            f"{'yes' if after['cut_exact'] else 'no'}"
+            f"exact cut: {'yes' if before.cut_exact else 'no'} → "
+            f"{'yes' if after.cut_exact else 'no'}"
         )
     for seat, name in enumerate(names):
         was = _line(before, seat)
@@ -211,27 +213,22 @@ def describe(change: RoundChange, names: list[str]) -> Change:
     return Change(change.changed_at, change.round_number, change.action, lines)
 
 
-def summary(data: dict[str, Any], names: list[str]) -> str:
+def summary(data: RoundSnapshot, names: list[str]) -> str:
     """A whole round in one line: who went out, the exact cut, each player's cards and score."""
-    head = "nobody went out" if data["out"] is None else f"{names[data['out']]} went out"
-    if data["cut_exact"]:
+    head = "nobody went out" if data.out is None else f"{names[data.out]} went out"
+    if data.cut_exact:
         head += ", exact cut"
     return head + "; " + ", ".join(f"{name} {_line(data, seat)}" for seat, name in enumerate(names))
 
 
-def _out_name(data: dict[str, Any], names: list[str]) -> str:
-    return "nobody" if data["out"] is None else names[data["out"]]
+def _out_name(data: RoundSnapshot, names: list[str]) -> str:
+    return "nobody" if data.out is None else names[data.out]
 
 
-def counted_seats(data: dict[str, Any]) -> list[int]:
-    """The seats whose hand a snapshot holds as points counted at the table, not as cards."""
-    return [seat for seat, hand in enumerate(data.get("counted") or []) if hand]
-
-
-def _line(data: dict[str, Any], seat: int) -> str:
+def _line(data: RoundSnapshot, seat: int) -> str:
     """One player's round: cards = penalty, the cut bonus if any, = score."""
-    cards = "counted" if seat in counted_seats(data) else data["leftovers"][seat] or "out"
-    penalty, bonus, score = data["penalties"][seat], data["bonus"][seat], data["scores"][seat]
+    cards = "counted" if data.counted[seat] else data.leftovers[seat] or "out"
+    penalty, bonus, score = data.penalties[seat], data.bonus[seat], data.scores[seat]
     if not bonus:
         return f"{cards} = {signed(score)}"
     return f"{cards} = {signed(penalty)}, cut {signed(bonus)} = {signed(score)}"

@@ -25,9 +25,8 @@ from .errors import Conflict, Missing, ScorebookError
 from .ledger import next_round, profile_of, setup_for
 from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
 from .names import clean_name, clean_names, name_key
+from .snapshot import RoundSnapshot
 
-# What a correction compares: the same, and nothing is stored.
-CHANGES = ("out", "cut_exact", "leftovers", "scores", "counted")
 # Called with a write's result before its commit (see `create_game`); `writeonce` keeps tokens.
 Keep = Callable[[Any], None]
 
@@ -225,11 +224,11 @@ def _check_next(game: Game, number: int, expected: int | None) -> None:
 def _first_version(game: Game, number: int) -> int:
     """1 for a new round; past any version an undone round of that number had, so none recurs."""
     seen = [
-        version
+        RoundSnapshot.from_dict(data).version
         for change in game.history
         if change.round_number == number
-        for version in (change.before.get("version"), (change.after or {}).get("version"))
-        if isinstance(version, int)
+        for data in (change.before, change.after)
+        if data is not None
     ]
     return max(seen, default=0) + 1
 
@@ -255,20 +254,11 @@ def correct_round(
     if version is not None and version != played.version:
         raise stale(played)
     scored = score_entry(game, number, entry)
-    before = snapshot(played)
-    after = {
-        "out": entry.out,
-        "cut_exact": entry.cut_exact,
-        "leftovers": list(scored.leftovers),
-        "penalties": list(scored.result.penalties),
-        "bonus": list(scored.result.bonus),
-        "scores": list(scored.result.scores),
-        "version": played.version + 1,
-    }
-    if any(scored.counted):
-        after["counted"] = list(scored.counted)
-    if all(before.get(key) == after.get(key) for key in CHANGES):
+    was = RoundSnapshot.of_round(played)
+    now = RoundSnapshot.of_scored(entry, scored, played.version + 1)
+    if now.same_entry(was):
         return played  # nothing changed: no new version, nothing in the history
+    before, after = was.to_dict(), now.to_dict()
     # No flush before `_commit`: it alone turns a refused write into `Conflict`.
     with db.session.no_autoflush:
         played.cut_exact = entry.cut_exact
@@ -294,7 +284,10 @@ def correct_round(
 def undo_round(
     game: Game, number: int | None = None, version: int | None = None, *, keep: Keep | None = None
 ) -> dict[str, Any]:
-    """Remove the latest round into the history; `Conflict` if it changed since `version`."""
+    """Remove the latest round into the history; `Conflict` if it changed since `version`.
+
+    Returns the round as the history keeps it (`RoundSnapshot.to_dict`).
+    """
     if not game.rounds:
         raise Missing(f"game {game.id} has no round to undo")
     latest = game.rounds[-1]
@@ -305,7 +298,7 @@ def undo_round(
         )
     if version is not None and version != latest.version:
         raise stale(latest)
-    before = snapshot(latest)
+    before = RoundSnapshot.of_round(latest).to_dict()
     with db.session.no_autoflush:
         game.rounds.remove(latest)
         db.session.delete(latest)
@@ -322,21 +315,9 @@ def undo_round(
     return before
 
 
-def snapshot(played: Round) -> dict[str, Any]:
-    """A round as plain data, for the history; `counted` only when a hand was counted in points,
-    so a round entered by cards reads as it always has."""
-    data = {
-        "out": played.out,
-        "cut_exact": played.cut_exact,
-        "leftovers": [line.leftovers for line in played.scores],
-        "penalties": [line.penalty for line in played.scores],
-        "bonus": [line.bonus for line in played.scores],
-        "scores": [line.score for line in played.scores],
-        "version": played.version,
-    }
-    if any(line.counted for line in played.scores):
-        data["counted"] = [line.counted for line in played.scores]
-    return data
+def snapshot(played: Round) -> RoundSnapshot:
+    """A stored round as the history would keep it (see `RoundSnapshot`)."""
+    return RoundSnapshot.of_round(played)
 
 
 def stale(played: Round) -> Conflict:

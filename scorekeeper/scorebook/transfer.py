@@ -2,8 +2,9 @@
 
 For moving a table's score book to another machine or keeping it outside SQLite: the document
 holds everything (players, rounds, scores, versions, history, key hashes, times), so an export
-imported into an empty database exports again byte for byte the same. `importcheck` checks a
-document before anything of it is stored.
+imported into an empty database exports again byte for byte the same. `exportformat` defines
+the document's parts and fields; `importcheck` checks a document by them before anything of it
+is stored.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from sqlalchemy.orm import selectinload
 from .. import database
 from ..extensions import db
 from .errors import ImportRefused
-from .importcheck import FORMAT, FORMAT_VERSION, check_document, exported_time
+from .exportformat import GAME, document
+from .importcheck import check_document
 from .models import Game, Round
 
 # --- Export --------------------------------------------------------------------------------
@@ -43,58 +45,7 @@ def export_games() -> dict[str, Any]:
 
 def export_document(games: Iterable[Game]) -> dict[str, Any]:
     """These games (loaded whole) as an export document that `import` takes."""
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "games": [_export_game(game) for game in games],
-    }
-
-
-def _export_game(game: Game) -> dict[str, Any]:
-    return {
-        "id": game.id,
-        "profile": game.profile,
-        "first_dealer": game.first_dealer,
-        "created_at": exported_time(game.created_at),
-        "finished_at": exported_time(game.finished_at),
-        "key_hash": game.key_hash,
-        "archived_at": exported_time(game.archived_at),
-        "players": [{"seat": player.seat, "name": player.name} for player in game.players],
-        "rounds": [
-            {
-                "number": played.number,
-                "dealer": played.dealer,
-                "cutter": played.cutter,
-                "cut_exact": played.cut_exact,
-                "out": played.out,
-                "version": played.version,
-                "recorded_at": exported_time(played.recorded_at),
-                "corrected_at": exported_time(played.corrected_at),
-                "scores": [
-                    {
-                        "seat": line.seat,
-                        "leftovers": line.leftovers,
-                        "penalty": line.penalty,
-                        "bonus": line.bonus,
-                        "score": line.score,
-                        "counted": line.counted,
-                    }
-                    for line in played.scores
-                ],
-            }
-            for played in game.rounds
-        ],
-        "history": [
-            {
-                "round_number": change.round_number,
-                "action": change.action,
-                "changed_at": exported_time(change.changed_at),
-                "before": change.before,
-                "after": change.after,
-            }
-            for change in game.history
-        ],
-    }
+    return document([GAME.write(game) for game in games])
 
 
 def dumps(data: dict[str, Any]) -> str:

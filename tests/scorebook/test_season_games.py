@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from scorekeeper.extensions import db
-from scorekeeper.scorebook import transfer
+from scorekeeper.scorebook import exportformat, transfer
 from scorekeeper.scorebook.models import Game, Player
 from tests.support.book import new_game, play_rounds
 
@@ -266,7 +266,7 @@ def test_export_json_is_one_game_that_import_takes_without_its_key(
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "application/json; charset=utf-8"
     document = json.loads(response.data)
-    assert document["format"] == transfer.FORMAT and len(document["games"]) == 1
+    assert document["format"] == exportformat.FORMAT and len(document["games"]) == 1
     exported = document["games"][0]
     assert exported["key_hash"] is None and game[1]["X-Game-Key"] not in response.get_data(
         as_text=True

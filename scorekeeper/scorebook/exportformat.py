@@ -1,0 +1,199 @@
+"""The export document, defined once: its name, its version and the fields of each of its parts.
+
+`transfer` writes a document from these definitions and `importcheck` reads one with them, so a
+field is in both or in neither. A part's fields are the columns of its model, written as they
+are stored (times as UTC text, the history's rounds as `RoundSnapshot.to_dict` holds them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+from ..rules import LAST_ROUND
+from .models import Game, Player, Round, RoundChange, RoundScore
+from .snapshot import RoundSnapshot
+
+FORMAT = "liverpool-scorekeeper/games"
+FORMAT_VERSION = 1
+# Far beyond any real score or version, and well inside SQLite's 64-bit integers.
+NUMBER_LIMIT = 10**9
+
+
+class Kind(Enum):
+    """What a field holds, which says how it is written and how it is checked."""
+
+    GAME_ID = "a game's id, within what the database can hold"
+    PROFILE = "a rules profile's name, written as the app writes it"
+    WHOLE = "a whole number from `low` to `high`"
+    SEAT = "a seat at the game's table"
+    INDEX = "the object's place in its list"
+    FLAG = "true or false"
+    TEXT = "text of at most `high` characters"
+    CARDS = "cards in the app's notation"
+    CHOICE = "one of `choices`"
+    HASH = "a sha256 hash in lowercase hex"
+    TIME = "a UTC time to the microsecond, marked Z"
+    PARTS = "a list of objects of `part`"
+    PER_SEAT = "a list of one `of` for each seat, in seat order"
+    SNAPSHOT = "a round as the history keeps it (`RoundSnapshot`)"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a part; its name is the model's column it is written from and read into."""
+
+    name: str
+    kind: Kind
+    empty: bool = False  # null is allowed
+    # Added within this format version: a document made before it may lack it (`default` then).
+    later: bool = False
+    default: Any = None
+    low: int = -NUMBER_LIMIT
+    high: int = NUMBER_LIMIT
+    choices: tuple[str, ...] = ()
+    part: Part | None = None
+    of: Kind | None = None  # for PER_SEAT: what each entry is
+    # For INDEX: why the place is fixed; for PER_SEAT: what each entry is, in words.
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A kind of object in the document, the model it is a row of, and its fields in order."""
+
+    name: str
+    model: type[Any]  # whose columns the fields are (a `RoundSnapshot` for the history)
+    fields: tuple[Field, ...]
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The fields an object of this part holds: no others, and all but the `later` ones."""
+        return frozenset(item.name for item in self.fields)
+
+    @property
+    def later(self) -> frozenset[str]:
+        """The fields a document of this format version may lack: made before they existed."""
+        return frozenset(item.name for item in self.fields if item.later)
+
+    def field(self, name: str) -> Field:
+        return next(item for item in self.fields if item.name == name)
+
+    def write(self, row: Any) -> dict[str, Any]:
+        """The row as this part of the document."""
+        return {item.name: _written(item, getattr(row, item.name)) for item in self.fields}
+
+
+def exported_time(moment: datetime | None) -> str | None:
+    """A stored UTC time to the microsecond, marked Z, so it comes back exactly."""
+    return None if moment is None else moment.isoformat(timespec="microseconds") + "Z"
+
+
+def _written(item: Field, value: Any) -> Any:
+    if item.kind is Kind.TIME:
+        return exported_time(value)
+    if item.kind is Kind.PARTS:
+        assert item.part is not None
+        return [item.part.write(row) for row in value]
+    if item.kind is Kind.SNAPSHOT and value is not None:
+        return RoundSnapshot.from_dict(value).to_dict()
+    return value
+
+
+def _time(name: str, **options: Any) -> Field:
+    return Field(name, Kind.TIME, **options)
+
+
+# A round in the history: the fields are the snapshot's keys, whatever `RoundSnapshot` holds.
+_SNAPSHOT_FIELDS = {
+    "out": Field("out", Kind.SEAT, empty=True),
+    "cut_exact": Field("cut_exact", Kind.FLAG),
+    "leftovers": Field("leftovers", Kind.PER_SEAT, of=Kind.CARDS),
+    "penalties": Field("penalties", Kind.PER_SEAT, of=Kind.WHOLE),
+    "bonus": Field("bonus", Kind.PER_SEAT, of=Kind.WHOLE),
+    "scores": Field("scores", Kind.PER_SEAT, of=Kind.WHOLE),
+    "version": Field("version", Kind.WHOLE, low=1),
+    "counted": Field("counted", Kind.PER_SEAT, of=Kind.FLAG, why="one true or false", default=()),
+}
+SNAPSHOT = Part(
+    "round snapshot",
+    RoundSnapshot,
+    tuple(
+        replace(_SNAPSHOT_FIELDS[key], later=key in RoundSnapshot.OPTIONAL)
+        for key in RoundSnapshot.shape()
+    ),
+)
+SCORE_LINE = Part(
+    "score line",
+    RoundScore,
+    (
+        Field("seat", Kind.INDEX, why="one line per seat, in order"),
+        Field("leftovers", Kind.CARDS),
+        Field("penalty", Kind.WHOLE),
+        Field("bonus", Kind.WHOLE),
+        Field("score", Kind.WHOLE),
+        Field("counted", Kind.FLAG, later=True, default=False),
+    ),
+)
+ROUND = Part(
+    "round",
+    Round,
+    (
+        Field("number", Kind.WHOLE, low=1, high=LAST_ROUND),
+        Field("dealer", Kind.SEAT),
+        Field("cutter", Kind.SEAT),
+        Field("cut_exact", Kind.FLAG),
+        Field("out", Kind.SEAT, empty=True),
+        Field("version", Kind.WHOLE, low=1),
+        _time("recorded_at"),
+        _time("corrected_at", empty=True),
+        Field("scores", Kind.PARTS, part=SCORE_LINE),
+    ),
+)
+PLAYER = Part(
+    "player",
+    Player,
+    (
+        Field("seat", Kind.INDEX, why="seats are listed in order"),
+        Field("name", Kind.TEXT, high=200),
+    ),
+)
+CHANGE = Part(
+    "history entry",
+    RoundChange,
+    (
+        Field("round_number", Kind.WHOLE, low=1, high=LAST_ROUND),
+        Field("action", Kind.CHOICE, choices=("corrected", "undone")),
+        _time("changed_at"),
+        Field("before", Kind.SNAPSHOT, part=SNAPSHOT),
+        # null exactly for an undone round
+        Field("after", Kind.SNAPSHOT, empty=True, part=SNAPSHOT),
+    ),
+)
+GAME = Part(
+    "game",
+    Game,
+    (
+        Field("id", Kind.GAME_ID),
+        Field("profile", Kind.PROFILE, high=20),
+        Field("first_dealer", Kind.SEAT),
+        _time("created_at"),
+        _time("finished_at", empty=True),
+        Field("key_hash", Kind.HASH, empty=True),
+        _time("archived_at", empty=True, later=True),
+        Field("players", Kind.PARTS, part=PLAYER),
+        Field("rounds", Kind.PARTS, part=ROUND),
+        Field("history", Kind.PARTS, part=CHANGE),
+    ),
+)
+
+
+def document(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """The document holding these games, each written with `GAME.write`."""
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games}
+
+
+# The document around the games.
+DOCUMENT_FIELDS = frozenset(document([]))
