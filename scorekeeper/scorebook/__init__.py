@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Flask, make_response, render_template
 from werkzeug.exceptions import NotFound
 
-from . import api, pagecache
+from . import api, pagecache, writeonce
 from .errors import Missing, NotEditor
 from .views import actions, games, players, rounds
 
@@ -23,9 +23,10 @@ def init_app(app: Flask) -> None:
     pagecache.init_app(app)
 
 
-def _not_found(error: Missing) -> NotFound:
-    """A page for a game or round that does not exist: the plain 404, saying which."""
-    return NotFound(error.message)
+def _not_found(error: Missing):
+    """A page for a game or round that does not exist: the plain 404, saying which; to a second
+    tap on "Delete the game", what the first one got."""
+    return writeonce.answer_of_gone(error) or NotFound(error.message)
 
 
 def _spectator(error: NotEditor):
