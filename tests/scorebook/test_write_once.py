@@ -313,7 +313,14 @@ def test_twins_through_two_processes_write_once(tmp_path, fresh_database):
             assert "Traceback" not in server.log(), server.log()
 
 
-def _post(port: int, path: str, body, idempotency_key: str, game_key: str | None = None):
+def _post(
+    port: int,
+    path: str,
+    body,
+    idempotency_key: str,
+    game_key: str | None = None,
+    method: str = "POST",
+):
     import http.client
     import json
 
@@ -322,11 +329,55 @@ def _post(port: int, path: str, body, idempotency_key: str, game_key: str | None
         headers = {"Content-Type": "application/json", "Idempotency-Key": idempotency_key}
         if game_key:
             headers["X-Game-Key"] = game_key
-        connection.request("POST", path, body=json.dumps(body).encode(), headers=headers)
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers=headers)
         response = connection.getresponse()
-        return response.status, json.loads(response.read())
+        text = response.read()
+        return response.status, json.loads(text) if text else None
     finally:
         connection.close()
+
+
+@pytest.mark.slow
+def test_rematch_and_delete_twins_through_two_processes_act_once(tmp_path, fresh_database):
+    """The same Idempotency-Key through two processes at once: one new game for a rematch,
+    and 204 to both DELETEs of a game, whichever process found it gone."""
+    url = fresh_database("twins")
+    pair = [Server(url, tmp_path / f"server-{n}.log") for n in (1, 2)]
+    for server in pair:
+        server.start()
+    try:
+        port = pair[0].port
+        status, game = request(port, "POST", "/api/games", {"players": NAMES})
+        assert status == 201
+        for number in range(1, 8):
+            path = f"/api/games/{game['id']}/rounds"
+            assert request(port, "POST", path, ROUND, key=game["key"])[0] == 201, number
+
+        def twins(method: str, path: str, key: str, game_key: str):
+            return at_once(
+                [
+                    lambda port=server.port: _post(port, path, None, key, game_key, method)
+                    for server in pair
+                ]
+            )
+
+        for attempt in range(4):
+            path = f"/api/games/{game['id']}/rematch"
+            answers = twins("POST", path, f"again-{attempt}", game["key"])
+            assert [status for status, _ in answers] == [201, 201], answers
+            assert answers[0][1]["id"] == answers[1][1]["id"]
+            assert sum("key" in data for _, data in answers) == 1
+            status, gone = request(port, "POST", "/api/games", {"players": NAMES})
+            answers = twins("DELETE", f"/api/games/{gone['id']}", f"bye-{attempt}", gone["key"])
+            assert answers == [(204, None), (204, None)]
+        status, games = request(port, "GET", "/api/games")
+        assert games["total"] == 1 + 4  # the first game and one rematch per attempt
+        assert integrity(url) == "ok"
+    finally:
+        for server in pair:
+            server.stop()
+            assert "Traceback" not in server.log(), server.log()
 
 
 def test_a_form_aimed_at_another_round_gets_a_new_token(client, app):
