@@ -92,7 +92,8 @@ def from_header(scope: str) -> Once | None:
 
 
 def _request_hash() -> str:
-    """What the request asks for: method, address and body (JSON compared as data)."""
+    """What the request asks for: method, address, body (JSON compared as data) and, for the
+    API, the edit key it holds."""
     body = request.get_data(cache=True)
     try:
         canonical = json.dumps(
