@@ -5,12 +5,14 @@ from __future__ import annotations
 from flask import jsonify
 
 from ..jsonapi import ApiError, blueprint, json_body
+from ..scorebook import writeonce
 from . import questions
 
 bp = blueprint("rules_api", __name__)
 
 
 @bp.post("/rules/<question>")
+@writeonce.reads_only("a question carries its cards in a JSON body; its verdict is only read")
 def ask(question: str):
     """Answer one rules question with the engine's verdict."""
     asked = questions.QUESTIONS.get(question)

@@ -10,7 +10,7 @@ from flask import Blueprint, abort, render_template, request, url_for
 from .. import rules
 from ..rules import CONTRACTS, PROFILES, Profile, RulesError, get_profile
 from ..rules.rulebook import COMMON_QUESTIONS, RULES
-from ..scorebook import ledger
+from ..scorebook import ledger, writeonce
 from ..scorebook.forms import MAX_SEATS, sentence
 from ..scorebook.models import Game
 from . import questions
@@ -46,6 +46,7 @@ class Context:
 
 
 @bp.route("", methods=["GET", "POST"])
+@writeonce.reads_only("the question is posted as a form; its verdict is only read")
 def check():
     """Ask one question; answer with the same verdict the JSON API gives."""
     question = questions.TABS.get(request.args.get("q", "meld"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Flask, current_app, make_response, render_template
 from werkzeug.exceptions import NotFound
 
-from . import api, pagecache
+from . import api, pagecache, writeonce
 from .errors import Missing, NotEditor
 from .views import actions, games, players, rounds
 
@@ -24,8 +24,11 @@ def init_app(app: Flask) -> None:
 
 
 def _not_found(error: Missing):
-    """A page for a game or round that does not exist: the app's 404 page, saying which."""
-    return current_app.handle_http_exception(NotFound(error.message))
+    """A page for a game or round that does not exist: the app's 404 page, saying which; to a
+    second tap on "Delete the game", what the first one got."""
+    return writeonce.answer_of_gone(error) or current_app.handle_http_exception(
+        NotFound(error.message)
+    )
 
 
 def _spectator(error: NotEditor):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, current_app, g, jsonify, request, url_for
+from flask import g, jsonify, request, url_for
 
 from ..jsonapi import ApiError, blueprint, field, json_body
 from ..rules import LAST_ROUND
@@ -16,48 +16,16 @@ from .models import Game
 bp = blueprint("api", __name__)
 
 
-class Repeated(Exception):
-    """The request repeats a write already done under its `Idempotency-Key`."""
-
-    def __init__(self, answer: Response):
-        super().__init__("repeated write")
-        self.answer = answer
-
-
-@bp.errorhandler(Repeated)
-def _repeated(repeat: Repeated):
-    return repeat.answer
-
-
 @bp.errorhandler(writeonce.BadKey)
 def _bad_key(error: writeonce.BadKey):
     return jsonify(error=str(error)), 400
 
 
-def _once(scope: str) -> None:
-    """Take the request's `Idempotency-Key`; a key already used gets the first answer again.
-
-    For a write to a game this runs once the game's row is locked, so a twin still running in
-    another process has finished (and is found) before this one looks.
-    """
-    g.once = writeonce.from_header(scope)
-    done = writeonce.find(g.once)
-    if done is not None:
-        raise Repeated(writeonce.api_answer(done, g.once))
-
-
-def _keep(status: int, body: dict[str, Any], location: str | None = None) -> None:
-    """Keep the answer with the write, for a repeat of its `Idempotency-Key`."""
-    text = current_app.json.response(body).get_data(as_text=True)  # as jsonify writes it
-    writeonce.keep(g.get("once"), status, text, location)
-
-
 @bp.errorhandler(errors.ScorebookError)
 def _scorebook_error(error: errors.ScorebookError):
-    # A twin with the same key, in another process, won the race: its answer is this one's too.
-    done = writeonce.find(g.get("once"))
-    if done is not None:
-        return writeonce.api_answer(done, g.once)
+    # A repeat of the DELETE that removed its game: the first answer, not this 404.
+    if (first := writeonce.answer_of_gone(error)) is not None:
+        return first
     body: dict[str, Any] = {"error": error.message}
     current = getattr(error, "current", None)
     if current is not None:
@@ -79,28 +47,28 @@ def list_games():
 
 
 @bp.post("/games")
+@writeonce.write_once
 def create_game():
     """`{"players": [...], "profile"?: str, "first_dealer"?: name}` → 201 with the game.
 
     A repeat of the same `Idempotency-Key` gets the same game without `"key"`: the server keeps
     only the key's hash, so the first answer is the only one that holds it.
     """
-    _once("api new game")
     data = json_body()
     players = field(data, "players", list)
     if not all(isinstance(name, str) for name in players):
         raise ApiError("'players' must be a list of names, each one text")
     profile = field(data, "profile", str, required=False)
     first_dealer = field(data, "first_dealer", str, required=False)
+    return _new_game(*service.create_game(players, profile, first_dealer))
 
-    def keep(result: tuple[Game, str]) -> None:
-        game = result[0]
-        _keep(201, ledger.game_json(game), url_for("api.get_game", game_id=game.id))
 
-    game, key = service.create_game(players, profile, first_dealer, keep=keep)
+def _new_game(game: Game, key: str):
+    """201 with the new game, and the only answer that ever holds its key (every change to the
+    game needs it; a repeat of the request gets the same game without it)."""
     location = url_for("api.get_game", game_id=game.id)
-    # The only answer that ever holds the key: every change to the game needs it.
-    return jsonify({**ledger.game_json(game), "key": key}), 201, {"Location": location}
+    body = {**ledger.game_json(game), keys.ANSWER_FIELD: key}
+    return jsonify(body), 201, {"Location": location}
 
 
 @bp.get("/games/<int:game_id>")
@@ -111,28 +79,25 @@ def get_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/rounds")
 @keys.editor_required(scores=False)
+@writeonce.write_once
 def record_round(game_id: int):
     """Record the next round → 201; `"number"` (optional) → 409 if another device recorded it."""
-    game = _editable_game()
+    game = g.game
     data = json_body()
     number = field(data, "number", int, required=False)
     if ledger.next_round(game) is None and number is None:
         raise errors.Conflict(f"game {game_id} is finished: all {LAST_ROUND} rounds are recorded")
     location = url_for("api.get_game", game_id=game.id)
-    played = service.record_round(
-        game,
-        _round_entry(game, data),
-        number,
-        keep=lambda played: _keep(201, ledger.round_json(game, played), location),
-    )
+    played = service.record_round(game, _round_entry(game, data), number)
     return jsonify(ledger.round_json(game, played)), 201, {"Location": location}
 
 
 @bp.put("/games/<int:game_id>/rounds/<int:number>")
 @keys.editor_required
+@writeonce.write_once
 def correct_round(game_id: int, number: int):
     """Correct a round at the `"version"` the caller saw → 200; stale → 409 with the round now."""
-    game = _editable_game()
+    game = g.game
     service.find_round(game, number)
     data = json_body()
     if data.get("version") is None:
@@ -141,31 +106,18 @@ def correct_round(game_id: int, number: int):
             "(from GET), so a change made meanwhile on another device is never overwritten"
         )
     version = field(data, "version", int)
-    played = service.correct_round(
-        game,
-        number,
-        _round_entry(game, data),
-        version,
-        keep=lambda played: _keep(200, ledger.round_json(game, played)),
-    )
+    played = service.correct_round(game, number, _round_entry(game, data), version)
     return jsonify(ledger.round_json(game, played))
 
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>")
 @keys.editor_required
+@writeonce.write_once
 def undo_round(game_id: int, number: int):
     """Remove the latest round → 200 with the game; earlier or stale (`version`) 409, missing 404."""
-    game = _editable_game()
-    service.undo_round(
-        game, number, _undo_version(), keep=lambda _: _keep(200, ledger.game_json(game))
-    )
+    game = g.game
+    service.undo_round(game, number, _undo_version())
     return jsonify(ledger.game_json(game))
-
-
-def _editable_game() -> Game:
-    """The game `editor_required` let through, once this request's `Idempotency-Key` is taken."""
-    _once(f"api game {g.game.id}")
-    return g.game
 
 
 def _undo_version() -> int | None:
@@ -221,34 +173,31 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
 
 @bp.post("/games/<int:game_id>/rematch")
 @keys.editor_required
+@writeonce.write_once
 def rematch(game_id: int):
     """Play again with this table → 201 with the new game and its own key; unfinished → 409."""
-    game, key = rematch_service.rematch(_editable_game())
-    location = url_for("api.get_game", game_id=game.id)
-    return jsonify({**ledger.game_json(game), "key": key}), 201, {"Location": location}
+    return _new_game(*rematch_service.rematch(g.game))
 
 
-@bp.post("/games/<int:game_id>/archive")
+@bp.route("/games/<int:game_id>/archive", methods=["POST", "DELETE"])
 @keys.editor_required
+@writeonce.write_once
 def archive_game(game_id: int):
-    """Hide the game from both lists → 200 with the game in brief; its link still opens it."""
-    game = gamelist.archive(_editable_game())
-    return jsonify(gamelist.brief_json(ledger.book(game)))
-
-
-@bp.delete("/games/<int:game_id>/archive")
-@keys.editor_required
-def restore_game(game_id: int):
-    """Bring an archived game back into the lists → 200 with the game in brief."""
-    game = gamelist.restore(_editable_game())
-    return jsonify(gamelist.brief_json(ledger.book(game)))
+    """POST: hide the game from both lists (its link still opens it); DELETE: bring it back
+    into them. Either → 200 with the game in brief."""
+    tidy = gamelist.archive if request.method == "POST" else gamelist.restore
+    return jsonify(gamelist.brief_json(ledger.book(tidy(g.game))))
 
 
 @bp.delete("/games/<int:game_id>")
 @keys.editor_required
+@writeonce.write_once
 def delete_game(game_id: int):
-    """Delete a game with no recorded round → 204; one with rounds → 409 (archive it instead)."""
-    gamelist.delete(_editable_game())
+    """Delete a game with no recorded round → 204; one with rounds → 409 (archive it instead).
+
+    A repeat of the same `Idempotency-Key` is answered 204 again, the game being gone.
+    """
+    gamelist.delete(g.game)
     return "", 204
 
 

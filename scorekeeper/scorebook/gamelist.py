@@ -185,11 +185,14 @@ def resumable(cookies: Iterable[tuple[str, str]]) -> list[ledger.Book]:
     ]
 
 
+# The three below change the game in the session; the route that asked commits (`write_once`).
+
+
 def archive(game: Game) -> Game:
     """Hide the game from the lists; it stays reachable by its link. Archiving twice is one."""
     if game.archived_at is None:
         game.archived_at = utcnow()
-        db.session.commit()
+        db.session.flush()
     return game
 
 
@@ -197,7 +200,7 @@ def restore(game: Game) -> Game:
     """Bring an archived game back into the lists."""
     if game.archived_at is not None:
         game.archived_at = None
-        db.session.commit()
+        db.session.flush()
     return game
 
 
@@ -210,4 +213,4 @@ def delete(game: Game) -> None:
             "a game with scores is archived, not deleted"
         )
     db.session.delete(game)
-    db.session.commit()
+    db.session.flush()

@@ -23,6 +23,8 @@ from .errors import NoSuchGame, NotEditor
 from .models import Game
 
 HEADER = "X-Game-Key"
+# The field of the API's answer that hands a new game's key over, once.
+ANSWER_FIELD = "key"
 NEEDS_KEY = f"this game needs its edit key: send it in the {HEADER} header"
 # Keys are 22 characters; anything much longer is refused before it is hashed.
 KEY_MAX = 128
@@ -70,6 +72,17 @@ def set_cookie(response: Response, request: Request, game_id: int, key: str) -> 
         secure=request.is_secure,
     )
     return response
+
+
+def given(response: Response) -> dict[int, str]:
+    """The game ids and keys this answer hands the browser in a cookie (see `set_cookie`)."""
+    found = {}
+    for line in response.headers.getlist("Set-Cookie"):
+        name, _, rest = line.partition("=")
+        prefix, _, number = name.partition("_")
+        if prefix == "gk" and number.isdigit() and len(number) < 12:
+            found[int(number)] = rest.split(";", 1)[0]
+    return found
 
 
 def rekey(game_id: int) -> str:

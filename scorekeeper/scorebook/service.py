@@ -3,12 +3,15 @@
 The pages and the JSON API both call these functions, so the two can never disagree. Every rule
 (seats, deal, cut bonus, penalties, copy limits, winners) comes from the engine in
 `scorekeeper.rules`; this module only stores what the engine decides.
+
+A write is flushed here, never committed: the route that asked for it commits it together with
+its answer (`writeonce.write_once`), and any other caller commits it itself.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,22 +30,13 @@ from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
 from .names import clean_name, clean_names, name_key
 from .snapshot import RoundSnapshot
 
-# Called with a write's result before its commit (see `create_game`); `writeonce` keeps tokens.
-Keep = Callable[[Any], None]
-
 
 def create_game(
     names: Sequence[str],
     profile: str | None = None,
     first_dealer: str | int | None = None,
-    *,
-    keep: Keep | None = None,
 ) -> tuple[Game, str]:
-    """Seat the players (R11, first dealer drawn if not given); the key is returned, never stored.
-
-    `keep`, when given, is called with what is returned, after the game's rows are written and
-    before they are committed: what it adds to the session is committed with them or not at all.
-    """
+    """Seat the players (R11, first dealer drawn if not given); the key is returned, never stored."""
     try:
         rules = get_profile(profile)
     except RulesError as error:
@@ -61,10 +55,7 @@ def create_game(
     ]
     db.session.add(game)
     try:
-        if keep is not None:
-            db.session.flush()
-            keep((game, key))
-        db.session.commit()
+        db.session.flush()
     except IntegrityError:
         db.session.rollback()
         raise Conflict("the game could not be saved: nothing was stored, try again") from None
@@ -157,9 +148,7 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
     )
 
 
-def record_round(
-    game: Game, entry: RoundEntry, number: int | None = None, *, keep: Keep | None = None
-) -> Round:
+def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Round:
     """Store the next round whole; with `number`, `Conflict` if another device recorded it first."""
     expected = next_round(game)
     if number is not None:
@@ -197,9 +186,7 @@ def record_round(
         game.rounds.append(played)
         if number == LAST_ROUND:
             game.finished_at = now
-    _commit(
-        game, number, "was recorded meanwhile on another device", keep and (lambda: keep(played))
-    )
+    _flush(game, number, "was recorded meanwhile on another device")
     return played
 
 
@@ -246,8 +233,6 @@ def correct_round(
     number: int,
     entry: RoundEntry,
     version: int | None = None,
-    *,
-    keep: Keep | None = None,
 ) -> Round:
     """Replace a round's entry, history kept; `Conflict` if it changed since the caller's version."""
     played = find_round(game, number)
@@ -259,7 +244,7 @@ def correct_round(
     if now.same_entry(was):
         return played  # nothing changed: no new version, nothing in the history
     before, after = was.to_dict(), now.to_dict()
-    # No flush before `_commit`: it alone turns a refused write into `Conflict`.
+    # No flush before `_flush`: it alone turns a refused write into `Conflict`.
     with db.session.no_autoflush:
         played.cut_exact = entry.cut_exact
         played.out = entry.out
@@ -275,15 +260,11 @@ def correct_round(
         game.history.append(
             RoundChange(round_number=number, action="corrected", before=before, after=after)
         )
-    _commit(
-        game, number, "was changed meanwhile on another device", keep and (lambda: keep(played))
-    )
+    _flush(game, number, "was changed meanwhile on another device")
     return played
 
 
-def undo_round(
-    game: Game, number: int | None = None, version: int | None = None, *, keep: Keep | None = None
-) -> dict[str, Any]:
+def undo_round(game: Game, number: int | None = None, version: int | None = None) -> dict[str, Any]:
     """Remove the latest round into the history; `Conflict` if it changed since `version`.
 
     Returns the round as the history keeps it (`RoundSnapshot.to_dict`).
@@ -306,12 +287,7 @@ def undo_round(
         game.history.append(
             RoundChange(round_number=latest.number, action="undone", before=before, after=None)
         )
-    _commit(
-        game,
-        latest.number,
-        "was changed meanwhile on another device",
-        keep and (lambda: keep(before)),
-    )
+    _flush(game, latest.number, "was changed meanwhile on another device")
     return before
 
 
@@ -329,21 +305,13 @@ def stale(played: Round) -> Conflict:
     )
 
 
-def _commit(
-    game: Game, number: int, what_happened: str, then: Callable[[], None] | None = None
-) -> None:
-    """Commit all or nothing; a lost race with another device becomes `Conflict`, nothing stored.
-
-    `then` runs once the write is flushed, before the commit (see `create_game`'s `keep`).
-    """
+def _flush(game: Game, number: int, what_happened: str) -> None:
+    """Write all or nothing; a lost race with another device becomes `Conflict`, nothing stored."""
     # On SQLite the whole request is one BEGIN IMMEDIATE transaction, so races queue up and the
     # checks before this catch them; elsewhere the unique (game, number) constraint and the
     # versioned UPDATE/DELETE catch them here.
     try:
-        if then is not None:
-            db.session.flush()
-            then()
-        db.session.commit()
+        db.session.flush()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
         db.session.expire_all()

@@ -1,27 +1,35 @@
 """Every write happens once: the pages' one-time tokens and the API's `Idempotency-Key`.
 
-A form carries a token made when it was opened; an API client sends a key of its choosing. The
-write stores the token's hash and the answer it gave (`WriteOnce`) in its own transaction, so a
-repeat, a double tap, a retry after a lost answer, from this process or another, finds the first
-answer and is given it again, and nothing is written twice. On SQLite writers queue for the whole
-database; on PostgreSQL a write to a game locks the game's row before it looks for its token, and
-for a new game the unique (scope, key) constraint decides between two racing twins.
+A form carries a token made when it was opened; an API client sends a key of its choosing. Every
+route that writes is `write_once` (or says it `reads_only`): its view's answer is kept
+(`WriteOnce`, the token's hash and the answer) in the write's own transaction, so a repeat, a
+double tap, a retry after a lost answer, from this process or another, finds the first answer
+and is given it again, and nothing is written twice. On SQLite writers queue for the whole
+database; on PostgreSQL a write to a game locks the game's row (`keys.editor_required`) before
+it looks for its token, and for a new game the unique (scope, key) constraint decides between
+two racing twins.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from flask import Response, flash, jsonify, redirect, request
+from flask import Response, current_app, flash, g, jsonify, redirect, request, session
+from sqlalchemy.exc import IntegrityError
 
+from ..database import READ_METHODS
 from ..extensions import db
+from ..jsonapi import is_api_request
+from . import errors, keys
 from .models import WriteOnce, utcnow
 
 HEADER = "Idempotency-Key"
@@ -31,6 +39,9 @@ KEEP = timedelta(hours=25)
 KEY_MAX = 255
 _VISIBLE_ASCII = re.compile(rf"[\x21-\x7e]{{1,{KEY_MAX}}}")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
+# What `write_once` and `reads_only` mark a view with, for the test that every write route is one.
+WRITES_ONCE = "writes_once"
+READS_ONLY = "reads_only"
 
 
 class BadKey(ValueError):
@@ -81,7 +92,8 @@ def from_header(scope: str) -> Once | None:
 
 
 def _request_hash() -> str:
-    """What the request asks for: method, address and body (JSON compared as data)."""
+    """What the request asks for: method, address, body (JSON compared as data) and, for the
+    API, the edit key it holds."""
     body = request.get_data(cache=True)
     try:
         canonical = json.dumps(
@@ -93,10 +105,111 @@ def _request_hash() -> str:
         # A page's form: its fields without the CSRF token, which is new on every page.
         fields = sorted((k, v) for k, v in request.form.items(multi=True) if k != "csrf_token")
         canonical = json.dumps(fields, ensure_ascii=False).encode("utf-8")
+    # The API's edit key too (only its hash, like the game's own): a repeat is answered only
+    # to a request that holds the same key, even once the game it wrote to is gone.
+    held = request.headers.get(keys.HEADER) if is_api_request() else None
+    edit_key = keys.hash_key(held).encode() if held else b""
     digest = hashlib.sha256()
-    for part in (request.method.encode(), request.full_path.encode("utf-8"), canonical):
+    for part in (request.method.encode(), request.full_path.encode("utf-8"), canonical, edit_key):
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()
+
+
+# --- The decorator every write route wears ---------------------------------------------------
+
+
+def write_once(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Make a route's writes happen once, and commit them.
+
+    Placed under `keys.editor_required`, so that a write to a game looks for its token once the
+    game's row is locked: a twin still running in another process has finished (and is found)
+    first. A request whose token or key is already used gets the first answer again and runs
+    nothing. Otherwise the view runs and its writes are only flushed: on a success (the API's
+    2xx, a page's redirect) they are committed together with the kept answer; on a failure they
+    are rolled back, and a twin that finished meanwhile in another process has its answer
+    given instead (its commit is what made this one fail). A request without a token (a page
+    opened before tokens existed, an API client that sends no key) is written as it asks.
+    """
+
+    @functools.wraps(view)
+    def once(*args: Any, **kwargs: Any) -> Any:
+        if request.method in READ_METHODS:
+            return view(*args, **kwargs)
+        ticket = g.once = _ticket(kwargs.get("game_id"))
+        if (done := find(ticket)) is not None:
+            return replay(done, ticket)
+        shown = len(session.get("_flashes", [])) if not is_api_request() else 0
+        try:
+            answer = current_app.make_response(view(*args, **kwargs))
+        except errors.ScorebookError:
+            if (twin := _twin(ticket, shown)) is not None:
+                return twin
+            raise
+        if answer.status_code not in (range(200, 300) if is_api_request() else range(300, 400)):
+            return _twin(ticket, shown) or answer  # refused: the form shown again
+        try:
+            keep(ticket, answer, shown)
+            db.session.commit()
+        except IntegrityError:
+            if (twin := _twin(ticket, shown)) is not None:
+                return twin  # a twin with the same token committed first
+            raise errors.Conflict(
+                "the write could not be saved: nothing was stored, try again"
+            ) from None
+        return answer
+
+    setattr(once, WRITES_ONCE, True)
+    return once
+
+
+def reads_only(reason: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a route taking POST that writes nothing (why, in `reason`): it needs no token."""
+
+    def mark(view: Callable[..., Any]) -> Callable[..., Any]:
+        setattr(view, READS_ONLY, reason)
+        return view
+
+    return mark
+
+
+def _ticket(game_id: int | None) -> Once | None:
+    """The request's token or key, unique per game (or among new games), API and pages apart."""
+    api = is_api_request()
+    scope = f"{'api' if api else 'page'} " + ("new game" if game_id is None else f"game {game_id}")
+    return from_header(scope) if api else from_form(scope)
+
+
+def _twin(once: Once | None, shown: int) -> Response | None:
+    """Roll this request's writes back; then the answer of a twin that finished first, if any
+    (instead of any message this request's view flashed)."""
+    db.session.rollback()
+    done = find(once)
+    if done is None:
+        return None
+    if not is_api_request():
+        session["_flashes"] = session.get("_flashes", [])[:shown]
+    return replay(done, once)
+
+
+def answer_of_gone(error: errors.ScorebookError) -> Response | None:
+    """For a write refused before its view ran because the game it names is gone: the answer
+    its first post got, when this request repeats the one that deleted the game."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    if (
+        not isinstance(error, errors.NoSuchGame)
+        or "once" in g  # the view's own `write_once` has looked already
+        or request.method in READ_METHODS
+        or not getattr(view, WRITES_ONCE, False)
+    ):
+        return None
+    try:
+        ticket = _ticket((request.view_args or {}).get("game_id"))
+    except BadKey:
+        return None
+    done = find(ticket)
+    if done is None or (is_api_request() and not _same_request(done, ticket)):
+        return None  # the game is gone for another request: its 404 stands
+    return replay(done, ticket)
 
 
 def find(once: Once | None) -> WriteOnce | None:
@@ -110,59 +223,88 @@ def find(once: Once | None) -> WriteOnce | None:
     )
 
 
-def keep(
-    once: Once | None,
-    status: int,
-    body: str,
-    location: str | None = None,
-    sealed_key: str | None = None,
-) -> None:
-    """Add the write's answer to the session, to be committed with the write itself."""
+def keep(once: Once | None, answer: Response, shown: int) -> None:
+    """Add the view's answer to the session, to be committed with the write itself: the API's
+    status, body and `Location`; a page's flashed messages (those after the first `shown`) and
+    the page it went to. An edit key in the answer is never kept in clear: dropped from the
+    API's body, sealed with the page's token for a page's cookie."""
     if once is None:
         return
     db.session.execute(db.delete(WriteOnce).where(WriteOnce.created_at < utcnow() - KEEP))
+    sealed = None
+    if is_api_request():
+        body = _without_key(answer)
+    else:
+        news: dict[str, Any] = {"flashes": session.get("_flashes", [])[shown:]}
+        for game_id, key in keys.given(answer).items():
+            news["game"], sealed = game_id, seal(key, once.key)
+        body = json.dumps(news, ensure_ascii=False)
     db.session.add(
         WriteOnce(
             scope=once.scope,
             key_hash=once.key_hash,
             request_hash=once.request_hash,
-            status=status,
-            location=location,
+            status=answer.status_code,
+            location=answer.headers.get("Location"),
             body=body,
-            sealed_key=sealed_key,
+            sealed_key=sealed,
         )
     )
+
+
+def _without_key(answer: Response) -> str:
+    """The API's answer as kept: without a new game's edit key, which only the first one holds."""
+    data = answer.get_json(silent=True)
+    if not isinstance(data, dict) or keys.ANSWER_FIELD not in data:
+        return answer.get_data(as_text=True)
+    data = {name: value for name, value in data.items() if name != keys.ANSWER_FIELD}
+    return current_app.json.response(data).get_data(as_text=True)  # as jsonify writes it
 
 
 # --- Answering a repeat ----------------------------------------------------------------------
 
 
+def replay(done: WriteOnce, once: Once) -> Response:
+    """The first answer again: the API's, or a page's."""
+    return api_answer(done, once) if is_api_request() else page_answer(done, once)
+
+
 def api_answer(done: WriteOnce, once: Once) -> Response:
     """The first answer again, or 422 when the same key came with another request."""
-    if not hmac.compare_digest(done.request_hash, once.request_hash):
+    if not _same_request(done, once):
         response = jsonify(
             error=f"this {HEADER} was used for another request: nothing was changed; "
             "send a new key for a new write"
         )
         response.status_code = 422
         return response
-    response = Response(done.body, status=done.status, mimetype="application/json")
+    response = Response(done.body, status=done.status)
+    if done.body:
+        response.mimetype = "application/json"
     if done.location:
         response.headers["Location"] = done.location
     response.headers["Idempotent-Replayed"] = "true"
     return response
 
 
-def page_answer(done: WriteOnce) -> Response:
-    """What the first post of this form got: its message, and the page it went to."""
+def _same_request(done: WriteOnce, once: Once) -> bool:
+    return hmac.compare_digest(done.request_hash, once.request_hash)
+
+
+def page_answer(done: WriteOnce, once: Once) -> Response:
+    """What the first post of this form got: its messages, the page it went to, and the new
+    game's key cookie when it started one (the form is one change, whatever it holds now)."""
     shown = json.loads(done.body)
-    flash(shown["message"], shown.get("category", "message"))
-    return redirect(done.location or "/", done.status)
-
-
-def page_body(message: str, **extra: Any) -> str:
-    """A page's answer, as kept: the message it showed (and anything a repeat needs)."""
-    return json.dumps({"message": message, **extra}, ensure_ascii=False)
+    flashes = shown.get("flashes")
+    if flashes is None:  # kept before a page could flash more than one message
+        flashes = [(shown.get("category", "message"), shown["message"])]
+    for category, message in flashes:
+        flash(message, category)
+    response = redirect(done.location or "/", done.status)
+    if done.sealed_key and "game" in shown:
+        key = unseal(done.sealed_key, once.key)
+        keys.set_cookie(response, request, shown["game"], key)
+    return response
 
 
 # --- A new game's edit key, for the repeat of the form that started it -----------------------

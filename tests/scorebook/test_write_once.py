@@ -10,6 +10,8 @@ import pytest
 from scorekeeper.extensions import db
 from scorekeeper.scorebook import writeonce
 from scorekeeper.scorebook.models import Game, Round, RoundChange, WriteOnce, utcnow
+from tests.support.book import Started, play_rounds
+from tests.support.book import new_game as book_game
 from tests.support.server import Server, at_once, integrity, request
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
@@ -311,7 +313,14 @@ def test_twins_through_two_processes_write_once(tmp_path, fresh_database):
             assert "Traceback" not in server.log(), server.log()
 
 
-def _post(port: int, path: str, body, idempotency_key: str, game_key: str | None = None):
+def _post(
+    port: int,
+    path: str,
+    body,
+    idempotency_key: str,
+    game_key: str | None = None,
+    method: str = "POST",
+):
     import http.client
     import json
 
@@ -320,11 +329,55 @@ def _post(port: int, path: str, body, idempotency_key: str, game_key: str | None
         headers = {"Content-Type": "application/json", "Idempotency-Key": idempotency_key}
         if game_key:
             headers["X-Game-Key"] = game_key
-        connection.request("POST", path, body=json.dumps(body).encode(), headers=headers)
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers=headers)
         response = connection.getresponse()
-        return response.status, json.loads(response.read())
+        text = response.read()
+        return response.status, json.loads(text) if text else None
     finally:
         connection.close()
+
+
+@pytest.mark.slow
+def test_rematch_and_delete_twins_through_two_processes_act_once(tmp_path, fresh_database):
+    """The same Idempotency-Key through two processes at once: one new game for a rematch,
+    and 204 to both DELETEs of a game, whichever process found it gone."""
+    url = fresh_database("twins")
+    pair = [Server(url, tmp_path / f"server-{n}.log") for n in (1, 2)]
+    for server in pair:
+        server.start()
+    try:
+        port = pair[0].port
+        status, game = request(port, "POST", "/api/games", {"players": NAMES})
+        assert status == 201
+        for number in range(1, 8):
+            path = f"/api/games/{game['id']}/rounds"
+            assert request(port, "POST", path, ROUND, key=game["key"])[0] == 201, number
+
+        def twins(method: str, path: str, key: str, game_key: str):
+            return at_once(
+                [
+                    lambda port=server.port: _post(port, path, None, key, game_key, method)
+                    for server in pair
+                ]
+            )
+
+        for attempt in range(4):
+            path = f"/api/games/{game['id']}/rematch"
+            answers = twins("POST", path, f"again-{attempt}", game["key"])
+            assert [status for status, _ in answers] == [201, 201], answers
+            assert answers[0][1]["id"] == answers[1][1]["id"]
+            assert sum("key" in data for _, data in answers) == 1
+            status, gone = request(port, "POST", "/api/games", {"players": NAMES})
+            answers = twins("DELETE", f"/api/games/{gone['id']}", f"bye-{attempt}", gone["key"])
+            assert answers == [(204, None), (204, None)]
+        status, games = request(port, "GET", "/api/games")
+        assert games["total"] == 1 + 4  # the first game and one rematch per attempt
+        assert integrity(url) == "ok"
+    finally:
+        for server in pair:
+            server.stop()
+            assert "Traceback" not in server.log(), server.log()
 
 
 def test_a_form_aimed_at_another_round_gets_a_new_token(client, app):
@@ -341,3 +394,136 @@ def test_a_form_aimed_at_another_round_gets_a_new_token(client, app):
     )
     assert saved.status_code == 302 and flashed(client) == ["Round 2 saved."]
     assert counts(app)[1] == 2
+
+
+# --- Play again, archive, restore, delete -----------------------------------------------------
+
+
+def finished_game(client) -> Started:
+    game = book_game(client)
+    play_rounds(client, game)
+    return game
+
+
+def test_a_repeated_api_rematch_starts_one_game(client, app):
+    game = finished_game(client)
+    headers = game.headers | {"Idempotency-Key": "again-1"}
+    first = client.post(f"/api/games/{game.id}/rematch", headers=headers)
+    second = client.post(f"/api/games/{game.id}/rematch", headers=headers)
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert counts(app)[0] == 2
+    assert second.get_json() == {k: v for k, v in first.get_json().items() if k != "key"}
+    assert "key" in first.get_json()
+    assert second.headers["Location"] == first.headers["Location"]
+    assert second.headers["Idempotent-Replayed"] == "true"
+    third = client.post(f"/api/games/{game.id}/rematch", headers=game.headers)
+    assert third.status_code == 201 and counts(app)[0] == 3  # a new key, a new game
+
+
+def test_a_double_post_of_play_again_starts_one_game_and_both_answers_hold_its_key(client, app):
+    game = finished_game(client)
+    client.set_cookie(f"gk_{game.id}", game.key)
+    page = client.get(f"/games/{game.id}/rematch").get_data(as_text=True)
+    data = {"write_token": token_of(page)}
+    answers = [client.post(f"/games/{game.id}/rematch", data=data) for _ in range(2)]
+    assert counts(app)[0] == 2
+    assert [a.status_code for a in answers] == [303, 303]
+    assert answers[0].location == answers[1].location
+    new_id = int(answers[0].location.rsplit("/", 1)[1])
+    cookies = [a.headers.get("Set-Cookie", "") for a in answers]
+    held = [re.search(rf"gk_{new_id}=([^;]+)", cookie).group(1) for cookie in cookies]
+    assert held[0] == held[1]
+    assert flashed(client) == ["New game with the same table: Bob deals round 1."] * 2
+    with app.app_context():
+        kept = db.session.scalars(db.select(WriteOnce)).one()
+        assert held[0] not in repr(vars(kept))  # kept sealed, never in clear
+    shown = client.get(f"/games/{new_id}").get_data(as_text=True)
+    assert "Record round 1" in shown  # the second answer's cookie opens the new game too
+
+
+def test_a_repeated_delete_answers_204_again_and_deletes_nothing_more(client, app):
+    kept, gone = book_game(client), book_game(client)
+    headers = gone.headers | {"Idempotency-Key": "bye"}
+    answers = [client.delete(f"/api/games/{gone.id}", headers=headers) for _ in range(2)]
+    assert [a.status_code for a in answers] == [204, 204]
+    assert [a.get_data() for a in answers] == [b"", b""]
+    assert answers[1].headers["Idempotent-Replayed"] == "true"
+    assert counts(app)[0] == 1
+    assert client.get(f"/api/games/{kept.id}").status_code == 200
+    # The first answer goes only to a repeat holding the key of the game it deleted.
+    for key in ("not-the-key", kept.key):
+        other = client.delete(
+            f"/api/games/{gone.id}", headers={"X-Game-Key": key, "Idempotency-Key": "bye"}
+        )
+        assert other.status_code == 404
+    assert client.delete(f"/api/games/{gone.id}", headers=gone.headers).status_code == 404
+
+
+def test_a_repeated_archive_or_restore_gets_the_first_answer(client, app):
+    game = book_game(client)
+    path = f"/api/games/{game.id}/archive"
+    archived = client.post(path, headers=game.headers | {"Idempotency-Key": "tidy"})
+    assert archived.status_code == 200 and archived.get_json()["archived_at"]
+    restored = client.delete(path, headers=game.headers | {"Idempotency-Key": "untidy"})
+    assert restored.status_code == 200 and restored.get_json()["archived_at"] is None
+    # Each repeat answers what its first did, and changes nothing: the game stays restored.
+    again = client.post(path, headers=game.headers | {"Idempotency-Key": "tidy"})
+    assert (again.status_code, again.get_json()) == (200, archived.get_json())
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert client.get(f"/api/games/{game.id}").get_json()["archived_at"] is None
+    client.post(path, headers=game.headers)
+    again = client.delete(path, headers=game.headers | {"Idempotency-Key": "untidy"})
+    assert (again.status_code, again.get_json()) == (200, restored.get_json())
+    assert client.get(f"/api/games/{game.id}").get_json()["archived_at"] is not None
+
+
+def test_a_key_sent_again_with_another_request_is_refused(client, app):
+    first = client.post("/api/games", json={"players": NAMES}, headers={"Idempotency-Key": "mine"})
+    assert first.status_code == 201
+    other = client.post(
+        "/api/games", json={"players": NAMES[:3]}, headers={"Idempotency-Key": "mine"}
+    )
+    assert other.status_code == 422 and "another request" in other.get_json()["error"]
+    game = first.get_json()
+    headers = {"X-Game-Key": game["key"], "Idempotency-Key": "mine"}
+    assert client.post(f"/api/games/{game['id']}/archive", headers=headers).status_code == 200
+    # The same key on another route of the game is another request.
+    again = client.delete(f"/api/games/{game['id']}/archive", headers=headers)
+    assert again.status_code == 422
+    assert client.get(f"/api/games/{game['id']}").get_json()["archived_at"] is not None
+    assert counts(app)[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("action", "message", "archived"),
+    [
+        ("archive", "Game archived: it no longer shows in the games lists.", True),
+        ("restore", "Game restored to the games lists.", False),
+        ("delete", "Game deleted.", None),
+    ],
+)
+def test_a_confirm_page_posted_twice_acts_once_and_says_what_it_did(
+    client, app, action, message, archived
+):
+    game = book_game(client)
+    other = book_game(client)
+    client.set_cookie(f"gk_{game.id}", game.key)
+    if action == "restore":
+        client.post(f"/api/games/{game.id}/archive", headers=game.headers)
+    page = client.get(f"/games/{game.id}/{action}").get_data(as_text=True)
+    data = {"write_token": token_of(page)}
+    answers = []
+    for _ in range(2):
+        answers.append(client.post(f"/games/{game.id}/{action}", data=data))
+        assert flashed(client) == [message]
+        client.get(answers[-1].location)
+    assert [a.status_code for a in answers] == [303, 303]
+    assert answers[0].location == answers[1].location
+    state = client.get(f"/api/games/{game.id}")
+    if archived is None:
+        assert state.status_code == 404 and counts(app)[0] == 1
+    else:
+        assert (state.get_json()["archived_at"] is not None) == archived
+        with app.app_context():
+            assert db.session.scalar(db.select(db.func.count(WriteOnce.id))) == 1
+    assert client.get(f"/api/games/{other.id}").status_code == 200

@@ -139,3 +139,22 @@ def test_the_engine_imports_alone():
     outside = json.loads(answer.stdout)
     assert set(outside) == set(ENGINE_MODULES)
     assert {name: found for name, found in outside.items() if found} == {}
+
+
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def test_every_write_route_is_write_once_or_says_it_only_reads(app):
+    """A route taking a write method either keeps its answer for a repeat (`write_once`) or is
+    marked as writing nothing (`reads_only`, with its reason): none is forgotten."""
+    from scorekeeper.scorebook import writeonce
+
+    writes = [rule for rule in app.url_map.iter_rules() if rule.methods & WRITE_METHODS]
+    assert len(writes) >= 10  # the walk reached the score book's routes
+    forgotten = [
+        f"{sorted(rule.methods & WRITE_METHODS)} {rule.rule}"
+        for rule in writes
+        if not getattr(app.view_functions[rule.endpoint], writeonce.WRITES_ONCE, False)
+        and not getattr(app.view_functions[rule.endpoint], writeonce.READS_ONLY, "")
+    ]
+    assert not forgotten, forgotten

@@ -13,14 +13,14 @@ from flask import (
     make_response,
     redirect,
     render_template,
-    request,
     url_for,
 )
-from flask_wtf import FlaskForm
 
 from ... import rules
-from .. import errors, gamelist, keys, ledger, rematch, sheets, transfer
+from .. import errors, gamelist, keys, ledger, rematch, sheets, transfer, writeonce
+from ..forms import WriteOnceForm
 from ..models import Game
+from .games import started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
 
@@ -53,6 +53,7 @@ ACTIONS = {
 
 @bp.route("/archive", methods=["GET", "POST"])
 @keys.editor_required
+@writeonce.write_once
 def archive(game_id: int):
     """Take the game out of the games lists, after asking."""
     return _confirm(game_id, "archive")
@@ -60,6 +61,7 @@ def archive(game_id: int):
 
 @bp.route("/restore", methods=["GET", "POST"])
 @keys.editor_required
+@writeonce.write_once
 def restore(game_id: int):
     """Bring the game back into the games lists, after asking."""
     return _confirm(game_id, "restore")
@@ -67,6 +69,7 @@ def restore(game_id: int):
 
 @bp.route("/delete", methods=["GET", "POST"])
 @keys.editor_required
+@writeonce.write_once
 def delete(game_id: int):
     """Delete a game that has no round yet, after asking."""
     return _confirm(game_id, "delete")
@@ -75,7 +78,7 @@ def delete(game_id: int):
 def _confirm(game_id: int, action: str):
     """Ask first, then do it: archive, restore, or delete a game that has no round yet."""
     game = g.game
-    form = FlaskForm()
+    form = WriteOnceForm()  # its one-time token: a second tap gets the first one's answer
     question, explanation, button, service, done = ACTIONS[action]
     error = None
     if form.validate_on_submit():
@@ -102,11 +105,12 @@ def _confirm(game_id: int, action: str):
 
 @bp.route("/rematch", methods=["GET", "POST"])
 @keys.editor_required
+@writeonce.write_once
 def play_again(game_id: int):
     """The same table again: shows the seats and the first dealer, then starts the game with
     this tablet holding the new game's key."""
     game = g.game
-    form = FlaskForm()
+    form = WriteOnceForm()  # a double tap starts one game
     error = None
     if form.validate_on_submit():
         try:
@@ -114,10 +118,7 @@ def play_again(game_id: int):
         except errors.ScorebookError as refused:
             error = refused.message
         else:
-            dealer = new_game.players[new_game.first_dealer].name
-            flash(f"New game with the same table: {dealer} deals round 1.")
-            response = redirect(url_for("games.show_game", game_id=new_game.id), 303)
-            return keys.set_cookie(response, request, new_game.id, key)
+            return started(new_game, key, "New game with the same table", 303)
     elif not game.finished:
         error = f"This game is not finished yet: play again once round {rules.LAST_ROUND} is in."
     return render_template(

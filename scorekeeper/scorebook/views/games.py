@@ -70,33 +70,20 @@ bp.after_request(answer_script_posts)
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@writeonce.write_once
 def new_game():
     """Seat the players clockwise, pick the rules and the first dealer; this tablet gets the key."""
     form = NewGameForm()
-    once = writeonce.from_form("page new game") if form.is_submitted() else None
-    if (done := writeonce.find(once)) is not None:
-        return _started_already(done, once)
-
-    def keep(result: tuple) -> None:
-        game, key = result
-        sealed = writeonce.seal(key, once.key) if once is not None else None
-        body = writeonce.page_body(_started(game), game=game.id)
-        writeonce.keep(once, 302, body, _game_page(game.id), sealed_key=sealed)
-
     if form.validate_on_submit():
         try:
             game, key = service.create_game(
-                form.player_names(), form.profile.data, form.dealer_seat(), keep=keep
+                form.player_names(), form.profile.data, form.dealer_seat()
             )
         except errors.ScorebookError as error:
-            if (done := writeonce.find(once)) is not None:
-                return _started_already(done, once)  # a twin in another process was first
             form.form_errors.append(error.message)
         else:
-            flash(_started(game))
             draft_saved(NEW_GAME_DRAFT)
-            response = redirect(_game_page(game.id))
-            return keys.set_cookie(response, request, game.id, key)
+            return started(game, key, "Game started")
     return form_page(
         render_template(
             "scorebook/games/new.html",
@@ -108,21 +95,12 @@ def new_game():
     )
 
 
-def _started(game) -> str:
-    return f"Game started: {game.players[game.first_dealer].name} deals round 1."
-
-
-def _game_page(game_id: int) -> str:
-    return url_for("games.show_game", game_id=game_id)
-
-
-def _started_already(done, once):
-    """The form was posted twice: the game its first post started, with its key, again."""
-    response = writeonce.page_answer(done)
-    if done.sealed_key:
-        game_id = json.loads(done.body)["game"]
-        keys.set_cookie(response, request, game_id, writeonce.unseal(done.sealed_key, once.key))
-    return response
+def started(game, key: str, news: str, code: int = 302) -> Response:
+    """A game just started on this tablet: who deals first, its page, and its key in a cookie
+    (kept sealed by `write_once`, for the answer to a repeat of the form)."""
+    flash(f"{news}: {game.players[game.first_dealer].name} deals round 1.")
+    response = redirect(url_for("games.show_game", game_id=game.id), code)
+    return keys.set_cookie(response, request, game.id, key)
 
 
 @bp.get("/")

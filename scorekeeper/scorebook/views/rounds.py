@@ -5,7 +5,8 @@ Every page here changes the score, so every one needs the game's edit key (see `
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -26,38 +27,38 @@ from .games import answer_script_posts, draft_saved, form_page
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
 bp.after_request(answer_script_posts)
 
-
-def _once_per_form(view):
-    """A form posted again (a double tap, a retry) gets the first post's answer, and nothing is
-    written; the game's row is locked by now, so a first post still running has finished."""
-
-    @functools.wraps(view)
-    def checked(*args, **kwargs):
-        if request.method == "POST":
-            g.once = writeonce.from_form(f"page game {g.game.id}")
-            if (done := _done_already()) is not None:
-                return done
-        return view(*args, **kwargs)
-
-    return checked
-
-
-def _done_already():
-    """The first answer to this form's token, if the write it asked for is done."""
-    done = writeonce.find(g.get("once"))
-    return None if done is None else writeonce.page_answer(done)
-
-
-def _kept(message: str, anchor: str | None = "ledger"):
-    """Keep the write's answer with it, for a repeat of the form's token."""
-    location = url_for("games.show_game", game_id=g.game.id, _anchor=anchor)
-    return lambda _result: writeonce.keep(
-        g.get("once"), 302, writeonce.page_body(message), location
-    )
+# What a round page does when the score book refuses its write: an answer, or None to show the
+# form again (the handler has put the refusal on it).
+Refusal = Callable[[Any], Any]
 
 
 def _to_game(game_id: int, anchor: str | None = "ledger"):
     return redirect(url_for("games.show_game", game_id=game_id, _anchor=anchor))
+
+
+def _save(
+    game_id: int,
+    write: Callable[[], Any],
+    saved: str,
+    anchor: str | None,
+    *,
+    conflict: Refusal,
+    refused: Refusal,
+    draft: str | None = None,
+):
+    """The one ladder of every round page: the write; `conflict` when another device changed
+    the round first, `refused` for any other refusal; once written, the message, the draft
+    dropped, and the game page at `anchor`."""
+    try:
+        write()
+    except errors.Conflict as error:
+        return conflict(error)
+    except errors.ScorebookError as error:
+        return refused(error)
+    flash(saved)
+    if draft is not None:
+        draft_saved(draft)
+    return _to_game(game_id, anchor)
 
 
 def draft_key(game_id: int, number: int, version: str | None = None) -> str:
@@ -67,7 +68,7 @@ def draft_key(game_id: int, number: int, version: str | None = None) -> str:
 
 @bp.route("/new", methods=["GET", "POST"])
 @keys.editor_required
-@_once_per_form
+@writeonce.write_once
 def record_round(game_id: int):
     """Who went out, the exact cut, and the cards left in every other hand (R10)."""
     game = g.game
@@ -79,66 +80,61 @@ def record_round(game_id: int):
     if form.opened_for_another_round():
         form.recorded_meanwhile(number)
     elif form.validate_on_submit():
-        try:
-            anchor = "summary" if number == rules.LAST_ROUND else None
-            service.record_round(
-                game, form.entry(), number, keep=_kept(f"Round {number} saved.", anchor)
-            )
-        except errors.Conflict:
-            if (twin := _done_already()) is not None:
-                return twin
-            # Another device recorded this round first: saving again would record the next one.
-            number = ledger.next_round(game)
-            form.recorded_meanwhile(number)
-            if number is None:
-                flash("This game was finished on another device: nothing was saved.", "warning")
-                return _to_game(game_id, "standings")
-        except errors.ScorebookError as error:
-            form.attach(error)
-        else:
-            flash(f"Round {number} saved.")
-            draft_saved(draft_key(game_id, number))
+        answer = _save(
+            game_id,
+            lambda: service.record_round(game, form.entry(), number),
+            f"Round {number} saved.",
             # The top of the page: the confirmation and the next round; the last opens the summary.
-            return _to_game(game_id, anchor)
+            "summary" if number == rules.LAST_ROUND else None,
+            conflict=lambda _error: _recorded_meanwhile(game, form),
+            refused=form.attach,
+            draft=draft_key(game_id, number),
+        )
+        if answer is not None:
+            return answer
+        number = ledger.next_round(game)
     return _render_form(game, number, form, editing=False)
+
+
+def _recorded_meanwhile(game, form):
+    """Another device recorded this round first: saving again would record the next one."""
+    number = ledger.next_round(game)
+    form.recorded_meanwhile(number)
+    if number is None:
+        flash("This game was finished on another device: nothing was saved.", "warning")
+        return _to_game(game.id, "standings")
+    return None
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
 @keys.editor_required
-@_once_per_form
+@writeonce.write_once
 def edit_round(game_id: int, number: int):
     """The same form, filled in with the round as recorded; the change goes into the history."""
-    game = g.game
-    played = _round_or_gone(game, number)
+    played = _round_or_gone(g.game, number)
     if played is None:
         return _to_game(game_id)
+    game = played.game
     form = round_form(game, number, prefill=played if request.method == "GET" else None)
     if form.validate_on_submit():
-        try:
-            service.correct_round(
-                game,
-                number,
-                form.entry(),
-                form.seen_version(),
-                keep=_kept(f"Round {number} corrected.", None),
-            )
-        except errors.Conflict as error:
-            if (twin := _done_already()) is not None:
-                return twin
+        answer = _save(
+            game_id,
+            lambda: service.correct_round(game, number, form.entry(), form.seen_version()),
+            f"Round {number} corrected.",
+            None,
             # The round as it is now beside what was typed, ready to be saved over it.
-            form.changed_meanwhile(error)
-        except errors.ScorebookError as error:
-            form.attach(error)
-        else:
-            flash(f"Round {number} corrected.")
-            draft_saved(draft_key(game_id, number, str(form.seen_version())))
-            return _to_game(game_id, None)
+            conflict=form.changed_meanwhile,
+            refused=form.attach,
+            draft=draft_key(game_id, number, str(form.seen_version())),
+        )
+        if answer is not None:
+            return answer
     return _render_form(game, number, form, editing=True)
 
 
 @bp.route("/<int:number>/undo", methods=["GET", "POST"])
 @keys.editor_required
-@_once_per_form
+@writeonce.write_once
 def undo_round(game_id: int, number: int):
     """Ask, then remove the latest round as it was shown; it stays in the history."""
     game = g.game
@@ -149,21 +145,19 @@ def undo_round(game_id: int, number: int):
         flash(f"Only the latest round can be undone: correct round {number} instead.", "warning")
         return _to_game(game_id)
     form = UndoForm(data={"version": str(played.version)} if request.method == "GET" else None)
-    warning = None
     if form.validate_on_submit():
-        undone = f"Round {number} undone: it is kept in the history below."
-        try:
-            service.undo_round(game, number, form.seen_version(), keep=_kept(undone))
-        except errors.Conflict as error:
-            if (twin := _done_already()) is not None:
-                return twin
-            warning = form.changed_meanwhile(error)
-        except errors.ScorebookError as error:
-            flash(error.message, "error")
-            return _to_game(game_id)
-        else:
-            flash(undone)
-            return _to_game(game_id)
+        return _save(
+            game_id,
+            lambda: service.undo_round(game, number, form.seen_version()),
+            f"Round {number} undone: it is kept in the history below.",
+            "ledger",
+            conflict=lambda error: _undo_page(game, played, form, form.changed_meanwhile(error)),
+            refused=lambda error: _refused(game_id, error),
+        )
+    return _undo_page(game, played, form)
+
+
+def _undo_page(game, played, form, warning: str | None = None):
     return render_template(
         "scorebook/rounds/undo.html",
         game=game,
@@ -172,6 +166,11 @@ def undo_round(game_id: int, number: int):
         warning=warning,
         summary=ledger.summary(service.snapshot(played), game.names),
     )
+
+
+def _refused(game_id: int, error: errors.ScorebookError):
+    flash(error.message, "error")
+    return _to_game(game_id)
 
 
 def _round_or_gone(game, number: int):
