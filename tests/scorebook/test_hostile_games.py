@@ -33,10 +33,14 @@ OTHERS = ["Eve", "Fay", "Gus", "Hal"]
 HUGE_ID = 99999999999999999999999
 TABS = ["meld", "opening", "layoff", "swap", "solve", "buy"]
 
+# The runs below assert that they reached every kind of answer (so many 400s, 404s, ...): drawn
+# at random, a run now and then met fewer, and failed. Derandomized, each run draws the same
+# examples, so what it covers is fixed and its counts hold every time.
 SETTINGS = settings(
     max_examples=100,
     deadline=None,
     database=None,
+    derandomize=True,
     suppress_health_check=[
         HealthCheck.too_slow,
         HealthCheck.function_scoped_fixture,
