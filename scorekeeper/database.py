@@ -27,6 +27,9 @@ MIGRATIONS = paths.shipped("migrations")
 BASELINE = "0001_baseline"
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# The mark of a view that writes nothing whatever its method (`scorebook.writeonce.reads_only`,
+# e.g. a rules question posted as a form): like a GET, it takes no write lock.
+READS_ONLY = "reads_only"
 # One writer at a time in this process: writers queue here and wake at once, instead of sleeping
 # in SQLite's busy handler; BEGIN IMMEDIATE still serialises writers of other processes.
 _writer = threading.RLock()  # re-entrant: a test may hold one request open inside another
@@ -93,9 +96,7 @@ def configure_sqlite(engine: Engine, wait: float) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn):
-        if conn.get_execution_options().get("read_only") or (
-            has_request_context() and request.method in READ_METHODS
-        ):
+        if conn.get_execution_options().get("read_only") or _request_only_reads():
             # A page that only reads takes no write lock: readers never wait for each other.
             conn.exec_driver_sql("BEGIN")
             return
@@ -105,6 +106,16 @@ def configure_sqlite(engine: Engine, wait: float) -> None:
             g._sqlite_writer = True
         # Take the write lock at the start, so two writers queue instead of failing mid-way.
         conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _request_only_reads() -> bool:
+    """True inside a request that writes nothing: a GET, or a view marked `READS_ONLY`."""
+    if not has_request_context():
+        return False
+    if request.method in READ_METHODS:
+        return True
+    view = current_app.view_functions.get(request.endpoint or "")
+    return bool(getattr(view, READS_ONLY, None))
 
 
 def release_writer(_error: BaseException | None = None) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 from flask import Response, current_app, flash, g, jsonify, redirect, request, session
 from sqlalchemy.exc import IntegrityError
 
-from ..database import READ_METHODS
+from ..database import READ_METHODS, READS_ONLY
 from ..extensions import db
 from ..jsonapi import is_api_request
 from . import errors, keys
@@ -41,7 +41,6 @@ _VISIBLE_ASCII = re.compile(rf"[\x21-\x7e]{{1,{KEY_MAX}}}")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
 # What `write_once` and `reads_only` mark a view with, for the test that every write route is one.
 WRITES_ONCE = "writes_once"
-READS_ONLY = "reads_only"
 
 
 class BadKey(ValueError):
@@ -163,7 +162,8 @@ def write_once(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def reads_only(reason: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark a route taking POST that writes nothing (why, in `reason`): it needs no token."""
+    """Mark a route taking POST that writes nothing (why, in `reason`): it needs no token, and
+    on SQLite it takes no write lock, so a long write elsewhere never keeps it waiting."""
 
     def mark(view: Callable[..., Any]) -> Callable[..., Any]:
         setattr(view, READS_ONLY, reason)

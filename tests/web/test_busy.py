@@ -99,7 +99,6 @@ def test_a_round_posted_while_busy_is_kept_and_can_be_sent_again(busy_app):
             },
             "Cat",
         ),
-        ("/rules?q=meld&game=1", {"cards": "7♠ 7♥ 7♦"}, "7♠ 7♥ 7♦"),
     ],
 )
 def test_other_pages_answer_503_never_500(busy_app, path, data, kept):
@@ -111,3 +110,28 @@ def test_other_pages_answer_503_never_500(busy_app, path, data, kept):
     assert "Retry-After" in answer.headers
     html = answer.get_data(as_text=True)
     assert f"<td>{kept}</td>" in html and "Try again" in html
+
+
+@pytest.mark.parametrize(
+    "ask",
+    [
+        lambda client: client.post(
+            "/rules?q=meld&game=1",
+            data={"cards": "7♠ 7♥ 7♦", "profile": "liverpool", "round": "1", "players": "4"},
+        ),
+        lambda client: client.post("/api/rules/meld", json={"cards": "7♠ 7♥ 7♦"}),
+    ],
+    ids=["page", "api"],
+)
+def test_a_rules_question_is_answered_while_another_program_writes(busy_app, ask):
+    """A question posted to the referee writes nothing: it takes no write lock, so a long write
+    elsewhere (an import) never makes the table wait for a verdict."""
+    client = busy_app.test_client()
+    started(client)
+    with write_locked(busy_app.database_path):
+        answer = ask(client)
+    assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
+    if answer.is_json:
+        assert answer.get_json()["legal"] is True
+    else:
+        assert '<section class="verdict legal"' in answer.get_data(as_text=True)
