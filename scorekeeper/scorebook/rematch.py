@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .. import rules
-from . import errors, service
+from . import errors, ledger, service
 from .models import Game
+
+
+class Coming(NamedTuple):
+    """The game that playing again starts: who deals its first round, under which rules."""
+
+    first_dealer: int
+    profile: rules.Profile
+
+
+def coming(game: Game) -> Coming:
+    return Coming(next_first_dealer(game), ledger.profile_of(game))
 
 
 def next_first_dealer(game: Game) -> int:

@@ -6,6 +6,9 @@ a confirming POST; the ledger CSV and the export are open to anyone who can see 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from flask import (
     Blueprint,
     flash,
@@ -24,29 +27,44 @@ from .games import started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
 
-# What each confirmed action says and does: (question, explanation, button, service, done).
+
+@dataclass(frozen=True)
+class Action:
+    """A change to a whole game that is confirmed first: what its page asks and explains, its
+    button, the service call that does it, what it says when done, and whether the game is
+    gone afterwards (then the games list is shown, not the game)."""
+
+    question: str
+    explanation: str
+    button: str
+    do: Callable[[Game], object]
+    done: str
+    gone: bool = False
+
+
 ACTIONS = {
-    "archive": (
-        "Archive this game?",
-        "It leaves the games lists; its link still opens it, and Archived games lists it "
-        "so that it can be restored. Nothing is deleted.",
-        "Archive the game",
-        gamelist.archive,
-        "Game archived: it no longer shows in the games lists.",
+    "archive": Action(
+        question="Archive this game?",
+        explanation="It leaves the games lists; its link still opens it, and Archived games "
+        "lists it so that it can be restored. Nothing is deleted.",
+        button="Archive the game",
+        do=gamelist.archive,
+        done="Game archived: it no longer shows in the games lists.",
     ),
-    "restore": (
-        "Restore this game?",
-        "It comes back into the games lists.",
-        "Restore the game",
-        gamelist.restore,
-        "Game restored to the games lists.",
+    "restore": Action(
+        question="Restore this game?",
+        explanation="It comes back into the games lists.",
+        button="Restore the game",
+        do=gamelist.restore,
+        done="Game restored to the games lists.",
     ),
-    "delete": (
-        "Delete this game?",
-        "No round is recorded in it yet. It is removed for good, with its edit link.",
-        "Delete the game",
-        gamelist.delete,
-        "Game deleted.",
+    "delete": Action(
+        question="Delete this game?",
+        explanation="No round is recorded in it yet. It is removed for good, with its edit link.",
+        button="Delete the game",
+        do=gamelist.delete,
+        done="Game deleted.",
+        gone=True,
     ),
 }
 
@@ -75,31 +93,23 @@ def delete(game_id: int):
     return _confirm(game_id, "delete")
 
 
-def _confirm(game_id: int, action: str):
+def _confirm(game_id: int, name: str):
     """Ask first, then do it: archive, restore, or delete a game that has no round yet."""
-    game = g.game
-    form = WriteOnceForm()  # its one-time token: a second tap gets the first one's answer
-    question, explanation, button, service, done = ACTIONS[action]
+    game, action = g.game, ACTIONS[name]
+    form = WriteOnceForm()  # a double tap acts once
     error = None
     if form.validate_on_submit():
         try:
-            service(game)
+            action.do(game)
         except errors.ScorebookError as refused:
             error = refused.message
         else:
-            flash(done)
-            if action == "delete":
+            flash(action.done)
+            if action.gone:
                 return redirect(url_for("games.list_games"), 303)
             return redirect(url_for("games.show_game", game_id=game_id), 303)
     return render_template(
-        "scorebook/games/confirm.html",
-        game=game,
-        form=form,
-        action=action,
-        question=question,
-        explanation=explanation,
-        button=button,
-        error=error,
+        "scorebook/games/confirm.html", game=game, form=form, name=name, action=action, error=error
     )
 
 
@@ -121,14 +131,8 @@ def play_again(game_id: int):
             return started(new_game, key, "New game with the same table", 303)
     elif not game.finished:
         error = f"This game is not finished yet: play again once round {rules.LAST_ROUND} is in."
-    return render_template(
-        "scorebook/games/rematch.html",
-        game=game,
-        form=form,
-        first_dealer=rematch.next_first_dealer(game),
-        profile=ledger.profile_of(game),
-        error=error,
-    )
+    page = "scorebook/games/rematch.html"
+    return render_template(page, game=game, form=form, coming=rematch.coming(game), error=error)
 
 
 @bp.get("/ledger.csv")
