@@ -23,7 +23,7 @@ from ... import rules
 from .. import errors, gamelist, keys, ledger, rematch, sheets, transfer, writeonce
 from ..forms import WriteOnceForm
 from ..models import Game
-from .games import started
+from .pages import started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
 

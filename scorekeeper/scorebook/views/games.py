@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     flash,
     g,
@@ -24,47 +22,17 @@ from ... import qr
 from ...rules import PROFILES
 from .. import chart, errors, gamelist, keys, ledger, pagecache, season, service, summary, writeonce
 from ..forms import NewGameForm
+from .pages import (
+    NEW_GAME_DRAFT,
+    answer_script_posts,
+    draft_saved,
+    drafts_saved_before,
+    form_page,
+    started,
+)
 
 # Names only this machine reaches: an edit link made with one is useless to another tablet.
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
-# Sent by static/drafts.js with a form it posts itself, so that it can keep the page when the
-# post does not arrive; the answer to such a post says where to go instead of redirecting.
-SCRIPT_POST_HEADER = "X-Posted-By-Script"
-# The drafts (see static/drafts.js) of forms whose save succeeded, for the next page to drop.
-DRAFTS_SAVED = "drafts_saved"
-NEW_GAME_DRAFT = "new-game"
-
-
-def form_page(page: str) -> Response:
-    """A form page that is never kept by the browser: Back or Forward asks the server again, so
-    a form always shows the choices of the round it is for, never another round's."""
-    response = make_response(page)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def draft_saved(key: str) -> None:
-    """Tell the page shown next that the form's draft is saved and can be dropped."""
-    session[DRAFTS_SAVED] = [*session.get(DRAFTS_SAVED, [])[-7:], key]
-
-
-def answer_script_posts(response: Response) -> Response:
-    """To a form posted by the page's script, a redirect becomes a note of where to go: the
-    script then opens that page, and the message waiting for it is still there to show."""
-    if (
-        request.method == "POST"
-        and request.headers.get(SCRIPT_POST_HEADER)
-        and response.status_code in (301, 302, 303)
-    ):
-        target = response.location
-        del response.headers["Location"]
-        response.status_code = 200
-        response.set_data(json.dumps({"location": target}))
-        response.mimetype = "application/json"
-        response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 bp = Blueprint("games", __name__, url_prefix="/games")
 bp.after_request(answer_script_posts)
 
@@ -93,14 +61,6 @@ def new_game():
             recent_names=season.recent_names(),
         )
     )
-
-
-def started(game, key: str, news: str, code: int = 302) -> Response:
-    """A game just started on this tablet: who deals first, its page, and its key in a cookie
-    (kept sealed by `write_once`, for the answer to a repeat of the form)."""
-    flash(f"{news}: {game.players[game.first_dealer].name} deals round 1.")
-    response = redirect(url_for("games.show_game", game_id=game.id), code)
-    return keys.set_cookie(response, request, game.id, key)
 
 
 @bp.get("/")
@@ -139,7 +99,7 @@ def show_game(game_id: int):
             summary=summary.game_summary(book),
             editor=editor,
             live_tag=live_tag(stamp),
-            drafts_saved=session.pop(DRAFTS_SAVED, []) if one_off else [],
+            drafts_saved=drafts_saved_before() if one_off else [],
             join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
             loopback=urlsplit(request.host_url).hostname in LOOPBACK,
         )

@@ -22,7 +22,7 @@ from flask import (
 from ... import rules
 from .. import errors, keys, ledger, service, writeonce
 from ..forms import UndoForm, round_form
-from .games import answer_script_posts, draft_saved, form_page
+from .pages import answer_script_posts, draft_saved, form_page
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
 bp.after_request(answer_script_posts)
