@@ -307,7 +307,6 @@ def round_form(game: Game, number: int, prefill: Round | None = None) -> RoundFo
     recorded round, each hand as it was entered (its cards, or its points)."""
     data: dict[str, Any] = {"round_number": str(number)}
     if prefill is not None:
-        lines = {line.seat: line for line in prefill.scores}
         data["version"] = str(prefill.version)
         data["out"] = NOBODY if prefill.out is None else str(prefill.out)
         data["cut_exact"] = prefill.cut_exact
@@ -317,9 +316,7 @@ def round_form(game: Game, number: int, prefill: Round | None = None) -> RoundFo
                 "counted": line.counted,
                 "points": str(line.penalty) if line.counted else "",
             }
-            if (line := lines.get(seat)) is not None
-            else {}
-            for seat in range(len(game.players))
+            for line in sorted(prefill.scores, key=lambda line: line.seat)
         ]
     return RoundForm(game=game, number=number, data=data)
 
