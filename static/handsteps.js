@@ -30,7 +30,7 @@ export class HandSteps {
   build() {
     // "Cards for <hand>": a list of the hands, so a keyboard picks any hand for the pad too.
     this.head = block("p", "pad-who");
-    this.lead = document.createElement("label");
+    this.lead = block("label");
     this.lead.htmlFor = "pad-hand";
     this.list = block("select", "pad-hand");
     this.list.id = "pad-hand";
