@@ -19,8 +19,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/activate
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(VENV)/.installed $@
 
-# axe-core for the accessibility tests, from the npm registry at the locked version. Without npm
-# those tests skip (and say why), except in CI, where a missing npm fails here.
+# axe-core for the accessibility tests and ESLint for `make lint`, from the npm registry at the
+# locked versions (tests/package-lock.json). Without npm those tests skip (and say why) and
+# `make lint` stops, except in CI, where a missing npm fails here.
 tests/node_modules/.installed: tests/package.json tests/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		npm ci --prefix tests --no-audit --no-fund && touch $@; \
@@ -40,9 +41,13 @@ test: $(VENV)/.installed-test tests/node_modules/.installed
 test-postgres: $(VENV)/.installed-test tests/node_modules/.installed
 	bash .ci/postgres $(BIN)/python -m pytest
 
-lint: $(VENV)/.installed-test
+ESLINT := tests/node_modules/.bin/eslint
+
+lint: $(VENV)/.installed-test tests/node_modules/.installed
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
+	@test -x $(ESLINT) || { echo "ESLint is missing: install npm (apt-get install npm)" >&2; exit 1; }
+	$(ESLINT) --config tests/eslint.config.mjs static
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench

@@ -1,11 +1,20 @@
 """Fast repeat visits and an installable app: fingerprinted static URLs kept for a year,
-compressed pages, the web app manifest, the service worker at `/sw.js` and its offline page."""
+compressed pages, the web app manifest, the service worker at `/sw.js` and its offline page.
+
+An ES module is served with each relative import (`from "./cards.js"`) naming the imported
+file's digest (`"./cards.js?v=<digest>"`), and its own digest is that of the text as served, so
+every module a page fetches has a URL kept for a year, and a change anywhere in the import graph
+gives every module above it a new URL."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import posixpath
+import re
+import stat
+from collections.abc import Callable
 from functools import lru_cache
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
@@ -34,17 +43,53 @@ bp = Blueprint("pwa", __name__)
 compress = Compress()
 
 
+# The scripts that may be ES modules, whose relative imports are rewritten.
+MODULE_SUFFIXES = (".js", ".mjs")
+# A relative specifier: `import … from "./x.js"`, `export … from "./x.js"`, `import "./x.js"`
+# and `import("./x.js")`. A bare name or a full URL is not the static folder's and stays.
+SPECIFIER = re.compile(r"""(\b(?:from|import)\s*\(?\s*)(["'])(\.{1,2}/[^"'?#\s]+)\2""")
+
+
+class ImportCycle(ValueError):
+    """Modules that import each other in a circle: each one's URL would have to name the
+    digest of a text that names its own."""
+
+
+def _hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
+
+
 @lru_cache(maxsize=512)
 def _digest(path: str, _mtime_ns: int, _size: int) -> str:
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()[:DIGEST_CHARS]
 
 
-def static_digest(filename: str) -> str | None:
-    """The start of the file's SHA-256, or None for a file that does not exist."""
-    folder = current_app.static_folder
-    if not folder:
-        return None
+@lru_cache(maxsize=256)
+def _imports(path: str, _mtime_ns: int, _size: int) -> tuple[str, tuple[str, ...]]:
+    """The module's text and its relative specifiers, read once per version of the file."""
+    with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+        text = handle.read()
+    return text, tuple(dict.fromkeys(match[3] for match in SPECIFIER.finditer(text)))
+
+
+@lru_cache(maxsize=256)
+def _rewrite(text: str, digests: tuple[tuple[str, str], ...]) -> tuple[bytes, str]:
+    """The module as served, each specifier naming its file's digest, and that text's digest."""
+    known = dict(digests)
+
+    def pinned(match: re.Match) -> str:
+        lead, quote, spec = match.groups()
+        if spec not in known:
+            return match[0]
+        return f"{lead}{quote}{spec}?v={known[spec]}{quote}"
+
+    body = SPECIFIER.sub(pinned, text).encode("utf-8", errors="surrogateescape")
+    return body, _hex(body)
+
+
+def _located(folder: str, filename: str) -> tuple[str, os.stat_result] | None:
+    """The file's real path and its stat, if it is a file inside the static folder."""
     path = os.path.realpath(os.path.join(folder, filename))
     if not path.startswith(os.path.realpath(folder) + os.sep):
         return None
@@ -52,7 +97,95 @@ def static_digest(filename: str) -> str | None:
         info = os.stat(path)
     except OSError:
         return None
-    return _digest(path, info.st_mtime_ns, info.st_size)
+    return (path, info) if stat.S_ISREG(info.st_mode) else None
+
+
+class _Graph:
+    """One look at the static folder's files: each asked for at most once, so a module that
+    many others import is read (and stat'ed) once per question."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+        self.done: dict[str, tuple[bytes | None, str] | None] = {}
+        self.edges: dict[str, tuple[str, ...]] = {}
+
+    def asset(self, filename: str, above: tuple[str, ...] = ()) -> tuple[bytes | None, str] | None:
+        """(the body to serve instead of the file, or None to send the file as it is; the
+        digest), or None for a file that does not exist."""
+        filename = posixpath.normpath(filename)
+        if filename in above:
+            circle = " -> ".join((*above[above.index(filename) :], filename))
+            raise ImportCycle(f"static modules import each other in a circle: {circle}")
+        if filename not in self.done:
+            self.done[filename] = self._look(filename, above)
+        return self.done[filename]
+
+    def _look(self, filename: str, above: tuple[str, ...]) -> tuple[bytes | None, str] | None:
+        located = _located(self.folder, filename)
+        if located is None:
+            return None
+        path, info = located
+        if not filename.endswith(MODULE_SUFFIXES):
+            return None, _digest(path, info.st_mtime_ns, info.st_size)
+        text, specifiers = _imports(path, info.st_mtime_ns, info.st_size)
+        digests, edges = [], []
+        for spec in specifiers:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(filename), spec))
+            found = self.asset(target, (*above, filename))
+            if found is not None:
+                digests.append((spec, found[1]))
+                edges.append(target)
+        self.edges[filename] = tuple(edges)
+        if not digests:
+            return None, _digest(path, info.st_mtime_ns, info.st_size)
+        return _rewrite(text, tuple(digests))
+
+    def imports(self, filename: str) -> list[str]:
+        """Every file the module imports, directly or not, each once, nearest first."""
+        self.asset(filename)
+        order: dict[str, None] = {}
+        queue = list(self.edges.get(posixpath.normpath(filename), ()))
+        while queue:
+            name = queue.pop(0)
+            if name not in order:
+                order[name] = None
+                queue.extend(self.edges.get(name, ()))
+        return list(order)
+
+
+def check_modules(folder: str) -> None:
+    """Read every module of the folder once, so that modules importing each other in a circle
+    stop the app at start rather than its pages later (ImportCycle)."""
+    graph = _Graph(folder)
+    for root, _dirs, files in os.walk(folder):
+        for name in sorted(files):
+            if name.endswith(MODULE_SUFFIXES):
+                graph.asset(os.path.relpath(os.path.join(root, name), folder).replace(os.sep, "/"))
+
+
+def _graph() -> _Graph | None:
+    folder = current_app.static_folder
+    return _Graph(folder) if folder else None
+
+
+def static_asset(filename: str) -> tuple[bytes | None, str] | None:
+    """What the static view serves for the file: (the rewritten module, or None for the file as
+    it is; its digest), or None for a file that does not exist."""
+    graph = _graph()
+    return graph.asset(filename) if graph else None
+
+
+def static_digest(filename: str) -> str | None:
+    """The start of the SHA-256 of the file as served, or None for a file that does not exist."""
+    found = static_asset(filename)
+    return found[1] if found else None
+
+
+def module_imports(filename: str) -> list[str]:
+    """The static files an ES module imports, directly or through others: what a page that
+    loads it can ask for at once (`<link rel="modulepreload">`) instead of one level at a time."""
+    graph = _graph()
+    return graph.imports(filename) if graph else []
 
 
 def fingerprint(endpoint: str, values: dict) -> None:
@@ -61,6 +194,21 @@ def fingerprint(endpoint: str, values: dict) -> None:
         digest = static_digest(values["filename"])
         if digest:
             values["v"] = digest
+
+
+def _serving_modules(send: Callable[..., Response]) -> Callable[..., Response]:
+    """The static view, answering an ES module that imports others with its rewritten text."""
+
+    def static(filename: str) -> Response:
+        found = static_asset(filename)
+        if found is None or found[0] is None:
+            return send(filename=filename)
+        body, digest = found
+        response = current_app.response_class(body, mimetype="text/javascript")
+        response.set_etag(digest)
+        return response.make_conditional(request)
+
+    return static
 
 
 def cache_static(response: Response) -> Response:
@@ -81,13 +229,20 @@ def init_app(app: Flask) -> None:
     """Fingerprint static URLs, compress what a client accepts compressed, and add the app's
     manifest, service worker and offline page."""
     compress.init_app(app)
+    if app.has_static_folder:
+        check_modules(app.static_folder)
+        app.view_functions["static"] = _serving_modules(app.view_functions["static"])
     app.url_defaults(fingerprint)
     app.after_request(cache_static)
     app.register_blueprint(bp)
 
     @app.context_processor
     def head_values():
-        return {"theme_color": THEME_COLOR, "site_description": DESCRIPTION}
+        return {
+            "theme_color": THEME_COLOR,
+            "site_description": DESCRIPTION,
+            "module_imports": module_imports,
+        }
 
 
 @bp.get("/manifest.webmanifest")

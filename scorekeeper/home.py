@@ -10,6 +10,7 @@ from flask import Blueprint, current_app, render_template, request
 
 from . import network, qr
 from .rules import LAST_ROUND
+from .rules.cards import notation
 from .scorebook import gamelist, ledger
 
 bp = Blueprint("home", __name__)
@@ -40,6 +41,8 @@ def navigation():
 def _globals(state) -> None:
     """Names every template sees, the imported macros included."""
     state.app.jinja_env.globals["last_round"] = LAST_ROUND
+    # R1 for the tap card pad's `data-notation`: the pad's script spells no card itself.
+    state.app.jinja_env.globals["card_notation"] = notation()
 
 
 @bp.app_template_filter("localtime")

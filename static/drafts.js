@@ -18,7 +18,7 @@
   var store = null;
   try {
     store = window.localStorage;
-  } catch (error) {
+  } catch {
     store = null; // storage refused (private mode, policy): forms still post as usual
   }
 
@@ -26,7 +26,7 @@
     try {
       var draft = JSON.parse(store.getItem(PREFIX + key));
       return draft && typeof draft.fields === "object" && draft.fields ? draft : null;
-    } catch (error) {
+    } catch {
       return null;
     }
   }
@@ -34,7 +34,7 @@
   function write(key, fields) {
     try {
       store.setItem(PREFIX + key, JSON.stringify({ saved: Date.now(), fields: fields }));
-    } catch (error) {
+    } catch {
       /* storage full or refused: the page itself still holds the entries */
     }
   }
@@ -42,7 +42,7 @@
   function drop(key) {
     try {
       store.removeItem(PREFIX + key);
-    } catch (error) {
+    } catch {
       /* nothing to drop */
     }
   }
@@ -300,10 +300,10 @@
 
   /* The game page: drop the drafts of forms saved, and of rounds recorded since they were typed. */
   function settle(done) {
-    var saved = [];
+    var saved;
     try {
       saved = JSON.parse(done.getAttribute("data-saved") || "[]");
-    } catch (error) {
+    } catch {
       saved = [];
     }
     saved.forEach(drop);

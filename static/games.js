@@ -1,5 +1,5 @@
-/* Score book pages: seat reordering and seat count on "New game"; on a round form, the hand of
- * the player who went out is hidden (and not sent). Every page works without this script. */
+/* The "New game" page: seat reordering, and the seats a profile has. The page works without this
+ * script. */
 (function () {
   "use strict";
 
@@ -69,28 +69,8 @@
     applyProfile();
   }
 
-  function setupRoundForm(form) {
-    var hands = Array.prototype.slice.call(form.querySelectorAll(".hand"));
-
-    function apply() {
-      var chosen = form.querySelector('input[name="out"]:checked');
-      var out = chosen ? chosen.value : null;
-      hands.forEach(function (hand) {
-        var isOut = hand.getAttribute("data-seat") === out;
-        hand.hidden = isOut;
-        hand.querySelectorAll("input").forEach(function (input) { input.disabled = isOut; });
-      });
-    }
-
-    form.addEventListener("change", function (event) {
-      if (event.target.name === "out") apply();
-    });
-    apply();
-  }
-
   function start() {
     document.querySelectorAll("form.new-game").forEach(setupNewGame);
-    document.querySelectorAll("form.round-form").forEach(setupRoundForm);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -7,14 +7,14 @@
   var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
 
   function stored() {
-    try { return window.localStorage.getItem(KEY); } catch (e) { return null; }
+    try { return window.localStorage.getItem(KEY); } catch { return null; }
   }
 
   function store(value) {
     try {
       if (value) window.localStorage.setItem(KEY, value);
       else window.localStorage.removeItem(KEY);
-    } catch (e) { /* private mode: the choice lasts this page only */ }
+    } catch { /* private mode: the choice lasts this page only */ }
   }
 
   function systemTheme() { return system && system.matches ? "dark" : "light"; }

@@ -25,7 +25,7 @@
   function acquire() {
     if (lock || document.visibilityState !== "visible") return;
     var asked;
-    try { asked = navigator.wakeLock.request("screen"); } catch (e) { return; }
+    try { asked = navigator.wakeLock.request("screen"); } catch { return; }
     Promise.resolve(asked).then(function (sentinel) {
       lock = sentinel;
       show(true);

@@ -43,6 +43,10 @@ _SUIT_INPUT = {
 _RANK_INPUT = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 _RANK_INPUT.update({str(n): n for n in range(2, 11)})
 _JOKERS = {"JK", "JKR", "JOKER", "*", "🃏"}
+# A joker's declaration: `JK=7♠` stands for the 7♠.
+_DECLARES = "="
+# Left out of a token before it is read: the emoji variation selectors a keyboard adds to a suit.
+_IGNORED = ("\ufe0f", "\ufe0e")
 _SEPARATORS = re.compile(r"[\s,;]+")
 _BRACKETS = re.compile(r"[\[\](){}<>]")
 _BRACKET_HINT = "brackets are not part of the notation; write the card alone, like 7♠ or JK"
@@ -69,7 +73,9 @@ def rank_name(rank: int) -> str:
 
 def _clean(token: str) -> str:
     """Upper-case, without the emoji variation selectors a keyboard adds to a suit symbol."""
-    return token.replace("\ufe0f", "").replace("\ufe0e", "").strip().upper()
+    for mark in _IGNORED:
+        token = token.replace(mark, "")
+    return token.strip().upper()
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -86,7 +92,7 @@ class Card:
         text = _clean(token)
         if not text:
             raise CardError(token, position, "it is empty")
-        head, equals, declared = text.partition("=")
+        head, equals, declared = text.partition(_DECLARES)
         if head in _JOKERS:
             if not equals:
                 return cls(None, None, True)
@@ -202,3 +208,24 @@ def check_copies(cards: Iterable[Card], packs: int, jokers: int) -> None:
             raise CopyLimitError(
                 f"{count} cards of rank {rank_name(rank)}, but a {pack_words} holds only {4 * packs}"
             )
+
+
+def notation() -> dict[str, object]:
+    """R1 as data, for a client that reads and writes cards the way this module does (the tap
+    card pad): the ranks and suits in order with their names, which suits are red, the joker's
+    spelling, every spelling read as a rank, a suit or a joker, the declaration mark and what
+    separates cards. Everything is plain JSON."""
+    return {
+        "ranks": [rank_name(rank) for rank in RANKS],
+        "suits": [
+            {"symbol": SUIT_SYMBOLS[suit], "name": SUIT_NAMES[suit], "red": suit in RED_SUITS}
+            for suit in SUITS
+        ],
+        "joker": str(JOKER),
+        "read_rank": {typed: rank_name(rank) for typed, rank in _RANK_INPUT.items()},
+        "read_suit": {typed: SUIT_SYMBOLS[suit] for typed, suit in _SUIT_INPUT.items()},
+        "read_joker": sorted(_JOKERS),
+        "declares": _DECLARES,
+        "ignored": list(_IGNORED),
+        "separators": _SEPARATORS.pattern,
+    }

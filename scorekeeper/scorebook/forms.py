@@ -9,12 +9,15 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     FieldList,
+    Form,
+    FormField,
     HiddenField,
     RadioField,
     SelectField,
     StringField,
 )
 from wtforms.fields.choices import SelectChoice
+from wtforms.utils import unset_value
 from wtforms.validators import InputRequired, ValidationError
 from wtforms.widgets import NumberInput
 
@@ -134,9 +137,57 @@ class NewGameForm(WriteOnceForm):
             )
 
 
+class HandForm(Form):
+    """One seat's hand on the round form: the cards left in it, or, with its "Points" toggle on,
+    the points the table counted for it. The engine judges both (see `RoundForm.attach`)."""
+
+    cards = StringField(
+        "Cards left",
+        render_kw={"autocomplete": "off", "spellcheck": "false", "class": "cards-input"},
+    )
+    counted = BooleanField("Points", render_kw={"class": "points-toggle"})
+    points = StringField(
+        "Points",
+        widget=NumberInput(step=1, min=0),
+        render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
+    )
+
+    class Meta:
+        def bind_field(self, form, unbound_field, options):
+            """Name a seat's fields `cards_2`, `counted_2`, `points_2` rather than WTForms'
+            `hands-2-cards`: the names a round form has always posted, which a page without its
+            script and a draft kept on the tablet still send."""
+            seat = options["prefix"].rstrip("-").rpartition("-")[2]
+            named = {**options, "name": f"{options['name']}_{seat}", "prefix": ""}
+            return super().bind_field(form, unbound_field, named)
+
+    def counts_points(self) -> bool:
+        """True when the hand is counted in points: its toggle is on, or only its points were
+        typed (a page without its script, where the toggle may not have been ticked)."""
+        typed = (self.points.data or "").strip()
+        return bool(self.counted.data) or bool(typed and not (self.cards.data or "").strip())
+
+    def points_typed(self) -> int | str | None:
+        """The points as typed: a whole number, else the text for the engine to refuse."""
+        text = (self.points.data or "").strip()
+        return int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text or None
+
+
+class SeatHands(FieldList):
+    """A hand form for each seat of the form's game, in seat order. The entries come from the
+    game's seats, never from what was posted, so a hand-made post cannot add, drop or reorder a
+    hand: a hand it leaves out is an empty one, which the engine names."""
+
+    def process(self, formdata: Any, data: Any = unset_value, extra_filters: Any = None) -> None:
+        self.min_entries = self.max_entries = len(self._form.game.players)
+        super().process(formdata, data, extra_filters)
+
+    def _extract_indices(self, prefix: str, formdata: Any):
+        return iter(())
+
+
 class RoundForm(WriteOnceForm):
-    """A round's report: who went out, the exact cut, and per player the cards left or, with
-    their "Points" toggle on, the points the table counted for that hand."""
+    """A round's report: who went out, the exact cut, and a hand form per seat (`HandForm`)."""
 
     out = RadioField(
         "Who went out?",
@@ -148,6 +199,7 @@ class RoundForm(WriteOnceForm):
     round_number = HiddenField()
     # The version of the round being corrected, as it was when the form was opened.
     version = HiddenField()
+    hands = SeatHands(FormField(HandForm))
 
     def __init__(self, *args: Any, game: Game, number: int, **kwargs: Any):
         self.game = game
@@ -159,6 +211,9 @@ class RoundForm(WriteOnceForm):
         self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
             option(NOBODY, "Nobody — the stock ran out")
         ]
+        limit = most_points(game.profile, len(game.players))
+        for hand in self.hands:
+            hand.points.render_kw = {**hand.points.render_kw, "max": limit}
 
     def opened_for_another_round(self) -> bool:
         """True when the form was opened for a round that has been recorded since."""
@@ -215,37 +270,21 @@ class RoundForm(WriteOnceForm):
         self.version.data = str(played.version)
         self.write_token.data = writeonce.new_token()  # the form is now for another change
 
-    def cards(self) -> list[StringField]:
-        """The cards field of each seat, in seat order."""
-        return [self[f"cards_{seat}"] for seat in range(len(self.game.players))]
-
-    def hands(self) -> list[tuple[StringField, BooleanField, StringField]]:
-        """Each seat's cards field, "Points" toggle and points field, in seat order."""
-        return [
-            (self[f"cards_{seat}"], self[f"counted_{seat}"], self[f"points_{seat}"])
-            for seat in range(len(self.game.players))
-        ]
-
     def seats_with_errors(self) -> list[int]:
         """The seats whose cards or points are marked wrong, for the summary at the top."""
-        return [
-            seat
-            for seat, (cards, _, points) in enumerate(self.hands())
-            if cards.errors or points.errors
-        ]
+        return [seat for seat, hand in enumerate(self.hands) if hand.errors]
 
     def entry(self) -> service.RoundEntry:
-        """The form's data as the score book takes it: a hand is counted in points when its
-        toggle is on, or when only its points were typed (a page without its script)."""
+        """The form's data as the score book takes it: each hand by its cards, or by its points
+        when it is counted in points (`HandForm.counts_points`)."""
         out = None if self.out.data in (None, NOBODY) else int(self.out.data)
         leftovers: dict[int, str] = {}
         points: dict[int, int | str | None] = {}
-        for seat, (cards, toggle, typed) in enumerate(self.hands()):
-            text = (typed.data or "").strip()
-            if toggle.data or (text and not (cards.data or "").strip()):
-                points[seat] = int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text or None
+        for seat, hand in enumerate(self.hands):
+            if hand.counts_points():
+                points[seat] = hand.points_typed()
             else:
-                leftovers[seat] = cards.data or ""
+                leftovers[seat] = hand.cards.data or ""
         self.counted = set(points)
         return service.RoundEntry(
             out=out, leftovers=leftovers, cut_exact=bool(self.cut_exact.data), points=points
@@ -253,45 +292,33 @@ class RoundForm(WriteOnceForm):
 
     def attach(self, error: errors.ScorebookError) -> None:
         """Put each problem the score book found (it scores the round once, as it saves it)
-        beside the player concerned; the others at the top of the form."""
-        hands = self.hands()
+        beside the hand concerned, on the field it was read from; the others at the top."""
         for seat, message in error.problems.items():
-            if seat is not None and 0 <= seat < len(hands):
-                cards, _, points = hands[seat]
-                field = points if seat in self.counted else cards
+            if seat is not None and 0 <= seat < len(self.hands):
+                hand = self.hands[seat]
+                field = hand.points if seat in self.counted else hand.cards
                 field.errors = [*field.errors, sentence(message)]
             else:
                 self.form_errors.append(sentence(message))
 
 
 def round_form(game: Game, number: int, prefill: Round | None = None) -> RoundForm:
-    """A round form with a cards field, a "Points" toggle and a points field per seat;
-    `prefill` fills it from a recorded round. The engine judges them all (see `validate`)."""
-    limit = most_points(game.profile, len(game.players))
-    fields: dict[str, Any] = {}
-    for seat, name in enumerate(game.names):
-        fields[f"cards_{seat}"] = StringField(
-            f"Cards left: {name}",
-            render_kw={"autocomplete": "off", "spellcheck": "false", "class": "cards-input"},
-        )
-        fields[f"counted_{seat}"] = BooleanField("Points", render_kw={"class": "points-toggle"})
-        fields[f"points_{seat}"] = StringField(
-            f"{name} points",
-            widget=NumberInput(step=1, min=0, max=limit),
-            render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
-        )
-    form_class = type("GameRoundForm", (RoundForm,), fields)
+    """A round form for the game's next round or round `number`; `prefill` fills it from a
+    recorded round, each hand as it was entered (its cards, or its points)."""
     data: dict[str, Any] = {"round_number": str(number)}
     if prefill is not None:
         data["version"] = str(prefill.version)
         data["out"] = NOBODY if prefill.out is None else str(prefill.out)
         data["cut_exact"] = prefill.cut_exact
-        for line in prefill.scores:
-            data[f"cards_{line.seat}"] = line.leftovers
-            if line.counted:
-                data[f"counted_{line.seat}"] = True
-                data[f"points_{line.seat}"] = str(line.penalty)
-    return form_class(game=game, number=number, data=data)
+        data["hands"] = [
+            {
+                "cards": line.leftovers,
+                "counted": line.counted,
+                "points": str(line.penalty) if line.counted else "",
+            }
+            for line in sorted(prefill.scores, key=lambda line: line.seat)
+        ]
+    return RoundForm(game=game, number=number, data=data)
 
 
 class UndoForm(WriteOnceForm):

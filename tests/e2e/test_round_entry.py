@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.rules.cards import notation
 from tests.support.tablet import axe_violations, make_game, with_figures
 
 pytestmark = pytest.mark.browser
@@ -129,6 +130,27 @@ def test_one_pad_follows_the_player_and_steps_past_who_went_out(watched, axe_sou
     assert taps <= 9
     scores = page.request.get(f"/api/games/{game_id}").json()["rounds"][0]["scores"]
     assert scores == {"Ann": 27, "Bob": 0, "Cat": 15, "Dan": 18}
+
+
+def test_the_pad_spells_and_reads_cards_by_the_servers_notation(watched):
+    """Its keys are the notation's ranks, joker and suits, red where it says; what a player types
+    in any spelling the engine reads shows on the chips as the engine writes it, and counts."""
+    page = watched
+    open_round_form(page, FOUR)
+    spec = notation()
+    pad = page.locator(".cardpad")
+    expect(pad.locator(".pad-rank")).to_have_text([*spec["ranks"], spec["joker"]])
+    expect(pad.locator(".pad-suit")).to_have_text([suit["symbol"] for suit in spec["suits"]])
+    red = [suit["symbol"] for suit in spec["suits"] if suit["red"]]
+    expect(pad.locator(".pad-suit.suit-red")).to_have_text(red)
+    page.locator(".out-choice .tile", has_text="Dan").tap()
+    page.locator("#cards_0").fill("7h jkr t♢ q")
+    expect(pad.locator(".pad-chip")).to_have_text(["7♥ ×", "JK ×", "10♦ ×", "Q ×"])
+    expect(pad.locator(".pad-chip.suit-red")).to_have_text(["7♥ ×", "10♦ ×"])
+    expect(page.locator('output[data-penalty-for="cards_0"]')).to_have_text("42")
+    # A suit tap gives the last card, a rank alone, its suit.
+    pad.locator("button[data-suit='♣']").tap()
+    expect(page.locator("#cards_0")).to_have_value("7h jkr t♢ Q♣")
 
 
 def test_a_hand_counted_in_points_goes_into_the_ledger_and_the_api(watched, axe_source):

@@ -4,19 +4,32 @@ static URLs kept a year, compressed pages, the manifest, the service worker and 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import re
 import struct
 from pathlib import Path
+from urllib.parse import urljoin
 
 import brotli
 import pytest
+from flask import Flask
 
 from scorekeeper import assets
-from tests.support.book import new_game, record
+from tests.support.book import new_game, record, start
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 FINGERPRINTED = re.compile(r'/static/([\w./-]+)\?v=([0-9a-f]{8,})"')
+# Every specifier a module's text names, whatever its form: `import … from "x"`, `export … from
+# "x"`, `import "x"` (each a statement of its own), `import("x")`.
+SPECIFIER = re.compile(
+    r"""^\s*(?:import|export)\b[^;"']*\bfrom\s*["']([^"']+)["']"""
+    r"""|^\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']""",
+    re.MULTILINE,
+)
+PINNED = re.compile(r"/static/([\w./-]+)\?v=([0-9a-f]{12})")
+ENTRY = re.compile(r'<script type="module" src="(/static/[^"]+)"></script>')
+PRELOADS = re.compile(r'<link rel="modulepreload" href="(/static/[^"]+)">')
 
 
 def digest(client, name):
@@ -67,6 +80,103 @@ def test_a_changed_file_gets_a_new_url(app, tmp_path):
         assert assets.static_digest("x.css") != first
         assert assets.static_digest("../secret") is None
         assert assets.static_digest("missing.css") is None
+
+
+def imported(client, url: str) -> dict[str, str]:
+    """Every module the module at `url` imports, directly or not, by the URL it is imported by;
+    each answers 200 and is kept a year, and none is imported by a URL without its digest."""
+    found: dict[str, str] = {}
+    queue = [url]
+    while queue:
+        answer = client.get(queue.pop())
+        assert answer.status_code == 200, answer.request.url
+        assert answer.headers["Cache-Control"] == assets.IMMUTABLE, answer.request.url
+        for match in SPECIFIER.finditer(answer.get_data(as_text=True)):
+            spec = next(group for group in match.groups() if group)
+            target = urljoin(answer.request.url, spec).removeprefix("http://localhost")
+            pinned = PINNED.fullmatch(target)
+            assert pinned, f"{answer.request.url} imports {spec!r}, a URL without its digest"
+            assert pinned[2] == digest(client, pinned[1]), f"{spec} is not the file's digest"
+            if pinned[1] not in found:
+                found[pinned[1]] = target
+                queue.append(target)
+    return found
+
+
+def test_every_import_of_every_module_is_a_url_kept_a_year(client):
+    """Each script in static/, asked for by its URL, names what it imports by the imported
+    file's fingerprinted URL, all the way down: no module is revalidated on a repeat visit."""
+    every = {}
+    for script in sorted((ROOT / "static").glob("*.js")):
+        every |= imported(client, f"/static/{script.name}?v={digest(client, script.name)}")
+    assert {"cards.js", "rove.js", "cardpad.js", "hands.js", "handsteps.js"} <= set(every)
+
+
+def test_a_page_asks_for_every_module_its_entry_imports_at_once(client):
+    """The round form and the rules check name their entry module's whole import graph in the
+    head (`modulepreload`), by the URLs the modules import each other by."""
+    game_id = start(client)
+    for path, entry in (
+        (f"/games/{game_id}/rounds/new", "roundform.js"),
+        ("/rules", "checkpad.js"),
+    ):
+        page = client.get(path).get_data(as_text=True)
+        assert ENTRY.findall(page) == [f"/static/{entry}?v={digest(client, entry)}"], path
+        head = page.split("</head>")[0]
+        graph = imported(client, ENTRY.findall(page)[0])
+        assert graph, path
+        assert sorted(PRELOADS.findall(head)) == sorted(graph.values()), path
+
+
+def write_static(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+
+
+def test_a_change_deep_in_the_imports_gives_every_module_above_it_a_new_url(app, tmp_path):
+    static = tmp_path / "static"
+    write_static(
+        static,
+        {
+            "lib/leaf.js": 'export const colour = "red";\n',
+            "mid.js": 'export { colour } from "./lib/leaf.js";\n',
+            "top.js": 'import { colour } from "./mid.js";\nimport("./lib/leaf.js");\n',
+            "apart.js": "export const size = 1;\n",
+        },
+    )
+    app.static_folder = str(static)
+    names = ["lib/leaf.js", "mid.js", "top.js", "apart.js"]
+    with app.test_request_context():
+        before = {name: assets.static_digest(name) for name in names}
+        assert assets.module_imports("top.js") == ["mid.js", "lib/leaf.js"]
+        write_static(static, {"lib/leaf.js": 'export const colour = "blue";\n'})
+        after = {name: assets.static_digest(name) for name in names}
+    assert [name for name in names if before[name] != after[name]] == names[:3]
+    plain = hashlib.sha256((static / "apart.js").read_bytes()).hexdigest()
+    assert after["apart.js"] == plain[: assets.DIGEST_CHARS]
+    top = app.test_client().get(f"/static/top.js?v={after['top.js']}")
+    assert top.headers["Cache-Control"] == assets.IMMUTABLE
+    assert top.get_data(as_text=True) == (
+        f'import {{ colour }} from "./mid.js?v={after["mid.js"]}";\n'
+        f'import("./lib/leaf.js?v={after["lib/leaf.js"]}");\n'
+    )
+    assert hashlib.sha256(top.get_data()).hexdigest()[: assets.DIGEST_CHARS] == after["top.js"]
+
+
+def test_modules_that_import_each_other_in_a_circle_stop_the_app_at_start(tmp_path):
+    """Neither's URL could name the other's digest: the app says which modules, at start."""
+    static = tmp_path / "static"
+    write_static(
+        static,
+        {
+            "a.js": 'import "./b.js";\n',
+            "b.js": 'import { c } from "./sub/c.js";\n',
+            "sub/c.js": 'import "../a.js";\nexport const c = 1;\n',
+        },
+    )
+    with pytest.raises(assets.ImportCycle, match=r"a\.js -> b\.js -> sub/c\.js -> a\.js"):
+        assets.init_app(Flask(__name__, static_folder=str(static)))
 
 
 @pytest.mark.parametrize("encoding,decode", [("br", brotli.decompress), ("gzip", gzip.decompress)])

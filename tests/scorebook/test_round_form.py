@@ -1,0 +1,109 @@
+"""The round form as WTForms holds it: a hand form per seat (a FieldList of `HandForm`), under the
+field names the page posts, each problem on the field of the hand it concerns."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper.extensions import db
+from scorekeeper.rules.scoring import most_points
+from scorekeeper.scorebook import errors
+from scorekeeper.scorebook.forms import round_form
+from scorekeeper.scorebook.models import Game
+from tests.support.book import start
+
+EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+@pytest.fixture
+def posted(app, client):
+    """A round form for a new 4-player game, read from `data` as a POST in a request."""
+
+    game_id = start(client)
+
+    def form_from(data: dict[str, str] | None = None):
+        with app.test_request_context(
+            f"/games/{game_id}/rounds/new", method="POST" if data is not None else "GET", data=data
+        ):
+            return round_form(db.session.get(Game, game_id), 1)
+
+    return form_from
+
+
+def test_a_hand_form_per_seat_under_the_names_a_round_form_posts(app, client):
+    game_id = start(client, EIGHT, profile="family")
+    with app.test_request_context(f"/games/{game_id}/rounds/new"):
+        game = db.session.get(Game, game_id)
+        form = round_form(game, 1)
+        assert len(form.hands) == 8
+        for seat, hand in enumerate(form.hands):
+            assert [hand.cards.name, hand.counted.name, hand.points.name] == [
+                f"cards_{seat}",
+                f"counted_{seat}",
+                f"points_{seat}",
+            ]
+            assert hand.cards.id == f"cards_{seat}"
+            assert hand.points.render_kw["max"] == most_points("family", 8)
+
+
+def test_a_post_cannot_add_drop_or_reorder_a_hand(posted):
+    """WTForms' own entry names (`hands-3-cards`) and seats the game lacks are not read: the
+    hands are the game's seats, in seat order."""
+    form = posted(
+        {"out": "0", "hands-3-cards": "Q", "cards_1": "7", "cards_3": "K", "cards_9": "A"}
+    )
+    assert len(form.hands) == 4
+    assert form.entry().leftovers == {0: "", 1: "7", 2: "", 3: "K"}
+    form = posted({"out": "0", "cards_2": "7 K", "counted_3": "y", "points_3": "25"})
+    entry = form.entry()
+    assert entry.leftovers == {0: "", 1: "", 2: "7 K"}
+    assert entry.points == {3: 25}
+
+
+def test_a_hand_with_only_its_points_typed_counts_in_points(posted):
+    """A page without its script: the points typed, the toggle left alone."""
+    entry = posted({"out": "0", "cards_1": "K", "points_2": "40", "points_3": "x"}).entry()
+    assert entry.leftovers == {0: "", 1: "K"}
+    assert entry.points == {2: 40, 3: "x"}
+
+
+def test_each_problem_goes_on_the_field_its_hand_was_read_from(posted):
+    form = posted({"out": "0", "cards_1": "Z", "counted_2": "y", "points_2": "1"})
+    assert form.validate()  # the engine judges the hands, as the round is saved
+    form.entry()
+    problem = errors.ScorebookError(
+        "the round does not add up",
+        problems={1: "'Z' is not a card", 2: "1 points cannot be", None: "too many 7♠", 9: "x"},
+    )
+    form.attach(problem)
+    hands = form.hands
+    assert hands[1].cards.errors == ["'Z' is not a card"]
+    assert hands[2].points.errors == ["1 points cannot be"]
+    assert hands[2].cards.errors == []
+    assert [hand.errors for hand in (hands[0], hands[3])] == [{}, {}]
+    assert form.form_errors == ["Too many 7♠", "X"]
+    assert form.seats_with_errors() == [1, 2]
+
+
+def test_a_post_missing_hands_names_each_beside_it_at_once(client):
+    """Cat counted in points with no points sent, Dan's hand not sent at all: both named, each
+    in its own hand, and the summary links to both."""
+    game_id = start(client)
+    response = client.post(
+        f"/games/{game_id}/rounds/new", data={"out": "0", "cards_1": "K", "counted_2": "y"}
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    hands = dict(
+        (int(seat), block)
+        for seat, block in re.findall(
+            r'<section class="hand[^"]*" data-seat="(\d)"(.*?)</section>', page, re.S
+        )
+    )
+    assert [seat for seat, block in hands.items() if 'class="error"' in block] == [2, 3]
+    assert 'id="points_2"' in hands[2] and re.search(r'aria-invalid="true"[^>]*id="points_2"', page)
+    assert "still holds at least one card" in hands[3]
+    summary = re.search(r'<div class="errors-summary".*?</div>', page, re.S).group(0)
+    assert re.findall(r'<a href="#hand-(\d)">', summary) == ["2", "3"]
