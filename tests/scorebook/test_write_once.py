@@ -10,9 +10,9 @@ import pytest
 from scorekeeper.extensions import db
 from scorekeeper.scorebook import writeonce
 from scorekeeper.scorebook.models import Game, Round, RoundChange, WriteOnce, utcnow
+from tests.support.names import NAMES
 from tests.support.server import Server, at_once, integrity, request
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 ROUND = {"out": "Ann", "leftovers": {"Bob": "K", "Cat": "5", "Dan": "9"}}
 
 

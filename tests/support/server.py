@@ -1,5 +1,5 @@
-"""Real server processes for tests and benchmarks: `python -m scorekeeper.serve` (waitress) on
-loopback, and HTTP/1.1 to it."""
+"""Servers for tests and benchmarks: `python -m scorekeeper.serve` (waitress) as its own process
+on loopback, an app served in this process (`serving`), and HTTP/1.1 to either."""
 
 from __future__ import annotations
 
@@ -252,3 +252,19 @@ def at_once(calls) -> list[tuple[int, Any]]:
     for thread in threads:
         thread.join(timeout=60)
     return answers
+
+
+@contextlib.contextmanager
+def serving(application, host: str = LOOPBACK) -> Iterator[str]:
+    """Serve an app in this process over HTTP on a free port for as long as the block runs (on
+    loopback unless `host` says otherwise; the address given back is always loopback's)."""
+    from werkzeug.serving import make_server
+
+    server = make_server(host, 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{LOOPBACK}:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)

@@ -15,7 +15,6 @@ from scorekeeper import assets
 from tests.support.book import new_game, record
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 FINGERPRINTED = re.compile(r'/static/([\w./-]+)\?v=([0-9a-f]{8,})"')
 
 

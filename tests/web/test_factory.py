@@ -3,10 +3,10 @@
 from pathlib import Path
 
 import pytest
-from conftest import TEST_CONFIG
 
 from scorekeeper import create_app, database
 from scorekeeper.extensions import db
+from tests.support.config import TEST_CONFIG
 
 
 def test_test_config_is_honoured(app):

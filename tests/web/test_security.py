@@ -9,14 +9,15 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from conftest import TEST_CONFIG, serving
 from flask import render_template_string, request
 from werkzeug.datastructures import MultiDict
 
 import scorekeeper
 from scorekeeper import create_app, serve
 from scorekeeper.security import CONTENT_SECURITY_POLICY
+from tests.support.config import TEST_CONFIG
 from tests.support.forms import read_form
+from tests.support.server import serving
 
 LIMIT = 64 * 1024
 

@@ -15,7 +15,8 @@ import pytest
 from tests.support.server import ANNOUNCED_PORT
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow
+# One process builds the shared fixture, once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 
 @pytest.fixture(scope="module")
