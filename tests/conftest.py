@@ -22,6 +22,7 @@ from tests.support.config import (
     TEST_DATABASE_URL,
     Databases,
     MigratedTemplate,
+    PostgresTemplate,
     is_sqlite,
 )
 from tests.support.server import serving
@@ -74,23 +75,38 @@ def module_database(tmp_path_factory) -> Iterator[Callable[[str], str]]:
     databases.drop()
 
 
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory) -> Iterator[MigratedTemplate | PostgresTemplate]:
+    """The schema the migrations make, made once per test process on the engine under test."""
+    folder = tmp_path_factory.mktemp("template")
+    if TEST_DATABASE_URL is None:
+        yield MigratedTemplate(folder)
+        return
+    template = PostgresTemplate(folder)
+    yield template
+    template.close()
+
+
 @pytest.fixture(autouse=True)
 def _engine_under_test(request):
-    """On PostgreSQL, point TEST_CONFIG's database at a fresh schema for each test, and fail the
-    test if it made an app on SQLite all the same (unless it is marked sqlite_only)."""
+    """On PostgreSQL, point TEST_CONFIG's database at a database of the test's own, already
+    migrated, and fail the test if it made an app on SQLite all the same (unless it is marked
+    sqlite_only)."""
     if TEST_DATABASE_URL is None or NO_DATABASE[0] in request.node.path.parts:
         _made.clear()
         yield
         return
-    url = request.getfixturevalue("fresh_database")("t")
+    template = request.getfixturevalue("migrated_template")
+    name, url = template.copy()
     TEST_CONFIG["SQLALCHEMY_DATABASE_URI"] = url
-    # No pooled connections left behind: each test's schema is dropped when it ends.
+    # No pooled connections left behind: each test's database is dropped when it ends.
     TEST_CONFIG["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": NullPool}
     try:
         yield
     finally:
         TEST_CONFIG["SQLALCHEMY_DATABASE_URI"] = IN_MEMORY
         del TEST_CONFIG["SQLALCHEMY_ENGINE_OPTIONS"]
+        template.drop(name)
     # Since the last test: this one's apps, and those of module fixtures set up for it.
     on_sqlite = [made for made in _made if is_sqlite(made)]
     _made.clear()
@@ -98,19 +114,16 @@ def _engine_under_test(request):
         pytest.fail(f"this run tests {ENGINE}, but the test made an app on SQLite: {on_sqlite}")
 
 
-@pytest.fixture(scope="session")
-def migrated_template(tmp_path_factory) -> MigratedTemplate:
-    """The schema the migrations make, made once per test process."""
-    return MigratedTemplate(tmp_path_factory.mktemp("template"))
-
-
 @pytest.fixture
 def app(request, tmp_path):
-    """A fresh app on a fresh database of the engine under test (on SQLite an in-memory one,
-    copied from the migrated template); its instance folder is private to the test."""
+    """A fresh app on a fresh database of the engine under test, already migrated (on SQLite an
+    in-memory copy of the migrated template, on PostgreSQL the test's own copy of it); its
+    instance folder is private to the test."""
     config = dict(TEST_CONFIG)
-    if config["SQLALCHEMY_DATABASE_URI"] == IN_MEMORY:
+    if TEST_DATABASE_URL is None:
         config.update(request.getfixturevalue("migrated_template").config())
+    elif config["SQLALCHEMY_DATABASE_URI"] != IN_MEMORY:
+        config["UPGRADE_ON_START"] = False  # the test's database is a copy of the migrated one
     return create_app(config, instance_path=str(tmp_path / "instance"))
 
 

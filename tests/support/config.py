@@ -24,8 +24,8 @@ NO_DATABASE = ("rules",)
 IN_MEMORY = "sqlite://"
 
 # What an app made by a test starts from. On PostgreSQL the conftest points the database at the
-# running test's own schema (and back again after it); on SQLite each app has its own in-memory
-# database.
+# running test's own database, copied from a migrated template (and back again after it); on
+# SQLite each app has its own in-memory database.
 TEST_CONFIG = {
     "TESTING": True,
     "SQLALCHEMY_DATABASE_URI": IN_MEMORY,
@@ -75,21 +75,57 @@ class Databases:
                     connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
 
 
+def _migrate(url: str, folder: Path) -> None:
+    """Bring the database at `url` to the newest revision, through the migrations, and let go of
+    every connection to it."""
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+
+    config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url, "UPGRADE_ON_START": True}
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": NullPool}
+    made = create_app(config, instance_path=str(folder / "template-instance"))
+    with made.app_context():
+        db.engine.dispose()
+
+
+class PostgresTemplate:
+    """A PostgreSQL database brought to the newest revision by the migrations once, copied with
+    `CREATE DATABASE … TEMPLATE` into a database of its own for each test."""
+
+    def __init__(self, folder: Path):
+        self.name = f"template_{uuid.uuid4().hex[:10]}"
+        with _server_connection() as connection:
+            connection.execute(text(f'CREATE DATABASE "{self.name}"'))
+        _migrate(self._url(self.name), folder)
+
+    @staticmethod
+    def _url(name: str) -> str:
+        return make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
+
+    def copy(self) -> tuple[str, str]:
+        """A new database holding the migrated schema: (its name, its URL)."""
+        name = f"test_{uuid.uuid4().hex[:12]}"
+        with _server_connection() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{self.name}"'))
+        return name, self._url(name)
+
+    @staticmethod
+    def drop(name: str) -> None:
+        with _server_connection() as connection:
+            connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+    def close(self) -> None:
+        self.drop(self.name)
+
+
 class MigratedTemplate:
     """An SQLite database brought to the newest revision by the migrations once, copied (with
     SQLite's backup API) into each new in-memory database: the same schema, without running
     Alembic again for every test."""
 
     def __init__(self, folder: Path):
-        from scorekeeper import create_app
-        from scorekeeper.extensions import db
-
         path = folder / "migrated.sqlite"
-        config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}
-        config["UPGRADE_ON_START"] = True
-        made = create_app(config, instance_path=str(folder / "template-instance"))
-        with made.app_context():
-            db.engine.dispose()
+        _migrate(f"sqlite:///{path}", folder)
         self.source = sqlite3.connect(":memory:")
         migrated = sqlite3.connect(path)
         try:
