@@ -25,7 +25,7 @@ from tests.support.config import (
     PostgresTemplate,
     is_sqlite,
 )
-from tests.support.server import serving
+from tests.support.server import STARTED_ON, serving
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -40,7 +40,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
 
 
-# The database URL of every app made in this process since the last test ended (`_apps_made`).
+# The database URL of every app made in this process since the last test ended (`_apps_made`);
+# server processes are noted in `server.STARTED_ON`.
 _made: list[str] = []
 
 
@@ -90,10 +91,11 @@ def migrated_template(tmp_path_factory) -> Iterator[MigratedTemplate | PostgresT
 @pytest.fixture(autouse=True)
 def _engine_under_test(request):
     """On PostgreSQL, point TEST_CONFIG's database at a database of the test's own, already
-    migrated, and fail the test if it made an app on SQLite all the same (unless it is marked
-    sqlite_only)."""
+    migrated, and fail the test if it made an app or started a server on SQLite all the same
+    (unless it is marked sqlite_only)."""
     if TEST_DATABASE_URL is None or NO_DATABASE[0] in request.node.path.parts:
         _made.clear()
+        STARTED_ON.clear()
         yield
         return
     template = request.getfixturevalue("migrated_template")
@@ -107,9 +109,11 @@ def _engine_under_test(request):
         TEST_CONFIG["SQLALCHEMY_DATABASE_URI"] = IN_MEMORY
         del TEST_CONFIG["SQLALCHEMY_ENGINE_OPTIONS"]
         template.drop(name)
-    # Since the last test: this one's apps, and those of module fixtures set up for it.
-    on_sqlite = [made for made in _made if is_sqlite(made)]
+    # Since the last test: this one's apps and server processes, and those of module fixtures
+    # set up for it.
+    on_sqlite = [made for made in _made + STARTED_ON if is_sqlite(made)]
     _made.clear()
+    STARTED_ON.clear()
     if on_sqlite and request.node.get_closest_marker("sqlite_only") is None:
         pytest.fail(f"this run tests {ENGINE}, but the test made an app on SQLite: {on_sqlite}")
 

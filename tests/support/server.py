@@ -27,6 +27,9 @@ LOOPBACK = "127.0.0.1"
 
 # The line `python -m scorekeeper.serve` prints once it listens.
 ANNOUNCED_PORT = re.compile(r"open http://localhost:(\d+)/")
+# The database of every server process started here, in order (the tests' conftest checks that
+# each is on the engine under test).
+STARTED_ON: list[str] = []
 
 
 class Server:
@@ -64,6 +67,7 @@ class Server:
             "SECRET_KEY": "live-server-test",
             **self.env,
         }
+        STARTED_ON.append(self.database_url)
         command = [sys.executable, "-m", "scorekeeper.serve", "--host", LOOPBACK, "--port", "0"]
         printed_before = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:

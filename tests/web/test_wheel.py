@@ -66,10 +66,12 @@ def test_the_wheel_carries_the_templates_static_files_and_migrations(installed, 
     assert (package / "migrations" / "env.py").is_file()
 
 
-def test_the_installed_app_serves_pages_with_their_styles_from_another_folder(installed, tmp_path):
+def test_the_installed_app_serves_pages_with_their_styles_from_another_folder(
+    installed, tmp_path, fresh_database
+):
     log = tmp_path / "serve.log"
     env = {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'book.sqlite'}",
+        "DATABASE_URL": fresh_database("wheel"),
         "SECRET_KEY": "wheel-test",
         "PATH": "/usr/bin:/bin",
     }
