@@ -34,12 +34,16 @@ tests/node_modules/.installed: tests/package.json tests/package-lock.json
 run: $(VENV)/.installed
 	$(BIN)/python -m scorekeeper.serve --host $(HOST) --port $(PORT)
 
+# One test process per core (pytest-xdist); a module whose tests share a server or a built wheel
+# is kept on one process (xdist_group). --durations shows where the time goes.
+PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
+
 test: $(VENV)/.installed-test tests/node_modules/.installed
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 # The same suite on a throwaway PostgreSQL cluster (needs Debian's postgresql installed).
 test-postgres: $(VENV)/.installed-test tests/node_modules/.installed
-	bash .ci/postgres $(BIN)/python -m pytest
+	bash .ci/postgres $(PYTEST)
 
 ESLINT := tests/node_modules/.bin/eslint
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlalchemy import make_url
 
-from tests.support.games import NAMES
+from tests.support.names import NAMES
 from tests.support.server import Client, private_server
 
 TITLE = "Games list (100 vs 20,000 games)"

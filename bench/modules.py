@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from tests.conftest import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
+from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
 from tests.support.server import private_server
 from tests.support.weight import Sight, table_sights
 

@@ -37,8 +37,7 @@ from typing import Any
 
 from scorekeeper.rules import LAST_ROUND
 from tests.support.games import (
-    EIGHT_NAMES,
-    NAMES,
+    FlaskSender,
     Game,
     cookie_header,
     create_game,
@@ -46,6 +45,7 @@ from tests.support.games import (
     round_body,
     seed_game,
 )
+from tests.support.names import EIGHT_NAMES, NAMES
 from tests.support.server import Client, Response, encode, json_headers, private_server
 
 TITLE = "Web (waitress on loopback, 8 keep-alive clients)"
@@ -335,27 +335,6 @@ def one_run(warmup: float, duration: float) -> dict[str, Load]:
 # --- Statements per request, in-process ---------------------------------------------------------
 
 
-class _FlaskClient:
-    """The seeding helpers' client interface over Flask's test client."""
-
-    def __init__(self, client):
-        self.client = client
-
-    def send_json(self, method: str, path: str, data: Any, headers=None) -> Response:
-        answer = self.client.open(
-            path, method=method, data=encode(data), headers=json_headers(headers)
-        )
-        return Response(answer.status_code, _lower(answer.headers), answer.data)
-
-    def request(self, method: str, path: str, body=None, headers=None) -> Response:
-        answer = self.client.open(path, method=method, data=body, headers=dict(headers or {}))
-        return Response(answer.status_code, _lower(answer.headers), answer.data)
-
-
-def _lower(headers) -> dict[str, str]:
-    return {name.lower(): value for name, value in headers.items()}
-
-
 def count_statements() -> list[dict[str, Any]]:
     """Statements per request on the game page (1 and 7 rounds, 4 and 8 players) and a round POST."""
     from sqlalchemy import event
@@ -382,7 +361,7 @@ def count_statements() -> list[dict[str, Any]]:
 
         event.listen(engine, "before_cursor_execute", listener)
         try:
-            client = _FlaskClient(app.test_client())
+            client = FlaskSender(app.test_client())
 
             def measure(method: str, path: str, data: Any = None, headers=None) -> list[str]:
                 statements.clear()

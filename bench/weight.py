@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from tests.conftest import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
+from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
 from tests.support.server import private_server
 from tests.support.weight import TARGET_BYTES, Sight, Weight, table_sights, weigh_cold
 

@@ -1,38 +1,34 @@
-"""Fixtures: a fresh app for each test, and Debian's chromium for the pages a person sees."""
+"""Fixtures: a fresh app for each test on the engine under test, and Debian's chromium for the
+pages a person sees. Constants and helpers live in tests/support/ (this module only holds
+fixtures and hooks: nothing imports it)."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import threading
-import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.pool import NullPool
-from werkzeug.serving import make_server
 
+import scorekeeper.database
 from scorekeeper import create_app
 from tests.support.book import Book
-
-TEST_CONFIG = {
-    "TESTING": True,
-    "SQLALCHEMY_DATABASE_URI": "sqlite://",
-    "WTF_CSRF_ENABLED": False,
-    # Every test's database is made by the migrations, exactly as a served one is.
-    "UPGRADE_ON_START": True,
-}
-
-# The whole suite runs once on SQLite and, with TEST_DATABASE_URL set (see .ci/postgres), once
-# on PostgreSQL, each test in a schema of its own.
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
-ENGINE = make_url(TEST_DATABASE_URL).get_backend_name() if TEST_DATABASE_URL else "sqlite"
-# Tests that need no database at all: the rules engine.
-NO_DATABASE = ("rules",)
+from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
+from tests.support.config import (
+    ENGINE,
+    IN_MEMORY,
+    NO_DATABASE,
+    TEST_CONFIG,
+    TEST_DATABASE_URL,
+    Databases,
+    MigratedTemplate,
+    PostgresTemplate,
+    is_sqlite,
+)
+from tests.support.server import STARTED_ON, serving
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """On another engine, skip the tests marked sqlite_only, with their reason."""
     if ENGINE == "sqlite":
@@ -44,40 +40,24 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
 
 
-@contextmanager
-def _server_connection():
-    engine = create_engine(TEST_DATABASE_URL, poolclass=NullPool)
-    try:
-        with engine.connect() as connection:
-            connection.execution_options(isolation_level="AUTOCOMMIT")
-            yield connection
-    finally:
-        engine.dispose()
+# The database URL of every app made in this process since the last test ended (`_apps_made`);
+# server processes are noted in `server.STARTED_ON`.
+_made: list[str] = []
 
 
-class Databases:
-    """Empty databases of the engine under test: SQLite files, or PostgreSQL schemas."""
+@pytest.fixture(scope="session", autouse=True)
+def _apps_made() -> Iterator[None]:
+    """Note the database of every app the tests make, however they make it (every app passes
+    through `database.init_app`), so a test on another engine cannot quietly run on SQLite."""
+    original = scorekeeper.database.init_app
 
-    def __init__(self, folder):
-        self.folder = folder
-        self.schemas: list[str] = []
+    def noted(app):
+        _made.append(app.config["SQLALCHEMY_DATABASE_URI"])
+        return original(app)
 
-    def make(self, name: str = "book") -> str:
-        """The URL of a new, empty database (nothing in it, not even the tables)."""
-        if TEST_DATABASE_URL is None:
-            return "sqlite:///" + str(self.folder / f"{name}.sqlite")
-        schema = f"test_{name}_{uuid.uuid4().hex[:10]}".lower()
-        with _server_connection() as connection:
-            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-        self.schemas.append(schema)
-        url = make_url(TEST_DATABASE_URL).update_query_dict({"options": f"-csearch_path={schema}"})
-        return url.render_as_string(hide_password=False)
-
-    def drop(self) -> None:
-        if self.schemas:
-            with _server_connection() as connection:
-                for schema in self.schemas:
-                    connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scorekeeper.database, "init_app", noted)
+        yield
 
 
 @pytest.fixture
@@ -96,42 +76,59 @@ def module_database(tmp_path_factory) -> Iterator[Callable[[str], str]]:
     databases.drop()
 
 
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory) -> Iterator[MigratedTemplate | PostgresTemplate]:
+    """The schema the migrations make, made once per test process on the engine under test."""
+    folder = tmp_path_factory.mktemp("template")
+    if TEST_DATABASE_URL is None:
+        yield MigratedTemplate(folder)
+        return
+    template = PostgresTemplate(folder)
+    yield template
+    template.close()
+
+
 @pytest.fixture(autouse=True)
 def _engine_under_test(request):
-    """On PostgreSQL, point TEST_CONFIG's database at a fresh schema for each test."""
+    """On PostgreSQL, point TEST_CONFIG's database at a database of the test's own, already
+    migrated, and fail the test if it made an app or started a server on SQLite all the same
+    (unless it is marked sqlite_only)."""
     if TEST_DATABASE_URL is None or NO_DATABASE[0] in request.node.path.parts:
+        _made.clear()
+        STARTED_ON.clear()
         yield
         return
-    url = request.getfixturevalue("fresh_database")("t")
+    template = request.getfixturevalue("migrated_template")
+    name, url = template.copy()
     TEST_CONFIG["SQLALCHEMY_DATABASE_URI"] = url
-    # No pooled connections left behind: each test's schema is dropped when it ends.
+    # No pooled connections left behind: each test's database is dropped when it ends.
     TEST_CONFIG["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": NullPool}
     try:
         yield
     finally:
-        TEST_CONFIG["SQLALCHEMY_DATABASE_URI"] = "sqlite://"
+        TEST_CONFIG["SQLALCHEMY_DATABASE_URI"] = IN_MEMORY
         del TEST_CONFIG["SQLALCHEMY_ENGINE_OPTIONS"]
-
-
-TABLET_VIEWPORTS = {
-    "landscape": {"width": 1024, "height": 768},
-    "portrait": {"width": 768, "height": 1024},
-}
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-]
+        template.drop(name)
+    # Since the last test: this one's apps and server processes, and those of module fixtures
+    # set up for it.
+    on_sqlite = [made for made in _made + STARTED_ON if is_sqlite(made)]
+    _made.clear()
+    STARTED_ON.clear()
+    if on_sqlite and request.node.get_closest_marker("sqlite_only") is None:
+        pytest.fail(f"this run tests {ENGINE}, but the test made an app on SQLite: {on_sqlite}")
 
 
 @pytest.fixture
-def app(tmp_path):
-    """A fresh app on an in-memory database; its instance folder is private to the test."""
-    return create_app(dict(TEST_CONFIG), instance_path=str(tmp_path / "instance"))
+def app(request, tmp_path):
+    """A fresh app on a fresh database of the engine under test, already migrated (on SQLite an
+    in-memory copy of the migrated template, on PostgreSQL the test's own copy of it); its
+    instance folder is private to the test."""
+    config = dict(TEST_CONFIG)
+    if TEST_DATABASE_URL is None:
+        config.update(request.getfixturevalue("migrated_template").config())
+    elif config["SQLALCHEMY_DATABASE_URI"] != IN_MEMORY:
+        config["UPGRADE_ON_START"] = False  # the test's database is a copy of the migrated one
+    return create_app(config, instance_path=str(tmp_path / "instance"))
 
 
 @pytest.fixture
@@ -151,17 +148,10 @@ def book(client) -> Book:
     return Book(client)
 
 
-def chromium_path() -> str | None:
-    """Debian's chromium, never a downloaded browser."""
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
-
-
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
-    """One headless chromium for the whole run; a missing browser fails in CI and skips elsewhere."""
+    """One headless chromium per test process; a missing browser fails in CI and skips
+    elsewhere."""
     path = chromium_path()
     if path is None:
         if os.environ.get("CI") == "true":
@@ -179,20 +169,6 @@ def browser() -> Iterator:
         )
         yield chromium
         chromium.close()
-
-
-@contextmanager
-def serving(application, host: str = "127.0.0.1") -> Iterator[str]:
-    """Serve an app over HTTP on a free port for as long as the block runs (on loopback unless
-    `host` says otherwise; the address given back is always loopback's)."""
-    server = make_server(host, 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
 
 
 @pytest.fixture

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.tablet import EIGHT, FOUR, axe_violations, make_game
+from tests.support.names import LONG_EIGHT_NAMES, NAMES
+from tests.support.tablet import axe_violations, make_game
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +23,9 @@ def test_home_and_new_game(page, scheme, axe_source):
         assert axe_violations(page, axe_source) == [], path
 
 
-@pytest.mark.parametrize("names,profile", [(FOUR, "liverpool"), (EIGHT, "family")], ids=["4", "8"])
+@pytest.mark.parametrize(
+    "names,profile", [(NAMES, "liverpool"), (LONG_EIGHT_NAMES, "family")], ids=["4", "8"]
+)
 @pytest.mark.parametrize("role", ["spectator", "editor"])
 def test_game_page(page, scheme, axe_source, names, profile, role):
     game_id, key = make_game(page, names, 3, profile)
@@ -36,7 +39,7 @@ def test_game_page(page, scheme, axe_source, names, profile, role):
 
 
 def test_finished_game_page(page, scheme, axe_source):
-    game_id, _ = make_game(page, FOUR, 7, "liverpool")
+    game_id, _ = make_game(page, NAMES, 7, "liverpool")
     page.goto(f"/games/{game_id}")
     assert page.locator("#standings").is_visible()
     assert axe_violations(page, axe_source) == []

@@ -9,9 +9,10 @@ import pytest
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
+from tests.support.names import NAMES
+
 pytestmark = pytest.mark.browser
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 FORGED = {"out": "0", "cut_exact": "y", "cards_1": "JK JK", "cards_2": "A", "cards_3": "K"}
 
 

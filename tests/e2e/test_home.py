@@ -6,7 +6,9 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import create_app, network
-from tests.conftest import TABLET_VIEWPORTS, TEST_CONFIG, serving
+from tests.support.browser import TABLET_VIEWPORTS
+from tests.support.config import TEST_CONFIG
+from tests.support.server import serving
 
 pytestmark = pytest.mark.browser
 
@@ -51,12 +53,12 @@ def test_first_evening_leads_with_the_first_game(page):
 
 
 @pytest.fixture
-def table_server(tmp_path):
+def table_server(tmp_path, fresh_database):
     """The app listening on every interface, as `make run` serves it, with its port known."""
     addresses = network.tablet_addresses("0.0.0.0")
     if not addresses:
         pytest.skip("this machine has no network address besides loopback")
-    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI="sqlite:///" + str(tmp_path / "t.sqlite"))
+    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=fresh_database("table"))
     app = create_app(config, instance_path=str(tmp_path / "table-instance"))
     app.config["SERVE_HOST"] = "0.0.0.0"
     with serving(app, host="0.0.0.0") as url:

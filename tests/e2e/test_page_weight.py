@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import TABLET_VIEWPORTS
+from tests.support.browser import TABLET_VIEWPORTS
 from tests.support.weight import TARGET_BYTES, table_sights, weigh_cold
 
 pytestmark = pytest.mark.browser

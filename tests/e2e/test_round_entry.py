@@ -9,12 +9,11 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.rules.cards import notation
+from tests.support.names import LONG_EIGHT_NAMES as EIGHT
+from tests.support.names import NAMES as FOUR
 from tests.support.tablet import axe_violations, make_game, with_figures
 
 pytestmark = pytest.mark.browser
-
-FOUR = ["Ann", "Bob", "Cat", "Dan"]
-EIGHT = ["Alexandra", "Bartholomew", "Catherine", "Dominic", "Eleanor", "Frederick", "Gwen", "Hal"]
 
 
 def open_round_form(page, names, profile="liverpool", rounds=0):

@@ -8,44 +8,38 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import games
+from tests.support.games import PageSender
+from tests.support.names import NAMES
 from tests.support.tablet import ROUNDS, record_round
 
 pytestmark = pytest.mark.browser
 # The page, failing the test on any script error or CSP violation.
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
-
 
 def api_game(page, names=NAMES, profile="liverpool", first_dealer="Ann"):
     """A game made through the API; this browser gets its key through the edit link."""
-    response = page.request.post(
-        "/api/games", data={"players": names, "profile": profile, "first_dealer": first_dealer}
-    )
-    assert response.status == 201
-    data = response.json()
-    page.goto(f"/games/{data['id']}/join?key={data['key']}")
-    return data["id"], data["key"]
+    game = games.create_game(PageSender(page), names, profile, first_dealer)
+    page.goto(f"/games/{game.id}/join?key={game.key}")
+    return game
 
 
 def api_rounds(page, game, rounds):
-    game_id, key = game
-    for out, cut, hands in rounds:
-        cards = {name: " ".join(held) for name, held in hands.items()}
-        response = page.request.post(
-            f"/api/games/{game_id}/rounds",
-            data={"out": out, "cut_exact": cut, "leftovers": cards},
-            headers={"X-Game-Key": key},
-        )
-        assert response.status == 201, response.text()
+    """Record these rounds (cards as lists) through the API."""
+    played = [
+        (out, cut, {name: " ".join(held) for name, held in hands.items()})
+        for out, cut, hands in rounds
+    ]
+    games.play(PageSender(page), game, played)
 
 
 def test_the_chart_follows_the_game(watched):
     page = watched
     game = api_game(page)
-    page.goto(f"/games/{game[0]}")
+    page.goto(f"/games/{game.id}")
     expect(page.locator("#chart")).to_have_count(0)
     api_rounds(page, game, [ROUNDS[n] for n in (1, 2, 3)])
-    page.goto(f"/games/{game[0]}")
+    page.goto(f"/games/{game.id}")
     chart = page.locator("#chart svg")
     expect(chart).to_have_attribute("role", "img")
     expect(chart).to_have_attribute(
@@ -73,7 +67,7 @@ def test_the_summary_opens_in_view_when_round_7_is_saved(watched):
     page = watched
     game = api_game(page)
     api_rounds(page, game, [ROUNDS[n] for n in range(1, 7)])
-    page.goto(f"/games/{game[0]}")
+    page.goto(f"/games/{game.id}")
     record_round(page, 7, *ROUNDS[7])
     assert page.url.endswith("#summary")
     summary = page.locator("#summary")
@@ -96,7 +90,7 @@ def test_play_again_with_this_table(watched):
     page = watched
     game = api_game(page, first_dealer="Dan")
     api_rounds(page, game, [ROUNDS[n] for n in range(1, 8)])
-    page.goto(f"/games/{game[0]}")
+    page.goto(f"/games/{game.id}")
     page.get_by_role("link", name=re.compile("Play again with this table")).tap()
     expect(page.locator("p.lead")).to_contain_text("Ann deals round 1")  # after Dan, wrapping
     page.get_by_role("button", name="Start the new game").tap()
@@ -104,7 +98,7 @@ def test_play_again_with_this_table(watched):
     expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
     expect(page.locator(".dealer")).to_have_text("Ann")
     expect(page.get_by_role("link", name=re.compile("Record round 1"))).to_be_visible()
-    assert re.search(r"/games/(\d+)$", page.url).group(1) != str(game[0])
+    assert re.search(r"/games/(\d+)$", page.url).group(1) != str(game.id)
 
 
 def test_chips_seat_players_seen_before(watched):
@@ -156,7 +150,7 @@ def test_a_finished_game_of_eight_prints_on_one_a4_landscape_page(page, editor):
     game = finished_eight(page)
     if not editor:
         page.context.clear_cookies()
-    page.goto(f"/games/{game[0]}")
+    page.goto(f"/games/{game.id}")
     expect(page.get_by_role("link", name=re.compile("Play again"))).to_have_count(
         1 if editor else 0
     )

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.names import NAMES
+
 pytestmark = pytest.mark.browser
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 # Two clicks on the same button, at once or 20 ms apart, as a quick finger makes them.
 DOUBLE_TAP = """([selector, gap]) => {
   const button = document.querySelector(selector);

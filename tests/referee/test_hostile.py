@@ -14,13 +14,16 @@ import math
 from urllib.parse import quote, urlsplit
 
 import pytest
-from conftest import TEST_CONFIG
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
 from scorekeeper.rules import PROFILES, Card, RulesError, format_cards, parse_cards
 from scorekeeper.rules.cards import MAX_CARDS, SUITS
+from tests.support.config import TEST_CONFIG
+
+# The module's tests share a fixture: one process makes it, once.
+pytestmark = pytest.mark.xdist_group("referee_hostile")
 
 ALLOWED = {200, 400, 404, 413, 415}
 LIMIT = 64 * 1024
@@ -76,10 +79,11 @@ def need_engine(question: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def api(tmp_path_factory):
+def api(tmp_path_factory, module_database):
     """One app for the whole module (Hypothesis runs many examples per test); exceptions propagate."""
     instance = tmp_path_factory.mktemp("hostile-instance")
-    return create_app(dict(TEST_CONFIG), instance_path=str(instance)).test_client()
+    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=module_database("referee"))
+    return create_app(config, instance_path=str(instance)).test_client()
 
 
 def check(response) -> object:

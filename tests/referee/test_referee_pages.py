@@ -186,9 +186,7 @@ def test_context_that_does_not_fit_is_ignored(client):
 
 
 def test_game_page_links_to_the_rules_check(client):
-    game_id = client.post("/api/games", json={"players": ["Ann", "Bob", "Cat", "Dan"]}).get_json()[
-        "id"
-    ]
+    game_id = new_game(client).id
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert f"/rules?game={game_id}" in html
     assert f"/rules?q=buy&amp;game={game_id}" in html

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support.book import rounds_url, with_key
+from tests.support.names import NAMES
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 GAME_KEYS = {
     "id",
     "profile",

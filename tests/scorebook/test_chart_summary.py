@@ -7,7 +7,6 @@ from html import unescape
 
 from tests.support.book import new_game, play
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 # (out, exact cut?, cards). Ann deals round 1: cutters Dan, Ann, Bob, Cat, Dan, Ann, Bob (R2).
 ROUNDS = [
     ("Ann", True, {"Bob": "7 K", "Cat": "A", "Dan": "3"}),  # Dan cuts: 3 − 50
@@ -45,14 +44,14 @@ def series(page):
 
 def test_no_chart_before_the_first_round(client):
     game = new_game(client)
-    page = client.get(f"/games/{game[0]}").get_data(as_text=True)
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert 'id="chart"' not in page and "<svg" not in page
 
 
 def test_the_chart_holds_each_players_running_totals(client):
     game = new_game(client)
     play(client, game, ROUNDS[:4])
-    page = client.get(f"/games/{game[0]}").get_data(as_text=True)  # a spectator sees it too
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)  # a spectator sees it too
     lines = series(page)
     assert {name: totals for name, (totals, _) in lines.items()} == {
         name: values[:4] for name, values in RUNNING.items()
@@ -93,7 +92,7 @@ def test_the_finished_chart_marks_shared_winners(client):
     names = ["Ann", "Bob", "Cat"]
     game = new_game(client, names, "family")
     play(client, game, SHARED)
-    page = client.get(f"/games/{game[0]}").get_data(as_text=True)
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert page.count('class="series lead"') == 2
     label = unescape(re.search(r'<svg [^>]*aria-label="([^"]+)"', page).group(1))
     assert label.startswith("Running totals after round 7 of 7: Ann and Bob win.")
@@ -102,7 +101,7 @@ def test_the_finished_chart_marks_shared_winners(client):
 def test_the_summary_of_a_finished_game(client):
     game = new_game(client)
     play(client, game, ROUNDS)
-    page = client.get(f"/games/{game[0]}").get_data(as_text=True)
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
     summary = re.search(r'<section id="summary".*?</section>', page, re.S).group(0)
     text = " ".join(unescape(re.sub(r"<[^>]+>", " ", summary)).split())
     assert "Ann wins" in text
@@ -121,8 +120,8 @@ def test_a_shared_win_is_said_to_be_shared(client):
     names = ["Ann", "Bob", "Cat"]
     game = new_game(client, names, "family")
     play(client, game, SHARED)
-    client.set_cookie(f"gk_{game[0]}", game[1]["X-Game-Key"])
-    page = client.get(f"/games/{game[0]}").get_data(as_text=True)
+    client.set_cookie(f"gk_{game.id}", game.key)
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert "Ann and Bob share the win" in page
     assert "A shared win: 2 players finished level on 20." in page
     assert "Play again with this table" in page and "Bob deals first" in page  # the seat after Ann

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.book import NAMES
+from tests.support.names import NAMES
 from tests.support.server import Server, integrity, request
 
 pytestmark = [
@@ -39,6 +39,13 @@ class Book:
     writes: int = 0
     corrections: int = 0
     unknown_games_allowed: int = 0
+    # Told of each acknowledged write, and of the client's end.
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def acknowledged(self) -> None:
+        with self.changed:
+            self.writes += 1
+            self.changed.notify_all()
 
 
 @dataclass
@@ -98,22 +105,27 @@ def perform(port: int, book: Book, op: Op) -> None:
             book.corrections += 1
         assert answer["number"] == op.number
         book.games[op.game_id]["rounds"][op.number] = answer
-    book.writes += 1
+    book.acknowledged()
 
 
 def client(port: int, book: Book, rng: random.Random, result: dict[str, Any]) -> None:
     """Write until the server dies; leave the request in flight at that moment in `result`."""
-    while True:
-        op = next_op(book, rng)
-        try:
-            perform(port, book, op)
-        except AssertionError as failure:
-            result["failure"] = failure
-            return
-        except (OSError, ValueError, http.client.HTTPException) as error:  # died under it
-            result["in_flight"] = op
-            result["error"] = error
-            return
+    try:
+        while True:
+            op = next_op(book, rng)
+            try:
+                perform(port, book, op)
+            except AssertionError as failure:
+                result["failure"] = failure
+                return
+            except (OSError, ValueError, http.client.HTTPException) as error:  # died under it
+                result["in_flight"] = op
+                result["error"] = error
+                return
+    finally:
+        with book.changed:
+            result["stopped"] = True
+            book.changed.notify_all()
 
 
 def check_after_restart(port: int, book: Book, in_flight: Op | None) -> None:
@@ -173,9 +185,13 @@ def test_acknowledged_rounds_survive_sigkill(tmp_path):
             # Kill after a drawn number of acknowledged writes, not after a drawn time: the work
             # done is then the same on a busy machine as on an idle one.
             target = book.writes + rng.randint(5, 12)
-            deadline = time.monotonic() + 60
-            while book.writes < target and worker.is_alive() and time.monotonic() < deadline:
-                time.sleep(0.001)
+            with book.changed:
+                book.changed.wait_for(
+                    lambda target=target, result=result: (
+                        book.writes >= target or "stopped" in result
+                    ),
+                    timeout=60,
+                )
             time.sleep(rng.uniform(0.0, 0.01))  # somewhere inside the next request
             server.kill()
             worker.join(timeout=30)

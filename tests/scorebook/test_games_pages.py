@@ -11,11 +11,10 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.scorebook.models import Game, Round
-from tests.conftest import TEST_CONFIG
 from tests.support.book import record_page, round_form, start
+from tests.support.config import TEST_CONFIG
+from tests.support.names import NAMES
 from tests.support.queries import counted
-
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
 def text(response) -> str:

@@ -11,9 +11,9 @@ from scorekeeper.extensions import db
 from scorekeeper.scorebook import errors, ledger, service
 from scorekeeper.scorebook.models import Game, Round, RoundChange, RoundScore
 from scorekeeper.scorebook.service import RoundEntry
-from tests.conftest import TEST_CONFIG
-
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
+from tests.support import book as through_the_api
+from tests.support.config import TEST_CONFIG
+from tests.support.names import NAMES
 
 
 @pytest.fixture
@@ -405,17 +405,11 @@ def test_recorded_games_survive_a_restart(tmp_path, fresh_database):
     config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=fresh_database("book"))
     first = create_app(config, instance_path=str(tmp_path / "one"))
     client = first.test_client()
-    created = client.post("/api/games", json={"players": NAMES, "first_dealer": "Ann"})
-    game_id = created.get_json()["id"]
-    client.environ_base["HTTP_X_GAME_KEY"] = created.get_json()["key"]
+    game = through_the_api.new_game(client, profile=None)
+    game_id = game.id
+    client.environ_base["HTTP_X_GAME_KEY"] = game.key
     for out in ("Ann", "Bob"):
-        leftovers = {name: "K 7" for name in NAMES if name != out}
-        assert (
-            client.post(
-                f"/api/games/{game_id}/rounds", json={"out": out, "leftovers": leftovers}
-            ).status_code
-            == 201
-        )
+        through_the_api.record(client, game, out, {name: "K 7" for name in NAMES if name != out})
     client.put(
         f"/api/games/{game_id}/rounds/1",
         json={"out": "Ann", "leftovers": {"Bob": "A", "Cat": "A", "Dan": "A"}, "version": 1},

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from urllib.parse import quote, quote_plus
 
 import pytest
-from conftest import TEST_CONFIG
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,11 +23,12 @@ from scorekeeper import create_app, database
 from scorekeeper.extensions import db
 from scorekeeper.rules import PROFILES
 from tests.support.book import new_game, record
+from tests.support.config import TEST_CONFIG
+from tests.support.names import NAMES
 
 ALLOWED = {200, 201, 400, 401, 403, 404, 405, 409, 413, 415}
 PAGE_ALLOWED = {200, 302, 400, 403, 404, 405, 413}
 LIMIT = 64 * 1024
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 OTHERS = ["Eve", "Fay", "Gus", "Hal"]
 HUGE_ID = 99999999999999999999999
 TABS = ["meld", "opening", "layoff", "swap", "solve", "buy"]

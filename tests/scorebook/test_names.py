@@ -10,6 +10,7 @@ from scorekeeper import database
 from scorekeeper.extensions import db
 from scorekeeper.scorebook.names import clean_name, name_key
 from tests.support.apps import app_on
+from tests.support.book import new_game
 
 LOOK_ALIKE = ["ann", "Ánn", "A\u0301nn", "Anń", "\u0410nn", "ＡＮＮ", "Ann\u200b"]
 
@@ -58,11 +59,11 @@ def test_the_new_game_page_marks_the_look_alike_seat(client):
 
 
 def test_a_player_is_found_by_any_look_alike_spelling(client):
-    game = client.post("/api/games", json={"players": ["Zoë", "Bob", "Cat", "Dan"]}).get_json()
+    game = new_game(client, ["Zoë", "Bob", "Cat", "Dan"], profile=None)
     answer = client.post(
-        f"/api/games/{game['id']}/rounds",
+        f"/api/games/{game.id}/rounds",
         json={"out": "zoe", "leftovers": {"BOB": "K", "Cat": "5", "Dan": "9"}},
-        headers={"X-Game-Key": game["key"]},
+        headers=game.headers,
     )
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json()["out"] == "Zoë"

@@ -17,7 +17,8 @@ from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.scoring import LeftoverError, most_points, score_round
 from scorekeeper.scorebook import transfer
 from tests.support.apps import app_on
-from tests.support.book import NAMES, rounds_url, with_key
+from tests.support.book import rounds_url, with_key
+from tests.support.names import NAMES
 
 # --- The engine ---------------------------------------------------------------------------------
 

@@ -13,9 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.scorebook import exportformat, transfer
 from scorekeeper.scorebook.models import Game, Player
 from tests.support.book import new_game, play_rounds
-
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
-
+from tests.support.names import NAMES
 
 # --- Play again ---------------------------------------------------------------------------------
 
@@ -24,10 +22,10 @@ def test_play_again_seats_the_same_table_and_passes_the_deal(client):
     names = ["Zoë", "Bob", "Cat", "Dan", "Eve"]
     game = new_game(client, names, "family", "Dan")
     play_rounds(client, game)
-    response = client.post(f"/api/games/{game[0]}/rematch", headers=game[1])
+    response = client.post(f"/api/games/{game.id}/rematch", headers=game.headers)
     assert response.status_code == 201
     again = response.get_json()
-    assert again["id"] != game[0]
+    assert again["id"] != game.id
     assert response.headers["Location"].endswith(f"/api/games/{again['id']}")
     assert again["players"] == names and again["profile"] == "family"
     assert again["first_dealer"] == "Eve"  # the seat after Dan's
@@ -37,40 +35,40 @@ def test_play_again_seats_the_same_table_and_passes_the_deal(client):
     }
     # Its own key: it opens the new game, not the old one.
     new_key = {"X-Game-Key": again["key"]}
-    assert new_key != game[1]
+    assert new_key != game.headers
     assert client.post(f"/api/games/{again['id']}/archive", headers=new_key).status_code == 200
-    assert client.post(f"/api/games/{game[0]}/archive", headers=new_key).status_code == 403
+    assert client.post(f"/api/games/{game.id}/archive", headers=new_key).status_code == 403
 
 
 def test_play_again_wraps_round_to_the_first_seat(client):
     game = new_game(client, first_dealer="Dan")
     play_rounds(client, game)
-    again = client.post(f"/api/games/{game[0]}/rematch", headers=game[1]).get_json()
+    again = client.post(f"/api/games/{game.id}/rematch", headers=game.headers).get_json()
     assert again["first_dealer"] == "Ann"
 
 
 def test_play_again_needs_the_key_and_a_finished_game(client):
     game = new_game(client)
     play_rounds(client, game, 6)
-    url = f"/api/games/{game[0]}/rematch"
+    url = f"/api/games/{game.id}/rematch"
     assert client.post(url).status_code == 401
     assert client.post(url, headers={"X-Game-Key": "not-the-key"}).status_code == 403
-    unfinished = client.post(url, headers=game[1])
+    unfinished = client.post(url, headers=game.headers)
     assert unfinished.status_code == 409
     assert "not finished" in unfinished.get_json()["error"]
-    assert client.post("/api/games/999/rematch", headers=game[1]).status_code == 404
+    assert client.post("/api/games/999/rematch", headers=game.headers).status_code == 404
     assert client.get("/api/games").get_json()["total"] == 1  # nothing was made
 
 
 def test_play_again_from_the_page(client):
     game = new_game(client)
     play_rounds(client, game)
-    page = client.get(f"/games/{game[0]}/rematch")
+    page = client.get(f"/games/{game.id}/rematch")
     assert page.status_code == 403  # this browser has no key yet
-    client.set_cookie(f"gk_{game[0]}", game[1]["X-Game-Key"])
-    page = client.get(f"/games/{game[0]}/rematch").get_data(as_text=True)
+    client.set_cookie(f"gk_{game.id}", game.key)
+    page = client.get(f"/games/{game.id}/rematch").get_data(as_text=True)
     assert "Bob deals round 1" in page
-    response = client.post(f"/games/{game[0]}/rematch")
+    response = client.post(f"/games/{game.id}/rematch")
     assert response.status_code == 303
     new_id = int(response.location.rsplit("/", 1)[1])
     assert f"gk_{new_id}=" in response.headers["Set-Cookie"]
@@ -88,7 +86,7 @@ def made(client, count, finished_every=0):
         game = new_game(client)
         if finished_every and index % finished_every == 0:
             play_rounds(client, game)
-        ids.append(game[0])
+        ids.append(game.id)
     return ids
 
 
@@ -140,7 +138,7 @@ def test_the_list_page_pages_by_25_with_a_next_link(client, app):
             for n in range(30)
         )
         db.session.commit()
-    newest = new_game(client)[0]
+    newest = new_game(client).id
     first = client.get("/games/").get_data(as_text=True)
     assert first.count('class="game-card') == 25
     assert first.index(f'href="/games/{newest}"') < first.index('href="/games/1"')
@@ -157,59 +155,59 @@ def test_the_list_page_pages_by_25_with_a_next_link(client, app):
 def test_archive_hides_a_game_from_both_lists_and_restore_brings_it_back(client):
     game = new_game(client)
     other = new_game(client)
-    url = f"/api/games/{game[0]}/archive"
+    url = f"/api/games/{game.id}/archive"
     assert client.post(url).status_code == 401
-    archived = client.post(url, headers=game[1])
+    archived = client.post(url, headers=game.headers)
     assert archived.status_code == 200 and archived.get_json()["archived_at"]
     listed = [g["id"] for g in client.get("/api/games").get_json()["games"]]
-    assert listed == [other[0]]
-    assert f'href="/games/{game[0]}"' not in client.get("/games/").get_data(as_text=True)
+    assert listed == [other.id]
+    assert f'href="/games/{game.id}"' not in client.get("/games/").get_data(as_text=True)
     only_archived = client.get("/api/games?archived=1").get_json()
-    assert [g["id"] for g in only_archived["games"]] == [game[0]]
-    assert f'href="/games/{game[0]}"' in client.get("/games/?archived=1").get_data(as_text=True)
-    page = client.get(f"/games/{game[0]}")
+    assert [g["id"] for g in only_archived["games"]] == [game.id]
+    assert f'href="/games/{game.id}"' in client.get("/games/?archived=1").get_data(as_text=True)
+    page = client.get(f"/games/{game.id}")
     assert page.status_code == 200 and "This game is archived" in page.get_data(as_text=True)
-    restored = client.delete(url, headers=game[1])
+    restored = client.delete(url, headers=game.headers)
     assert restored.status_code == 200 and restored.get_json()["archived_at"] is None
-    assert {g["id"] for g in client.get("/api/games").get_json()["games"]} == {game[0], other[0]}
-    assert "This game is archived" not in client.get(f"/games/{game[0]}").get_data(as_text=True)
+    assert {g["id"] for g in client.get("/api/games").get_json()["games"]} == {game.id, other.id}
+    assert "This game is archived" not in client.get(f"/games/{game.id}").get_data(as_text=True)
 
 
 def test_delete_only_a_game_with_no_recorded_round(client):
     empty = new_game(client)
     played = new_game(client)
     play_rounds(client, played, 1)
-    assert client.delete(f"/api/games/{empty[0]}").status_code == 401
-    assert client.delete(f"/api/games/{empty[0]}", headers=played[1]).status_code == 403
-    refused = client.delete(f"/api/games/{played[0]}", headers=played[1])
+    assert client.delete(f"/api/games/{empty.id}").status_code == 401
+    assert client.delete(f"/api/games/{empty.id}", headers=played.headers).status_code == 403
+    refused = client.delete(f"/api/games/{played.id}", headers=played.headers)
     assert refused.status_code == 409
     assert "has 1 recorded round" in refused.get_json()["error"]
-    assert client.get(f"/api/games/{played[0]}").status_code == 200
-    assert client.delete(f"/api/games/{empty[0]}", headers=empty[1]).status_code == 204
-    assert client.get(f"/api/games/{empty[0]}").status_code == 404
-    assert client.get(f"/games/{empty[0]}").status_code == 404
+    assert client.get(f"/api/games/{played.id}").status_code == 200
+    assert client.delete(f"/api/games/{empty.id}", headers=empty.headers).status_code == 204
+    assert client.get(f"/api/games/{empty.id}").status_code == 404
+    assert client.get(f"/games/{empty.id}").status_code == 404
 
 
 def test_the_pages_archive_and_delete_after_asking(client):
     game = new_game(client)
-    assert client.get(f"/games/{game[0]}/archive").status_code == 403
-    assert client.post(f"/games/{game[0]}/delete").status_code == 403
-    client.set_cookie(f"gk_{game[0]}", game[1]["X-Game-Key"])
-    shown = client.get(f"/games/{game[0]}").get_data(as_text=True)
+    assert client.get(f"/games/{game.id}/archive").status_code == 403
+    assert client.post(f"/games/{game.id}/delete").status_code == 403
+    client.set_cookie(f"gk_{game.id}", game.key)
+    shown = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert (
-        f'href="/games/{game[0]}/archive"' in shown and f'href="/games/{game[0]}/delete"' in shown
+        f'href="/games/{game.id}/archive"' in shown and f'href="/games/{game.id}/delete"' in shown
     )
-    ask = client.get(f"/games/{game[0]}/archive").get_data(as_text=True)
+    ask = client.get(f"/games/{game.id}/archive").get_data(as_text=True)
     assert "Archive this game?" in ask
     assert client.get("/api/games").get_json()["total"] == 1  # asking changed nothing
-    assert client.post(f"/games/{game[0]}/archive").status_code == 303
+    assert client.post(f"/games/{game.id}/archive").status_code == 303
     assert client.get("/api/games").get_json()["total"] == 0
-    assert client.post(f"/games/{game[0]}/restore").status_code == 303
+    assert client.post(f"/games/{game.id}/restore").status_code == 303
     assert client.get("/api/games").get_json()["total"] == 1
     play_rounds(client, game, 1)
-    refused = client.post(f"/games/{game[0]}/delete")
+    refused = client.post(f"/games/{game.id}/delete")
     assert refused.status_code == 200 and "has 1 recorded round" in refused.get_data(as_text=True)
-    assert f'href="/games/{game[0]}/delete"' not in client.get(f"/games/{game[0]}").get_data(
+    assert f'href="/games/{game.id}/delete"' not in client.get(f"/games/{game.id}").get_data(
         as_text=True
     )
 
@@ -223,14 +221,14 @@ def test_home_offers_resume_for_ongoing_games_this_tablet_holds_the_key_of(clien
     done = new_game(client, ["Ivy", "Jon", "Kim", "Lou"], first_dealer="Ivy")
     play_rounds(client, done)
     assert "resume-title" not in client.get("/").get_data(as_text=True)
-    client.set_cookie(f"gk_{mine[0]}", mine[1]["X-Game-Key"])
-    client.set_cookie(f"gk_{theirs[0]}", "a-key-that-is-not-theirs")
-    client.set_cookie(f"gk_{done[0]}", done[1]["X-Game-Key"])
+    client.set_cookie(f"gk_{mine.id}", mine.key)
+    client.set_cookie(f"gk_{theirs.id}", "a-key-that-is-not-theirs")
+    client.set_cookie(f"gk_{done.id}", done.key)
     home = client.get("/").get_data(as_text=True)
     assert "Resume: Ann, Bob, Cat, Dan" in home
-    assert f'href="/games/{mine[0]}"' in home
+    assert f'href="/games/{mine.id}"' in home
     assert "Eve" not in home and "Ivy" not in home
-    client.post(f"/api/games/{mine[0]}/archive", headers=mine[1])
+    client.post(f"/api/games/{mine.id}/archive", headers=mine.headers)
     assert "resume-title" not in client.get("/").get_data(as_text=True)
 
 
@@ -241,10 +239,10 @@ def test_ledger_csv(client):
     names = ["Zoë", 'Bob "the cut"', "Cat, Jr", "Dan"]
     game = new_game(client, names, first_dealer="Zoë")
     play_rounds(client, game, 2)
-    response = client.get(f"/games/{game[0]}/ledger.csv")
+    response = client.get(f"/games/{game.id}/ledger.csv")
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
-    assert f"liverpool-game-{game[0]}.csv" in response.headers["Content-Disposition"]
+    assert f"liverpool-game-{game.id}.csv" in response.headers["Content-Disposition"]
     assert not response.data.startswith(b"\xef\xbb\xbf")
     text = response.data.decode("utf-8")
     assert text.splitlines()[0] == 'Round,Zoë,"Bob ""the cut""","Cat, Jr",Dan'
@@ -262,22 +260,19 @@ def test_export_json_is_one_game_that_import_takes_without_its_key(
 ):
     game = new_game(client)
     play_rounds(client, game, 3)
-    response = client.get(f"/games/{game[0]}/export.json")
+    response = client.get(f"/games/{game.id}/export.json")
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "application/json; charset=utf-8"
     document = json.loads(response.data)
     assert document["format"] == exportformat.FORMAT and len(document["games"]) == 1
     exported = document["games"][0]
-    assert exported["key_hash"] is None and game[1]["X-Game-Key"] not in response.get_data(
-        as_text=True
-    )
+    assert exported["key_hash"] is None and game.key not in response.get_data(as_text=True)
     with app.app_context():
         full = transfer.export_games()["games"][0]
     assert full["key_hash"] and {**full, "key_hash": None} == exported
 
-    from conftest import TEST_CONFIG
-
     from scorekeeper import create_app
+    from tests.support.config import TEST_CONFIG
 
     other = create_app(
         {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": fresh_database("elsewhere")},
@@ -285,5 +280,5 @@ def test_export_json_is_one_game_that_import_takes_without_its_key(
     )
     with other.app_context():
         assert transfer.import_games(document) == 1
-    copied = other.test_client().get(f"/api/games/{game[0]}").get_json()
-    assert copied == client.get(f"/api/games/{game[0]}").get_json()
+    copied = other.test_client().get(f"/api/games/{game.id}").get_json()
+    assert copied == client.get(f"/api/games/{game.id}").get_json()

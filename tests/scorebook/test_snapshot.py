@@ -23,9 +23,9 @@ from scorekeeper.scorebook.errors import ImportRefused
 from scorekeeper.scorebook.models import Game, RoundChange, utcnow
 from scorekeeper.scorebook.service import RoundEntry
 from scorekeeper.scorebook.snapshot import RoundSnapshot
+from tests.support.names import NAMES
 
 LEGACY = Path(__file__).parents[1] / "database" / "legacy-v0.sqlite"
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 BY_CARDS = {
     "out": 2,
     "cut_exact": False,

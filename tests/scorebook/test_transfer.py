@@ -16,10 +16,14 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.scorebook import transfer
 from scorekeeper.scorebook.models import Game, Player, Round, RoundChange, RoundScore
-from tests.conftest import TEST_CONFIG
+from tests.support.book import new_game
+from tests.support.config import TEST_CONFIG
+from tests.support.names import NAMES
+
+# The module's tests share a fixture: one process makes it, once.
+pytestmark = pytest.mark.xdist_group("transfer")
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
 def new_app(tmp_path, make_database, name):
@@ -28,15 +32,8 @@ def new_app(tmp_path, make_database, name):
 
 
 def api_game(client, players, profile=None, first_dealer=None):
-    body = {"players": players}
-    if profile:
-        body["profile"] = profile
-    if first_dealer:
-        body["first_dealer"] = first_dealer
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    data = response.get_json()
-    return data["id"], {"X-Game-Key": data["key"]}
+    game = new_game(client, players, profile, first_dealer)
+    return game.id, game.headers
 
 
 def post_round(client, game_id, key, out, **cards):
@@ -509,9 +506,9 @@ def test_any_stored_time_shows_in_any_time_zone(app, zone, monkeypatch):
         for moment in (datetime(1, 1, 1), datetime(9999, 12, 31, 23, 59), datetime(2026, 12, 1)):
             assert localtime(moment)
         client = app.test_client()
-        game = client.post("/api/games", json={"players": NAMES}).get_json()
+        game = new_game(client, profile=None)
         with app.app_context():
-            db.session.get(Game, game["id"]).created_at = datetime(1, 1, 1)
+            db.session.get(Game, game.id).created_at = datetime(1, 1, 1)
             db.session.commit()
         assert client.get("/games/").status_code == 200
     finally:

@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
+from tests.support.names import NAMES
 from tests.support.server import Server, at_once, integrity, request
 
-pytestmark = pytest.mark.slow
+# One process builds the shared fixture, once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("trust_concurrency")]
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 TABLETS = 12
 
 

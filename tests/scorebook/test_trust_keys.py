@@ -16,20 +16,18 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.scorebook import keys
 from scorekeeper.scorebook.models import Game, Round
-from tests.conftest import TEST_CONFIG
-from tests.support.book import start
+from tests.support.book import new_game, start
+from tests.support.config import TEST_CONFIG
+from tests.support.names import NAMES
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 ROUND = {"out": "Cat", "leftovers": {"Ann": "5", "Bob": "5", "Dan": "5"}}
 NEEDS_KEY = "this game needs its edit key: send it in the X-Game-Key header"
 
 
 def create(client, names=NAMES):
     """A game made through the API: its JSON (without the key) and its key."""
-    response = client.post("/api/games", json={"players": names, "first_dealer": names[0]})
-    assert response.status_code == 201
-    data = response.get_json()
-    return data, data.pop("key")
+    game = new_game(client, names, profile=None)
+    return game.data, game.key
 
 
 def text(response) -> str:

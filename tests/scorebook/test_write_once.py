@@ -10,11 +10,12 @@ import pytest
 from scorekeeper.extensions import db
 from scorekeeper.scorebook import writeonce
 from scorekeeper.scorebook.models import Game, Round, RoundChange, WriteOnce, utcnow
-from tests.support.book import Started, play_rounds
 from tests.support.book import new_game as book_game
+from tests.support.book import play_rounds
+from tests.support.games import Game as Started
+from tests.support.names import NAMES
 from tests.support.server import Server, at_once, integrity, request
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 ROUND = {"out": "Ann", "leftovers": {"Bob": "K", "Cat": "5", "Dan": "9"}}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorekeeper import create_app
-from tests.conftest import TEST_CONFIG
+from tests.support.config import TEST_CONFIG
 
 
 def app_on(url: str, tmp_path, name: str = "app", **config):

@@ -1,5 +1,6 @@
-"""A score book driven as its users drive it, through the test client: start games (by the API
-or the new-game page), record rounds, play a game to its end.
+"""A score book driven as its users drive it, through the test client: start games (by the API,
+through the one game builder in tests/support/games.py, or by the new-game page), record rounds,
+play a game to its end.
 
 Every helper checks that the app took the write, so a test reads as what happens at the table.
 The `book` fixture (tests/conftest.py) binds them to the test's client.
@@ -8,25 +9,12 @@ The `book` fixture (tests/conftest.py) binds them to the test's client.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from scorekeeper.rules import LAST_ROUND
-
-NAMES = ("Ann", "Bob", "Cat", "Dan")
-# (who went out or None, exact cut?, {name: cards}) for one round.
-Round = tuple[str | None, bool, Mapping[str, str]]
-
-
-class Started(NamedTuple):
-    """A game made through the API: its id and the headers that carry its edit key."""
-
-    id: int
-    headers: dict[str, str]
-    data: dict[str, Any]
-
-    @property
-    def key(self) -> str:
-        return self.headers["X-Game-Key"]
+from tests.support import games
+from tests.support.games import FlaskSender, Game, Round
+from tests.support.names import NAMES
 
 
 def new_game(
@@ -34,48 +22,30 @@ def new_game(
     names: Sequence[str] = NAMES,
     profile: str | None = "liverpool",
     first_dealer: str | int | None = None,
-) -> Started:
+) -> Game:
     """`POST /api/games`; the first player deals unless `first_dealer` says otherwise."""
-    body: dict[str, Any] = {"players": list(names), "first_dealer": first_dealer or names[0]}
-    if profile is not None:
-        body["profile"] = profile
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    data = response.get_json()
-    return Started(data["id"], {"X-Game-Key": data.pop("key")}, data)
+    return games.create_game(FlaskSender(client), names, profile, first_dealer)
 
 
 def record(
     client,
-    game: Started,
+    game: Game,
     out: str | None,
     leftovers: Mapping[str, str] | None = None,
     cut_exact: bool = False,
 ) -> dict[str, Any]:
     """Record the next round through the API (everyone else holding a 5 unless told); the round."""
-    names = game.data["players"]
-    cards = dict(leftovers) if leftovers is not None else {n: "5" for n in names if n != out}
-    response = client.post(
-        f"/api/games/{game.id}/rounds",
-        json={"out": out, "cut_exact": cut_exact, "leftovers": cards},
-        headers=game.headers,
-    )
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
+    return games.record(FlaskSender(client), game, out, leftovers, cut_exact)
 
 
-def play(client, game: Started, rounds: Iterable[Round]) -> list[dict[str, Any]]:
+def play(client, game: Game, rounds: Iterable[Round]) -> list[dict[str, Any]]:
     """Record these rounds in turn; their answers."""
-    return [record(client, game, out, cards, cut) for out, cut, cards in rounds]
+    return games.play(FlaskSender(client), game, rounds)
 
 
-def play_rounds(client, game: Started, count: int = LAST_ROUND) -> None:
-    """`count` ordinary rounds: players go out in seat order, the others hold K 5, the first
-    round's cut is exact."""
-    names = game.data["players"]
-    for number in range(count):
-        out = names[number % len(names)]
-        record(client, game, out, {n: "K 5" for n in names if n != out}, number == 0)
+def play_rounds(client, game: Game, count: int = LAST_ROUND) -> None:
+    """`count` ordinary rounds (see `games.play_rounds`)."""
+    games.play_rounds(FlaskSender(client), game, count)
 
 
 def start(client, names: Sequence[str] = NAMES, profile="liverpool", first_dealer="0") -> int:
@@ -123,7 +93,7 @@ class Book:
     def __init__(self, client):
         self.client = client
 
-    def new_game(self, *args, **kwargs) -> Started:
+    def new_game(self, *args, **kwargs) -> Game:
         return new_game(self.client, *args, **kwargs)
 
     def record(self, *args, **kwargs) -> dict[str, Any]:
@@ -132,7 +102,7 @@ class Book:
     def play(self, *args, **kwargs) -> list[dict[str, Any]]:
         return play(self.client, *args, **kwargs)
 
-    def finish(self, game: Started) -> None:
+    def finish(self, game: Game) -> None:
         """Play the game to its end from wherever it is."""
         played = len(self.client.get(f"/api/games/{game.id}").get_json()["rounds"])
         play_rounds(self.client, game, LAST_ROUND - played)

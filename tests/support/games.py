@@ -1,19 +1,26 @@
-"""Games on a live server, made through its public entry points: the JSON API for games and
-rounds, the edit link for the key cookie a scorekeeper's tablet holds."""
+"""Games made and played through the app's public entry points: the JSON API for games and
+rounds, the edit link for the key cookie a scorekeeper's tablet holds.
+
+This is the one place that knows how a test makes a game and records its rounds. It speaks to the
+app through a thin `Sender`: `server.Client` for a live server, `FlaskSender` for Flask's test
+client (the `book` fixture), `PageSender` for a browser page's own requests (tablet.py).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import quote
 
-from tests.support.server import Response
+from scorekeeper.rules import LAST_ROUND
+from tests.support.names import NAMES
+from tests.support.server import Response, encode, json_headers
 
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
-EIGHT_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 KEY_HEADER = "X-Game-Key"
+# (who went out or None, exact cut?, {name: cards}) for one round.
+Round = tuple[str | None, bool, Mapping[str, str]]
 
 
 # Cards left in the hands of the players who did not go out, a few per round, all within the copy
@@ -35,11 +42,44 @@ HANDS = [
 
 
 class Sender(Protocol):
-    """What the helpers need of a client: `tests.support.server.Client`, or any adapter."""
+    """What the helpers need of a client: `tests.support.server.Client`, or an adapter below."""
 
     def request(self, method: str, path: str, body=None, headers=None) -> Response: ...
 
     def send_json(self, method: str, path: str, data: Any, headers=None) -> Response: ...
+
+
+def _lower(headers) -> dict[str, str]:
+    return {name.lower(): value for name, value in headers.items()}
+
+
+class FlaskSender:
+    """A `Sender` over Flask's test client (its cookie jar carries on between requests)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def request(self, method: str, path: str, body=None, headers=None) -> Response:
+        answer = self.client.open(path, method=method, data=body, headers=dict(headers or {}))
+        cookies = answer.headers.getlist("Set-Cookie")
+        return Response(answer.status_code, _lower(answer.headers), answer.data, cookies)
+
+    def send_json(self, method: str, path: str, data: Any, headers=None) -> Response:
+        return self.request(method, path, encode(data), json_headers(headers))
+
+
+class PageSender:
+    """A `Sender` over a Playwright page's own requests (they share the page's cookies)."""
+
+    def __init__(self, page):
+        self.api = page.request
+
+    def request(self, method: str, path: str, body=None, headers=None) -> Response:
+        answer = self.api.fetch(path, method=method, data=body, headers=dict(headers or {}))
+        return Response(answer.status, _lower(answer.headers), answer.body())
+
+    def send_json(self, method: str, path: str, data: Any, headers=None) -> Response:
+        return self.request(method, path, encode(data), json_headers(headers))
 
 
 @dataclass
@@ -57,24 +97,77 @@ class Game:
         """What every write to this game sends: the edit key, when the server gave one."""
         return {KEY_HEADER: self.key} if self.key else {}
 
+    headers = write_headers
+
     @property
     def rounds_path(self) -> str:
         return f"/api/games/{self.id}/rounds"
 
 
-def game_body(names: Sequence[str] = NAMES, profile: str | None = None) -> dict[str, Any]:
-    body: dict[str, Any] = {"players": list(names), "first_dealer": names[0]}
+def game_body(
+    names: Sequence[str] = NAMES, profile: str | None = None, first_dealer: str | int | None = None
+) -> dict[str, Any]:
+    """`POST /api/games`'s body; the first player deals unless `first_dealer` says otherwise."""
+    body: dict[str, Any] = {"players": list(names), "first_dealer": first_dealer or names[0]}
     if profile:
         body["profile"] = profile
     return body
 
 
-def create_game(client: Sender, names: Sequence[str] = NAMES, profile: str | None = None) -> Game:
-    response = client.send_json("POST", "/api/games", game_body(names, profile))
-    if response.status != 201:
-        raise RuntimeError(f"POST /api/games answered {response.status}: {response.body[:300]!r}")
+def create_game(
+    client: Sender,
+    names: Sequence[str] = NAMES,
+    profile: str | None = None,
+    first_dealer: str | int | None = None,
+) -> Game:
+    """A new game through `POST /api/games` (which must take it)."""
+    response = client.send_json("POST", "/api/games", game_body(names, profile, first_dealer))
+    assert response.status == 201, (
+        f"POST /api/games answered {response.status}: {response.body[:300]!r}"
+    )
     data = response.json()
-    return Game(id=data["id"], names=list(names), key=data.get("key"), data=data)
+    # The names as the app keeps them (normalised): the ones its rounds are recorded under.
+    seated = list(data.get("players", names))
+    return Game(id=data["id"], names=seated, key=data.pop("key", None), data=data)
+
+
+def record(
+    client: Sender,
+    game: Game,
+    out: str | None,
+    leftovers: Mapping[str, str] | None = None,
+    cut_exact: bool = False,
+) -> dict[str, Any]:
+    """Record the game's next round through the API (everyone else holding a 5 unless told),
+    which must take it; the round as answered."""
+    cards = dict(leftovers) if leftovers is not None else {n: "5" for n in game.names if n != out}
+    body = {"out": out, "cut_exact": cut_exact, "leftovers": cards}
+    return _post_round(client, game, body)
+
+
+def _post_round(client: Sender, game: Game, body: Mapping[str, Any]) -> dict[str, Any]:
+    number = game.rounds + 1
+    response = client.send_json("POST", game.rounds_path, body, game.write_headers)
+    assert response.status == 201, (
+        f"recording round {number} of game {game.id} answered {response.status}: "
+        f"{response.body[:300]!r}"
+    )
+    answer = response.json()
+    game.rounds = answer.get("number", number) if isinstance(answer, dict) else number
+    return answer
+
+
+def play(client: Sender, game: Game, rounds: Iterable[Round]) -> list[dict[str, Any]]:
+    """Record these rounds in turn; their answers."""
+    return [record(client, game, out, cards, cut) for out, cut, cards in rounds]
+
+
+def play_rounds(client: Sender, game: Game, count: int = LAST_ROUND, held: str = "K 5") -> None:
+    """`count` ordinary rounds: players go out in seat order, the others hold `held`, the first
+    round's cut is exact."""
+    for number in range(count):
+        out = game.names[number % len(game.names)]
+        record(client, game, out, {n: held for n in game.names if n != out}, number == 0)
 
 
 def round_body(names: Sequence[str], number: int, salt: int = 0) -> dict[str, Any]:
@@ -94,18 +187,9 @@ def round_body(names: Sequence[str], number: int, salt: int = 0) -> dict[str, An
 
 
 def record_rounds(client: Sender, game: Game, count: int, salt: int = 0) -> None:
-    """Record the game's next `count` rounds through the API."""
+    """Record the game's next `count` rounds through the API, each a plausible one (`round_body`)."""
     for _ in range(count):
-        number = game.rounds + 1
-        response = client.send_json(
-            "POST", game.rounds_path, round_body(game.names, number, salt), game.write_headers
-        )
-        if response.status != 201:
-            raise RuntimeError(
-                f"recording round {number} of game {game.id} answered {response.status}: "
-                f"{response.body[:300]!r}"
-            )
-        game.rounds = number
+        _post_round(client, game, round_body(game.names, game.rounds + 1, salt))
 
 
 def seed_game(

@@ -1,5 +1,5 @@
-"""Real server processes for tests and benchmarks: `python -m scorekeeper.serve` (waitress) on
-loopback, and HTTP/1.1 to it."""
+"""Servers for tests and benchmarks: `python -m scorekeeper.serve` (waitress) as its own process
+on loopback, an app served in this process (`serving`), and HTTP/1.1 to either."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ LOOPBACK = "127.0.0.1"
 
 # The line `python -m scorekeeper.serve` prints once it listens.
 ANNOUNCED_PORT = re.compile(r"open http://localhost:(\d+)/")
+# The database of every server process started here, in order (the tests' conftest checks that
+# each is on the engine under test).
+STARTED_ON: list[str] = []
 
 
 class Server:
@@ -64,6 +67,7 @@ class Server:
             "SECRET_KEY": "live-server-test",
             **self.env,
         }
+        STARTED_ON.append(self.database_url)
         command = [sys.executable, "-m", "scorekeeper.serve", "--host", LOOPBACK, "--port", "0"]
         printed_before = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:
@@ -252,3 +256,19 @@ def at_once(calls) -> list[tuple[int, Any]]:
     for thread in threads:
         thread.join(timeout=60)
     return answers
+
+
+@contextlib.contextmanager
+def serving(application, host: str = LOOPBACK) -> Iterator[str]:
+    """Serve an app in this process over HTTP on a free port for as long as the block runs (on
+    loopback unless `host` says otherwise; the address given back is always loopback's)."""
+    from werkzeug.serving import make_server
+
+    server = make_server(host, 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{LOOPBACK}:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)

@@ -8,9 +8,10 @@ import re
 
 from playwright.sync_api import expect
 
-FOUR = ["Ann", "Bob", "Cat", "Dan"]
-EIGHT = ["Alexandra", "Bartholomew", "Catherine", "Dominic", "Eleanor", "Frederick", "Gwen", "Hal"]
-NAMES = ["Ann", "Bob", "Cat", "Dan"]  # clockwise; Ann deals first
+from tests.support import games
+from tests.support.games import PageSender
+from tests.support.names import NAMES
+
 PENALTY = {"A": 15, "J": 10, "Q": 10, "K": 10, "10": 10, "JK": 15}
 PENALTY.update({str(n): n for n in range(2, 10)})
 
@@ -107,19 +108,9 @@ def axe_violations(page, source: str, skip: tuple[str, ...] = ()) -> list[str]:
 
 
 def make_game(page, names, rounds, profile):
-    """A game made through the JSON API with `rounds` rounds recorded: (id, edit key)."""
-    created = page.request.post(
-        "/api/games", data={"players": names, "profile": profile, "first_dealer": names[0]}
-    )
-    assert created.status == 201
-    game = created.json()
-    for number in range(rounds):
-        out = names[number % len(names)]
-        leftovers = {name: "K 7" for name in names if name != out}
-        recorded = page.request.post(
-            f"/api/games/{game['id']}/rounds",
-            data={"cut_exact": number == 0, "out": out, "leftovers": leftovers},
-            headers={"X-Game-Key": game["key"]},
-        )
-        assert recorded.status == 201
-    return game["id"], game["key"]
+    """A game made through the JSON API with `rounds` rounds recorded (players go out in seat
+    order, the others holding K 7): (id, edit key)."""
+    sender = PageSender(page)
+    game = games.create_game(sender, names, profile)
+    games.play_rounds(sender, game, rounds, held="K 7")
+    return game.id, game.key

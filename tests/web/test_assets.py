@@ -18,7 +18,6 @@ from scorekeeper import assets
 from tests.support.book import new_game, record, start
 
 ROOT = Path(__file__).resolve().parents[2]
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 FINGERPRINTED = re.compile(r'/static/([\w./-]+)\?v=([0-9a-f]{8,})"')
 # Every specifier a module's text names, whatever its form: `import … from "x"`, `export … from
 # "x"`, `import "x"` (each a statement of its own), `import("x")`.

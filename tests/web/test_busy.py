@@ -7,14 +7,14 @@ import sqlite3
 from contextlib import contextmanager
 
 import pytest
-from conftest import TEST_CONFIG
 
 from scorekeeper import create_app
+from tests.support.book import new_game
+from tests.support.config import TEST_CONFIG
 from tests.support.forms import read_form
+from tests.support.names import NAMES
 
 pytestmark = pytest.mark.sqlite_only("holds SQLite's write lock from a second connection")
-
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
 @pytest.fixture
@@ -40,8 +40,8 @@ def write_locked(path):
 
 
 def started(client) -> tuple[int, str]:
-    answer = client.post("/api/games", json={"players": NAMES, "first_dealer": "Ann"}).get_json()
-    return answer["id"], answer["key"]
+    game = new_game(client, profile=None)
+    return game.id, game.key
 
 
 def test_the_api_answers_503_with_retry_after(busy_app):

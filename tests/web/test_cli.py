@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ENGINE, TEST_CONFIG
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.scorebook import transfer
+from tests.support.book import new_game
+from tests.support.config import ENGINE, TEST_CONFIG
 
 ROOT = Path(__file__).resolve().parents[2]
 SQLITE_BACKUP = pytest.mark.sqlite_only("backup through SQLite's backup API")
@@ -157,9 +158,7 @@ def test_backup_into_a_missing_folder_fails_clearly(file_app, tmp_path):
 
 @pytest.mark.skipif(ENGINE == "sqlite", reason="a server database's backup")
 def test_backup_of_a_server_database_writes_the_export_and_names_pg_dump(runner, app, tmp_path):
-    client = app.test_client()
-    created = client.post("/api/games", json={"players": ["Ann", "Bob", "Cat", "Dan"]})
-    assert created.status_code == 201
+    new_game(app.test_client())
     target = tmp_path / "backup.json"
     result = runner.invoke(args=["backup", str(target)])
     assert result.exit_code == 0, result.output

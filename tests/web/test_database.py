@@ -21,10 +21,11 @@ from scorekeeper.extensions import db
 from scorekeeper.scorebook import transfer
 from scorekeeper.scorebook.names import name_key
 from tests.support.apps import app_on
+from tests.support.book import new_game, record
+from tests.support.names import NAMES
 from tests.support.server import Server, request
 
 LEGACY = Path(__file__).parents[1] / "database" / "legacy-v0.sqlite"
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 TABLES = {"games", "players", "rounds", "round_scores", "round_changes"}
 
 
@@ -166,12 +167,9 @@ def test_a_database_made_before_migrations_is_adopted_with_every_row(tmp_path):
 
 
 def game_with_rounds(client) -> tuple[int, str]:
-    created = client.post("/api/games", json={"players": NAMES, "first_dealer": "Ann"})
-    data = created.get_json()
-    body = {"out": "Bob", "leftovers": {"Ann": "5", "Cat": "5", "Dan": "5"}}
-    rounds = f"/api/games/{data['id']}/rounds"
-    assert client.post(rounds, json=body, headers={"X-Game-Key": data["key"]}).status_code == 201
-    return data["id"], data["key"]
+    game = new_game(client, profile=None)
+    record(client, game, "Bob")
+    return game.id, game.key
 
 
 def test_import_moves_the_ids_past_the_imported_games(app, fresh_database, tmp_path):
@@ -249,9 +247,8 @@ HTTPS_PROXY = {
 
 def cookies_after_joining(client, headers) -> list[str]:
     """The Set-Cookie lines of opening a game's edit link through the proxy."""
-    created = client.post("/api/games", json={"players": NAMES})
-    data = created.get_json()
-    response = client.get(f"/games/{data['id']}/join?key={data['key']}", headers=headers)
+    game = new_game(client, profile=None)
+    response = client.get(f"/games/{game.id}/join?key={game.key}", headers=headers)
     assert response.status_code == 303
     return response.headers.getlist("Set-Cookie")
 
@@ -282,8 +279,8 @@ def qr_of(link: str) -> bytes:
 def test_edit_link_codes_use_the_scheme_and_host_the_tablet_used(fresh_database, tmp_path):
     app = app_on(fresh_database("links"), tmp_path, UPGRADE_ON_START=True, TRUSTED_PROXIES="1")
     client = app.test_client()
-    created = client.post("/api/games", json={"players": NAMES}).get_json()
-    game_id, key = created["id"], created["key"]
+    game = new_game(client, profile=None)
+    game_id, key = game.id, game.key
     client.get(f"/games/{game_id}/join?key={key}", headers=HTTPS_PROXY)
     code = client.get(f"/games/{game_id}/edit-link.svg", headers=HTTPS_PROXY).data
     assert code == qr_of(f"https://scores.club.example/games/{game_id}/join?key={key}")

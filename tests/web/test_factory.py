@@ -3,10 +3,14 @@
 from pathlib import Path
 
 import pytest
-from conftest import TEST_CONFIG
 
 from scorekeeper import create_app, database
 from scorekeeper.extensions import db
+from tests.support.config import TEST_CONFIG
+
+# These build the app from its defaults alone, and the default database is a SQLite file in the
+# instance folder.
+DEFAULTS = pytest.mark.sqlite_only("the default database is a SQLite file in the instance folder")
 
 
 def test_test_config_is_honoured(app):
@@ -15,6 +19,7 @@ def test_test_config_is_honoured(app):
     assert app.config["WTF_CSRF_ENABLED"] is False
 
 
+@DEFAULTS
 def test_default_config_is_not_testing(tmp_path, monkeypatch):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("SECRET_KEY", raising=False)
@@ -23,6 +28,7 @@ def test_default_config_is_not_testing(tmp_path, monkeypatch):
     assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("inst/scorekeeper.sqlite")
 
 
+@DEFAULTS
 def test_first_start_creates_instance_database_and_secret_key(tmp_path, monkeypatch):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("SECRET_KEY", raising=False)
@@ -40,6 +46,7 @@ def test_first_start_creates_instance_database_and_secret_key(tmp_path, monkeypa
     assert create_app(instance_path=str(instance)).config["SECRET_KEY"] == app.config["SECRET_KEY"]
 
 
+@DEFAULTS
 def test_two_instances_get_different_keys(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     first = create_app(instance_path=str(tmp_path / "a")).config["SECRET_KEY"]
@@ -47,6 +54,7 @@ def test_two_instances_get_different_keys(tmp_path, monkeypatch):
     assert first != second
 
 
+@DEFAULTS
 def test_environment_overrides_instance_config(tmp_path, monkeypatch):
     instance = tmp_path / "inst"
     instance.mkdir()
@@ -67,6 +75,7 @@ def test_environment_overrides_instance_config(tmp_path, monkeypatch):
     assert app.config["SECRET_KEY"] == "from-test"
 
 
+@DEFAULTS
 def test_sqlite_is_durable(tmp_path, monkeypatch):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     app = create_app(instance_path=str(tmp_path / "inst"))
@@ -106,6 +115,7 @@ def test_static_files_are_served(client, path):
     assert client.get(path).status_code == 200
 
 
+@DEFAULTS
 @pytest.mark.parametrize("left", ["", "\n", "0123456789abcdef", "x" * 31])
 def test_an_empty_or_short_key_file_is_replaced_never_used(tmp_path, monkeypatch, left):
     monkeypatch.delenv("SECRET_KEY", raising=False)
@@ -122,6 +132,7 @@ def test_an_empty_or_short_key_file_is_replaced_never_used(tmp_path, monkeypatch
     assert create_app(instance_path=str(instance)).config["SECRET_KEY"] == key
 
 
+@DEFAULTS
 def test_a_key_file_of_32_characters_or_more_is_used(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     instance = tmp_path / "inst"
@@ -130,6 +141,7 @@ def test_a_key_file_of_32_characters_or_more_is_used(tmp_path, monkeypatch):
     assert create_app(instance_path=str(instance)).config["SECRET_KEY"] == "k" * 32
 
 
+@DEFAULTS
 def test_the_key_file_is_written_whole_then_renamed(tmp_path, monkeypatch):
     """The key is fsynced in a temporary file that only then takes the key file's name."""
     import os

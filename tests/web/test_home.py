@@ -9,6 +9,7 @@ import re
 import pytest
 
 from scorekeeper import network
+from tests.support.book import new_game
 
 HOME_WIFI = {"lo": ["127.0.0.1"], "docker0": ["172.17.0.1"], "wlan0": ["192.168.1.20"]}
 HINT = "Open this on the tablet"
@@ -102,8 +103,7 @@ def test_with_no_game_yet_the_page_leads_with_the_first_game(client):
 
 
 def test_once_a_game_exists_the_usual_choices_return(client):
-    answer = client.post("/api/games", json={"players": ["Ann", "Bob", "Cat", "Dan"]})
-    assert answer.status_code == 201
+    new_game(client)
     titles = button_titles(home(client, "192.168.1.31"))
     assert titles == ["New game", "Games", "Rules check"]
 

@@ -9,14 +9,15 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from conftest import TEST_CONFIG, serving
 from flask import render_template_string, request
 from werkzeug.datastructures import MultiDict
 
 import scorekeeper
 from scorekeeper import create_app, serve
 from scorekeeper.security import CONTENT_SECURITY_POLICY
+from tests.support.config import TEST_CONFIG
 from tests.support.forms import read_form
+from tests.support.server import serving
 
 LIMIT = 64 * 1024
 
@@ -449,6 +450,11 @@ def test_declared_body_over_the_limit_under_waitress(waitress_server):
 # --- 5. Never the debugger ----------------------------------------------------------------------
 
 
+# Built from the defaults alone, as `make run` builds it: on the default SQLite file.
+AS_MADE_BY_MAKE_RUN = pytest.mark.sqlite_only("the app as `make run` builds it, on its SQLite file")
+
+
+@AS_MADE_BY_MAKE_RUN
 def test_default_app_is_not_in_debug_mode(tmp_path, monkeypatch):
     monkeypatch.delenv("FLASK_DEBUG", raising=False)
     app = create_app(instance_path=str(tmp_path / "instance"))
@@ -481,6 +487,7 @@ def _boom():
     raise RuntimeError("secret detail of the crash")
 
 
+@AS_MADE_BY_MAKE_RUN
 def test_served_app_never_runs_the_debugger(served_app):
     assert served_app.debug is False
     served_app.add_url_rule("/test/boom", "boom", _boom)
@@ -493,6 +500,7 @@ def test_served_app_never_runs_the_debugger(served_app):
     assert response.headers["Content-Security-Policy"] == EXPECTED_CSP
 
 
+@AS_MADE_BY_MAKE_RUN
 def test_served_api_crash_is_json_without_details(served_app):
     served_app.add_url_rule("/api/test-boom", "api_boom", _boom)
     response = served_app.test_client().get("/api/test-boom")

@@ -185,6 +185,10 @@ class FakeServer:
         self.ran = True
 
 
+# `serve.main` builds the app from its defaults: the database is a SQLite file in the instance folder.
+SERVES_THE_DEFAULT = pytest.mark.sqlite_only("serves the default database, a SQLite file")
+
+
 @pytest.fixture
 def started(tmp_path, monkeypatch, fake_machine):
     """`serve.main` as `make run` calls it, on the fake laptop, with waitress's server faked."""
@@ -202,6 +206,7 @@ def started(tmp_path, monkeypatch, fake_machine):
     return servers
 
 
+@SERVES_THE_DEFAULT
 def test_main_prints_the_addresses_binds_and_serves(started, capsys):
     serve.main(["--port", "5123"])
     out = capsys.readouterr().out
@@ -216,6 +221,7 @@ def test_main_prints_the_addresses_binds_and_serves(started, capsys):
     assert server.ran
 
 
+@SERVES_THE_DEFAULT
 def test_the_served_home_page_shows_the_address_that_was_printed(started, capsys):
     serve.main(["--host", "0.0.0.0", "--port", "5124"])
     lines = capsys.readouterr().out.splitlines()
@@ -226,6 +232,7 @@ def test_the_served_home_page_shows_the_address_that_was_printed(started, capsys
     assert f'href="{printed}"' in html
 
 
+@SERVES_THE_DEFAULT
 def test_python_m_serve_keeps_host_and_port(started, capsys):
     serve.main(["--host", "127.0.0.1", "--port", "5125", "--threads", "3"])
     (server,) = started

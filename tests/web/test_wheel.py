@@ -16,7 +16,8 @@ import pytest
 from tests.support.server import ANNOUNCED_PORT
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow
+# One process builds the shared fixture, once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +68,12 @@ def test_the_wheel_carries_the_templates_static_files_and_migrations(installed, 
     assert (package / "migrations" / "env.py").is_file()
 
 
-def test_the_installed_app_serves_pages_with_their_styles_from_another_folder(installed, tmp_path):
+def test_the_installed_app_serves_pages_with_their_styles_from_another_folder(
+    installed, tmp_path, fresh_database
+):
     log = tmp_path / "serve.log"
     env = {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'book.sqlite'}",
+        "DATABASE_URL": fresh_database("wheel"),
         "SECRET_KEY": "wheel-test",
         "PATH": "/usr/bin:/bin",
     }

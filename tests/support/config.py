@@ -1,0 +1,149 @@
+"""The settings every test's app starts from, and the engine the run tests.
+
+The whole suite runs once on SQLite and, with TEST_DATABASE_URL set (see .ci/postgres), once on
+PostgreSQL, each test in a schema of its own. This module is the one place that knows which:
+everything else imports TEST_CONFIG from here (never from a conftest, which pytest may import
+under a second name and so give a second, stale copy of the settings).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.pool import NullPool
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+ENGINE = make_url(TEST_DATABASE_URL).get_backend_name() if TEST_DATABASE_URL else "sqlite"
+# Tests that need no database at all: the rules engine.
+NO_DATABASE = ("rules",)
+IN_MEMORY = "sqlite://"
+
+# What an app made by a test starts from. On PostgreSQL the conftest points the database at the
+# running test's own database, copied from a migrated template (and back again after it); on
+# SQLite each app has its own in-memory database.
+TEST_CONFIG = {
+    "TESTING": True,
+    "SQLALCHEMY_DATABASE_URI": IN_MEMORY,
+    "WTF_CSRF_ENABLED": False,
+    # Every test's database is made by the migrations, exactly as a served one is.
+    "UPGRADE_ON_START": True,
+}
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+@contextmanager
+def _server_connection():
+    engine = create_engine(TEST_DATABASE_URL, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            connection.execution_options(isolation_level="AUTOCOMMIT")
+            yield connection
+    finally:
+        engine.dispose()
+
+
+class Databases:
+    """Empty databases of the engine under test: SQLite files, or PostgreSQL schemas."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.schemas: list[str] = []
+
+    def make(self, name: str = "book") -> str:
+        """The URL of a new, empty database (nothing in it, not even the tables)."""
+        if TEST_DATABASE_URL is None:
+            return "sqlite:///" + str(self.folder / f"{name}.sqlite")
+        schema = f"test_{name}_{uuid.uuid4().hex[:10]}".lower()
+        with _server_connection() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        self.schemas.append(schema)
+        url = make_url(TEST_DATABASE_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+        return url.render_as_string(hide_password=False)
+
+    def drop(self) -> None:
+        if self.schemas:
+            with _server_connection() as connection:
+                for schema in self.schemas:
+                    connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+def _migrate(url: str, folder: Path) -> None:
+    """Bring the database at `url` to the newest revision, through the migrations, and let go of
+    every connection to it."""
+    from scorekeeper import create_app
+    from scorekeeper.extensions import db
+
+    config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url, "UPGRADE_ON_START": True}
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": NullPool}
+    made = create_app(config, instance_path=str(folder / "template-instance"))
+    with made.app_context():
+        db.engine.dispose()
+
+
+class PostgresTemplate:
+    """A PostgreSQL database brought to the newest revision by the migrations once, copied with
+    `CREATE DATABASE … TEMPLATE` into a database of its own for each test."""
+
+    def __init__(self, folder: Path):
+        self.name = f"template_{uuid.uuid4().hex[:10]}"
+        with _server_connection() as connection:
+            connection.execute(text(f'CREATE DATABASE "{self.name}"'))
+        _migrate(self._url(self.name), folder)
+
+    @staticmethod
+    def _url(name: str) -> str:
+        return make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
+
+    def copy(self) -> tuple[str, str]:
+        """A new database holding the migrated schema: (its name, its URL)."""
+        name = f"test_{uuid.uuid4().hex[:12]}"
+        with _server_connection() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{self.name}"'))
+        return name, self._url(name)
+
+    @staticmethod
+    def drop(name: str) -> None:
+        with _server_connection() as connection:
+            connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+    def close(self) -> None:
+        self.drop(self.name)
+
+
+class MigratedTemplate:
+    """An SQLite database brought to the newest revision by the migrations once, copied (with
+    SQLite's backup API) into each new in-memory database: the same schema, without running
+    Alembic again for every test."""
+
+    def __init__(self, folder: Path):
+        path = folder / "migrated.sqlite"
+        _migrate(f"sqlite:///{path}", folder)
+        self.source = sqlite3.connect(":memory:")
+        migrated = sqlite3.connect(path)
+        try:
+            migrated.backup(self.source)
+        finally:
+            migrated.close()
+
+    def connect(self) -> sqlite3.Connection:
+        """A new in-memory database holding the migrated schema (shared by the app's threads,
+        as SQLAlchemy's in-memory SQLite connection is)."""
+        copy = sqlite3.connect(":memory:", check_same_thread=False)
+        self.source.backup(copy)
+        return copy
+
+    def config(self) -> dict:
+        """App settings for an in-memory database made from this template."""
+        return {
+            "SQLALCHEMY_DATABASE_URI": IN_MEMORY,
+            "SQLALCHEMY_ENGINE_OPTIONS": {"creator": self.connect},
+            "UPGRADE_ON_START": False,
+        }
