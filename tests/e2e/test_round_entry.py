@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from scorekeeper.rules.cards import notation
 from tests.support.names import LONG_EIGHT_NAMES as EIGHT
 from tests.support.names import NAMES as FOUR
-from tests.support.tablet import axe_violations, make_game, with_figures
+from tests.support.tablet import axe_violations, make_game, wait_for_draft, with_figures
 
 pytestmark = pytest.mark.browser
 
@@ -193,7 +193,7 @@ def test_a_reload_keeps_a_hand_counted_in_points(watched):
     page.locator(".out-choice .tile", has_text="Ann").tap()
     page.get_by_role("region", name="Cat").get_by_role("checkbox", name="Points").tap()
     page.get_by_label("Cat points").fill("25")
-    page.wait_for_timeout(400)  # the draft is written 150 ms after the last change
+    wait_for_draft(page, '"points_2":"25"')  # written 150 ms after the last change
     page.reload()
     expect(page.get_by_label("Cat points")).to_have_value("25")
     expect(

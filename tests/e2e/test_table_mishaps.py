@@ -13,18 +13,18 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.tablet import (
+    DRAFTS,
     NAMES,
     ROUNDS,
     fill_round,
     record_round,
     start_game,
     tap_cards,
+    wait_for_draft,
     with_figures,
 )
 
 pytestmark = pytest.mark.browser
-
-DRAFTS = "scorekeeper.draft:"
 
 
 # What the console says of a request that cannot reach the server, or that finds it busy:
@@ -75,16 +75,6 @@ def drafts(page) -> dict:
         """prefix => Object.fromEntries(Object.keys(localStorage)
             .filter(k => k.startsWith(prefix)).map(k => [k, JSON.parse(localStorage[k])]))""",
         DRAFTS,
-    )
-
-
-def wait_for_draft(page, needle: str, within_ms: int = 1000) -> None:
-    """A draft holding `needle` is in localStorage within `within_ms` of the last tap."""
-    page.wait_for_function(
-        """([prefix, needle]) => Object.keys(localStorage).some(
-            k => k.startsWith(prefix) && localStorage[k].includes(needle))""",
-        arg=[DRAFTS, needle],
-        timeout=within_ms,
     )
 
 

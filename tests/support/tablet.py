@@ -114,3 +114,17 @@ def make_game(page, names, rounds, profile):
     game = games.create_game(sender, names, profile)
     games.play_rounds(sender, game, rounds, held="K 7")
     return game.id, game.key
+
+
+# Where static/drafts.js keeps what is typed into a form, per game, round and version.
+DRAFTS = "scorekeeper.draft:"
+
+
+def wait_for_draft(page, needle: str, within_ms: int = 1000) -> None:
+    """A draft holding `needle` is in localStorage within `within_ms` of the last tap."""
+    page.wait_for_function(
+        """([prefix, needle]) => Object.keys(localStorage).some(
+            k => k.startsWith(prefix) && localStorage[k].includes(needle))""",
+        arg=[DRAFTS, needle],
+        timeout=within_ms,
+    )
