@@ -5,7 +5,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from scorekeeper import create_app, settings
+from tests.support.config import TEST_CONFIG
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "scorekeeper").rglob("*.py"))
@@ -56,6 +59,7 @@ def test_the_checker_sees_an_inline_default():
     assert [how for how, _ in _config_reads(tree)] == ["get", "[]"]
 
 
+@pytest.mark.sqlite_only("with no setting given, the app's database is SQLite in instance/")
 def test_an_app_starts_from_the_declared_defaults(tmp_path, monkeypatch):
     for name in settings.ENVIRONMENT:
         monkeypatch.delenv(name, raising=False)
@@ -70,8 +74,8 @@ def test_an_app_starts_from_the_declared_defaults(tmp_path, monkeypatch):
 
 
 def test_each_app_gets_its_own_copy_of_a_list_setting(tmp_path):
-    first = create_app({"TESTING": True}, instance_path=str(tmp_path / "a"))
+    first = create_app(dict(TEST_CONFIG), instance_path=str(tmp_path / "a"))
     first.config["COMPRESS_MIMETYPES"].append("text/plain")
-    second = create_app({"TESTING": True}, instance_path=str(tmp_path / "b"))
+    second = create_app(dict(TEST_CONFIG), instance_path=str(tmp_path / "b"))
     assert "text/plain" not in second.config["COMPRESS_MIMETYPES"]
     assert settings.default("COMPRESS_MIMETYPES") == second.config["COMPRESS_MIMETYPES"]
