@@ -26,6 +26,7 @@ from ..rules.scoring import most_points
 from ..rules.verdict import sentence
 from . import errors, ledger, names, service, writeonce
 from .models import NAME_MAX, Game, Round
+from .snapshot import RoundSnapshot
 
 MAX_SEATS = max(profile.max_players for profile in PROFILES.values())
 RANDOM = "random"
@@ -353,4 +354,4 @@ def whole_number(text: str | None) -> int | None:
 
 def reads(played: Round, game: Game) -> str:
     """A recorded round in one line, as it is stored now."""
-    return ledger.summary(service.snapshot(played), game.names)
+    return ledger.summary(RoundSnapshot.of_round(played), game.names)

@@ -291,11 +291,6 @@ def undo_round(game: Game, number: int | None = None, version: int | None = None
     return before
 
 
-def snapshot(played: Round) -> RoundSnapshot:
-    """A stored round as the history would keep it (see `RoundSnapshot`)."""
-    return RoundSnapshot.of_round(played)
-
-
 def stale(played: Round) -> Conflict:
     """The refusal for a caller who saw an older version of the round than the one stored."""
     return Conflict(

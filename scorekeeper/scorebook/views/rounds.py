@@ -22,6 +22,7 @@ from flask import (
 from ... import rules
 from .. import errors, keys, ledger, service, writeonce
 from ..forms import UndoForm, round_form
+from ..snapshot import RoundSnapshot
 from .pages import answer_script_posts, draft_saved, form_page
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
@@ -164,7 +165,7 @@ def _undo_page(game, played, form, warning: str | None = None):
         played=played,
         form=form,
         warning=warning,
-        summary=ledger.summary(service.snapshot(played), game.names),
+        summary=ledger.summary(RoundSnapshot.of_round(played), game.names),
     )
 
 
