@@ -160,9 +160,8 @@ def held_keys(cookies: Iterable[tuple[str, str]]) -> dict[int, str]:
     """The game ids and keys a browser's cookies hold (`gk_<id>`), the newest ids first."""
     held: dict[int, str] = {}
     for name, value in cookies:
-        prefix, _, number = name.partition("_")
-        if prefix == "gk" and number.isdigit() and len(number) < 12 and value:
-            held[int(number)] = value
+        if (game_id := keys.cookie_game(name)) is not None and value:
+            held[game_id] = value
     return dict(sorted(held.items(), reverse=True)[:RESUME_MAX])
 
 

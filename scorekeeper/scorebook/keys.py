@@ -50,9 +50,21 @@ def matches(key_hash: str | None, key: str | None) -> bool:
     return hmac.compare_digest(hash_key(key), key_hash)
 
 
+# A game's key cookie is this and the game's id.
+COOKIE_PREFIX = "gk_"
+
+
 def cookie_name(game_id: int) -> str:
     """One cookie per game, so a key for game A says nothing about game B."""
-    return f"gk_{game_id}"
+    return f"{COOKIE_PREFIX}{game_id}"
+
+
+def cookie_game(name: str) -> int | None:
+    """The game whose key this cookie holds (`gk_<id>`), or None for any other cookie."""
+    number = name.removeprefix(COOKIE_PREFIX)
+    if number != name and number.isdigit() and len(number) < 12:
+        return int(number)
+    return None
 
 
 def from_cookie(request: Request, game_id: int) -> str | None:
@@ -79,9 +91,8 @@ def given(response: Response) -> dict[int, str]:
     found = {}
     for line in response.headers.getlist("Set-Cookie"):
         name, _, rest = line.partition("=")
-        prefix, _, number = name.partition("_")
-        if prefix == "gk" and number.isdigit() and len(number) < 12:
-            found[int(number)] = rest.split(";", 1)[0]
+        if (game_id := cookie_game(name)) is not None:
+            found[game_id] = rest.split(";", 1)[0]
     return found
 
 
