@@ -121,7 +121,7 @@ def score(data: Data) -> Data:
     return {
         "penalty": hand_penalty(cards, profile),
         "cards": [str(card) for card in cards],
-        "rule": profile.cite("joker_penalty", "R10") if jokers else "R10",
+        "rule": profile.cite("values.JK", "R10") if jokers else "R10",
     }
 
 
@@ -339,12 +339,12 @@ def profiles_summary() -> list[Data]:
     """Every profile with the settings R11 gives it."""
     return [
         {
-            "name": p.name,
+            "name": key,
             "title": p.title,
             "players": [p.min_players, p.max_players],
-            "packs": p.packs(),
-            "jokers": p.jokers(),
-            "cards_dealt": list(p.deal),
+            "packs": p.pack_count(),
+            "jokers": p.joker_count(),
+            "cards_dealt": list(p.deal_cards),
             "cut_bonus": p.cut_bonus,
             "joker_penalty": p.joker_penalty,
             "exact_opening": p.exact_opening,
@@ -355,8 +355,8 @@ def profiles_summary() -> list[Data]:
             "freed_joker_to_hand": p.freed_joker_to_hand,
             "swap_on_opening_turn": p.swap_on_opening_turn,
             "packs_by_players": {
-                str(n): p.packs(n) for n in range(p.min_players, p.max_players + 1)
+                str(n): p.pack_count(n) for n in range(p.min_players, p.max_players + 1)
             },
         }
-        for p in PROFILES.values()
+        for key, p in PROFILES.items()
     ]

@@ -41,7 +41,7 @@ class Context:
 
     def query(self) -> dict[str, Any]:
         """The context as a link's query, so that another tab starts from it."""
-        query = {"profile": self.profile.name, "round": self.round, "players": self.players}
+        query = {"profile": self.profile.preset, "round": self.round, "players": self.players}
         return {"game": self.game.id, **query} if self.game else query
 
 
@@ -56,7 +56,7 @@ def check():
     context = _context(game, request.form if request.method == "POST" else request.args)
     form = RulesCheckForm(seats=context.seats, players=context.players)
     if request.method == "GET":
-        form.profile.data = context.profile.name
+        form.profile.data = context.profile.preset
         form.round.data = context.round
         form.players.data = context.players
     verdict = None

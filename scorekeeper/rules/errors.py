@@ -1,7 +1,7 @@
 """The referee's errors: one root, `RulesError`, with specific subclasses that quote the bad input.
 
 Checks return a `Verdict`; only input that cannot be judged at all (an unknown card, a round
-outside 1-7, more copies than the packs hold) raises.
+the rules do not have, more copies than the packs hold) raises.
 """
 
 
@@ -26,11 +26,22 @@ class CopyLimitError(RulesError):
 
 
 class RoundError(RulesError):
-    """A round number outside 1-7."""
+    """A round (deal) number the game's rules do not have."""
 
 
-class ProfileError(RulesError):
-    """An unknown profile name."""
+class RuleSetError(RulesError):
+    """A rule set that cannot be used: an unknown preset, or a document that is not playable (R11).
+
+    `problems` names every problem at once, keyed by its place in the document (`deals[4].cards`).
+    """
+
+    def __init__(self, message: str, problems: dict[str, str] | None = None):
+        super().__init__(message)
+        self.problems: dict[str, str] = problems or {"rules": message}
+
+
+# The name the engine used for an unknown preset before rule sets were documents.
+ProfileError = RuleSetError
 
 
 class SeatError(RulesError):

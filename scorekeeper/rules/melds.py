@@ -241,9 +241,9 @@ def meld_problem(
 
 def _house_naturals(cards: tuple[Card, ...], profile: Profile, kinds: tuple[str, ...]):
     """The R11 problem when only the profile's natural-card minimum keeps the cards from a meld."""
-    if not profile.house("set_naturals") and not profile.house("run_naturals"):
+    if not profile.house("naturals.set") and not profile.house("naturals.run"):
         return None
-    relaxed = replace(profile, set_naturals=1, run_naturals=1)
+    relaxed = replace(profile, naturals=replace(profile.naturals, set=1, run=1))
     found = [kind for kind in kinds if any(r.kind == kind for r in meld_readings(cards, relaxed))]
     if not found:
         return None

@@ -76,7 +76,7 @@ def _opening(search: Search, deal: Contract, profile: Profile):
     refusal no minimum decides, too few cards or four suits in round 7, reads the same either
     way).
     """
-    house = profile.house("set_naturals") or profile.house("run_naturals")
+    house = profile.house("naturals.set") or profile.house("naturals.run")
     if house:
         relaxed = search.variant(1, 1, search.exact)
         refusal = _early_refusal(relaxed)
@@ -116,7 +116,7 @@ def solve_opening(
     profile = get_profile(profile)
     deal = contract(round_number)
     cards = _hand_cards(hand)
-    search = Search(cards, deal, profile, profile.packs(players), profile.jokers(players))
+    search = Search(cards, deal, profile, profile.pack_count(players), profile.joker_count(players))
     found, problem = _opening(search, deal, profile)
     if found is None:
         return problem.verdict({"melds": [], "readings": [], "kinds": [], "left": search.texts})

@@ -381,7 +381,7 @@ def _swapped(
     house = []
     if opened_this_turn:
         house.append("you may replace a joker on the turn you open")
-    if profile.house("freed_joker_to_hand"):
+    if profile.house("freed_joker"):
         house.append("a freed joker goes into your hand")
     rule = "R7"
     if house:
@@ -417,7 +417,7 @@ def check_buy(
     asked = [check_seat(seat, players, "a buyer") for seat in requests]
     if last_buyer is not None:
         last_buyer = check_seat(last_buyer, players, "the last buyer")
-    if not profile.buying:
+    if not profile.buying.allowed:
         return Verdict(
             False,
             f"{sentence(profile.rules_name)} have no buying: a player may instead take several "

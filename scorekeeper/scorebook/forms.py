@@ -82,11 +82,11 @@ class NewGameForm(WriteOnceForm):
         "Rules",
         choices=[
             option(
-                profile.name,
+                key,
                 profile.title,
                 {"data-min": profile.min_players, "data-max": profile.max_players},
             )
-            for profile in PROFILES.values()
+            for key, profile in PROFILES.items()
         ],
         default="liverpool",
     )

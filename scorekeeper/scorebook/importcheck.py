@@ -191,8 +191,8 @@ def _profile(check: _Checker, item: Field, value: Any, seats: int) -> str:
         profile = get_profile(check.text(value, item.high))
     except RulesError as error:
         raise check.fail(str(error)) from None
-    if profile.name != value:
-        raise check.fail(f"must be written {profile.name!r}")
+    if profile.preset != value:
+        raise check.fail(f"must be written {profile.preset!r}")
     return value
 
 

@@ -48,7 +48,7 @@ def create_game(
         raise ScorebookError(str(error)) from None
     key, key_hash = keys.new_key()
     game = Game(
-        profile=rules.name, first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash
+        profile=rules.preset, first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash
     )
     game.players = [
         Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(cleaned)

@@ -1,0 +1,451 @@
+"""R11 The table's own rule set: every number a table may change, as one frozen value.
+
+A `RuleSet` is data, not a branch on a name: the presets are instances of it, and a family's
+own rules are another instance read from the same JSON document (`RuleSet.parse`,
+`RuleSet.to_json`). The engine, the score book, the pages and the scripts take every number
+they need from it. `RuleSet.parse` refuses a document that is not playable with a
+`RuleSetError` that names every problem at once, keyed by where it is in the document
+(`deals[4].cards`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from .cards import JOKER, RANKS, SUITS, Card, check_copies, rank_name
+from .errors import RoundError, SeatError
+
+# The document's schema version: a stored or exported rule set says which shape it has.
+VERSION = 1
+# What R11 allows a playable rule set (its section "A rule set is playable when").
+FEWEST_PLAYERS, MOST_PLAYERS = 2, 8
+MOST_PACKS = 4
+MOST_DEALS = 12
+MOST_MELDS = 5
+SET_SIZES = range(3, 9)
+RUN_SIZES = range(4, 15)
+VALUES = range(0, 101)
+CUT_BONUSES = range(-100, 1)
+PENALTY_CARDS = range(0, 4)
+BUY_LIMITS = range(1, 21)
+NAME_MAX = 40
+# The keys of `values`: every rank (ace low) and the joker.
+VALUE_KEYS = (*(rank_name(rank) for rank in RANKS), "JK")
+# A table of this many players when a question names none, within the rule set's limits.
+USUAL_PLAYERS = 4
+
+
+class MeldKind(StrEnum):
+    SET = "set"
+    RUN = "run"
+
+    @property
+    def least(self) -> int:
+        """The smallest meld of this kind any rule set may ask for (R4)."""
+        return SET_SIZES.start if self is MeldKind.SET else RUN_SIZES.start
+
+
+class JokerSwap(StrEnum):
+    """Which wild cards may be swapped for the natural card they stand for (R7, R11)."""
+
+    NEVER = "never"
+    RUNS = "runs"
+    ANY = "any"
+
+
+class FreedJoker(StrEnum):
+    """Where a swapped-out wild card goes: laid off the same turn, or into the hand (R7, R11)."""
+
+    LAY_OFF = "lay_off"
+    HAND = "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """One meld of a contract: its kind and the fewest cards it holds (`set of 3`, `run of 7`)."""
+
+    kind: MeldKind
+    size: int
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} of {self.size}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One deal of the game: the cards dealt to each player and the contract to lay (R3)."""
+
+    cards: int
+    contract: tuple[Need, ...]
+    # Everything is laid at once as the contract with no discard; runs may be longer (R5's round 7).
+    whole_hand: bool = False
+
+    @property
+    def sets(self) -> int:
+        return sum(need.kind is MeldKind.SET for need in self.contract)
+
+    @property
+    def runs(self) -> int:
+        return sum(need.kind is MeldKind.RUN for need in self.contract)
+
+    @property
+    def contract_cards(self) -> int:
+        """The cards the contract lays at its minimum sizes."""
+        return sum(need.size for need in self.contract)
+
+    def contract_text(self) -> str:
+        """`1 set of 3 + 1 run of 10`: each kind and size once, with its count."""
+        counted: dict[Need, int] = {}
+        for need in self.contract:
+            counted[need] = counted.get(need, 0) + 1
+        return " + ".join(f"{count} {need}" for need, count in counted.items())
+
+
+@dataclass(frozen=True, slots=True)
+class PackStep:
+    """Tables of up to `up_to` players shuffle `packs` 52-card packs together."""
+
+    up_to: int
+    packs: int
+
+
+@dataclass(frozen=True, slots=True)
+class Jokers:
+    """The jokers in the game: a fixed number, plus so many a pack."""
+
+    fixed: int = 3
+    per_pack: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Naturals:
+    """The natural cards a set and a run need; whether wild cards may outnumber them (R4, R11)."""
+
+    set: int = 1
+    run: int = 1
+    wild_at_most_natural: bool = False
+
+    def of(self, kind: MeldKind | str) -> int:
+        return self.set if MeldKind(kind) is MeldKind.SET else self.run
+
+
+@dataclass(frozen=True, slots=True)
+class Buying:
+    """Whether a passed discard may be bought (R8), the limits per player, and its penalty cards."""
+
+    allowed: bool = True
+    per_deal: int | None = None
+    per_game: int | None = None
+    penalty_cards: int = 1
+
+    def buys_in_a_deal(self) -> int | None:
+        """The most buys one player may make in one deal (None: no limit; 0: no buying)."""
+        if not self.allowed:
+            return 0
+        limits = [limit for limit in (self.per_deal, self.per_game) if limit is not None]
+        return min(limits) if limits else None
+
+
+@dataclass(frozen=True, slots=True)
+class Values:
+    """The penalty of each card left in hand (R10), by rank and for a joker."""
+
+    points: tuple[int, ...]  # in VALUE_KEYS order: A 2 … 10 J Q K JK
+
+    def of(self, card: Card) -> int:
+        """A card's penalty: a joker's own value; a natural's, or a rank-only card's, by rank.
+        A 2 scores the 2's value whether it was wild or not (R11)."""
+        if card.joker:
+            return self.points[-1]
+        return self.points[card.rank - 1]
+
+    def __getitem__(self, key: str) -> int:
+        return self.points[VALUE_KEYS.index(key)]
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(zip(VALUE_KEYS, self.points, strict=True))
+
+    @property
+    def highest(self) -> int:
+        return max(self.points)
+
+    @property
+    def lowest_natural(self) -> int:
+        return min(self.points[:-1])
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One table's rules: every R11 setting; everything else is the same at every table."""
+
+    name: str
+    min_players: int
+    max_players: int
+    packs: tuple[PackStep, ...]
+    jokers: Jokers
+    deals: tuple[Deal, ...]
+    exact_sizes: bool
+    values: Values
+    wild_deuces: bool
+    naturals: Naturals
+    cut_bonus: int
+    layoff_on_opening_turn: bool
+    go_out_by_layoff: bool
+    joker_swap: JokerSwap
+    swap_on_opening_turn: bool
+    freed_joker: FreedJoker
+    buying: Buying
+    # Where a preset comes from (the seeds); "" for a table's own rules. Not part of the document.
+    source: str = field(default="", compare=False)
+
+    # --- reading and writing the document -------------------------------------------------
+
+    @classmethod
+    def parse(cls, document: object) -> RuleSet:
+        """A preset's name (`"shanghai"`), a JSON text, or a decoded document; `RuleSetError`
+        naming every problem when it is none of these or not playable (R11)."""
+        from .ruleschema import read_document
+
+        return read_document(document)
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole document, every key present, as the server answers it."""
+        return {
+            "version": VERSION,
+            "name": self.name,
+            "players": {"min": self.min_players, "max": self.max_players},
+            "packs": [{"up_to": step.up_to, "packs": step.packs} for step in self.packs],
+            "jokers": {"fixed": self.jokers.fixed, "per_pack": self.jokers.per_pack},
+            "deals": [
+                {
+                    "cards": deal.cards,
+                    "contract": [
+                        {"kind": need.kind.value, "size": need.size} for need in deal.contract
+                    ],
+                    "whole_hand": deal.whole_hand,
+                }
+                for deal in self.deals
+            ],
+            "exact_sizes": self.exact_sizes,
+            "values": self.values.as_dict(),
+            "wild_deuces": self.wild_deuces,
+            "naturals": {
+                "set": self.naturals.set,
+                "run": self.naturals.run,
+                "wild_at_most_natural": self.naturals.wild_at_most_natural,
+            },
+            "cut_bonus": self.cut_bonus,
+            "layoff_on_opening_turn": self.layoff_on_opening_turn,
+            "go_out_by_layoff": self.go_out_by_layoff,
+            "joker_swap": self.joker_swap.value,
+            "swap_on_opening_turn": self.swap_on_opening_turn,
+            "freed_joker": self.freed_joker.value,
+            "buying": {
+                "allowed": self.buying.allowed,
+                "per_deal": self.buying.per_deal,
+                "per_game": self.buying.per_game,
+                "penalty_cards": self.buying.penalty_cards,
+            },
+        }
+
+    def dumps(self) -> str:
+        """The document as compact JSON text, keys in the document's order."""
+        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"RuleSet.parse({self.dumps()!r})"
+
+    # --- names -----------------------------------------------------------------------------
+
+    @property
+    def preset(self) -> str | None:
+        """The preset's key (`shanghai`) when this rule set is exactly a preset, else None."""
+        from .presets import PRESETS
+
+        return next((key for key, rules in PRESETS.items() if rules == self), None)
+
+    @property
+    def label(self) -> str:
+        """The rule set's name for a sentence or a context line: `Liverpool`, `Smith family`."""
+        return self.name
+
+    @property
+    def rules_name(self) -> str:
+        """How a verdict names the rules it applies (R11): `shanghai rules`, `Smith family rules`."""
+        return f"{self.preset or self.name} rules"
+
+    def setting(self, path: str) -> object:
+        """One setting by its place in the document: `cut_bonus`, `naturals.set`, `values.JK`."""
+        value: object = self.to_json()
+        for part in path.split("."):
+            value = value[part]  # type: ignore[index]
+        return value
+
+    def house(self, path: str) -> bool:
+        """Whether this rule set changes a setting from the default `liverpool` (R11)."""
+        from .presets import LIVERPOOL
+
+        return self.setting(path) != LIVERPOOL.setting(path)
+
+    def cite(self, path: str, default_rule: str) -> str:
+        """The rule a verdict that turns on `path` rests on: R11 where this rule set changes it."""
+        return "R11" if self.house(path) else default_rule
+
+    # --- deals -------------------------------------------------------------------------------
+
+    @property
+    def last_deal(self) -> int:
+        return len(self.deals)
+
+    @property
+    def deal_numbers(self) -> range:
+        return range(1, len(self.deals) + 1)
+
+    def check_deal(self, number: object) -> int:
+        """The deal (round) number, or `RoundError` naming the bad value and the deals there are."""
+        last = self.last_deal
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise RoundError(f"the round must be a whole number from 1 to {last}, not {number!r}")
+        if not 1 <= number <= last:
+            raise RoundError(
+                f"round {number} does not exist: {self.rules_name} have rounds 1 to {last}"
+            )
+        return number
+
+    def deal(self, number: int) -> Deal:
+        return self.deals[self.check_deal(number) - 1]
+
+    def cards_dealt(self, number: int) -> int:
+        """Cards dealt to each player in a deal (R2, R11)."""
+        return self.deal(number).cards
+
+    # --- players, packs and cards ----------------------------------------------------------
+
+    @property
+    def default_players(self) -> int:
+        return min(max(USUAL_PLAYERS, self.min_players), self.max_players)
+
+    @property
+    def table_sizes(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+    def check_players(self, players: int | None) -> int:
+        """The player count, checked against the rule set (`None` means the usual table)."""
+        if players is None:
+            return self.default_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise SeatError(f"the number of players must be a whole number, not {players!r}")
+        if players not in self.table_sizes:
+            raise SeatError(f"{players} players: {self.rules_name} are for {self.players_text()}")
+        return players
+
+    def players_text(self) -> str:
+        """`exactly 4 players`, `3 to 8 players`."""
+        if self.min_players == self.max_players:
+            return f"exactly {self.min_players} players"
+        return f"{self.min_players} to {self.max_players} players"
+
+    def pack_count(self, players: int | None = None) -> int:
+        """How many 52-card packs are shuffled together for a table of this size."""
+        players = self.check_players(players)
+        return next(step.packs for step in self.packs if players <= step.up_to)
+
+    def joker_count(self, players: int | None = None) -> int:
+        """How many jokers are in the game: a fixed number, plus so many a pack."""
+        return self.jokers.fixed + self.jokers.per_pack * self.pack_count(players)
+
+    def pack_size(self, players: int | None = None) -> int:
+        """Every card in the game: the packs' and the jokers."""
+        return 52 * self.pack_count(players) + self.joker_count(players)
+
+    def deck(self, players: int | None = None) -> list[Card]:
+        """Every physical card shuffled together: the packs' naturals, then the jokers (R1)."""
+        naturals = [
+            Card(rank, suit)
+            for _ in range(self.pack_count(players))
+            for suit in SUITS
+            for rank in RANKS
+        ]
+        return naturals + [JOKER] * self.joker_count(players)
+
+    def check_copies(self, cards: Iterable[Card], players: int | None = None) -> None:
+        """Raise `CopyLimitError` when the cards need more copies than this game's packs hold."""
+        check_copies(cards, self.pack_count(players), self.joker_count(players))
+
+    def exact_cut(self, number: int, players: int | None = None) -> int:
+        """The packet that earns the exact-cut bonus: players × cards dealt + 1 (R2)."""
+        return self.check_players(players) * self.cards_dealt(number) + 1
+
+    def stock_after_deal(self, number: int, players: int | None = None) -> int:
+        """Cards left in the stock once every hand is dealt and the upcard turned (R2)."""
+        return self.pack_size(players) - self.exact_cut(number, players)
+
+    def card_value(self, card: Card) -> int:
+        """A card's penalty left in hand (R10, R11)."""
+        return self.values.of(card)
+
+    def is_wild(self, card: Card) -> bool:
+        """Whether a card can stand for another: a joker, and a 2 where deuces are wild (R11)."""
+        return card.joker or (self.wild_deuces and card.rank == 2)
+
+    def naturals_needed(self, kind: MeldKind | str) -> int:
+        """The fewest natural cards a meld of this kind must hold (R4, R11)."""
+        return self.naturals.of(kind)
+
+    def renamed(self, name: str) -> RuleSet:
+        return replace(self, name=name, source="")
+
+    # --- older names, kept while callers move to the settings above ------------------------
+
+    @property
+    def title(self) -> str:
+        return self.name
+
+    @property
+    def deal_cards(self) -> tuple[int, ...]:
+        return tuple(deal.cards for deal in self.deals)
+
+    @property
+    def joker_penalty(self) -> int:
+        return self.values["JK"]
+
+    @property
+    def exact_opening(self) -> bool:
+        return self.exact_sizes
+
+    @property
+    def set_naturals(self) -> int:
+        return self.naturals.set
+
+    @property
+    def run_naturals(self) -> int:
+        return self.naturals.run
+
+    @property
+    def freed_joker_to_hand(self) -> bool:
+        return self.freed_joker is FreedJoker.HAND
+
+    def packs_text(self) -> str:
+        """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; jokers: 2`."""
+        steps, low = [], self.min_players
+        for step in self.packs:
+            if step.up_to >= low:
+                steps.append((low, min(step.up_to, self.max_players), step.packs))
+                low = step.up_to + 1
+            if low > self.max_players:
+                break
+        if len(steps) == 1:
+            return f"{steps[0][2]} + {self.joker_count()}"
+        sizes = ", ".join(
+            f"{packs} for {first}–{last}" if index else f"{packs} packs for {first}–{last} players"
+            for index, (first, last, packs) in enumerate(steps)
+        )
+        each = f"{self.jokers.per_pack} a pack" if self.jokers.per_pack else str(self.jokers.fixed)
+        return f"{sizes}; jokers: {each}"
