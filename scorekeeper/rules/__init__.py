@@ -2,35 +2,56 @@
 
 Nothing here imports Flask or the database: the pages, the JSON API and the tests all call the
 same functions. Checks return a `Verdict`; input that cannot be judged raises a `RulesError`.
+Every number a table may change is in its `RuleSet` (R11): `get_rules` reads one from a preset's
+name or a document.
 """
 
+# The reader and the words first: they lend the rule set value its `parse`, `summary` and
+# `differences` (ruleset.lend) before any other module can use them.
+from . import ruleschema, rulewords  # noqa: F401  # isort: skip
 from .cards import JOKER, Card, check_copies, format_cards, parse_cards
-from .contracts import CONTRACTS, Contract, contract
+from .contracts import Contract, contract
 from .errors import (
     CardError,
     CopyLimitError,
-    ProfileError,
     RoundError,
     RulesError,
+    RuleSetError,
     SeatError,
     SizeError,
 )
-from .profiles import DEFAULT_PROFILE, LAST_ROUND, PROFILES, Profile, get_profile
+from .presets import DEFAULT_RULES, PRESETS, get_rules, preset
+from .ruleset import Deal, FreedJoker, JokerSwap, MeldKind, Need, RuleSet
 from .verdict import Verdict
+
+# isort: split
+# Older names, kept while every caller moves to the rule set's own (they go with profiles.py).
+from .contracts import CONTRACTS
+from .errors import ProfileError
+from .profiles import DEFAULT_PROFILE, LAST_ROUND, PROFILES, Profile, get_profile
 
 __all__ = [
     "CONTRACTS",
     "DEFAULT_PROFILE",
+    "DEFAULT_RULES",
     "JOKER",
     "LAST_ROUND",
+    "PRESETS",
     "PROFILES",
     "Card",
     "CardError",
     "Contract",
     "CopyLimitError",
+    "Deal",
+    "FreedJoker",
+    "JokerSwap",
+    "MeldKind",
+    "Need",
     "Profile",
     "ProfileError",
     "RoundError",
+    "RuleSet",
+    "RuleSetError",
     "RulesError",
     "SeatError",
     "SizeError",
@@ -39,5 +60,7 @@ __all__ = [
     "contract",
     "format_cards",
     "get_profile",
+    "get_rules",
     "parse_cards",
+    "preset",
 ]

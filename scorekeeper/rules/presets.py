@@ -22,6 +22,7 @@ from .ruleset import (
     PackStep,
     RuleSet,
     Values,
+    lend,
 )
 
 
@@ -147,16 +148,19 @@ PRESETS: dict[str, RuleSet] = {
     "shanghai": SHANGHAI,
 }
 DEFAULT_RULES = LIVERPOOL
+lend(presets=PRESETS)
 
 
 def preset(name: str) -> RuleSet:
     """The preset of that name, any case (`Shanghai`), or `RuleSetError` listing the presets."""
-    key = name.strip().lower() if isinstance(name, str) else name
+    key = name.strip().lower() if isinstance(name, str) else None
     if key in PRESETS:
         return PRESETS[key]
+    quoted = repr(name) if not isinstance(name, str) or len(name) <= 30 else repr(name[:29] + "…")
+    choose = f"choose one of {', '.join(PRESETS)}"
     raise RuleSetError(
-        f"unknown rule set {name!r}: choose one of {', '.join(PRESETS)} or send a rule set",
-        {"rules": f"{name!r} is not a preset: choose one of {', '.join(PRESETS)}"},
+        f"unknown rule set {quoted}: {choose} or send a rule set",
+        {"rules": f"{quoted} is not a preset: {choose}"},
     )
 
 
@@ -167,6 +171,4 @@ def get_rules(rules: object = None) -> RuleSet:
         return DEFAULT_RULES
     if isinstance(rules, RuleSet):
         return rules
-    if isinstance(rules, str) and not rules.lstrip().startswith("{"):
-        return preset(rules)
     return RuleSet.parse(rules)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from difflib import get_close_matches
 from typing import Any
 
 from .errors import RuleSetError
+from .presets import LIVERPOOL, PRESETS, preset
 from .ruleset import (
     BUY_LIMITS,
     CUT_BONUSES,
@@ -39,15 +41,27 @@ from .ruleset import (
     PackStep,
     RuleSet,
     Values,
+    lend,
 )
 
 # The most jokers a rule set may add: more than any real table shuffles in.
 FIXED_JOKERS = range(0, 21)
+# The cards dealt to each player: no game holds a deal of more (the stock check refuses most).
+DEALT = range(1, 61)
 JOKERS_PER_PACK = range(0, 5)
 # What a changed rule set sent without a name is called.
 UNNAMED = "House"
-# A document larger than this is refused before it is read.
+TABLE_SIZES = range(FEWEST_PLAYERS, MOST_PLAYERS + 1)
+# A document larger than this is refused before it is read: the five presets are under 2,500.
 MOST_TEXT = 20_000
+# The most problems one refusal lists; a document of junk gets a count for the rest.
+MOST_PROBLEMS = 40
+# The problems the refusal's one-line message repeats (`problems` holds them all).
+SAID = 3
+# A key or a value quoted back is cut to this many characters.
+MOST_QUOTED = 30
+# A key the document leaves out (inside a deal or a packs step, where there is no default).
+MISSING = object()
 
 _TOP = (
     "version",
@@ -81,47 +95,109 @@ def _words(allowed: range) -> str:
     return f"{allowed.start} to {allowed.stop - 1}"
 
 
+def _unknown(key: object, keys: tuple[str, ...]) -> str:
+    """An unknown key's problem, with the setting it was probably meant to be."""
+    close = get_close_matches(key, keys, n=1) if isinstance(key, str) and len(key) < 40 else []
+    if close:
+        return f"is not a setting: did you mean {close[0]}?"
+    if len(keys) <= 6:
+        return f"is not a setting: the settings here are {', '.join(keys)}"
+    return "is not a setting of a rule set"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MOST_QUOTED else text[: MOST_QUOTED - 1] + "…"
+
+
+def _shown(value: object) -> str:
+    """A value quoted back in JSON's words, short whatever it holds (never a nested repr)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return _cut(repr(value))
+    if isinstance(value, str):
+        return _cut(json.dumps(value, ensure_ascii=False))
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a " + type(value).__name__
+
+
 class _Reader:
     """Reads one document, keeping every problem under its place."""
 
     def __init__(self) -> None:
         self.problems: dict[str, str] = {}
+        self.unlisted = 0
 
     def problem(self, path: str, message: str) -> None:
-        self.problems.setdefault(path, message)
+        if path in self.problems:
+            return
+        if len(self.problems) >= MOST_PROBLEMS:
+            self.unlisted += 1
+            return
+        self.problems[path] = message
+
+    def clean(self, *places: str) -> bool:
+        """Whether nothing at these places (or inside them) had a problem: a condition on a
+        setting that was refused would only repeat its problem in other words."""
+        return not any(
+            path == place or path.startswith((place + ".", place + "["))
+            for path in self.problems
+            for place in places
+        )
+
+    def listed(self) -> dict[str, str]:
+        if self.unlisted:
+            more = "problem" if self.unlisted == 1 else "problems"
+            self.problems["rules"] = f"and {self.unlisted} more {more} not listed here"
+        return self.problems
 
     def mapping(self, path: str, value: object, keys: tuple[str, ...]) -> Mapping[str, Any]:
         """The value as a JSON object with only known keys; {} (after a problem) otherwise."""
         if not isinstance(value, Mapping):
-            self.problem(path, f"must be an object with {', '.join(keys)}")
+            where = path or "rules"
+            self.problem(where, f"must be an object with {', '.join(keys)}, not {_shown(value)}")
             return {}
         for key in value:
             if key not in keys:
-                where = f"{path}.{key}" if path else str(key)
-                self.problem(where, f"is not a setting: the settings here are {', '.join(keys)}")
+                name = _cut(key) if isinstance(key, str) else _shown(key)
+                self.problem(f"{path}.{name}" if path else name, _unknown(key, keys))
         return value
 
     def whole(self, path: str, value: object, allowed: range) -> int:
         """A whole number within `allowed`; the range's first value (after a problem) otherwise."""
+        if value is MISSING:
+            self.problem(path, f"is missing: a whole number from {_words(allowed)}")
+            return allowed.start
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problem(path, f"must be a whole number from {_words(allowed)}, not {value!r}")
+            self.problem(
+                path, f"must be a whole number from {_words(allowed)}, not {_shown(value)}"
+            )
             return allowed.start
         if value not in allowed:
-            self.problem(path, f"must be from {_words(allowed)}, not {value}")
+            self.problem(path, f"must be from {_words(allowed)}, not {_shown(value)}")
             return allowed.start
         return value
 
     def flag(self, path: str, value: object) -> bool:
         if not isinstance(value, bool):
-            self.problem(path, f"must be true or false, not {value!r}")
+            self.problem(path, f"must be true or false, not {_shown(value)}")
             return False
         return value
 
     def choice(self, path: str, value: object, kind: type) -> Any:
+        """One of the enum's values; None (after a problem) otherwise."""
         choices = [member.value for member in kind]
+        if value is MISSING:
+            self.problem(path, f"is missing: one of {', '.join(choices)}")
+            return None
         if not isinstance(value, str) or value not in choices:
-            self.problem(path, f"must be one of {', '.join(choices)}, not {value!r}")
-            return kind(choices[0])
+            self.problem(path, f"must be one of {', '.join(choices)}, not {_shown(value)}")
+            return None
         return kind(value)
 
     def limit(self, path: str, value: object) -> int | None:
@@ -141,51 +217,57 @@ def _decoded(document: object, reader: _Reader) -> object:
         return json.loads(document)
     except ValueError as error:
         reader.problem("rules", f"is not JSON: {error}")
-        return {}
+    except RecursionError:
+        reader.problem("rules", "is not a rule set: its JSON is nested far too deep")
+    return {}
 
 
 def read_document(document: object) -> RuleSet:
     """The rule set a document describes, or `RuleSetError` naming every problem (R11)."""
-    from .presets import LIVERPOOL, preset
-
-    if isinstance(document, str) and not document.lstrip().startswith("{"):
+    if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
         return preset(document)
     reader = _Reader()
     data = reader.mapping("", _decoded(document, reader), _TOP)
-    if "rules" in reader.problems or not isinstance(data, Mapping):
-        raise _refusal(reader.problems)
+    if "rules" in reader.problems:
+        raise _refusal(reader.listed())
     default = LIVERPOOL.to_json()
     given = {key: data.get(key, default[key]) for key in _TOP}
     rules = _build(reader, given, default)
-    playable_problems(rules, reader)
+    _playable(rules, reader)
     if reader.problems:
-        raise _refusal(reader.problems)
+        raise _refusal(reader.listed())
     if "name" not in data and rules != LIVERPOOL:
         # Left unnamed, a changed rule set is not called Liverpool.
-        return rules.renamed(UNNAMED)
-    return rules
+        rules = rules.renamed(UNNAMED)
+    # A preset read back is the preset itself, with where it comes from.
+    return next((known for known in PRESETS.values() if known == rules), rules)
 
 
 def _refusal(problems: dict[str, str]) -> RuleSetError:
     count = len(problems)
-    listed = "; ".join(f"{path}: {message}" for path, message in problems.items())
+    first = list(problems.items())[:SAID]
+    listed = "; ".join(f"{path}: {message}" for path, message in first)
+    more = "; …" if count > SAID else ""
     noun = "problem" if count == 1 else "problems"
-    return RuleSetError(f"the rule set cannot be used ({count} {noun}): {listed}", problems)
+    return RuleSetError(f"the rule set cannot be used ({count} {noun}): {listed}{more}", problems)
 
 
 def _build(reader: _Reader, given: Mapping[str, Any], default: Mapping[str, Any]) -> RuleSet:
-    if given["version"] != VERSION or isinstance(given["version"], bool):
-        reader.problem("version", f"must be {VERSION}, the only version there is")
+    version = given["version"]
+    if type(version) is not int or version != VERSION:
+        reader.problem(
+            "version", f"must be {VERSION}, the only version there is, not {_shown(version)}"
+        )
     players = reader.mapping("players", given["players"], ("min", "max"))
     values = reader.mapping("values", given["values"], VALUE_KEYS)
     flags = {key: reader.flag(key, given[key]) for key in _FLAGS}
     return RuleSet(
         name=_name(reader, given["name"]),
         min_players=reader.whole(
-            "players.min", players.get("min", default["players"]["min"]), range(2, 9)
+            "players.min", players.get("min", default["players"]["min"]), TABLE_SIZES
         ),
         max_players=reader.whole(
-            "players.max", players.get("max", default["players"]["max"]), range(2, 9)
+            "players.max", players.get("max", default["players"]["max"]), TABLE_SIZES
         ),
         packs=_packs(reader, given["packs"]),
         jokers=_jokers(reader, given["jokers"], default["jokers"]),
@@ -198,8 +280,9 @@ def _build(reader: _Reader, given: Mapping[str, Any], default: Mapping[str, Any]
         ),
         naturals=_naturals(reader, given["naturals"], default["naturals"]),
         cut_bonus=reader.whole("cut_bonus", given["cut_bonus"], CUT_BONUSES),
-        joker_swap=reader.choice("joker_swap", given["joker_swap"], JokerSwap),
-        freed_joker=reader.choice("freed_joker", given["freed_joker"], FreedJoker),
+        joker_swap=reader.choice("joker_swap", given["joker_swap"], JokerSwap) or JokerSwap.RUNS,
+        freed_joker=reader.choice("freed_joker", given["freed_joker"], FreedJoker)
+        or FreedJoker.LAY_OFF,
         buying=_buying(reader, given["buying"], default["buying"]),
         **flags,
     )
@@ -207,8 +290,8 @@ def _build(reader: _Reader, given: Mapping[str, Any], default: Mapping[str, Any]
 
 def _name(reader: _Reader, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        reader.problem("name", 'must be a name of 1 to 40 characters, like "Smith family"')
-        return "House"
+        reader.problem("name", f'must be a name of 1 to {NAME_MAX} characters, like "Smith family"')
+        return UNNAMED
     name = " ".join(value.split())
     if len(name) > NAME_MAX:
         reader.problem("name", f"must be at most {NAME_MAX} characters, not {len(name)}")
@@ -219,7 +302,9 @@ def _name(reader: _Reader, value: object) -> str:
 
 def _packs(reader: _Reader, value: object) -> tuple[PackStep, ...]:
     if not isinstance(value, list) or not value:
-        reader.problem("packs", 'must be a list of {"up_to": players, "packs": packs}')
+        reader.problem(
+            "packs", f'must be a list of {{"up_to": players, "packs": packs}}, not {_shown(value)}'
+        )
         return (PackStep(MOST_PLAYERS, 2),)
     steps = []
     for index, item in enumerate(value[:MOST_PLAYERS]):
@@ -227,8 +312,8 @@ def _packs(reader: _Reader, value: object) -> tuple[PackStep, ...]:
         item = reader.mapping(path, item, ("up_to", "packs"))
         steps.append(
             PackStep(
-                reader.whole(f"{path}.up_to", item.get("up_to"), range(2, MOST_PLAYERS + 1)),
-                reader.whole(f"{path}.packs", item.get("packs"), range(1, MOST_PACKS + 1)),
+                reader.whole(f"{path}.up_to", item.get("up_to", MISSING), TABLE_SIZES),
+                reader.whole(f"{path}.packs", item.get("packs", MISSING), range(1, MOST_PACKS + 1)),
             )
         )
     if len(value) > MOST_PLAYERS:
@@ -253,7 +338,7 @@ def _jokers(reader: _Reader, value: object, default: Mapping[str, Any]) -> Joker
 
 def _deals(reader: _Reader, value: object) -> tuple[Deal, ...]:
     if not isinstance(value, list) or not 1 <= len(value) <= MOST_DEALS:
-        count = f"not {len(value)}" if isinstance(value, list) else f"not {value!r}"
+        count = f"not {len(value)}" if isinstance(value, list) else f"not {_shown(value)}"
         reader.problem("deals", f"must be a list of 1 to {MOST_DEALS} deals, {count}")
         value = value[:MOST_DEALS] if isinstance(value, list) else []
     return tuple(_deal(reader, f"deals[{index}]", item) for index, item in enumerate(value))
@@ -261,10 +346,20 @@ def _deals(reader: _Reader, value: object) -> tuple[Deal, ...]:
 
 def _deal(reader: _Reader, path: str, value: object) -> Deal:
     value = reader.mapping(path, value, ("cards", "contract", "whole_hand"))
-    cards = reader.whole(f"{path}.cards", value.get("cards"), range(1, 61))
-    contract = value.get("contract")
+    cards = reader.whole(f"{path}.cards", value.get("cards", MISSING), DEALT)
+    contract = value.get("contract", MISSING)
     if not isinstance(contract, list) or not 1 <= len(contract) <= MOST_MELDS:
-        reader.problem(f"{path}.contract", f"must be a list of 1 to {MOST_MELDS} melds")
+        count = (
+            f"not {len(contract)}"
+            if isinstance(contract, list)
+            else "it is missing"
+            if contract is MISSING
+            else f"not {_shown(contract)}"
+        )
+        reader.problem(
+            f"{path}.contract",
+            f'must be a list of 1 to {MOST_MELDS} melds like {{"kind": "set", "size": 3}}, {count}',
+        )
         contract = contract[:MOST_MELDS] if isinstance(contract, list) else []
     needs = tuple(
         _need(reader, f"{path}.contract[{index}]", item) for index, item in enumerate(contract)
@@ -274,7 +369,10 @@ def _deal(reader: _Reader, path: str, value: object) -> Deal:
 
 def _need(reader: _Reader, path: str, value: object) -> Need:
     value = reader.mapping(path, value, ("kind", "size"))
-    kind = reader.choice(f"{path}.kind", value.get("kind"), MeldKind)
+    kind = reader.choice(f"{path}.kind", value.get("kind", MISSING), MeldKind)
+    if kind is None:
+        # Which sizes are allowed depends on the kind: nothing more to say about the size.
+        return Need(MeldKind.SET, SET_SIZES.start)
     sizes = SET_SIZES if kind is MeldKind.SET else RUN_SIZES
     return Need(kind, reader.whole(f"{path}.size", value.get("size", kind.least), sizes))
 
@@ -305,40 +403,63 @@ def _buying(reader: _Reader, value: object, default: Mapping[str, Any]) -> Buyin
     )
 
 
-def playable_problems(rules: RuleSet, reader: _Reader | None = None) -> dict[str, str]:
-    """R11's conditions on a rule set whose every setting has the right type and range."""
-    reader = reader or _Reader()
+def _playable(rules: RuleSet, reader: _Reader) -> None:
+    """R11's "A rule set is playable when…", each condition on settings that were read without
+    a problem (a refused setting stands for a guess, and a guess proves nothing)."""
+    if not reader.clean("players"):
+        return
     if rules.min_players > rules.max_players:
         reader.problem(
             "players.max",
             f"the most players ({rules.max_players}) cannot be fewer than the fewest "
             f"({rules.min_players})",
         )
-        return reader.problems
-    if rules.min_players < FEWEST_PLAYERS:
-        reader.problem("players.min", f"a game needs at least {FEWEST_PLAYERS} players")
-    covered = max((step.up_to for step in rules.packs), default=0)
+        return
+    if not reader.clean("packs"):
+        return
+    covered = max(step.up_to for step in rules.packs)
     if covered < rules.max_players:
+        sizes = (
+            f"{rules.max_players}"
+            if covered + 1 == rules.max_players
+            else f"{max(covered + 1, rules.min_players)}–{rules.max_players}"
+        )
         reader.problem(
             "packs",
-            f"gives no number of packs for {covered + 1}–{rules.max_players} players",
+            f"gives no number of packs for {sizes} players: the last step is up to {covered}",
         )
-        return reader.problems
+        return
+    if not reader.clean("jokers"):
+        return
     for index, deal in enumerate(rules.deals):
-        _deal_problems(rules, reader, f"deals[{index}]", deal)
-    return reader.problems
+        path = f"deals[{index}]"
+        if reader.clean(path) and _dealt(rules, reader, path, deal) and reader.clean("buying"):
+            _fits(rules, reader, path, deal)
 
 
-def _deal_problems(rules: RuleSet, reader: _Reader, path: str, deal: Deal) -> None:
-    for players in rules.table_sizes:
-        needed = players * deal.cards + 1
-        if needed >= rules.pack_size(players):
-            reader.problem(
-                f"{path}.cards",
-                f"{players} players × {deal.cards} cards + the upcard is {needed}, and the game "
-                f"has only {rules.pack_size(players)} cards: the deal leaves no stock",
-            )
-            return
+def _dealt(rules: RuleSet, reader: _Reader, path: str, deal: Deal) -> bool:
+    """Every table size can deal every hand and turn the upcard with a stock left (R2, R11)."""
+    short = [
+        players
+        for players in rules.table_sizes
+        if players * deal.cards + 1 >= rules.pack_size(players)
+    ]
+    if not short:
+        return True
+    players, others = short[0], short[1:]
+    needed = players * deal.cards + 1
+    nor = f" (nor for {', '.join(map(str, others))})" if others else ""
+    reader.problem(
+        f"{path}.cards",
+        f"{players} players × {deal.cards} cards + the upcard is {needed}, but a game of "
+        f"{players} holds only {rules.pack_size(players)} cards: no stock is left{nor}",
+    )
+    return False
+
+
+def _fits(rules: RuleSet, reader: _Reader, path: str, deal: Deal) -> None:
+    """The contract fits the hand after the draw and the buys the limits allow, less the card
+    kept for the discard (none in a whole-hand deal) (R11)."""
     discard = 0 if deal.whole_hand else 1
     needed = deal.contract_cards + discard
     buys = rules.buying.buys_in_a_deal()
@@ -356,3 +477,6 @@ def _deal_problems(rules: RuleSet, reader: _Reader, path: str, deal: Deal) -> No
         f"{held} cards ({deal.cards} dealt + the draw) cannot hold "
         f"{deal.contract_text()}{and_discard} ({needed} cards), {reason}",
     )
+
+
+lend(read=read_document)

@@ -11,9 +11,11 @@ they need from it. `RuleSet.parse` refuses a document that is not playable with 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from .cards import JOKER, RANKS, SUITS, Card, check_copies, rank_name
@@ -37,6 +39,20 @@ NAME_MAX = 40
 VALUE_KEYS = (*(rank_name(rank) for rank in RANKS), "JK")
 # A table of this many players when a question names none, within the rule set's limits.
 USUAL_PLAYERS = 4
+# What the modules above the value lend it, as the package loads (its `__init__` imports them
+# before anything else): `read` (ruleschema), `presets` (presets), `summary`, `differences` and
+# `pack_steps` (rulewords). The value imports none of them, so the layers point one way:
+# ruleset <- ruleschema, presets, rulewords.
+_LENT: dict[str, Any] = {}
+
+
+def lend(**parts: Any) -> None:
+    """Called once by each module above the value with what it lends (see `_LENT`)."""
+    _LENT.update(parts)
+
+
+# The parts of a place in the document: `deals[7].contract` is deals, [7], contract.
+_PLACE = re.compile(r"\[\d+\]|[^.\[\]]+")
 
 
 class MeldKind(StrEnum):
@@ -98,11 +114,17 @@ class Deal:
         return sum(need.size for need in self.contract)
 
     def contract_text(self) -> str:
-        """`1 set of 3 + 1 run of 10`: each kind and size once, with its count."""
+        """`2 sets`, `1 set + 1 run` at R4's smallest sizes; else every size: `1 set of 3 +
+        1 run of 10`. Each kind and size once, with its count."""
         counted: dict[Need, int] = {}
         for need in self.contract:
             counted[need] = counted.get(need, 0) + 1
-        return " + ".join(f"{count} {need}" for need, count in counted.items())
+        sized = any(need.size != need.kind.least for need in counted)
+        return " + ".join(
+            f"{count} {need.kind.value}{'s' if count > 1 else ''}"
+            + (f" of {need.size}" if sized else "")
+            for need, count in counted.items()
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,12 +230,23 @@ class RuleSet:
     def parse(cls, document: object) -> RuleSet:
         """A preset's name (`"shanghai"`), a JSON text, or a decoded document; `RuleSetError`
         naming every problem when it is none of these or not playable (R11)."""
-        from .ruleschema import read_document
-
-        return read_document(document)
+        return _LENT["read"](document)
 
     def to_json(self) -> dict[str, Any]:
-        """The whole document, every key present, as the server answers it."""
+        """The whole document, every key present, as the server answers it (a fresh copy)."""
+        return json.loads(self.dumps())
+
+    def dumps(self) -> str:
+        """The document as compact JSON text, keys in the document's order."""
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:
+        return json.dumps(self._document, ensure_ascii=False, separators=(",", ":"))
+
+    @cached_property
+    def _document(self) -> dict[str, Any]:
+        # Read often (`setting`, `house`, every citation): made once; never handed out.
         return {
             "version": VERSION,
             "name": self.name,
@@ -252,10 +285,6 @@ class RuleSet:
             },
         }
 
-    def dumps(self) -> str:
-        """The document as compact JSON text, keys in the document's order."""
-        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
-
     def __str__(self) -> str:
         return self.name
 
@@ -267,9 +296,7 @@ class RuleSet:
     @property
     def preset(self) -> str | None:
         """The preset's key (`shanghai`) when this rule set is exactly a preset, else None."""
-        from .presets import PRESETS
-
-        return next((key for key, rules in PRESETS.items() if rules == self), None)
+        return next((key for key, rules in _LENT["presets"].items() if rules == self), None)
 
     @property
     def label(self) -> str:
@@ -282,17 +309,35 @@ class RuleSet:
         return f"{self.preset or self.name} rules"
 
     def setting(self, path: str) -> object:
-        """One setting by its place in the document: `cut_bonus`, `naturals.set`, `values.JK`."""
-        value: object = self.to_json()
-        for part in path.split("."):
-            value = value[part]  # type: ignore[index]
+        """One setting by its place in the document, as a problem names it: `cut_bonus`,
+        `naturals.set`, `values.JK`, `deals[7].contract`; `KeyError` for a place there is not."""
+        value: object = self._document
+        for part in _PLACE.findall(path):
+            try:
+                value = value[int(part[1:-1]) if part.startswith("[") else part]  # type: ignore[index]
+            except (KeyError, IndexError, TypeError, ValueError):
+                raise KeyError(path) from None
+        if isinstance(value, dict | list):
+            return json.loads(json.dumps(value))
         return value
 
     def house(self, path: str) -> bool:
-        """Whether this rule set changes a setting from the default `liverpool` (R11)."""
-        from .presets import LIVERPOOL
+        """Whether this rule set changes a setting from the default `liverpool` (R11): a deal
+        `liverpool` does not have is a change."""
+        try:
+            default = _LENT["presets"]["liverpool"].setting(path)
+        except KeyError:
+            return True
+        return self.setting(path) != default
 
-        return self.setting(path) != LIVERPOOL.setting(path)
+    def summary(self) -> str:
+        """One line for a list or a heading: `Shanghai · 10 deals · 3–8 players · deuces wild`."""
+        return _LENT["summary"](self)
+
+    def differences(self) -> tuple[tuple[str, str], ...]:
+        """Each setting this rule set changes from `liverpool`, as (its place in the document,
+        a plain sentence): `("values.JK", "a joker left in hand is 50")`, in document order."""
+        return _LENT["differences"](self)
 
     def cite(self, path: str, default_rule: str) -> str:
         """The rule a verdict that turns on `path` rests on: R11 where this rule set changes it."""
@@ -434,13 +479,7 @@ class RuleSet:
 
     def packs_text(self) -> str:
         """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; jokers: 2`."""
-        steps, low = [], self.min_players
-        for step in self.packs:
-            if step.up_to >= low:
-                steps.append((low, min(step.up_to, self.max_players), step.packs))
-                low = step.up_to + 1
-            if low > self.max_players:
-                break
+        steps = _LENT["pack_steps"](self)
         if len(steps) == 1:
             return f"{steps[0][2]} + {self.joker_count()}"
         sizes = ", ".join(
