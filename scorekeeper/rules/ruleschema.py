@@ -62,6 +62,16 @@ SAID = 3
 MOST_QUOTED = 30
 # A key the document leaves out (inside a deal or a packs step, where there is no default).
 MISSING = object()
+# Every key of an object that was not an object: its problem is said once, at the object.
+SKIP = object()
+
+
+class _Broken(dict):
+    """What `mapping` gives for a value that is not an object: every key reads as SKIP."""
+
+    def get(self, key: object, default: object = None) -> object:
+        return SKIP
+
 
 _TOP = (
     "version",
@@ -95,6 +105,11 @@ def _words(allowed: range) -> str:
     return f"{allowed.start} to {allowed.stop - 1}"
 
 
+def _order(path: str) -> int:
+    top = path.split(".")[0].split("[")[0]
+    return _TOP.index(top) if top in _TOP else len(_TOP)
+
+
 def _unknown(key: object, keys: tuple[str, ...]) -> str:
     """An unknown key's problem, with the setting it was probably meant to be."""
     close = get_close_matches(key, keys, n=1) if isinstance(key, str) and len(key) < 40 else []
@@ -115,6 +130,8 @@ def _shown(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) > 10**12:
+        return "a number of more than 12 digits"  # whose repr could be refused outright
     if isinstance(value, int | float):
         return _cut(repr(value))
     if isinstance(value, str):
@@ -151,17 +168,20 @@ class _Reader:
         )
 
     def listed(self) -> dict[str, str]:
+        """The problems in the document's order (unknown keys after the settings), with a count
+        of any past the limit."""
+        listed = dict(sorted(self.problems.items(), key=lambda item: _order(item[0])))
         if self.unlisted:
             more = "problem" if self.unlisted == 1 else "problems"
-            self.problems["rules"] = f"and {self.unlisted} more {more} not listed here"
-        return self.problems
+            listed["rules"] = f"and {self.unlisted} more {more} not listed here"
+        return listed
 
     def mapping(self, path: str, value: object, keys: tuple[str, ...]) -> Mapping[str, Any]:
         """The value as a JSON object with only known keys; {} (after a problem) otherwise."""
         if not isinstance(value, Mapping):
             where = path or "rules"
             self.problem(where, f"must be an object with {', '.join(keys)}, not {_shown(value)}")
-            return {}
+            return _Broken()
         for key in value:
             if key not in keys:
                 name = _cut(key) if isinstance(key, str) else _shown(key)
@@ -170,6 +190,8 @@ class _Reader:
 
     def whole(self, path: str, value: object, allowed: range) -> int:
         """A whole number within `allowed`; the range's first value (after a problem) otherwise."""
+        if value is SKIP:
+            return allowed.start
         if value is MISSING:
             self.problem(path, f"is missing: a whole number from {_words(allowed)}")
             return allowed.start
@@ -184,6 +206,8 @@ class _Reader:
         return value
 
     def flag(self, path: str, value: object) -> bool:
+        if value is SKIP:
+            return False
         if not isinstance(value, bool):
             self.problem(path, f"must be true or false, not {_shown(value)}")
             return False
@@ -192,6 +216,8 @@ class _Reader:
     def choice(self, path: str, value: object, kind: type) -> Any:
         """One of the enum's values; None (after a problem) otherwise."""
         choices = [member.value for member in kind]
+        if value is SKIP:
+            return None
         if value is MISSING:
             self.problem(path, f"is missing: one of {', '.join(choices)}")
             return None
@@ -215,8 +241,11 @@ def _decoded(document: object, reader: _Reader) -> object:
         return {}
     try:
         return json.loads(document)
-    except ValueError as error:
-        reader.problem("rules", f"is not JSON: {error}")
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        reader.problem("rules", f"is not JSON: {error.msg.lower()} at {where}")
+    except ValueError:
+        reader.problem("rules", "is not a rule set: it holds a number thousands of digits long")
     except RecursionError:
         reader.problem("rules", "is not a rule set: its JSON is nested far too deep")
     return {}
@@ -348,7 +377,9 @@ def _deal(reader: _Reader, path: str, value: object) -> Deal:
     value = reader.mapping(path, value, ("cards", "contract", "whole_hand"))
     cards = reader.whole(f"{path}.cards", value.get("cards", MISSING), DEALT)
     contract = value.get("contract", MISSING)
-    if not isinstance(contract, list) or not 1 <= len(contract) <= MOST_MELDS:
+    if contract is SKIP:
+        contract = []
+    elif not isinstance(contract, list) or not 1 <= len(contract) <= MOST_MELDS:
         count = (
             f"not {len(contract)}"
             if isinstance(contract, list)
