@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from difflib import get_close_matches
 from typing import Any
 
-from .errors import RuleSetError
 from .presets import LIVERPOOL, PRESETS, preset
+from .rulereader import MISSING, SKIP, Reader, refusal, shown
 from .ruleset import (
     BUY_LIMITS,
     CUT_BONUSES,
@@ -54,24 +53,6 @@ UNNAMED = "House"
 TABLE_SIZES = range(FEWEST_PLAYERS, MOST_PLAYERS + 1)
 # A document larger than this is refused before it is read: the five presets are under 2,500.
 MOST_TEXT = 20_000
-# The most problems one refusal lists; a document of junk gets a count for the rest.
-MOST_PROBLEMS = 40
-# The problems the refusal's one-line message repeats (`problems` holds them all).
-SAID = 3
-# A key or a value quoted back is cut to this many characters.
-MOST_QUOTED = 30
-# A key the document leaves out (inside a deal or a packs step, where there is no default).
-MISSING = object()
-# Every key of an object that was not an object: its problem is said once, at the object.
-SKIP = object()
-
-
-class _Broken(dict):
-    """What `mapping` gives for a value that is not an object: every key reads as SKIP."""
-
-    def get(self, key: object, default: object = None) -> object:
-        return SKIP
-
 
 _TOP = (
     "version",
@@ -101,136 +82,12 @@ _FLAGS = (
 )
 
 
-def _words(allowed: range) -> str:
-    return f"{allowed.start} to {allowed.stop - 1}"
-
-
 def _order(path: str) -> int:
     top = path.split(".")[0].split("[")[0]
     return _TOP.index(top) if top in _TOP else len(_TOP)
 
 
-def _unknown(key: object, keys: tuple[str, ...]) -> str:
-    """An unknown key's problem, with the setting it was probably meant to be."""
-    close = get_close_matches(key, keys, n=1) if isinstance(key, str) and len(key) < 40 else []
-    if close:
-        return f"is not a setting: did you mean {close[0]}?"
-    if len(keys) <= 6:
-        return f"is not a setting: the settings here are {', '.join(keys)}"
-    return "is not a setting of a rule set"
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= MOST_QUOTED else text[: MOST_QUOTED - 1] + "…"
-
-
-def _shown(value: object) -> str:
-    """A value quoted back in JSON's words, short whatever it holds (never a nested repr)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int) and abs(value) > 10**12:
-        return "a number of more than 12 digits"  # whose repr could be refused outright
-    if isinstance(value, int | float):
-        return _cut(repr(value))
-    if isinstance(value, str):
-        return _cut(json.dumps(value, ensure_ascii=False))
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return "a " + type(value).__name__
-
-
-class _Reader:
-    """Reads one document, keeping every problem under its place."""
-
-    def __init__(self) -> None:
-        self.problems: dict[str, str] = {}
-        self.unlisted = 0
-
-    def problem(self, path: str, message: str) -> None:
-        if path in self.problems:
-            return
-        if len(self.problems) >= MOST_PROBLEMS:
-            self.unlisted += 1
-            return
-        self.problems[path] = message
-
-    def clean(self, *places: str) -> bool:
-        """Whether nothing at these places (or inside them) had a problem: a condition on a
-        setting that was refused would only repeat its problem in other words."""
-        return not any(
-            path == place or path.startswith((place + ".", place + "["))
-            for path in self.problems
-            for place in places
-        )
-
-    def listed(self) -> dict[str, str]:
-        """The problems in the document's order (unknown keys after the settings), with a count
-        of any past the limit."""
-        listed = dict(sorted(self.problems.items(), key=lambda item: _order(item[0])))
-        if self.unlisted:
-            more = "problem" if self.unlisted == 1 else "problems"
-            listed["rules"] = f"and {self.unlisted} more {more} not listed here"
-        return listed
-
-    def mapping(self, path: str, value: object, keys: tuple[str, ...]) -> Mapping[str, Any]:
-        """The value as a JSON object with only known keys; {} (after a problem) otherwise."""
-        if not isinstance(value, Mapping):
-            where = path or "rules"
-            self.problem(where, f"must be an object with {', '.join(keys)}, not {_shown(value)}")
-            return _Broken()
-        for key in value:
-            if key not in keys:
-                name = _cut(key) if isinstance(key, str) else _shown(key)
-                self.problem(f"{path}.{name}" if path else name, _unknown(key, keys))
-        return value
-
-    def whole(self, path: str, value: object, allowed: range) -> int:
-        """A whole number within `allowed`; the range's first value (after a problem) otherwise."""
-        if value is SKIP:
-            return allowed.start
-        if value is MISSING:
-            self.problem(path, f"is missing: a whole number from {_words(allowed)}")
-            return allowed.start
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.problem(
-                path, f"must be a whole number from {_words(allowed)}, not {_shown(value)}"
-            )
-            return allowed.start
-        if value not in allowed:
-            self.problem(path, f"must be from {_words(allowed)}, not {_shown(value)}")
-            return allowed.start
-        return value
-
-    def flag(self, path: str, value: object) -> bool:
-        if value is SKIP:
-            return False
-        if not isinstance(value, bool):
-            self.problem(path, f"must be true or false, not {_shown(value)}")
-            return False
-        return value
-
-    def choice(self, path: str, value: object, kind: type) -> Any:
-        """One of the enum's values; None (after a problem) otherwise."""
-        choices = [member.value for member in kind]
-        if value is SKIP:
-            return None
-        if value is MISSING:
-            self.problem(path, f"is missing: one of {', '.join(choices)}")
-            return None
-        if not isinstance(value, str) or value not in choices:
-            self.problem(path, f"must be one of {', '.join(choices)}, not {_shown(value)}")
-            return None
-        return kind(value)
-
-    def limit(self, path: str, value: object) -> int | None:
-        return None if value is None else self.whole(path, value, BUY_LIMITS)
-
-
-def _decoded(document: object, reader: _Reader) -> object:
+def _decoded(document: object, reader: Reader) -> object:
     """A JSON text decoded; anything else as it is."""
     if isinstance(document, bytes | bytearray):
         document = document.decode("utf-8", "replace")
@@ -255,16 +112,16 @@ def read_document(document: object) -> RuleSet:
     """The rule set a document describes, or `RuleSetError` naming every problem (R11)."""
     if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
         return preset(document)
-    reader = _Reader()
+    reader = Reader()
     data = reader.mapping("", _decoded(document, reader), _TOP)
     if "rules" in reader.problems:
-        raise _refusal(reader.listed())
+        raise refusal(reader.listed(_order))
     default = LIVERPOOL.to_json()
     given = {key: data.get(key, default[key]) for key in _TOP}
     rules = _build(reader, given, default)
     _playable(rules, reader)
     if reader.problems:
-        raise _refusal(reader.listed())
+        raise refusal(reader.listed(_order))
     if "name" not in data and rules != LIVERPOOL:
         # Left unnamed, a changed rule set is not called Liverpool.
         rules = rules.renamed(UNNAMED)
@@ -272,20 +129,11 @@ def read_document(document: object) -> RuleSet:
     return next((known for known in PRESETS.values() if known == rules), rules)
 
 
-def _refusal(problems: dict[str, str]) -> RuleSetError:
-    count = len(problems)
-    first = list(problems.items())[:SAID]
-    listed = "; ".join(f"{path}: {message}" for path, message in first)
-    more = "; …" if count > SAID else ""
-    noun = "problem" if count == 1 else "problems"
-    return RuleSetError(f"the rule set cannot be used ({count} {noun}): {listed}{more}", problems)
-
-
-def _build(reader: _Reader, given: Mapping[str, Any], default: Mapping[str, Any]) -> RuleSet:
+def _build(reader: Reader, given: Mapping[str, Any], default: Mapping[str, Any]) -> RuleSet:
     version = given["version"]
     if type(version) is not int or version != VERSION:
         reader.problem(
-            "version", f"must be {VERSION}, the only version there is, not {_shown(version)}"
+            "version", f"must be {VERSION}, the only version there is, not {shown(version)}"
         )
     players = reader.mapping("players", given["players"], ("min", "max"))
     values = reader.mapping("values", given["values"], VALUE_KEYS)
@@ -317,7 +165,7 @@ def _build(reader: _Reader, given: Mapping[str, Any], default: Mapping[str, Any]
     )
 
 
-def _name(reader: _Reader, value: object) -> str:
+def _name(reader: Reader, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         reader.problem("name", f'must be a name of 1 to {NAME_MAX} characters, like "Smith family"')
         return UNNAMED
@@ -329,10 +177,10 @@ def _name(reader: _Reader, value: object) -> str:
     return name
 
 
-def _packs(reader: _Reader, value: object) -> tuple[PackStep, ...]:
+def _packs(reader: Reader, value: object) -> tuple[PackStep, ...]:
     if not isinstance(value, list) or not value:
         reader.problem(
-            "packs", f'must be a list of {{"up_to": players, "packs": packs}}, not {_shown(value)}'
+            "packs", f'must be a list of {{"up_to": players, "packs": packs}}, not {shown(value)}'
         )
         return (PackStep(MOST_PLAYERS, 2),)
     steps = []
@@ -355,7 +203,7 @@ def _packs(reader: _Reader, value: object) -> tuple[PackStep, ...]:
     return tuple(steps)
 
 
-def _jokers(reader: _Reader, value: object, default: Mapping[str, Any]) -> Jokers:
+def _jokers(reader: Reader, value: object, default: Mapping[str, Any]) -> Jokers:
     value = reader.mapping("jokers", value, ("fixed", "per_pack"))
     return Jokers(
         fixed=reader.whole("jokers.fixed", value.get("fixed", default["fixed"]), FIXED_JOKERS),
@@ -365,15 +213,15 @@ def _jokers(reader: _Reader, value: object, default: Mapping[str, Any]) -> Joker
     )
 
 
-def _deals(reader: _Reader, value: object) -> tuple[Deal, ...]:
+def _deals(reader: Reader, value: object) -> tuple[Deal, ...]:
     if not isinstance(value, list) or not 1 <= len(value) <= MOST_DEALS:
-        count = f"not {len(value)}" if isinstance(value, list) else f"not {_shown(value)}"
+        count = f"not {len(value)}" if isinstance(value, list) else f"not {shown(value)}"
         reader.problem("deals", f"must be a list of 1 to {MOST_DEALS} deals, {count}")
         value = value[:MOST_DEALS] if isinstance(value, list) else []
     return tuple(_deal(reader, f"deals[{index}]", item) for index, item in enumerate(value))
 
 
-def _deal(reader: _Reader, path: str, value: object) -> Deal:
+def _deal(reader: Reader, path: str, value: object) -> Deal:
     value = reader.mapping(path, value, ("cards", "contract", "whole_hand"))
     cards = reader.whole(f"{path}.cards", value.get("cards", MISSING), DEALT)
     contract = value.get("contract", MISSING)
@@ -385,7 +233,7 @@ def _deal(reader: _Reader, path: str, value: object) -> Deal:
             if isinstance(contract, list)
             else "it is missing"
             if contract is MISSING
-            else f"not {_shown(contract)}"
+            else f"not {shown(contract)}"
         )
         reader.problem(
             f"{path}.contract",
@@ -398,7 +246,7 @@ def _deal(reader: _Reader, path: str, value: object) -> Deal:
     return Deal(cards, needs, reader.flag(f"{path}.whole_hand", value.get("whole_hand", False)))
 
 
-def _need(reader: _Reader, path: str, value: object) -> Need:
+def _need(reader: Reader, path: str, value: object) -> Need:
     value = reader.mapping(path, value, ("kind", "size"))
     kind = reader.choice(f"{path}.kind", value.get("kind", MISSING), MeldKind)
     if kind is None:
@@ -408,7 +256,7 @@ def _need(reader: _Reader, path: str, value: object) -> Need:
     return Need(kind, reader.whole(f"{path}.size", value.get("size", kind.least), sizes))
 
 
-def _naturals(reader: _Reader, value: object, default: Mapping[str, Any]) -> Naturals:
+def _naturals(reader: Reader, value: object, default: Mapping[str, Any]) -> Naturals:
     value = reader.mapping("naturals", value, ("set", "run", "wild_at_most_natural"))
     return Naturals(
         set=reader.whole("naturals.set", value.get("set", default["set"]), range(1, 9)),
@@ -420,12 +268,16 @@ def _naturals(reader: _Reader, value: object, default: Mapping[str, Any]) -> Nat
     )
 
 
-def _buying(reader: _Reader, value: object, default: Mapping[str, Any]) -> Buying:
+def _buying(reader: Reader, value: object, default: Mapping[str, Any]) -> Buying:
     value = reader.mapping("buying", value, ("allowed", "per_deal", "per_game", "penalty_cards"))
     return Buying(
         allowed=reader.flag("buying.allowed", value.get("allowed", default["allowed"])),
-        per_deal=reader.limit("buying.per_deal", value.get("per_deal", default["per_deal"])),
-        per_game=reader.limit("buying.per_game", value.get("per_game", default["per_game"])),
+        per_deal=reader.limit(
+            "buying.per_deal", value.get("per_deal", default["per_deal"]), BUY_LIMITS
+        ),
+        per_game=reader.limit(
+            "buying.per_game", value.get("per_game", default["per_game"]), BUY_LIMITS
+        ),
         penalty_cards=reader.whole(
             "buying.penalty_cards",
             value.get("penalty_cards", default["penalty_cards"]),
@@ -434,7 +286,7 @@ def _buying(reader: _Reader, value: object, default: Mapping[str, Any]) -> Buyin
     )
 
 
-def _playable(rules: RuleSet, reader: _Reader) -> None:
+def _playable(rules: RuleSet, reader: Reader) -> None:
     """R11's "A rule set is playable when…", each condition on settings that were read without
     a problem (a refused setting stands for a guess, and a guess proves nothing)."""
     if not reader.clean("players"):
@@ -468,7 +320,7 @@ def _playable(rules: RuleSet, reader: _Reader) -> None:
             _fits(rules, reader, path, deal)
 
 
-def _dealt(rules: RuleSet, reader: _Reader, path: str, deal: Deal) -> bool:
+def _dealt(rules: RuleSet, reader: Reader, path: str, deal: Deal) -> bool:
     """Every table size can deal every hand and turn the upcard with a stock left (R2, R11)."""
     short = [
         players
@@ -488,7 +340,7 @@ def _dealt(rules: RuleSet, reader: _Reader, path: str, deal: Deal) -> bool:
     return False
 
 
-def _fits(rules: RuleSet, reader: _Reader, path: str, deal: Deal) -> None:
+def _fits(rules: RuleSet, reader: Reader, path: str, deal: Deal) -> None:
     """The contract fits the hand after the draw and the buys the limits allow, less the card
     kept for the discard (none in a whole-hand deal) (R11)."""
     discard = 0 if deal.whole_hand else 1

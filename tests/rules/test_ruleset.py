@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import PRESETS, RulesError, RuleSet, RuleSetError, get_rules
 from scorekeeper.rules.presets import CONTRACT, LIVERPOOL, SHANGHAI
-from scorekeeper.rules.ruleschema import MOST_PROBLEMS, MOST_TEXT
+from scorekeeper.rules.rulereader import MOST_PROBLEMS
+from scorekeeper.rules.ruleschema import MOST_TEXT
 
 # Derandomized like the other hostile-input runs: each run draws the same examples.
 SETTINGS = settings(

@@ -146,6 +146,53 @@ def test_the_engine_imports_alone():
     assert {name: found for name, found in outside.items() if found} == {}
 
 
+# The rule set's modules (R11): named, so a rename cannot drop them from the runs above.
+RULE_SET_MODULES = [
+    "scorekeeper.rules.errors",
+    "scorekeeper.rules.presets",
+    "scorekeeper.rules.rulereader",
+    "scorekeeper.rules.ruleschema",
+    "scorekeeper.rules.ruleset",
+    "scorekeeper.rules.rulewords",
+]
+# Fresh interpreters, one per module: import only it, then use a rule set as the score book and
+# the referee do. The value takes its reader, presets and words from the modules above it as
+# the package loads (ruleset.lend): whichever module comes first, all of it works.
+USE_ALONE = """
+import importlib, json, sys
+importlib.import_module(sys.argv[1])
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.errors import RuleSetError
+rules = RuleSet.parse('{"name": "Smith family", "values": {"JK": 50}}')
+assert RuleSet.parse("shanghai").preset == "shanghai"
+assert rules.differences() == (("values.JK", "a joker left in hand is 50"),)
+assert rules.summary().startswith("Smith family · 7 deals")
+try:
+    RuleSet.parse({"cut_bonus": 5})
+except RuleSetError as error:
+    assert error.problems == {"cut_bonus": "must be from -100 to 0, not 5"}
+print(json.dumps(sorted(name.split(".")[0] for name in sys.modules)))
+"""
+NEVER_WITH_THE_ENGINE = {"flask", "sqlalchemy", "wtforms", "flask_wtf", "jinja2", "werkzeug"}
+
+
+def test_the_rule_set_modules_are_among_the_engines():
+    assert set(RULE_SET_MODULES) <= set(ENGINE_MODULES)
+
+
+@pytest.mark.parametrize("name", ["scorekeeper.rules", *RULE_SET_MODULES])
+def test_a_rule_set_works_whichever_engine_module_is_imported_first(name):
+    answer = subprocess.run(
+        [sys.executable, "-c", USE_ALONE, name],
+        cwd=PACKAGE.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert answer.returncode == 0, answer.stderr
+    assert not set(json.loads(answer.stdout)) & NEVER_WITH_THE_ENGINE
+
+
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
