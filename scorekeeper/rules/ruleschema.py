@@ -51,6 +51,8 @@ JOKERS_PER_PACK = range(0, 5)
 # What a changed rule set sent without a name is called.
 UNNAMED = "House"
 TABLE_SIZES = range(FEWEST_PLAYERS, MOST_PLAYERS + 1)
+# What reads as a JSON list: a Python caller's tuple too.
+LISTS = (list, tuple)
 # A document larger than this is refused before it is read: the five presets are under 2,500.
 MOST_TEXT = 20_000
 
@@ -110,6 +112,8 @@ def _decoded(document: object, reader: Reader) -> object:
 
 def read_document(document: object) -> RuleSet:
     """The rule set a document describes, or `RuleSetError` naming every problem (R11)."""
+    if isinstance(document, RuleSet):
+        return document
     if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
         return preset(document)
     reader = Reader()
@@ -178,7 +182,7 @@ def _name(reader: Reader, value: object) -> str:
 
 
 def _packs(reader: Reader, value: object) -> tuple[PackStep, ...]:
-    if not isinstance(value, list) or not value:
+    if not isinstance(value, LISTS) or not value:
         reader.problem(
             "packs", f'must be a list of {{"up_to": players, "packs": packs}}, not {shown(value)}'
         )
@@ -214,10 +218,10 @@ def _jokers(reader: Reader, value: object, default: Mapping[str, Any]) -> Jokers
 
 
 def _deals(reader: Reader, value: object) -> tuple[Deal, ...]:
-    if not isinstance(value, list) or not 1 <= len(value) <= MOST_DEALS:
-        count = f"not {len(value)}" if isinstance(value, list) else f"not {shown(value)}"
+    if not isinstance(value, LISTS) or not 1 <= len(value) <= MOST_DEALS:
+        count = f"not {len(value)}" if isinstance(value, LISTS) else f"not {shown(value)}"
         reader.problem("deals", f"must be a list of 1 to {MOST_DEALS} deals, {count}")
-        value = value[:MOST_DEALS] if isinstance(value, list) else []
+        value = value[:MOST_DEALS] if isinstance(value, LISTS) else []
     return tuple(_deal(reader, f"deals[{index}]", item) for index, item in enumerate(value))
 
 
@@ -227,10 +231,10 @@ def _deal(reader: Reader, path: str, value: object) -> Deal:
     contract = value.get("contract", MISSING)
     if contract is SKIP:
         contract = []
-    elif not isinstance(contract, list) or not 1 <= len(contract) <= MOST_MELDS:
+    elif not isinstance(contract, LISTS) or not 1 <= len(contract) <= MOST_MELDS:
         count = (
             f"not {len(contract)}"
-            if isinstance(contract, list)
+            if isinstance(contract, LISTS)
             else "it is missing"
             if contract is MISSING
             else f"not {shown(contract)}"
@@ -239,7 +243,7 @@ def _deal(reader: Reader, path: str, value: object) -> Deal:
             f"{path}.contract",
             f'must be a list of 1 to {MOST_MELDS} melds like {{"kind": "set", "size": 3}}, {count}',
         )
-        contract = contract[:MOST_MELDS] if isinstance(contract, list) else []
+        contract = contract[:MOST_MELDS] if isinstance(contract, LISTS) else []
     needs = tuple(
         _need(reader, f"{path}.contract[{index}]", item) for index, item in enumerate(contract)
     )

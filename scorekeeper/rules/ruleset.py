@@ -228,8 +228,8 @@ class RuleSet:
 
     @classmethod
     def parse(cls, document: object) -> RuleSet:
-        """A preset's name (`"shanghai"`), a JSON text, or a decoded document; `RuleSetError`
-        naming every problem when it is none of these or not playable (R11)."""
+        """A preset's name (`"shanghai"`), a JSON text, a decoded document (or a rule set, as it
+        is); `RuleSetError` naming every problem when it is none of these or not playable (R11)."""
         return _LENT["read"](document)
 
     def to_json(self) -> dict[str, Any]:
@@ -293,7 +293,7 @@ class RuleSet:
 
     # --- names -----------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def preset(self) -> str | None:
         """The preset's key (`shanghai`) when this rule set is exactly a preset, else None."""
         return next((key for key, rules in _LENT["presets"].items() if rules == self), None)

@@ -52,6 +52,26 @@ def test_a_document_that_leaves_keys_out_takes_liverpools_values():
     assert RuleSet.parse({"players": {"max": 6}}).min_players == 4
 
 
+def test_the_issues_custom_rule_set_reads():
+    """Joker 50, ace 20, deuces wild, 3 buys a game, 11 cards every deal, R3's contracts."""
+    document = LIVERPOOL.to_json()
+    for each in document["deals"]:
+        each["cards"] = 11
+    document |= {"name": "Smith family", "wild_deuces": True, "buying": {"per_game": 3}}
+    document["values"] |= {"JK": 50, "A": 20}
+    rules = RuleSet.parse(document)
+    assert [rules.cards_dealt(n) for n in rules.deal_numbers] == [11] * 7
+    assert (rules.values["JK"], rules.values["A"], rules.wild_deuces) == (50, 20, True)
+    assert rules.buying.buys_in_a_deal() == 3 and rules.exact_cut(7, 4) == 45
+    assert rules.summary() == "Smith family · 7 deals · 4 players · deuces wild · buying: 3 a game"
+    assert rules.cite("values.JK", "R10") == "R11" and rules.cite("cut_bonus", "R2") == "R2"
+
+
+def test_a_python_callers_tuples_read_as_lists_and_a_rule_set_as_itself():
+    assert RuleSet.parse({"deals": tuple(LIVERPOOL.to_json()["deals"])}) is LIVERPOOL
+    assert RuleSet.parse(SHANGHAI) is SHANGHAI
+
+
 def test_a_named_document_keeps_its_name_tidied():
     rules = RuleSet.parse({"name": "  Smith   family ", "values": {"JK": 50}})
     assert rules.name == "Smith family"
