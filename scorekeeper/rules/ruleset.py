@@ -46,6 +46,13 @@ USUAL_PLAYERS = 4
 _LENT: dict[str, Any] = {}
 
 
+def _setting_or_none(rules: RuleSet, path: str) -> object:
+    try:
+        return rules.setting(path)
+    except KeyError:
+        return None
+
+
 def lend(**parts: Any) -> None:
     """Called once by each module above the value with what it lends (see `_LENT`)."""
     _LENT.update(parts)
@@ -324,11 +331,7 @@ class RuleSet:
     def house(self, path: str) -> bool:
         """Whether this rule set changes a setting from the default `liverpool` (R11): a deal
         `liverpool` does not have is a change."""
-        try:
-            default = _LENT["presets"]["liverpool"].setting(path)
-        except KeyError:
-            return True
-        return self.setting(path) != default
+        return _setting_or_none(self, path) != _setting_or_none(_LENT["presets"]["liverpool"], path)
 
     def summary(self) -> str:
         """One line for a list or a heading: `Shanghai · 10 deals · 3–8 players · deuces wild`."""

@@ -283,3 +283,4 @@ def test_rules_names_and_citations():
     assert LIVERPOOL.cite("naturals.wild_at_most_natural", "R4") == "R4"
     assert FAMILY.cite("values.JK", "R10") == "R10" and ONLINE.cite("values.JK", "R10") == "R11"
     assert SHANGHAI.house("deals[9]") and not SHANGHAI.house("deals[0].contract")
+    assert not LIVERPOOL.house("deals[9]")  # a place neither has is no change
