@@ -545,6 +545,9 @@ def read_or_refuse(document: object) -> RuleSet | None:
     assert RuleSet.parse(rules.dumps()) == rules
     assert eval(repr(rules), {"RuleSet": RuleSet}) == rules
     assert json.loads(rules.dumps()) == rules.to_json()
+    assert rules.summary().startswith(f"{rules.name} · ")
+    for place, sentence in rules.differences():
+        assert sentence and (place == "deals.contracts" or rules.house(place)), place
     return rules
 
 
