@@ -6,11 +6,11 @@ and the new cards go at the ends (a run) or join the rank (a set).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from itertools import product
 
 from .cards import SUIT_NAMES, Card, format_cards
-from .contracts import contract
 from .errors import RulesError
 from .melds import (
     HIGH_ACE,
@@ -26,49 +26,97 @@ from .melds import (
     rank_plural,
     require_suits,
 )
-from .opening import check_left, contract_kinds
-from .profiles import Profile, get_profile, setting
-from .seating import check_seat, turn_order_after
+from .opening import check_left
+from .presets import get_rules
+from .ruleset import FreedJoker, JokerSwap, RuleSet
+from .seating import check_seat, contract_of, turn_order_after
 from .verdict import Problem, Verdict, sentence
 
 LAID_OFF = "lay it off this turn"
 TO_HAND = "your hand"
 
 
-def _table_problem(meld: tuple[Card, ...], profile: Profile, kinds: tuple[str, ...]) -> Problem:
+def turn_setting(
+    round_number: int, rules: RuleSet | str | None, players: int | None
+) -> tuple[int, RuleSet, int]:
+    """What a question about one turn assumes, each part checked in turn: the rules (R11), the
+    deal (R3, from the rules) and the number of players (the rule set's usual table if not given)."""
+    rules = get_rules(rules)
+    return rules.check_deal(round_number), rules, rules.check_players(players)
+
+
+def _table_problem(meld: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, ...]) -> Problem:
     """The reason a meld on the table cannot be played on: it is no legal meld itself."""
-    problem = meld_problem(meld, profile, kinds)
+    problem = meld_problem(meld, rules, kinds)
     return Problem(
         f"The meld on the table, {format_cards(meld)}, is not legal: {problem.reason}",
         problem.rule,
     )
 
 
+def deal_kinds(rules: RuleSet, round_number: int) -> tuple[str, ...]:
+    """The kinds of meld a deal's contract puts on the table (R6): sets, runs, or both."""
+    deal = rules.deal(round_number)
+    return tuple(kind for kind in (SET, RUN) if any(need.kind == kind for need in deal.contract))
+
+
 def _on_the_table(
-    meld: tuple[Card, ...], readings: list[Reading], round_number: int, profile: Profile
+    meld: tuple[Card, ...], readings: list[Reading], round_number: int, rules: RuleSet
 ) -> tuple[list[Reading], Problem | None]:
-    """The readings the round's contract can have put on the table (R6), or why there are none."""
-    wanted = contract(round_number)
-    kinds = contract_kinds(wanted)
+    """The readings the deal's contract can have put on the table (R6), or why there are none."""
+    kinds = deal_kinds(rules, round_number)
     if not readings:
-        return [], _table_problem(meld, profile, kinds)
+        return [], _table_problem(meld, rules, kinds)
     allowed = [reading for reading in readings if reading.kind in kinds]
     if allowed:
         return allowed, None
     kind = readings[0].kind
     only = "sets" if kinds == (SET,) else "runs"
     return [], Problem(
-        f"Round {round_number}'s contract is {wanted.short()}, so only {only} are on the table: "
-        f"{format_cards(meld)} is a {kind}, which no player can have put down this round",
+        f"Round {round_number}'s contract is {contract_of(round_number, rules)}, so only {only} "
+        f"are on the table: {format_cards(meld)} is a {kind}, which no player can have put down "
+        "this round",
         "R6",
     )
+
+
+def wild_places(reading: Reading, rules: RuleSet) -> list[tuple[int, Card, Card]]:
+    """Each wild card of a reading: its slot, the card, and the natural it stands for (R4, R11).
+
+    A joker is always wild; with `wild_deuces` a 2 is wild except where it stands as itself (in
+    a set of 2s, or at the 2's place of its own suit in a run).
+    """
+    if reading.kind == SET:
+        ranks = {slot.rank for slot in reading.slots if slot.natural and slot.rank != 2}
+        rank = ranks.pop() if ranks else 2
+        stood_for = [Card(rank, None)] * len(reading.slots)
+    else:
+        stood_for = [
+            Card(rank_at(reading.low + index), reading.suit) for index in range(len(reading.slots))
+        ]
+    return [
+        (index, slot, stood)
+        for index, (slot, stood) in enumerate(zip(reading.slots, stood_for, strict=True))
+        if slot.joker or (rules.wild_deuces and slot.rank == 2 and not _itself(slot, stood))
+    ]
+
+
+def _itself(card: Card, place: Card) -> bool:
+    """Whether a natural card stands as itself at a place: its rank, and its suit in a run."""
+    return card.rank == place.rank and place.suit in (None, card.suit)
+
+
+def _wild_name(card: Card) -> str:
+    """`the joker`, `the wild 2♣`."""
+    return "the joker" if card.joker else f"the wild {card}"
 
 
 # R6 Laying off
 
 
 def extends(new: Reading, old: Reading) -> bool:
-    """Whether `new` is `old` with cards added: same kind, and for a run every old place kept."""
+    """Whether `new` is `old` with cards added: same kind, and for a run every old card kept in
+    its place (a wild card stays what it stood for)."""
     if new.kind != old.kind:
         return False
     if new.kind == SET:
@@ -76,9 +124,7 @@ def extends(new: Reading, old: Reading) -> bool:
     if new.low > old.low or new.high < old.high or new.suit != old.suit:
         return False
     offset = old.low - new.low
-    return all(
-        new.slots[offset + index].joker == slot.joker for index, slot in enumerate(old.slots)
-    )
+    return all(new.slots[offset + index] == slot for index, slot in enumerate(old.slots))
 
 
 def check_layoff(
@@ -86,45 +132,47 @@ def check_layoff(
     meld: Sequence[Card],
     cards: Sequence[Card],
     opened_this_turn: bool,
-    profile: Profile | str | None = None,
+    rules: RuleSet | str | None = None,
     players: int | None = None,
     left: int | None = None,
 ) -> Verdict:
-    """Judge laying cards off on a meld on the table (R6)."""
-    round_number, profile, players = setting(round_number, profile, players)
+    """Judge laying cards off on a meld on the table (R6), under the table's rules (R11)."""
+    round_number, rules, players = turn_setting(round_number, rules, players)
     meld, cards = tuple(meld), tuple(cards)
     if not cards:
         raise RulesError("name at least one card to lay off")
     require_suits(meld + cards)
-    profile.check_copies(meld + cards, players)
+    rules.check_copies(meld + cards, players)
     left = check_left(left)
     empty = {"meld": [], "jokers": []}
-    if round_number == 7:
-        return Verdict(
-            False, "Round 7 has no laying off: the whole hand goes down at once", "R6", empty
-        )
-    if opened_this_turn and not profile.layoff_on_opening_turn:
+    if rules.deal(round_number).whole_hand:
         return Verdict(
             False,
-            "You opened on this turn, so you may lay off only from your next turn on",
+            f"Round {round_number} has no laying off: the whole hand goes down at once",
             "R6",
             empty,
         )
-    before, problem = _on_the_table(meld, meld_readings(meld, profile), round_number, profile)
+    if opened_this_turn and not rules.layoff_on_opening_turn:
+        return Verdict(
+            False,
+            "You opened on this turn, so you may lay off only from your next turn on",
+            rules.cite("layoff_on_opening_turn", "R6"),
+            empty,
+        )
+    before, problem = _on_the_table(meld, meld_readings(meld, rules), round_number, rules)
     if problem:
         return problem.verdict(empty)
-    after = [
-        reading
-        for reading in meld_readings(meld + cards, profile)
-        if any(extends(reading, old) for old in before)
-    ]
+    after = _extended(meld + cards, before, rules)
     if not after:
+        wild = _too_wild(meld + cards, before, rules)
+        if wild:
+            return wild.verdict(empty)
         return Verdict(False, _layoff_problem(meld, cards, before), "R6", empty)
-    if left == 0 and not profile.go_out_by_layoff:
+    if left == 0 and not rules.go_out_by_layoff:
         return Verdict(
             False,
             "You go out by discarding your last card, so you may not lay it off",
-            "R6",
+            rules.cite("go_out_by_layoff", "R6"),
             empty,
         )
     result = after[0]
@@ -136,9 +184,34 @@ def check_layoff(
     if left == 0:
         house.append("you may go out by laying off your last card")
     if house:
-        reason = f"{profile.rules_name}: {' and '.join(house)}. {reason}"
+        reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
         rule = "R11"
     return Verdict(True, reason, rule, {"meld": result.faces(), "jokers": result.joker_faces()})
+
+
+def _extended(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) -> list[Reading]:
+    """The readings of the meld with the cards added that keep some reading on the table."""
+    return [
+        reading
+        for reading in meld_readings(cards, rules)
+        if any(extends(reading, old) for old in before)
+    ]
+
+
+def _too_wild(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) -> Problem | None:
+    """The R11 problem when only `wild_at_most_natural` keeps the cards off the meld."""
+    if not rules.naturals.wild_at_most_natural:
+        return None
+    relaxed = replace(rules, naturals=replace(rules.naturals, wild_at_most_natural=False))
+    found = _extended(cards, before, relaxed)
+    if not found:
+        return None
+    wild = len(wild_places(found[0], rules))
+    return Problem(
+        f"{rules.rules_name}: a meld may not hold more wild cards than natural cards; "
+        f"{format_cards(cards)} would hold {wild} wild and {len(cards) - wild} natural",
+        "R11",
+    )
 
 
 def _layoff_problem(meld: tuple[Card, ...], cards: tuple[Card, ...], before: list[Reading]) -> str:
@@ -316,7 +389,7 @@ def _or_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
-# R7 Replacing a run's joker
+# R7 Replacing a wild card on the table
 
 
 def check_swap(
@@ -324,14 +397,16 @@ def check_swap(
     meld: Sequence[Card],
     card: Card,
     opened_this_turn: bool,
-    profile: Profile | str | None = None,
+    rules: RuleSet | str | None = None,
     players: int | None = None,
 ) -> Verdict:
-    """Judge replacing a joker in a run with the exact natural card it stands for (R7)."""
-    round_number, profile, players = setting(round_number, profile, players)
+    """Judge replacing a wild card on the table with the exact natural card it stands for (R7):
+    a run's joker by default; `joker_swap` allows none, or a set's too, and a wild 2 is swapped
+    like a joker where deuces are wild (R11)."""
+    round_number, rules, players = turn_setting(round_number, rules, players)
     meld = tuple(meld)
     require_suits(meld + (card,))
-    profile.check_copies(meld + (card,), players)
+    rules.check_copies(meld + (card,), players)
     empty = {"meld": [], "freed": None, "joker_to": None}
 
     def fail(reason: str, rule: str = "R7") -> Verdict:
@@ -339,55 +414,89 @@ def check_swap(
 
     if card.joker:
         return fail("Only a natural card can replace a joker")
-    if round_number == 7:
+    if rules.deal(round_number).whole_hand:
         return fail(
-            "Round 7 has no turn after an opening: the whole hand goes down at once and ends "
-            "the round, so no joker on the table can be replaced",
+            f"Round {round_number} has no turn after an opening: the whole hand goes down at "
+            "once and ends the round, so no joker on the table can be replaced",
             "R5",
         )
-    if opened_this_turn and not profile.swap_on_opening_turn:
+    if rules.joker_swap is JokerSwap.NEVER:
+        return fail(f"{rules.rules_name}: no joker on the table may be swapped", "R11")
+    if opened_this_turn and not rules.swap_on_opening_turn:
         return fail(
             "You opened on this turn: only a player who opened on an earlier turn may replace "
-            "a joker"
+            "a joker",
+            rules.cite("swap_on_opening_turn", "R7"),
         )
-    readings, problem = _on_the_table(meld, meld_readings(meld, profile), round_number, profile)
+    readings, problem = _on_the_table(meld, meld_readings(meld, rules), round_number, rules)
     if problem:
         return problem.verdict(empty)
     text = format_cards(meld)
-    if not any(c.joker for c in meld):
-        return fail(f"{text} has no joker to replace")
-    runs = [reading for reading in readings if reading.kind == RUN]
-    if not runs:
+    wilds = [(reading, place) for reading in readings for place in wild_places(reading, rules)]
+    if not wilds:
+        what = "joker or wild 2" if rules.wild_deuces else "joker"
+        return fail(f"{text} has no {what} to replace")
+    swappable = [(r, place) for r, place in wilds if _swappable(r, rules)]
+    if not swappable:
         return fail(f"A joker in a set stays there for the rest of the round; {text} is a set")
-    for run in runs:
-        if card in run.jokers:
-            return _swapped(run, card, text, profile, opened_this_turn)
-    stood_for = " or ".join(dict.fromkeys(face for run in runs for face in run.joker_faces()))
-    return fail(f"{card} is not what a joker stands for in {text}: the joker is {stood_for}")
+    # A joker is freed before a wild 2 when the card could replace either.
+    for reading, place in sorted(swappable, key=lambda found: not found[1][1].joker):
+        if _itself(card, place[2]):
+            return _swapped(reading, place, card, text, rules, opened_this_turn)
+    if all(wild.joker for _, (_, wild, _) in swappable):
+        faces = " or ".join(dict.fromkeys(stood.face() for _, (_, _, stood) in swappable))
+        return fail(f"{card} is not what a joker stands for in {text}: the joker is {faces}")
+    stood_for = " or ".join(
+        dict.fromkeys(f"{_wild_name(wild)} is {stood.face()}" for _, (_, wild, stood) in swappable)
+    )
+    return fail(f"{card} is not what a wild card stands for in {text}: {stood_for}")
+
+
+def _swappable(reading: Reading, rules: RuleSet) -> bool:
+    """A run's wild card may be swapped; a set's only where `joker_swap` is `any` (R7, R11)."""
+    return reading.kind == RUN or rules.joker_swap is JokerSwap.ANY
 
 
 def _swapped(
-    run: Reading, card: Card, text: str, profile: Profile, opened_this_turn: bool
+    reading: Reading,
+    place: tuple[int, Card, Card],
+    card: Card,
+    text: str,
+    rules: RuleSet,
+    opened_this_turn: bool,
 ) -> Verdict:
-    """The legal swap: the run unchanged in what it shows, and where the freed joker goes."""
-    if profile.freed_joker_to_hand:
-        joker_to, after = TO_HAND, "the freed joker goes into your hand"
+    """The legal swap: the meld unchanged in what it shows, and where the freed card goes."""
+    index, wild, _ = place
+    stood = {slot: face for slot, _, face in wild_places(reading, rules)}
+    after = [
+        str(card) if slot == index else (stood[slot].face() if slot in stood else str(physical))
+        for slot, physical in enumerate(reading.slots)
+    ]
+    freed = "joker" if wild.joker else str(wild)
+    if rules.freed_joker is FreedJoker.HAND:
+        joker_to, where = TO_HAND, f"the freed {freed} goes into your hand"
     else:
         joker_to = LAID_OFF
-        after = (
-            "the freed joker must be laid off on a meld on the table this turn, never kept in hand"
+        where = (
+            f"the freed {freed} must be laid off on a meld on the table this turn, never kept "
+            "in hand"
         )
-    reason = f"{card} replaces the joker in {text}; {after}"
+    reason = f"{card} replaces {_wild_name(wild)} in {text}; {where}"
     house = []
+    if reading.kind == SET:
+        house.append("a set's joker may be swapped too, for a natural card of the set's rank")
+    if not wild.joker:
+        house.append("a 2 is wild, and a wild 2 is swapped like a joker")
     if opened_this_turn:
         house.append("you may replace a joker on the turn you open")
-    if profile.house("freed_joker"):
+    if rules.house("freed_joker"):
         house.append("a freed joker goes into your hand")
     rule = "R7"
     if house:
-        reason = f"{profile.rules_name}: {' and '.join(house)}. {reason}"
+        reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
         rule = "R11"
-    return Verdict(True, reason, rule, {"meld": run.faces(), "freed": "JK", "joker_to": joker_to})
+    details = {"meld": after, "freed": "JK" if wild.joker else str(wild), "joker_to": joker_to}
+    return Verdict(True, reason, rule, details)
 
 
 # R8 Buying
@@ -404,60 +513,117 @@ def check_buy(
     active: int,
     requests: Iterable[int],
     last_buyer: int | None = None,
-    profile: Profile | str | None = None,
+    rules: RuleSet | str | None = None,
     names: Sequence[str] | None = None,
+    bought_in_deal: Mapping[int, int] | None = None,
+    bought_in_game: Mapping[int, int] | None = None,
 ) -> Verdict:
-    """Who buys a passed discard: the requester who plays soonest after the active player (R8).
+    """Who buys a passed discard: the requester who plays soonest after the active player (R8),
+    passing over one who bought the previous discard or is at the rules' limit (R11).
 
     Seats are 0-based indices here; the reason names them by `names`, or as `Seat 1` … `Seat n`.
+    `bought_in_deal` / `bought_in_game` count each seat's buys so far, for the rules' limits.
     """
-    profile = get_profile(profile)
-    players = profile.check_players(players)
+    rules = get_rules(rules)
+    players = rules.check_players(players)
     active = check_seat(active, players, "the active player")
     asked = [check_seat(seat, players, "a buyer") for seat in requests]
     if last_buyer is not None:
         last_buyer = check_seat(last_buyer, players, "the last buyer")
-    if not profile.buying.allowed:
+    buying = rules.buying
+    details: dict[str, object] = {"buyer": None, "penalty_cards": None}
+    if not buying.allowed:
         return Verdict(
             False,
-            f"{sentence(profile.rules_name)} have no buying: a player may instead take several "
+            f"{sentence(rules.rules_name)} have no buying: a player may instead take several "
             "discards from the top, plus one stock card for each extra",
             "R11",
-            {"buyer": None},
+            details,
         )
     label = seat_labels(players, names)
+    limits = _Limits(rules, label, bought_in_deal or {}, bought_in_game or {})
     order = [seat for seat in turn_order_after(active, players) if seat in asked]
-    eligible = [seat for seat in order if seat != last_buyer]
+    skipped = {seat: why for seat in order if (why := limits.why_not(seat, last_buyer))}
+    eligible = [seat for seat in order if seat not in skipped]
+    rule = "R11" if any(seat != last_buyer for seat in skipped) else "R8"
     if not eligible:
-        reason = _nobody_reason(asked, active, last_buyer, label)
-        return Verdict(False, sentence(reason), "R8", {"buyer": None})
+        reason = _nobody_reason(asked, active, last_buyer, label, skipped)
+        return Verdict(False, sentence(reason), rule, details)
     buyer = eligible[0]
-    reason = _buyer_reason(buyer, eligible, last_buyer, order, label)
-    return Verdict(True, sentence(reason), "R8", {"buyer": buyer})
+    details.update(buyer=buyer, penalty_cards=buying.penalty_cards)
+    reason = _buyer_reason(buyer, eligible, order, label, skipped, rules)
+    if buying.penalty_cards != 1:
+        rule = "R11"
+    return Verdict(True, sentence(reason), rule, details)
 
 
-def _nobody_reason(asked: list[int], active: int, last_buyer: int | None, label) -> str:
-    """Why nobody buys: no request, or only the active player or the last buyer asked."""
+class _Limits:
+    """The rules' buy limits (R11) against each seat's buys so far."""
+
+    def __init__(
+        self, rules: RuleSet, label, in_deal: Mapping[int, int], in_game: Mapping[int, int]
+    ):
+        self.rules = rules
+        self.label = label
+        self.counts = (
+            ("deal", rules.buying.per_deal, in_deal),
+            ("game", rules.buying.per_game, in_game),
+        )
+
+    def why_not(self, seat: int, last_buyer: int | None) -> str | None:
+        """Why a seat that asked may not buy this discard, or None."""
+        if seat == last_buyer:
+            return f"{self.label[seat]} took the previous discard and may not take two in a row"
+        for what, limit, bought in self.counts:
+            if limit is not None and bought.get(seat, 0) >= limit:
+                return (
+                    f"{self.label[seat]} has bought {_times(bought.get(seat, 0))} this {what}: "
+                    f"{self.rules.rules_name} allow {limit} a {what}"
+                )
+        return None
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _nobody_reason(
+    asked: list[int], active: int, last_buyer: int | None, label, skipped: dict[int, str]
+) -> str:
+    """Why nobody buys: no request, only the active player asked, or every asker passed over."""
     if not asked:
         return "Nobody asked to buy the discard"
-    if last_buyer in asked:
-        return (
-            f"{label[last_buyer]} took the previous discard and may not take two in a row, "
-            "so nobody buys this one"
-        )
+    if skipped:
+        if list(skipped) == [last_buyer]:
+            return f"{skipped[last_buyer]}, so nobody buys this one"
+        return f"{'; '.join(skipped.values())}, so nobody buys it"
     return f"{label[active]} is the active player and passed the discard, so nobody buys it"
 
 
+def penalty_text(penalty_cards: int) -> str:
+    """What a buyer takes besides the discard (R8, R11)."""
+    if penalty_cards == 0:
+        return "takes no penalty card"
+    if penalty_cards == 1:
+        return "takes the top stock card as a penalty"
+    return f"takes the top {penalty_cards} stock cards as a penalty"
+
+
 def _buyer_reason(
-    buyer: int, eligible: list[int], last_buyer: int | None, order: list[int], label
+    buyer: int,
+    eligible: list[int],
+    order: list[int],
+    label,
+    skipped: dict[int, str],
+    rules: RuleSet,
 ) -> str:
-    """Why this seat gets the discard: first after the active player, the last buyer skipped."""
-    penalty = f"{label[buyer]} gets the discard and takes the top stock card as a penalty"
-    if last_buyer in order and order.index(last_buyer) < order.index(buyer):
-        return (
-            f"{label[last_buyer]} took the previous discard and may not take two in a row, "
-            f"so {penalty}"
-        )
+    """Why this seat gets the discard: first after the active player, the others passed over."""
+    penalty = f"{label[buyer]} gets the discard and {penalty_text(rules.buying.penalty_cards)}"
+    if rules.buying.penalty_cards != 1:
+        penalty = f"{penalty} ({rules.rules_name})"
+    before = [why for seat, why in skipped.items() if order.index(seat) < order.index(buyer)]
+    if before:
+        return f"{'; '.join(before)}, so {penalty}"
     if len(eligible) > 1:
         others = " and ".join(label[seat] for seat in eligible[1:])
         return f"{label[buyer]} plays before {others} after the active player, so {penalty}"

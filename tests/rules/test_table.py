@@ -27,11 +27,11 @@ def swap(meld: str, card: str, round_number: int = 2, opened: bool = False, **op
 
 
 @pytest.mark.parametrize(
-    ("profile", "legal"),
+    ("rules", "legal"),
     [("liverpool", False), ("contract", False), ("online", True), ("family", True)],
 )
-def test_worked_case_no_lay_off_on_the_opening_turn(profile, legal):
-    verdict = layoff("8♠ 8♦ 8♣", "8♥", round_number=2, opened=True, profile=profile)
+def test_worked_case_no_lay_off_on_the_opening_turn(rules, legal):
+    verdict = layoff("8♠ 8♦ 8♣", "8♥", round_number=2, opened=True, rules=rules)
     assert verdict["legal"] is legal
     if not legal:
         assert verdict["rule"] == "R6"
@@ -40,10 +40,10 @@ def test_worked_case_no_lay_off_on_the_opening_turn(profile, legal):
         )
         assert verdict["meld"] == [] and verdict["jokers"] == []
     else:
-        # The house rule decides: R11, with the profile named.
+        # The house rule decides: R11, with the rules named.
         assert verdict["rule"] == "R11"
         assert verdict["reason"].startswith(
-            f"{profile} rules: you may lay off on the turn you open. 8♥ can go on 8♠ 8♦ 8♣"
+            f"{rules} rules: you may lay off on the turn you open. 8♥ can go on 8♠ 8♦ 8♣"
         )
 
 
@@ -232,11 +232,11 @@ def test_a_meld_read_as_set_or_run_takes_either():
         (3, "7♠ 7♥ 7♦", "7♣", "set", "2 runs"),
     ],
 )
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("rules", PROFILES)
 def test_no_lay_off_on_a_meld_the_contract_cannot_have_put_down(
-    round_number, meld, cards, kind, contract, profile
+    round_number, meld, cards, kind, contract, rules
 ):
-    verdict = layoff(meld, cards, round_number=round_number, profile=profile)
+    verdict = layoff(meld, cards, round_number=round_number, rules=rules)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R6"
     only = "runs" if kind == "set" else "sets"
@@ -245,7 +245,7 @@ def test_no_lay_off_on_a_meld_the_contract_cannot_have_put_down(
         f"{meld} is a {kind}, which no player can have put down this round"
     )
     # The same lay-off in a round whose contract has both kinds is fine.
-    assert layoff(meld, cards, round_number=5, profile=profile)["legal"] is True
+    assert layoff(meld, cards, round_number=5, rules=rules)["legal"] is True
 
 
 def test_a_meld_read_as_set_or_run_is_the_kind_the_contract_has():
@@ -263,9 +263,9 @@ def test_a_meld_read_as_set_or_run_is_the_kind_the_contract_has():
     assert "a run is all spades" in refused["reason"]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_round_7_has_no_laying_off(profile):
-    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, profile=profile)
+@pytest.mark.parametrize("rules", PROFILES)
+def test_round_7_has_no_laying_off(rules):
+    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules=rules)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R6"
     assert verdict["reason"] == "Round 7 has no laying off: the whole hand goes down at once"
@@ -280,7 +280,7 @@ def test_the_meld_on_the_table_must_be_legal():
 
 def test_the_family_table_meld_needs_its_naturals():
     assert layoff("5♠ 6♠ JK JK", "9♠")["legal"] is True
-    verdict = layoff("5♠ 6♠ JK JK", "9♠", profile="family")
+    verdict = layoff("5♠ 6♠ JK JK", "9♠", rules="family")
     assert verdict["legal"] is False
     assert verdict["rule"] == "R11"
     assert verdict["reason"] == (
@@ -292,7 +292,7 @@ def test_the_family_table_meld_needs_its_naturals():
 def test_a_table_meld_in_a_runs_only_round_is_judged_as_a_run():
     # Round 3 has no sets: 5♠ JK JK is judged as a run (too short), not as a set that
     # lacks the family rules' second natural card.
-    verdict = layoff("5♠ JK JK", "6♠", round_number=3, profile="family")
+    verdict = layoff("5♠ JK JK", "6♠", round_number=3, rules="family")
     assert verdict["rule"] == "R4"
     assert verdict["reason"] == (
         "The meld on the table, 5♠ JK JK, is not legal: a run needs at least 4 cards; this has 3"
@@ -300,11 +300,11 @@ def test_a_table_meld_in_a_runs_only_round_is_judged_as_a_run():
 
 
 @pytest.mark.parametrize(
-    ("profile", "legal"),
+    ("rules", "legal"),
     [("liverpool", False), ("contract", False), ("online", True), ("family", True)],
 )
-def test_going_out_by_laying_off_the_last_card(profile, legal):
-    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=0)
+def test_going_out_by_laying_off_the_last_card(rules, legal):
+    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", rules=rules, left=0)
     assert verdict["legal"] is legal
     if not legal:
         assert verdict["rule"] == "R6"
@@ -314,9 +314,9 @@ def test_going_out_by_laying_off_the_last_card(profile, legal):
     else:
         assert verdict["rule"] == "R11"
         assert verdict["reason"].startswith(
-            f"{profile} rules: you may go out by laying off your last card. 9♠ can go on"
+            f"{rules} rules: you may go out by laying off your last card. 9♠ can go on"
         )
-    kept = layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=1)
+    kept = layoff("5♠ 6♠ 7♠ 8♠", "9♠", rules=rules, left=1)
     assert kept["legal"] is True and kept["rule"] == "R6"
 
 
@@ -373,7 +373,7 @@ def test_legal_swaps_free_the_joker_to_lay_off(meld, card, result):
 
 
 @pytest.mark.parametrize(
-    ("profile", "joker_to"),
+    ("rules", "joker_to"),
     [
         ("liverpool", "lay it off this turn"),
         ("contract", "lay it off this turn"),
@@ -381,8 +381,8 @@ def test_legal_swaps_free_the_joker_to_lay_off(meld, card, result):
         ("family", "lay it off this turn"),
     ],
 )
-def test_where_the_freed_joker_goes(profile, joker_to):
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", profile=profile)
+def test_where_the_freed_joker_goes(rules, joker_to):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", rules=rules)
     assert verdict["legal"] is True
     assert verdict["joker_to"] == joker_to
     assert ("your hand" in verdict["reason"]) is (joker_to == "your hand")
@@ -432,9 +432,9 @@ def test_illegal_swaps(meld, card, reason):
     }
 
 
-@pytest.mark.parametrize("profile", ["liverpool", "contract"])
-def test_swapping_needs_an_earlier_opening(profile):
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, profile=profile)
+@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+def test_swapping_needs_an_earlier_opening(rules):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, rules=rules)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R7"
     assert verdict["reason"] == (
@@ -443,7 +443,7 @@ def test_swapping_needs_an_earlier_opening(profile):
 
 
 @pytest.mark.parametrize(
-    ("profile", "after"),
+    ("rules", "after"),
     [
         (
             "online",
@@ -459,22 +459,22 @@ def test_swapping_needs_an_earlier_opening(profile):
         ),
     ],
 )
-def test_online_and_family_swap_on_the_opening_turn(profile, after):
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, profile=profile)
+def test_online_and_family_swap_on_the_opening_turn(rules, after):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, rules=rules)
     assert verdict["legal"] is True
     assert verdict["rule"] == "R11"
     assert verdict["reason"] == after
 
 
 def test_the_online_freed_joker_to_hand_cites_r11():
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", profile="online")
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", rules="online")
     assert verdict["rule"] == "R11"
     assert verdict["reason"].startswith("online rules: a freed joker goes into your hand. ")
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_no_swapping_in_round_7(profile):
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=7, profile=profile)
+@pytest.mark.parametrize("rules", PROFILES)
+def test_no_swapping_in_round_7(rules):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=7, rules=rules)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R5"
     assert verdict["reason"] == (
@@ -501,7 +501,7 @@ def test_swap_on_an_illegal_meld_cites_r4():
 
 
 def test_swap_on_a_family_meld_short_of_naturals_cites_r11():
-    verdict = swap("5♠ 6♠ JK JK", "7♠", profile="family")
+    verdict = swap("5♠ 6♠ JK JK", "7♠", rules="family")
     assert verdict["rule"] == "R11"
     assert "family rules: a run needs 3 natural cards" in verdict["reason"]
 
@@ -585,7 +585,7 @@ def test_buy_reasons_use_the_seat_names():
 
 
 @pytest.mark.parametrize(
-    ("profile", "players", "active", "requests", "buyer"),
+    ("rules", "players", "active", "requests", "buyer"),
     [
         ("contract", 4, 1, [3, 0], 3),
         ("family", 6, 4, [1, 5, 3], 5),
@@ -593,23 +593,24 @@ def test_buy_reasons_use_the_seat_names():
         ("family", 3, 2, [1, 0], 0),
     ],
 )
-def test_buying_in_other_profiles(profile, players, active, requests, buyer):
-    assert check_buy(players, active, requests, profile=profile).details["buyer"] == buyer
+def test_buying_in_other_profiles(rules, players, active, requests, buyer):
+    assert check_buy(players, active, requests, rules=rules).details["buyer"] == buyer
 
 
 def test_the_online_profile_has_no_buying():
-    verdict = check_buy(5, 0, [1, 2], profile="online")
+    verdict = check_buy(5, 0, [1, 2], rules="online")
     assert verdict.to_dict() == {
         "legal": False,
         "reason": "Online rules have no buying: a player may instead take several discards "
         "from the top, plus one stock card for each extra",
         "rule": "R11",
         "buyer": None,
+        "penalty_cards": None,
     }
 
 
 @pytest.mark.parametrize(
-    ("players", "active", "requests", "last_buyer", "profile"),
+    ("players", "active", "requests", "last_buyer", "rules"),
     [
         (4, 4, [1], None, None),
         (4, 0, [4], None, None),
@@ -621,6 +622,6 @@ def test_the_online_profile_has_no_buying():
         (9, 0, [1], None, "online"),
     ],
 )
-def test_buy_input_errors(players, active, requests, last_buyer, profile):
+def test_buy_input_errors(players, active, requests, last_buyer, rules):
     with pytest.raises(SeatError):
-        check_buy(players, active, requests, last_buyer, profile)
+        check_buy(players, active, requests, last_buyer, rules)
