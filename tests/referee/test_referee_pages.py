@@ -18,7 +18,7 @@ def test_unknown_tab_is_404(client):
 
 
 def post(client, question, **fields):
-    data = {"profile": "liverpool", "round": "1", "players": "4", **fields}
+    data = {"rules": "liverpool", "round": "1", "players": "4", **fields}
     return client.post(f"/rules?q={question}", data=data).get_data(as_text=True)
 
 
@@ -50,7 +50,7 @@ def test_page_and_api_give_the_same_reason(client):
 def test_bad_card_is_a_form_error_not_a_500(client):
     response = client.post(
         "/rules?q=meld",
-        data={"profile": "liverpool", "round": "1", "players": "4", "cards": "7♠ Zq"},
+        data={"rules": "liverpool", "round": "1", "players": "4", "cards": "7♠ Zq"},
     )
     assert response.status_code == 200
     html = response.get_data(as_text=True)
@@ -91,7 +91,7 @@ def test_a_seat_beyond_the_table_is_a_clear_error(client):
 def test_a_field_the_form_refuses_is_shown(client):
     html = post(client, "meld", players="12", cards="7♠ 7♥ 7♦")
     assert "CHECK THE CARDS" in html
-    assert "Players: Number must be between 3 and 8" in html
+    assert "Players: Number must be between 2 and 8" in html
 
 
 def test_reference_page_has_every_rule_and_common_questions(client):
@@ -116,11 +116,13 @@ def test_opened_from_a_game_uses_its_seat_names_and_rules(client):
     html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
     assert '<li data-seat="5"><input' in html and ">Eve</label>" in html
     assert '<li data-seat="6" hidden>' in html
-    assert '<option selected value="family">' in html
+    # Opened from a game, the page offers that game's rules and no preset.
+    assert '<option selected value="game">Family (this game&#39;s rules)</option>' in html
+    assert 'value="liverpool"' not in html.split('id="rules"')[1].split("</select>")[0]
     answer = client.post(
         f"/rules?q=buy&game={game_id}",
         data={
-            "profile": "family",
+            "rules": "game",
             "players": "5",
             "active": "2",
             "requests": ["1", "5"],
@@ -140,13 +142,11 @@ def test_opened_from_a_game_it_starts_at_the_current_round(client):
     assert '<option selected value="7">' in html
     assert f'href="/games/{game_id}"' in html and "Back to the game" in html
     # Every tab keeps the game, its rules, its round and its players.
-    assert (
-        f"/rules?q=buy&amp;game={game_id}&amp;profile=liverpool&amp;round=7&amp;players=4" in html
-    )
+    assert f"/rules?q=buy&amp;game={game_id}&amp;round=7&amp;players=4" in html
     answer = client.post(
         f"/rules?q=layoff&game={game_id}",
         data={
-            "profile": "liverpool",
+            "rules": "game",
             "round": "7",
             "players": "4",
             "meld": "5♠ 6♠ 7♠ 8♠",
@@ -155,7 +155,7 @@ def test_opened_from_a_game_it_starts_at_the_current_round(client):
     ).get_data(as_text=True)
     assert "NOT LEGAL" in answer
     assert "Round 7 has no laying off" in answer
-    assert "Round 7 · Liverpool · 4 players" in answer
+    assert "Round 7 of 7 · Liverpool · 4 players" in answer
 
 
 def test_a_finished_game_starts_at_round_7_and_a_new_one_at_round_1(client):
@@ -171,11 +171,11 @@ def test_a_finished_game_starts_at_round_7_and_a_new_one_at_round_1(client):
 
 
 def test_the_context_a_tab_was_given_is_kept(client):
-    html = client.get("/rules?q=swap&profile=online&round=5&players=6").get_data(as_text=True)
+    html = client.get("/rules?q=swap&rules=online&round=5&players=6").get_data(as_text=True)
     assert '<option selected value="online">' in html
     assert '<option selected value="5">' in html
     assert 'value="6"' in html.split('id="players"')[1].split(">")[0]
-    assert "/rules?q=meld&amp;profile=online&amp;round=5&amp;players=6" in html
+    assert "/rules?q=meld&amp;rules=online&amp;round=5&amp;players=6" in html
     assert "Back to the game" not in html
 
 
@@ -206,16 +206,24 @@ def test_reference_page_shows_the_updated_rulebook(client):
     # R11: online packs, the joker swap on the opening turn, and how a house rule is cited.
     assert "2 packs for 3–5 players, 3 for 6–8; jokers: 2" in html
     assert "2 packs for 3–4 players, 3 for 5–8; jokers: 2 a pack" in html
-    swap_row = html.split("Swap a run's joker on the opening turn</td>")[1].split("</tr>")[0]
-    assert swap_row == "<td>no</td><td>no</td><td>yes</td><td>yes</td>"
-    assert "cites R11 and names the profile" in html
+    swap_row = html.split("Swap on the opening turn</td>")[1].split("</tr>")[0]
+    assert swap_row == "<td>no</td><td>no</td><td>yes</td><td>yes</td><td>no</td>"
+    assert "cites R11 and names the rule set" in html
+    # Shanghai's ten deals, its values and its wild deuces.
+    deals_row = html.split("<td>Deals</td>")[1].split("</tr>")[0]
+    assert deals_row == "<td>7</td><td>7</td><td>7</td><td>7</td><td>10</td>"
+    contracts = html.split("<td>Contracts</td>")[1].split("</tr>")[0].split("<td>")[1:]
+    assert [len(cell.split(" · ")) for cell in contracts] == [7, 7, 7, 7, 10]
+    assert "whole hand" in contracts[0]
+    wild_row = html.split("<td>Wild deuces</td>")[1].split("</tr>")[0]
+    assert wild_row == "<td>no</td><td>no</td><td>no</td><td>no</td><td>yes</td>"
 
 
 def test_a_blank_player_count_is_the_games(client):
     game_id = new_game(client, names=("Ann", "Bob", "Cat", "Dan", "Eve"), profile="family").id
     html = client.post(
         f"/rules?q=buy&game={game_id}",
-        data={"profile": "family", "players": "", "active": "1", "requests": ["5"]},
+        data={"rules": "game", "players": "", "active": "1", "requests": ["5"]},
     ).get_data(as_text=True)
     assert "Eve GETS IT" in html
     assert "Family · 5 players" in html

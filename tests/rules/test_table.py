@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.rules.buying import check_buy
 from scorekeeper.rules.cards import Card, parse_cards
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError
-from scorekeeper.rules.table import check_buy, check_layoff, check_swap
+from scorekeeper.rules.table import check_layoff, check_swap
 
 PROFILES = ["liverpool", "contract", "online", "family"]
 SPADES_2_TO_A = "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠"
