@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.rules.buying import check_buy
-from scorekeeper.rules.cards import Card, parse_cards
+from scorekeeper.rules.cards import JOKER, Card, parse_cards
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError
-from scorekeeper.rules.table import check_layoff, check_swap
+from scorekeeper.rules.melds import Reading, meld_readings
+from scorekeeper.rules.presets import LIVERPOOL, PRESETS
+from scorekeeper.rules.ruleset import JokerSwap, RuleSet
+from scorekeeper.rules.table import check_layoff, check_swap, wild_places
 
 PROFILES = ["liverpool", "contract", "online", "family"]
 SPADES_2_TO_A = "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠"
@@ -626,3 +631,124 @@ def test_the_online_profile_has_no_buying():
 def test_buy_input_errors(players, active, requests, last_buyer, rules):
     with pytest.raises(SeatError):
         check_buy(players, active, requests, last_buyer, rules)
+
+
+# R11: lay-off and swap under any rule set
+
+
+def house(**settings) -> RuleSet:
+    """Liverpool with some settings changed, as a table named Jones plays it."""
+    return replace(LIVERPOOL, **settings).renamed("Jones")
+
+
+def test_no_swap_at_all_where_the_rules_say_never():
+    rules = house(joker_swap=JokerSwap.NEVER)
+    verdict = swap("7♠ 8♠ JK 10♠", "9♠", rules=rules)
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"] == "Jones rules: no joker on the table may be swapped"
+
+
+def test_a_sets_joker_may_be_swapped_where_the_rules_say_any():
+    verdict = swap("7♠ 7♥ JK", "7♣", round_number=1, rules="shanghai")
+    assert verdict["legal"] is True
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"].startswith(
+        "shanghai rules: a set's joker may be swapped too, for a natural card of the set's rank"
+    )
+    assert verdict["meld"] == ["7♠", "7♥", "7♣"]
+    assert verdict["freed"] == "JK" and verdict["joker_to"] == "your hand"
+    wrong = swap("7♠ 7♥ JK", "8♣", round_number=1, rules="shanghai")
+    assert wrong["legal"] is False
+    assert wrong["reason"] == "8♣ is not what a joker stands for in 7♠ 7♥ JK: the joker is 7"
+
+
+def test_under_runs_a_sets_joker_stays_whatever_the_card():
+    verdict = swap("7♠ 7♥ JK", "7♣", round_number=1, rules=house(joker_swap=JokerSwap.RUNS))
+    assert verdict["legal"] is False and verdict["rule"] == "R7"
+
+
+@pytest.mark.parametrize(
+    ("rules", "legal", "rule"), [("online", True, "R11"), ("shanghai", False, "R7")]
+)
+def test_swapping_on_the_opening_turn_follows_the_rules(rules, legal, rule):
+    verdict = swap("7♠ 8♠ JK 10♠", "9♠", opened=True, rules=rules)
+    assert (verdict["legal"], verdict["rule"]) == (legal, rule)
+
+
+def test_a_freed_joker_goes_where_the_rules_say():
+    laid = swap("7♠ 8♠ JK 10♠", "9♠", rules="liverpool")
+    kept = swap("7♠ 8♠ JK 10♠", "9♠", rules="shanghai")
+    assert laid["joker_to"] == "lay it off this turn" and laid["rule"] == "R7"
+    assert kept["joker_to"] == "your hand" and kept["rule"] == "R11"
+    assert "a freed joker goes into your hand" in kept["reason"]
+
+
+def test_a_wild_two_is_found_by_its_place():
+    rules = PRESETS["shanghai"]
+    two = Card.parse("2♥")
+    run = Reading("run", (Card.parse("5♠"), Card.parse("6♠"), two, Card.parse("8♠")), (), 5)
+    assert wild_places(run, rules) == [(2, two, Card.parse("7♠"))]
+    assert wild_places(run, LIVERPOOL) == []
+    # A 2 at its own place in a run of its suit, or in a set of 2s, is natural.
+    own = Reading("run", tuple(parse_cards("A♥ 2♥ 3♥ 4♥")), (), 1)
+    assert wild_places(own, rules) == []
+    twos = Reading("set", tuple(parse_cards("2♠ 2♥ JK")), (Card(2, None),))
+    assert wild_places(twos, rules) == [(2, JOKER, Card(2, None))]
+    sevens = Reading("set", tuple(parse_cards("7♠ 2♥ 7♦")), ())
+    assert wild_places(sevens, rules) == [(1, two, Card(7, None))]
+
+
+READS_WILD_TWOS = bool(meld_readings(parse_cards("5♠ 6♠ 2♥ 8♠"), "shanghai"))
+
+
+@pytest.mark.skipif(not READS_WILD_TWOS, reason="the melds here read no 2 as wild")
+def test_a_wild_two_is_swapped_like_a_joker():
+    verdict = swap("5♠ 6♠ 2♥ 8♠", "7♠", round_number=3, rules="shanghai")
+    assert verdict["legal"] is True and verdict["rule"] == "R11"
+    assert verdict["freed"] == "2♥"
+    assert verdict["meld"] == ["5♠", "6♠", "7♠", "8♠"]
+    assert "a 2 is wild, and a wild 2 is swapped like a joker" in verdict["reason"]
+
+
+def test_the_melds_on_the_table_are_the_deals_contracts():
+    # Shanghai's third deal is 2 runs: no set can be on the table.
+    refused = layoff("8♠ 8♦ 8♣", "8♥", round_number=3, rules="shanghai")
+    assert refused["legal"] is False and refused["rule"] == "R6"
+    assert "Round 3's contract is" in refused["reason"]
+    assert "so only runs are on the table" in refused["reason"]
+    # Its seventh deal is 3 runs of 4 and not a whole-hand deal: laying off is allowed.
+    assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules="shanghai")["legal"] is True
+    # Its tenth deal exists, and is runs only too.
+    assert layoff("8♠ 8♦ 8♣", "8♥", round_number=10, rules="shanghai")["legal"] is False
+
+
+def test_a_whole_hand_deal_has_no_laying_off_whichever_it_is():
+    deals = list(LIVERPOOL.deals)
+    deals[2] = replace(deals[2], whole_hand=True)
+    rules = house(deals=tuple(deals))
+    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=3, rules=rules)
+    assert verdict["reason"] == "Round 3 has no laying off: the whole hand goes down at once"
+    assert swap("7♠ 8♠ JK 10♠", "9♠", round_number=3, rules=rules)["rule"] == "R5"
+    # Liverpool's seventh deal, under these rules, is still a whole-hand deal.
+    assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules=rules)["legal"] is False
+
+
+def test_a_deal_the_rules_do_not_have_is_refused_by_name():
+    with pytest.raises(RoundError, match="shanghai rules have rounds 1 to 10"):
+        layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=11, rules="shanghai")
+    with pytest.raises(RoundError, match="liverpool rules have rounds 1 to 7"):
+        swap("7♠ 8♠ JK 10♠", "9♠", round_number=8)
+
+
+TOO_WILD = not meld_readings(parse_cards("7♠ 7♥ JK JK JK"), "shanghai")
+
+
+@pytest.mark.skipif(not TOO_WILD, reason="the melds here let wild cards outnumber natural ones")
+def test_a_lay_off_that_makes_wild_cards_outnumber_natural_ones():
+    verdict = layoff("7♠ 7♥ JK", "JK JK", round_number=1, rules="shanghai", players=8)
+    assert verdict["legal"] is False and verdict["rule"] == "R11"
+    assert verdict["reason"] == (
+        "shanghai rules: a meld may not hold more wild cards than natural cards; "
+        "7♠ 7♥ JK JK JK would hold 3 wild and 2 natural"
+    )
