@@ -1,5 +1,8 @@
 """The rules-check page and the reference page, through the test client."""
 
+import json
+from html import unescape
+
 import pytest
 
 from scorekeeper.referee.questions import TABS
@@ -227,3 +230,53 @@ def test_a_blank_player_count_is_the_games(client):
     ).get_data(as_text=True)
     assert "Eve GETS IT" in html
     assert "Family · 5 players" in html
+
+
+def test_opened_alone_it_offers_the_five_presets_with_their_deals(client):
+    html = client.get("/rules?q=opening").get_data(as_text=True)
+    select = html.split('id="rules"')[1].split("</select>")[0]
+    for key in ("liverpool", "contract", "online", "family", "shanghai"):
+        assert f'value="{key}"' in select
+    script = json.loads(unescape(html.split("data-rules='")[1].split("'")[0]))
+    assert len(script["shanghai"]["deals"]) == 10 and script["liverpool"]["players"] == [4, 4]
+    assert script["online"]["players"] == [3, 8]
+    # Liverpool's opening: exact sizes and its whole-hand seventh deal; three meld fields.
+    assert "Each meld of the contract is exactly its size; round 7 lay" in html
+    assert 'name="meld3"' in html and 'name="meld4"' not in html
+
+
+def test_shanghai_rounds_go_to_ten_and_take_four_melds(client):
+    html = client.get("/rules?q=opening&rules=shanghai&round=9").get_data(as_text=True)
+    assert '<option selected value="9">' in html and 'value="10"' in html
+    assert 'value="11"' not in html.split('id="round"')[1].split("</select>")[0]
+    assert 'name="meld4"' in html and 'name="meld5"' not in html
+    assert "Each meld of the contract is at least its size." in html
+    assert 'min="3"' in html.split('id="players"')[1].split(">")[0]
+
+
+def test_a_shanghai_answer_names_the_deal_of_ten(client):
+    html = post(
+        client, "layoff", rules="shanghai", round="10", meld="5♠ 6♠ 7♠ 8♠ 9♠", layoff_cards="10♠"
+    )
+    assert "LEGAL" in html and "NOT LEGAL" not in html
+    assert "Round 10 of 10 · Shanghai · 4 players" in html
+
+
+def test_a_player_count_the_rules_refuse_is_named(client):
+    html = post(client, "meld", players="5", cards="7♠ 7♥ 7♦")
+    assert "CHECK THE CARDS" in html
+    assert "5 players: liverpool rules are for exactly 4 players" in html
+
+
+def test_opened_from_a_shanghai_game_it_offers_its_ten_deals(client):
+    game_id = new_game(client, names=("Ann", "Bob", "Cat"), profile="shanghai").id
+    html = client.get(f"/rules?q=swap&game={game_id}&round=10").get_data(as_text=True)
+    assert '<option selected value="game">Shanghai (this game&#39;s rules)</option>' in html
+    assert '<option selected value="10">' in html
+    answer = client.post(
+        f"/rules?q=swap&game={game_id}",
+        data={"rules": "game", "round": "1", "players": "3", "meld": "7♠ 7♥ JK", "card": "7♣"},
+    ).get_data(as_text=True)
+    assert "LEGAL" in answer and "NOT LEGAL" not in answer
+    assert "shanghai rules: a set&#39;s joker may be swapped too" in answer
+    assert "Round 1 of 10 · Shanghai · 3 players" in answer
