@@ -8,8 +8,7 @@ from scorekeeper.rules.buying import check_buy, penalty_text
 from scorekeeper.rules.presets import FAMILY, LIVERPOOL, PRESETS, SHANGHAI
 from scorekeeper.rules.ruleset import Buying
 from tests.referee.house_rules import SMITH
-
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
+from tests.support.names import NAMES
 
 
 def with_buying(**settings):
