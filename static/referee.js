@@ -74,11 +74,10 @@
     form.querySelectorAll("li[data-seat]").forEach(function (item) {
       var beyond = parseInt(item.getAttribute("data-seat"), 10) > count;
       item.hidden = beyond;
-      var box = item.querySelector("input");
-      if (box) {
+      item.querySelectorAll("input").forEach(function (box) {
         box.disabled = beyond;
-        if (beyond) box.checked = false;
-      }
+        if (beyond && box.type === "checkbox") box.checked = false;
+      });
     });
     form.querySelectorAll("select option").forEach(function (option) {
       var seat = parseInt(option.value, 10);

@@ -6,7 +6,13 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from markupsafe import Markup
-from wtforms import BooleanField, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms import (
+    BooleanField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget, html_params
@@ -19,6 +25,8 @@ from ..scorebook.forms import option
 # The rules choice that means "the rules of the game the page was opened from".
 GAME_RULES = "game"
 CARDS_INPUT = {"class": "cards-input", "autocomplete": "off"}
+# The most buys a seat's count may say: more than any limit a rule set may set (R11: 1-20).
+MOST_BUYS = 99
 
 
 class SeatList(ListWidget):
@@ -114,3 +122,22 @@ class RulesCheckForm(FlaskForm):
         self.requests.choices = choices
         self.requests.players = players
         self.last_buyer.choices = [option(0, "Nobody (first purchase)"), *choices]
+
+
+def buys_field(what: str, seat: int) -> str:
+    """The form field for a seat's buys so far this `deal` or this `game` (seats from 1)."""
+    return f"{what}_buys{seat}"
+
+
+# Each seat's buys so far, for the rules' limits (R11); the page shows them where the rules limit.
+BUYS_FIELDS = tuple(
+    buys_field(what, seat) for what in ("deal", "game") for seat in range(1, MOST_PLAYERS + 1)
+)
+for _name in BUYS_FIELDS:
+    setattr(
+        RulesCheckForm,
+        _name,
+        IntegerField(
+            f"This {_name.split('_')[0]}", validators=[Optional(), NumberRange(0, MOST_BUYS)]
+        ),
+    )

@@ -27,6 +27,7 @@ from ..scorebook import ledger
 from ..scorebook.errors import NoSuchGame
 from ..scorebook.models import Game
 from .buys import bought
+from .forms import BUYS_FIELDS
 
 MAX_MELDS = 6
 MAX_REQUESTS = 16
@@ -229,12 +230,24 @@ def buy(data: Data) -> Data:
     return answer
 
 
+def seat_counts(columns: dict[str, list[int | None]]) -> dict[str, dict[str, int]]:
+    """`{"deal": [1, None, …], "game": […]}` by seat as `bought` by seat number from 1: only the
+    seats and the counts given."""
+    counts: dict[str, dict[str, int]] = {}
+    for what, column in columns.items():
+        for seat, count in enumerate(column or [], start=1):
+            if count is not None:
+                counts.setdefault(str(seat), {})[what] = count
+    return counts
+
+
 @dataclass(frozen=True)
 class Entry:
     """One thing a question asks for: the form fields that hold it, its JSON name and kind.
 
     Kinds: `cards` (text in R1 notation), `melds` (several card fields, as a list), `count`
-    (a whole number or nothing), `flag` (true or false), `seat` and `seats` (numbered from 1).
+    (a whole number or nothing), `flag` (true or false), `seat` and `seats` (numbered from 1),
+    `counts` (each seat's buys this deal and this game, as `bought` by seat number).
     """
 
     key: str
@@ -255,6 +268,9 @@ class Entry:
             return list(data[0] or [])
         if self.kind == "seat" and self.key == "last_buyer":
             return data[0] or None  # 0 is "nobody bought the previous discard"
+        if self.kind == "counts":
+            half = len(data) // 2
+            return seat_counts({"deal": data[:half], "game": data[half:]})
         return data[0]
 
 
@@ -387,6 +403,7 @@ QUESTIONS: dict[str, Question] = {
                 Entry("active", "seat", ("active",)),
                 Entry("requests", "seats", ("requests",)),
                 Entry("last_buyer", "seat", ("last_buyer",)),
+                Entry("bought", "counts", BUYS_FIELDS),
             ),
             buy,
             yes="{buyer_name} GETS IT",

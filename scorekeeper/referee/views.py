@@ -42,6 +42,20 @@ class Context:
         return GAME_RULES if self.game else (self.rules.preset or DEFAULT_RULES.preset)
 
     @property
+    def limits(self) -> list[str]:
+        """What the rules' buy limits count: `deal`, `game`, both or neither."""
+        buying = self.rules.buying
+        limits = (("deal", buying.per_deal), ("game", buying.per_game))
+        return [what for what, limit in limits if buying.allowed and limit is not None]
+
+    def limits_text(self) -> str:
+        """`Smith family rules allow 3 buys a game`: the limits the counts are for."""
+        buying = self.rules.buying
+        each = {"deal": buying.per_deal, "game": buying.per_game}
+        allowed = " and ".join(f"{each[what]} a {what}" for what in self.limits)
+        return f"{sentence(self.rules.rules_name)} allow {allowed}"
+
+    @property
     def most_melds(self) -> int:
         """The meld fields an opening needs: the rules' largest contract."""
         return max(len(deal.contract) for deal in self.rules.deals)
@@ -98,6 +112,7 @@ def check():
         data.setdefault("players", context.players)  # the line above the verdict says so
         if game and "requests" in data:
             data["names"] = context.seats[: context.players]  # the reason names the players
+            data["bought"] = by_name(data.get("bought") or {}, data["names"])
         try:
             verdict = question.answer(data)
         except RulesError as problem:
@@ -129,6 +144,14 @@ def reference():
         deals=deals_table(DEFAULT_RULES),
         tables={rules.name: deals_table(rules) for rules in PRESETS.values()},
     )
+
+
+def by_name(bought: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The page's buys by seat number, keyed by the players' names as `bought` then is."""
+    return {
+        (names[int(seat) - 1] if seat.isdigit() and 0 < int(seat) <= len(names) else seat): count
+        for seat, count in bought.items()
+    }
 
 
 def _form_problem(form: RulesCheckForm) -> str:

@@ -5,7 +5,9 @@ from html import unescape
 
 import pytest
 
+from scorekeeper.referee import questions
 from scorekeeper.referee.questions import TABS
+from tests.referee.house_rules import SMITH
 from tests.support.book import new_game, play_rounds
 
 
@@ -280,3 +282,32 @@ def test_opened_from_a_shanghai_game_it_offers_its_ten_deals(client):
     assert "LEGAL" in answer and "NOT LEGAL" not in answer
     assert "shanghai rules: a set&#39;s joker may be swapped too" in answer
     assert "Round 1 of 10 · Shanghai · 3 players" in answer
+
+
+def test_a_games_buy_limits_get_a_count_a_seat(client, monkeypatch):
+    """A game played under rules that limit buying (3 a game): the buy tab asks each seat's
+    buys so far, and passes over a player at the limit by name."""
+    game_id = new_game(client).id
+    monkeypatch.setattr(questions, "game_rules", lambda game: SMITH)
+    html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
+    buys = html.split('id="buys"')[1].split("</fieldset>")[0]
+    assert "Buys so far — Smith family rules allow 3 a game" in buys
+    assert 'aria-label="Ann: buys this game"' in buys and "this deal" not in buys
+    answer = client.post(
+        f"/rules?q=buy&game={game_id}",
+        data={
+            "rules": "game",
+            "active": "1",
+            "requests": ["2", "3"],
+            "last_buyer": "0",
+            "game_buys2": "3",
+            "game_buys3": "1",
+        },
+    ).get_data(as_text=True)
+    assert "Cat GETS IT" in answer
+    assert "Bob has bought 3 times this game: Smith family rules allow 3 a game" in answer
+
+
+def test_no_buy_counts_where_the_rules_set_no_limit(client):
+    html = client.get("/rules?q=buy&rules=shanghai").get_data(as_text=True)
+    assert 'id="buys"' not in html
