@@ -174,9 +174,9 @@ RULES: dict[str, Rule] = {
                 "2's value, wild or not.",
                 "A rule set is refused, with every problem named, unless it is playable: 2 to 8 "
                 "players with packs (1-4) for each table size; 1 to 12 deals, 1 to 5 melds a "
-                "contract, sets of 3-8 and runs of 4-14; every deal can be dealt and its contract "
-                "fits the hand; values 0-100, a cut bonus of -100 to 0, 0-3 penalty cards, buy "
-                "limits 1-20.",
+                "contract, a set of three to eight cards and a run of four to 14; every deal can "
+                "be dealt and its contract fits the hand; values 0-100, a cut bonus of -100 to 0, "
+                "0-3 penalty cards, buy limits 1-20.",
                 "A verdict or a score that turns on a setting the rule set changes from liverpool "
                 'cites R11 and names the rule set ("shanghai rules: a meld may not hold more wild '
                 'cards than natural cards", "Smith family rules: a joker left in hand is 50").',
