@@ -10,6 +10,8 @@ from ..rules.ruleset import MOST_PLAYERS, RuleSet
 from ..scorebook.names import name_key
 
 Data = dict[str, Any]
+# The longest value a message quotes whole.
+SHOWN = 40
 
 
 class ProblemsError(InputError):
@@ -63,6 +65,12 @@ def _limits(rules: RuleSet) -> tuple[tuple[str, int | None], ...]:
     return (("deal", rules.buying.per_deal), ("game", rules.buying.per_game))
 
 
+def _shown(value: object) -> str:
+    """A value as a message quotes it, cut short: a key may be as long as the body."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+
+
 def _count(problems: int) -> str:
     return "a problem" if problems == 1 else f"{problems} problems"
 
@@ -71,9 +79,9 @@ def _bought_seat(key: str, seats: dict[str, int], names: list[str] | None, playe
     """The seat index a `bought` key names, or what is wrong with it."""
     if names:
         seat = seats.get(name_key(key.strip()))
-        return seat if seat is not None else f"{key!r} is not a player: {', '.join(names)}"
+        return seat if seat is not None else f"{_shown(key)} is not a player: {', '.join(names)}"
     if not key.strip().isdigit() or not 1 <= int(key) <= players:
-        return f"{key!r} is no seat: without names, seats are numbered 1 to {players}"
+        return f"{_shown(key)} is no seat: without names, seats are numbered 1 to {players}"
     return int(key) - 1
 
 
@@ -82,18 +90,18 @@ def _bought_counts(count: object, limits: list[str]) -> dict[str, int] | str:
     if isinstance(count, dict):
         unknown = [key for key in count if key not in ("deal", "game")]
         if unknown:
-            return f"counts buys in a 'deal' or a 'game', not {', '.join(map(repr, unknown))}"
+            return f"counts buys in a 'deal' or a 'game', not {', '.join(map(_shown, unknown))}"
         counts = count
     elif len(limits) == 2:
         return (
             'these rules limit buys both a deal and a game: give {"deal": n, "game": m}, '
-            f"not {count!r}"
+            f"not {_shown(count)}"
         )
     else:
         counts = {limits[0] if limits else "deal": count}
     for what, number in counts.items():
         if isinstance(number, bool) or not isinstance(number, int):
-            return f"the buys this {what} must be a whole number, not {number!r}"
+            return f"the buys this {what} must be a whole number, not {_shown(number)}"
         if number < 0:
             return f"the buys this {what} cannot be {number}"
     return dict(counts)

@@ -78,10 +78,19 @@ def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
         if not isinstance(value, str | dict):
             raise RuleSetError(
                 "'rules' must be a preset's name or a rule set document",
-                {"rules": f"a preset's name ({', '.join(PRESETS)}) or a document, not {value!r}"},
+                {
+                    "rules": f"a preset's name ({', '.join(PRESETS)}) or a document, not {_kind(value)}"
+                },
             )
         return get_rules(value), None
     return get_rules(field(data, "profile", str, required=False)), None
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in a few words (never the value itself, which may be long)."""
+    if isinstance(value, bool):
+        return "true/false"
+    return "a list" if isinstance(value, list) else "a number"
 
 
 def _rules(data: Data) -> tuple[RuleSet, int]:

@@ -201,3 +201,9 @@ def test_a_rule_set_with_no_buying_says_so(client):
     answer = ask(client, "buy", {"rules": "online", "active": 1, "requests": [2]}).get_json()
     assert answer["buyer"] is None and answer["penalty_cards"] is None
     assert answer["rule"] == "R11"
+
+
+def test_a_long_bought_key_is_quoted_short(client):
+    body = {"active": 1, "requests": [2], "bought": {"x" * 5000: 1}}
+    problem = ask(client, "buy", body).get_json()["problems"]["bought." + "x" * 5000]
+    assert len(problem) < 120 and problem.startswith("'xxxx")
