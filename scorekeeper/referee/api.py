@@ -1,14 +1,25 @@
-"""The referee's JSON API: `POST /api/rules/<question>`, one route per question."""
+"""The referee's JSON API: `POST /api/rules/<question>`, one route per question, and the presets."""
 
 from __future__ import annotations
 
 from flask import jsonify
 
 from ..jsonapi import ApiError, blueprint, json_body
+from ..rules import RulesError
 from ..scorebook import writeonce
 from . import questions
 
 bp = blueprint("rules_api", __name__)
+
+
+@bp.errorhandler(RulesError)
+def _refused(error: RulesError):
+    """A question the engine cannot judge: 400, with every problem named where there are
+    several (a rule set that is not playable, `bought` with unknown players)."""
+    problems = getattr(error, "problems", None)
+    if problems:
+        return jsonify(error=str(error), problems={str(k): v for k, v in problems.items()}), 400
+    return jsonify(error=str(error)), 400
 
 
 @bp.post("/rules/<question>")
@@ -23,7 +34,11 @@ def ask(question: str):
     return jsonify(asked.answer(json_body()))
 
 
-@bp.get("/rules/profiles")
-def profiles():
-    """The profiles a game or a question may name, with what each one sets."""
-    return jsonify(questions.profiles_summary())
+@bp.get("/rules/presets")
+def presets():
+    """The presets a game or a question may name, each as its whole rule set document."""
+    return jsonify(questions.presets_summary())
+
+
+# The older address of the same list.
+bp.add_url_rule("/rules/profiles", "profiles", presets)

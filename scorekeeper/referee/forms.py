@@ -6,13 +6,27 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from markupsafe import Markup
-from wtforms import BooleanField, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms import (
+    BooleanField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget, html_params
 
-from ..rules import CONTRACTS, PROFILES
-from ..scorebook.forms import MAX_SEATS, option
+from ..rules.presets import PRESETS
+from ..rules.ruleset import FEWEST_PLAYERS, MOST_PLAYERS, RuleSet
+from ..rules.seating import contract_of
+from ..scorebook.forms import option
+
+# The rules choice that means "the rules of the game the page was opened from".
+GAME_RULES = "game"
+CARDS_INPUT = {"class": "cards-input", "autocomplete": "off"}
+# The most buys a seat's count may say: more than any limit a rule set may set (R11: 1-20).
+MOST_BUYS = 99
 
 
 class SeatList(ListWidget):
@@ -34,11 +48,19 @@ class MultiCheckboxField(SelectMultipleField):
 
     widget = SeatList()
     option_widget = CheckboxInput()
-    players = MAX_SEATS
+    players = MOST_PLAYERS
 
 
-def round_choices() -> list[SelectChoice]:
-    return [option(c.round, f"Round {c.round}: {c}") for c in CONTRACTS]
+def round_choices(rules: RuleSet) -> list[SelectChoice]:
+    """One choice a deal of the rules: `Round 8: 1 set of 3 + 1 run of 10`."""
+    return [option(n, f"Round {n}: {contract_of(n, rules)}") for n in rules.deal_numbers]
+
+
+def rules_choices(rules: RuleSet, from_game: bool) -> list[SelectChoice]:
+    """The presets, or only the game's own rules when the page was opened from a game."""
+    if from_game:
+        return [option(GAME_RULES, f"{rules.label} (this game's rules)")]
+    return [option(key, preset.label) for key, preset in PRESETS.items()]
 
 
 def seat_choices(seats: list[str], players: int) -> list[SelectChoice]:
@@ -52,28 +74,27 @@ def seat_choices(seats: list[str], players: int) -> list[SelectChoice]:
 class RulesCheckForm(FlaskForm):
     """Every field a rules question may need; each question reads its own (`Question.to_data`)."""
 
-    profile = SelectField("Rules", choices=[option(p.name, p.title) for p in PROFILES.values()])
-    round = SelectField("Round", coerce=int, choices=round_choices(), default=1)
-    players = IntegerField("Players", validators=[Optional(), NumberRange(3, MAX_SEATS)], default=4)
-    cards = StringField("Cards", render_kw={"class": "cards-input", "autocomplete": "off"})
-    meld1 = StringField("Meld 1", render_kw={"class": "cards-input", "autocomplete": "off"})
-    meld2 = StringField("Meld 2", render_kw={"class": "cards-input", "autocomplete": "off"})
-    meld3 = StringField("Meld 3", render_kw={"class": "cards-input", "autocomplete": "off"})
+    # The page's context reads the choice (`views._context`); a stale one is not an error.
+    rules = SelectField("Rules", validate_choice=False)
+    round = SelectField("Round", coerce=int, default=1)
+    # The rules' own limits are the engine's to check (`RuleSet.check_players`).
+    players = IntegerField(
+        "Players", validators=[Optional(), NumberRange(FEWEST_PLAYERS, MOST_PLAYERS)], default=4
+    )
+    cards = StringField("Cards", render_kw=CARDS_INPUT)
+    # One field a meld, for the largest contract a rule set may have (R11: five).
+    meld1 = StringField("Meld 1", render_kw=CARDS_INPUT)
+    meld2 = StringField("Meld 2", render_kw=CARDS_INPUT)
+    meld3 = StringField("Meld 3", render_kw=CARDS_INPUT)
+    meld4 = StringField("Meld 4", render_kw=CARDS_INPUT)
+    meld5 = StringField("Meld 5", render_kw=CARDS_INPUT)
     left = IntegerField(
         "Cards left in hand afterwards (optional)", validators=[Optional(), NumberRange(0, 40)]
     )
-    meld = StringField(
-        "Meld on the table", render_kw={"class": "cards-input", "autocomplete": "off"}
-    )
-    layoff_cards = StringField(
-        "Cards to add", render_kw={"class": "cards-input", "autocomplete": "off"}
-    )
-    card = StringField(
-        "Card that replaces the joker", render_kw={"class": "cards-input", "autocomplete": "off"}
-    )
-    hand = StringField(
-        "Hand (after the draw)", render_kw={"class": "cards-input", "autocomplete": "off"}
-    )
+    meld = StringField("Meld on the table", render_kw=CARDS_INPUT)
+    layoff_cards = StringField("Cards to add", render_kw=CARDS_INPUT)
+    card = StringField("Card that replaces the joker", render_kw=CARDS_INPUT)
+    hand = StringField("Hand (after the draw)", render_kw=CARDS_INPUT)
     opened_this_turn = BooleanField("I opened on this same turn")
     # Seats are numbered from 1; the engine's answer is checked against the players by
     # `questions.buy`, which names a seat that does not exist.
@@ -83,11 +104,40 @@ class RulesCheckForm(FlaskForm):
         "Who bought the previous discard?", coerce=int, default=0, validate_choice=False
     )
 
-    def __init__(self, *args: Any, seats: list[str] | None = None, players: int = 4, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        rules: RuleSet,
+        from_game: bool = False,
+        seats: list[str] | None = None,
+        players: int = 4,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
-        seats = seats or [f"Seat {n + 1}" for n in range(MAX_SEATS)]
+        self.rules.choices = rules_choices(rules, from_game)
+        self.round.choices = round_choices(rules)
+        seats = seats or [f"Seat {n + 1}" for n in range(MOST_PLAYERS)]
         choices = seat_choices(seats, players)
         self.active.choices = choices
         self.requests.choices = choices
         self.requests.players = players
         self.last_buyer.choices = [option(0, "Nobody (first purchase)"), *choices]
+
+
+def buys_field(what: str, seat: int) -> str:
+    """The form field for a seat's buys so far this `deal` or this `game` (seats from 1)."""
+    return f"{what}_buys{seat}"
+
+
+# Each seat's buys so far, for the rules' limits (R11); the page shows them where the rules limit.
+BUYS_FIELDS = tuple(
+    buys_field(what, seat) for what in ("deal", "game") for seat in range(1, MOST_PLAYERS + 1)
+)
+for _name in BUYS_FIELDS:
+    setattr(
+        RulesCheckForm,
+        _name,
+        IntegerField(
+            f"This {_name.split('_')[0]}", validators=[Optional(), NumberRange(0, MOST_BUYS)]
+        ),
+    )

@@ -12,18 +12,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..jsonapi import field
-from ..rules import PROFILES, Card, get_profile, parse_cards
-from ..rules.errors import InputError
+from ..jsonapi import ApiError, field
+from ..rules import Card, parse_cards
+from ..rules.buying import check_buy, seat_labels
+from ..rules.errors import InputError, RuleSetError
 from ..rules.melds import check_meld
 from ..rules.opening import check_opening
-from ..rules.profiles import Profile, check_round
-from ..rules.scoring import hand_penalty, parse_leftovers
+from ..rules.presets import PRESETS, get_rules
+from ..rules.ruleset import MOST_MELDS, RuleSet
+from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
 from ..rules.solver import solve_opening
-from ..rules.table import check_buy, check_layoff, check_swap, seat_labels
+from ..rules.table import check_layoff, check_swap
+from ..scorebook import ledger
+from ..scorebook.errors import NoSuchGame
+from ..scorebook.models import Game
+from .buys import bought
+from .forms import BUYS_FIELDS
 
 MAX_MELDS = 6
 MAX_REQUESTS = 16
+# The fields that may name the rules; at most one of them in a question.
+RULES_FIELDS = ("rules", "profile", "game")
 
 Data = dict[str, Any]
 
@@ -37,15 +46,66 @@ def _cards(data: Data, name: str, *, rank_only: bool = False) -> tuple[Card, ...
     return cards
 
 
-def _profile(data: Data) -> tuple[Profile, int]:
-    """The profile (default liverpool) and the number of players (default: the usual four)."""
-    profile = get_profile(field(data, "profile", str, required=False))
-    players = profile.check_players(field(data, "players", int, required=False))
-    return profile, players
+def game_rules(game: Game) -> RuleSet:
+    """The rules a game is played under, as the score book keeps them (R11)."""
+    return ledger.profile_of(game)
 
 
-def _round(data: Data) -> int:
-    return check_round(field(data, "round", int))
+def asked_game(data: Data) -> Game | None:
+    """The game a question names (`"game": id`), or None; 404 when there is no such game."""
+    game_id = field(data, "game", int, required=False)
+    if game_id is None:
+        return None
+    try:
+        return ledger.get_game(game_id, scores=False)
+    except NoSuchGame as missing:
+        raise ApiError(str(missing), 404) from None
+
+
+def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
+    """The rules a question is asked under: `"rules"` (a preset's name or a document),
+    `"profile"` (a preset's name), or the stored rules of `"game"`; liverpool when none."""
+    given = [name for name in RULES_FIELDS if data.get(name) is not None]
+    if len(given) > 1:
+        raise InputError(
+            f"give the rules once: {' and '.join(repr(name) for name in given)} both name them"
+        )
+    game = asked_game(data)
+    if game is not None:
+        return game_rules(game), game
+    if data.get("rules") is not None:
+        value = data["rules"]
+        if not isinstance(value, str | dict):
+            raise RuleSetError(
+                "'rules' must be a preset's name or a rule set document",
+                {
+                    "rules": f"a preset's name ({', '.join(PRESETS)}) or a document, not {_kind(value)}"
+                },
+            )
+        return get_rules(value), None
+    return get_rules(field(data, "profile", str, required=False)), None
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in a few words (never the value itself, which may be long)."""
+    if isinstance(value, bool):
+        return "true/false"
+    return "a list" if isinstance(value, list) else "a number"
+
+
+def _rules(data: Data) -> tuple[RuleSet, int]:
+    """The rules (default liverpool) and the number of players (default: the game's, or the
+    rules' usual table)."""
+    rules, game = asked_rules(data)
+    given = field(data, "players", int, required=False)
+    if given is None and game is not None:
+        given = len(game.players)
+    return rules, rules.check_players(given)
+
+
+def _round(data: Data, rules: RuleSet) -> int:
+    """The deal (round) number, one of the rules' deals."""
+    return rules.check_deal(field(data, "round", int))
 
 
 def _opened_this_turn(data: Data) -> bool:
@@ -61,32 +121,32 @@ def _left(data: Data) -> int | None:
 
 def meld(data: Data) -> Data:
     """Is this a meld? (R4)"""
-    profile, players = _profile(data)
-    return check_meld(_cards(data, "cards"), profile, players).to_dict()
+    rules, players = _rules(data)
+    return check_meld(_cards(data, "cards"), rules, players).to_dict()
 
 
 def opening(data: Data) -> Data:
     """Is this opening legal? (R5)"""
-    profile, players = _profile(data)
-    round_number = _round(data)
+    rules, players = _rules(data)
+    round_number = _round(data, rules)
     melds = field(data, "melds", list)
     if not melds:
         raise InputError("'melds' is empty: list the melds laid down, e.g. [\"7♣ 7♦ 7♥\"]")
     if len(melds) > MAX_MELDS:
         raise InputError(f"{len(melds)} melds is more than an opening can hold")
     parsed = [_cards({"meld": item}, "meld") for item in melds]
-    return check_opening(round_number, parsed, profile, players, left=_left(data)).to_dict()
+    return check_opening(round_number, parsed, rules, players, left=_left(data)).to_dict()
 
 
 def layoff(data: Data) -> Data:
     """Can I lay this off? (R6)"""
-    profile, players = _profile(data)
+    rules, players = _rules(data)
     verdict = check_layoff(
-        _round(data),
+        _round(data, rules),
         _cards(data, "meld"),
         _cards(data, "cards"),
         _opened_this_turn(data),
-        profile,
+        rules,
         players,
         left=_left(data),
     )
@@ -95,34 +155,36 @@ def layoff(data: Data) -> Data:
 
 def swap(data: Data) -> Data:
     """Can I swap this joker? (R7)"""
-    profile, players = _profile(data)
+    rules, players = _rules(data)
     card = _cards(data, "card")
     if len(card) != 1:
         raise InputError(f"'card' is the one natural card that replaces the joker, not {len(card)}")
     verdict = check_swap(
-        _round(data), _cards(data, "meld"), card[0], _opened_this_turn(data), profile, players
+        _round(data, rules), _cards(data, "meld"), card[0], _opened_this_turn(data), rules, players
     )
     return verdict.to_dict()
 
 
 def solve(data: Data) -> Data:
     """Can this hand go down? (R5)"""
-    profile, players = _profile(data)
-    return solve_opening(_cards(data, "hand"), _round(data), profile, players).to_dict()
+    rules, players = _rules(data)
+    return solve_opening(_cards(data, "hand"), _round(data, rules), rules, players).to_dict()
 
 
 def score(data: Data) -> Data:
-    """What do these leftover cards cost? (R10)"""
-    profile, players = _profile(data)
+    """What do these leftover cards cost? (R10, with the rules' own values: R11)"""
+    rules, players = _rules(data)
     cards = parse_leftovers(field(data, "cards", (str, list)))
-    profile.check_copies(cards, players)
-    # A joker's penalty differs by profile: where one is in the hand, that setting decides.
-    jokers = any(card.joker for card in cards)
-    return {
-        "penalty": hand_penalty(cards, profile),
+    rules.check_copies(cards, players)
+    rule, said = value_citation(cards, rules)
+    answer: Data = {
+        "penalty": hand_penalty(cards, rules),
         "cards": [str(card) for card in cards],
-        "rule": profile.cite("values.JK", "R10") if jokers else "R10",
+        "rule": rule,
     }
+    if said:
+        answer["reason"] = said
+    return answer
 
 
 def _seat(value: object, players: int, what: str) -> int:
@@ -150,11 +212,14 @@ def _names(data: Data) -> list[str] | None:
 
 
 def buy(data: Data) -> Data:
-    """Who gets the discard? (R8) Seats are numbered 1, 2, … clockwise; names are optional."""
+    """Who gets the discard? (R8) Seats are numbered 1, 2, … clockwise; names are optional
+    (a game's own when the question names the game)."""
     names = _names(data)
-    profile = get_profile(field(data, "profile", str, required=False))
+    rules, game = asked_rules(data)
+    if names is None and game is not None:
+        names = list(game.names)
     given = field(data, "players", int, required=False)
-    players = profile.check_players(given if given is not None or not names else len(names))
+    players = rules.check_players(given if given is not None or not names else len(names))
     if names is not None and len(names) != players:
         raise InputError(f"{len(names)} names for {players} players: give one name a seat")
     requests = field(data, "requests", list)
@@ -165,7 +230,8 @@ def buy(data: Data) -> Data:
     last_buyer = field(data, "last_buyer", int, required=False)
     if last_buyer is not None:
         last_buyer = _seat(last_buyer, players, "'last_buyer'")
-    verdict = check_buy(players, active, asked, last_buyer, profile, names)
+    in_deal, in_game = bought(data, rules, players, names)
+    verdict = check_buy(players, active, asked, last_buyer, rules, names, in_deal, in_game)
     answer = verdict.to_dict()
     buyer = answer["buyer"]
     answer["buyer"] = None if buyer is None else buyer + 1
@@ -173,12 +239,24 @@ def buy(data: Data) -> Data:
     return answer
 
 
+def seat_counts(columns: dict[str, list[int | None]]) -> dict[str, dict[str, int]]:
+    """`{"deal": [1, None, …], "game": […]}` by seat as `bought` by seat number from 1: only the
+    seats and the counts given."""
+    counts: dict[str, dict[str, int]] = {}
+    for what, column in columns.items():
+        for seat, count in enumerate(column or [], start=1):
+            if count is not None:
+                counts.setdefault(str(seat), {})[what] = count
+    return counts
+
+
 @dataclass(frozen=True)
 class Entry:
     """One thing a question asks for: the form fields that hold it, its JSON name and kind.
 
     Kinds: `cards` (text in R1 notation), `melds` (several card fields, as a list), `count`
-    (a whole number or nothing), `flag` (true or false), `seat` and `seats` (numbered from 1).
+    (a whole number or nothing), `flag` (true or false), `seat` and `seats` (numbered from 1),
+    `counts` (each seat's buys this deal and this game, as `bought` by seat number).
     """
 
     key: str
@@ -199,6 +277,9 @@ class Entry:
             return list(data[0] or [])
         if self.kind == "seat" and self.key == "last_buyer":
             return data[0] or None  # 0 is "nobody bought the previous discard"
+        if self.kind == "counts":
+            half = len(data) // 2
+            return seat_counts({"deal": data[:half], "game": data[half:]})
         return data[0]
 
 
@@ -216,7 +297,7 @@ class Question:
     # What a verdict shows besides its reason: `readings`, `melds`, `keep`, `meld_after`.
     shows: tuple[str, ...] = ()
     melds_heading: str = "The melds"
-    hint: str = ""
+    hint: Callable[[RuleSet], str] | None = None
     hint_after: str = ""
     check_what: str = "CHECK THE CARDS"
     # A tab of the rules-check page; the rest are asked through the JSON API only.
@@ -233,8 +314,9 @@ class Question:
         )
 
     def to_data(self, form: Any) -> Data:
-        """The form's answers to this question as the JSON API would receive them."""
-        data: Data = {"profile": form.profile.data}
+        """The form's answers to this question as the JSON API would receive them, the rules
+        aside (the page adds its game or its chosen preset)."""
+        data: Data = {}
         if self.asks_round:
             data["round"] = form.round.data
         if form.players.data is not None:
@@ -247,11 +329,28 @@ class Question:
         """The verdict in capitals: LEGAL, CANNOT GO DOWN, ANN GETS IT."""
         return (self.yes if self.legal(verdict) else self.no).format(**verdict)
 
+    def hint_for(self, rules: RuleSet) -> str:
+        """The hint above the question's fields, in the rules' own terms."""
+        return self.hint(rules) if self.hint else ""
+
     @staticmethod
     def legal(verdict: Data) -> bool:
         return verdict.get("legal", verdict.get("buyer") is not None)
 
 
+def opening_hint(rules: RuleSet) -> str:
+    """How to lay an opening under these rules: each meld's size, and the whole-hand deals."""
+    sizes = "exactly" if rules.exact_sizes else "at least"
+    whole = [str(number) for number in rules.deal_numbers if rules.deal(number).whole_hand]
+    text = f"Tap a meld's box, then its cards. Each meld of the contract is {sizes} its size"
+    if not whole:
+        return text + "."
+    rounds = f"round {whole[0]}" if len(whole) == 1 else f"rounds {', '.join(whole)}"
+    return f"{text}; {rounds} lay the whole hand as the contract, with no discard."
+
+
+# One field a meld, for the largest contract a rule set may have (R11).
+MELD_FIELDS = tuple(f"meld{n}" for n in range(1, MOST_MELDS + 1))
 _LEFT = Entry("left", "count", ("left",))
 _OPENED = Entry("opened_this_turn", "flag", ("opened_this_turn",))
 
@@ -268,11 +367,10 @@ QUESTIONS: dict[str, Question] = {
         Question(
             "opening",
             "Is this opening legal?",
-            (Entry("melds", "melds", ("meld1", "meld2", "meld3"), "e.g. 7♣ 7♦ 7♥"), _LEFT),
+            (Entry("melds", "melds", MELD_FIELDS, "e.g. 7♣ 7♦ 7♥"), _LEFT),
             opening,
             shows=("melds",),
-            hint="Tap a meld's box, then its cards. Rounds 1-6 lay the contract exactly; round 7 "
-            "lays the whole hand as three runs.",
+            hint=opening_hint,
         ),
         Question(
             "layoff",
@@ -314,6 +412,7 @@ QUESTIONS: dict[str, Question] = {
                 Entry("active", "seat", ("active",)),
                 Entry("requests", "seats", ("requests",)),
                 Entry("last_buyer", "seat", ("last_buyer",)),
+                Entry("bought", "counts", BUYS_FIELDS),
             ),
             buy,
             yes="{buyer_name} GETS IT",
@@ -335,28 +434,7 @@ QUESTIONS: dict[str, Question] = {
 TABS = {name: question for name, question in QUESTIONS.items() if question.on_page}
 
 
-def profiles_summary() -> list[Data]:
-    """Every profile with the settings R11 gives it."""
-    return [
-        {
-            "name": key,
-            "title": p.title,
-            "players": [p.min_players, p.max_players],
-            "packs": p.pack_count(),
-            "jokers": p.joker_count(),
-            "cards_dealt": list(p.deal_cards),
-            "cut_bonus": p.cut_bonus,
-            "joker_penalty": p.joker_penalty,
-            "exact_opening": p.exact_opening,
-            "naturals": {"set": p.set_naturals, "run": p.run_naturals},
-            "layoff_on_opening_turn": p.layoff_on_opening_turn,
-            "go_out_by_layoff": p.go_out_by_layoff,
-            "buying": p.buying,
-            "freed_joker_to_hand": p.freed_joker_to_hand,
-            "swap_on_opening_turn": p.swap_on_opening_turn,
-            "packs_by_players": {
-                str(n): p.pack_count(n) for n in range(p.min_players, p.max_players + 1)
-            },
-        }
-        for key, p in PROFILES.items()
-    ]
+def presets_summary() -> list[Data]:
+    """Every preset, in R11's order: its key (what `"rules"` may name) and its whole document
+    (what `"rules"` may send)."""
+    return [{"key": key, "rules": rules.to_json()} for key, rules in PRESETS.items()]

@@ -7,14 +7,16 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 
-from .. import rules
-from ..rules import CONTRACTS, PROFILES, Profile, RulesError, get_profile
-from ..rules.rulebook import COMMON_QUESTIONS, RULES
+from ..rules import RulesError
+from ..rules.presets import DEFAULT_RULES, PRESETS
+from ..rules.rulebook import COMMON_QUESTIONS, RULES, deals_table
+from ..rules.ruleset import MOST_PLAYERS, RuleSet
+from ..rules.seating import contract_of
 from ..scorebook import ledger, writeonce
-from ..scorebook.forms import MAX_SEATS, sentence
+from ..scorebook.forms import sentence
 from ..scorebook.models import Game
 from . import questions
-from .forms import RulesCheckForm
+from .forms import GAME_RULES, RulesCheckForm
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
 
@@ -23,7 +25,7 @@ bp = Blueprint("referee", __name__, url_prefix="/rules")
 class Context:
     """What a question assumes: the rules, the round and the table, from a game or as chosen."""
 
-    profile: Profile
+    rules: RuleSet
     round: int
     players: int
     game: Game | None = None
@@ -32,17 +34,56 @@ class Context:
     def seats(self) -> list[str]:
         """Every seat a table can have, by the game's names or as `Seat 1` … clockwise."""
         names = self.game.names if self.game else []
-        return [names[n] if n < len(names) else f"Seat {n + 1}" for n in range(MAX_SEATS)]
+        return [names[n] if n < len(names) else f"Seat {n + 1}" for n in range(MOST_PLAYERS)]
+
+    @property
+    def choice(self) -> str:
+        """The rules field's value: the game's rules, or the preset's key."""
+        return GAME_RULES if self.game else (self.rules.preset or DEFAULT_RULES.preset)
+
+    @property
+    def limits(self) -> list[str]:
+        """What the rules' buy limits count: `deal`, `game`, both or neither."""
+        buying = self.rules.buying
+        limits = (("deal", buying.per_deal), ("game", buying.per_game))
+        return [what for what, limit in limits if buying.allowed and limit is not None]
+
+    def limits_text(self) -> str:
+        """`Smith family rules allow 3 buys a game`: the limits the counts are for."""
+        buying = self.rules.buying
+        each = {"deal": buying.per_deal, "game": buying.per_game}
+        allowed = " and ".join(f"{each[what]} a {what}" for what in self.limits)
+        return f"{sentence(self.rules.rules_name)} allow {allowed}"
+
+    @property
+    def most_melds(self) -> int:
+        """The meld fields an opening needs: the rules' largest contract."""
+        return max(len(deal.contract) for deal in self.rules.deals)
 
     def line(self, question: questions.Question) -> str:
-        """`Round 7 · Liverpool · 4 players`: the context a verdict was given in."""
-        parts = [f"Round {self.round}"] if question.asks_round else []
-        return " · ".join([*parts, self.profile.label, f"{self.players} players"])
+        """`Round 7 of 10 · Shanghai · 4 players`: the context a verdict was given in."""
+        parts = [f"Round {self.round} of {self.rules.last_deal}"] if question.asks_round else []
+        return " · ".join([*parts, self.rules.label, f"{self.players} players"])
 
     def query(self) -> dict[str, Any]:
         """The context as a link's query, so that another tab starts from it."""
-        query = {"profile": self.profile.preset, "round": self.round, "players": self.players}
-        return {"game": self.game.id, **query} if self.game else query
+        query = {"round": self.round, "players": self.players}
+        return {"game": self.game.id, **query} if self.game else {"rules": self.choice, **query}
+
+    def asked(self) -> dict[str, Any]:
+        """How a question names these rules: the game's, or the preset's."""
+        return {"game": self.game.id} if self.game else {"rules": self.choice}
+
+    def script_data(self) -> dict[str, Any]:
+        """What the page's script needs of each rules choice: its deals and its table sizes."""
+        choices = {GAME_RULES: self.rules} if self.game else PRESETS
+        return {
+            key: {
+                "deals": [f"Round {n}: {contract_of(n, rules)}" for n in rules.deal_numbers],
+                "players": [rules.min_players, rules.max_players],
+            }
+            for key, rules in choices.items()
+        }
 
 
 @bp.route("", methods=["GET", "POST"])
@@ -54,18 +95,24 @@ def check():
         abort(404)
     game = _game()
     context = _context(game, request.form if request.method == "POST" else request.args)
-    form = RulesCheckForm(seats=context.seats, players=context.players)
+    form = RulesCheckForm(
+        rules=context.rules,
+        from_game=game is not None,
+        seats=context.seats,
+        players=context.players,
+    )
     if request.method == "GET":
-        form.profile.data = context.profile.preset
+        form.rules.data = context.choice
         form.round.data = context.round
         form.players.data = context.players
     verdict = None
     error = None
     if form.validate_on_submit():
-        data = question.to_data(form)
+        data = {**question.to_data(form), **context.asked()}
         data.setdefault("players", context.players)  # the line above the verdict says so
         if game and "requests" in data:
             data["names"] = context.seats[: context.players]  # the reason names the players
+            data["bought"] = by_name(data.get("bought") or {}, data["names"])
         try:
             verdict = question.answer(data)
         except RulesError as problem:
@@ -93,9 +140,18 @@ def reference():
         "referee/reference.html",
         rules=RULES.values(),
         common=COMMON_QUESTIONS,
-        profiles=PROFILES.values(),
-        contracts=CONTRACTS,
+        presets=PRESETS.values(),
+        deals=deals_table(DEFAULT_RULES),
+        tables={rules.name: deals_table(rules) for rules in PRESETS.values()},
     )
+
+
+def by_name(bought: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The page's buys by seat number, keyed by the players' names as `bought` then is."""
+    return {
+        (names[int(seat) - 1] if seat.isdigit() and 0 < int(seat) <= len(names) else seat): count
+        for seat, count in bought.items()
+    }
 
 
 def _form_problem(form: RulesCheckForm) -> str:
@@ -114,20 +170,20 @@ def _game() -> Game | None:
 def _context(game: Game | None, values) -> Context:
     """The game's rules, current round and table, or the defaults; then what the person chose.
 
-    A chosen value that does not fit (an unknown profile, round 9, 12 players) is ignored here:
-    the form itself reports it when the question is asked.
+    A chosen value that does not fit (an unknown preset, a round the rules do not have, more
+    players than they allow) is ignored here: the question itself reports it when asked.
     """
-    profile = ledger.profile_of(game) if game else get_profile()
-    round_number = (ledger.next_round(game) or rules.LAST_ROUND) if game else 1
-    players = len(game.names) if game else profile.default_players
-    chosen = values.get("profile")
-    if chosen in PROFILES:
-        profile = PROFILES[chosen]
-        players = min(max(players, profile.min_players), profile.max_players)
+    rules = questions.game_rules(game) if game else DEFAULT_RULES
+    players = len(game.names) if game else rules.default_players
+    chosen = values.get("rules") or values.get("profile")
+    if game is None and chosen in PRESETS:
+        rules = PRESETS[chosen]
+        players = min(max(players, rules.min_players), rules.max_players)
+    round_number = (ledger.next_round(game) or rules.last_deal) if game else 1
     number = values.get("round", type=int)
-    if number is not None and 1 <= number <= rules.LAST_ROUND:
+    if number is not None and number in rules.deal_numbers:
         round_number = number
     count = values.get("players", type=int)
-    if count is not None and profile.min_players <= count <= profile.max_players:
+    if count is not None and count in rules.table_sizes:
         players = count
-    return Context(profile, round_number, players, game)
+    return Context(rules, min(round_number, rules.last_deal), players, game)

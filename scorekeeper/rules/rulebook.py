@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .ruleset import RuleSet
+from .seating import contract_of
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -148,25 +151,58 @@ RULES: dict[str, Rule] = {
         ),
         Rule(
             "R11",
-            "Profiles (house rules)",
+            "House rules: the table's own rule set",
             (
-                "Liverpool is the default. Contract has no cut bonus. Online (3-8 players) deals "
-                "7 10 10 10 12 12 14, uses 2 packs for 3-5 players and 3 for 6-8 (so round 7's "
-                "14-card deal leaves a real stock) with 2 jokers, scores a joker 25, allows bigger "
-                "opening melds, laying off and swapping a run's joker on the opening turn and going "
-                "out by laying off, has no buying (take several discards instead) and lets a freed "
-                "joker go to the hand. Family (3-8 players) deals 10 10 10 10 12 12 12, uses 3 "
-                "packs for 5-8 players and 2 jokers a pack, allows bigger opening melds, laying off "
-                "and swapping a run's joker on the opening turn and going out by laying off, and "
-                "needs 2 real cards in a set and 3 in a run.",
-                "A verdict that turns on a house rule cites R11 and names the profile "
-                '("family rules: a run needs 3 natural cards").',
-                "In every profile: same-suit runs of one opening must not touch, round 7 is three runs "
-                "using the whole hand, and the exact cut is players × cards dealt + 1.",
+                "A game is played under one rule set, chosen when the game starts and kept with "
+                "it. The default is liverpool: R1-R10 as written above. The presets are liverpool, "
+                "contract, online, family and shanghai; a table may also write its own.",
+                "A rule set may change only these settings: the fewest and most players; the packs "
+                "by table size and the jokers; the deals (how many, 1 to 12, and for each the cards "
+                "dealt, the contract with each meld's minimum size, and whether it is a whole-hand "
+                "deal with no discard); whether an opening lays each meld at exactly its size or at "
+                "least; the value of each card left in hand and of a joker; wild deuces; the natural "
+                "cards a set and a run need, and whether wild cards may outnumber natural ones; the "
+                "exact-cut bonus; laying off on the opening turn; going out by laying off; which "
+                "wild cards may be swapped (never, a run's, any) and on the opening turn; where a "
+                "freed joker goes; and buying, its limits a deal and a game, and its penalty cards.",
+                "Everything else is the same at every table: seats clockwise, the deal passing left, "
+                "the cutter on the dealer's right, lowest total wins and ties share, one card never "
+                "counts twice, the ace never wraps, runs of one suit in one opening never touch, and "
+                "buying is never a turn, nor does anyone buy two discards in a row.",
+                "Wild deuces: a 2 is natural where it stands as itself (a set of 2s, its own place in "
+                "a run of its suit) and wild anywhere else, like a joker. Left in hand it scores the "
+                "2's value, wild or not.",
+                "A rule set is refused, with every problem named, unless it is playable: 2 to 8 "
+                "players with packs (1-4) for each table size; 1 to 12 deals, 1 to 5 melds a "
+                "contract, a set of three to eight cards and a run of four to 14; every deal can "
+                "be dealt and its contract fits the hand; values 0-100, a cut bonus of -100 to 0, "
+                "0-3 penalty cards, buy limits 1-20.",
+                "A verdict or a score that turns on a setting the rule set changes from liverpool "
+                'cites R11 and names the rule set ("shanghai rules: a meld may not hold more wild '
+                'cards than natural cards", "Smith family rules: a joker left in hand is 50").',
             ),
         ),
     )
 }
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One deal of a rule set as a page lists it: its number, contract and cards dealt."""
+
+    number: int
+    contract: str
+    cards: int
+    whole_hand: bool
+
+
+def deals_table(rules: RuleSet) -> tuple[DealRow, ...]:
+    """Every deal of the rules, in order (R3 for liverpool; R11 for a table's own rules)."""
+    return tuple(
+        DealRow(n, str(contract_of(n, rules)), rules.cards_dealt(n), rules.deal(n).whole_hand)
+        for n in rules.deal_numbers
+    )
+
 
 COMMON_QUESTIONS: tuple[tuple[str, str, str], ...] = (
     (
@@ -185,7 +221,11 @@ COMMON_QUESTIONS: tuple[tuple[str, str, str], ...] = (
         "R5",
     ),
     ("Can a joker in a set be taken back?", "No: it stays there for the rest of the round.", "R7"),
-    ("Are twos wild?", "No: only jokers are wild.", "R1"),
+    (
+        "Are twos wild?",
+        "No: only jokers are wild (the shanghai rules make every 2 wild as well, R11).",
+        "R1",
+    ),
     (
         "Do 3♠ 4♠ 5♠ 6♠ and 7♠ 8♠ 9♠ 10♠ make two runs?",
         "No: they touch, so they count as one long run. Leave a gap or overlap them.",

@@ -7,26 +7,51 @@ from dataclasses import dataclass
 
 from .cards import Card, parse_cards
 from .errors import RulesError, SeatError
-from .profiles import Profile, get_profile
-
-FACE_CARD_PENALTY = 10
-ACE_PENALTY = 15
-LOWEST_PENALTY = 2
+from .presets import get_rules
+from .ruleset import VALUE_KEYS, RuleSet
 
 
-def card_penalty(card: Card, profile: Profile | str | None = None) -> int:
-    """2-10 face value, J Q K 10, A 15, joker 15 (25 in the online profile)."""
-    if card.joker:
-        return get_profile(profile).joker_penalty
-    if card.rank == 1:
-        return ACE_PENALTY
-    return FACE_CARD_PENALTY if card.rank >= 11 else card.rank
+def card_penalty(card: Card, rules: RuleSet | str | None = None) -> int:
+    """A card's penalty left in hand, from the rules' `values`: liverpool's 2-10 face value,
+    J Q K 10, A 15, joker 15; a 2 scores the 2's value, wild or not (R10, R11)."""
+    return get_rules(rules).card_value(card)
 
 
-def hand_penalty(cards: Iterable[Card], profile: Profile | str | None = None) -> int:
+def hand_penalty(cards: Iterable[Card], rules: RuleSet | str | None = None) -> int:
     """The penalty for a hand left at the end of a round."""
-    profile = get_profile(profile)
-    return sum(card_penalty(card, profile) for card in cards)
+    rules = get_rules(rules)
+    return sum(rules.card_value(card) for card in cards)
+
+
+def value_key(card: Card) -> str:
+    """The card's key in the rules' `values`: `A`, `2` … `K`, `JK`."""
+    return "JK" if card.joker else VALUE_KEYS[card.rank - 1]
+
+
+def value_citation(cards: Iterable[Card], rules: RuleSet | str | None = None) -> tuple[str, str]:
+    """The rule a hand's penalty rests on, and what the rules' own values say (R10, R11):
+    `("R11", "Smith family rules: a joker left in hand is 50")` when a card in the hand scores
+    other than under liverpool, else `("R10", "")`."""
+    rules = get_rules(rules)
+    keys = dict.fromkeys(value_key(card) for card in cards)
+    changed = [key for key in keys if rules.house(f"values.{key}")]
+    if not changed:
+        return "R10", ""
+    said = " and ".join(
+        f"{_CARD_WORDS.get(key, f'a {key}')} left in hand is {rules.values[key]}" for key in changed
+    )
+    return "R11", f"{rules.rules_name}: {said}"
+
+
+# How a citation names a card by its key in `values` (`a 5` for the rest).
+_CARD_WORDS = {
+    "A": "an ace",
+    "8": "an 8",
+    "J": "a jack",
+    "Q": "a queen",
+    "K": "a king",
+    "JK": "a joker",
+}
 
 
 def parse_leftovers(text: str | Iterable[str]) -> tuple[Card, ...]:
@@ -46,16 +71,24 @@ class LeftoverError(RulesError):
         self.problems: dict[int | None, str] = problems or {seat: message}
 
 
-def most_points(profile: Profile | str | None = None, players: int | None = None) -> int:
+def most_points(rules: RuleSet | str | None = None, players: int | None = None) -> int:
     """The largest penalty a hand counted in points can have: buying (R8) lets a hand grow until
-    the stock is gone, so at most every card of the game, each worth the highest penalty (R10)."""
-    profile = get_profile(profile)
-    highest = max(ACE_PENALTY, FACE_CARD_PENALTY, profile.joker_penalty)
-    return profile.pack_size(players) * highest
+    the stock is gone, so at most every card of the game, each worth the rules' highest value."""
+    rules = get_rules(rules)
+    return rules.pack_size(players) * rules.values.highest
 
 
-def points_problem(points: object, went_out: bool, limit: int) -> str | None:
+def least_points(rules: RuleSet | str | None = None) -> int:
+    """The smallest penalty a hand of at least one card can have: the rules' lowest value, which
+    may be 0 (R10, R11)."""
+    return min(get_rules(rules).values.points)
+
+
+def points_problem(
+    points: object, went_out: bool, limit: int, rules: RuleSet | str | None = None
+) -> str | None:
     """What is wrong with a hand counted in points rather than by its cards, or None (R10)."""
+    lowest = least_points(rules)
     if points is None:
         return "no points given: enter what the hand counts"
     if isinstance(points, bool) or not isinstance(points, int):
@@ -64,10 +97,11 @@ def points_problem(points: object, went_out: bool, limit: int) -> str | None:
         return f"{points} points cannot be: a hand counts 0 to {limit} with these rules"
     if went_out and points:
         return f"the player who went out scores 0, not {points} (R10)"
-    if not went_out and points < LOWEST_PENALTY:
+    if not went_out and points < lowest:
+        rule = get_rules(rules).cite("values", "R10")
         return (
             f"{points} points cannot be: a player who did not go out holds at least one card, "
-            f"worth at least {LOWEST_PENALTY} (R10)"
+            f"worth at least {lowest} ({rule})"
         )
     return None
 
@@ -87,25 +121,25 @@ def score_round(
     leftovers: Mapping[int, Sequence[Card]],
     cutter: int,
     cut_exact: bool,
-    profile: Profile | str | None = None,
+    rules: RuleSet | str | None = None,
     counted: Mapping[int, int] | None = None,
 ) -> RoundResult:
     """Score a round (R10): the player out scores 0, every other player their leftover cards, the
-    cutter gets the exact-cut bonus; refuse leftovers that cannot be (R10, R1 copy limits).
+    cutter gets the rules' exact-cut bonus; refuse leftovers that cannot be (R10, R1 copy limits).
 
     `out` is None when the stock ran out and nobody went out (R9): then everybody scores their hand.
     `counted` holds the hands a table counted itself, in points: their cards are unknown, so no
     copy limit applies to them. A `LeftoverError` names every seat whose hand is wrong at once.
     """
-    profile = get_profile(profile)
-    players = profile.check_players(players)
+    rules = get_rules(rules)
+    players = rules.check_players(players)
     counted = counted or {}
     if out is not None and not (isinstance(out, int) and 0 <= out < players):
         raise SeatError(f"the player out must be one of seats 0 to {players - 1}, not {out!r}")
     for seat in (*leftovers, *counted):
         if not (isinstance(seat, int) and 0 <= seat < players):
             raise SeatError(f"leftover cards for seat {seat!r}, which does not exist")
-    limit = most_points(profile, players)
+    limit = most_points(rules, players)
     penalties = []
     everyone: list[Card] = []
     problems: dict[int | None, str] = {}
@@ -114,7 +148,7 @@ def score_round(
         if seat in counted:
             if cards:
                 problems[seat] = "give the cards left or their points, not both"
-            elif (problem := points_problem(counted[seat], seat == out, limit)) is not None:
+            elif (problem := points_problem(counted[seat], seat == out, limit, rules)) is not None:
                 problems[seat] = problem
             penalties.append(counted[seat] if seat not in problems else 0)
             continue
@@ -127,14 +161,14 @@ def score_round(
                 else "nobody went out, so every player still holds cards (R9)"
             )
         everyone.extend(cards)
-        penalties.append(hand_penalty(cards, profile))
+        penalties.append(hand_penalty(cards, rules))
     if problems:
         seat, message = next(iter(problems.items()))
         raise LeftoverError(message, seat, problems)
-    profile.check_copies(everyone, players)
+    rules.check_copies(everyone, players)
     bonus = [0] * players
     if cut_exact:
-        bonus[cutter] = profile.cut_bonus
+        bonus[cutter] = rules.cut_bonus
     scores = tuple(p + b for p, b in zip(penalties, bonus, strict=True))
     return RoundResult(tuple(penalties), tuple(bonus), scores)
 
@@ -149,7 +183,8 @@ def totals(round_scores: Iterable[Sequence[int]], players: int) -> list[int]:
 
 
 def leaders(total_scores: Sequence[int]) -> list[int]:
-    """The seats with the lowest total; after round 7 they are the winners, sharing a tie (R10)."""
+    """The seats with the lowest total; after the last deal they are the winners, sharing a tie
+    (R10)."""
     if not total_scores:
         return []
     best = min(total_scores)

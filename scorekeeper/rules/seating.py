@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from .contracts import Contract, contract
 from .errors import SeatError
-from .profiles import Profile, check_round, get_profile
+from .presets import get_rules
+from .ruleset import RuleSet
 
 
 def check_seat(seat: object, players: int, what: str = "seat") -> int:
@@ -32,10 +33,21 @@ def right_of(seat: int, players: int) -> int:
     return (seat - 1) % players
 
 
-def dealer_seat(first_dealer: int, round_number: int, players: int) -> int:
+def dealer_seat(
+    first_dealer: int, round_number: int, players: int, rules: RuleSet | str | None = None
+) -> int:
     """The deal passes to the left each round: round n is dealt by first dealer + n - 1."""
     check_seat(first_dealer, players, "the first dealer")
-    return (first_dealer + check_round(round_number) - 1) % players
+    return (first_dealer + get_rules(rules).check_deal(round_number) - 1) % players
+
+
+def contract_of(round_number: int, rules: RuleSet) -> Contract:
+    """The deal's contract under the rules (R3, R11)."""
+    try:
+        return contract(round_number, rules)  # type: ignore[call-arg]
+    except TypeError:  # pragma: no cover - where a contract is only its counts of sets and runs
+        deal = rules.deal(round_number)
+        return Contract(round_number, deal.sets, deal.runs)  # type: ignore[call-arg]
 
 
 @dataclass(frozen=True)
@@ -54,22 +66,23 @@ class RoundSetup:
 
 
 def round_setup(
-    first_dealer: int, round_number: int, players: int, profile: Profile | str | None = None
+    first_dealer: int, round_number: int, players: int, rules: RuleSet | str | None = None
 ) -> RoundSetup:
-    """Dealer, cutter (dealer's right), first player (dealer's left), deal and exact-cut packet."""
-    profile = get_profile(profile)
-    players = profile.check_players(players)
-    dealer = dealer_seat(first_dealer, round_number, players)
+    """Dealer, cutter (dealer's right), first player (dealer's left), and from the rules the
+    deal's contract, cards, exact-cut packet and its bonus (R2, R3, R11)."""
+    rules = get_rules(rules)
+    players = rules.check_players(players)
+    dealer = dealer_seat(first_dealer, round_number, players, rules)
     return RoundSetup(
         round=round_number,
-        contract=contract(round_number),
+        contract=contract_of(round_number, rules),
         dealer=dealer,
         cutter=right_of(dealer, players),
         first_player=left_of(dealer, players),
-        cards_dealt=profile.cards_dealt(round_number),
-        exact_cut=profile.exact_cut(round_number, players),
-        cut_bonus=profile.cut_bonus,
-        stock_after_deal=profile.stock_after_deal(round_number, players),
+        cards_dealt=rules.cards_dealt(round_number),
+        exact_cut=rules.exact_cut(round_number, players),
+        cut_bonus=rules.cut_bonus,
+        stock_after_deal=rules.stock_after_deal(round_number, players),
     )
 
 

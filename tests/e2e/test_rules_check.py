@@ -119,14 +119,15 @@ def test_from_a_game_in_round_7_the_check_knows_the_round_and_the_way_back(watch
     assert in_view(page, back)
     page.get_by_role("link", name="Can I lay this off?").tap()
     expect(page.locator("#round")).to_have_value("7")
-    expect(page.locator("#profile")).to_have_value("liverpool")
+    expect(page.locator("#rules")).to_have_value("game")
+    expect(page.locator("#rules option")).to_have_text(["Liverpool (this game's rules)"])
     expect(page.locator("#players")).to_have_value("4")
     page.locator("#meld").fill("5♠ 6♠ 7♠ 8♠")
     page.locator("#layoff_cards").fill("9♠")
     page.get_by_role("button", name="Check").tap()
     verdict = page.locator("#verdict")
     expect(verdict.locator(".verdict-title")).to_have_text("NOT LEGAL")
-    expect(verdict.locator("#verdict-context")).to_have_text("Round 7 · Liverpool · 4 players")
+    expect(verdict.locator("#verdict-context")).to_have_text("Round 7 of 7 · Liverpool · 4 players")
     expect(verdict.locator(".verdict-reason")).to_contain_text("Round 7 has no laying off")
     # Another tab keeps the game: its names are the seats, and only its four seats exist.
     page.get_by_role("link", name="Who gets the discard?").tap()
@@ -157,11 +158,11 @@ def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
     page = watched
     page.goto("/rules?q=layoff")
     expect(page.get_by_role("link", name="← Back to the game")).to_have_count(0)
-    page.select_option("#profile", "family")
+    page.select_option("#rules", "family")
     page.select_option("#round", "5")
     page.locator("#players").fill("6")
     page.get_by_role("link", name="Who gets the discard?").tap()
-    expect(page.locator("#profile")).to_have_value("family")
+    expect(page.locator("#rules")).to_have_value("family")
     expect(page.locator("#players")).to_have_value("6")
     expect(page.locator('#requests li[data-seat="6"]')).to_be_visible()
     expect(page.locator('#requests li[data-seat="7"]')).to_be_hidden()
@@ -184,8 +185,31 @@ def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
     expect(page.locator("#verdict-context")).to_have_text("Family · 3 players")
     page.get_by_role("link", name="Can I swap this joker?").tap()
     expect(page.locator("#round")).to_have_value("5")
-    expect(page.locator("#profile")).to_have_value("family")
+    expect(page.locator("#rules")).to_have_value("family")
     expect(page.locator("#players")).to_have_value("3")
+
+
+def test_choosing_shanghai_offers_its_ten_deals_at_once(watched):
+    page = watched
+    page.goto("/rules?q=layoff")
+    rounds = page.locator("#round option")
+    expect(rounds).to_have_count(7)
+    page.select_option("#round", "6")
+    page.select_option("#rules", "shanghai")
+    expect(rounds).to_have_count(10)
+    expect(page.locator("#round")).to_have_value("6")
+    page.select_option("#round", "10")
+    expect(page.locator("#players")).to_have_attribute("min", "3")
+    page.locator("#meld").fill("5♠ 6♠ 7♠ 8♠")
+    page.locator("#layoff_cards").fill("9♠")
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("#verdict .verdict-title")).to_have_text("LEGAL")
+    expect(page.locator("#verdict-context")).to_have_text("Round 10 of 10 · Shanghai · 4 players")
+    # Back to liverpool: its seven deals, the chosen one kept where it exists.
+    page.select_option("#rules", "liverpool")
+    expect(rounds).to_have_count(7)
+    expect(page.locator("#round")).to_have_value("7")
+    expect(page.locator("#players")).to_have_attribute("max", "4")
 
 
 def test_the_pad_reads_the_white_suits_and_jkr_as_the_referee_does(watched):

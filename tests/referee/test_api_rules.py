@@ -2,6 +2,9 @@
 
 import pytest
 
+from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import RuleSet
+
 
 def ask(client, question, body):
     return client.post(f"/api/rules/{question}", json=body)
@@ -230,10 +233,14 @@ def test_unknown_question_is_a_json_404(client):
     assert "teleport" in response.get_json()["error"]
 
 
-def test_profiles_listed(client):
-    profiles = client.get("/api/rules/profiles").get_json()
-    names = [p["name"] for p in profiles]
-    assert names == ["liverpool", "contract", "online", "family"]
-    online = profiles[2]
-    assert online["swap_on_opening_turn"] is True and profiles[0]["swap_on_opening_turn"] is False
-    assert online["packs_by_players"] == {"3": 2, "4": 2, "5": 2, "6": 3, "7": 3, "8": 3}
+def test_presets_listed_as_documents(client):
+    presets = client.get("/api/rules/presets").get_json()
+    assert [p["key"] for p in presets] == ["liverpool", "contract", "online", "family", "shanghai"]
+    shanghai = presets[4]["rules"]
+    assert len(shanghai["deals"]) == 10 and shanghai["wild_deuces"] is True
+    assert shanghai["values"]["2"] == 20 and shanghai["joker_swap"] == "any"
+    # Each document is a rule set a question may send back, and it reads as the preset.
+    for preset in presets:
+        assert RuleSet.parse(preset["rules"]) == PRESETS[preset["key"]]
+    # The older address answers the same list.
+    assert client.get("/api/rules/profiles").get_json() == presets

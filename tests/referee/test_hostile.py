@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
-from scorekeeper.rules import PROFILES, Card, RulesError, format_cards, parse_cards
+from scorekeeper.rules import Card, RulesError, format_cards, parse_cards
 from scorekeeper.rules.cards import MAX_CARDS, SUITS
+from scorekeeper.rules.presets import PRESETS
 from tests.support.config import TEST_CONFIG
 
 # The module's tests share a fixture: one process makes it, once.
@@ -36,7 +37,7 @@ ENGINE = {
     "swap": ("scorekeeper.rules.melds", "scorekeeper.rules.table"),
     "solve": ("scorekeeper.rules.melds", "scorekeeper.rules.solver"),
     "score": ("scorekeeper.rules.scoring",),
-    "buy": ("scorekeeper.rules.table",),
+    "buy": ("scorekeeper.rules.buying",),
 }
 QUESTIONS = sorted(ENGINE)
 
@@ -51,7 +52,8 @@ VALID = {
     "buy": {"active": 1, "requests": [2, 3]},
 }
 FIELDS = sorted(
-    {"profile", "players", "round", "left", "opened_this_turn", "last_buyer", "active"}
+    {"profile", "rules", "game", "bought", "players", "round", "left", "opened_this_turn"}
+    | {"last_buyer", "active"}
     | {name for payload in VALID.values() for name in payload}
 )
 
@@ -175,10 +177,34 @@ def mutated(draw, question: str):
             payload[name] = draw(st.sampled_from([format_cards(cards), [str(c) for c in cards]]))
         else:
             payload[name] = draw(json_value)
-    if draw(st.booleans()):
-        payload["profile"] = draw(st.sampled_from(sorted(PROFILES)))
+    rules = draw(st.sampled_from(["none", "profile", "rules", "document", "bought"]))
+    if rules == "profile":
+        payload["profile"] = draw(st.sampled_from(sorted(PRESETS)))
+    elif rules == "rules":
+        payload["rules"] = draw(st.sampled_from(sorted(PRESETS)))
+    elif rules == "document":
+        payload["rules"] = draw(broken_document())
+    elif rules == "bought":
+        payload["bought"] = draw(st.dictionaries(st.text(max_size=4), json_value, max_size=4))
+    if rules != "none":
         payload["players"] = draw(st.integers(2, 9))
     return payload
+
+
+@st.composite
+def broken_document(draw):
+    """A preset's document with a setting, or a setting inside a deal, replaced or removed."""
+    document = draw(st.sampled_from(list(PRESETS.values()))).to_json()
+    for _ in range(draw(st.integers(0, 2))):
+        where = document
+        if draw(st.booleans()):
+            where = draw(st.sampled_from(document["deals"] or [document]))
+        key = draw(st.sampled_from(sorted(where)) | st.text(max_size=6))
+        if draw(st.booleans()):
+            where.pop(key, None)
+        else:
+            where[key] = draw(json_value)
+    return document
 
 
 # --- The card parser ------------------------------------------------------------------------------

@@ -1,8 +1,13 @@
 """The rules-check page and the reference page, through the test client."""
 
+import json
+from html import unescape
+
 import pytest
 
+from scorekeeper.referee import questions
 from scorekeeper.referee.questions import TABS
+from tests.referee.house_rules import SMITH
 from tests.support.book import new_game, play_rounds
 
 
@@ -18,7 +23,7 @@ def test_unknown_tab_is_404(client):
 
 
 def post(client, question, **fields):
-    data = {"profile": "liverpool", "round": "1", "players": "4", **fields}
+    data = {"rules": "liverpool", "round": "1", "players": "4", **fields}
     return client.post(f"/rules?q={question}", data=data).get_data(as_text=True)
 
 
@@ -50,7 +55,7 @@ def test_page_and_api_give_the_same_reason(client):
 def test_bad_card_is_a_form_error_not_a_500(client):
     response = client.post(
         "/rules?q=meld",
-        data={"profile": "liverpool", "round": "1", "players": "4", "cards": "7♠ Zq"},
+        data={"rules": "liverpool", "round": "1", "players": "4", "cards": "7♠ Zq"},
     )
     assert response.status_code == 200
     html = response.get_data(as_text=True)
@@ -91,7 +96,7 @@ def test_a_seat_beyond_the_table_is_a_clear_error(client):
 def test_a_field_the_form_refuses_is_shown(client):
     html = post(client, "meld", players="12", cards="7♠ 7♥ 7♦")
     assert "CHECK THE CARDS" in html
-    assert "Players: Number must be between 3 and 8" in html
+    assert "Players: Number must be between 2 and 8" in html
 
 
 def test_reference_page_has_every_rule_and_common_questions(client):
@@ -116,11 +121,13 @@ def test_opened_from_a_game_uses_its_seat_names_and_rules(client):
     html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
     assert '<li data-seat="5"><input' in html and ">Eve</label>" in html
     assert '<li data-seat="6" hidden>' in html
-    assert '<option selected value="family">' in html
+    # Opened from a game, the page offers that game's rules and no preset.
+    assert '<option selected value="game">Family (this game&#39;s rules)</option>' in html
+    assert 'value="liverpool"' not in html.split('id="rules"')[1].split("</select>")[0]
     answer = client.post(
         f"/rules?q=buy&game={game_id}",
         data={
-            "profile": "family",
+            "rules": "game",
             "players": "5",
             "active": "2",
             "requests": ["1", "5"],
@@ -140,13 +147,11 @@ def test_opened_from_a_game_it_starts_at_the_current_round(client):
     assert '<option selected value="7">' in html
     assert f'href="/games/{game_id}"' in html and "Back to the game" in html
     # Every tab keeps the game, its rules, its round and its players.
-    assert (
-        f"/rules?q=buy&amp;game={game_id}&amp;profile=liverpool&amp;round=7&amp;players=4" in html
-    )
+    assert f"/rules?q=buy&amp;game={game_id}&amp;round=7&amp;players=4" in html
     answer = client.post(
         f"/rules?q=layoff&game={game_id}",
         data={
-            "profile": "liverpool",
+            "rules": "game",
             "round": "7",
             "players": "4",
             "meld": "5♠ 6♠ 7♠ 8♠",
@@ -155,7 +160,7 @@ def test_opened_from_a_game_it_starts_at_the_current_round(client):
     ).get_data(as_text=True)
     assert "NOT LEGAL" in answer
     assert "Round 7 has no laying off" in answer
-    assert "Round 7 · Liverpool · 4 players" in answer
+    assert "Round 7 of 7 · Liverpool · 4 players" in answer
 
 
 def test_a_finished_game_starts_at_round_7_and_a_new_one_at_round_1(client):
@@ -171,11 +176,11 @@ def test_a_finished_game_starts_at_round_7_and_a_new_one_at_round_1(client):
 
 
 def test_the_context_a_tab_was_given_is_kept(client):
-    html = client.get("/rules?q=swap&profile=online&round=5&players=6").get_data(as_text=True)
+    html = client.get("/rules?q=swap&rules=online&round=5&players=6").get_data(as_text=True)
     assert '<option selected value="online">' in html
     assert '<option selected value="5">' in html
     assert 'value="6"' in html.split('id="players"')[1].split(">")[0]
-    assert "/rules?q=meld&amp;profile=online&amp;round=5&amp;players=6" in html
+    assert "/rules?q=meld&amp;rules=online&amp;round=5&amp;players=6" in html
     assert "Back to the game" not in html
 
 
@@ -206,16 +211,103 @@ def test_reference_page_shows_the_updated_rulebook(client):
     # R11: online packs, the joker swap on the opening turn, and how a house rule is cited.
     assert "2 packs for 3–5 players, 3 for 6–8; jokers: 2" in html
     assert "2 packs for 3–4 players, 3 for 5–8; jokers: 2 a pack" in html
-    swap_row = html.split("Swap a run's joker on the opening turn</td>")[1].split("</tr>")[0]
-    assert swap_row == "<td>no</td><td>no</td><td>yes</td><td>yes</td>"
-    assert "cites R11 and names the profile" in html
+    swap_row = html.split("Swap on the opening turn</td>")[1].split("</tr>")[0]
+    assert swap_row == "<td>no</td><td>no</td><td>yes</td><td>yes</td><td>no</td>"
+    assert "cites R11 and names the rule set" in html
+    # Shanghai's ten deals, its values and its wild deuces.
+    deals_row = html.split("<td>Deals</td>")[1].split("</tr>")[0]
+    assert deals_row == "<td>7</td><td>7</td><td>7</td><td>7</td><td>10</td>"
+    contracts = html.split("<td>Contracts</td>")[1].split("</tr>")[0].split("<td>")[1:]
+    assert [len(cell.split(" · ")) for cell in contracts] == [7, 7, 7, 7, 10]
+    assert "whole hand" in contracts[0]
+    wild_row = html.split("<td>Wild deuces</td>")[1].split("</tr>")[0]
+    assert wild_row == "<td>no</td><td>no</td><td>no</td><td>no</td><td>yes</td>"
 
 
 def test_a_blank_player_count_is_the_games(client):
     game_id = new_game(client, names=("Ann", "Bob", "Cat", "Dan", "Eve"), profile="family").id
     html = client.post(
         f"/rules?q=buy&game={game_id}",
-        data={"profile": "family", "players": "", "active": "1", "requests": ["5"]},
+        data={"rules": "game", "players": "", "active": "1", "requests": ["5"]},
     ).get_data(as_text=True)
     assert "Eve GETS IT" in html
     assert "Family · 5 players" in html
+
+
+def test_opened_alone_it_offers_the_five_presets_with_their_deals(client):
+    html = client.get("/rules?q=opening").get_data(as_text=True)
+    select = html.split('id="rules"')[1].split("</select>")[0]
+    for key in ("liverpool", "contract", "online", "family", "shanghai"):
+        assert f'value="{key}"' in select
+    script = json.loads(unescape(html.split("data-rules='")[1].split("'")[0]))
+    assert len(script["shanghai"]["deals"]) == 10 and script["liverpool"]["players"] == [4, 4]
+    assert script["online"]["players"] == [3, 8]
+    # Liverpool's opening: exact sizes and its whole-hand seventh deal; three meld fields.
+    assert "Each meld of the contract is exactly its size; round 7 lay" in html
+    assert 'name="meld3"' in html and 'name="meld4"' not in html
+
+
+def test_shanghai_rounds_go_to_ten_and_take_four_melds(client):
+    html = client.get("/rules?q=opening&rules=shanghai&round=9").get_data(as_text=True)
+    assert '<option selected value="9">' in html and 'value="10"' in html
+    assert 'value="11"' not in html.split('id="round"')[1].split("</select>")[0]
+    assert 'name="meld4"' in html and 'name="meld5"' not in html
+    assert "Each meld of the contract is at least its size." in html
+    assert 'min="3"' in html.split('id="players"')[1].split(">")[0]
+
+
+def test_a_shanghai_answer_names_the_deal_of_ten(client):
+    html = post(
+        client, "layoff", rules="shanghai", round="10", meld="5♠ 6♠ 7♠ 8♠ 9♠", layoff_cards="10♠"
+    )
+    assert "LEGAL" in html and "NOT LEGAL" not in html
+    assert "Round 10 of 10 · Shanghai · 4 players" in html
+
+
+def test_a_player_count_the_rules_refuse_is_named(client):
+    html = post(client, "meld", players="5", cards="7♠ 7♥ 7♦")
+    assert "CHECK THE CARDS" in html
+    assert "5 players: liverpool rules are for exactly 4 players" in html
+
+
+def test_opened_from_a_shanghai_game_it_offers_its_ten_deals(client):
+    game_id = new_game(client, names=("Ann", "Bob", "Cat"), profile="shanghai").id
+    html = client.get(f"/rules?q=swap&game={game_id}&round=10").get_data(as_text=True)
+    assert '<option selected value="game">Shanghai (this game&#39;s rules)</option>' in html
+    assert '<option selected value="10">' in html
+    answer = client.post(
+        f"/rules?q=swap&game={game_id}",
+        data={"rules": "game", "round": "1", "players": "3", "meld": "7♠ 7♥ JK", "card": "7♣"},
+    ).get_data(as_text=True)
+    assert "LEGAL" in answer and "NOT LEGAL" not in answer
+    assert "shanghai rules: a set&#39;s joker may be swapped too" in answer
+    assert "Round 1 of 10 · Shanghai · 3 players" in answer
+
+
+def test_a_games_buy_limits_get_a_count_a_seat(client, monkeypatch):
+    """A game played under rules that limit buying (3 a game): the buy tab asks each seat's
+    buys so far, and passes over a player at the limit by name."""
+    game_id = new_game(client).id
+    monkeypatch.setattr(questions, "game_rules", lambda game: SMITH)
+    html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
+    buys = html.split('id="buys"')[1].split("</fieldset>")[0]
+    assert "Buys so far — Smith family rules allow 3 a game" in buys
+    assert 'aria-label="Ann: buys this game"' in buys and "this deal" not in buys
+    answer = client.post(
+        f"/rules?q=buy&game={game_id}",
+        data={
+            "rules": "game",
+            "active": "1",
+            "requests": ["2", "3"],
+            "last_buyer": "0",
+            "game_buys2": "3",
+            "game_buys3": "1",
+        },
+    ).get_data(as_text=True)
+    assert "Cat GETS IT" in answer
+    assert "Bob has bought 3 times this game: Smith family rules allow 3 a game" in answer
+
+
+def test_no_buy_counts_where_the_rules_set_no_limit(client):
+    html = client.get("/rules?q=buy&rules=shanghai").get_data(as_text=True)
+    assert 'id="buys"' not in html

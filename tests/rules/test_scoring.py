@@ -1,18 +1,27 @@
 """R9 and R10 scoring: penalties, round scores with the cut bonus, totals, shared wins."""
 
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.errors import CopyLimitError
+from scorekeeper.rules.presets import LIVERPOOL
+from scorekeeper.rules.ruleset import Values
 from scorekeeper.rules.scoring import (
     LeftoverError,
     card_penalty,
     hand_penalty,
     leaders,
+    least_points,
+    most_points,
     parse_leftovers,
+    points_problem,
     score_round,
     totals,
+    value_citation,
 )
+from tests.referee.house_rules import SMITH
 
 
 @pytest.mark.parametrize(
@@ -103,3 +112,58 @@ def test_lowest_total_leads_and_ties_share():
     assert leaders([30, 12, 45, 12]) == [1, 3]
     assert leaders([5, 6, 7, 8]) == [0]
     assert leaders([]) == []
+
+
+# R11: the rules' own values
+
+
+def test_the_custom_values_price_the_hand():
+    hand = parse_cards("JK A♠ 2♥ K♦")
+    assert hand_penalty(hand, SMITH) == 50 + 20 + 2 + 10
+    assert hand_penalty(hand, "liverpool") == 15 + 15 + 2 + 10
+
+
+def test_a_wild_two_scores_the_twos_value():
+    assert card_penalty(parse_cards("2♠")[0], "shanghai") == 20
+    assert hand_penalty(parse_cards("2♠ 3♥ 10♦ JK"), "shanghai") == 20 + 5 + 10 + 20
+
+
+def test_a_score_that_turns_on_a_changed_value_cites_r11_with_the_rules_name():
+    assert value_citation(parse_cards("JK K♠"), SMITH) == (
+        "R11",
+        "Smith family rules: a joker left in hand is 50",
+    )
+    assert value_citation(parse_cards("A♠ JK"), SMITH) == (
+        "R11",
+        "Smith family rules: an ace left in hand is 20 and a joker left in hand is 50",
+    )
+    assert value_citation(parse_cards("K♠ 7♥"), SMITH) == ("R10", "")
+    assert value_citation(parse_cards("JK"), "liverpool") == ("R10", "")
+
+
+def test_the_largest_hand_uses_the_highest_value():
+    assert most_points(SMITH, 4) == 107 * 50
+    assert most_points("liverpool", 4) == 107 * 15
+
+
+def test_the_lowest_hand_is_the_lowest_value_which_may_be_zero():
+    assert least_points("liverpool") == 2
+    assert least_points("shanghai") == 5
+    free = replace(LIVERPOOL, values=Values((0, *LIVERPOOL.values.points[1:]))).renamed("Aces")
+    assert least_points(free) == 0
+    assert points_problem(0, False, 1000, free) is None
+    assert points_problem(1, False, 1000, "liverpool") == (
+        "1 points cannot be: a player who did not go out holds at least one card, "
+        "worth at least 2 (R10)"
+    )
+    assert points_problem(4, False, 1000, "shanghai") == (
+        "4 points cannot be: a player who did not go out holds at least one card, "
+        "worth at least 5 (R11)"
+    )
+
+
+def test_the_cut_bonus_comes_from_the_rules():
+    hands = {1: parse_cards("K♠"), 2: parse_cards("K♥"), 3: parse_cards("K♦")}
+    bonus = replace(LIVERPOOL, cut_bonus=-30).renamed("Thirty")
+    assert score_round(4, 0, hands, 3, True, bonus).scores == (0, 10, 10, -20)
+    assert score_round(4, 0, hands, 3, True, "shanghai").scores == (0, 10, 10, 10)

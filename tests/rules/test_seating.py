@@ -2,8 +2,9 @@
 
 import pytest
 
-from scorekeeper.rules.errors import SeatError
+from scorekeeper.rules.errors import RoundError, SeatError
 from scorekeeper.rules.seating import dealer_seat, round_setup, turn_order_after
+from tests.referee.house_rules import SMITH
 
 
 def test_rotation_through_seven_rounds_with_four_players():
@@ -41,3 +42,27 @@ def test_first_dealer_must_be_a_seat(first):
 
 def test_turn_order_after_the_active_player():
     assert turn_order_after(2, 4) == [3, 0, 1]
+
+
+def test_shanghai_deals_ten_rounds_of_eleven_cards():
+    setups = [round_setup(0, n, 5, "shanghai") for n in range(1, 11)]
+    assert [s.dealer for s in setups] == [0, 1, 2, 3, 4, 0, 1, 2, 3, 4]
+    assert {s.cards_dealt for s in setups} == {11}
+    # 5 players: 3 packs and 3 jokers (one a pack); the exact cut is 5 × 11 + 1.
+    assert {s.exact_cut for s in setups} == {56}
+    assert {s.stock_after_deal for s in setups} == {3 * 52 + 3 - 56}
+    assert {s.cut_bonus for s in setups} == {0}
+    assert dealer_seat(0, 10, 5, "shanghai") == 4
+
+
+def test_a_custom_rule_sets_deals_and_exact_cut():
+    setup = round_setup(2, 4, 4, SMITH)
+    assert (setup.cards_dealt, setup.exact_cut, setup.cut_bonus) == (11, 45, -50)
+    assert setup.stock_after_deal == 107 - 45
+
+
+def test_a_deal_beyond_the_rules_is_refused():
+    with pytest.raises(RoundError, match="rounds 1 to 7"):
+        dealer_seat(0, 8, 4)
+    with pytest.raises(RoundError, match="rounds 1 to 10"):
+        round_setup(0, 11, 4, "shanghai")

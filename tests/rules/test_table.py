@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from scorekeeper.rules.cards import Card, parse_cards
+from scorekeeper.rules.buying import check_buy
+from scorekeeper.rules.cards import JOKER, Card, parse_cards
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError
-from scorekeeper.rules.table import check_buy, check_layoff, check_swap
+from scorekeeper.rules.melds import Reading, meld_readings
+from scorekeeper.rules.presets import LIVERPOOL, PRESETS
+from scorekeeper.rules.ruleset import JokerSwap, RuleSet
+from scorekeeper.rules.table import check_layoff, check_swap, wild_places
 
 PROFILES = ["liverpool", "contract", "online", "family"]
 SPADES_2_TO_A = "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠"
@@ -27,11 +33,11 @@ def swap(meld: str, card: str, round_number: int = 2, opened: bool = False, **op
 
 
 @pytest.mark.parametrize(
-    ("profile", "legal"),
+    ("rules", "legal"),
     [("liverpool", False), ("contract", False), ("online", True), ("family", True)],
 )
-def test_worked_case_no_lay_off_on_the_opening_turn(profile, legal):
-    verdict = layoff("8♠ 8♦ 8♣", "8♥", round_number=2, opened=True, profile=profile)
+def test_worked_case_no_lay_off_on_the_opening_turn(rules, legal):
+    verdict = layoff("8♠ 8♦ 8♣", "8♥", round_number=2, opened=True, rules=rules)
     assert verdict["legal"] is legal
     if not legal:
         assert verdict["rule"] == "R6"
@@ -40,10 +46,10 @@ def test_worked_case_no_lay_off_on_the_opening_turn(profile, legal):
         )
         assert verdict["meld"] == [] and verdict["jokers"] == []
     else:
-        # The house rule decides: R11, with the profile named.
+        # The house rule decides: R11, with the rules named.
         assert verdict["rule"] == "R11"
         assert verdict["reason"].startswith(
-            f"{profile} rules: you may lay off on the turn you open. 8♥ can go on 8♠ 8♦ 8♣"
+            f"{rules} rules: you may lay off on the turn you open. 8♥ can go on 8♠ 8♦ 8♣"
         )
 
 
@@ -232,11 +238,11 @@ def test_a_meld_read_as_set_or_run_takes_either():
         (3, "7♠ 7♥ 7♦", "7♣", "set", "2 runs"),
     ],
 )
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("rules", PROFILES)
 def test_no_lay_off_on_a_meld_the_contract_cannot_have_put_down(
-    round_number, meld, cards, kind, contract, profile
+    round_number, meld, cards, kind, contract, rules
 ):
-    verdict = layoff(meld, cards, round_number=round_number, profile=profile)
+    verdict = layoff(meld, cards, round_number=round_number, rules=rules)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R6"
     only = "runs" if kind == "set" else "sets"
@@ -245,7 +251,7 @@ def test_no_lay_off_on_a_meld_the_contract_cannot_have_put_down(
         f"{meld} is a {kind}, which no player can have put down this round"
     )
     # The same lay-off in a round whose contract has both kinds is fine.
-    assert layoff(meld, cards, round_number=5, profile=profile)["legal"] is True
+    assert layoff(meld, cards, round_number=5, rules=rules)["legal"] is True
 
 
 def test_a_meld_read_as_set_or_run_is_the_kind_the_contract_has():
@@ -263,9 +269,9 @@ def test_a_meld_read_as_set_or_run_is_the_kind_the_contract_has():
     assert "a run is all spades" in refused["reason"]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_round_7_has_no_laying_off(profile):
-    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, profile=profile)
+@pytest.mark.parametrize("rules", PROFILES)
+def test_round_7_has_no_laying_off(rules):
+    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules=rules)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R6"
     assert verdict["reason"] == "Round 7 has no laying off: the whole hand goes down at once"
@@ -280,7 +286,7 @@ def test_the_meld_on_the_table_must_be_legal():
 
 def test_the_family_table_meld_needs_its_naturals():
     assert layoff("5♠ 6♠ JK JK", "9♠")["legal"] is True
-    verdict = layoff("5♠ 6♠ JK JK", "9♠", profile="family")
+    verdict = layoff("5♠ 6♠ JK JK", "9♠", rules="family")
     assert verdict["legal"] is False
     assert verdict["rule"] == "R11"
     assert verdict["reason"] == (
@@ -292,7 +298,7 @@ def test_the_family_table_meld_needs_its_naturals():
 def test_a_table_meld_in_a_runs_only_round_is_judged_as_a_run():
     # Round 3 has no sets: 5♠ JK JK is judged as a run (too short), not as a set that
     # lacks the family rules' second natural card.
-    verdict = layoff("5♠ JK JK", "6♠", round_number=3, profile="family")
+    verdict = layoff("5♠ JK JK", "6♠", round_number=3, rules="family")
     assert verdict["rule"] == "R4"
     assert verdict["reason"] == (
         "The meld on the table, 5♠ JK JK, is not legal: a run needs at least 4 cards; this has 3"
@@ -300,11 +306,11 @@ def test_a_table_meld_in_a_runs_only_round_is_judged_as_a_run():
 
 
 @pytest.mark.parametrize(
-    ("profile", "legal"),
+    ("rules", "legal"),
     [("liverpool", False), ("contract", False), ("online", True), ("family", True)],
 )
-def test_going_out_by_laying_off_the_last_card(profile, legal):
-    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=0)
+def test_going_out_by_laying_off_the_last_card(rules, legal):
+    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", rules=rules, left=0)
     assert verdict["legal"] is legal
     if not legal:
         assert verdict["rule"] == "R6"
@@ -314,9 +320,9 @@ def test_going_out_by_laying_off_the_last_card(profile, legal):
     else:
         assert verdict["rule"] == "R11"
         assert verdict["reason"].startswith(
-            f"{profile} rules: you may go out by laying off your last card. 9♠ can go on"
+            f"{rules} rules: you may go out by laying off your last card. 9♠ can go on"
         )
-    kept = layoff("5♠ 6♠ 7♠ 8♠", "9♠", profile=profile, left=1)
+    kept = layoff("5♠ 6♠ 7♠ 8♠", "9♠", rules=rules, left=1)
     assert kept["legal"] is True and kept["rule"] == "R6"
 
 
@@ -373,7 +379,7 @@ def test_legal_swaps_free_the_joker_to_lay_off(meld, card, result):
 
 
 @pytest.mark.parametrize(
-    ("profile", "joker_to"),
+    ("rules", "joker_to"),
     [
         ("liverpool", "lay it off this turn"),
         ("contract", "lay it off this turn"),
@@ -381,8 +387,8 @@ def test_legal_swaps_free_the_joker_to_lay_off(meld, card, result):
         ("family", "lay it off this turn"),
     ],
 )
-def test_where_the_freed_joker_goes(profile, joker_to):
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", profile=profile)
+def test_where_the_freed_joker_goes(rules, joker_to):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", rules=rules)
     assert verdict["legal"] is True
     assert verdict["joker_to"] == joker_to
     assert ("your hand" in verdict["reason"]) is (joker_to == "your hand")
@@ -432,9 +438,9 @@ def test_illegal_swaps(meld, card, reason):
     }
 
 
-@pytest.mark.parametrize("profile", ["liverpool", "contract"])
-def test_swapping_needs_an_earlier_opening(profile):
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, profile=profile)
+@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+def test_swapping_needs_an_earlier_opening(rules):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, rules=rules)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R7"
     assert verdict["reason"] == (
@@ -443,7 +449,7 @@ def test_swapping_needs_an_earlier_opening(profile):
 
 
 @pytest.mark.parametrize(
-    ("profile", "after"),
+    ("rules", "after"),
     [
         (
             "online",
@@ -459,22 +465,22 @@ def test_swapping_needs_an_earlier_opening(profile):
         ),
     ],
 )
-def test_online_and_family_swap_on_the_opening_turn(profile, after):
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, profile=profile)
+def test_online_and_family_swap_on_the_opening_turn(rules, after):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, rules=rules)
     assert verdict["legal"] is True
     assert verdict["rule"] == "R11"
     assert verdict["reason"] == after
 
 
 def test_the_online_freed_joker_to_hand_cites_r11():
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", profile="online")
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", rules="online")
     assert verdict["rule"] == "R11"
     assert verdict["reason"].startswith("online rules: a freed joker goes into your hand. ")
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_no_swapping_in_round_7(profile):
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=7, profile=profile)
+@pytest.mark.parametrize("rules", PROFILES)
+def test_no_swapping_in_round_7(rules):
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=7, rules=rules)
     assert verdict["legal"] is False
     assert verdict["rule"] == "R5"
     assert verdict["reason"] == (
@@ -501,7 +507,7 @@ def test_swap_on_an_illegal_meld_cites_r4():
 
 
 def test_swap_on_a_family_meld_short_of_naturals_cites_r11():
-    verdict = swap("5♠ 6♠ JK JK", "7♠", profile="family")
+    verdict = swap("5♠ 6♠ JK JK", "7♠", rules="family")
     assert verdict["rule"] == "R11"
     assert "family rules: a run needs 3 natural cards" in verdict["reason"]
 
@@ -585,7 +591,7 @@ def test_buy_reasons_use_the_seat_names():
 
 
 @pytest.mark.parametrize(
-    ("profile", "players", "active", "requests", "buyer"),
+    ("rules", "players", "active", "requests", "buyer"),
     [
         ("contract", 4, 1, [3, 0], 3),
         ("family", 6, 4, [1, 5, 3], 5),
@@ -593,23 +599,24 @@ def test_buy_reasons_use_the_seat_names():
         ("family", 3, 2, [1, 0], 0),
     ],
 )
-def test_buying_in_other_profiles(profile, players, active, requests, buyer):
-    assert check_buy(players, active, requests, profile=profile).details["buyer"] == buyer
+def test_buying_in_other_profiles(rules, players, active, requests, buyer):
+    assert check_buy(players, active, requests, rules=rules).details["buyer"] == buyer
 
 
 def test_the_online_profile_has_no_buying():
-    verdict = check_buy(5, 0, [1, 2], profile="online")
+    verdict = check_buy(5, 0, [1, 2], rules="online")
     assert verdict.to_dict() == {
         "legal": False,
         "reason": "Online rules have no buying: a player may instead take several discards "
         "from the top, plus one stock card for each extra",
         "rule": "R11",
         "buyer": None,
+        "penalty_cards": None,
     }
 
 
 @pytest.mark.parametrize(
-    ("players", "active", "requests", "last_buyer", "profile"),
+    ("players", "active", "requests", "last_buyer", "rules"),
     [
         (4, 4, [1], None, None),
         (4, 0, [4], None, None),
@@ -621,6 +628,127 @@ def test_the_online_profile_has_no_buying():
         (9, 0, [1], None, "online"),
     ],
 )
-def test_buy_input_errors(players, active, requests, last_buyer, profile):
+def test_buy_input_errors(players, active, requests, last_buyer, rules):
     with pytest.raises(SeatError):
-        check_buy(players, active, requests, last_buyer, profile)
+        check_buy(players, active, requests, last_buyer, rules)
+
+
+# R11: lay-off and swap under any rule set
+
+
+def house(**settings) -> RuleSet:
+    """Liverpool with some settings changed, as a table named Jones plays it."""
+    return replace(LIVERPOOL, **settings).renamed("Jones")
+
+
+def test_no_swap_at_all_where_the_rules_say_never():
+    rules = house(joker_swap=JokerSwap.NEVER)
+    verdict = swap("7♠ 8♠ JK 10♠", "9♠", rules=rules)
+    assert verdict["legal"] is False
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"] == "Jones rules: no joker on the table may be swapped"
+
+
+def test_a_sets_joker_may_be_swapped_where_the_rules_say_any():
+    verdict = swap("7♠ 7♥ JK", "7♣", round_number=1, rules="shanghai")
+    assert verdict["legal"] is True
+    assert verdict["rule"] == "R11"
+    assert verdict["reason"].startswith(
+        "shanghai rules: a set's joker may be swapped too, for a natural card of the set's rank"
+    )
+    assert verdict["meld"] == ["7♠", "7♥", "7♣"]
+    assert verdict["freed"] == "JK" and verdict["joker_to"] == "your hand"
+    wrong = swap("7♠ 7♥ JK", "8♣", round_number=1, rules="shanghai")
+    assert wrong["legal"] is False
+    assert wrong["reason"] == "8♣ is not what a joker stands for in 7♠ 7♥ JK: the joker is 7"
+
+
+def test_under_runs_a_sets_joker_stays_whatever_the_card():
+    verdict = swap("7♠ 7♥ JK", "7♣", round_number=1, rules=house(joker_swap=JokerSwap.RUNS))
+    assert verdict["legal"] is False and verdict["rule"] == "R7"
+
+
+@pytest.mark.parametrize(
+    ("rules", "legal", "rule"), [("online", True, "R11"), ("shanghai", False, "R7")]
+)
+def test_swapping_on_the_opening_turn_follows_the_rules(rules, legal, rule):
+    verdict = swap("7♠ 8♠ JK 10♠", "9♠", opened=True, rules=rules)
+    assert (verdict["legal"], verdict["rule"]) == (legal, rule)
+
+
+def test_a_freed_joker_goes_where_the_rules_say():
+    laid = swap("7♠ 8♠ JK 10♠", "9♠", rules="liverpool")
+    kept = swap("7♠ 8♠ JK 10♠", "9♠", rules="shanghai")
+    assert laid["joker_to"] == "lay it off this turn" and laid["rule"] == "R7"
+    assert kept["joker_to"] == "your hand" and kept["rule"] == "R11"
+    assert "a freed joker goes into your hand" in kept["reason"]
+
+
+def test_a_wild_two_is_found_by_its_place():
+    rules = PRESETS["shanghai"]
+    two = Card.parse("2♥")
+    run = Reading("run", (Card.parse("5♠"), Card.parse("6♠"), two, Card.parse("8♠")), (), 5)
+    assert wild_places(run, rules) == [(2, two, Card.parse("7♠"))]
+    assert wild_places(run, LIVERPOOL) == []
+    # A 2 at its own place in a run of its suit, or in a set of 2s, is natural.
+    own = Reading("run", tuple(parse_cards("A♥ 2♥ 3♥ 4♥")), (), 1)
+    assert wild_places(own, rules) == []
+    twos = Reading("set", tuple(parse_cards("2♠ 2♥ JK")), (Card(2, None),))
+    assert wild_places(twos, rules) == [(2, JOKER, Card(2, None))]
+    sevens = Reading("set", tuple(parse_cards("7♠ 2♥ 7♦")), ())
+    assert wild_places(sevens, rules) == [(1, two, Card(7, None))]
+
+
+READS_WILD_TWOS = bool(meld_readings(parse_cards("5♠ 6♠ 2♥ 8♠"), "shanghai"))
+
+
+@pytest.mark.skipif(not READS_WILD_TWOS, reason="the melds here read no 2 as wild")
+def test_a_wild_two_is_swapped_like_a_joker():
+    verdict = swap("5♠ 6♠ 2♥ 8♠", "7♠", round_number=3, rules="shanghai")
+    assert verdict["legal"] is True and verdict["rule"] == "R11"
+    assert verdict["freed"] == "2♥"
+    assert verdict["meld"] == ["5♠", "6♠", "7♠", "8♠"]
+    assert "a 2 is wild, and a wild 2 is swapped like a joker" in verdict["reason"]
+
+
+def test_the_melds_on_the_table_are_the_deals_contracts():
+    # Shanghai's third deal is 2 runs: no set can be on the table.
+    refused = layoff("8♠ 8♦ 8♣", "8♥", round_number=3, rules="shanghai")
+    assert refused["legal"] is False and refused["rule"] == "R6"
+    assert "Round 3's contract is" in refused["reason"]
+    assert "so only runs are on the table" in refused["reason"]
+    # Its seventh deal is 3 runs of 4 and not a whole-hand deal: laying off is allowed.
+    assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules="shanghai")["legal"] is True
+    # Its tenth deal exists, and is runs only too.
+    assert layoff("8♠ 8♦ 8♣", "8♥", round_number=10, rules="shanghai")["legal"] is False
+
+
+def test_a_whole_hand_deal_has_no_laying_off_whichever_it_is():
+    deals = list(LIVERPOOL.deals)
+    deals[2] = replace(deals[2], whole_hand=True)
+    rules = house(deals=tuple(deals))
+    verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=3, rules=rules)
+    assert verdict["reason"] == "Round 3 has no laying off: the whole hand goes down at once"
+    assert swap("7♠ 8♠ JK 10♠", "9♠", round_number=3, rules=rules)["rule"] == "R5"
+    # Liverpool's seventh deal, under these rules, is still a whole-hand deal.
+    assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules=rules)["legal"] is False
+
+
+def test_a_deal_the_rules_do_not_have_is_refused_by_name():
+    with pytest.raises(RoundError, match="shanghai rules have rounds 1 to 10"):
+        layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=11, rules="shanghai")
+    with pytest.raises(RoundError, match="liverpool rules have rounds 1 to 7"):
+        swap("7♠ 8♠ JK 10♠", "9♠", round_number=8)
+
+
+TOO_WILD = not meld_readings(parse_cards("7♠ 7♥ JK JK JK"), "shanghai")
+
+
+@pytest.mark.skipif(not TOO_WILD, reason="the melds here let wild cards outnumber natural ones")
+def test_a_lay_off_that_makes_wild_cards_outnumber_natural_ones():
+    verdict = layoff("7♠ 7♥ JK", "JK JK", round_number=1, rules="shanghai", players=8)
+    assert verdict["legal"] is False and verdict["rule"] == "R11"
+    assert verdict["reason"] == (
+        "shanghai rules: a meld may not hold more wild cards than natural cards; "
+        "7♠ 7♥ JK JK JK would hold 3 wild and 2 natural"
+    )
