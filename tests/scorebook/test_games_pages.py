@@ -87,7 +87,7 @@ def test_eight_players_with_family_rules(client, app):
 def test_profile_without_cut_bonus_says_so(client):
     game_id = start(client, profile="contract")
     page = text(client.get(f"/games/{game_id}"))
-    assert "Contract (no cut bonus): no bonus for an exact cut" in page
+    assert "Contract: no bonus for an exact cut" in page
     assert "Exact cut" not in page
     form = text(client.get(f"/games/{game_id}/rounds/new"))
     assert 'name="cut_exact"' not in form
