@@ -780,3 +780,65 @@ def test_a_form_posted_by_the_script_with_errors_gets_the_page(client, app):
     assert response.mimetype == "text/html"
     assert "Nothing was saved" in text(response)
     assert count_rounds(app) == 0
+
+
+# --- A Shanghai game: ten deals ------------------------------------------------------------------
+
+
+def test_a_shanghai_game_of_ten_deals_through_the_pages(client):
+    game_id = start(client, profile="shanghai")
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Round 1 of 10: <span" in page
+    assert "Shanghai · 10 deals · deuces wild · joker 20 · no cut bonus" in page
+    assert re.search(r'class="deal">11<', page)  # 11 cards every deal
+    assert "Shanghai: no bonus for an exact cut" in page
+    for number in range(1, 10):
+        record_page(client, game_id, "Cat")
+        page = text(client.get(f"/games/{game_id}"))
+        assert f"Round {number + 1} of 10" in page
+        assert f"{number} of 10 rounds" in page
+    # The last deal: 3 runs of 5, dealt 11 each like every other, and it finishes the game.
+    assert "The last round: the game finishes once it is recorded." in page
+    assert "3 runs of 5" in page or "3 run of 5" in page
+    form = text(client.get(f"/games/{game_id}/rounds/new"))
+    assert "Record round 10 of 10" in form
+    record_page(client, game_id, "Cat")
+    page = text(client.get(f"/games/{game_id}"))
+    assert 'id="summary"' in page and "Round 11" not in page
+    assert "finished after round 10 of 10" in page
+    assert page.count("<tr data-round=") == 10
+    assert "10 of 10 rounds" in page
+    late = client.get(f"/games/{game_id}/rounds/new")
+    assert late.status_code == 302
+    assert "all 10 rounds are recorded" in text(client.get(late.location))
+    # Playing again keeps Shanghai.
+    rematch = text(client.get(f"/games/{game_id}/rematch"))
+    assert "Shanghai · 10 deals" in rematch
+
+
+def test_the_games_list_names_each_games_own_deal_count(client):
+    shanghai = start(client, profile="shanghai")
+    liverpool = start(client)
+    for _ in range(2):
+        record_page(client, shanghai, "Cat")
+    record_page(client, liverpool, "Cat")
+    listing = text(client.get("/games/"))
+    assert "Round 3 of 10 · Shanghai" in listing
+    assert "Round 2 of 7 · Liverpool" in listing
+
+
+def test_the_rules_picker_names_each_preset_and_its_limits_once(client):
+    page = text(client.get("/games/new"))
+    picker = re.search(r'<select[^>]*name="profile".*?</select>', page, re.S).group()
+    labels = re.findall(r">([^<]+)</option>", picker)
+    assert labels == [
+        "Liverpool: 4 players",
+        "Contract: 4 players",
+        "Online: 3–8 players",
+        "Family: 3–8 players",
+        "Shanghai: 3–8 players",
+    ]
+    assert 'value="shanghai" data-min="3" data-max="8"' in picker or (
+        'data-max="8" data-min="3" value="shanghai"' in picker
+    )
+    assert "players ·" not in page  # the limits are not said a second time
