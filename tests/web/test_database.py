@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import io
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -18,6 +19,7 @@ from alembic.script import ScriptDirectory
 
 from scorekeeper import database
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import PRESETS
 from scorekeeper.scorebook import transfer
 from scorekeeper.scorebook.names import name_key
 from tests.support.apps import app_on
@@ -107,11 +109,13 @@ def test_commands_refuse_a_database_that_is_not_upgraded(fresh_database, tmp_pat
 # --- A database made before migrations ----------------------------------------------------
 
 
-def every_row(path: Path) -> dict[str, list[tuple]]:
+def every_row(path: Path) -> dict[str, list[dict]]:
+    """Every row of the score book's tables, each as {column: value}, in id order."""
     connection = sqlite3.connect(path)
+    connection.row_factory = sqlite3.Row
     try:
         return {
-            table: connection.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
+            table: [dict(row) for row in connection.execute(f"SELECT * FROM {table} ORDER BY id")]
             for table in sorted(TABLES)
         }
     finally:
@@ -129,16 +133,27 @@ def test_a_database_made_before_migrations_is_adopted_with_every_row(tmp_path):
     assert result.exit_code == 0, result.output
     assert "made before migrations, stamped at 0001_baseline" in result.output
     after = every_row(path)
-    # Every row is kept: only the players' name keys are recomputed (0002_write_once), and the
-    # columns later migrations add start empty (archived_at) or false (counted).
-    width = {table: len(rows[0]) for table, rows in before.items()}
-    kept = {table: [row[: width[table]] for row in rows] for table, rows in after.items()}
-    assert kept["players"] == [(*row[:4], name_key(row[3])) for row in before["players"]]
-    assert {**kept, "players": None} == {**before, "players": None}
-    added = {None, False}
-    assert all(set(row[width[table] :]) <= added for table, rows in after.items() for row in rows)
-    assert ("Zoë", "zoë") in [row[3:] for row in before["players"]]
-    assert ("Zoë", "zoe") in [row[3:5] for row in after["players"]]
+    # Every row is kept: the players' name keys are recomputed (0002_write_once), each game's
+    # profile becomes its rule set's document (0005_game_rules), and the columns later
+    # migrations add start empty (archived_at) or false (counted).
+    assert [row["name_key"] for row in after["players"]] == [
+        name_key(row["name"]) for row in before["players"]
+    ]
+    assert [PRESETS[row["profile"]].to_json() for row in before["games"]] == [
+        json.loads(row["rules"]) for row in after["games"]
+    ]
+    assert [row["profile"] for row in before["games"]] == ["liverpool", "liverpool", "family"]
+    changed = {"players": {"name_key"}, "games": {"profile", "rules"}}
+    for table in TABLES:
+        assert len(after[table]) == len(before[table])
+        for old, new in zip(before[table], after[table], strict=True):
+            skip = changed.get(table, set())
+            assert {k: v for k, v in old.items() if k not in skip} == {
+                k: v for k, v in new.items() if k in old and k not in skip
+            }
+            assert {v for k, v in new.items() if k not in old and k not in skip} <= {None, 0}
+    assert ("Zoë", "zoë") in [(row["name"], row["name_key"]) for row in before["players"]]
+    assert ("Zoë", "zoe") in [(row["name"], row["name_key"]) for row in after["players"]]
     assert differences(app) == []
     with app.app_context():
         assert database.current_revision() == database.head_revision()
