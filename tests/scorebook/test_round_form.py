@@ -14,7 +14,7 @@ from scorekeeper.rules.scoring import most_points
 from scorekeeper.scorebook import errors
 from scorekeeper.scorebook.forms import round_form
 from scorekeeper.scorebook.models import Game
-from tests.support.book import start, with_key
+from tests.support.book import start
 from tests.support.names import NAMES
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -138,7 +138,7 @@ def test_a_custom_rule_sets_round_form_counts_by_its_values(client):
     made = client.post("/api/games", json={"players": NAMES, "rules": house_rules()})
     assert made.status_code == 201, made.get_json()
     game = made.get_json()
-    with_key(client, game["key"])
+    client.get(f"/games/{game['id']}/join?key={game['key']}")  # this tablet now edits it
     page = client.get(f"/games/{game['id']}/rounds/new").get_data(as_text=True)
     assert "Record round 1 of 7" in page
     assert re.search(r'dealt <span class="deal">11</span> each', page)

@@ -136,7 +136,6 @@ def play_again(game_id: int):
         game=game,
         form=form,
         coming=rematch.coming(game),
-        rules=ledger.rules_of(game),
         error=error,
     )
 
