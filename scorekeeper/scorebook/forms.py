@@ -45,15 +45,16 @@ def option(value: str, label: str, render_kw: dict[str, Any] | None = None) -> A
 
 
 def players_range(rules: RuleSet) -> str:
-    """`4 players`, `3–8 players`: a rule set's table sizes, as a choice names them."""
+    """A rule set's table sizes as a choice names them: the one size when its fewest and most
+    players agree, else both joined by an en dash."""
     if rules.min_players == rules.max_players:
         return f"{rules.min_players} players"
     return f"{rules.min_players}–{rules.max_players} players"
 
 
 def rules_option(key: str, rules: RuleSet) -> Any:
-    """A preset on the rules picker: its name and table sizes said once (`Online: 3–8 players`);
-    the page's script seats the players its limits allow (`data-min`, `data-max`)."""
+    """A preset on the rules picker: its name and table sizes, said once (`Online: ` and the
+    sizes); the page's script seats the players its limits allow (`data-min`, `data-max`)."""
     return option(
         key,
         f"{rules.label}: {players_range(rules)}",

@@ -797,9 +797,11 @@ def test_a_shanghai_game_of_ten_deals_through_the_pages(client):
         page = text(client.get(f"/games/{game_id}"))
         assert f"Round {number + 1} of 10" in page
         assert f"{number} of 10 rounds" in page
+        if number == 7:  # Shanghai's eighth deal: a run longer than the minimum
+            assert 'Round 8 of 10: <span class="contract">1 set of 3 + 1 run of 10</span>' in page
     # The last deal: 3 runs of 5, dealt 11 each like every other, and it finishes the game.
     assert "The last round: the game finishes once it is recorded." in page
-    assert "3 runs of 5" in page or "3 run of 5" in page
+    assert 'Round 10 of 10: <span class="contract">3 runs of 5</span>' in page
     form = text(client.get(f"/games/{game_id}/rounds/new"))
     assert "Record round 10 of 10" in form
     record_page(client, game_id, "Cat")
