@@ -80,8 +80,8 @@ def consistent(game: dict) -> None:
     names = game["players"]
     rounds = game["rounds"]
     assert [r["number"] for r in rounds] == list(range(1, len(rounds) + 1))
-    assert len(rounds) <= 7
-    assert game["finished"] == (len(rounds) == 7)
+    assert len(rounds) <= game["last_round"] == len(game["rules"]["deals"])
+    assert game["finished"] == (len(rounds) == game["last_round"])
     assert game["round"] == (None if game["finished"] else len(rounds) + 1)
     for played in rounds:
         assert set(played["scores"]) == set(names)
