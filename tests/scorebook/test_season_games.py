@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import LIVERPOOL
 from scorekeeper.scorebook import exportformat, transfer
 from scorekeeper.scorebook.models import Game, Player
 from tests.support.book import new_game, play_rounds
@@ -127,7 +128,7 @@ def test_the_list_page_pages_by_25_with_a_next_link(client, app):
         base = Game.created_at.default.arg(None)
         db.session.add_all(
             Game(
-                profile="liverpool",
+                rules=LIVERPOOL.to_json(),
                 first_dealer=0,
                 created_at=base - timedelta(minutes=n),
                 players=[
