@@ -406,7 +406,7 @@ def test_undo_asks_then_removes_the_latest_round(client, app):
     record_page(client, game_id, "Bob")
     record_page(client, game_id, "Cat")
     confirm = text(client.get(f"/games/{game_id}/rounds/2/undo"))
-    assert "Undo round 2?" in confirm
+    assert "Undo round 2 of 7?" in confirm
     assert "Cat went out" in confirm
     assert count_rounds(app) == 2
     response = client.post(f"/games/{game_id}/rounds/2/undo", data={"version": "1"})
