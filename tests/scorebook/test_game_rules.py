@@ -96,23 +96,23 @@ def test_a_shanghai_game_plays_its_ten_deals_to_the_finish(client):
 SHANGHAI_DEAL_8 = PRESETS["shanghai"].deal(8).contract_text()
 
 
-def test_a_round_past_the_games_last_deal_is_refused_with_its_count(client):
-    game = new_game(client, NAMES, "liverpool")
+@pytest.mark.parametrize(
+    ("rules", "number", "said"),
+    [
+        ("liverpool", 8, "there is no round 8: liverpool rules have rounds 1 to 7"),
+        ("shanghai", 11, "there is no round 11: shanghai rules have rounds 1 to 10"),
+        ("shanghai", 13, "there is no round 13: shanghai rules have rounds 1 to 10"),
+    ],
+)
+def test_a_round_past_the_games_last_deal_is_refused_with_its_count(client, rules, number, said):
+    game = new_game(client, NAMES, rules)
     answer = client.post(
         f"/api/games/{game.id}/rounds",
-        json={"out": "Ann", "leftovers": {n: "5" for n in NAMES[1:]}, "number": 8},
+        json={"out": "Ann", "leftovers": {n: "5" for n in NAMES[1:]}, "number": number},
         headers=game.headers,
     )
     assert answer.status_code == 400
-    assert "there is no round 8: liverpool rules have rounds 1 to 7" in answer.get_json()["error"]
-    shanghai = new_game(client, NAMES, "shanghai")
-    answer = client.post(
-        f"/api/games/{shanghai.id}/rounds",
-        json={"out": "Ann", "leftovers": {n: "5" for n in NAMES[1:]}, "number": 11},
-        headers=shanghai.headers,
-    )
-    assert answer.status_code == 400
-    assert "shanghai rules have rounds 1 to 10" in answer.get_json()["error"]
+    assert said in answer.get_json()["error"]
 
 
 def test_the_player_limits_are_the_games_rules(client):
