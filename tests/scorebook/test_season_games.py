@@ -253,7 +253,15 @@ def test_ledger_csv(client):
         ["1", "0", "15", "15", "-35"],
         ["2", "15", "0", "15", "15"],
         ["Total", "15", "15", "30", "-20"],
+        ["Rules", "Liverpool", "7 deals"],
     ]
+
+
+def test_ledger_csv_names_the_games_rules_and_deals(client):
+    game = new_game(client, NAMES, "shanghai")
+    play_rounds(client, game, 1)
+    text = client.get(f"/games/{game.id}/ledger.csv").data.decode("utf-8")
+    assert list(csv.reader(io.StringIO(text)))[-1] == ["Rules", "Shanghai", "10 deals"]
 
 
 def test_export_json_is_one_game_that_import_takes_without_its_key(
