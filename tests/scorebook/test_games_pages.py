@@ -10,8 +10,9 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import LIVERPOOL
 from scorekeeper.scorebook.models import Game, Round
-from tests.support.book import record_page, round_form, start
+from tests.support.book import new_game, play_rounds, record_page, round_form, start
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES
 from tests.support.queries import counted
@@ -844,3 +845,20 @@ def test_the_rules_picker_names_each_preset_and_its_limits_once(client):
         'data-max="8" data-min="3" value="shanghai"' in picker
     )
     assert "players ·" not in page  # the limits are not said a second time
+
+
+def test_playing_again_from_the_page_keeps_a_custom_rule_set(client):
+    deals = [{**deal, "cards": 11} for deal in LIVERPOOL.to_json()["deals"]]
+    house = {"name": "Smith family", "values": {"JK": 50}, "wild_deuces": True, "deals": deals}
+    game = new_game(client, NAMES, house)
+    play_rounds(client, game)
+    client.set_cookie(f"gk_{game.id}", game.key)
+    page = text(client.get(f"/games/{game.id}/rematch"))
+    assert "Smith family · 7 deals · deuces wild · joker 50 · exact cut −50: the same rules" in page
+    response = client.post(f"/games/{game.id}/rematch")
+    assert response.status_code == 303
+    new_id = int(response.location.rsplit("/", 1)[1])
+    old, new = (client.get(f"/api/games/{n}").get_json()["rules"] for n in (game.id, new_id))
+    assert new == old and new["name"] == "Smith family"
+    shown = text(client.get(f"/games/{new_id}"))
+    assert "Round 1 of 7" in shown and "Smith family · 7 deals" in shown
