@@ -798,6 +798,7 @@ def test_a_shanghai_game_of_ten_deals_through_the_pages(client):
         page = text(client.get(f"/games/{game_id}"))
         assert f"Round {number + 1} of 10" in page
         assert f"{number} of 10 rounds" in page
+        assert "whole hand" not in page  # Shanghai has no whole-hand deal
         if number == 7:  # Shanghai's eighth deal: a run longer than the minimum
             assert 'Round 8 of 10: <span class="contract">1 set of 3 + 1 run of 10</span>' in page
     # The last deal: 3 runs of 5, dealt 11 each like every other, and it finishes the game.
@@ -862,3 +863,13 @@ def test_playing_again_from_the_page_keeps_a_custom_rule_set(client):
     assert new == old and new["name"] == "Smith family"
     shown = text(client.get(f"/games/{new_id}"))
     assert "Round 1 of 7" in shown and "Smith family · 7 deals" in shown
+
+
+def test_a_players_page_says_under_which_rules_each_game_was_played(client):
+    for rules in ("liverpool", "contract", "liverpool"):
+        play_rounds(client, new_game(client, NAMES, rules))
+    page = text(client.get("/players/Ann"))
+    table = re.search(r'<table class="by-rules">.*?</table>', page, re.S).group()
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td class="games">(\d+)</td>', table)
+    assert rows == [("Liverpool", "2"), ("Contract", "1")]
+    assert page.count("· Contract ·") == 1 and page.count("· Liverpool ·") == 2
