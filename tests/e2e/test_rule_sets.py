@@ -85,3 +85,20 @@ def test_a_shanghai_game_page_on_a_phone(tablet, live_server, shanghai):
     expect(page.locator("#round-title")).to_be_in_viewport()
     no_sideways_scroll(page)
     assert page.problems == []
+
+
+def test_the_new_game_page_seats_what_the_chosen_rules_allow(tablet, live_server):
+    page = by_lan_name(tablet, live_server, "landscape")
+    page.goto("/games/new")
+    limits = page.locator(".seat-limits")
+    expect(limits).to_have_text("These rules seat exactly 4 players.")
+    expect(page.locator('.seat[data-seat="4"]')).to_be_hidden()
+    page.select_option(".profile-select", "shanghai")
+    expect(limits).to_have_text("These rules seat 3 to 8 players.")
+    expect(page.locator('.seat[data-seat="7"]')).to_be_visible()
+    for seat, name in enumerate(["Ann", "Bob", "Cat"]):
+        page.locator(f"#names-{seat}").fill(name)
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator("#round-title")).to_contain_text("Round 1 of 10")
+    expect(page.locator(".deal")).to_have_text("11")
+    assert page.problems == []
