@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, render_template, request
 
 from . import network, qr
-from .rules import LAST_ROUND
 from .rules.cards import notation
+from .rules.ruleset import RuleSet
 from .scorebook import gamelist, ledger
 
 bp = Blueprint("home", __name__)
@@ -39,8 +39,8 @@ def navigation():
 
 @bp.record_once
 def _globals(state) -> None:
-    """Names every template sees, the imported macros included."""
-    state.app.jinja_env.globals["last_round"] = LAST_ROUND
+    """Names every template sees, the imported macros included. No rule is among them: a
+    page takes its deal count, contracts and values from its game's rule set."""
     # R1 for the tap card pad's `data-notation`: the pad's script spells no card itself.
     state.app.jinja_env.globals["card_notation"] = notation()
 
@@ -59,6 +59,21 @@ def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
 
 # A score with a real minus sign, as the ledger shows it.
 bp.add_app_template_filter(ledger.signed, "points")
+
+
+@bp.app_template_filter("rules_line")
+def rules_line(rules: RuleSet) -> str:
+    """A rule set in one line, its name and what a table most often asks about it:
+    `Shanghai · 10 deals · deuces wild · no cut bonus`."""
+    parts = [rules.label, f"{rules.last_deal} deals"]
+    if rules.wild_deuces:
+        parts.append("deuces wild")
+    if rules.house("values.JK"):
+        parts.append(f"joker {rules.values['JK']}")
+    parts.append(
+        f"exact cut {ledger.signed(rules.cut_bonus)}" if rules.cut_bonus else "no cut bonus"
+    )
+    return " · ".join(parts)
 
 
 @bp.app_template_filter("decimal")

@@ -98,6 +98,22 @@ export class Notation {
     return this.write({ joker: true, rank, suit: null });
   }
 
+  /* The first card of a cards text held more often than the game's packs hold it, as written,
+   * or null. `copies`: each natural card's copies (`card`, one a pack) and the jokers (`JK`),
+   * from the game's rule set; a rank given without its suit may be any of the suits. */
+  overCopies(text, copies) {
+    const held = new Map();
+    for (const token of this.tokens(text)) {
+      const card = this.read(token);
+      if (!card) continue;
+      const name = card.joker ? this.joker : this.write(card);
+      const most = card.joker ? copies.JK : copies.card * (card.suit ? 1 : this.suits.length);
+      held.set(name, (held.get(name) || 0) + 1);
+      if (held.get(name) > most) return name;
+    }
+    return null;
+  }
+
   /* The penalty of a cards text by `penalties` (each rank's and the joker's, from the engine), or
    * "?" while a card cannot be read. */
   penalty(text, penalties) {

@@ -94,7 +94,7 @@
   }
 
   /* Put `fields` into the form, then tell the page's other scripts (the card pads, the hidden
-   * hand of the player who went out, the seats of a profile) as if they had been typed. */
+   * hand of the player who went out, the seats of a rule set) as if they had been typed. */
   function apply(form, fields) {
     var changed = [];
     controls(form).forEach(function (el) {

@@ -1,11 +1,13 @@
-/* The "New game" page: seat reordering, and the seats a profile has. The page works without this
- * script. */
+/* The "New game" page: seat reordering, and the seats the chosen rules have: as many as their
+ * most players (the option's `data-max`), with their limits said beside the seats (`data-min`,
+ * `data-max`). The page works without this script. */
 (function () {
   "use strict";
 
   function setupNewGame(form) {
     var rows = Array.prototype.slice.call(form.querySelectorAll(".seat"));
-    var profile = form.querySelector(".profile-select");
+    var rules = form.querySelector(".profile-select");
+    var limits = form.querySelector(".seat-limits");
     var randomDealer = form.querySelector('input[name="first_dealer"][value="random"]');
 
     function parts(row) {
@@ -30,9 +32,14 @@
       return rows.filter(function (row) { return !row.hidden; });
     }
 
-    function applyProfile() {
-      var option = profile.options[profile.selectedIndex];
+    function applyRules() {
+      var option = rules.options[rules.selectedIndex];
       var max = Number(option.getAttribute("data-max")) || rows.length;
+      var min = Number(option.getAttribute("data-min")) || max;
+      if (limits) {
+        limits.textContent = "These rules seat " + (min === max ? "exactly " + max : min + " to " + max) + " players.";
+        limits.hidden = false;
+      }
       rows.forEach(function (row, index) {
         var off = index >= max;
         row.hidden = off;
@@ -65,8 +72,8 @@
       var twin = other.querySelector('[data-move="' + button.getAttribute("data-move") + '"]');
       (twin && !twin.disabled ? twin : parts(other).name).focus();
     });
-    profile.addEventListener("change", applyProfile);
-    applyProfile();
+    rules.addEventListener("change", applyRules);
+    applyRules();
   }
 
   function start() {

@@ -72,15 +72,19 @@ export class Hands {
   }
 
   /* The hand's penalty beside it: its points as typed, or what its cards count (`notation`,
-   * `penalties`: the server's, see cards.js). */
-  showPenalty(hand, notation, penalties) {
+   * `penalties`: the server's, see cards.js); a card the game's packs hold fewer of (`copies`)
+   * is named instead. */
+  showPenalty(hand, notation, penalties, copies) {
     const parts = this.parts(hand);
     if (!parts.penalty) return;
     if (this.isCounted(hand)) {
       const typed = parts.points.value.trim();
       parts.penalty.textContent = /^[0-9]+$/.test(typed) ? String(Number(typed)) : "?";
     } else {
-      parts.penalty.textContent = notation.penalty(parts.cards.value, penalties);
+      const over = copies && notation.overCopies(parts.cards.value, copies);
+      parts.penalty.textContent = over
+        ? `? — more ${over} than this game's packs hold`
+        : notation.penalty(parts.cards.value, penalties);
     }
   }
 }

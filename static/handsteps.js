@@ -8,12 +8,14 @@ import { block, key } from "./cardpad.js";
 
 export class HandSteps {
   /* `hands`: the form's Hands (hands.js); `pad`: its CardPad, whose `data-penalties` are each
-   * rank's and the joker's penalty, from the engine. */
+   * rank's and the joker's penalty, from the game's rule set. */
   constructor(hands, pad) {
     this.hands = hands;
     this.pad = pad;
     this.form = hands.form;
     this.penalties = JSON.parse(pad.element.dataset.penalties);
+    // Each card's copies and the jokers in this game's packs (`data-copies`), for the penalty.
+    this.copies = pad.element.dataset.copies ? JSON.parse(pad.element.dataset.copies) : null;
     this.build();
     pad.onRender((target) => this.show(hands.of(target)));
     this.listen();
@@ -73,7 +75,7 @@ export class HandSteps {
     });
     form.addEventListener("input", (event) => {
       const hand = hands.of(event.target);
-      if (hand) hands.showPenalty(hand, this.pad.notation, this.penalties);
+      if (hand) hands.showPenalty(hand, this.pad.notation, this.penalties, this.copies);
     });
     form.addEventListener("change", (event) => {
       if (event.target.classList.contains("points-toggle")) this.toggled(event);
@@ -158,6 +160,8 @@ export class HandSteps {
     const then = hands.after(hand);
     this.next.textContent = then ? `Next: ${hands.parts(then).name}` : "Done";
     this.next.title = then ? "" : "Go to the Save button";
-    for (const each of hands.all) hands.showPenalty(each, this.pad.notation, this.penalties);
+    for (const each of hands.all) {
+      hands.showPenalty(each, this.pad.notation, this.penalties, this.copies);
+    }
   }
 }

@@ -19,9 +19,7 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table("games") as batch_op:
         batch_op.add_column(sa.Column("archived_at", sa.DateTime(), nullable=True))
-    op.create_index(
-        "ix_games_ongoing", "games", ["archived_at", "finished_at", "created_at", "id"]
-    )
+    op.create_index("ix_games_ongoing", "games", ["archived_at", "finished_at", "created_at", "id"])
     op.create_index("ix_games_newest", "games", ["archived_at", "created_at", "id"])
 
 

@@ -8,7 +8,6 @@ from typing import Any
 from flask import g, jsonify, request, url_for
 
 from ..jsonapi import ApiError, blueprint, field, json_body
-from ..rules import LAST_ROUND
 from . import errors, gamelist, keys, ledger, names, season, service, writeonce
 from . import rematch as rematch_service
 from .models import Game
@@ -27,6 +26,8 @@ def _scorebook_error(error: errors.ScorebookError):
     if (first := writeonce.answer_of_gone(error)) is not None:
         return first
     body: dict[str, Any] = {"error": error.message}
+    if isinstance(error, errors.RulesRefused):
+        body["problems"] = error.rule_problems
     current = getattr(error, "current", None)
     if current is not None:
         body["round"] = ledger.round_json(current.game, current)
@@ -49,7 +50,9 @@ def list_games():
 @bp.post("/games")
 @writeonce.write_once
 def create_game():
-    """`{"players": [...], "profile"?: str, "first_dealer"?: name}` → 201 with the game.
+    """`{"players": [...], "rules"?: preset name or document, "first_dealer"?: name}` → 201
+    with the game. `"profile"` is the older name of `"rules"` and takes a preset's name; a rule
+    set that cannot be used is 400 with every problem named (`"problems"`, R11).
 
     A repeat of the same `Idempotency-Key` gets the same game without `"key"`: the server keeps
     only the key's hash, so the first answer is the only one that holds it.
@@ -58,9 +61,17 @@ def create_game():
     players = field(data, "players", list)
     if not all(isinstance(name, str) for name in players):
         raise ApiError("'players' must be a list of names, each one text")
-    profile = field(data, "profile", str, required=False)
     first_dealer = field(data, "first_dealer", str, required=False)
-    return _new_game(*service.create_game(players, profile, first_dealer))
+    return _new_game(*service.create_game(players, _rules_asked(data), first_dealer))
+
+
+def _rules_asked(data: dict[str, Any]) -> Any:
+    """`"rules"` (a preset's name or a document), or the older `"profile"` (a preset's name)."""
+    if "rules" in data and "profile" in data:
+        raise ApiError("give the rules once: 'rules' (a preset's name or a document), not both")
+    if "profile" in data:
+        return field(data, "profile", str, required=False)
+    return data.get("rules")  # anything else is refused by the rules' reader, every problem named
 
 
 def _new_game(game: Game, key: str):
@@ -86,7 +97,7 @@ def record_round(game_id: int):
     data = json_body()
     number = field(data, "number", int, required=False)
     if ledger.next_round(game) is None and number is None:
-        raise errors.Conflict(f"game {game_id} is finished: all {LAST_ROUND} rounds are recorded")
+        raise service.finished(game)
     location = url_for("api.get_game", game_id=game.id)
     played = service.record_round(game, _round_entry(game, data), number)
     return jsonify(ledger.round_json(game, played)), 201, {"Location": location}

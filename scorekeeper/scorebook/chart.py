@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from ..rules import LAST_ROUND
 from .ledger import Book, signed
 
 # Told apart on white (each at least 3:1), and from one another with common colour blindness.
@@ -225,7 +224,8 @@ def running_totals(book: Book) -> list[list[int]]:
 
 
 def totals_chart(book: Book) -> Markup | None:
-    """The game's running totals, round 0 to 7 on the x axis; None before the first round."""
+    """The game's running totals, from the start to its last deal on the x axis (the game's own
+    rules say how many); None before the first round."""
     if not book.game.rounds:
         return None
     totals = running_totals(book)
@@ -242,13 +242,14 @@ def totals_chart(book: Book) -> Markup | None:
         if book.winners
         else ("lead" if len(ahead) > 1 else "leads")
     )
+    last = book.last_round
     label = (
-        f"Running totals after round {done} of {LAST_ROUND}: {leaders} {verb}. "
+        f"Running totals after round {done} of {last}: {leaders} {verb}. "
         f"Totals, lowest first: {standing}."
     )
     return line_chart(
         lines,
-        ["start", *(str(n) for n in range(1, LAST_ROUND + 1))],
+        ["start", *(str(n) for n in range(1, last + 1))],
         label=label,
         x_title="Round",
         css_class="chart totals-chart",

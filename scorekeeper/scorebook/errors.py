@@ -25,6 +25,20 @@ class ScorebookError(Exception):
         self.problems: dict[int | None, str] = dict(problems) if problems else {None: message}
 
 
+class RulesRefused(ScorebookError):
+    """A rule set that cannot be used (R11); `rule_problems` names every problem by where it is
+    in the document, prefixed `rules.` (`rules.deals[4].cards`; `rules` for the whole of it)."""
+
+    def __init__(self, message: str, problems: Mapping[str, str]):
+        super().__init__(message)
+        self.rule_problems = {rules_path(path): text for path, text in problems.items()}
+
+
+def rules_path(path: str) -> str:
+    """Where a problem is, seen from the request or the export that holds the rules."""
+    return "rules" if path in ("", "rules") else f"rules.{path}"
+
+
 class Conflict(ScorebookError):
     """The request does not fit the game's state; `current` is the round concerned, as it is now."""
 

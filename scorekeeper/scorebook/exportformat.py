@@ -12,12 +12,15 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from ..rules import LAST_ROUND
+from ..rules.ruleset import MOST_DEALS
 from .models import Game, Player, Round, RoundChange, RoundScore
 from .snapshot import RoundSnapshot
 
 FORMAT = "liverpool-scorekeeper/games"
-FORMAT_VERSION = 1
+# 2: each game carries its rule set's whole document (`rules`); 1 named a profile (`profile`).
+FORMAT_VERSION = 2
+# The versions an import reads: a format 1 game's profile becomes its document (`formerly`).
+READS = (1, 2)
 # Far beyond any real score or version, and well inside SQLite's 64-bit integers.
 NUMBER_LIMIT = 10**9
 
@@ -26,7 +29,7 @@ class Kind(Enum):
     """What a field holds, which says how it is written and how it is checked."""
 
     GAME_ID = "a game's id, within what the database can hold"
-    PROFILE = "a rules profile's name, written as the app writes it"
+    RULES = "a rule set's whole document (R11), every problem of a bad one named"
     WHOLE = "a whole number from `low` to `high`"
     SEAT = "a seat at the game's table"
     INDEX = "the object's place in its list"
@@ -141,7 +144,8 @@ ROUND = Part(
     "round",
     Round,
     (
-        Field("number", Kind.WHOLE, low=1, high=LAST_ROUND),
+        # Within the game's own deals too, which the import checks with the game.
+        Field("number", Kind.WHOLE, low=1, high=MOST_DEALS),
         Field("dealer", Kind.SEAT),
         Field("cutter", Kind.SEAT),
         Field("cut_exact", Kind.FLAG),
@@ -164,7 +168,7 @@ CHANGE = Part(
     "history entry",
     RoundChange,
     (
-        Field("round_number", Kind.WHOLE, low=1, high=LAST_ROUND),
+        Field("round_number", Kind.WHOLE, low=1, high=MOST_DEALS),
         Field("action", Kind.CHOICE, choices=("corrected", "undone")),
         _time("changed_at"),
         Field("before", Kind.SNAPSHOT, part=SNAPSHOT),
@@ -177,7 +181,7 @@ GAME = Part(
     Game,
     (
         Field("id", Kind.GAME_ID),
-        Field("profile", Kind.PROFILE, high=20),
+        Field("rules", Kind.RULES),
         Field("first_dealer", Kind.SEAT),
         _time("created_at"),
         _time("finished_at", empty=True),

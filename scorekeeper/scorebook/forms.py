@@ -21,14 +21,20 @@ from wtforms.utils import unset_value
 from wtforms.validators import InputRequired, ValidationError
 from wtforms.widgets import NumberInput
 
-from ..rules import PROFILES, RulesError, get_profile
+from ..rules import RulesError
+from ..rules.presets import DEFAULT_RULES, PRESETS, preset
+from ..rules.ruleset import RuleSet
 from ..rules.scoring import most_points
 from ..rules.verdict import sentence
 from . import errors, ledger, names, service, writeonce
 from .models import NAME_MAX, Game, Round
 from .snapshot import RoundSnapshot
 
-MAX_SEATS = max(profile.max_players for profile in PROFILES.values())
+# The seats the form has: as many as the largest table a preset allows. A game starts from a
+# preset; a table's own rule set comes through the API.
+MAX_SEATS = max(rules.max_players for rules in PRESETS.values())
+# The seats every preset allows; the ones after them show only for rules that seat more.
+EVERY_PRESET_SEATS = min(rules.max_players for rules in PRESETS.values())
 RANDOM = "random"
 NOBODY = "nobody"
 
@@ -36,6 +42,24 @@ NOBODY = "nobody"
 def option(value: str, label: str, render_kw: dict[str, Any] | None = None) -> Any:
     """One choice of a select or radio field."""
     return SelectChoice(value, label, render_kw or {})
+
+
+def players_range(rules: RuleSet) -> str:
+    """A rule set's table sizes as a choice names them: the one size when its fewest and most
+    players agree, else both joined by an en dash."""
+    if rules.min_players == rules.max_players:
+        return f"{rules.min_players} players"
+    return f"{rules.min_players}–{rules.max_players} players"
+
+
+def rules_option(key: str, rules: RuleSet) -> Any:
+    """A preset on the rules picker: its name and table sizes, said once (`Online: ` and the
+    sizes); the page's script seats the players its limits allow (`data-min`, `data-max`)."""
+    return option(
+        key,
+        f"{rules.label}: {players_range(rules)}",
+        {"data-min": rules.min_players, "data-max": rules.max_players},
+    )
 
 
 class EntryList(FieldList):
@@ -63,7 +87,7 @@ class WriteOnceForm(FlaskForm):
 
 
 class NewGameForm(WriteOnceForm):
-    """Names in clockwise seat order (blanks ignored), the profile, and the first dealer."""
+    """Names in clockwise seat order (blanks ignored), the preset to play, and the first dealer."""
 
     names = EntryList(
         StringField(
@@ -78,17 +102,12 @@ class NewGameForm(WriteOnceForm):
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
     )
-    profile = SelectField(
+    # Posted as `profile`: the name a draft of this form kept on a tablet still sends.
+    rules = SelectField(
         "Rules",
-        choices=[
-            option(
-                key,
-                profile.title,
-                {"data-min": profile.min_players, "data-max": profile.max_players},
-            )
-            for key, profile in PROFILES.items()
-        ],
-        default="liverpool",
+        name="profile",
+        choices=[rules_option(key, rules) for key, rules in PRESETS.items()],
+        default=DEFAULT_RULES.preset,
     )
     first_dealer = RadioField(
         "First dealer",
@@ -121,12 +140,16 @@ class NewGameForm(WriteOnceForm):
         count = len(self.player_names())
         if count == 0:
             raise ValidationError("Enter the players' names, clockwise as they sit.")
-        if self.profile.data not in PROFILES:
-            return  # the profile field says so
+        if self.rules.data not in PRESETS:
+            return  # the rules field says so
         try:
-            get_profile(self.profile.data).check_players(count)
+            self.chosen_rules().check_players(count)
         except RulesError as error:
             raise ValidationError(sentence(str(error)) + ".") from None
+
+    def chosen_rules(self) -> RuleSet:
+        """The preset picked (after validation: one of the choices)."""
+        return preset(self.rules.data)
 
     def validate_first_dealer(self, field: RadioField) -> None:
         if field.errors or field.data == RANDOM:
@@ -212,7 +235,8 @@ class RoundForm(WriteOnceForm):
         self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
             option(NOBODY, "Nobody — the stock ran out")
         ]
-        limit = most_points(game.profile, len(game.players))
+        self.rules = ledger.rules_of(game)
+        limit = most_points(self.rules, len(game.players))
         for hand in self.hands:
             hand.points.render_kw = {**hand.points.render_kw, "max": limit}
 

@@ -145,9 +145,11 @@ def brief_json(book: ledger.Book) -> dict:
     game = book.game
     return {
         "id": game.id,
-        "profile": game.profile,
+        "rules_name": book.rules.name,
+        "profile": book.rules.preset,
         "players": book.names,
         "round": book.next_round,
+        "last_round": book.last_round,
         "finished": game.finished,
         "totals": dict(zip(book.names, book.totals, strict=True)),
         "winners": book.winner_names,

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from .. import database
-from ..rules import LAST_ROUND, RulesError, get_profile
+from ..rules import RulesError
+from ..rules.errors import RuleSetError
+from ..rules.ruleset import RuleSet
 from ..rules.scoring import parse_leftovers
-from . import ledger, service
+from . import formerly
 from .errors import ImportRefused, ScorebookError
 from .exportformat import (
     CHANGE,
@@ -25,24 +27,23 @@ from .exportformat import (
     FORMAT_VERSION,
     GAME,
     PLAYER,
+    READS,
     ROUND,
     SCORE_LINE,
     SNAPSHOT,
     Field,
     Kind,
     Part,
-    exported_time,
 )
 from .models import Game, Player, Round, RoundChange, RoundScore
 from .names import clean_names, name_key
+from .rescore import rescore
 from .snapshot import RoundSnapshot
 
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
 # Every stored time lies in these years: any other was typed by hand, or is a broken clock.
 EARLIEST = datetime(1970, 1, 1)
 LATEST = datetime(2200, 12, 31, 23, 59, 59, 999999)
-# A game's last round is written a moment after the game is marked finished.
-FINISH_SLACK = timedelta(seconds=5)
 
 
 class _Checker:
@@ -126,14 +127,17 @@ def check_document(data: Any) -> list[Game]:
     if document["format"] != FORMAT:
         raise top.at("format").fail(f"must be {FORMAT!r}: this is not a score book export")
     version = document["format_version"]
-    if version != FORMAT_VERSION or isinstance(version, bool):
+    if version not in READS or isinstance(version, bool):
         raise top.at("format_version").fail(
-            f"is {version!r}, and this app reads version {FORMAT_VERSION}: use a matching app"
+            f"is {version!r}, and this app reads versions "
+            f"{' and '.join(map(str, READS))}: use a matching app"
         )
     check = _Checker("games")
     games = []
     seen: set[int] = set()
     for index, item in enumerate(check.list(document["games"])):
+        if version < FORMAT_VERSION:
+            item = _from_format_1(check.at(index), item)
         game = _check_game(check.at(index), item)
         if game.id in seen:
             raise check.at(index).at("id").fail(f"repeats game {game.id}")
@@ -186,14 +190,25 @@ def _game_id(check: _Checker, item: Field, value: Any, seats: int) -> int:
     return check.whole(value, 1, database.id_range()[-1])
 
 
-def _profile(check: _Checker, item: Field, value: Any, seats: int) -> str:
+def _rules(check: _Checker, item: Field, value: Any, seats: int) -> dict[str, Any]:
+    """The game's rule set as the app stores it (the whole document), or every problem named."""
+    if not isinstance(value, dict):
+        raise check.fail("must be a rule set document (an object)")
     try:
-        profile = get_profile(check.text(value, item.high))
-    except RulesError as error:
-        raise check.fail(str(error)) from None
-    if profile.preset != value:
-        raise check.fail(f"must be written {profile.preset!r}")
-    return value
+        return RuleSet.parse(value).to_json()
+    except RuleSetError as error:
+        problems = "; ".join(
+            f"{path or 'the document'}: {text}" for path, text in error.problems.items()
+        )
+        raise check.fail(f"is not a rule set that can be used ({problems})") from None
+
+
+def _from_format_1(check: _Checker, item: Any) -> Any:
+    """A game of a format 1 export, its profile's name turned into the profile's document."""
+    try:
+        return formerly.game_of_format_1(item)
+    except ValueError as error:
+        raise check.at("profile").fail(str(error)) from None
 
 
 def _choice(check: _Checker, item: Field, value: Any, seats: int) -> str:
@@ -242,7 +257,7 @@ def _snapshot(check: _Checker, item: Field, value: Any, seats: int) -> dict[str,
 
 _STRUCTURED: dict[Kind, Callable[[_Checker, Field, Any, int], Any]] = {
     Kind.GAME_ID: _game_id,
-    Kind.PROFILE: _profile,
+    Kind.RULES: _rules,
     Kind.CHOICE: _choice,
     Kind.HASH: _hash,
     Kind.PER_SEAT: _per_seat,
@@ -271,24 +286,35 @@ def _row(
 
 def _check_game(check: _Checker, item: Any) -> Game:
     # The players first: the other fields are checked against the table they make.
-    first = ("id", "profile", "players")
+    first = ("id", "rules", "players")
     values = _row(check, GAME, item, 0, 0, first)
     players: list[Player] = values["players"]
     _check_names(check.at("players"), [player.name for player in players])
+    rules = RuleSet.parse(values["rules"])
     try:
-        get_profile(values["profile"]).check_players(len(players))
+        rules.check_players(len(players))
     except RulesError as error:
         raise check.at("players").fail(str(error)) from None
     values |= _read(check, GAME, item, len(players), GAME.names - set(first))
     numbers = [played.number for played in values["rounds"]]
     if numbers != list(range(1, len(numbers) + 1)):
         raise check.at("rounds").fail(f"must be rounds 1, 2, 3… in order, not {numbers}")
-    if (values["finished_at"] is not None) != (len(numbers) == LAST_ROUND):
+    last = rules.last_deal
+    if len(numbers) > last:
+        raise check.at("rounds").fail(
+            f"must be at most {last}: {rules.rules_name} have {last} deals"
+        )
+    beyond = [change.round_number for change in values["history"] if change.round_number > last]
+    if beyond:
+        raise check.at("history").fail(
+            f"names round {beyond[0]}, and {rules.rules_name} have rounds 1 to {last}"
+        )
+    if (values["finished_at"] is not None) != (len(numbers) == last):
         raise check.at("finished_at").fail(
-            f"must be set exactly when all {LAST_ROUND} rounds are in (there are {len(numbers)})"
+            f"must be set exactly when all {last} rounds are in (there are {len(numbers)})"
         )
     game = Game(**values)
-    _rescore(check, game)
+    rescore(check, game)
     return game
 
 
@@ -340,148 +366,3 @@ _ROWS: dict[str, Callable[[_Checker, Any, int, int], Any]] = {
     SCORE_LINE.name: _check_line,
     CHANGE.name: _check_change,
 }
-
-
-# --- What the engine says --------------------------------------------------------------------
-
-
-def _rescore(check: _Checker, game: Game) -> None:
-    """Score every round and history entry again with the engine, as the API would, and refuse
-    the first thing stored that is not what the engine computes (`ImportRefused` naming the
-    game, the round and the field)."""
-    for index, played in enumerate(game.rounds):
-        where = check.at("rounds").at(index)
-        said = f"(game {game.id}, round {played.number})"
-        setup = ledger.setup_for(game, played.number)
-        for name, seat in (("dealer", setup.dealer), ("cutter", setup.cutter)):
-            if getattr(played, name) != seat:
-                raise where.at(name).fail(
-                    f"{said} must be {seat} ({game.names[seat]}), the {name} of round "
-                    f"{played.number} when seat {game.first_dealer} deals first (R2)"
-                )
-        stored = RoundSnapshot.of_round(played)
-        _agrees(where, said, game, played.number, stored, lines=True)
-        _check_times(where, said, game, played)
-    _check_history(check, game)
-
-
-def _agrees(
-    check: _Checker, said: str, game: Game, number: int, stored: RoundSnapshot, *, lines: bool
-) -> None:
-    """The stored round (or history snapshot) is what the engine makes of its own entry.
-
-    `lines`: the place is a round's, one line per seat (scores[1].penalty), not a history
-    snapshot's, one list per field (penalties[1]).
-    """
-    counted = stored.counted_seats
-    entry = service.RoundEntry(
-        out=stored.out,
-        leftovers={seat: text for seat, text in enumerate(stored.leftovers) if seat not in counted},
-        cut_exact=stored.cut_exact,
-        points={seat: stored.penalties[seat] for seat in counted},
-    )
-    try:
-        scored = service.score_entry(game, number, entry)
-    except ScorebookError as error:
-        seat = next(iter(error.problems))
-        place = check if seat is None else _place(check, "leftovers", seat, lines)
-        raise place.fail(f"{said} is refused by the rules: {error.message}") from None
-    for seat, hand in enumerate(scored.counted):
-        if hand != (seat in counted):
-            raise _place(check, "counted", seat, lines).fail(
-                f"{said} must be {str(hand).lower()} for {game.names[seat]}: "
-                + ("a hand counted in points" if hand else "the player went out")
-            )
-    computed = RoundSnapshot.of_scored(entry, scored, stored.version)
-    for key in RoundSnapshot.LINES:
-        for seat, (value, was) in enumerate(
-            zip(getattr(computed, key), getattr(stored, key), strict=True)
-        ):
-            if was != value:
-                raise _place(check, key, seat, lines).fail(
-                    f"{said} must be {value!r} for {game.names[seat]}, as the rules score "
-                    f"this round (R10), not {was!r}"
-                )
-
-
-def _place(check: _Checker, key: str, seat: int, lines: bool) -> _Checker:
-    """Where a seat's value of the snapshot's list `key` is: in the history, or a round's line."""
-    if not lines:
-        return check.at(key).at(seat)
-    return check.at("scores").at(seat).at(RoundSnapshot.LINES[key])
-
-
-def _check_times(check: _Checker, said: str, game: Game, played: Round) -> None:
-    """Created, then recorded, then corrected; finished after the rounds."""
-    if played.recorded_at < game.created_at:
-        raise check.at("recorded_at").fail(f"{said} is before the game was created")
-    if played.corrected_at is not None and played.corrected_at < played.recorded_at:
-        raise check.at("corrected_at").fail(f"{said} is before the round was recorded")
-    finished = game.finished_at
-    if finished is not None and played.recorded_at > finished + FINISH_SLACK:
-        raise check.fail(
-            f"{said}: recorded_at is after the game finished ({exported_time(finished)})"
-        )
-
-
-def _check_history(check: _Checker, game: Game) -> None:
-    """Each round's corrections and undos follow one another and end where the ledger is."""
-    if game.finished_at is not None and game.finished_at < game.created_at:
-        raise check.at("finished_at").fail(f"(game {game.id}) is before the game was created")
-    last: dict[int, RoundSnapshot | None] = {}  # the round as its latest entry left it
-    highest: dict[int, int] = {}  # the highest version each round number has had
-    for index, change in enumerate(game.history):
-        where = check.at("history").at(index)
-        number = change.round_number
-        said = f"(game {game.id}, round {number})"
-        if change.changed_at < game.created_at:
-            raise where.at("changed_at").fail(f"{said} is before the game was created")
-        before = RoundSnapshot.from_dict(change.before)
-        _agrees(where.at("before"), said, game, number, before, lines=False)
-        previous = last.get(number)
-        expected = previous.version if previous else highest.get(number, 0) + 1
-        if before.version != expected:
-            raise (
-                where.at("before")
-                .at("version")
-                .fail(f"{said} must be {expected}: the version the round had then")
-            )
-        if previous is not None and before != previous:
-            raise where.at("before").fail(f"{said} is not the round as the entry before left it")
-        versions = [before.version]
-        if change.action == "corrected":
-            after = RoundSnapshot.from_dict(change.after)
-            _agrees(where.at("after"), said, game, number, after, lines=False)
-            if after.version != before.version + 1:
-                raise (
-                    where.at("after")
-                    .at("version")
-                    .fail(f"{said} must be {before.version + 1}: a correction adds one")
-                )
-            versions.append(after.version)
-            last[number] = after
-        else:
-            last[number] = None
-        highest[number] = max(highest.get(number, 0), *versions)
-    for index, played in enumerate(game.rounds):
-        where = check.at("rounds").at(index)
-        said = f"(game {game.id}, round {played.number})"
-        corrected = last.get(played.number)
-        if corrected is not None:
-            if RoundSnapshot.of_round(played) != corrected:
-                raise where.fail(f"{said} is not the round as its last correction in the history")
-        elif played.version != highest.get(played.number, 0) + 1:
-            raise where.at("version").fail(
-                f"{said} must be {highest.get(played.number, 0) + 1}, after the history's versions"
-            )
-        if (corrected is not None) != (played.corrected_at is not None):
-            raise where.at("corrected_at").fail(
-                f"{said} must be set exactly when the history's last entry for the round "
-                "is a correction"
-            )
-    recorded = {played.number for played in game.rounds}
-    for number, state in last.items():
-        if state is not None and number not in recorded:
-            raise check.at("history").fail(
-                f"(game {game.id}) corrects round {number} last, but the ledger has no round {number}"
-            )

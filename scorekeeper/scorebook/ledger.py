@@ -14,9 +14,9 @@ from sqlalchemy.orm import selectinload
 
 from .. import database
 from ..extensions import db
-from ..rules import LAST_ROUND, get_profile
 from ..rules.cards import JOKER, RANKS, Card, rank_name
-from ..rules.profiles import Profile
+from ..rules.presets import get_rules
+from ..rules.ruleset import RuleSet
 from ..rules.scoring import card_penalty, leaders, totals
 from ..rules.seating import RoundSetup, round_setup
 from .errors import NoSuchGame
@@ -90,25 +90,31 @@ def has_games() -> bool:
     return db.session.scalar(db.select(Game.id).limit(1)) is not None
 
 
-def profile_of(game: Game) -> Profile:
-    return get_profile(game.profile)
+def rules_of(game: Game) -> RuleSet:
+    """The rule set the game is played under: its own stored copy (R11)."""
+    return game.rule_set
+
+
+# The older name, kept while the referee's pages move to `rules_of`.
+profile_of = rules_of
 
 
 def next_round(game: Game) -> int | None:
-    """The number of the round to record next, or None once round 7 is in."""
+    """The number of the round to record next, or None once the game's last deal is in."""
     number = (game.rounds[-1].number if game.rounds else 0) + 1
-    return None if game.finished or number > LAST_ROUND else number
+    return None if game.finished or number > rules_of(game).last_deal else number
 
 
 def setup_for(game: Game, number: int) -> RoundSetup:
     """Dealer, cutter, first player, deal and exact cut for a round of this game (R2, R3)."""
-    return round_setup(game.first_dealer, number, len(game.players), profile_of(game))
+    return round_setup(game.first_dealer, number, len(game.players), rules_of(game))
 
 
-def penalty_table(profile: Profile | str) -> dict[str, int]:
-    """The penalty of each rank and the joker, from the engine, for the tap card pad (R10)."""
-    table = {rank_name(rank): card_penalty(Card(rank, None), profile) for rank in RANKS}
-    table["JK"] = card_penalty(JOKER, profile)
+def penalty_table(rules: RuleSet | str | dict | None) -> dict[str, int]:
+    """The penalty of each rank and the joker under these rules, from the engine (R10, R11)."""
+    rules = get_rules(rules)
+    table = {rank_name(rank): card_penalty(Card(rank, None), rules) for rank in RANKS}
+    table["JK"] = card_penalty(JOKER, rules)
     return table
 
 
@@ -130,7 +136,7 @@ class Book:
     """Everything the game page and the API show, computed once from the stored rounds."""
 
     game: Game
-    profile: Profile
+    rules: RuleSet
     names: list[str]
     totals: list[int]
     leaders: list[int]
@@ -139,6 +145,16 @@ class Book:
     setup: RoundSetup | None
     standings: list[Standing]
     changes: list[Change] = field(default_factory=list)
+
+    @property
+    def last_round(self) -> int:
+        """The number of the game's last deal: how many rounds the game has (R11)."""
+        return self.rules.last_deal
+
+    @property
+    def profile(self) -> RuleSet:
+        """The older name of `rules`, kept while the templates move to it."""
+        return self.rules
 
     @property
     def leader_names(self) -> list[str]:
@@ -177,7 +193,7 @@ def book(game: Game) -> Book:
     ]
     return Book(
         game=game,
-        profile=profile_of(game),
+        rules=rules_of(game),
         names=names,
         totals=sums,
         leaders=ahead,
@@ -275,7 +291,10 @@ def game_json(game: Game) -> dict[str, Any]:
     setup = state.setup
     return {
         "id": game.id,
-        "profile": game.profile,
+        "rules": state.rules.to_json(),
+        # The preset's key when the game's rules are exactly a preset, else null.
+        "profile": state.rules.preset,
+        "last_round": state.last_round,
         "players": names,
         "first_dealer": names[game.first_dealer],
         "round": state.next_round,

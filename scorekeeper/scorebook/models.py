@@ -18,6 +18,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
+from ..rules.ruleset import MOST_DEALS, RuleSet
 
 NAME_MAX = 24
 
@@ -28,12 +29,17 @@ def utcnow() -> datetime:
 
 
 class Game(db.Model):
-    """One evening's game: its profile (R11), the seats and who dealt first (R2)."""
+    """One evening's game: its own rule set (R11), the seats and who dealt first (R2).
+
+    The game keeps its whole rule set document, not a preset's name: a preset changed in a later
+    release never changes a game already played.
+    """
 
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    profile: Mapped[str] = mapped_column(String(20), default="liverpool")
+    # The rule set's whole document (`RuleSet.to_json`), as it was when the game was created.
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     first_dealer: Mapped[int]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
@@ -60,6 +66,25 @@ class Game(db.Model):
     )
 
     @property
+    def rule_set(self) -> RuleSet:
+        """The game's rules, read from its document once per loaded game."""
+        cached = self.__dict__.get("_rule_set")
+        if cached is None or cached[0] is not self.rules:
+            cached = (self.rules, RuleSet.parse(self.rules))
+            self.__dict__["_rule_set"] = cached
+        return cached[1]
+
+    @rule_set.setter
+    def rule_set(self, rules: RuleSet) -> None:
+        self.rules = rules.to_json()
+        self.__dict__["_rule_set"] = (self.rules, rules)
+
+    @property
+    def profile(self) -> RuleSet:
+        """The older name of `rule_set`, kept while the pages move to it."""
+        return self.rule_set
+
+    @property
     def finished(self) -> bool:
         return self.finished_at is not None
 
@@ -73,7 +98,7 @@ class Game(db.Model):
         return [player.name for player in self.players]
 
     def __repr__(self) -> str:
-        return f"<Game {self.id} {self.profile} {self.names}>"
+        return f"<Game {self.id} {self.rules.get('name') if self.rules else None} {self.names}>"
 
 
 class Player(db.Model):
@@ -124,7 +149,8 @@ class Round(db.Model):
 
     __table_args__ = (
         UniqueConstraint("game_id", "number"),
-        CheckConstraint("number BETWEEN 1 AND 7", name="round_number_1_to_7"),
+        # The most deals any rule set has (R11); the game's own rules refuse any beyond its last.
+        CheckConstraint(f"number BETWEEN 1 AND {MOST_DEALS}", name="round_number_1_to_12"),
     )
     # The score book sets each version itself (a re-recorded round continues from the undone one).
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .. import rules
+from ..rules.ruleset import RuleSet
 from . import errors, ledger, service
 from .models import Game
 
@@ -13,11 +13,16 @@ class Coming(NamedTuple):
     """The game that playing again starts: who deals its first round, under which rules."""
 
     first_dealer: int
-    profile: rules.Profile
+    rules: RuleSet
+
+    @property
+    def profile(self) -> RuleSet:
+        """The older name of `rules`, kept while the templates move to it."""
+        return self.rules
 
 
 def coming(game: Game) -> Coming:
-    return Coming(next_first_dealer(game), ledger.profile_of(game))
+    return Coming(next_first_dealer(game), ledger.rules_of(game))
 
 
 def next_first_dealer(game: Game) -> int:
@@ -26,9 +31,11 @@ def next_first_dealer(game: Game) -> int:
 
 
 def rematch(game: Game) -> tuple[Game, str]:
-    """A new game of the same players in the same seats; `Conflict` while this one is unfinished."""
+    """A new game of the same players in the same seats under the same rules (its own copy of
+    this game's, so even a table's own rules carry over); `Conflict` while this one is unfinished."""
+    rules = ledger.rules_of(game)
     if not game.finished:
         raise errors.Conflict(
-            f"game {game.id} is not finished: play again once round {rules.LAST_ROUND} is recorded"
+            f"game {game.id} is not finished: play again once round {rules.last_deal} is recorded"
         )
-    return service.create_game(game.names, game.profile, next_first_dealer(game))
+    return service.create_game(game.names, rules, next_first_dealer(game))

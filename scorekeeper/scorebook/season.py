@@ -1,15 +1,19 @@
 """Players across games: who sat where, their figures over the season, and head to head.
 
-A player is the same person in every game of this score book when their names fold equal
-(`fold`: NFKC, then case folding), so "Zoë" typed with a combining diaeresis and "zoë" typed
-with a precomposed one are one player. Every figure is read in two statements, whatever the
-number of games.
+A player is the same person in every game of this score book when their names share the key
+that keeps look-alikes apart at one table (`names.name_key`, stored with each seat): "Ann",
+"ann", "Ánn" and "Аnn" (Cyrillic А) cannot sit at one table, so they are one player here too.
+The key is the one every seat already stores, so nothing stored changes for it.
+
+Games played under different rule sets (R11) are compared honestly: totals are averaged per
+game, and a player's figures say under which rules their games were played (`by_rules`, each
+rule set's games, wins and average total). Every figure is read in two statements, whatever
+the number of games.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
@@ -19,16 +23,16 @@ from sqlalchemy import case, func
 
 from ..extensions import db
 from .models import Game, Player, Round, RoundScore
-from .names import clean_name
+from .names import clean_name, name_key
 
 # How many names the new-game page offers as chips.
 RECENT_NAMES = 16
 
 
-def fold(name: str) -> str:
-    """The one key a player is known by across games: trimmed, NFKC-normalised, case-folded."""
-    text = unicodedata.normalize("NFKC", clean_name(name))
-    return unicodedata.normalize("NFKC", text.casefold())
+def player_key(name: str) -> str:
+    """The one key a player is known by across games: the key of names that look alike at a
+    table (`names.name_key` of the name as stored)."""
+    return name_key(clean_name(name))
 
 
 @dataclass
@@ -38,6 +42,8 @@ class Sitting:
     game_id: int
     seat: int
     name: str
+    key: str  # the seat's stored `name_key`
+    rules: str  # the name of the game's rule set
     created_at: datetime
     finished: bool
     total: int = 0
@@ -57,6 +63,24 @@ class Opponent:
     games: int
     lower: int  # games the player finished lower than this opponent
     their_lower: int  # games this opponent finished lower
+
+
+@dataclass(frozen=True)
+class RulesRecord:
+    """A player's finished games under one rule set: so many, won so often, this average total."""
+
+    rules: str
+    games: int
+    wins: int
+    average_total: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "games": self.games,
+            "wins": self.wins,
+            "average_total": self.average_total,
+        }
 
 
 @dataclass(frozen=True)
@@ -90,6 +114,18 @@ class PlayerRecord:
         return _ratio(sum(totals), len(totals), 1) if totals else None
 
     @property
+    def by_rules(self) -> list[RulesRecord]:
+        """The finished games by the rule set they were played under, most played first: a
+        ten-deal game's total is not a seven-deal one's, so each rule set is averaged apart."""
+        counts = Counter(sitting.rules for sitting in self.finished)
+        records = []
+        for rules, games in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+            totals = [sitting.total for sitting in self.finished if sitting.rules == rules]
+            wins = sum(1 for sitting in self.finished if sitting.rules == rules and sitting.won)
+            records.append(RulesRecord(rules, games, wins, _ratio(sum(totals), games, 1)))
+        return records
+
+    @property
     def best_total(self) -> int | None:
         return min((sitting.total for sitting in self.finished), default=None)
 
@@ -120,6 +156,7 @@ class PlayerRecord:
             "rounds_out": self.rounds_out,
             "cut_bonuses": self.cut_bonuses,
             "average_penalty": self.average_penalty,
+            "by_rules": [record.as_json() for record in self.by_rules],
         }
 
 
@@ -132,14 +169,20 @@ def _ratio(numerator: int, denominator: int, places: int) -> float:
 def _sittings() -> dict[int, list[Sitting]]:
     """Every seat of every game with its round figures, by game: two statements in all."""
     seats = db.session.execute(
-        db.select(Player.game_id, Player.seat, Player.name, Game.created_at, Game.finished_at).join(
-            Game, Game.id == Player.game_id
-        )
+        db.select(
+            Player.game_id,
+            Player.seat,
+            Player.name,
+            Player.name_key,
+            Game.rules["name"].as_string(),
+            Game.created_at,
+            Game.finished_at,
+        ).join(Game, Game.id == Player.game_id)
     )
     games: dict[int, list[Sitting]] = defaultdict(list)
     by_seat: dict[tuple[int, int], Sitting] = {}
-    for game_id, seat, name, created_at, finished_at in seats:
-        sitting = Sitting(game_id, seat, name, created_at, finished_at is not None)
+    for game_id, seat, name, key, rules, created_at, finished_at in seats:
+        sitting = Sitting(game_id, seat, name, key, rules, created_at, finished_at is not None)
         games[game_id].append(sitting)
         by_seat[game_id, seat] = sitting
     went_out = Round.out == RoundScore.seat
@@ -177,18 +220,18 @@ def _sittings() -> dict[int, list[Sitting]]:
 
 
 def _records(games: dict[int, list[Sitting]]) -> dict[str, list[Sitting]]:
-    """Each player's sittings, oldest game first, keyed by the folded name."""
+    """Each player's sittings, oldest game first, keyed by the player's key."""
     players: dict[str, list[Sitting]] = defaultdict(list)
     for seated in games.values():
         for sitting in seated:
-            players[fold(sitting.name)].append(sitting)
+            players[sitting.key].append(sitting)
     for sittings in players.values():
         sittings.sort(key=lambda sitting: (sitting.created_at, sitting.game_id))
     return players
 
 
 def season() -> list[PlayerRecord]:
-    """Every player who sat in any game, sorted by folded name."""
+    """Every player who sat in any game, sorted by their key."""
     players = _records(_sittings())
     return [
         PlayerRecord(key=key, name=sittings[-1].name, sittings=tuple(sittings))
@@ -197,8 +240,9 @@ def season() -> list[PlayerRecord]:
 
 
 def find_player(name: str) -> PlayerRecord | None:
-    """One player (any spelling that folds equal) with head to head against each opponent."""
-    key = fold(name)
+    """One player (any spelling of the name that looks alike) with head to head against each
+    opponent."""
+    key = player_key(name)
     if not key:
         return None
     games = _sittings()
@@ -211,7 +255,7 @@ def find_player(name: str) -> PlayerRecord | None:
         if not mine.finished:
             continue
         for theirs in games[mine.game_id]:
-            other = fold(theirs.name)
+            other = theirs.key
             if other == key:
                 continue
             tally = meetings[other]
@@ -228,14 +272,14 @@ def find_player(name: str) -> PlayerRecord | None:
 def recent_names(limit: int = RECENT_NAMES) -> list[str]:
     """Names seen before, most recent game first, each player once, as last written."""
     rows = db.session.execute(
-        db.select(Player.name)
+        db.select(Player.name, Player.name_key)
         .join(Game, Game.id == Player.game_id)
         .order_by(Game.created_at.desc(), Game.id.desc(), Player.seat)
         .limit(limit * 8)
     )
     names: dict[str, str] = {}
-    for (name,) in rows:
-        names.setdefault(fold(name), name)
+    for name, key in rows:
+        names.setdefault(key, name)
         if len(names) == limit:
             break
     return list(names.values())

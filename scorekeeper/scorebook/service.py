@@ -19,13 +19,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..extensions import db
-from ..rules import LAST_ROUND, RulesError, format_cards, get_profile
+from ..rules import RulesError, format_cards
 from ..rules.cards import Card, sort_key
+from ..rules.errors import RuleSetError
+from ..rules.presets import get_rules
+from ..rules.ruleset import RuleSet
 from ..rules.scoring import LeftoverError, RoundResult, parse_leftovers, score_round
 from ..rules.seating import RoundSetup
 from . import keys
-from .errors import Conflict, Missing, ScorebookError
-from .ledger import next_round, profile_of, setup_for
+from .errors import Conflict, Missing, RulesRefused, ScorebookError
+from .ledger import next_round, rules_of, setup_for
 from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
 from .names import clean_name, clean_names, name_key
 from .snapshot import RoundSnapshot
@@ -33,23 +36,21 @@ from .snapshot import RoundSnapshot
 
 def create_game(
     names: Sequence[str],
-    profile: str | None = None,
+    rules: RuleSet | str | Mapping[str, Any] | None = None,
     first_dealer: str | int | None = None,
 ) -> tuple[Game, str]:
-    """Seat the players (R11, first dealer drawn if not given); the key is returned, never stored."""
-    try:
-        rules = get_profile(profile)
-    except RulesError as error:
-        raise ScorebookError(str(error)) from None
+    """Seat the players under a rule set (R11: a `RuleSet`, a preset's name or a document;
+    `liverpool` when none) and draw the first dealer if not given (R2). The game keeps its own
+    copy of the rules. The key is returned, never stored."""
+    rules = read_rules(rules)
     cleaned = clean_names(names)
     try:
         rules.check_players(len(cleaned))
     except RulesError as error:
         raise ScorebookError(str(error)) from None
     key, key_hash = keys.new_key()
-    game = Game(
-        profile=rules.preset, first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash
-    )
+    game = Game(first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash)
+    game.rule_set = rules
     game.players = [
         Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(cleaned)
     ]
@@ -60,6 +61,16 @@ def create_game(
         db.session.rollback()
         raise Conflict("the game could not be saved: nothing was stored, try again") from None
     return game, key
+
+
+def read_rules(rules: RuleSet | str | Mapping[str, Any] | None) -> RuleSet:
+    """The rule set asked for, or `ScorebookError` naming every problem of a bad one (R11)."""
+    try:
+        return get_rules(rules)
+    except RuleSetError as error:
+        raise RulesRefused(str(error), error.problems) from None
+    except RulesError as error:
+        raise RulesRefused(str(error), {"rules": str(error)}) from None
 
 
 def _first_dealer(names: list[str], chosen: str | int | None) -> int:
@@ -126,7 +137,7 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
     try:
         # Even with a card misread, every other hand is judged, so every problem is named at once.
         result = score_round(
-            len(names), entry.out, hands, setup.cutter, entry.cut_exact, profile_of(game), counted
+            len(names), entry.out, hands, setup.cutter, entry.cut_exact, rules_of(game), counted
         )
     except LeftoverError as error:
         for seat, text in error.problems.items():
@@ -154,7 +165,7 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
     if number is not None:
         _check_next(game, number, expected)
     if expected is None:
-        raise Conflict(f"game {game.id} is finished: all {LAST_ROUND} rounds are recorded")
+        raise finished(game)
     number = expected
     scored = score_entry(game, number, entry)
     now = utcnow()  # the last round is recorded the moment the game finishes
@@ -184,7 +195,7 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
     )
     with db.session.no_autoflush:
         game.rounds.append(played)
-        if number == LAST_ROUND:
+        if number == rules_of(game).last_deal:
             game.finished_at = now
     _flush(game, number, "was recorded meanwhile on another device")
     return played
@@ -194,8 +205,11 @@ def _check_next(game: Game, number: int, expected: int | None) -> None:
     """Refuse to record round `number` when it is not the next one, saying what is there now."""
     if number == expected:
         return
-    if not 1 <= number <= LAST_ROUND:
-        raise ScorebookError(f"there is no round {number}: rounds go from 1 to {LAST_ROUND}")
+    last = rules_of(game).last_deal
+    if not 1 <= number <= last:
+        raise ScorebookError(
+            f"there is no round {number}: {rules_of(game).rules_name} have rounds 1 to {last}"
+        )
     if expected is None or number < expected:
         raise Conflict(
             f"round {number} was recorded meanwhile on another device; "
@@ -206,6 +220,12 @@ def _check_next(game: Game, number: int, expected: int | None) -> None:
     raise Conflict(
         f"round {number} cannot be recorded yet: the next round is {expected}; reload and try again"
     )
+
+
+def finished(game: Game) -> Conflict:
+    """The refusal of a round for a game whose last deal is recorded."""
+    last = rules_of(game).last_deal
+    return Conflict(f"game {game.id} is finished: all {last} rounds are recorded")
 
 
 def _first_version(game: Game, number: int) -> int:

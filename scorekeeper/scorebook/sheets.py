@@ -12,13 +12,15 @@ from .models import Game
 
 
 def ledger_csv(book: Book) -> str:
-    """`Round,<names in seat order>`, a row per recorded round, then `Total`; plain integers."""
+    """`Round,<names in seat order>`, a row per recorded round, then `Total`; plain integers.
+    A last row says under which rules and of how many deals: `Rules,Shanghai,10 deals`."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["Round", *book.names])
     for played in book.game.rounds:
         writer.writerow([played.number, *(line.score for line in played.scores)])
     writer.writerow(["Total", *book.totals])
+    writer.writerow(["Rules", book.rules.name, f"{book.last_round} deals"])
     return out.getvalue()
 
 

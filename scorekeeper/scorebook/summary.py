@@ -41,6 +41,9 @@ class Summary:
     stock_ran_out: list[int]
     # Who deals first if this table plays again.
     next_dealer: str
+    # The rules the game was played under, and how many deals they have (R11).
+    rules_name: str = ""
+    last_round: int = 0
 
     @property
     def shared(self) -> bool:
@@ -83,4 +86,6 @@ def game_summary(book: Book) -> Summary | None:
         ],
         stock_ran_out=[played.number for played in rounds if played.out is None],
         next_dealer=names[next_first_dealer(book.game)],
+        rules_name=book.rules.name,
+        last_round=book.last_round,
     )

@@ -39,7 +39,7 @@ def test_a_whole_game_by_tapping(watched):
     # Round 5 goes in wrong, is undone, and is recorded again.
     record_round(page, 5, *WRONG_ROUND_5)
     page.get_by_role("link", name="Undo round 5").tap()
-    expect(page.locator("h1")).to_have_text("Undo round 5?")
+    expect(page.locator("h1")).to_have_text("Undo round 5 of 7?")
     page.get_by_role("button", name="Undo round 5").tap()
     expect(page.locator("#round-title")).to_contain_text("Round 5 of 7")
     expect(page.locator("#history")).to_contain_text("round 5 undone")

@@ -219,7 +219,7 @@ def test_list_games(client, game):
 @pytest.mark.parametrize(
     ("payload", "problem"),
     [
-        ({"players": NAMES, "profile": "poker"}, "unknown profile"),
+        ({"players": NAMES, "profile": "poker"}, "unknown rule set"),
         ({"players": ["Ann", "Bob", "Cat"]}, "3 players"),
         ({"players": NAMES + ["Eve"]}, "5 players"),
         ({"players": ["Ann", "Bob"], "profile": "online"}, "2 players"),

@@ -125,3 +125,14 @@ def test_a_shared_win_is_said_to_be_shared(client):
     assert "Ann and Bob share the win" in page
     assert "A shared win: 2 players finished level on 20." in page
     assert "Play again with this table" in page and "Bob deals first" in page  # the seat after Ann
+
+
+def test_the_chart_runs_to_the_games_own_last_deal(client):
+    game = new_game(client, rules="shanghai")
+    play(client, game, ROUNDS[:3])
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    svg = re.search(r"<svg .*?</svg>", page, re.S).group(0)
+    label = unescape(re.search(r'aria-label="([^"]+)"', svg).group(1))
+    assert label.startswith("Running totals after round 3 of 10:")
+    axis = [unescape(text) for text in re.findall(r"<text[^>]*>([^<]+)</text>", svg)]
+    assert {"start", "8", "9", "10"} <= set(axis)

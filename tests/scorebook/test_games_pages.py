@@ -10,8 +10,9 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import LIVERPOOL
 from scorekeeper.scorebook.models import Game, Round
-from tests.support.book import record_page, round_form, start
+from tests.support.book import new_game, play_rounds, record_page, round_form, start
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES
 from tests.support.queries import counted
@@ -87,7 +88,7 @@ def test_eight_players_with_family_rules(client, app):
 def test_profile_without_cut_bonus_says_so(client):
     game_id = start(client, profile="contract")
     page = text(client.get(f"/games/{game_id}"))
-    assert "Contract (no cut bonus): no bonus for an exact cut" in page
+    assert "Contract: no bonus for an exact cut" in page
     assert "Exact cut" not in page
     form = text(client.get(f"/games/{game_id}/rounds/new"))
     assert 'name="cut_exact"' not in form
@@ -406,7 +407,7 @@ def test_undo_asks_then_removes_the_latest_round(client, app):
     record_page(client, game_id, "Bob")
     record_page(client, game_id, "Cat")
     confirm = text(client.get(f"/games/{game_id}/rounds/2/undo"))
-    assert "Undo round 2?" in confirm
+    assert "Undo round 2 of 7?" in confirm
     assert "Cat went out" in confirm
     assert count_rounds(app) == 2
     response = client.post(f"/games/{game_id}/rounds/2/undo", data={"version": "1"})
@@ -780,3 +781,95 @@ def test_a_form_posted_by_the_script_with_errors_gets_the_page(client, app):
     assert response.mimetype == "text/html"
     assert "Nothing was saved" in text(response)
     assert count_rounds(app) == 0
+
+
+# --- A Shanghai game: ten deals ------------------------------------------------------------------
+
+
+def test_a_shanghai_game_of_ten_deals_through_the_pages(client):
+    game_id = start(client, profile="shanghai")
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Round 1 of 10: <span" in page
+    assert "Shanghai · 10 deals · deuces wild · joker 20 · no cut bonus" in page
+    assert re.search(r'class="deal">11<', page)  # 11 cards every deal
+    assert "Shanghai: no bonus for an exact cut" in page
+    for number in range(1, 10):
+        record_page(client, game_id, "Cat")
+        page = text(client.get(f"/games/{game_id}"))
+        assert f"Round {number + 1} of 10" in page
+        assert f"{number} of 10 rounds" in page
+        assert "whole hand" not in page  # Shanghai has no whole-hand deal
+        if number == 7:  # Shanghai's eighth deal: a run longer than the minimum
+            assert 'Round 8 of 10: <span class="contract">1 set of 3 + 1 run of 10</span>' in page
+    # The last deal: 3 runs of 5, dealt 11 each like every other, and it finishes the game.
+    assert "The last round: the game finishes once it is recorded." in page
+    assert 'Round 10 of 10: <span class="contract">3 runs of 5</span>' in page
+    form = text(client.get(f"/games/{game_id}/rounds/new"))
+    assert "Record round 10 of 10" in form
+    record_page(client, game_id, "Cat")
+    page = text(client.get(f"/games/{game_id}"))
+    assert 'id="summary"' in page and "Round 11" not in page
+    assert "finished after round 10 of 10" in page
+    assert page.count("<tr data-round=") == 10
+    assert "10 of 10 rounds" in page
+    late = client.get(f"/games/{game_id}/rounds/new")
+    assert late.status_code == 302
+    assert "all 10 rounds are recorded" in text(client.get(late.location))
+    # Playing again keeps Shanghai.
+    rematch = text(client.get(f"/games/{game_id}/rematch"))
+    assert "Shanghai · 10 deals" in rematch
+
+
+def test_the_games_list_names_each_games_own_deal_count(client):
+    shanghai = start(client, profile="shanghai")
+    liverpool = start(client)
+    for _ in range(2):
+        record_page(client, shanghai, "Cat")
+    record_page(client, liverpool, "Cat")
+    listing = text(client.get("/games/"))
+    assert "Round 3 of 10 · Shanghai" in listing
+    assert "Round 2 of 7 · Liverpool" in listing
+
+
+def test_the_rules_picker_names_each_preset_and_its_limits_once(client):
+    page = text(client.get("/games/new"))
+    picker = re.search(r'<select[^>]*name="profile".*?</select>', page, re.S).group()
+    labels = re.findall(r">([^<]+)</option>", picker)
+    assert labels == [
+        "Liverpool: 4 players",
+        "Contract: 4 players",
+        "Online: 3–8 players",
+        "Family: 3–8 players",
+        "Shanghai: 3–8 players",
+    ]
+    assert 'value="shanghai" data-min="3" data-max="8"' in picker or (
+        'data-max="8" data-min="3" value="shanghai"' in picker
+    )
+    assert "players ·" not in page  # the limits are not said a second time
+
+
+def test_playing_again_from_the_page_keeps_a_custom_rule_set(client):
+    deals = [{**deal, "cards": 11} for deal in LIVERPOOL.to_json()["deals"]]
+    house = {"name": "Smith family", "values": {"JK": 50}, "wild_deuces": True, "deals": deals}
+    game = new_game(client, NAMES, house)
+    play_rounds(client, game)
+    client.set_cookie(f"gk_{game.id}", game.key)
+    page = text(client.get(f"/games/{game.id}/rematch"))
+    assert "Smith family · 7 deals · deuces wild · joker 50 · exact cut −50: the same rules" in page
+    response = client.post(f"/games/{game.id}/rematch")
+    assert response.status_code == 303
+    new_id = int(response.location.rsplit("/", 1)[1])
+    old, new = (client.get(f"/api/games/{n}").get_json()["rules"] for n in (game.id, new_id))
+    assert new == old and new["name"] == "Smith family"
+    shown = text(client.get(f"/games/{new_id}"))
+    assert "Round 1 of 7" in shown and "Smith family · 7 deals" in shown
+
+
+def test_a_players_page_says_under_which_rules_each_game_was_played(client):
+    for rules in ("liverpool", "contract", "liverpool"):
+        play_rounds(client, new_game(client, NAMES, rules))
+    page = text(client.get("/players/Ann"))
+    table = re.search(r'<table class="by-rules">.*?</table>', page, re.S).group()
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td class="games">(\d+)</td>', table)
+    assert rows == [("Liverpool", "2"), ("Contract", "1")]
+    assert page.count("· Contract ·") == 1 and page.count("· Liverpool ·") == 2

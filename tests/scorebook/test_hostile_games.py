@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from scorekeeper import create_app, database
 from scorekeeper.extensions import db
-from scorekeeper.rules import PROFILES
+from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import RuleSet
 from tests.support.book import new_game, record
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES
@@ -79,8 +80,8 @@ def consistent(game: dict) -> None:
     names = game["players"]
     rounds = game["rounds"]
     assert [r["number"] for r in rounds] == list(range(1, len(rounds) + 1))
-    assert len(rounds) <= 7
-    assert game["finished"] == (len(rounds) == 7)
+    assert len(rounds) <= game["last_round"] == len(game["rules"]["deals"])
+    assert game["finished"] == (len(rounds) == game["last_round"])
     assert game["round"] == (None if game["finished"] else len(rounds) + 1)
     for played in rounds:
         assert set(played["scores"]) == set(names)
@@ -315,7 +316,7 @@ def game_body(draw):
         elif action == "names":
             body[name] = draw(name_list)
         elif action == "profile":
-            body[name] = draw(st.sampled_from(sorted(PROFILES)))
+            body[name] = draw(st.sampled_from(sorted(PRESETS)))
         else:
             body[name] = draw(json_value)
     return body
@@ -346,8 +347,8 @@ def test_create_game_never_crashes_and_stores_only_what_it_answers(table):
         assert names == [" ".join(name.split()) for name in body["players"]]
         assert all(0 < len(name) <= 24 for name in names)
         assert len({name.casefold() for name in names}) == len(names)
-        profile = PROFILES[stored["profile"]]
-        assert profile.min_players <= len(names) <= profile.max_players
+        rules = RuleSet.parse(stored["rules"])
+        assert rules.min_players <= len(names) <= rules.max_players
         assert stored["rounds"] == [] and stored["round"] == 1
 
     run()
@@ -660,7 +661,7 @@ def new_game_form(draw) -> list[tuple[str, str]]:
     )
     fields = [(f"names-{i}", name) for i, name in enumerate(names)]
     fields += [
-        ("profile", draw(st.sampled_from(["liverpool"] * 3 + sorted(PROFILES)))),
+        ("profile", draw(st.sampled_from(["liverpool"] * 3 + sorted(PRESETS)))),
         ("first_dealer", draw(st.sampled_from(["random", "0", "1", "5"]))),
     ]
     return draw(mutated_form(fields))

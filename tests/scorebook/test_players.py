@@ -1,5 +1,6 @@
-"""Players across games: one person in every spelling that folds equal, and their season's figures
-worked out by hand from games built here."""
+"""Players across games: one person in every spelling that looks alike (the key that keeps
+look-alikes apart at a table), and their season's figures worked out by hand from games built
+here, each rule set's games apart."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from urllib.parse import quote
 import pytest
 
 from scorekeeper.scorebook import season
+from scorekeeper.scorebook.names import clean_name, name_key
 from tests.support.book import new_game, play
 from tests.support.queries import counted
 
@@ -22,6 +24,7 @@ FIELDS = [
     "rounds_out",
     "cut_bonuses",
     "average_penalty",
+    "by_rules",
 ]
 
 
@@ -81,13 +84,44 @@ EXPECTED = [
 ]
 
 
+def rules_record(rules, games, wins, average_total):
+    return {"rules": rules, "games": games, "wins": wins, "average_total": average_total}
+
+
+# Each player's finished games by rule set: A was played under Liverpool rules, B under Family.
+BY_RULES = {
+    "ANN": [rules_record("Family", 1, 1, 20.0), rules_record("Liverpool", 1, 0, 5.0)],
+    "Bob": [rules_record("Family", 1, 0, 30.0), rules_record("Liverpool", 1, 0, 30.0)],
+    "Cat": [rules_record("Liverpool", 1, 0, 35.0)],
+    "Dan": [rules_record("Liverpool", 1, 1, -15.0)],
+    "Eve": [rules_record("Family", 1, 1, 20.0)],
+}
+
+
 def test_a_seasons_figures(client):
     build_season(client)
     answer = client.get("/api/players")
     assert answer.status_code == 200
     listed = answer.get_json()["players"]
     assert all(set(player) == set(FIELDS) for player in listed)
-    assert [[player[field] for field in FIELDS] for player in listed] == EXPECTED
+    assert [[player[field] for field in FIELDS[:-1]] for player in listed] == EXPECTED
+    assert {player["name"]: player["by_rules"] for player in listed} == {
+        row[0]: BY_RULES.get(row[0], []) for row in EXPECTED
+    }
+
+
+def test_look_alike_names_are_one_player_as_at_a_table(client):
+    """The names one table refuses to seat together are one player on /players: 'Ann', 'Ánn'
+    (composed or not) and 'Аnn' with a Cyrillic А."""
+    for spelling in ("Ann", "Ánn", "A\u0301nn", "\u0410nn"):
+        new_game(client, [spelling, "Bob", "Cat", "Dan"], "liverpool")
+    refused = client.post("/api/games", json={"players": ["Ann", "Ánn", "Cat", "Dan"]})
+    assert refused.status_code == 400 and "already at the table" in refused.get_json()["error"]
+    listed = client.get("/api/players").get_json()["players"]
+    assert [player["name"] for player in listed] == ["\u0410nn", "Bob", "Cat", "Dan"]
+    assert client.get("/players/" + quote("ÁNN")).status_code == 200
+    page = client.get("/players/Ann").get_data(as_text=True)
+    assert len(re.findall(r'href="/games/[1234]"', page)) == 4
 
 
 def test_no_games_no_players(client):
@@ -101,16 +135,19 @@ def test_no_games_no_players(client):
         ("Zoe\u0308", "zo\u00eb"),
         ("ＡＮＮ", "ann"),
         ("Straße", "STRASSE"),
+        ("Zoe", "Zoë"),
+        ("Ann", "\u0410nn"),
         (" Bob ", "bob"),
     ],
 )
-def test_names_that_fold_equal_are_one_player(one, other):
-    assert season.fold(one) == season.fold(other)
+def test_names_that_look_alike_are_one_player(one, other):
+    assert season.player_key(one) == season.player_key(other)
+    assert season.player_key(one) == name_key(clean_name(other))
 
 
 def test_different_names_stay_apart():
-    assert season.fold("Ann") != season.fold("Anne")
-    assert season.fold("Zoe") != season.fold("Zoë")
+    assert season.player_key("Ann") != season.player_key("Anne")
+    assert season.player_key("Bob") != season.player_key("Rob")
 
 
 def test_the_figures_take_the_same_statements_for_any_number_of_games(app, client):

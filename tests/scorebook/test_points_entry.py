@@ -320,7 +320,7 @@ def test_the_migration_keeps_every_hand_as_cards_and_goes_back(fresh_database, t
             )
         db.session.commit()
         db.session.remove()
-        assert database.upgrade() == database.head_revision() == "0004_points_entry"
+        assert database.upgrade("0004_points_entry") == "0004_points_entry"
         rows = db.session.execute(
             text("SELECT seat, leftovers, penalty, counted FROM round_scores ORDER BY seat")
         ).all()

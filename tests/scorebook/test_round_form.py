@@ -3,16 +3,19 @@ field names the page posts, each problem on the field of the hand it concerns.""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import LIVERPOOL, SHANGHAI
 from scorekeeper.rules.scoring import most_points
 from scorekeeper.scorebook import errors
 from scorekeeper.scorebook.forms import round_form
 from scorekeeper.scorebook.models import Game
 from tests.support.book import start
+from tests.support.names import NAMES
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
@@ -107,3 +110,58 @@ def test_a_post_missing_hands_names_each_beside_it_at_once(client):
     assert "still holds at least one card" in hands[3]
     summary = re.search(r'<div class="errors-summary".*?</div>', page, re.S).group(0)
     assert re.findall(r'<a href="#hand-(\d)">', summary) == ["2", "3"]
+
+
+# --- The game's own rule set ---------------------------------------------------------------------
+
+
+def house_rules() -> dict:
+    """A family's own rules: a joker counts 50 and an ace 20, deuces are wild, 11 cards are dealt
+    in every deal (liverpool's contracts), and a player buys at most 3 times a game."""
+    deals = [{**deal, "cards": 11} for deal in LIVERPOOL.to_json()["deals"]]
+    return {
+        "name": "Smith family",
+        "values": {"A": 20, "JK": 50},
+        "wild_deuces": True,
+        "deals": deals,
+        "buying": {"per_game": 3},
+    }
+
+
+def pad_data(page: str, name: str):
+    pad = re.search(r'<div class="cardpad"[^>]*>', page)
+    assert pad, "no card pad on the page"
+    return json.loads(re.search(rf"data-{name}='([^']*)'", pad.group()).group(1))
+
+
+def test_a_custom_rule_sets_round_form_counts_by_its_values(client):
+    made = client.post("/api/games", json={"players": NAMES, "rules": house_rules()})
+    assert made.status_code == 201, made.get_json()
+    game = made.get_json()
+    client.get(f"/games/{game['id']}/join?key={game['key']}")  # this tablet now edits it
+    page = client.get(f"/games/{game['id']}/rounds/new").get_data(as_text=True)
+    assert "Record round 1 of 7" in page
+    assert re.search(r'dealt <span class="deal">11</span> each', page)
+    assert "Smith family · 7 deals · deuces wild · joker 50 · exact cut −50" in page
+    penalties = pad_data(page, "penalties")
+    assert (penalties["A"], penalties["2"], penalties["JK"], penalties["K"]) == (20, 2, 50, 10)
+    # 4 players: two packs and 3 jokers (liverpool's, which the document leaves as they are).
+    assert pad_data(page, "copies") == {"card": 2, "JK": 3}
+    # The score book counts the same: an ace, a wild 2 at its own value and a joker.
+    response = client.post(
+        f"/games/{game['id']}/rounds/new",
+        data={"out": "0", "cards_1": "A 2 JK", "cards_2": "5", "cards_3": "5"},
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    played = client.get(f"/api/games/{game['id']}").get_json()["rounds"][0]
+    assert played["scores"]["Bob"] == 72
+
+
+def test_the_round_forms_pad_holds_the_shanghai_values_and_copies(client):
+    game_id = start(client, EIGHT[:7], profile="shanghai")
+    page = client.get(f"/games/{game_id}/rounds/new").get_data(as_text=True)
+    assert pad_data(page, "penalties") == SHANGHAI.values.as_dict()
+    # 7 players: four packs, a joker each.
+    assert pad_data(page, "copies") == {"card": 4, "JK": 4}
+    assert 'data-last-round="10"' in page and 'data-cards-dealt="11"' in page
+    assert 'name="cut_exact"' not in page  # Shanghai has no exact-cut bonus

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import LIVERPOOL
 from scorekeeper.scorebook import exportformat, transfer
 from scorekeeper.scorebook.models import Game, Player
 from tests.support.book import new_game, play_rounds
@@ -127,7 +128,7 @@ def test_the_list_page_pages_by_25_with_a_next_link(client, app):
         base = Game.created_at.default.arg(None)
         db.session.add_all(
             Game(
-                profile="liverpool",
+                rules=LIVERPOOL.to_json(),
                 first_dealer=0,
                 created_at=base - timedelta(minutes=n),
                 players=[
@@ -252,7 +253,15 @@ def test_ledger_csv(client):
         ["1", "0", "15", "15", "-35"],
         ["2", "15", "0", "15", "15"],
         ["Total", "15", "15", "30", "-20"],
+        ["Rules", "Liverpool", "7 deals"],
     ]
+
+
+def test_ledger_csv_names_the_games_rules_and_deals(client):
+    game = new_game(client, NAMES, "shanghai")
+    play_rounds(client, game, 1)
+    text = client.get(f"/games/{game.id}/ledger.csv").data.decode("utf-8")
+    assert list(csv.reader(io.StringIO(text)))[-1] == ["Rules", "Shanghai", "10 deals"]
 
 
 def test_export_json_is_one_game_that_import_takes_without_its_key(

@@ -14,6 +14,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import PRESETS
 from scorekeeper.scorebook import transfer
 from scorekeeper.scorebook.models import Game, Player, Round, RoundChange, RoundScore
 from tests.support.book import new_game
@@ -126,8 +127,11 @@ def empty(tmp_path, fresh_database):
 
 def test_export_holds_everything(document):
     assert document["format"] == "liverpool-scorekeeper/games"
-    assert document["format_version"] == 1
+    assert document["format_version"] == 2
     assert len(document["games"]) == 4
+    assert [game["rules"] for game in document["games"]] == [
+        PRESETS[name].to_json() for name in ("liverpool", "family", "online", "liverpool")
+    ]
     finished = document["games"][0]
     assert finished["finished_at"] is not None
     assert [r["number"] for r in finished["rounds"]] == list(range(1, 8))
@@ -226,16 +230,22 @@ H = (*G, "history", 0)
 
 BROKEN = [
     (_set(("format",), "other"), "is not a score book export"),
-    (_set(("format_version",), 2), "this app reads version 1"),
-    (_set(("format_version",), True), "this app reads version 1"),
+    (_set(("format_version",), 3), "this app reads versions 1 and 2"),
+    (_set(("format_version",), True), "this app reads versions 1 and 2"),
     (_set(("games",), {}), "games must be a list"),
     (_set(("extra",), 1), "unknown field extra"),
     (_set((*G, "id"), 0), "games[0].id must be from 1"),
     (_set((*G, "id"), "1"), "games[0].id must be a whole number"),
     (_set((*G, "id"), True), "games[0].id must be a whole number"),
     (_set((*G, "id"), 2), "games[1].id repeats game 2"),
-    (_set((*G, "profile"), "poker"), "unknown profile"),
-    (_set((*G, "profile"), "Liverpool"), "must be written 'liverpool'"),
+    (_set((*G, "rules"), "liverpool"), "games[0].rules must be a rule set document"),
+    (_set((*G, "rules", "values", "JK"), 500), "games[0].rules is not a rule set that can be used"),
+    (_set((*G, "rules", "shuffle"), True), "shuffle: is not a setting"),
+    (
+        _set((*G, "rules", "players"), {"min": 5, "max": 8}),
+        "4 players: Liverpool rules are for 5 to",
+    ),
+    (_set((*G, "profile"), "liverpool"), "unknown field profile"),
     (_set((*G, "players", 3), DELETE), "3 players"),
     (_set((*G, "players", 1, "name"), "ann"), "already at the table"),
     (_set((*G, "players", 1, "name"), " Bob"), "must be written 'Bob'"),
@@ -251,7 +261,7 @@ BROKEN = [
     (_set((*G, "finished_at"), None), "finished_at must be set exactly when all 7"),
     (_set((*G, "rounds", 6), DELETE), "finished_at must be set exactly when all 7"),
     (_set((*G, "rounds", 2, "number"), 5), "must be rounds 1, 2, 3"),
-    (_set((*R, "number"), 8), "number must be from 1 to 7"),
+    (_set((*R, "number"), 13), "number must be from 1 to 12"),
     (_set((*R, "dealer"), -1), "dealer must be from 0 to 3"),
     (_set((*R, "out"), 4), "out must be from 0 to 3"),
     (_set((*R, "cut_exact"), 1), "cut_exact must be true or false"),
@@ -270,7 +280,8 @@ BROKEN = [
     (_set((*H, "before", "scores", 0), "ten"), "must be a whole number"),
     (_set((*H, "before", "version"), DELETE), "lacks version"),
     (_set((*H, "after"), None), "must be an object"),
-    (_set((*H, "round_number"), 9), "round_number must be from 1 to 7"),
+    (_set((*H, "round_number"), 13), "round_number must be from 1 to 12"),
+    (_set((*H, "round_number"), 9), "names round 9, and liverpool rules have rounds 1 to 7"),
 ]
 
 

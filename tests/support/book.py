@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from scorekeeper.rules import LAST_ROUND
 from tests.support import games
 from tests.support.games import FlaskSender, Game, Round
 from tests.support.names import NAMES
@@ -20,11 +19,15 @@ from tests.support.names import NAMES
 def new_game(
     client,
     names: Sequence[str] = NAMES,
-    profile: str | None = "liverpool",
+    rules: games.Rules = "liverpool",
     first_dealer: str | int | None = None,
+    *,
+    profile: games.Rules = "",
 ) -> Game:
-    """`POST /api/games`; the first player deals unless `first_dealer` says otherwise."""
-    return games.create_game(FlaskSender(client), names, profile, first_dealer)
+    """`POST /api/games` under `rules` (a preset's name or a document; `profile`, its older
+    name, is a preset's name); the first player deals unless `first_dealer` says otherwise."""
+    chosen = rules if profile == "" else profile
+    return games.create_game(FlaskSender(client), names, chosen, first_dealer)
 
 
 def record(
@@ -43,8 +46,8 @@ def play(client, game: Game, rounds: Iterable[Round]) -> list[dict[str, Any]]:
     return games.play(FlaskSender(client), game, rounds)
 
 
-def play_rounds(client, game: Game, count: int = LAST_ROUND) -> None:
-    """`count` ordinary rounds (see `games.play_rounds`)."""
+def play_rounds(client, game: Game, count: int | None = None) -> None:
+    """`count` ordinary rounds, all the game's deals when not given (see `games.play_rounds`)."""
     games.play_rounds(FlaskSender(client), game, count)
 
 
@@ -104,8 +107,8 @@ class Book:
 
     def finish(self, game: Game) -> None:
         """Play the game to its end from wherever it is."""
-        played = len(self.client.get(f"/api/games/{game.id}").get_json()["rounds"])
-        play_rounds(self.client, game, LAST_ROUND - played)
+        now = self.client.get(f"/api/games/{game.id}").get_json()
+        play_rounds(self.client, game, now["last_round"] - len(now["rounds"]))
 
     def start(self, *args, **kwargs) -> int:
         return start(self.client, *args, **kwargs)

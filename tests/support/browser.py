@@ -10,6 +10,11 @@ TABLET_VIEWPORTS = {
     "landscape": {"width": 1024, "height": 768},
     "portrait": {"width": 768, "height": 1024},
 }
+# A phone held upright, for a spectator's look at a game page.
+PHONE_VIEWPORT = {"width": 360, "height": 640}
+# The name a tablet on the table's Wi-Fi opens the app by: chromium resolves it to the loopback
+# server, so a page is seen as a tablet sees it, not as the serving machine's own screen does.
+LAN_NAME = "scorekeeper.lan"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -18,7 +23,15 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
     "--disable-quic",
+    f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1",
 ]
+
+
+def lan_url(url: str) -> str:
+    """A loopback server's address (`http://127.0.0.1:5123`) by the LAN name."""
+    scheme, _, rest = url.partition("://")
+    port = rest.rpartition(":")[2]
+    return f"{scheme}://{LAN_NAME}:{port}"
 
 
 def chromium_path() -> str | None:

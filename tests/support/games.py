@@ -14,7 +14,6 @@ from http.cookies import SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import quote
 
-from scorekeeper.rules import LAST_ROUND
 from tests.support.names import NAMES
 from tests.support.server import Response, encode, json_headers
 
@@ -100,28 +99,37 @@ class Game:
     headers = write_headers
 
     @property
+    def last_round(self) -> int:
+        """How many deals the game's own rules have, as the API answered."""
+        return self.data["last_round"]
+
+    @property
     def rounds_path(self) -> str:
         return f"/api/games/{self.id}/rounds"
 
 
+Rules = str | Mapping[str, Any] | None
+
+
 def game_body(
-    names: Sequence[str] = NAMES, profile: str | None = None, first_dealer: str | int | None = None
+    names: Sequence[str] = NAMES, rules: Rules = None, first_dealer: str | int | None = None
 ) -> dict[str, Any]:
-    """`POST /api/games`'s body; the first player deals unless `first_dealer` says otherwise."""
+    """`POST /api/games`'s body, under `rules` (a preset's name or a document); the first player
+    deals unless `first_dealer` says otherwise."""
     body: dict[str, Any] = {"players": list(names), "first_dealer": first_dealer or names[0]}
-    if profile:
-        body["profile"] = profile
+    if rules:
+        body["rules"] = rules if isinstance(rules, str) else dict(rules)
     return body
 
 
 def create_game(
     client: Sender,
     names: Sequence[str] = NAMES,
-    profile: str | None = None,
+    rules: Rules = None,
     first_dealer: str | int | None = None,
 ) -> Game:
     """A new game through `POST /api/games` (which must take it)."""
-    response = client.send_json("POST", "/api/games", game_body(names, profile, first_dealer))
+    response = client.send_json("POST", "/api/games", game_body(names, rules, first_dealer))
     assert response.status == 201, (
         f"POST /api/games answered {response.status}: {response.body[:300]!r}"
     )
@@ -162,10 +170,10 @@ def play(client: Sender, game: Game, rounds: Iterable[Round]) -> list[dict[str, 
     return [record(client, game, out, cards, cut) for out, cut, cards in rounds]
 
 
-def play_rounds(client: Sender, game: Game, count: int = LAST_ROUND, held: str = "K 5") -> None:
-    """`count` ordinary rounds: players go out in seat order, the others hold `held`, the first
-    round's cut is exact."""
-    for number in range(count):
+def play_rounds(client: Sender, game: Game, count: int | None = None, held: str = "K 5") -> None:
+    """`count` ordinary rounds (all the game's deals when not given): players go out in seat
+    order, the others hold `held`, the first round's cut is exact."""
+    for number in range(game.last_round if count is None else count):
         out = game.names[number % len(game.names)]
         record(client, game, out, {n: held for n in game.names if n != out}, number == 0)
 
@@ -196,11 +204,11 @@ def seed_game(
     client: Sender,
     rounds: int,
     names: Sequence[str] = NAMES,
-    profile: str | None = None,
+    rules: Rules = None,
     salt: int = 0,
 ) -> Game:
-    """A game with `rounds` rounds recorded (7: a finished game)."""
-    game = create_game(client, names, profile)
+    """A game with `rounds` rounds recorded (all its deals: a finished game)."""
+    game = create_game(client, names, rules)
     record_rounds(client, game, rounds, salt)
     return game
 

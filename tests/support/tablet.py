@@ -107,11 +107,11 @@ def axe_violations(page, source: str, skip: tuple[str, ...] = ()) -> list[str]:
     )
 
 
-def make_game(page, names, rounds, profile):
+def make_game(page, names, rounds, rules):
     """A game made through the JSON API with `rounds` rounds recorded (players go out in seat
     order, the others holding K 7): (id, edit key)."""
     sender = PageSender(page)
-    game = games.create_game(sender, names, profile)
+    game = games.create_game(sender, names, rules)
     games.play_rounds(sender, game, rounds, held="K 7")
     return game.id, game.key
 

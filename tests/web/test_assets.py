@@ -269,3 +269,35 @@ def test_no_colour_token_is_defined_by_itself():
     for sheet in sorted((ROOT / "static").glob("*.css")):
         for name, value in re.findall(r"(--[\w-]+)\s*:\s*([^;]+);", sheet.read_text()):
             assert f"var({name})" not in value, f"{sheet.name}: {name}: {value}"
+
+
+# The pages and scripts of the score book: every rule they show or use comes from the game's
+# rule set (templates from `book.rules`, scripts from the `data-` attributes the templates write).
+RULE_FREE = [
+    *(ROOT / "templates" / "scorebook").rglob("*.html"),
+    ROOT / "templates" / "_macros.html",
+    ROOT / "templates" / "index.html",
+    *(
+        path
+        for path in (ROOT / "static").glob("*.js")
+        if path.name not in ("referee.js", "checkpad.js")
+    ),
+    *(ROOT / "scorekeeper" / "scorebook" / "views").glob("*.py"),
+    ROOT / "scorekeeper" / "scorebook" / "forms.py",
+    ROOT / "scorekeeper" / "home.py",
+]
+# What a fixed rule looked like there: the last round, the round range, the table sizes.
+FIXED_RULES = re.compile(
+    r"LAST_ROUND|PROFILES|get_profile|(?<!book\.)(?<!\w)last_round\b|\bof 7\b|\b1[-–]7\b"
+    r"|\b3[-–]8\b|\b[45][-–]8\b|\bmore than 4 players\b|\bround 7\b"
+)
+
+
+@pytest.mark.parametrize("path", RULE_FREE, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_page_or_script_holds_a_rule_of_its_own(path):
+    found = [
+        f"{number}: {line.strip()}"
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if FIXED_RULES.search(line)
+    ]
+    assert found == []

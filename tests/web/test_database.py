@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import io
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -15,9 +16,11 @@ import qrcode.image.svg
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import database
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import PRESETS
 from scorekeeper.scorebook import transfer
 from scorekeeper.scorebook.names import name_key
 from tests.support.apps import app_on
@@ -107,11 +110,13 @@ def test_commands_refuse_a_database_that_is_not_upgraded(fresh_database, tmp_pat
 # --- A database made before migrations ----------------------------------------------------
 
 
-def every_row(path: Path) -> dict[str, list[tuple]]:
+def every_row(path: Path) -> dict[str, list[dict]]:
+    """Every row of the score book's tables, each as {column: value}, in id order."""
     connection = sqlite3.connect(path)
+    connection.row_factory = sqlite3.Row
     try:
         return {
-            table: connection.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
+            table: [dict(row) for row in connection.execute(f"SELECT * FROM {table} ORDER BY id")]
             for table in sorted(TABLES)
         }
     finally:
@@ -129,16 +134,27 @@ def test_a_database_made_before_migrations_is_adopted_with_every_row(tmp_path):
     assert result.exit_code == 0, result.output
     assert "made before migrations, stamped at 0001_baseline" in result.output
     after = every_row(path)
-    # Every row is kept: only the players' name keys are recomputed (0002_write_once), and the
-    # columns later migrations add start empty (archived_at) or false (counted).
-    width = {table: len(rows[0]) for table, rows in before.items()}
-    kept = {table: [row[: width[table]] for row in rows] for table, rows in after.items()}
-    assert kept["players"] == [(*row[:4], name_key(row[3])) for row in before["players"]]
-    assert {**kept, "players": None} == {**before, "players": None}
-    added = {None, False}
-    assert all(set(row[width[table] :]) <= added for table, rows in after.items() for row in rows)
-    assert ("Zoë", "zoë") in [row[3:] for row in before["players"]]
-    assert ("Zoë", "zoe") in [row[3:5] for row in after["players"]]
+    # Every row is kept: the players' name keys are recomputed (0002_write_once), each game's
+    # profile becomes its rule set's document (0005_game_rules), and the columns later
+    # migrations add start empty (archived_at) or false (counted).
+    assert [row["name_key"] for row in after["players"]] == [
+        name_key(row["name"]) for row in before["players"]
+    ]
+    assert [PRESETS[row["profile"]].to_json() for row in before["games"]] == [
+        json.loads(row["rules"]) for row in after["games"]
+    ]
+    assert [row["profile"] for row in before["games"]] == ["liverpool", "liverpool", "family"]
+    changed = {"players": {"name_key"}, "games": {"profile", "rules"}}
+    for table in TABLES:
+        assert len(after[table]) == len(before[table])
+        for old, new in zip(before[table], after[table], strict=True):
+            skip = changed.get(table, set())
+            assert {k: v for k, v in old.items() if k not in skip} == {
+                k: v for k, v in new.items() if k in old and k not in skip
+            }
+            assert {v for k, v in new.items() if k not in old and k not in skip} <= {None, 0}
+    assert ("Zoë", "zoë") in [(row["name"], row["name_key"]) for row in before["players"]]
+    assert ("Zoë", "zoe") in [(row["name"], row["name_key"]) for row in after["players"]]
     assert differences(app) == []
     with app.app_context():
         assert database.current_revision() == database.head_revision()
@@ -161,6 +177,160 @@ def test_a_database_made_before_migrations_is_adopted_with_every_row(tmp_path):
     )
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json()["version"] == 2  # past the undone round 2's version 1
+
+
+# --- Each game's own rule set (0005_game_rules) -----------------------------------------------
+
+OLD_PROFILES = ("liverpool", "contract", "online", "family")
+
+
+def seed_at_0004(app) -> None:
+    """A database at 0004 holding a game under each old profile, each with two rounds and their
+    scores, as that schema stored them."""
+    insert = {
+        "games": "INSERT INTO games (id, profile, first_dealer, created_at, finished_at)"
+        " VALUES (:id, :profile, 0, '2026-11-01 20:00:00', NULL)",
+        "players": "INSERT INTO players (game_id, seat, name, name_key) VALUES (:g, :s, :n, :k)",
+        "rounds": "INSERT INTO rounds (id, game_id, number, dealer, cutter, cut_exact, out,"
+        " version, recorded_at) VALUES (:id, :g, :n, 0, 3, false, 0, 1, '2026-11-01 20:10:00')",
+        "round_scores": "INSERT INTO round_scores (round_id, seat, leftovers, penalty, bonus,"
+        " score, counted) VALUES (:r, :s, :cards, :p, 0, :p, false)",
+    }
+    with app.app_context():
+        database.upgrade("0004_points_entry")
+        run = db.session.execute
+        for game_id, profile in enumerate(OLD_PROFILES, start=1):
+            run(db.text(insert["games"]), {"id": game_id, "profile": profile})
+            for seat, name in enumerate(NAMES):
+                run(
+                    db.text(insert["players"]),
+                    {"g": game_id, "s": seat, "n": name, "k": name_key(name)},
+                )
+            for number in (1, 2):
+                round_id = game_id * 10 + number
+                run(db.text(insert["rounds"]), {"id": round_id, "g": game_id, "n": number})
+                for seat in range(4):
+                    cards, points = ("", 0) if seat == 0 else ("K", 10)
+                    run(
+                        db.text(insert["round_scores"]),
+                        {"r": round_id, "s": seat, "cards": cards, "p": points},
+                    )
+        db.session.commit()
+        db.session.remove()
+
+
+def stored_rows(app) -> dict[str, list[dict]]:
+    """Every row of the score book's tables by id, each as {column: value} (JSON decoded)."""
+    with app.app_context(), db.engine.connect() as connection:
+        rows = {}
+        for table in sorted(TABLES):
+            found = connection.execute(db.text(f"SELECT * FROM {table} ORDER BY id")).mappings()
+            rows[table] = [dict(row) for row in found]
+    for row in rows["games"]:
+        if isinstance(row.get("rules"), str):
+            row["rules"] = json.loads(row["rules"])
+    return rows
+
+
+def without(rows: dict[str, list[dict]], column: str) -> dict[str, list[dict]]:
+    return {
+        t: [{k: v for k, v in row.items() if k != column} for row in r] for t, r in rows.items()
+    }
+
+
+def test_the_upgrade_gives_every_game_its_profiles_document_keeping_every_row(
+    fresh_database, tmp_path
+):
+    app = app_on(fresh_database("rules-up"), tmp_path)
+    seed_at_0004(app)
+    before = stored_rows(app)
+    with app.app_context():
+        assert database.upgrade() == database.head_revision()
+    after = stored_rows(app)
+    assert [row["rules"] for row in after["games"]] == [
+        PRESETS[profile].to_json() for profile in OLD_PROFILES
+    ]
+    assert without(before, "profile") == without(after, "rules")
+    assert [len(after[table]) for table in sorted(TABLES)] == [4, 16, 0, 32, 8]
+    assert differences(app) == []
+    client = app.test_client()
+    games = client.get("/api/games").get_json()["games"]
+    assert sorted((g["id"], g["profile"], g["round"]) for g in games) == [
+        (game_id, profile, 3) for game_id, profile in enumerate(OLD_PROFILES, start=1)
+    ]
+    assert client.get("/api/games/3").get_json()["rules"]["values"]["JK"] == 25  # online
+
+
+def test_rounds_up_to_12_fit_after_the_upgrade_and_not_beyond(fresh_database, tmp_path):
+    app = app_on(fresh_database("rules-check"), tmp_path)
+    seed_at_0004(app)
+    statement = db.text(
+        "INSERT INTO rounds (game_id, number, dealer, cutter, cut_exact, out, version,"
+        " recorded_at) VALUES (1, :n, 0, 3, false, 0, 1, '2026-11-01 21:00:00')"
+    )
+    with app.app_context():
+        with pytest.raises(IntegrityError), db.engine.begin() as connection:
+            connection.execute(statement, {"n": 10})
+        database.upgrade()
+        with db.engine.begin() as connection:
+            connection.execute(statement, {"n": 12})
+        with pytest.raises(IntegrityError), db.engine.begin() as connection:
+            connection.execute(statement, {"n": 13})
+
+
+def test_the_downgrade_writes_back_each_presets_name_keeping_every_row(fresh_database, tmp_path):
+    app = app_on(fresh_database("rules-down"), tmp_path)
+    seed_at_0004(app)
+    at_0004 = stored_rows(app)
+    with app.app_context():
+        database.upgrade()
+        own = PRESETS["family"].to_json() | {"name": "Smith family", "cut_bonus": -20}
+        db.session.execute(
+            db.text("UPDATE games SET rules = :rules WHERE id = 4"), {"rules": json.dumps(own)}
+        )
+        db.session.commit()
+        db.session.remove()
+        flask_migrate.downgrade(directory=str(database.MIGRATIONS), revision="0004_points_entry")
+        assert database.current_revision() == "0004_points_entry"
+    back = stored_rows(app)
+    # A table's own rules are no preset: the older schema names the default rules for it.
+    assert [row["profile"] for row in back["games"]] == [
+        "liverpool",
+        "contract",
+        "online",
+        "liverpool",
+    ]
+    assert without(back, "profile") == without(at_0004, "profile")
+    with app.app_context():
+        database.upgrade()
+    assert stored_rows(app)["games"][1]["rules"] == PRESETS["contract"].to_json()
+
+
+def test_the_downgrade_is_refused_while_a_game_has_a_round_past_7(fresh_database, tmp_path, caplog):
+    app = app_on(fresh_database("rules-refused"), tmp_path)
+    seed_at_0004(app)
+    with app.app_context():
+        database.upgrade()
+        with db.engine.begin() as connection:
+            for number in range(3, 9):
+                connection.execute(
+                    db.text(
+                        "INSERT INTO rounds (game_id, number, dealer, cutter, cut_exact, out,"
+                        " version, recorded_at) VALUES (2, :n, 0, 3, false, 0, 1,"
+                        " '2026-11-01 21:00:00')"
+                    ),
+                    {"n": number},
+                )
+    before = stored_rows(app)
+    with app.app_context():
+        with pytest.raises(SystemExit):  # the refusal, as `flask db downgrade` reports it
+            flask_migrate.downgrade(
+                directory=str(database.MIGRATIONS), revision="0004_points_entry"
+            )
+        assert database.current_revision() == database.head_revision()
+    assert "cannot downgrade below 0005_game_rules" in caplog.text
+    assert "game 2 (round 8)" in caplog.text and "Nothing was changed" in caplog.text
+    assert stored_rows(app) == before
 
 
 # --- Ids ------------------------------------------------------------------------------------

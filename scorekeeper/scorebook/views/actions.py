@@ -19,7 +19,6 @@ from flask import (
     url_for,
 )
 
-from ... import rules
 from .. import errors, gamelist, keys, ledger, rematch, sheets, transfer, writeonce
 from ..forms import WriteOnceForm
 from ..models import Game
@@ -130,9 +129,15 @@ def play_again(game_id: int):
         else:
             return started(new_game, key, "New game with the same table", 303)
     elif not game.finished:
-        error = f"This game is not finished yet: play again once round {rules.LAST_ROUND} is in."
-    page = "scorebook/games/rematch.html"
-    return render_template(page, game=game, form=form, coming=rematch.coming(game), error=error)
+        last = ledger.rules_of(game).last_deal
+        error = f"This game is not finished yet: play again once round {last} is in."
+    return render_template(
+        "scorebook/games/rematch.html",
+        game=game,
+        form=form,
+        coming=rematch.coming(game),
+        error=error,
+    )
 
 
 @bp.get("/ledger.csv")

@@ -19,9 +19,8 @@ from flask import (
 )
 
 from ... import qr
-from ...rules import PROFILES
 from .. import chart, errors, gamelist, keys, ledger, pagecache, season, service, summary, writeonce
-from ..forms import NewGameForm
+from ..forms import EVERY_PRESET_SEATS, NewGameForm
 from .pages import (
     NEW_GAME_DRAFT,
     answer_script_posts,
@@ -40,12 +39,12 @@ bp.after_request(answer_script_posts)
 @bp.route("/new", methods=["GET", "POST"])
 @writeonce.write_once
 def new_game():
-    """Seat the players clockwise, pick the rules and the first dealer; this tablet gets the key."""
+    """Seat the players clockwise, pick a preset and the first dealer; this tablet gets the key."""
     form = NewGameForm()
     if form.validate_on_submit():
         try:
             game, key = service.create_game(
-                form.player_names(), form.profile.data, form.dealer_seat()
+                form.player_names(), form.chosen_rules(), form.dealer_seat()
             )
         except errors.ScorebookError as error:
             form.form_errors.append(error.message)
@@ -56,8 +55,8 @@ def new_game():
         render_template(
             "scorebook/games/new.html",
             form=form,
-            profiles=PROFILES,
             draft=NEW_GAME_DRAFT,
+            every_preset_seats=EVERY_PRESET_SEATS,
             recent_names=season.recent_names(),
         )
     )

@@ -19,7 +19,6 @@ from flask import (
     url_for,
 )
 
-from ... import rules
 from .. import errors, keys, ledger, service, writeonce
 from ..forms import UndoForm, round_form
 from ..snapshot import RoundSnapshot
@@ -75,7 +74,8 @@ def record_round(game_id: int):
     game = g.game
     number = ledger.next_round(game)
     if number is None:
-        flash(f"This game is finished: all {rules.LAST_ROUND} rounds are recorded.", "warning")
+        last = ledger.rules_of(game).last_deal
+        flash(f"This game is finished: all {last} rounds are recorded.", "warning")
         return _to_game(game_id, "standings")
     form = round_form(game, number)
     if form.opened_for_another_round():
@@ -86,7 +86,7 @@ def record_round(game_id: int):
             lambda: service.record_round(game, form.entry(), number),
             f"Round {number} saved.",
             # The top of the page: the confirmation and the next round; the last opens the summary.
-            "summary" if number == rules.LAST_ROUND else None,
+            "summary" if number == ledger.rules_of(game).last_deal else None,
             conflict=lambda _error: _recorded_meanwhile(game, form),
             refused=form.attach,
             draft=draft_key(game_id, number),
@@ -179,7 +179,7 @@ def _round_or_gone(game, number: int):
     try:
         return service.find_round(game, number)
     except errors.Missing:
-        if request.method != "POST" or not 1 <= number <= rules.LAST_ROUND:
+        if request.method != "POST" or number not in ledger.rules_of(game).deal_numbers:
             abort(404)
     flash(
         f"Round {number} is no longer in the ledger (undone on another device?): nothing was saved.",
@@ -197,6 +197,11 @@ def _render_form(game, number: int, form, *, editing: bool):
         editing=editing,
         draft=draft_key(game.id, number, str(form.seen_version()) if editing else None),
         setup=ledger.setup_for(game, number),
-        penalties=ledger.penalty_table(game.profile),
+        rules=form.rules,
+        # What the game's packs hold of each card and of jokers (R1): the pad's live check.
+        copies={
+            "card": form.rules.pack_count(len(game.players)),
+            "JK": form.rules.joker_count(len(game.players)),
+        },
     )
     return form_page(page)
