@@ -17,7 +17,7 @@ from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.table import check_layoff
 
-PROFILES = ["liverpool", "family"]
+PRESET_NAMES = ["liverpool", "family"]
 
 
 def random_run(rng: random.Random) -> list[Card]:
@@ -55,9 +55,9 @@ def test_lay_off_reasons_never_contradict_the_cards(seed):
         meld = random_run(rng)
         suit = next(card.suit for card in meld if card.natural)
         laid = random_laid(rng, suit)
-        profile = rng.choice(PROFILES)
+        rules = rng.choice(PRESET_NAMES)
         try:
-            verdict = check_layoff(2, meld, laid, False, profile)
+            verdict = check_layoff(2, meld, laid, False, rules)
         except CopyLimitError:
             continue
         if verdict.legal or verdict.rule != "R6":
