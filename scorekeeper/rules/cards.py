@@ -61,7 +61,9 @@ def _declaration_problem(declared: str, wild: str = "JK") -> str:
     if not declared:
         what = "it declares nothing after '='"
     elif declared in _JOKERS:
-        what = "a joker cannot stand for a joker" if wild == "JK" else "a 2 cannot stand for a joker"
+        what = (
+            "a joker cannot stand for a joker" if wild == "JK" else "a 2 cannot stand for a joker"
+        )
     elif "=" in declared:
         what = "it declares more than one position"
     else:
@@ -126,7 +128,9 @@ class Card:
         if rank != 2:
             raise CardError(token, position, "only a joker or a 2 can be declared with '='")
         if not _NATURAL.match(declared):
-            raise CardError(token, position, _declaration_problem(declared, Card(rank, suit).face()))
+            raise CardError(
+                token, position, _declaration_problem(declared, Card(rank, suit).face())
+            )
         stood_for = cls.parse(declared, position=position, rank_only=True)
         return cls(rank, suit, False, stood_for.rank, stood_for.suit or "")
 

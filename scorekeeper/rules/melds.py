@@ -77,7 +77,8 @@ class Reading:
         """The slots with every wild card replaced by the natural it stands for."""
         stood_for = iter(self.jokers)
         return tuple(
-            next(stood_for) if self.is_wild(index) else slot for index, slot in enumerate(self.slots)
+            next(stood_for) if self.is_wild(index) else slot
+            for index, slot in enumerate(self.slots)
         )
 
     def faces(self) -> list[str]:
@@ -91,7 +92,9 @@ class Reading:
     def wild_deuces(self) -> list[str]:
         """Each wild 2 and what it stands for, as `2♥=7♠` (R11's wild deuces)."""
         stood_for = dict(zip(self._wild_slots(), self.jokers, strict=True))
-        return [f"{self.slots[index].face()}={stood_for[index].face()}" for index in sorted(self.wilds)]
+        return [
+            f"{self.slots[index].face()}={stood_for[index].face()}" for index in sorted(self.wilds)
+        ]
 
     def _wild_slots(self) -> list[int]:
         return [index for index in range(len(self.slots)) if self.is_wild(index)]

@@ -1,0 +1,308 @@
+"""R5 Opening search for any contract a rule set may ask (R11), on counts.
+
+The fast search (search.py, whole_hand.py) is built on the default contracts: melds at R4's least
+sizes, at most two runs beside the sets, a whole-hand deal of runs only, jokers the only wild
+cards. Every other contract comes here: melds of any size, "exactly" or "at least" (R11's
+`exact_sizes`), whole-hand deals with sets, wild deuces and wild cards never outnumbering
+natural ones. The search is exact, by these steps:
+
+* Wild deuces: each 2 plays as itself or as a wild card; the counts of 2s of each suit played
+  wild are tried in turn, fewest first (2s of one suit are interchangeable), each time with the
+  wild 2s counted as jokers.
+* Runs first: every run of every allowed length at every place, and for each, which of the
+  naturals present it leaves to the sets or other runs (at most the wild cards to spare), so
+  every way of sharing the naturals is tried. Runs of one suit never touch (R5).
+* Sets last, by counting: once the runs are fixed only each rank's total matters. Outside a
+  whole-hand deal a set is laid at exactly its size (a bigger one can give back a wild card, or
+  a natural when it has none, and stay legal); the sets given to a rank need at least their
+  natural minimums of it and wild cards for what it lacks. In a whole-hand deal every natural
+  left must go to a set of its rank, and every wild card left to some set.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+
+from .cards import Card, rank_name
+from .contracts import Contract
+from .melds import HIGH_ACE, RUN, SET, rank_at
+from .opening import runs_touch
+from .ruleset import MeldKind, RuleSet
+from .runs import SLOT_TEXT, SUIT_INDEX, face, slot
+
+
+class Rules:
+    """What the search reads of the rule set, for one deal."""
+
+    def __init__(self, deal: Contract, rules: RuleSet, capped: bool, minimums: tuple[int, int]):
+        self.whole = deal.whole_hand
+        self.exact = rules.exact_sizes and not deal.whole_hand
+        self.capped = capped
+        self.set_naturals, self.run_naturals = minimums
+        self.runs = sorted((n.size for n in deal.needs if n.kind is MeldKind.RUN), reverse=True)
+        self.sets = sorted((n.size for n in deal.needs if n.kind is MeldKind.SET), reverse=True)
+
+    def least(self, kind: str, size: int) -> int:
+        """The fewest naturals a meld of this kind and size holds."""
+        need = self.set_naturals if kind == SET else self.run_naturals
+        return max(need, (size + 1) // 2) if self.capped else need
+
+
+def search(count: list[int], wilds: int, size: int, rules: Rules):
+    """((runs, sets), ...) for one opening on these counts, or None.
+
+    runs: [(suit, lo, hi, natural positions)]; sets: [(rank, naturals, wilds)].
+    """
+    count = list(count)
+    totals = [0] * 14
+    for key, number in enumerate(count):
+        if number:
+            totals[key & 15] += number
+    discard = 0 if rules.whole else 1
+    if size < sum(rules.runs) + sum(rules.sets) + discard:
+        return None
+    chosen: list = []
+
+    def place_runs(index: int, wild: int, cards: int, previous):
+        if index == len(rules.runs):
+            sets = place_sets(totals, wild, cards)
+            return None if sets is None else (list(chosen), sets)
+        need = rules.runs[index]
+        later = sum(rules.runs[index + 1 :]) + sum(rules.sets) + discard
+        longest = min(HIGH_ACE, cards - later)
+        lengths = [need] if rules.exact else range(need, longest + 1)
+        same = index > 0 and rules.runs[index - 1] == need
+        for length in lengths:
+            if length > longest:
+                break
+            least = rules.least(RUN, length)
+            for suit in range(4):
+                for lo in range(1, HIGH_ACE + 2 - length):
+                    hi = lo + length - 1
+                    if same and (suit, lo, hi) < previous:
+                        continue
+                    if any(s == suit and runs_touch(lo, hi, a, b) for s, a, b, _ in chosen):
+                        continue
+                    found = try_run(index, suit, lo, hi, least, wild, cards - length)
+                    if found is not None:
+                        return found
+        return None
+
+    def try_run(index, suit, lo, hi, least, wild, cards):
+        length = hi - lo + 1
+        present, taken = [], {}
+        for position in range(lo, hi + 1):
+            key = slot(suit, rank_at(position))
+            if count[key] - taken.get(key, 0) > 0:
+                taken[key] = taken.get(key, 0) + 1
+                present.append(position)
+        forced = length - len(present)
+        if forced > wild or len(present) < least:
+            return None
+        spare = min(wild - forced, len(present) - least)
+        for yields in range(spare + 1):
+            for given in combinations(present, yields):
+                naturals = [p for p in present if p not in given]
+                for position in naturals:
+                    key = slot(suit, rank_at(position))
+                    count[key] -= 1
+                    totals[rank_at(position)] -= 1
+                chosen.append((suit, lo, hi, tuple(naturals)))
+                found = place_runs(
+                    index + 1, wild - (length - len(naturals)), cards, (suit, lo, hi)
+                )
+                chosen.pop()
+                for position in naturals:
+                    key = slot(suit, rank_at(position))
+                    count[key] += 1
+                    totals[rank_at(position)] += 1
+                if found is not None:
+                    return found
+        return None
+
+    def place_sets(totals, wild, cards):
+        if not rules.sets:
+            if rules.whole and (wild or any(totals)):
+                return None
+            return []
+        return _sets(totals, wild, rules)
+
+    return place_runs(0, wilds, size, None)
+
+
+def _sets(totals: list[int], wild: int, rules: Rules):
+    """The sets on what the runs leave: [(rank, naturals, wilds)], or None."""
+    sizes = rules.sets
+    ranks = [rank for rank in range(1, 14) if totals[rank]]
+    if rules.whole and len(ranks) > len(sizes):
+        return None
+    groups: dict[int, list[int]] = {}
+
+    def walk(index: int, previous: int):
+        if index == len(sizes):
+            return _share(groups, totals, wild, rules)
+        same = index > 0 and sizes[index - 1] == sizes[index]
+        for rank in ranks:
+            if same and rank < previous:
+                continue
+            groups.setdefault(rank, []).append(sizes[index])
+            found = walk(index + 1, rank)
+            groups[rank].pop()
+            if not groups[rank]:
+                del groups[rank]
+            if found is not None:
+                return found
+        return None
+
+    return walk(0, 0)
+
+
+def _share(groups, totals, wild, rules: Rules):
+    """Naturals and wild cards for each group of sets of one rank, or None."""
+    if rules.whole and len(groups) < sum(1 for total in totals if total):
+        return None
+    laid, low, high = [], 0, 0
+    for rank, sizes in groups.items():
+        have = totals[rank]
+        if rules.whole:
+            least = [rules.least(SET, size) for size in sizes]
+            if sum(least) > have:
+                return None
+            low += max(0, sum(sizes) - have)
+            high += have if rules.capped else wild
+        else:
+            sizes = [size if rules.exact else max(size, rules.set_naturals) for size in sizes]
+            least = [rules.least(SET, size) for size in sizes]
+            if sum(least) > have:
+                return None
+            low += max(0, sum(sizes) - have)
+        laid.append((rank, sizes, least, have))
+    if low > wild or (rules.whole and high < wild):
+        return None
+    return _deal_out(laid, wild if rules.whole else low, rules)
+
+
+def _deal_out(laid, wild, rules: Rules):
+    """Each set's (rank, naturals, wilds): every minimum first, then up to its size, the rest of
+    a rank's naturals to its first set; wild cards to fill, and in a whole-hand deal the rest
+    where a set may take them."""
+    sets = []
+    for rank, sizes, least, have in laid:
+        naturals = list(least)
+        left = have - sum(least)
+        for i, size in enumerate(sizes):
+            more = min(left, max(0, size - naturals[i]))
+            naturals[i] += more
+            left -= more
+        if rules.whole:
+            naturals[0] += left
+        elif left:
+            pass  # kept in hand
+        for i, size in enumerate(sizes):
+            sets.append([rank, naturals[i], max(0, size - naturals[i])])
+    wild -= sum(s[2] for s in sets)
+    for item in sets:
+        room = item[1] - item[2] if rules.capped else wild
+        give = min(room, wild)
+        item[2] += give
+        wild -= give
+    return [tuple(item) for item in sets]
+
+
+def split_deuces(cards, wild_deuces: bool):
+    """(counts, wild 2s by suit) for each way of playing the 2s, fewest wild first."""
+    count = [0] * 64
+    for card in cards:
+        if not card.joker:
+            count[slot(SUIT_INDEX[card.suit], card.rank)] += 1
+    if not wild_deuces:
+        yield count, (0, 0, 0, 0)
+        return
+    held = [count[slot(suit, 2)] for suit in range(4)]
+    for wild in sorted(product(*(range(n + 1) for n in held)), key=sum):
+        view = list(count)
+        for suit, number in enumerate(wild):
+            view[slot(suit, 2)] -= number
+        yield view, wild
+
+
+def realise(cards, found, deuces):
+    """The opening as the hand's own cards: (melds, readings, kinds, wild deuces, left)."""
+    runs, sets = found
+    pools: dict[int, list[int]] = {}
+    wild_pool = []
+    wild_left = list(deuces)
+    for index, card in enumerate(cards):
+        if card.joker:
+            wild_pool.append(index)
+            continue
+        key = slot(SUIT_INDEX[card.suit], card.rank)
+        if card.rank == 2 and wild_left[key >> 4]:
+            wild_left[key >> 4] -= 1
+            wild_pool.append(index)
+        else:
+            pools.setdefault(key, []).append(index)
+    used: set[int] = set()
+
+    def natural(key):
+        index = pools[key].pop(0)
+        used.add(index)
+        return SLOT_TEXT[key]
+
+    def wild(stood_for, marks):
+        index = wild_pool.pop(0)
+        used.add(index)
+        card: Card = cards[index]
+        if card.joker:
+            return "JK"
+        text = f"{card.physical.face()}"
+        marks.append(f"{text}={stood_for}")
+        return text
+
+    melds, readings, kinds, marks_all = [], [], [], []
+    for suit, lo, hi, naturals in sorted(runs):
+        marks, meld, reading = [], [], []
+        for position in range(lo, hi + 1):
+            text = face(suit, position)
+            key = slot(suit, rank_at(position))
+            meld.append(natural(key) if position in naturals else wild(text, marks))
+            reading.append(text)
+        melds.append(meld)
+        readings.append(reading)
+        kinds.append(RUN)
+        marks_all.append(marks)
+    for rank, naturals, wilds in sorted(sets):
+        marks = []
+        keys = sorted(k for k in pools if k & 15 == rank and pools[k])
+        meld = []
+        for _ in range(naturals):
+            key = next(k for k in keys if pools[k])
+            meld.append(natural(key))
+        reading = list(meld) + [rank_name(rank)] * wilds
+        meld += [wild(rank_name(rank), marks) for _ in range(wilds)]
+        melds.append(meld)
+        readings.append(reading)
+        kinds.append(SET)
+        marks_all.append(marks)
+    # Sets first, then runs low to high, as the fast search shows them.
+    order = [i for i, kind in enumerate(kinds) if kind == SET] + [
+        i for i, kind in enumerate(kinds) if kind == RUN
+    ]
+    melds, readings, kinds, marks_all = (
+        [items[i] for i in order] for items in (melds, readings, kinds, marks_all)
+    )
+    left = [str(card.physical) for i, card in enumerate(cards) if i not in used]
+    return melds, readings, kinds, marks_all, left
+
+
+def solve_general(cards, deal: Contract, rules: RuleSet, capped=None, minimums=None):
+    """(melds, readings, kinds, wild deuces, left) of one opening, or None (exact)."""
+    capped = rules.naturals.wild_at_most_natural if capped is None else capped
+    minimums = minimums or (rules.naturals.set, rules.naturals.run)
+    plan = Rules(deal, rules, capped, minimums)
+    jokers = sum(card.joker for card in cards)
+    for count, deuces in split_deuces(cards, rules.wild_deuces):
+        found = search(count, jokers + sum(deuces), len(cards), plan)
+        if found is not None:
+            return realise(cards, found, deuces)
+    return None
