@@ -29,8 +29,8 @@ from .errors import SizeError
 from .general import solve_general
 from .melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
 from .presets import get_rules
-from .ruleset import RuleSet
 from .refusals import contract_text, plural
+from .ruleset import RuleSet
 from .search import Search
 from .verdict import Problem, Verdict
 from .whole_hand import early_refusal, solve_whole

@@ -21,9 +21,8 @@ from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError, SizeError
 from scorekeeper.rules.opening import runs_touch
 from scorekeeper.rules.presets import PRESETS, get_rules
-
-PRESET_NAMES = [name for name in PRESETS if name != "shanghai"]
 from scorekeeper.rules.refusals import Refusal
+from scorekeeper.rules.ruleset import Naturals
 from scorekeeper.rules.runs import Run
 from scorekeeper.rules.search import Search
 from scorekeeper.rules.solver import HAND_LIMIT, solve_opening
@@ -78,14 +77,14 @@ def agree(hand, round_number, rules, players=None):
     )
     if verdict.rule == "R11" and verdict.legal:
         # Only a house rule allows it: with exact 3 / 4 melds the hand cannot open.
-        exact = replace(PRESET_NAMES[rules], exact_opening=True)
+        exact = replace(get_rules(rules), exact_sizes=True)
         assert exhaustive_opening(hand, round_number, exact) is None
-        assert verdict.reason.startswith(f"{rules} rules allow opening melds above")
+        assert verdict.reason.startswith(f"{get_rules(rules).rules_name} allow opening melds above")
     elif verdict.rule == "R11":
         # Only a house rule refuses: the same hand opens with one natural card a meld.
-        relaxed = replace(PRESET_NAMES[rules], set_naturals=1, run_naturals=1)
+        relaxed = replace(get_rules(rules), naturals=Naturals(1, 1, False))
         assert exhaustive_opening(hand, round_number, relaxed) is not None
-        assert verdict.reason.startswith(f"{rules} rules: ")
+        assert verdict.reason.startswith(f"{get_rules(rules).rules_name}: ")
     elif verdict.rule == "R4":
         assert sum(card.natural for card in hand) < contract(round_number).melds
     else:
@@ -104,18 +103,18 @@ def agree(hand, round_number, rules, players=None):
 
 
 def full_pack(rules: str, players: int | None) -> list[Card]:
-    return PRESET_NAMES[rules].deck(players)
+    return get_rules(rules).deck(players)
 
 
 def realistic_hand(rng, rules, players, round_number) -> list[Card]:
     """The cards dealt plus the draw, from a shuffled pack."""
-    size = PRESET_NAMES[rules].cards_dealt(round_number) + 1
+    size = get_rules(rules).cards_dealt(round_number) + 1
     return rng.sample(full_pack(rules, players), size)
 
 
 def crowded_hand(rng, rules, players, round_number) -> list[Card]:
     """Few suits, a narrow band of ranks, duplicates and many jokers: many near-openings."""
-    rules = PRESET_NAMES[rules]
+    rules = get_rules(rules)
     suits = rng.sample(SUITS, rng.choice([1, 1, 2, 2, 3]))
     width = rng.randint(3, 8)
     low = rng.randint(1, 14 - width)
@@ -127,7 +126,7 @@ def crowded_hand(rng, rules, players, round_number) -> list[Card]:
         for card in full_pack(rules, players)
         if not card.joker and card.suit in suits and card.rank in ranks
     ]
-    jokers = rng.randint(0, rules.jokers(players))
+    jokers = rng.randint(0, rules.joker_count(players))
     size = rng.randint(12, 13) if round_number == 7 else rng.randint(8, 13)
     hand = rng.sample(pool, min(len(pool), max(0, size - jokers))) + [JOKER] * jokers
     rng.shuffle(hand)
@@ -135,10 +134,10 @@ def crowded_hand(rng, rules, players, round_number) -> list[Card]:
 
 
 def _fits_copies(cards, rules, players) -> bool:
-    rules = PRESET_NAMES[rules]
+    rules = get_rules(rules)
     counts = Counter(card_type(card) for card in cards)
     return all(
-        count <= (rules.jokers(players) if kind == "JK" else rules.packs(players))
+        count <= (rules.joker_count(players) if kind == "JK" else rules.pack_count(players))
         for kind, count in counts.items()
     )
 
@@ -146,16 +145,16 @@ def _fits_copies(cards, rules, players) -> bool:
 def built_hand(rng, rules, players, round_number) -> list[Card]:
     """A legal-looking opening built meld by meld, plus spare cards, then maybe spoiled by one
     change: the hands closest to the line between yes and no."""
-    rules = PRESET_NAMES[rules]
+    rules = get_rules(rules)
     deal = contract(round_number)
-    exact = rules.exact_opening and not deal.whole_hand
+    exact = rules.exact_sizes and not deal.whole_hand
     for _ in range(100):
         cards: list[Card] = []
         suit_bias = rng.choice(SUITS)
         for _ in range(deal.sets):
             rank = rng.randint(1, 13)
             size = 3 if exact or rng.random() < 0.7 else 4
-            naturals = rng.randint(rules.set_naturals, size)
+            naturals = rng.randint(rules.naturals.set, size)
             cards += [Card(rank, rng.choice(SUITS)) for _ in range(naturals)]
             cards += [JOKER] * (size - naturals)
         lengths = [4] * deal.runs
@@ -168,7 +167,7 @@ def built_hand(rng, rules, players, round_number) -> list[Card]:
             suit = suit_bias if rng.random() < 0.6 else rng.choice(SUITS)
             low = rng.randint(1, 15 - length)
             naturals = set(
-                rng.sample(range(length), rng.randint(min(length, rules.run_naturals), length))
+                rng.sample(range(length), rng.randint(min(length, rules.naturals.run), length))
             )
             for offset in range(length):
                 position = low + offset
@@ -237,12 +236,12 @@ card_kinds = st.one_of(
 )
 def test_hypothesis_agrees_with_exhaustive_search(cards, round_number, table):
     rules, players = table
-    rules = PRESET_NAMES[rules]
+    rules = get_rules(rules)
     held: Counter = Counter()
     hand = []
     for card in cards:  # drop the copies the packs cannot hold
         kind = card_type(card)
-        limit = rules.jokers(players) if kind == "JK" else rules.packs(players)
+        limit = rules.joker_count(players) if kind == "JK" else rules.pack_count(players)
         if held[kind] < limit:
             held[kind] += 1
             hand.append(card)
@@ -593,7 +592,7 @@ def test_a_refusal_under_house_minimums_is_the_one_both_searches_give(generator)
     meld decides (its reason, or R11 if it opens). The solver may take the cheap checks with one
     natural a meld first, but never answers otherwise."""
     rng = random.Random(f"house-order-{generator.__name__}")
-    family = PRESET_NAMES["family"]
+    family = PRESETS["family"]
     refused = 0
     for _ in range(150):
         round_number = rng.randint(1, 7)
@@ -603,7 +602,7 @@ def test_a_refusal_under_house_minimums_is_the_one_both_searches_give(generator)
             continue
         refused += 1
         deal = contract(round_number)
-        search = Search(hand, deal, family, family.packs(6), family.jokers(6))
+        search = Search(hand, deal, family, family.pack_count(6), family.joker_count(6))
         found, refusal = solve_whole(search) if deal.whole_hand else search.solve_partial()
         assert found is None
         expected = refusal.problem(search, deal)
