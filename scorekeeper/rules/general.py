@@ -49,85 +49,95 @@ class Rules:
 
 
 def search(count: list[int], wilds: int, size: int, rules: Rules):
-    """((runs, sets), ...) for one opening on these counts, or None.
+    """((runs, sets)) for one opening on these counts, or None.
 
     runs: [(suit, lo, hi, natural positions)]; sets: [(rank, naturals, wilds)].
     """
-    count = list(count)
-    totals = [0] * 14
-    for key, number in enumerate(count):
-        if number:
-            totals[key & 15] += number
     discard = 0 if rules.whole else 1
     if size < sum(rules.runs) + sum(rules.sets) + discard:
         return None
-    chosen: list = []
+    return _Walk(count, rules).runs(0, wilds, size, None)
 
-    def place_runs(index: int, wild: int, cards: int, previous):
+
+class _Walk:
+    """The depth-first search over runs (see the module's docstring), on counts it updates and
+    restores in place."""
+
+    def __init__(self, count: list[int], rules: Rules):
+        self.count = list(count)
+        self.totals = [0] * 14
+        for key, number in enumerate(count):
+            if number:
+                self.totals[key & 15] += number
+        self.rules = rules
+        self.discard = 0 if rules.whole else 1
+        self.chosen: list = []
+
+    def runs(self, index: int, wild: int, cards: int, previous):
+        """Lay runs[index:] (then the sets) with `wild` wild cards and `cards` cards left."""
+        rules = self.rules
         if index == len(rules.runs):
-            sets = place_sets(totals, wild, cards)
-            return None if sets is None else (list(chosen), sets)
+            sets = self.sets(wild)
+            return None if sets is None else (list(self.chosen), sets)
         need = rules.runs[index]
-        later = sum(rules.runs[index + 1 :]) + sum(rules.sets) + discard
+        later = sum(rules.runs[index + 1 :]) + sum(rules.sets) + self.discard
         longest = min(HIGH_ACE, cards - later)
         lengths = [need] if rules.exact else range(need, longest + 1)
         same = index > 0 and rules.runs[index - 1] == need
-        for length in lengths:
-            if length > longest:
-                break
+        for length in (length for length in lengths if length <= longest):
             least = rules.least(RUN, length)
-            for suit in range(4):
-                for lo in range(1, HIGH_ACE + 2 - length):
-                    hi = lo + length - 1
-                    if same and (suit, lo, hi) < previous:
-                        continue
-                    if any(s == suit and runs_touch(lo, hi, a, b) for s, a, b, _ in chosen):
-                        continue
-                    found = try_run(index, suit, lo, hi, least, wild, cards - length)
-                    if found is not None:
-                        return found
+            for suit, lo in product(range(4), range(1, HIGH_ACE + 2 - length)):
+                hi = lo + length - 1
+                if same and (suit, lo, hi) < previous or self._touches(suit, lo, hi):
+                    continue
+                found = self._run(index, (suit, lo, hi), least, wild, cards - length)
+                if found is not None:
+                    return found
         return None
 
-    def try_run(index, suit, lo, hi, least, wild, cards):
-        length = hi - lo + 1
+    def _touches(self, suit: int, lo: int, hi: int) -> bool:
+        return any(s == suit and runs_touch(lo, hi, a, b) for s, a, b, _ in self.chosen)
+
+    def _run(self, index, run, least, wild, cards):
+        """Try one run with each choice of the naturals it leaves to other melds."""
+        suit, lo, hi = run
+        count = self.count
         present, taken = [], {}
         for position in range(lo, hi + 1):
             key = slot(suit, rank_at(position))
             if count[key] - taken.get(key, 0) > 0:
                 taken[key] = taken.get(key, 0) + 1
                 present.append(position)
+        length = hi - lo + 1
         forced = length - len(present)
         if forced > wild or len(present) < least:
             return None
         spare = min(wild - forced, len(present) - least)
         for yields in range(spare + 1):
             for given in combinations(present, yields):
-                naturals = [p for p in present if p not in given]
-                for position in naturals:
-                    key = slot(suit, rank_at(position))
-                    count[key] -= 1
-                    totals[rank_at(position)] -= 1
-                chosen.append((suit, lo, hi, tuple(naturals)))
-                found = place_runs(
-                    index + 1, wild - (length - len(naturals)), cards, (suit, lo, hi)
-                )
-                chosen.pop()
-                for position in naturals:
-                    key = slot(suit, rank_at(position))
-                    count[key] += 1
-                    totals[rank_at(position)] += 1
+                naturals = tuple(p for p in present if p not in given)
+                self._take(suit, naturals, -1)
+                self.chosen.append((suit, lo, hi, naturals))
+                found = self.runs(index + 1, wild - (length - len(naturals)), cards, run)
+                self.chosen.pop()
+                self._take(suit, naturals, 1)
                 if found is not None:
                     return found
         return None
 
-    def place_sets(totals, wild, cards):
+    def _take(self, suit: int, positions, sign: int) -> None:
+        for position in positions:
+            rank = rank_at(position)
+            self.count[slot(suit, rank)] += sign
+            self.totals[rank] += sign
+
+    def sets(self, wild: int):
+        rules = self.rules
         if not rules.sets:
-            if rules.whole and (wild or any(totals)):
+            if rules.whole and (wild or any(self.totals)):
                 return None
             return []
-        return _sets(totals, wild, rules)
-
-    return place_runs(0, wilds, size, None)
+        return _sets(self.totals, wild, rules)
 
 
 def _sets(totals: list[int], wild: int, rules: Rules):
