@@ -11,7 +11,11 @@ natural ones. The search is exact, by these steps:
   wild 2s counted as jokers.
 * Runs first: every run of every allowed length at every place, and for each, which of the
   naturals present it leaves to the sets or other runs (at most the wild cards to spare), so
-  every way of sharing the naturals is tried. Runs of one suit never touch (R5).
+  every way of sharing the naturals is tried. Runs of one suit never touch (R5). Outside a
+  whole-hand deal a run longer than its size is kept only where each end is natural or meets
+  another run of its suit on exactly that place: any other legal opening stays legal with that
+  end dropped back into the hand (a wild end: the naturals are unchanged and the wild cards one
+  fewer; the run still has its size), until every run is so.
 * Sets last, by counting: once the runs are fixed only each rank's total matters. Outside a
   whole-hand deal a set is laid at exactly its size (a bigger one can give back a wild card, or
   a natural when it has none, and stay legal); the sets given to a rank need at least their
@@ -48,7 +52,7 @@ class Rules:
         return max(need, (size + 1) // 2) if self.capped else need
 
 
-def search(count: list[int], wilds: int, size: int, rules: Rules):
+def search(count: list[int], wilds: int, size: int, rules: Rules, steps: list[int] | None = None):
     """((runs, sets)) for one opening on these counts, or None.
 
     runs: [(suit, lo, hi, natural positions)]; sets: [(rank, naturals, wilds)].
@@ -56,14 +60,24 @@ def search(count: list[int], wilds: int, size: int, rules: Rules):
     discard = 0 if rules.whole else 1
     if size < sum(rules.runs) + sum(rules.sets) + discard:
         return None
-    return _Walk(count, rules).runs(0, wilds, size, None)
+    walk = _Walk(count, rules, steps[0] if steps else None)
+    try:
+        return walk.runs(0, wilds, size, None)
+    finally:
+        if steps:
+            steps[0] = walk.steps
+
+
+class OutOfSteps(Exception):
+    """A search given a budget of steps used them all before it could answer."""
 
 
 class _Walk:
     """The depth-first search over runs (see the module's docstring), on counts it updates and
-    restores in place."""
+    restores in place; `steps` bounds the runs it tries (None: no bound)."""
 
-    def __init__(self, count: list[int], rules: Rules):
+    def __init__(self, count: list[int], rules: Rules, steps: int | None = None):
+        self.steps = steps
         self.count = list(count)
         self.totals = [0] * 14
         for key, number in enumerate(count):
@@ -77,6 +91,8 @@ class _Walk:
         """Lay runs[index:] (then the sets) with `wild` wild cards and `cards` cards left."""
         rules = self.rules
         if index == len(rules.runs):
+            if not self._trimmed():
+                return None
             sets = self.sets(wild)
             return None if sets is None else (list(self.chosen), sets)
         need = rules.runs[index]
@@ -95,11 +111,34 @@ class _Walk:
                     return found
         return None
 
+    def _trimmed(self) -> bool:
+        """Outside a whole-hand deal, each run above its size has each end natural, or meeting
+        another run of its suit on exactly that place (see the module's docstring)."""
+        if self.rules.whole:
+            return True
+        chosen = self.chosen
+        for (suit, lo, hi, naturals), need in zip(chosen, self.rules.runs, strict=True):
+            if hi - lo + 1 == need:
+                continue
+            for end in (lo, hi):
+                if end in naturals:
+                    continue
+                if not any(
+                    s == suit and (a == end or b == end) and (a, b) != (lo, hi)
+                    for s, a, b, _ in chosen
+                ):
+                    return False
+        return True
+
     def _touches(self, suit: int, lo: int, hi: int) -> bool:
         return any(s == suit and runs_touch(lo, hi, a, b) for s, a, b, _ in self.chosen)
 
     def _run(self, index, run, least, wild, cards):
         """Try one run with each choice of the naturals it leaves to other melds."""
+        if self.steps is not None:
+            self.steps -= 1
+            if self.steps < 0:
+                raise OutOfSteps
         suit, lo, hi = run
         count = self.count
         present, taken = [], {}
@@ -113,8 +152,16 @@ class _Walk:
         if forced > wild or len(present) < least:
             return None
         spare = min(wild - forced, len(present) - least)
+        if not self.rules.sets and len(self.rules.runs) == 1:
+            spare = 0  # no other meld could take a natural the run leaves
+        # A lone run above its size keeps natural ends (see `_trimmed`).
+        lone = not self.rules.whole and len(self.rules.runs) == 1 and length > self.rules.runs[0]
+        if lone and (lo not in present or hi not in present):
+            return None
         for yields in range(spare + 1):
             for given in combinations(present, yields):
+                if lone and (lo in given or hi in given):
+                    continue
                 naturals = tuple(p for p in present if p not in given)
                 self._take(suit, naturals, -1)
                 self.chosen.append((suit, lo, hi, naturals))
@@ -305,14 +352,16 @@ def realise(cards, found, deuces):
     return melds, readings, kinds, marks_all, left
 
 
-def solve_general(cards, deal: Contract, rules: RuleSet, capped=None, minimums=None):
-    """(melds, readings, kinds, wild deuces, left) of one opening, or None (exact)."""
+def solve_general(cards, deal: Contract, rules: RuleSet, capped=None, minimums=None, steps=None):
+    """(melds, readings, kinds, wild deuces, left) of one opening, or None (exact). With `steps`,
+    `OutOfSteps` once that many runs were tried without an answer."""
     capped = rules.naturals.wild_at_most_natural if capped is None else capped
     minimums = minimums or (rules.naturals.set, rules.naturals.run)
     plan = Rules(deal, rules, capped, minimums)
     jokers = sum(card.joker for card in cards)
+    budget = [steps] if steps else None
     for count, deuces in split_deuces(cards, rules.wild_deuces):
-        found = search(count, jokers + sum(deuces), len(cards), plan)
+        found = search(count, jokers + sum(deuces), len(cards), plan, budget)
         if found is not None:
             return realise(cards, found, deuces)
     return None

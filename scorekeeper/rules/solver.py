@@ -26,7 +26,7 @@ from .arrangement import realise
 from .cards import Card, parse_cards
 from .contracts import Contract, contract
 from .errors import SizeError
-from .general import solve_general
+from .general import OutOfSteps, solve_general
 from .melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
 from .presets import get_rules
 from .refusals import contract_text, plural
@@ -192,10 +192,10 @@ def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> P
             RULE,
         )
     made = f"these {len(cards)} cards cannot make {contract_text(deal)}"
-    if rules.naturals.wild_at_most_natural and solve_general(cards, deal, rules, capped=False):
+    if rules.naturals.wild_at_most_natural and _opens(cards, deal, rules, capped=False):
         return Problem(f"{rules.rules_name}: {WILD_AT_MOST_NATURAL}, and {made} that way.", "R11")
     house = rules.house("naturals.set") or rules.house("naturals.run")
-    if house and solve_general(cards, deal, rules, minimums=(1, 1)):
+    if house and _opens(cards, deal, rules, minimums=(1, 1)):
         kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
         return Problem(
             f"{rules.rules_name}: {naturals_needed_text(rules, kinds)}, and {made} with that "
@@ -213,6 +213,19 @@ def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> P
         "each card in one meld, and still keep a card to discard.",
         RULE,
     )
+
+
+# The runs a search for a refusal's citation may try: past them the reason is the plain one,
+# which is true as well (no opening exists), only less specific.
+CITATION_STEPS = 3000
+
+
+def _opens(cards, deal: Contract, rules: RuleSet, **relaxed) -> bool:
+    """Whether the hand opens with one of the rules' settings relaxed, within CITATION_STEPS."""
+    try:
+        return solve_general(cards, deal, rules, steps=CITATION_STEPS, **relaxed) is not None
+    except OutOfSteps:
+        return False
 
 
 def _only_by_bigger_melds(search: Search, rules: RuleSet, melds, kinds) -> bool:
