@@ -6,9 +6,12 @@ cards. Every other contract comes here: melds of any size, "exactly" or "at leas
 `exact_sizes`), whole-hand deals with sets, wild deuces and wild cards never outnumbering
 natural ones. The search is exact, by these steps:
 
-* Wild deuces: each 2 plays as itself or as a wild card; the counts of 2s of each suit played
-  wild are tried in turn, fewest first (2s of one suit are interchangeable), each time with the
-  wild 2s counted as jokers.
+* Wild deuces: every 2 is counted twice, as a natural of its place and as one of the wild cards
+  W = jokers + 2s; a meld pays one of W for each wild card it holds and for each 2 it holds as
+  itself. That is exact: in any opening the wild cards can be jokers first (a joker does all a
+  wild 2 does), so an opening exists iff the 2s laid as themselves plus the wild cards laid are
+  at most W, each 2 laid as itself being one of those held. The search with deuces natural is
+  tried first, so a 2 is played wild only where the hand cannot open otherwise.
 * Runs first: every run of every allowed length at every place, and for each, which of the
   naturals present it leaves to the sets or other runs (at most the wild cards to spare), so
   every way of sharing the naturals is tried. Runs of one suit never touch (R5). Outside a
@@ -27,7 +30,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from .cards import Card, rank_name
+from .cards import rank_name
 from .contracts import Contract
 from .melds import HIGH_ACE, RUN, SET, rank_at
 from .opening import runs_touch
@@ -38,7 +41,10 @@ from .runs import SLOT_TEXT, SUIT_INDEX, face, slot
 class Rules:
     """What the search reads of the rule set, for one deal."""
 
-    def __init__(self, deal: Contract, rules: RuleSet, capped: bool, minimums: tuple[int, int]):
+    def __init__(
+        self, deal: Contract, rules: RuleSet, capped: bool, minimums: tuple[int, int], deuces: bool
+    ):
+        self.deuces = deuces
         self.whole = deal.whole_hand
         self.exact = rules.exact_sizes and not deal.whole_hand
         self.capped = capped
@@ -163,9 +169,14 @@ class _Walk:
                 if lone and (lo in given or hi in given):
                     continue
                 naturals = tuple(p for p in present if p not in given)
+                cost = length - len(naturals)
+                if self.rules.deuces and 2 in naturals:
+                    cost += 1  # the 2 laid as itself is one of the wild cards held
+                if cost > wild:
+                    continue
                 self._take(suit, naturals, -1)
                 self.chosen.append((suit, lo, hi, naturals))
-                found = self.runs(index + 1, wild - (length - len(naturals)), cards, run)
+                found = self.runs(index + 1, wild - cost, cards, run)
                 self.chosen.pop()
                 self._take(suit, naturals, 1)
                 if found is not None:
@@ -181,17 +192,23 @@ class _Walk:
     def sets(self, wild: int):
         rules = self.rules
         if not rules.sets:
-            if rules.whole and (wild or any(self.totals)):
+            if rules.whole and (wild or any(_naturals_left(self.totals, rules))):
                 return None
             return []
         return _sets(self.totals, wild, rules)
+
+
+def _naturals_left(totals: list[int], rules: Rules) -> list[int]:
+    """The ranks with naturals that must still be laid in a whole-hand deal: with wild deuces a
+    2 left over is one of the wild cards, counted in W."""
+    return [rank for rank in range(1, 14) if totals[rank] and not (rules.deuces and rank == 2)]
 
 
 def _sets(totals: list[int], wild: int, rules: Rules):
     """The sets on what the runs leave: [(rank, naturals, wilds)], or None."""
     sizes = rules.sets
     ranks = [rank for rank in range(1, 14) if totals[rank]]
-    if rules.whole and len(ranks) > len(sizes):
+    if rules.whole and len(_naturals_left(totals, rules)) > len(sizes):
         return None
     groups: dict[int, list[int]] = {}
 
@@ -215,24 +232,26 @@ def _sets(totals: list[int], wild: int, rules: Rules):
 
 
 def _share(groups, totals, wild, rules: Rules):
-    """Naturals and wild cards for each group of sets of one rank, or None."""
-    if rules.whole and len(groups) < sum(1 for total in totals if total):
+    """Naturals and wild cards for each group of sets of one rank, or None. `low` and `high`
+    bound what the groups can take of W (a 2 laid as itself counts, see the module)."""
+    if rules.whole and len(groups) < len(_naturals_left(totals, rules)):
+        return None
+    if rules.whole and any(rank not in groups for rank in _naturals_left(totals, rules)):
         return None
     laid, low, high = [], 0, 0
     for rank, sizes in groups.items():
         have = totals[rank]
-        if rules.whole:
-            least = [rules.least(SET, size) for size in sizes]
-            if sum(least) > have:
-                return None
+        if not rules.whole:
+            sizes = [size if rules.exact else max(size, rules.set_naturals) for size in sizes]
+        least = [rules.least(SET, size) for size in sizes]
+        if sum(least) > have:
+            return None
+        if rules.deuces and rank == 2:
+            low += max(sum(sizes), sum(least))
+            high += 2 * have if rules.capped else wild
+        else:
             low += max(0, sum(sizes) - have)
             high += have if rules.capped else wild
-        else:
-            sizes = [size if rules.exact else max(size, rules.set_naturals) for size in sizes]
-            least = [rules.least(SET, size) for size in sizes]
-            if sum(least) > have:
-                return None
-            low += max(0, sum(sizes) - have)
         laid.append((rank, sizes, least, have))
     if low > wild or (rules.whole and high < wild):
         return None
@@ -240,9 +259,10 @@ def _share(groups, totals, wild, rules: Rules):
 
 
 def _deal_out(laid, wild, rules: Rules):
-    """Each set's (rank, naturals, wilds): every minimum first, then up to its size, the rest of
-    a rank's naturals to its first set; wild cards to fill, and in a whole-hand deal the rest
-    where a set may take them."""
+    """Each set's (rank, naturals, wilds) taking exactly `wild` of W: every minimum first, then
+    naturals up to its size, in a whole-hand deal the rest of a rank's naturals (not the 2s,
+    which are wild cards when not laid as themselves) to its first set; wild cards to fill,
+    then the rest where a set may take them."""
     sets = []
     for rank, sizes, least, have in laid:
         naturals = list(least)
@@ -251,117 +271,101 @@ def _deal_out(laid, wild, rules: Rules):
             more = min(left, max(0, size - naturals[i]))
             naturals[i] += more
             left -= more
-        if rules.whole:
+        if rules.whole and not (rules.deuces and rank == 2):
             naturals[0] += left
-        elif left:
-            pass  # kept in hand
         for i, size in enumerate(sizes):
             sets.append([rank, naturals[i], max(0, size - naturals[i])])
-    wild -= sum(s[2] for s in sets)
+    wild -= sum(item[2] + (item[1] if rules.deuces and item[0] == 2 else 0) for item in sets)
     for item in sets:
         room = item[1] - item[2] if rules.capped else wild
         give = min(room, wild)
         item[2] += give
         wild -= give
-    return [tuple(item) for item in sets]
+    return [tuple(item) for item in sets] if wild == 0 else None
 
 
-def split_deuces(cards, wild_deuces: bool):
-    """(counts, wild 2s by suit) for each way of playing the 2s, fewest wild first."""
+def counts(cards) -> list[int]:
+    """The naturals of the hand by (suit, rank) slot."""
     count = [0] * 64
     for card in cards:
         if not card.joker:
             count[slot(SUIT_INDEX[card.suit], card.rank)] += 1
-    if not wild_deuces:
-        yield count, (0, 0, 0, 0)
-        return
-    held = [count[slot(suit, 2)] for suit in range(4)]
-    for wild in sorted(product(*(range(n + 1) for n in held)), key=sum):
-        view = list(count)
-        for suit, number in enumerate(wild):
-            view[slot(suit, 2)] -= number
-        yield view, wild
+    return count
 
 
-def realise(cards, found, deuces):
-    """The opening as the hand's own cards: (melds, readings, kinds, wild deuces, left)."""
+def realise(cards, found):
+    """The opening as the hand's own cards: (melds, readings, kinds, wild deuces, left).
+
+    Every natural is placed first; then the wild places take the jokers, then the 2s left."""
     runs, sets = found
     pools: dict[int, list[int]] = {}
-    wild_pool = []
-    wild_left = list(deuces)
     for index, card in enumerate(cards):
-        if card.joker:
-            wild_pool.append(index)
-            continue
-        key = slot(SUIT_INDEX[card.suit], card.rank)
-        if card.rank == 2 and wild_left[key >> 4]:
-            wild_left[key >> 4] -= 1
-            wild_pool.append(index)
-        else:
-            pools.setdefault(key, []).append(index)
+        if not card.joker:
+            pools.setdefault(slot(SUIT_INDEX[card.suit], card.rank), []).append(index)
     used: set[int] = set()
 
     def natural(key):
         index = pools[key].pop(0)
         used.add(index)
-        return SLOT_TEXT[key]
+        return index
 
-    def wild(stood_for, marks):
-        index = wild_pool.pop(0)
-        used.add(index)
-        card: Card = cards[index]
-        if card.joker:
-            return "JK"
-        text = f"{card.physical.face()}"
-        marks.append(f"{text}={stood_for}")
-        return text
-
-    melds, readings, kinds, marks_all = [], [], [], []
+    plans = []  # (kind, [(hand index or None, shown as)])
     for suit, lo, hi, naturals in sorted(runs):
-        marks, meld, reading = [], [], []
+        places = []
         for position in range(lo, hi + 1):
-            text = face(suit, position)
             key = slot(suit, rank_at(position))
-            meld.append(natural(key) if position in naturals else wild(text, marks))
-            reading.append(text)
-        melds.append(meld)
-        readings.append(reading)
-        kinds.append(RUN)
-        marks_all.append(marks)
+            shown = face(suit, position)
+            places.append((natural(key) if position in naturals else None, shown))
+        plans.append((RUN, places))
     for rank, naturals, wilds in sorted(sets):
-        marks = []
-        keys = sorted(k for k in pools if k & 15 == rank and pools[k])
-        meld = []
+        places = []
         for _ in range(naturals):
-            key = next(k for k in keys if pools[k])
-            meld.append(natural(key))
-        reading = list(meld) + [rank_name(rank)] * wilds
-        meld += [wild(rank_name(rank), marks) for _ in range(wilds)]
-        melds.append(meld)
-        readings.append(reading)
-        kinds.append(SET)
-        marks_all.append(marks)
-    # Sets first, then runs low to high, as the fast search shows them.
-    order = [i for i, kind in enumerate(kinds) if kind == SET] + [
-        i for i, kind in enumerate(kinds) if kind == RUN
-    ]
-    melds, readings, kinds, marks_all = (
-        [items[i] for i in order] for items in (melds, readings, kinds, marks_all)
-    )
+            key = next(k for k in sorted(pools) if k & 15 == rank and pools[k])
+            index = natural(key)
+            places.append((index, SLOT_TEXT[key]))
+        places += [(None, rank_name(rank))] * wilds
+        plans.append((SET, places))
+    wild_pool = [i for i, card in enumerate(cards) if card.joker]
+    wild_pool += sorted(i for pool in pools.values() for i in pool if cards[i].rank == 2)
+    melds, readings, kinds, marks_all = [], [], [], []
+    for kind in (SET, RUN):  # sets first, then runs low to high, as the fast search shows them
+        for plan_kind, places in plans:
+            if plan_kind != kind:
+                continue
+            meld, marks = [], []
+            for index, shown in places:
+                if index is None:
+                    index = wild_pool.pop(0)
+                    used.add(index)
+                    if not cards[index].joker:
+                        marks.append(f"{cards[index].physical.face()}={shown}")
+                meld.append(str(cards[index].physical))
+            melds.append(meld)
+            readings.append([shown for _, shown in places])
+            kinds.append(kind)
+            marks_all.append(marks)
     left = [str(card.physical) for i, card in enumerate(cards) if i not in used]
     return melds, readings, kinds, marks_all, left
 
 
 def solve_general(cards, deal: Contract, rules: RuleSet, capped=None, minimums=None, steps=None):
     """(melds, readings, kinds, wild deuces, left) of one opening, or None (exact). With `steps`,
-    `OutOfSteps` once that many runs were tried without an answer."""
+    `OutOfSteps` once that many runs were tried without an answer.
+
+    With wild deuces the hand is searched with its 2s natural first, then with every 2 also
+    one of the wild cards (see the module's docstring)."""
     capped = rules.naturals.wild_at_most_natural if capped is None else capped
     minimums = minimums or (rules.naturals.set, rules.naturals.run)
-    plan = Rules(deal, rules, capped, minimums)
     jokers = sum(card.joker for card in cards)
+    count = counts(cards)
     budget = [steps] if steps else None
-    for count, deuces in split_deuces(cards, rules.wild_deuces):
-        found = search(count, jokers + sum(deuces), len(cards), plan, budget)
+    plans = [(Rules(deal, rules, capped, minimums, False), jokers)]
+    if rules.wild_deuces:
+        twos = sum(count[slot(suit, 2)] for suit in range(4))
+        if twos:
+            plans.append((Rules(deal, rules, capped, minimums, True), jokers + twos))
+    for plan, wilds in plans:
+        found = search(count, wilds, len(cards), plan, budget)
         if found is not None:
-            return realise(cards, found, deuces)
+            return realise(cards, found)
     return None
