@@ -35,7 +35,7 @@ from .contracts import Contract
 from .melds import HIGH_ACE, RUN, SET, rank_at
 from .opening import runs_touch
 from .ruleset import MeldKind, RuleSet
-from .runs import SLOT_TEXT, SUIT_INDEX, face, slot
+from .runs import INTERVAL_MASK, SLOT_TEXT, SUIT_INDEX, face, slot
 
 
 class Rules:
@@ -106,16 +106,36 @@ class _Walk:
         longest = min(HIGH_ACE, cards - later)
         lengths = [need] if rules.exact else range(need, longest + 1)
         same = index > 0 and rules.runs[index - 1] == need
+        masks = self._masks()
         for length in (length for length in lengths if length <= longest):
             least = rules.least(RUN, length)
             for suit, lo in product(range(4), range(1, HIGH_ACE + 2 - length)):
                 hi = lo + length - 1
+                # The naturals the window holds, at most (an ace held once counts at both ends).
+                present = (masks[suit] & INTERVAL_MASK[(lo, hi)]).bit_count()
+                if present < least or length - present > wild:
+                    continue
                 if same and (suit, lo, hi) < previous or self._touches(suit, lo, hi):
                     continue
                 found = self._run(index, (suit, lo, hi), least, wild, cards - length)
                 if found is not None:
                     return found
         return None
+
+    def _masks(self) -> list[int]:
+        """Bit p of masks[s]: a natural of suit s is left for run position p (1..14)."""
+        count = self.count
+        masks = [0, 0, 0, 0]
+        for suit in range(4):
+            bits = 0
+            base = suit << 4
+            for rank in range(1, 14):
+                if count[base | rank]:
+                    bits |= 1 << rank
+            if bits & 2:
+                bits |= 1 << HIGH_ACE
+            masks[suit] = bits
+        return masks
 
     def _trimmed(self) -> bool:
         """Outside a whole-hand deal, each run above its size has each end natural, or meeting
@@ -205,30 +225,56 @@ def _naturals_left(totals: list[int], rules: Rules) -> list[int]:
 
 
 def _sets(totals: list[int], wild: int, rules: Rules):
-    """The sets on what the runs leave: [(rank, naturals, wilds)], or None."""
+    """The sets on what the runs leave: [(rank, naturals, wilds)], or None.
+
+    Sets are given ranks in turn, ranks with most naturals first; a rank is tried only while its
+    sets' natural minimums fit what it holds and (outside a whole-hand deal) the wild cards
+    they need so far fit W."""
     sizes = rules.sets
-    ranks = [rank for rank in range(1, 14) if totals[rank]]
+    ranks = sorted((rank for rank in range(1, 14) if totals[rank]), key=lambda r: -totals[r])
     if rules.whole and len(_naturals_left(totals, rules)) > len(sizes):
         return None
+    fill = [
+        0 if rules.whole else (size if rules.exact else max(size, rules.set_naturals))
+        for size in sizes
+    ]
     groups: dict[int, list[int]] = {}
+    spent: dict[int, tuple[int, int]] = {}  # rank -> (cards of its sets, their natural minimums)
 
-    def walk(index: int, previous: int):
+    def cost(rank: int, cards: int) -> int:
+        if rules.deuces and rank == 2:
+            return cards
+        return max(0, cards - totals[rank])
+
+    def walk(index: int, previous: int, used: int):
         if index == len(sizes):
             return _share(groups, totals, wild, rules)
         same = index > 0 and sizes[index - 1] == sizes[index]
-        for rank in ranks:
-            if same and rank < previous:
+        size = fill[index] or sizes[index]
+        least = rules.least(SET, size if not rules.whole else sizes[index])
+        for order, rank in enumerate(ranks):
+            if same and order < previous:
                 continue
+            cards, minimum = spent.get(rank, (0, 0))
+            if minimum + least > totals[rank]:
+                continue
+            more = cost(rank, cards + size) - cost(rank, cards)
+            if used + more > wild:
+                continue
+            spent[rank] = (cards + size, minimum + least)
             groups.setdefault(rank, []).append(sizes[index])
-            found = walk(index + 1, rank)
+            found = walk(index + 1, order, used + more)
             groups[rank].pop()
-            if not groups[rank]:
+            if groups[rank]:
+                spent[rank] = (cards, minimum)
+            else:
                 del groups[rank]
+                del spent[rank]
             if found is not None:
                 return found
         return None
 
-    return walk(0, 0)
+    return walk(0, 0, 0)
 
 
 def _share(groups, totals, wild, rules: Rules):
