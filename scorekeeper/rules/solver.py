@@ -217,7 +217,7 @@ def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> P
 
 # The runs a search for a refusal's citation may try: past them the reason is the plain one,
 # which is true as well (no opening exists), only less specific.
-CITATION_STEPS = 3000
+CITATION_STEPS = 1000
 
 
 def _opens(cards, deal: Contract, rules: RuleSet, **relaxed) -> bool:
