@@ -306,9 +306,9 @@ def _meld_problems(meld, reading, kind, rules) -> tuple[list[str], tuple | None]
         elif text != read and not (kind == "set" and _rank_of_text(text) == _rank_of_text(read)):
             problems.append(f"natural {text} read as {read}")
     naturals = len(meld) - wild
-    if kind == "set" and rules.wild_deuces and _rank_of_text(reading[-1]) == 2:
-        if any(text != JOKER and text != read for text, read in zip(meld, reading, strict=True)):
-            problems.append(f"a 2 read as wild in a set of 2s: {meld}")
+    deuces = kind == "set" and rules.wild_deuces and _rank_of_text(reading[-1]) == 2
+    if deuces and any(t != JOKER and t != r for t, r in zip(meld, reading, strict=True)):
+        problems.append(f"a 2 read as wild in a set of 2s: {meld}")
     needed = _least_naturals(kind, len(meld), rules)
     if naturals < needed:
         problems.append(f"{kind} with too few naturals: {meld}")

@@ -10,15 +10,33 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.rules.cards import JOKER, SUITS, Card
+from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
 from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.presets import get_rules
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.solver import solve_opening
 from tests.rules.exhaustive import exhaustive_opening, validate_opening
 
-from .test_contracts_rules import CUSTOM
+from .test_contracts_rules import CUSTOM, _need
 
-RULES = {"shanghai": get_rules("shanghai"), "custom": CUSTOM}
+# Whole-hand deals with sets, deuces wild and no more wild cards than natural ones.
+WHOLE = RuleSet.parse(
+    {
+        "name": "Whole hand",
+        "deals": [
+            {"cards": 10, "contract": [_need("set", 3), _need("run", 4)], "whole_hand": True},
+            {
+                "cards": 12,
+                "contract": [_need("set", 3), _need("run", 4), _need("run", 4)],
+                "whole_hand": True,
+            },
+            {"cards": 10, "contract": [_need("set", 3), _need("set", 3)], "whole_hand": True},
+        ],
+        "wild_deuces": True,
+        "naturals": {"set": 1, "run": 1, "wild_at_most_natural": True},
+    }
+)
+RULES = {"shanghai": get_rules("shanghai"), "custom": CUSTOM, "whole": WHOLE}
 
 
 def _fits(cards, rules, players) -> bool:
@@ -93,7 +111,7 @@ def test_agrees_with_exhaustive_search(name, generator):
     rng = random.Random(f"{name}-{generator.__name__}")
     players = rules.default_players
     results = Counter()
-    for index in range(60):
+    for index in range(100):
         number = index % rules.last_deal + 1
         hand = generator(rng, rules, players, number)
         results[agree(hand, number, rules, players)] += 1
@@ -103,7 +121,7 @@ def test_agrees_with_exhaustive_search(name, generator):
 
 def test_a_natural_2_and_a_wild_2_in_one_hand():
     rules = RULES["shanghai"]
-    hand = [Card.parse(t) for t in "A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 2♦ 8♥ K♣ 9♣ 9♦ Q♦".split()]
+    hand = list(parse_cards("A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 2♦ 8♥ K♣ 9♣ 9♦ Q♦"))
     verdict = solve_opening(hand, 3, rules)
     assert verdict.legal
     assert verdict.details["melds"] == [["A♠", "2♠", "3♠", "4♠"], ["5♥", "6♥", "2♦", "8♥"]]
