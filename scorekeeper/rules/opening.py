@@ -138,7 +138,12 @@ def check_opening(
     exact = exact_sizes(wanted, rules)
     options = [[r for r in found if fits_opening(r, wanted, rules)] for found in readings]
     tried = list(fitting_choices(options, wanted, exact))
-    chosen = next((choice for choice in tried if touching_pair(choice) is None), None)
+    # The fewest 2s played wild (R11): a verdict turns on wild deuces only when it must.
+    chosen = min(
+        (choice for choice in tried if touching_pair(choice) is None),
+        key=lambda choice: sum(len(reading.wilds) for reading in choice),
+        default=None,
+    )
     if chosen is None:
         return _fail(*_diagnose(melds, readings, options, tried, wanted, exact))
     problem = _left_problem(wanted, left)

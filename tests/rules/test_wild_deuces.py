@@ -148,3 +148,13 @@ def test_the_solver_refuses_what_only_wild_cards_would_make():
     )
     # Where 2s are natural the 2♥ makes no set of 7s either.
     assert not solve_opening("7♠ 2♥ JK 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ K♦", 1, "liverpool").legal
+
+
+def test_an_opening_reads_its_2s_natural_where_it_can():
+    # 3♠ 4♠ 2♠ JK reads as A♠–4♠ or 2♠–5♠ (the 2♠ natural) or 3♠–6♠ (the 2♠ wild).
+    verdict = check_opening(2, [parse_cards("7♥ 7♦ 7♣"), parse_cards("3♠ 4♠ 2♠ JK")], "shanghai")
+    assert verdict.legal and verdict.rule == "R5"
+    assert verdict.details["wild_deuces"] == [[], []]
+    wild = check_opening(2, [parse_cards("7♥ 7♦ 7♣"), parse_cards("5♠ 6♠ 2♠ JK")], "shanghai")
+    assert wild.legal and wild.rule == "R11"
+    assert wild.details["wild_deuces"] == [[], ["2♠=3♠"]]
