@@ -28,7 +28,7 @@ natural ones. The search is exact, by these steps:
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import combinations
 
 from .cards import rank_name
 from .contracts import Contract
@@ -107,9 +107,11 @@ class _Walk:
         lengths = [need] if rules.exact else range(need, longest + 1)
         same = index > 0 and rules.runs[index - 1] == need
         masks = self._masks()
+        if self._least_wild(masks, index) > wild:
+            return None
         for length in (length for length in lengths if length <= longest):
             least = rules.least(RUN, length)
-            for suit, lo in product(range(4), range(1, HIGH_ACE + 2 - length)):
+            for suit, lo in self._windows(masks, length):
                 hi = lo + length - 1
                 # The naturals the window holds, at most (an ace held once counts at both ends).
                 present = (masks[suit] & INTERVAL_MASK[(lo, hi)]).bit_count()
@@ -121,6 +123,31 @@ class _Walk:
                 if found is not None:
                     return found
         return None
+
+    @staticmethod
+    def _windows(masks: list[int], length: int):
+        """(suit, lo) of each window of `length` places that holds a natural of its suit."""
+        for suit in range(4):
+            bits = masks[suit]
+            if bits:
+                low = (bits & -bits).bit_length() - 1
+                high = bits.bit_length() - 1
+                first = max(1, low - length + 1)
+                for lo in range(first, min(HIGH_ACE + 1 - length, high) + 1):
+                    yield suit, lo
+
+    def _least_wild(self, masks: list[int], index: int) -> int:
+        """The wild cards runs[index:] need at the least: each the fewest missing cards of a window
+        of its size (a lower bound: a longer run holds such a window, and no fewer wild cards)."""
+        total = 0
+        for need in self.rules.runs[index:]:
+            fewest = need
+            for suit, lo in self._windows(masks, need):
+                present = (masks[suit] & INTERVAL_MASK[(lo, lo + need - 1)]).bit_count()
+                if need - present < fewest:
+                    fewest = need - present
+            total += fewest
+        return total
 
     def _masks(self) -> list[int]:
         """Bit p of masks[s]: a natural of suit s is left for run position p (1..14)."""
