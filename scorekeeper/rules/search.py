@@ -6,7 +6,7 @@ each rank, and `J` jokers. Run positions are 1..14 (an ace sits at 1 or 14; noth
 The runs are chosen first, as intervals (a `Run`); for a fixed choice of runs the rest is decided
 by counting, exactly:
 
-* Sets never need more than 3 cards. In a profile with "3+" sets, a bigger set can drop a joker
+* Sets never need more than 3 cards. In rules with "3+" sets, a bigger set can drop a joker
   (or, with no joker, a natural: it keeps >= 3 >= set_naturals naturals) and stay legal; the card
   goes back to the hand, which only helps the discard. So every set is 3 cards.
 * For a fixed choice of runs and of `k[r]` sets of each rank r, give naturals to run cells as far
@@ -27,7 +27,7 @@ by counting, exactly:
   k within the joker budget is tried (at most 2 sets are in play when there is a run, so this is
   small).
 
-Which runs are tried. In "exactly 4" profiles: every 4-card window. In "4+" profiles a longer run
+Which runs are tried. In "exactly 4" rules: every 4-card window. In "4+" rules a longer run
 is only ever needed in a special shape. Take any legal opening and trim runs while legal (drop an
 end card back into the hand: the run still has >= 4 cards, enough naturals, and no new
 contiguity). In a fully trimmed opening, a run longer than 4 has each end blocked: either the end

@@ -69,10 +69,10 @@ def _early_refusal(search: Search):
 def _opening(search: Search, deal: Contract, rules: RuleSet):
     """(the opening found as (runs, sets), None), or (None, why not, on the rule that decides it).
 
-    Where the profile raises the natural-card minimums (R11), a refusal that turns on them is
+    Where the rules raise the natural-card minimums (R11), a refusal that turns on them is
     searched again on the same counts with one natural a meld (R4's minimum, as every other
-    profile has it): if that search finds an opening, the house minimum alone refuses (R11,
-    profile named); if not, the default rules refuse as well, and the reason is theirs.
+    rule set has it): if that search finds an opening, the house minimum alone refuses (R11,
+    rules named); if not, the default rules refuse as well, and the reason is theirs.
 
     Any opening under the house minimums is one under R4's too, so when the search with one
     natural a meld refuses before any run is fitted (too few cards or naturals, no sets, no run:

@@ -362,7 +362,7 @@ def test_a_card_without_a_suit_cannot_be_placed():
         meld_readings([Card(7, None), Card(7, "S"), Card(7, "H")])
 
 
-def test_readings_use_the_profile():
+def test_readings_use_the_rules():
     cards = parse_cards("7♠ JK JK")
     assert [r.kind for r in meld_readings(cards)] == ["set"]
     assert meld_readings(cards, "family") == []

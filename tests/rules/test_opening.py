@@ -7,7 +7,7 @@ import random
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
-from scorekeeper.rules.errors import CopyLimitError, ProfileError, RoundError, RulesError, SeatError
+from scorekeeper.rules.errors import CopyLimitError, RuleSetError, RoundError, RulesError, SeatError
 from scorekeeper.rules.opening import check_opening, runs_touch
 
 PRESET_NAMES = ["liverpool", "contract", "online", "family"]
@@ -294,7 +294,7 @@ def test_exact_size_openings_in_liverpool_and_contract(round_number, melds, reas
             assert opening(round_number, *melds, rules=rules)["legal"] is True
 
 
-def test_longer_melds_are_reported_as_laid_in_loose_profiles():
+def test_longer_melds_are_reported_as_laid_in_loose_rules():
     verdict = opening(2, "7♣ 7♦ 7♥ 7♥ 7♠", "3♠ 4♠ 5♠ 6♠ 7♠ 8♠", rules="online")
     assert verdict["melds"] == [
         ["7♣", "7♦", "7♥", "7♥", "7♠"],
@@ -401,7 +401,7 @@ def test_round_7_three_runs_using_the_whole_hand():
 
 
 @pytest.mark.parametrize("rules", PRESET_NAMES)
-def test_round_7_runs_may_be_longer_in_every_profile(rules):
+def test_round_7_runs_may_be_longer_in_every_rule_set(rules):
     melds = ("2♦ 3♦ 4♦ 5♦ 6♦ 7♦", "8♣ 9♣ 10♣ J♣ Q♣", "J♥ Q♥ K♥ A♥")
     assert opening(7, *melds, rules=rules, left=0)["legal"] is True
 
@@ -496,7 +496,7 @@ def test_a_third_copy_is_fine_with_three_packs():
     [
         ({"round_number": 0}, RoundError),
         ({"round_number": 8}, RoundError),
-        ({"round_number": 1, "rules": "bridge"}, ProfileError),
+        ({"round_number": 1, "rules": "bridge"}, RuleSetError),
         ({"round_number": 1, "players": 5}, SeatError),
         ({"round_number": 1, "rules": "online", "players": 9}, SeatError),
     ],

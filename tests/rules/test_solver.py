@@ -401,7 +401,7 @@ def test_no_card_left_for_the_discard(round_number, text, rules):
     assert solve(text + " 2♥", round_number, rules).legal
 
 
-def test_exact_profiles_lay_exactly_three_and_four():
+def test_exact_rules_lay_exactly_three_and_four():
     # Four 7s: the opening lays three of them, the fourth stays in hand.
     verdict = solve("7♠ 7♥ 7♦ 7♣ 9♠ 9♥ 9♦", 1)
     assert verdict.legal
