@@ -7,7 +7,7 @@ import random
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
-from scorekeeper.rules.errors import CopyLimitError, RuleSetError, RoundError, RulesError, SeatError
+from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, RuleSetError, SeatError
 from scorekeeper.rules.opening import check_opening, runs_touch
 
 PRESET_NAMES = ["liverpool", "contract", "online", "family"]
