@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from itertools import product
 
 from .cards import Card
-from .melds import RUN, Reading, rank_at, run_readings, set_readings
+from .reading import RUN, Reading, rank_at
 from .ruleset import RuleSet
 
 
@@ -36,8 +36,9 @@ def views(cards: Sequence[Card]):
         yield tuple(as_wild(c) if i in wild else c for i, c in enumerate(cards)), wild
 
 
-def deuce_readings(cards: tuple[Card, ...], rules: RuleSet) -> list[Reading]:
-    """Every legal reading with the 2s played each way (R4, R11): sets first, runs low to high."""
+def deuce_readings(cards: tuple[Card, ...], rules: RuleSet, set_readings, run_readings):
+    """Every legal reading with the 2s played each way (R4, R11): sets first, runs low to high.
+    `set_readings` and `run_readings` read one way of playing them (melds.py's)."""
     sets: dict[tuple, Reading] = {}
     runs: dict[tuple, Reading] = {}
     for view, wild in views(cards):

@@ -14,7 +14,7 @@ from itertools import combinations, product
 from .cards import Card, format_cards
 from .contracts import Contract, contract
 from .errors import RulesError
-from .melds import RUN, SET, Reading, meld_problem, meld_readings
+from .melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
 from .presets import get_rules
 from .ruleset import RuleSet
 from .verdict import Problem, Verdict
@@ -162,8 +162,6 @@ def check_opening(
         return Verdict(True, f"{longer_melds_words(rules, wanted)} {reason}", "R11", details)
     deuces = next((reading for reading in chosen if reading.wilds), None)
     if deuces is not None:
-        from .melds import wild_deuce_words
-
         return Verdict(True, f"{wild_deuce_words(rules, deuces)} {reason}", "R11", details)
     return Verdict(True, reason, "R5", details)
 
