@@ -143,7 +143,9 @@ def needs_general(deal: Contract, rules: RuleSet) -> bool:
     """Whether the deal asks what only general.py searches (see its docstring)."""
     if rules.wild_deuces or rules.naturals.wild_at_most_natural or not deal.at_least_sizes:
         return True
-    return deal.sets > 0 if deal.whole_hand else deal.runs > 2
+    if deal.whole_hand:
+        return deal.sets > 0 or deal.runs > 3
+    return deal.runs > 2
 
 
 def _found_reason(deal: Contract, melds, left) -> str:
