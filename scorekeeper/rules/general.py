@@ -109,6 +109,10 @@ class _Walk:
         masks = self._masks()
         if self._least_wild(masks, index) > wild:
             return None
+        first = None
+        if rules.whole and not rules.sets:
+            first, lengths = self._cover_first(masks, index, cards, lengths)
+            same = False  # the runs come in the order of the naturals they cover instead
         for length in (length for length in lengths if length <= longest):
             least = rules.least(RUN, length)
             for suit, lo in self._windows(masks, length):
@@ -119,10 +123,36 @@ class _Walk:
                     continue
                 if same and (suit, lo, hi) < previous or self._touches(suit, lo, hi):
                     continue
-                found = self._run(index, (suit, lo, hi), least, wild, cards - length)
+                must = ()
+                if first is not None:
+                    must = tuple(p for p in first[1] if lo <= p <= hi)
+                    if suit != first[0] or not must:
+                        continue
+                found = self._run(index, (suit, lo, hi), least, wild, cards - length, must)
                 if found is not None:
                     return found
         return None
+
+    def _cover_first(self, masks: list[int], index: int, cards: int, lengths):
+        """A whole-hand deal of runs: every natural left must go in a run still to lay. When
+        those runs are all of one size the next one covers the first natural left (any opening
+        can lay its runs in the order of the first naturals they hold), and the last run takes
+        every card left. Returns ((suit, its positions), lengths) or (None, ()) when the
+        naturals left are in more suits than runs remain."""
+        rules = self.rules
+        cover = [bits & ~4 if rules.deuces else bits for bits in masks]  # a 2 left is wild
+        remaining = len(rules.runs) - index
+        if sum(1 for bits in cover if bits) > remaining:
+            return None, ()
+        if remaining == 1:
+            lengths = [cards] if rules.runs[index] <= cards <= HIGH_ACE else []
+        if len(set(rules.runs[index:])) != 1:
+            return None, lengths
+        suit = next((suit for suit in range(4) if cover[suit]), None)
+        if suit is None:
+            return None, lengths
+        low = (cover[suit] & -cover[suit]).bit_length() - 1
+        return (suit, (1, HIGH_ACE) if low == 1 else (low,)), lengths
 
     @staticmethod
     def _windows(masks: list[int], length: int):
@@ -186,8 +216,9 @@ class _Walk:
     def _touches(self, suit: int, lo: int, hi: int) -> bool:
         return any(s == suit and runs_touch(lo, hi, a, b) for s, a, b, _ in self.chosen)
 
-    def _run(self, index, run, least, wild, cards):
-        """Try one run with each choice of the naturals it leaves to other melds."""
+    def _run(self, index, run, least, wild, cards, must=()):
+        """Try one run with each choice of the naturals it leaves to other melds; with `must`,
+        it holds a natural at one of those positions."""
         if self.steps is not None:
             self.steps -= 1
             if self.steps < 0:
@@ -216,6 +247,8 @@ class _Walk:
                 if lone and (lo in given or hi in given):
                     continue
                 naturals = tuple(p for p in present if p not in given)
+                if must and not any(p in naturals for p in must):
+                    continue
                 cost = length - len(naturals)
                 if self.rules.deuces and 2 in naturals:
                     cost += 1  # the 2 laid as itself is one of the wild cards held

@@ -36,7 +36,9 @@ WHOLE = RuleSet.parse(
         "naturals": {"set": 1, "run": 1, "wild_at_most_natural": True},
     }
 )
-RULES = {"shanghai": get_rules("shanghai"), "custom": CUSTOM, "whole": WHOLE}
+# The default rules with deuces wild: round 7's whole hand of 3 runs in the general search.
+DEUCES = RuleSet.parse({**get_rules("liverpool").to_json(), "name": "Deuces", "wild_deuces": True})
+RULES = {"shanghai": get_rules("shanghai"), "custom": CUSTOM, "whole": WHOLE, "deuces": DEUCES}
 
 
 def _fits(cards, rules, players) -> bool:
