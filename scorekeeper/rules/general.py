@@ -37,6 +37,12 @@ from .opening import runs_touch
 from .ruleset import MeldKind, RuleSet
 from .runs import INTERVAL_MASK, SLOT_TEXT, SUIT_INDEX, face, slot
 
+# The places of every run of each length, as bit masks over positions 1..14.
+_WINDOW_MASKS = {
+    length: [INTERVAL_MASK[(lo, lo + length - 1)] for lo in range(1, HIGH_ACE + 2 - length)]
+    for length in range(1, HIGH_ACE + 1)
+}
+
 
 class Rules:
     """What the search reads of the rule set, for one deal."""
@@ -170,13 +176,16 @@ class _Walk:
         """The wild cards runs[index:] need at the least: each the fewest missing cards of a window
         of its size (a lower bound: a longer run holds such a window, and no fewer wild cards)."""
         total = 0
-        for need in self.rules.runs[index:]:
+        needs = self.rules.runs[index:]
+        for need in set(needs):
             fewest = need
-            for suit, lo in self._windows(masks, need):
-                present = (masks[suit] & INTERVAL_MASK[(lo, lo + need - 1)]).bit_count()
-                if need - present < fewest:
-                    fewest = need - present
-            total += fewest
+            windows = _WINDOW_MASKS[need]
+            for bits in masks:
+                if bits:
+                    most = max((bits & window).bit_count() for window in windows)
+                    if need - most < fewest:
+                        fewest = need - most
+            total += fewest * needs.count(need)
         return total
 
     def _masks(self) -> list[int]:
