@@ -98,6 +98,7 @@ class _Walk:
         self.rules = rules
         self.discard = 0 if rules.whole else 1
         self.chosen: list = []
+        self.masks = self._masks()
 
     def runs(self, index: int, wild: int, cards: int, previous):
         """Lay runs[index:] (then the sets) with `wild` wild cards and `cards` cards left."""
@@ -112,7 +113,7 @@ class _Walk:
         longest = min(HIGH_ACE, cards - later)
         lengths = [need] if rules.exact else range(need, longest + 1)
         same = index > 0 and rules.runs[index - 1] == need
-        masks = self._masks()
+        masks = self.masks
         if self._least_wild(masks, index) > wild:
             return None
         first = None
@@ -273,10 +274,19 @@ class _Walk:
         return None
 
     def _take(self, suit: int, positions, sign: int) -> None:
+        """Take the naturals at these positions (sign -1) or give them back (+1), keeping the
+        masks of what is left."""
+        count, masks = self.count, self.masks
         for position in positions:
             rank = rank_at(position)
-            self.count[slot(suit, rank)] += sign
+            key = slot(suit, rank)
+            count[key] += sign
             self.totals[rank] += sign
+            bits = (1 << rank) | (1 << HIGH_ACE if rank == 1 else 0)
+            if count[key]:
+                masks[suit] |= bits
+            else:
+                masks[suit] &= ~bits
 
     def sets(self, wild: int):
         rules = self.rules
