@@ -2,8 +2,11 @@
 
 Ranks are numbers: 1 is the ace, 11 J, 12 Q, 13 K. Suits are the letters S H D C. A joker is a
 `Card` with `joker=True`; its rank and suit, when present, are the position it was declared to
-stand for (`JK=7♠` in a run, `JK=7` in a set). A natural card with no suit (`7`) is a rank-only
-card, accepted only where the suit does not matter (leftover cards, scored by rank alone).
+stand for (`JK=7♠` in a run, `JK=7` in a set). A 2 may carry a declaration too (`2♠=7♥`): it is
+read everywhere, and a meld accepts it only where the rule set makes deuces wild (R11); the 2's
+own rank and suit stay its `rank` and `suit`, the place it stands for is `as_rank` / `as_suit`.
+A natural card with no suit (`7`) is a rank-only card, accepted only where the suit does not
+matter (leftover cards, scored by rank alone).
 """
 
 from __future__ import annotations
@@ -53,17 +56,23 @@ _BRACKET_HINT = "brackets are not part of the notation; write the card alone, li
 _NATURAL = re.compile(r"^(10|[2-9AJQKT])([SHDC♠♥♦♣♤♡♢♧]?)$")
 
 
-def _declaration_problem(declared: str) -> str:
-    """Why `JK=…` declares no card: a declaration is never dropped or guessed (R1)."""
+def _declaration_problem(declared: str, wild: str = "JK") -> str:
+    """Why `JK=…` (or `2♠=…`) declares no card: a declaration is never dropped or guessed (R1)."""
     if not declared:
         what = "it declares nothing after '='"
     elif declared in _JOKERS:
-        what = "a joker cannot stand for a joker"
+        what = (
+            "a joker cannot stand for a joker" if wild == "JK" else "a 2 cannot stand for a joker"
+        )
     elif "=" in declared:
         what = "it declares more than one position"
     else:
         what = f"'{declared}' is not a card or a rank"
-    return f"{what}; a joker's position is a card like JK=7♠ or a rank like JK=7, or write JK alone"
+    noun = "a joker's" if wild == "JK" else "a wild 2's"
+    return (
+        f"{what}; {noun} position is a card like {wild}=7♠ or a rank like {wild}=7, "
+        f"or write {wild} alone"
+    )
 
 
 def rank_name(rank: int) -> str:
@@ -85,6 +94,9 @@ class Card:
     rank: int | None
     suit: str | None
     joker: bool = False
+    # A declared 2 (`2♠=7♥`): the rank and suit it stands for (0 and "" when not declared).
+    as_rank: int = 0
+    as_suit: str = ""
 
     @classmethod
     def parse(cls, token: str, *, position: int = 1, rank_only: bool = False) -> Card:
@@ -101,17 +113,26 @@ class Card:
                 raise CardError(token, position, _declaration_problem(declared))
             stood_for = cls.parse(declared, position=position, rank_only=True)
             return cls(stood_for.rank, stood_for.suit, True)
-        if equals:
-            raise CardError(token, position, "only a joker can be declared with '='")
-        match = _NATURAL.match(text)
+        match = _NATURAL.match(head if equals else text)
         if not match:
             bracketed = _BRACKETS.search(text)
+            if equals:
+                raise CardError(token, position, "only a joker or a 2 can be declared with '='")
             raise CardError(token, position, _BRACKET_HINT if bracketed else "")
         rank = _RANK_INPUT[match.group(1)]
         suit = _SUIT_INPUT.get(match.group(2)) if match.group(2) else None
         if suit is None and not rank_only:
             raise CardError(token, position, f"it has no suit; write e.g. {rank_name(rank)}♠")
-        return cls(rank, suit, False)
+        if not equals:
+            return cls(rank, suit, False)
+        if rank != 2:
+            raise CardError(token, position, "only a joker or a 2 can be declared with '='")
+        if not _NATURAL.match(declared):
+            raise CardError(
+                token, position, _declaration_problem(declared, Card(rank, suit).face())
+            )
+        stood_for = cls.parse(declared, position=position, rank_only=True)
+        return cls(rank, suit, False, stood_for.rank, stood_for.suit or "")
 
     @property
     def natural(self) -> bool:
@@ -119,8 +140,24 @@ class Card:
 
     @property
     def declared(self) -> bool:
-        """True for a joker whose position was given (`JK=7♠`, `JK=7`)."""
-        return self.joker and self.rank is not None
+        """True for a joker whose position was given (`JK=7♠`, `JK=7`), or a declared 2."""
+        return (self.joker and self.rank is not None) or self.as_rank != 0
+
+    @property
+    def stands_for(self) -> Card | None:
+        """The place a declared wild card stands for, as a card (`7♠`) or a rank (`7`)."""
+        if self.as_rank:
+            return Card(self.as_rank, self.as_suit or None)
+        if self.joker and self.rank is not None:
+            return Card(self.rank, self.suit)
+        return None
+
+    @property
+    def physical(self) -> Card:
+        """The card itself, without any declaration: `2♠` for `2♠=7♥`, `JK` for `JK=7♠`."""
+        if self.joker:
+            return JOKER
+        return Card(self.rank, self.suit) if self.as_rank else self
 
     @property
     def red(self) -> bool:
@@ -135,6 +172,8 @@ class Card:
     def __str__(self) -> str:
         if self.joker:
             return "JK" if self.rank is None else f"JK={self.face()}"
+        if self.as_rank:
+            return f"{self.face()}={self.stands_for.face()}"
         return self.face()
 
     def __repr__(self) -> str:

@@ -1,50 +1,91 @@
-"""R3 Contracts: what each of the seven rounds asks a player to lay down."""
+"""R3 Contracts: what each deal asks a player to lay down, read from the game's rule set (R11)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .profiles import LAST_ROUND, ROUNDS, check_round
+from .presets import LIVERPOOL, get_rules
+from .ruleset import MeldKind, Need, RuleSet
+
+WHOLE_HAND_WORDS = " using the whole hand, no discard"
+
+
+def _count(count: int, word: str) -> str:
+    return f"{count} {word}" + ("s" if count > 1 else "")
+
+
+def needs_text(needs: Iterable[Need]) -> str:
+    """`2 sets`, `1 set + 1 run` at R4's least sizes; `1 set of 3 + 1 run of 10` otherwise."""
+    needs = tuple(needs)
+    if all(need.size == need.kind.least for need in needs):
+        sets = sum(need.kind is MeldKind.SET for need in needs)
+        runs = len(needs) - sets
+        parts = [_count(n, kind) for n, kind in ((sets, "set"), (runs, "run")) if n]
+        return " + ".join(parts)
+    counted: dict[Need, int] = {}
+    for need in sorted(needs, key=lambda need: (need.kind is MeldKind.RUN, need.size)):
+        counted[need] = counted.get(need, 0) + 1
+    return " + ".join(f"{_count(n, need.kind.value)} of {need.size}" for need, n in counted.items())
 
 
 @dataclass(frozen=True)
 class Contract:
-    """A round's contract: how many sets and runs, and whether the whole hand must go."""
+    """A deal's contract: its melds, each with its kind and fewest cards, and whether the whole
+    hand must go at once with no discard (R5's last deal, or any deal a rule set marks so)."""
 
     round: int
-    sets: int
-    runs: int
+    needs: tuple[Need, ...]
+    whole_hand: bool = False
 
     @property
-    def whole_hand(self) -> bool:
-        """Round 7: three runs that use every card, with no discard (R5)."""
-        return self.round == LAST_ROUND
+    def sets(self) -> int:
+        return sum(need.kind is MeldKind.SET for need in self.needs)
+
+    @property
+    def runs(self) -> int:
+        return sum(need.kind is MeldKind.RUN for need in self.needs)
 
     @property
     def melds(self) -> int:
-        return self.sets + self.runs
+        return len(self.needs)
+
+    def sizes(self, kind: MeldKind | str) -> list[int]:
+        """The sizes the contract asks of one kind, smallest first."""
+        kind = MeldKind(kind)
+        return sorted(need.size for need in self.needs if need.kind is kind)
+
+    @property
+    def least_cards(self) -> int:
+        """The cards the contract lays at its own sizes."""
+        return sum(need.size for need in self.needs)
+
+    @property
+    def at_least_sizes(self) -> bool:
+        """Whether every meld is at R4's least size (3 a set, 4 a run)."""
+        return all(need.size == need.kind.least for need in self.needs)
 
     def __str__(self) -> str:
-        parts = []
-        if self.sets:
-            parts.append(f"{self.sets} set" + ("s" if self.sets > 1 else ""))
-        if self.runs:
-            parts.append(f"{self.runs} run" + ("s" if self.runs > 1 else ""))
-        text = " + ".join(parts)
-        return text + " using the whole hand, no discard" if self.whole_hand else text
+        text = self.short()
+        return text + WHOLE_HAND_WORDS if self.whole_hand else text
 
     def short(self) -> str:
-        """`1 set + 1 run`, without the round-7 wording."""
-        return str(Contract(0, self.sets, self.runs))
+        """`1 set + 1 run`, without the whole-hand wording."""
+        return needs_text(self.needs)
 
 
-_TABLE = {1: (2, 0), 2: (1, 1), 3: (0, 2), 4: (3, 0), 5: (2, 1), 6: (1, 2), 7: (0, 3)}
+def contract(round_number: int, rules: RuleSet | str | None = None) -> Contract:
+    """The contract of one deal of the rule set (R3, R11), or `RoundError` naming its deals."""
+    rules = get_rules(rules)
+    deal = rules.deal(rules.check_deal(round_number))
+    return Contract(round_number, tuple(deal.contract), deal.whole_hand)
 
 
-def contract(round_number: int) -> Contract:
-    """The contract of a round 1-7 (R3), or `RoundError`."""
-    sets, runs = _TABLE[check_round(round_number)]
-    return Contract(round_number, sets, runs)
+def contracts(rules: RuleSet | str | None = None) -> tuple[Contract, ...]:
+    """Every deal's contract, in order."""
+    rules = get_rules(rules)
+    return tuple(contract(number, rules) for number in rules.deal_numbers)
 
 
-CONTRACTS = tuple(contract(n) for n in ROUNDS)
+# The default rules' seven contracts (R3).
+CONTRACTS = contracts(LIVERPOOL)

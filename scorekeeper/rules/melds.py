@@ -14,87 +14,29 @@ from dataclasses import dataclass, replace
 from itertools import product
 
 from .cards import SUIT_NAMES, Card, format_cards, parse_cards
+from .deuces import deuce_readings, problem_view
 from .errors import RulesError
-from .profiles import Profile, get_profile
+from .presets import get_rules
+from .reading import (  # noqa: F401 - the meld's vocabulary, read from here too
+    HIGH_ACE,
+    KINDS,
+    LOW_ACE,
+    MAX_RUN,
+    MIN_RUN,
+    MIN_SET,
+    RUN,
+    SET,
+    Reading,
+    positions_of,
+    rank_at,
+)
+from .ruleset import Naturals, RuleSet
 from .verdict import Problem, Verdict
-
-SET, RUN = "set", "run"
-KINDS = (SET, RUN)
-MIN_SET, MIN_RUN, MAX_RUN = 3, 4, 14
-LOW_ACE, HIGH_ACE = 1, 14
-
-
-def rank_at(position: int) -> int:
-    """The rank shown at a run position (14, the high ace, is an ace)."""
-    return 1 if position == HIGH_ACE else position
-
-
-def positions_of(rank: int) -> tuple[int, ...]:
-    """The run positions a rank may take: an ace is low or high, any other rank is itself."""
-    return (LOW_ACE, HIGH_ACE) if rank == 1 else (rank,)
 
 
 def rank_plural(rank: int) -> str:
     """`7s`, `aces`, `kings`: a set's rank in a sentence."""
     return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(rank, f"{rank}s")
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One way to read a meld: its kind, the physical cards in order, and what each joker is.
-
-    `slots` are the cards as placed (a run from low to high, a set as listed);
-    `jokers` says, in slot order, what each joker stands for (a card in a run, a rank in a set);
-    `low` is a run's first position (1 = ace low), 0 for a set.
-    """
-
-    kind: str
-    slots: tuple[Card, ...]
-    jokers: tuple[Card, ...]
-    low: int = 0
-
-    @property
-    def high(self) -> int:
-        """A run's last position (14 = ace high)."""
-        return self.low + len(self.slots) - 1
-
-    @property
-    def suit(self) -> str | None:
-        """A run's suit; None for a set."""
-        return self.cards()[0].suit if self.kind == RUN else None
-
-    def cards(self) -> tuple[Card, ...]:
-        """The slots with every joker replaced by the natural it stands for."""
-        stood_for = iter(self.jokers)
-        return tuple(next(stood_for) if slot.joker else slot for slot in self.slots)
-
-    def faces(self) -> list[str]:
-        """The slots as text, jokers shown as what they stand for: `['5♠', '6♠', '7♠', '8♠']`."""
-        return [card.face() for card in self.cards()]
-
-    def joker_faces(self) -> list[str]:
-        """What each joker stands for, as text: `['7♠']` in a run, `['7']` in a set."""
-        return [card.face() for card in self.jokers]
-
-    def span(self) -> str:
-        """A run as `3♠–6♠`, a set as its cards."""
-        faces = self.faces()
-        return f"{faces[0]}–{faces[-1]}" if self.kind == RUN else " ".join(faces)
-
-    def describe(self) -> str:
-        """`5♠ 6♠ 7♠ 8♠ (joker 7♠)`: the reading as a player would say it."""
-        text = " ".join(self.faces())
-        if not self.jokers:
-            return text
-        word = "joker" if len(self.jokers) == 1 else "jokers"
-        return f"{text} ({word} {' '.join(self.joker_faces())})"
-
-    def key(self) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
-        """What a player sees: readings with the same key are the same reading."""
-        return (self.kind, tuple(self.faces()), tuple(self.joker_faces()))
-
-    def __str__(self) -> str:
-        return self.describe()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +53,9 @@ class Meld:
         """Read a meld in R1 notation."""
         return cls(parse_cards(text))
 
-    def readings(self, profile: Profile | str | None = None) -> list[Reading]:
-        """Every legal reading under the profile (R4)."""
-        return meld_readings(self.cards, profile)
+    def readings(self, rules: RuleSet | str | None = None) -> list[Reading]:
+        """Every legal reading under the rules (R4)."""
+        return meld_readings(self.cards, rules)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -135,22 +77,33 @@ def require_suits(cards: Iterable[Card]) -> None:
             raise RulesError(f"{card} has no suit: a card on the table is written like 7♠")
 
 
-def meld_readings(cards: Sequence[Card], profile: Profile | str | None = None) -> list[Reading]:
-    """Every legal reading of the cards (R4): sets first, then runs from low to high."""
-    profile = get_profile(profile)
+def meld_readings(cards: Sequence[Card], rules: RuleSet | str | None = None) -> list[Reading]:
+    """Every legal reading of the cards (R4): sets first, then runs from low to high.
+
+    Where the rules make deuces wild (R11), each 2 is tried as itself and as a wild card."""
+    rules = get_rules(rules)
     cards = tuple(cards)
     require_suits(cards)
-    if not any(card.natural for card in cards):
+    if rules.wild_deuces and any(card.natural and card.rank == 2 for card in cards):
+        return deuce_readings(cards, rules, set_readings, run_readings)
+    if any(card.as_rank for card in cards) or not any(card.natural for card in cards):
         return []
-    return set_readings(cards, profile) + run_readings(cards, profile)
+    return set_readings(cards, rules) + run_readings(cards, rules)
 
 
-def set_readings(cards: tuple[Card, ...], profile: Profile) -> list[Reading]:
+def too_wild(wilds: int, naturals: int, rules: RuleSet) -> bool:
+    """More wild cards than natural ones, where the rules forbid it (R11)."""
+    return rules.naturals.wild_at_most_natural and wilds > naturals
+
+
+def set_readings(cards: tuple[Card, ...], rules: RuleSet) -> list[Reading]:
     """The one reading as a set, if the cards are one rank (R4), else none."""
     naturals = [card for card in cards if card.natural]
     jokers = [card for card in cards if card.joker]
     ranks = {card.rank for card in naturals}
-    if len(ranks) != 1 or len(cards) < MIN_SET or len(naturals) < profile.set_naturals:
+    if len(ranks) != 1 or len(cards) < MIN_SET or len(naturals) < rules.naturals.set:
+        return []
+    if too_wild(len(jokers), len(naturals), rules):
         return []
     rank = ranks.pop()
     if any(joker.declared and joker.rank != rank for joker in jokers):
@@ -158,12 +111,14 @@ def set_readings(cards: tuple[Card, ...], profile: Profile) -> list[Reading]:
     return [Reading(SET, cards, (Card(rank, None),) * len(jokers))]
 
 
-def run_readings(cards: tuple[Card, ...], profile: Profile) -> list[Reading]:
+def run_readings(cards: tuple[Card, ...], rules: RuleSet) -> list[Reading]:
     """Every distinct placement as a run of one suit, ace low or high, never wrapping (R4)."""
     naturals = [card for card in cards if card.natural]
     suits = {card.suit for card in naturals}
     size = len(cards)
-    if len(suits) != 1 or not MIN_RUN <= size <= MAX_RUN or len(naturals) < profile.run_naturals:
+    if len(suits) != 1 or not MIN_RUN <= size <= MAX_RUN or len(naturals) < rules.naturals.run:
+        return []
+    if too_wild(size - len(naturals), len(naturals), rules):
         return []
     suit = suits.pop()
     fixed = [card for card in cards if card.rank is not None]
@@ -195,23 +150,40 @@ def _place_run(
 
 
 def meld_problem(
-    cards: Sequence[Card], profile: Profile | str | None = None, kinds: Iterable[str] = KINDS
+    cards: Sequence[Card], rules: RuleSet | str | None = None, kinds: Iterable[str] = KINDS
 ) -> Problem:
     """Why the cards are no meld of the wanted `kinds` (call only when there is no such reading).
 
-    The reason names the first condition that fails; a natural-card minimum the profile raises
-    above one is a house rule, cited as R11 with the profile named.
+    The reason names the first condition that fails; a setting the rules change from the
+    default (natural-card minimums above one, wild cards never outnumbering natural ones, wild
+    deuces) is cited as R11 with the rules named.
     """
-    profile = get_profile(profile)
+    rules = get_rules(rules)
     cards = tuple(cards)
     kinds = tuple(kind for kind in KINDS if kind in set(kinds))
+    if not rules.wild_deuces:
+        declared = next((card for card in cards if card.as_rank), None)
+        if declared is not None:
+            return Problem(
+                f"{declared} declares a place, but under {rules.rules_name} a 2 is a natural "
+                "card: only a joker stands for another card",
+                "R1",
+            )
+        return _plain_problem(cards, cards, rules, kinds)
+    view = problem_view(cards, kinds)
+    problem = _plain_problem(view, cards, rules, kinds)
+    return Problem(problem.reason.replace(format_cards(view), format_cards(cards)), problem.rule)
+
+
+def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> Problem:
+    """`meld_problem` on the cards as read (wild 2s as jokers); `physical` are the cards laid."""
     text = format_cards(cards)
     naturals = [card for card in cards if card.natural]
     if not cards:
         return Problem("a meld needs cards; none were given", "R4")
     if not naturals:
         return Problem(f"{text} has no natural card: a meld needs at least one", "R4")
-    house = _house_naturals(cards, profile, kinds)
+    house = _house_naturals(physical, rules, kinds)
     if house:
         return house
     as_set = SET in kinds and len({card.rank for card in naturals}) == 1
@@ -223,13 +195,13 @@ def meld_problem(
                 f"this has {len(cards)}",
                 "R4",
             )
-        set_problem = _set_problem(cards, naturals, profile)
-        run_problem = _run_problem(cards, naturals, profile)
+        set_problem = _set_problem(cards, naturals, rules)
+        run_problem = _run_problem(cards, naturals, rules)
         return Problem(f"as a set, {set_problem.reason}; as a run, {run_problem.reason}", "R4")
     if as_set:
-        return _set_problem(cards, naturals, profile)
+        return _set_problem(cards, naturals, rules)
     if as_run:
-        return _run_problem(cards, naturals, profile)
+        return _run_problem(cards, naturals, rules)
     if kinds == (SET,):
         return Problem(f"{text} mixes ranks: a set is cards of one rank", "R4")
     if kinds == (RUN,):
@@ -239,40 +211,57 @@ def meld_problem(
     return Problem(f"{text} mixes ranks and suits: a set is one rank and a run is one suit", "R4")
 
 
-def _house_naturals(cards: tuple[Card, ...], profile: Profile, kinds: tuple[str, ...]):
-    """The R11 problem when only the profile's natural-card minimum keeps the cards from a meld."""
-    if not profile.house("naturals.set") and not profile.house("naturals.run"):
+WILD_AT_MOST_NATURAL = "a meld may not hold more wild cards than natural cards"
+
+
+def _house_naturals(cards: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, ...]):
+    """The R11 problem when only the rules' natural-card settings keep the cards from a meld:
+    a minimum above one, or wild cards outnumbering natural ones."""
+    minimums = rules.house("naturals.set") or rules.house("naturals.run")
+    capped = rules.naturals.wild_at_most_natural
+    if not minimums and not capped:
         return None
-    relaxed = replace(profile, naturals=replace(profile.naturals, set=1, run=1))
-    found = [kind for kind in kinds if any(r.kind == kind for r in meld_readings(cards, relaxed))]
-    if not found:
+    relaxed = replace(rules, naturals=Naturals(set=1, run=1, wild_at_most_natural=False))
+    readings = [r for r in meld_readings(cards, relaxed) if r.kind in kinds]
+    if not readings:
         return None
-    naturals = sum(card.natural for card in cards)
+    found = list(dict.fromkeys(reading.kind for reading in readings))
+    uncapped = replace(rules, naturals=replace(rules.naturals, wild_at_most_natural=False))
+    if capped and any(r.kind in kinds for r in meld_readings(cards, uncapped)):
+        wild = min(reading.wild_count() for reading in readings)
+        return Problem(
+            f"{rules.rules_name}: {WILD_AT_MOST_NATURAL}; {format_cards(cards)} has "
+            f"{wild} wild and {len(cards) - wild} natural",
+            "R11",
+        )
+    if not minimums:
+        return None
+    naturals = len(cards) - min(reading.wild_count() for reading in readings)
     return Problem(
-        f"{profile.rules_name}: {naturals_needed_text(profile, found)}; "
+        f"{rules.rules_name}: {naturals_needed_text(rules, found)}; "
         f"{format_cards(cards)} has {naturals}",
         "R11",
     )
 
 
-def naturals_needed_text(profile: Profile, kinds: Sequence[str]) -> str:
+def naturals_needed_text(rules: RuleSet, kinds: Sequence[str]) -> str:
     """`a run needs 3 natural cards`, or for both kinds `a set needs 2 natural cards and a run 3`."""
     first, *rest = kinds
-    text = f"a {first} needs {profile.naturals_needed(first)} natural cards"
-    return text + "".join(f" and a {kind} {profile.naturals_needed(kind)}" for kind in rest)
+    text = f"a {first} needs {rules.naturals_needed(first)} natural cards"
+    return text + "".join(f" and a {kind} {rules.naturals_needed(kind)}" for kind in rest)
 
 
-def _naturals_problem(cards: tuple[Card, ...], kind: str, profile: Profile) -> Problem:
-    """Too few natural cards for the profile's minimum (only a house rule asks for more than one)."""
+def _naturals_problem(cards: tuple[Card, ...], kind: str, rules: RuleSet) -> Problem:
+    """Too few natural cards for the rules's minimum (only a house rule asks for more than one)."""
     naturals = sum(card.natural for card in cards)
     return Problem(
-        f"{profile.rules_name}: {naturals_needed_text(profile, [kind])}; "
+        f"{rules.rules_name}: {naturals_needed_text(rules, [kind])}; "
         f"{format_cards(cards)} has {naturals}",
         "R11",
     )
 
 
-def _set_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile) -> Problem:
+def _set_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) -> Problem:
     """What keeps one-rank cards from being a set: a joker declared elsewhere, too few cards."""
     rank = naturals[0].rank
     for card in cards:
@@ -284,12 +273,12 @@ def _set_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile
             )
     if len(cards) < MIN_SET:
         return Problem(f"a set needs at least {MIN_SET} cards; this has {len(cards)}", "R4")
-    if len(naturals) < profile.set_naturals:
-        return _naturals_problem(cards, SET, profile)
+    if len(naturals) < rules.naturals.set:
+        return _naturals_problem(cards, SET, rules)
     return Problem(f"{format_cards(cards)} is not a set", "R4")  # pragma: no cover
 
 
-def _run_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile) -> Problem:
+def _run_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) -> Problem:
     """What keeps one-suit cards from being a run, most specific first."""
     text = format_cards(cards)
     suit = naturals[0].suit
@@ -304,8 +293,8 @@ def _run_problem(cards: tuple[Card, ...], naturals: list[Card], profile: Profile
         return Problem(
             f"a run holds at most {MAX_RUN} cards (A 2 … K A); this has {len(cards)}", "R4"
         )
-    if len(naturals) < profile.run_naturals:
-        return _naturals_problem(cards, RUN, profile)
+    if len(naturals) < rules.naturals.run:
+        return _naturals_problem(cards, RUN, rules)
     ranks = Counter(card.rank for card in cards if card.rank is not None)
     for rank, count in sorted(ranks.items()):
         if rank != 1 and count > 1:
@@ -359,17 +348,18 @@ def describe_readings(readings: Sequence[Reading]) -> str:
 
 
 def check_meld(
-    cards: Sequence[Card], profile: Profile | str | None = None, players: int | None = None
+    cards: Sequence[Card], rules: RuleSet | str | None = None, players: int | None = None
 ) -> Verdict:
     """Judge one meld (R4): every reading when legal, the plain problem when not."""
-    profile = get_profile(profile)
-    players = profile.check_players(players)
+    rules = get_rules(rules)
+    players = rules.check_players(players)
     cards = tuple(cards)
-    profile.check_copies(cards, players)
-    readings = meld_readings(cards, profile)
+    rules.check_copies(cards, players)
+    readings = meld_readings(cards, rules)
+    deuces = {"wild_deuces": []} if rules.wild_deuces else {}
     if not readings:
-        empty = {"kind": None, "kinds": [], "readings": [], "jokers": []}
-        return meld_problem(cards, profile).verdict(empty)
+        empty = {"kind": None, "kinds": [], "readings": [], "jokers": [], **deuces}
+        return meld_problem(cards, rules).verdict(empty)
     kinds = [reading.kind for reading in readings]
     kind_words = " or ".join(dict.fromkeys(kinds))
     reason = f"{format_cards(cards)} is a legal {kind_words}, read as {describe_readings(readings)}"
@@ -379,4 +369,17 @@ def check_meld(
         "readings": [reading.faces() for reading in readings],
         "jokers": [reading.joker_faces() for reading in readings],
     }
+    if rules.wild_deuces:
+        details["wild_deuces"] = [reading.wild_deuces() for reading in readings]
+        if all(reading.wilds for reading in readings):
+            return Verdict(True, f"{wild_deuce_words(rules, readings[0])} {reason}", "R11", details)
     return Verdict(True, reason, "R4", details)
+
+
+def wild_deuce_words(rules: RuleSet, reading: Reading) -> str:
+    """`shanghai rules: the 2♠ is wild here, standing for 7♥.` (R11's citation of wild deuces)."""
+    parts = []
+    for text in reading.wild_deuces():
+        card, stood_for = text.split("=")
+        parts.append(f"the {card} is wild here, standing for {stood_for}")
+    return f"{rules.rules_name}: {', '.join(parts)}."

@@ -1,7 +1,9 @@
-"""R5 Opening: the whole contract laid at once, at its minimum size, runs of a suit not touching.
+"""R5 Opening: the whole contract laid at once, each meld at its size, runs of a suit not touching.
 
 Each meld may have several readings (R4); the opening is legal when some choice of one reading per
-meld gives exactly the contract's sets and runs, with no two same-suit runs contiguous.
+meld gives exactly the contract's sets and runs, each meld matched to one of the contract's melds
+of its kind and size (exactly the size where the rules say `exact_sizes`, else at least; at least
+in a whole-hand deal), with no two same-suit runs contiguous.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from itertools import combinations, product
 from .cards import Card, format_cards
 from .contracts import Contract, contract
 from .errors import RulesError
-from .melds import MIN_RUN, MIN_SET, RUN, SET, Reading, meld_problem, meld_readings
-from .profiles import LIVERPOOL, Profile, setting
+from .melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
+from .presets import get_rules
+from .ruleset import RuleSet
 from .verdict import Problem, Verdict
 
 EMPTY = {"melds": [], "kinds": [], "jokers": []}
@@ -49,11 +52,34 @@ def check_left(left: object) -> int | None:
     return left
 
 
-def fits_opening(reading: Reading, wanted: Contract, profile: Profile) -> bool:
-    """Whether a reading has an opening's size: exact 3 / 4 where the profile says so (R5, R11)."""
-    if wanted.whole_hand or not profile.exact_opening:
+def exact_sizes(wanted: Contract, rules: RuleSet) -> bool:
+    """Whether the opening lays each meld at exactly its size (R5), never in a whole-hand deal."""
+    return rules.exact_sizes and not wanted.whole_hand
+
+
+def fits_opening(reading: Reading, wanted: Contract, rules: RuleSet) -> bool:
+    """Whether a reading has the size of some meld of its kind in the contract (R5, R11)."""
+    sizes = wanted.sizes(reading.kind)
+    if not sizes:
         return True
-    return len(reading.slots) == (MIN_SET if reading.kind == SET else MIN_RUN)
+    if exact_sizes(wanted, rules):
+        return len(reading.slots) in sizes
+    return len(reading.slots) >= sizes[0]
+
+
+def sizes_fit(choice: Sequence[Reading], wanted: Contract, exact: bool) -> bool:
+    """Whether the melds can be matched one to one with the contract's melds of their kind, each
+    exactly (or at least) its size: sorted lengths against sorted sizes decide it."""
+    for kind in (SET, RUN):
+        lengths = sorted(len(reading.slots) for reading in choice if reading.kind == kind)
+        sizes = wanted.sizes(kind)
+        if len(lengths) != len(sizes):
+            return False
+        if exact and lengths != sizes:
+            return False
+        if any(length < size for length, size in zip(lengths, sizes, strict=True)):
+            return False
+    return True
 
 
 def kind_counts(options: Sequence[Sequence[Reading]]) -> set[tuple[int, int]]:
@@ -64,17 +90,21 @@ def kind_counts(options: Sequence[Sequence[Reading]]) -> set[tuple[int, int]]:
     }
 
 
-def fitting_choices(options: Sequence[Sequence[Reading]], wanted: Contract):
-    """Each choice of one reading per meld that gives exactly the contract's sets and runs."""
+def fitting_choices(options: Sequence[Sequence[Reading]], wanted: Contract, exact: bool = False):
+    """Each choice of one reading per meld that gives exactly the contract's melds."""
     for choice in product(*options):
-        runs = sum(reading.kind == RUN for reading in choice)
-        if runs == wanted.runs and len(choice) - runs == wanted.sets:
+        if sizes_fit(choice, wanted, exact):
             yield choice
 
 
 def counts_text(counts: set[tuple[int, int]]) -> str:
     """`2 sets` or `2 sets or 1 set + 1 run`."""
-    return " or ".join(Contract(0, sets, runs).short() for sets, runs in sorted(counts))
+    return " or ".join(_kinds_text(sets, runs) for sets, runs in sorted(counts))
+
+
+def _kinds_text(sets: int, runs: int) -> str:
+    parts = [f"{n} {word}" + ("s" if n > 1 else "") for n, word in ((sets, "set"), (runs, "run"))]
+    return " + ".join(part for part, n in zip(parts, (sets, runs), strict=True) if n)
 
 
 def _fail(reason: str, rule: str) -> Verdict:
@@ -85,29 +115,37 @@ def _fail(reason: str, rule: str) -> Verdict:
 def check_opening(
     round_number: int,
     melds: Sequence[Sequence[Card]],
-    profile: Profile | str | None = None,
+    rules: RuleSet | str | None = None,
     players: int | None = None,
     left: int | None = None,
 ) -> Verdict:
     """Judge an opening (R5): the entire contract at once, under some reading of the jokers."""
-    round_number, profile, players = setting(round_number, profile, players)
+    rules = get_rules(rules)
+    round_number = rules.check_deal(round_number)
+    players = rules.check_players(players)
     melds = [tuple(meld) for meld in melds]
-    profile.check_copies([c for meld in melds for c in meld], players)
+    rules.check_copies([c for meld in melds for c in meld], players)
     left = check_left(left)
-    wanted = contract(round_number)
+    wanted = contract(round_number, rules)
     if len(melds) != wanted.melds:
         return _fail(_count_reason(wanted, len(melds)), "R5")
     readings = []
     for meld in melds:
-        found = meld_readings(meld, profile)
+        found = meld_readings(meld, rules)
         if not found:
-            return _meld_problem(meld, profile, wanted).verdict(EMPTY)
+            return _meld_problem(meld, rules, wanted).verdict(EMPTY)
         readings.append(found)
-    options = [[r for r in found if fits_opening(r, wanted, profile)] for found in readings]
-    tried = list(fitting_choices(options, wanted))
-    chosen = next((choice for choice in tried if touching_pair(choice) is None), None)
+    exact = exact_sizes(wanted, rules)
+    options = [[r for r in found if fits_opening(r, wanted, rules)] for found in readings]
+    tried = list(fitting_choices(options, wanted, exact))
+    # The fewest 2s played wild (R11): a verdict turns on wild deuces only when it must.
+    chosen = min(
+        (choice for choice in tried if touching_pair(choice) is None),
+        key=lambda choice: sum(len(reading.wilds) for reading in choice),
+        default=None,
+    )
     if chosen is None:
-        return _fail(*_diagnose(melds, readings, options, tried, wanted))
+        return _fail(*_diagnose(melds, readings, options, tried, wanted, exact))
     problem = _left_problem(wanted, left)
     if problem:
         return _fail(problem, "R5")
@@ -116,13 +154,23 @@ def check_opening(
         "kinds": [reading.kind for reading in chosen],
         "jokers": [reading.joker_faces() for reading in chosen],
     }
+    if rules.wild_deuces:
+        details["wild_deuces"] = [reading.wild_deuces() for reading in chosen]
     reason = _legal_reason(wanted, chosen, left)
-    bigger = not wanted.whole_hand and any(not fits_opening(r, wanted, LIVERPOOL) for r in chosen)
-    if bigger:
-        # Only the house rules' "3+ / 4+" opening melds make this legal (R11).
-        reason = f"{profile.rules_name} allow opening melds above 3 and 4 cards. {reason}"
-        return Verdict(True, reason, "R11", details)
+    if not wanted.whole_hand and not sizes_fit(chosen, wanted, True):
+        # Only the rules' "at least" sizes make this legal (R11).
+        return Verdict(True, f"{longer_melds_words(rules, wanted)} {reason}", "R11", details)
+    deuces = next((reading for reading in chosen if reading.wilds), None)
+    if deuces is not None:
+        return Verdict(True, f"{wild_deuce_words(rules, deuces)} {reason}", "R11", details)
     return Verdict(True, reason, "R5", details)
+
+
+def longer_melds_words(rules: RuleSet, wanted: Contract) -> str:
+    """`family rules allow opening melds above 3 and 4 cards.` (R11's citation of the sizes)."""
+    if wanted.at_least_sizes:
+        return f"{rules.rules_name} allow opening melds above 3 and 4 cards."
+    return f"{rules.rules_name} allow opening melds longer than the contract's sizes."
 
 
 def _count_reason(wanted: Contract, laid: int) -> str:
@@ -137,16 +185,16 @@ def contract_kinds(wanted: Contract) -> tuple[str, ...]:
     return tuple(kind for kind, count in ((SET, wanted.sets), (RUN, wanted.runs)) if count)
 
 
-def _meld_problem(meld: tuple[Card, ...], profile: Profile, wanted: Contract) -> Problem:
+def _meld_problem(meld: tuple[Card, ...], rules: RuleSet, wanted: Contract) -> Problem:
     """A bad meld's problem as the contract's kinds see it, naming the meld when it does not."""
-    problem = meld_problem(meld, profile, contract_kinds(wanted))
+    problem = meld_problem(meld, rules, contract_kinds(wanted))
     text = format_cards(meld)
     if problem.reason.startswith(text) or text in problem.reason:
         return problem
     return Problem(f"{text}: {problem.reason}", problem.rule)
 
 
-def _diagnose(melds, readings, options, tried, wanted: Contract) -> tuple[str, str]:
+def _diagnose(melds, readings, options, tried, wanted: Contract, exact: bool) -> tuple[str, str]:
     """Why no choice works: the contract's kinds (R3), the opening sizes (R5) or touching runs (R5)."""
     possible = kind_counts(readings)
     target = (wanted.sets, wanted.runs)
@@ -156,7 +204,7 @@ def _diagnose(melds, readings, options, tried, wanted: Contract) -> tuple[str, s
             "R3",
         )
     if not tried:
-        return _size_reason(melds, readings, options), "R5"
+        return _size_reason(melds, readings, options, wanted, exact), "R5"
     one, two = touching_pair(tried[0])
     every = ", whichever way the jokers are read" if len(tried) > 1 else ""
     return (
@@ -166,16 +214,23 @@ def _diagnose(melds, readings, options, tried, wanted: Contract) -> tuple[str, s
     )
 
 
-def _size_reason(melds, readings, options) -> str:
-    """A meld that is a set or a run only above the opening's exact size, emptiest first."""
+def _size_reason(melds, readings, options, wanted: Contract, exact: bool) -> str:
+    """A meld that is a set or a run only at a size the contract does not ask, emptiest first;
+    or, when each meld fits some size, the sizes the melds cannot be matched to together."""
     lost = [
         (bool(fitting), meld, {r.kind for r in found} - {r.kind for r in fitting})
         for meld, found, fitting in zip(melds, readings, options, strict=True)
     ]
-    _, meld, kinds = min((item for item in lost if item[2]), key=lambda item: item[0])
-    if SET in kinds:
-        return f"A set in the opening is exactly {MIN_SET} cards (R5); {format_cards(meld)} has {len(meld)}"
-    return f"A run in the opening is exactly {MIN_RUN} cards (R5); {format_cards(meld)} has {len(meld)}"
+    sizes = {kind: wanted.sizes(kind) for kind in (SET, RUN)}
+    lost = [item for item in lost if item[2]]
+    if not lost:
+        return f"The melds cannot be matched to {wanted.short()}, each meld at its size"
+    _, meld, kinds = min(lost, key=lambda item: item[0])
+    kind = SET if SET in kinds else RUN
+    words = " or ".join(str(size) for size in dict.fromkeys(sizes[kind]))
+    if exact:
+        return f"A {kind} in the opening is exactly {words} cards (R5); {format_cards(meld)} has {len(meld)}"
+    return f"A {kind} in the opening is at least {sizes[kind][0]} cards; {format_cards(meld)} has {len(meld)}"
 
 
 def _left_problem(wanted: Contract, left: int | None) -> str | None:
@@ -184,7 +239,10 @@ def _left_problem(wanted: Contract, left: int | None) -> str | None:
         return None
     if wanted.whole_hand and left:
         card_word = "card" if left == 1 else "cards"
-        return f"Round 7 lays the whole hand at once with no discard, but {left} {card_word} would be left"
+        return (
+            f"Round {wanted.round} lays the whole hand at once with no discard, "
+            f"but {left} {card_word} would be left"
+        )
     if not wanted.whole_hand and left == 0:
         return "After opening you must still hold a card for the discard that ends the turn; none would be left"
     return None

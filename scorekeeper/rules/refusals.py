@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import enum
 
-from .contracts import CONTRACTS, Contract
+from .contracts import Contract
 from .melds import MIN_RUN, MIN_SET, RUN, SET
 from .verdict import Problem
 
-_SHORT = {deal.round: deal.short() for deal in CONTRACTS}
-
 
 def contract_text(deal: Contract) -> str:
-    """`1 set + 1 run`: the round's contract without the round-7 wording (R3)."""
-    return _SHORT[deal.round]
+    """`1 set + 1 run`: the round's contract without the whole-hand wording (R3)."""
+    return deal.short()
 
 
 def plural(count: int, word: str) -> str:
@@ -41,7 +39,7 @@ class Refusal(enum.Enum):
     SIZE = (
         "R5",
         lambda hand, deal: (
-            f"{contract_text(deal)} needs at least {MIN_SET * deal.sets + MIN_RUN * deal.runs + 1} "
+            f"{contract_text(deal)} needs at least {deal.least_cards + 1} "
             f"cards, one of them kept to discard: this hand has {plural(hand.size, 'card')}."
         ),
     )
@@ -72,15 +70,15 @@ class Refusal(enum.Enum):
     SUITS = (
         "R5",
         lambda hand, deal: (
-            "The naturals are in 4 suits, but round 7's 3 runs can hold at most 3 suits and every "
-            "card must be used."
+            f"The naturals are in 4 suits, but round {deal.round}'s {deal.runs} runs can hold at "
+            f"most {deal.runs} suits and every card must be used."
         ),
     )
     WHOLE = (
         "R5",
         lambda hand, deal: (
-            f"There is no way to split these {hand.size} cards into 3 runs of at least {MIN_RUN} "
-            "cards that use the whole hand."
+            f"There is no way to split these {hand.size} cards into {deal.runs} runs of at least "
+            f"{MIN_RUN} cards that use the whole hand."
         ),
     )
     JOINT = (
@@ -94,8 +92,8 @@ class Refusal(enum.Enum):
     def __init__(self, rule: str, message):
         self.rule = rule
         self.message = message
-        # Too few cards, or four suits in round 7, refuse alike in every profile; any other
-        # refusal may turn on the natural-card minimums (R11's house settings).
+        # Too few cards, or four suits in round 7, refuse alike in every rule set; any other
+        # refusal may turn on the natural-card minimums (R11's settings).
         self.turns_on_naturals = self._name_ not in ("SIZE", "SUITS")
 
     def problem(self, search, deal: Contract) -> Problem:

@@ -6,7 +6,7 @@ each rank, and `J` jokers. Run positions are 1..14 (an ace sits at 1 or 14; noth
 The runs are chosen first, as intervals (a `Run`); for a fixed choice of runs the rest is decided
 by counting, exactly:
 
-* Sets never need more than 3 cards. In a profile with "3+" sets, a bigger set can drop a joker
+* Sets never need more than 3 cards. In rules with "3+" sets, a bigger set can drop a joker
   (or, with no joker, a natural: it keeps >= 3 >= set_naturals naturals) and stay legal; the card
   goes back to the hand, which only helps the discard. So every set is 3 cards.
 * For a fixed choice of runs and of `k[r]` sets of each rank r, give naturals to run cells as far
@@ -27,7 +27,7 @@ by counting, exactly:
   k within the joker budget is tried (at most 2 sets are in play when there is a run, so this is
   small).
 
-Which runs are tried. In "exactly 4" profiles: every 4-card window. In "4+" profiles a longer run
+Which runs are tried. In "exactly 4" rules: every 4-card window. In "4+" rules a longer run
 is only ever needed in a special shape. Take any legal opening and trim runs while legal (drop an
 end card back into the hand: the run still has >= 4 cards, enough naturals, and no new
 contiguity). In a fully trimmed opening, a run longer than 4 has each end blocked: either the end
@@ -49,8 +49,8 @@ from .cards import Card, check_copies
 from .contracts import Contract
 from .errors import CopyLimitError, RulesError
 from .melds import HIGH_ACE, MIN_RUN, MIN_SET
-from .profiles import Profile
 from .refusals import Refusal
+from .ruleset import RuleSet
 from .runs import CELLS, INTERVAL_MASK, SLOT_TEXT, SUBSETS, SUIT_INDEX, Run
 
 _RANKS = frozenset(range(1, 14))
@@ -77,7 +77,7 @@ class Search:
         "_sets_alone",
     )
 
-    def __init__(self, cards: list[Card], deal: Contract, profile: Profile, packs, joker_limit):
+    def __init__(self, cards: list[Card], deal: Contract, rules: RuleSet, packs, joker_limit):
         """Count the hand in one pass, refusing what cannot be judged (R1)."""
         count = [0] * 64
         rank_total = [0] * 14
@@ -120,9 +120,9 @@ class Search:
         self.sets = deal.sets
         self.runs = deal.runs
         self.whole = whole = deal.whole_hand
-        self.set_naturals = profile.set_naturals
-        self.run_naturals = profile.run_naturals
-        self.exact = profile.exact_opening and not whole
+        self.set_naturals = rules.naturals.set
+        self.run_naturals = rules.naturals.run
+        self.exact = rules.exact_sizes and not whole
         self._base = None
         self._sets_alone = _UNSET  # worked out by `early_refusal`
 

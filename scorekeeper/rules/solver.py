@@ -1,8 +1,8 @@
 """R5 Opening search: can this hand go down, and how?
 
-`solve_opening(hand, round_number, profile, players)` answers for the cards held after the draw:
-rounds 1-6 look for the round's contract inside the hand with at least one card kept for the
-discard; round 7 looks for a split of the whole hand into 3 runs. The answer is exact (never a
+`solve_opening(hand, round_number, rules, players)` answers for the cards held after the draw:
+a deal looks for its contract inside the hand with at least one card kept for the discard; a
+whole-hand deal (the default rules' round 7) looks for a split of the whole hand into its melds. The answer is exact (never a
 wrong "no", never an illegal "yes") and fast enough to run on every tap: the search works on
 card counts, never on physical cards, and only the arrangement it finally returns is made of
 real cards.
@@ -11,9 +11,11 @@ The search lives in five modules, each with the reasoning that makes it exact:
 search.py (the hand as counts; rounds 1-6: runs first, then the sets they leave), runs.py (a run
 as a `Run` value, and the tables of positions the search reads), whole_hand.py
 (round 7: 3 runs that use every card), arrangement.py (the opening found, made of real cards)
-and refusals.py (each reason for a "no", with its rule and message). This module is the public
-entry point: it checks the input (R1), runs the search, and names the deciding rule, R11 where
-only the profile's house settings decide.
+and refusals.py (each reason for a "no", with its rule and message); general.py searches the
+contracts and settings only a rule set asks (R11: sizes above the least, three runs beside the
+sets, whole-hand deals with sets, wild deuces, no more wild cards than natural ones). This module
+is the public entry point: it checks the input (R1), runs the search, and names the deciding
+rule, R11 where only the rule set's settings decide.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from .arrangement import realise
 from .cards import Card, parse_cards
 from .contracts import Contract, contract
 from .errors import SizeError
-from .melds import MIN_RUN, MIN_SET, RUN, SET, naturals_needed_text
-from .profiles import Profile, get_profile
+from .general import OutOfSteps, solve_general
+from .melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
+from .presets import get_rules
 from .refusals import contract_text, plural
+from .ruleset import RuleSet
 from .search import Search
 from .verdict import Problem, Verdict
 from .whole_hand import early_refusal, solve_whole
@@ -62,13 +66,13 @@ def _early_refusal(search: Search):
     return early_refusal(search) if search.whole else search.early_refusal()
 
 
-def _opening(search: Search, deal: Contract, profile: Profile):
+def _opening(search: Search, deal: Contract, rules: RuleSet):
     """(the opening found as (runs, sets), None), or (None, why not, on the rule that decides it).
 
-    Where the profile raises the natural-card minimums (R11), a refusal that turns on them is
+    Where the rules raise the natural-card minimums (R11), a refusal that turns on them is
     searched again on the same counts with one natural a meld (R4's minimum, as every other
-    profile has it): if that search finds an opening, the house minimum alone refuses (R11,
-    profile named); if not, the default rules refuse as well, and the reason is theirs.
+    rule set has it): if that search finds an opening, the house minimum alone refuses (R11,
+    rules named); if not, the default rules refuse as well, and the reason is theirs.
 
     Any opening under the house minimums is one under R4's too, so when the search with one
     natural a meld refuses before any run is fitted (too few cards or naturals, no sets, no run:
@@ -76,7 +80,7 @@ def _opening(search: Search, deal: Contract, profile: Profile):
     refusal no minimum decides, too few cards or four suits in round 7, reads the same either
     way).
     """
-    house = profile.house("naturals.set") or profile.house("naturals.run")
+    house = rules.house("naturals.set") or rules.house("naturals.run")
     if house:
         relaxed = search.variant(1, 1, search.exact)
         refusal = _early_refusal(relaxed)
@@ -92,7 +96,7 @@ def _opening(search: Search, deal: Contract, profile: Profile):
         return None, refusal.problem(relaxed, deal)
     kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
     return None, Problem(
-        f"{profile.rules_name}: {naturals_needed_text(profile, kinds)}, and these "
+        f"{rules.rules_name}: {naturals_needed_text(rules, kinds)}, and these "
         f"{search.size} cards cannot make {contract_text(deal)} with that many natural cards.",
         "R11",
     )
@@ -101,47 +105,134 @@ def _opening(search: Search, deal: Contract, profile: Profile):
 def solve_opening(
     hand: Sequence[Card] | str,
     round_number: int,
-    profile: Profile | str | None = None,
+    rules: RuleSet | str | None = None,
     players: int | None = None,
 ) -> Verdict:
-    """Can this hand (the cards held after the draw) go down in this round? (R5)
+    """Can this hand (the cards held after the draw) go down in this deal? (R5)
 
     Legal means an opening exists; `details` then gives one: `melds` (the hand's own cards, sets
-    first, runs low to high), `readings` (the same with each joker replaced by the card it stands
-    for, or by the rank alone in a set), `kinds` ("set" / "run") and `left` (the cards kept; none
-    in round 7). Otherwise `melds` is empty and `left` is the whole hand.
+    first, runs low to high), `readings` (the same with each wild card replaced by the card it
+    stands for, or by the rank alone in a set), `kinds` ("set" / "run") and `left` (the cards
+    kept; none in a whole-hand deal); with wild deuces, `wild_deuces` too (each meld's wild 2s as
+    `2♥=7♠`). Otherwise `melds` is empty and `left` is the whole hand.
     Raises `SizeError` above HAND_LIMIT cards, `CopyLimitError` for impossible copies and
-    `RulesError` for rank-only cards, a bad round, profile or player count.
+    `RulesError` for rank-only cards, a bad round, rule set or player count.
     """
-    profile = get_profile(profile)
-    deal = contract(round_number)
+    rules = get_rules(rules)
+    deal = contract(round_number, rules)
     cards = _hand_cards(hand)
-    search = Search(cards, deal, profile, profile.pack_count(players), profile.joker_count(players))
-    found, problem = _opening(search, deal, profile)
+    search = Search(cards, deal, rules, rules.pack_count(players), rules.joker_count(players))
+    if needs_general(deal, rules):
+        return _general(cards, search, deal, rules)
+    found, problem = _opening(search, deal, rules)
     if found is None:
         return problem.verdict({"melds": [], "readings": [], "kinds": [], "left": search.texts})
     runs, ks = found
     melds, readings, kinds, left = realise(cards, search, runs, ks)
-    shown = " + ".join(" ".join(meld) for meld in melds)
-    if deal.whole_hand:
-        reason = f"The whole hand goes down as 3 runs: {shown}."
-    else:
-        reason = (
-            f"This hand can go down with {contract_text(deal)}: {shown}, "
-            f"keeping {plural(len(left), 'card')} for the discard."
-        )
+    reason = _found_reason(deal, melds, left)
     rule = RULE
-    if _only_by_bigger_melds(search, profile, melds, kinds):
-        reason = f"{profile.rules_name} allow opening melds above 3 and 4 cards. {reason}"
+    if _only_by_bigger_melds(search, rules, melds, kinds):
+        reason = f"{rules.rules_name} allow opening melds above 3 and 4 cards. {reason}"
         rule = "R11"
     return Verdict(
         True, reason, rule, {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
     )
 
 
-def _only_by_bigger_melds(search: Search, profile: Profile, melds, kinds) -> bool:
-    """Whether the hand opens only because the profile allows melds above 3 / 4 cards (R11)."""
-    if search.whole or profile.exact_opening:
+def needs_general(deal: Contract, rules: RuleSet) -> bool:
+    """Whether the deal asks what only general.py searches (see its docstring)."""
+    if rules.wild_deuces or rules.naturals.wild_at_most_natural or not deal.at_least_sizes:
+        return True
+    if deal.whole_hand:
+        return deal.sets > 0 or deal.runs > 3
+    return deal.runs > 2
+
+
+def _found_reason(deal: Contract, melds, left) -> str:
+    shown = " + ".join(" ".join(meld) for meld in melds)
+    if deal.whole_hand:
+        return f"The whole hand goes down as {contract_text(deal)}: {shown}."
+    return (
+        f"This hand can go down with {contract_text(deal)}: {shown}, "
+        f"keeping {plural(len(left), 'card')} for the discard."
+    )
+
+
+def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
+    """The opening under any contract or setting (general.py), with its reason and rule."""
+    empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts}
+    if rules.wild_deuces:
+        empty["wild_deuces"] = []
+    found = solve_general(cards, deal, rules)
+    if found is None:
+        return _general_refusal(cards, search, deal, rules).verdict(empty)
+    melds, readings, kinds, deuces, left = found
+    details = {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
+    reason = _found_reason(deal, melds, left)
+    if rules.wild_deuces:
+        details["wild_deuces"] = deuces
+        marks = [mark for meld in deuces for mark in meld]
+        if marks:
+            # The fewest wild 2s are tried first: with every 2 natural, no opening exists.
+            words = ", ".join(
+                f"the {mark.split('=')[0]} is wild here, standing for {mark.split('=')[1]}"
+                for mark in marks
+            )
+            return Verdict(True, f"{rules.rules_name}: {words}. {reason}", "R11", details)
+    return Verdict(True, reason, RULE, details)
+
+
+def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> Problem:
+    """Why no opening exists: too few cards (R5), or only a setting of the rules (R11), or none."""
+    discard = 0 if deal.whole_hand else 1
+    least = deal.least_cards + discard
+    if len(cards) < least:
+        kept = ", one of them kept to discard" if discard else ""
+        return Problem(
+            f"{contract_text(deal)} needs at least {least} cards{kept}: this hand has "
+            f"{plural(len(cards), 'card')}.",
+            RULE,
+        )
+    made = f"these {len(cards)} cards cannot make {contract_text(deal)}"
+    if rules.naturals.wild_at_most_natural and _opens(cards, deal, rules, capped=False):
+        return Problem(f"{rules.rules_name}: {WILD_AT_MOST_NATURAL}, and {made} that way.", "R11")
+    house = rules.house("naturals.set") or rules.house("naturals.run")
+    if house and _opens(cards, deal, rules, minimums=(1, 1)):
+        kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
+        return Problem(
+            f"{rules.rules_name}: {naturals_needed_text(rules, kinds)}, and {made} with that "
+            "many natural cards.",
+            "R11",
+        )
+    if deal.whole_hand:
+        return Problem(
+            f"There is no way to lay these {len(cards)} cards as {contract_text(deal)} "
+            "using the whole hand.",
+            RULE,
+        )
+    return Problem(
+        f"There is no way to make {contract_text(deal)} from these {len(cards)} cards at once, "
+        "each card in one meld, and still keep a card to discard.",
+        RULE,
+    )
+
+
+# The runs a search for a refusal's citation may try: past them the reason is the plain one,
+# which is true as well (no opening exists), only less specific.
+CITATION_STEPS = 1000
+
+
+def _opens(cards, deal: Contract, rules: RuleSet, **relaxed) -> bool:
+    """Whether the hand opens with one of the rules' settings relaxed, within CITATION_STEPS."""
+    try:
+        return solve_general(cards, deal, rules, steps=CITATION_STEPS, **relaxed) is not None
+    except OutOfSteps:
+        return False
+
+
+def _only_by_bigger_melds(search: Search, rules: RuleSet, melds, kinds) -> bool:
+    """Whether the hand opens only because the rules allow melds above 3 / 4 cards (R11)."""
+    if search.whole or rules.exact_sizes:
         return False
     sizes = {SET: MIN_SET, RUN: MIN_RUN}
     if all(len(meld) == sizes[kind] for meld, kind in zip(melds, kinds, strict=True)):

@@ -4,7 +4,8 @@ Nothing clever here: every meld that can be cut from the hand is listed by brute
 sub-multiset of one rank plus any number of jokers for a set, of one suit plus jokers for a run),
 every way of reading a run is listed by trying every start position, and every combination of
 the contract's melds is tried. No lemma of the solver is used (sets of 3+ and runs of 4+ really
-are tried at every size the profile allows).
+are tried at every size the rules allow). Wild deuces: every way of playing the 2s (each as itself
+or as a wild card) is tried, a wild 2 searched as a joker.
 
 `validate_opening` is an independent check of an arrangement as the solver reports it.
 """
@@ -16,7 +17,7 @@ from itertools import product
 
 from scorekeeper.rules.cards import SUIT_SYMBOLS, Card, rank_name
 from scorekeeper.rules.contracts import contract
-from scorekeeper.rules.profiles import get_profile
+from scorekeeper.rules.presets import get_rules
 
 JOKER = "JK"
 
@@ -56,9 +57,19 @@ def sub_multisets(counter: Counter):
         yield Counter({kind: amount for kind, amount in zip(kinds, amounts, strict=True) if amount})
 
 
-def meld_candidates(hand: Counter, round_number: int, profile):
+def _least_naturals(kind: str, size: int, rules) -> int:
+    need = rules.naturals.of(kind)
+    return max(need, (size + 1) // 2) if rules.naturals.wild_at_most_natural else need
+
+
+def _size_ok(size: int, sizes: list[int], exact: bool) -> bool:
+    return size in sizes if exact else bool(sizes) and size >= min(sizes)
+
+
+def meld_candidates(hand: Counter, deal, rules):
     """Every (kind, cards Counter, readings) that is a legal meld of the opening on its own."""
-    exact = profile.exact_opening and round_number != 7
+    exact = rules.exact_sizes and not deal.whole_hand
+    set_sizes, run_sizes = deal.sizes("set"), deal.sizes("run")
     jokers = hand[JOKER]
     sets, runs = [], []
     for rank in range(1, 14):
@@ -67,7 +78,9 @@ def meld_candidates(hand: Counter, round_number: int, profile):
             natural_count = sum(naturals.values())
             for j in range(jokers + 1):
                 size = natural_count + j
-                if (size == 3 if exact else size >= 3) and natural_count >= profile.set_naturals:
+                if _size_ok(size, set_sizes, exact) and natural_count >= _least_naturals(
+                    "set", size, rules
+                ):
                     cards = Counter(naturals)
                     if j:
                         cards[JOKER] = j
@@ -76,11 +89,11 @@ def meld_candidates(hand: Counter, round_number: int, profile):
         of_suit = Counter({k: c for k, c in hand.items() if k != JOKER and k[1] == suit})
         for naturals in sub_multisets(of_suit):
             natural_list = list(naturals.elements())
-            if len(natural_list) < profile.run_naturals:
-                continue
             for j in range(jokers + 1):
                 size = len(natural_list) + j
-                if not (size == 4 if exact else size >= 4):
+                if not _size_ok(size, run_sizes, exact):
+                    continue
+                if len(natural_list) < _least_naturals("run", size, rules):
                     continue
                 readings = [(suit, lo, hi) for lo, hi in run_readings(natural_list, j)]
                 if readings:
@@ -89,6 +102,18 @@ def meld_candidates(hand: Counter, round_number: int, profile):
                         cards[JOKER] = j
                     runs.append(("run", cards, readings))
     return sets, runs
+
+
+def _matches_sizes(chosen, deal, exact: bool) -> bool:
+    """The melds match the contract's melds one to one, each exactly (or at least) its size."""
+    for kind in ("set", "run"):
+        lengths = sorted(sum(meld[1].values()) for meld in chosen if meld[0] == kind)
+        sizes = deal.sizes(kind)
+        if exact and lengths != sizes:
+            return False
+        if any(length < size for length, size in zip(lengths, sizes, strict=True)):
+            return False
+    return True
 
 
 def contiguous(a, b) -> bool:
@@ -108,13 +133,35 @@ def readable_apart(runs) -> tuple | None:
     return None
 
 
-def exhaustive_opening(hand, round_number: int, profile=None):
+def deuce_views(cards: Counter, rules):
+    """The hand with each way of playing its 2s: some 2s of each suit counted as jokers."""
+    if not rules.wild_deuces:
+        yield cards
+        return
+    deuces = [kind for kind in cards if kind != JOKER and kind[0] == 2]
+    for wild in product(*(range(cards[kind] + 1) for kind in deuces)):
+        view = Counter(cards)
+        for kind, number in zip(deuces, wild, strict=True):
+            view[kind] -= number
+            view[JOKER] += number
+        yield +view
+
+
+def exhaustive_opening(hand, round_number: int, rules=None):
     """One legal opening as a list of (kind, Counter of cards, reading) or None if none exists."""
-    profile = get_profile(profile)
-    deal = contract(round_number)
-    cards = Counter(card_type(card) for card in hand)
+    rules = get_rules(rules)
+    for cards in deuce_views(Counter(card_type(card) for card in hand), rules):
+        found = _exhaustive(cards, round_number, rules)
+        if found is not None:
+            return found
+    return None
+
+
+def _exhaustive(cards: Counter, round_number: int, rules):
+    deal = contract(round_number, rules)
+    exact = rules.exact_sizes and not deal.whole_hand
     total = sum(cards.values())
-    sets, runs = meld_candidates(cards, round_number, profile)
+    sets, runs = meld_candidates(cards, deal, rules)
     slots = [("run", runs)] * deal.runs + [("set", sets)] * deal.sets
     chosen: list = []
 
@@ -124,6 +171,8 @@ def exhaustive_opening(hand, round_number: int, profile=None):
         if deal.whole_hand and left != 0:
             return None
         if not deal.whole_hand and left < 1:
+            return None
+        if not _matches_sizes(chosen, deal, exact):
             return None
         run_melds = [meld for meld in chosen if meld[0] == "run"]
         choice = readable_apart(run_melds)
@@ -187,11 +236,11 @@ def _reading_position_list(reading: list[str]):
     return (suits.pop(), positions[0], positions[-1]), None
 
 
-def validate_opening(hand, round_number: int, profile, details) -> list[str]:
+def validate_opening(hand, round_number: int, rules, details) -> list[str]:
     """What is wrong with the arrangement in `details` (empty when it is a legal opening)."""
-    profile = get_profile(profile)
-    deal = contract(round_number)
-    exact = profile.exact_opening and not deal.whole_hand
+    rules = get_rules(rules)
+    deal = contract(round_number, rules)
+    exact = rules.exact_sizes and not deal.whole_hand
     melds, readings, kinds, left = (
         details["melds"],
         details["readings"],
@@ -201,9 +250,15 @@ def validate_opening(hand, round_number: int, profile, details) -> list[str]:
     if not (len(melds) == len(readings) == len(kinds)):
         return ["melds, readings and kinds differ in length"]
     problems = _contract_problems(hand, deal, melds, kinds, left)
+    shaped = [
+        (kind, Counter({i: 1 for i in range(len(meld))}))
+        for meld, kind in zip(melds, kinds, strict=True)
+    ]
+    if not _matches_sizes(shaped, deal, exact):
+        problems.append(f"meld sizes {[len(m) for m in melds]} do not match {deal}")
     intervals = []
     for meld, reading, kind in zip(melds, readings, kinds, strict=True):
-        found, interval = _meld_problems(meld, reading, kind, profile, exact)
+        found, interval = _meld_problems(meld, reading, kind, rules)
         problems.extend(found)
         if interval is not None:
             intervals.append(interval)
@@ -226,25 +281,36 @@ def _contract_problems(hand, deal, melds, kinds, left) -> list[str]:
     if laid + kept != Counter(card_type(card) for card in hand):
         problems.append("melds and left are not exactly the hand")
     if deal.whole_hand and left:
-        problems.append("round 7 must use the whole hand")
+        problems.append("a whole-hand deal must use the whole hand")
     if not deal.whole_hand and not left:
         problems.append("no card left for the discard")
     return problems
 
 
-def _meld_problems(meld, reading, kind, profile, exact) -> tuple[list[str], tuple | None]:
+def _is_wild(text: str, read: str, rules) -> bool:
+    """A joker, or (wild deuces) a 2 read as anything but itself."""
+    if text == JOKER:
+        return True
+    return rules.wild_deuces and text != read and _parse_text(text)[0] == 2
+
+
+def _meld_problems(meld, reading, kind, rules) -> tuple[list[str], tuple | None]:
     """One meld against its reading: (its problems, its run's (suit, lo, hi) when it is one)."""
     if len(meld) != len(reading):
         return ["a reading differs in length from its meld"], None
     problems = []
-    naturals = [text for text in meld if text != JOKER]
+    wild = 0
     for text, read in zip(meld, reading, strict=True):
-        if text != JOKER and text != read:
+        if _is_wild(text, read, rules):
+            wild += 1
+        elif text != read and not (kind == "set" and _rank_of_text(text) == _rank_of_text(read)):
             problems.append(f"natural {text} read as {read}")
-    least, needed = (3, profile.set_naturals) if kind == "set" else (4, profile.run_naturals)
-    if (len(meld) != least) if exact else (len(meld) < least):
-        problems.append(f"{kind} of wrong size: {meld}")
-    if len(naturals) < needed:
+    naturals = len(meld) - wild
+    deuces = kind == "set" and rules.wild_deuces and _rank_of_text(reading[-1]) == 2
+    if deuces and any(t != JOKER and t != r for t, r in zip(meld, reading, strict=True)):
+        problems.append(f"a 2 read as wild in a set of 2s: {meld}")
+    needed = _least_naturals(kind, len(meld), rules)
+    if naturals < needed:
         problems.append(f"{kind} with too few naturals: {meld}")
     if kind == "set":
         if len({_rank_of_text(text) for text in reading}) != 1:

@@ -60,6 +60,10 @@ def test_separators_are_spaces_commas_or_semicolons():
         ("JKR=joker", "a joker cannot stand for a joker"),
         ("JK=7♠=8♠", "declares more than one position"),
         ("JK=Z", "'Z' is not a card or a rank"),
+        ("2♠=", "declares nothing after '='"),
+        ("2♠=JK", "a 2 cannot stand for a joker"),
+        ("2♠=7♠=8♠", "declares more than one position"),
+        ("2h=Z", "'Z' is not a card or a rank"),
     ],
 )
 def test_a_malformed_declaration_is_an_error_never_dropped(token, words):
@@ -68,7 +72,8 @@ def test_a_malformed_declaration_is_an_error_never_dropped(token, words):
     assert caught.value.token == token
     assert caught.value.position == 3
     assert words in str(caught.value)
-    assert "JK=7♠" in str(caught.value)
+    example = "JK=7♠" if token.startswith("JK") else f"{Card.parse(token.split('=')[0]).face()}=7♠"
+    assert example in str(caught.value)
 
 
 @pytest.mark.parametrize("token", ["[7♠]", "(JK)", "{Q♥}", "<10♣>", "[7♠", "JK)"])
@@ -89,8 +94,22 @@ def test_list_of_strings_is_accepted():
     assert parse_cards(["7s", "8s 9s"]) == parse_cards("7♠ 8♠ 9♠")
 
 
+@pytest.mark.parametrize("token", ["7♠=8♠", "K♥=7", "A♣=2♣"])
+def test_only_a_joker_or_a_2_is_declared(token):
+    with pytest.raises(CardError, match="only a joker or a 2 can be declared"):
+        parse_cards(token)
+
+
+def test_a_declared_2_keeps_the_card_it_is():
+    card = Card.parse("2h=7s")
+    assert (card.rank, card.suit, card.natural, card.declared) == (2, "H", True, True)
+    assert (str(card), card.physical, card.stands_for) == ("2♥=7♠", Card(2, "H"), Card(7, "S"))
+    assert Card.parse("2♥=7").stands_for == Card(7, None)
+    assert not Card.parse("2♥").declared
+
+
 def test_repr_rebuilds_the_card():
-    for card in parse_cards("10♠ JK JK=7♠ JK=7"):
+    for card in parse_cards("10♠ JK JK=7♠ JK=7 2♥=7♠ 2♣=Q"):
         assert eval(repr(card)) == card  # noqa: S307
 
 

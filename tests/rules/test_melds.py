@@ -14,8 +14,8 @@ SPADES_A_TO_K = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K�
 FULL_RUN = ["A♠", "2♠", "3♠", "4♠", "5♠", "6♠", "7♠", "8♠", "9♠", "10♠", "J♠", "Q♠", "K♠", "A♠"]
 
 
-def judge(text: str, profile: str | None = None, players: int | None = None) -> dict:
-    return check_meld(parse_cards(text), profile, players).to_dict()
+def judge(text: str, rules: str | None = None, players: int | None = None) -> dict:
+    return check_meld(parse_cards(text), rules, players).to_dict()
 
 
 def test_the_briefs_example_exactly():
@@ -157,7 +157,7 @@ def test_a_joker_inside_the_fourteen_card_run():
 
 
 @pytest.mark.parametrize(
-    ("text", "profile", "reason"),
+    ("text", "rules", "reason"),
     [
         (
             "K♠ A♠ 2♠ 3♠",
@@ -242,11 +242,11 @@ def test_a_joker_inside_the_fourteen_card_run():
         ("K♠ K♥ JK=Q♠", None, "JK=Q♠ is declared as Q♠, but K♠ K♥ JK=Q♠ is a set of kings"),
     ],
 )
-def test_illegal_melds_name_the_problem(text, profile, reason):
-    verdict = judge(text, profile)
+def test_illegal_melds_name_the_problem(text, rules, reason):
+    verdict = judge(text, rules)
     assert verdict["legal"] is False
-    # Only the family rules' natural-card minimums are a house rule (R11, profile named).
-    assert verdict["rule"] == ("R11" if profile == "family" else "R4")
+    # Only the family rules' natural-card minimums are a house rule (R11, rules named).
+    assert verdict["rule"] == ("R11" if rules == "family" else "R4")
     assert verdict["kind"] is None
     assert verdict["kinds"] == []
     assert verdict["readings"] == []
@@ -336,7 +336,7 @@ def unordered(verdict: dict) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("text", "profile", "players"),
+    ("text", "rules", "players"),
     [
         ("7♠ 7♠ 7♠", None, None),
         ("7♠ JK JK JK JK", None, None),
@@ -344,9 +344,9 @@ def unordered(verdict: dict) -> dict:
         ("7♠ 7♠ 7♠", "family", 4),
     ],
 )
-def test_copy_limits_raise(text, profile, players):
+def test_copy_limits_raise(text, rules, players):
     with pytest.raises(CopyLimitError):
-        check_meld(parse_cards(text), profile, players)
+        check_meld(parse_cards(text), rules, players)
 
 
 def test_copy_limits_grow_with_the_packs():
@@ -362,7 +362,7 @@ def test_a_card_without_a_suit_cannot_be_placed():
         meld_readings([Card(7, None), Card(7, "S"), Card(7, "H")])
 
 
-def test_readings_use_the_profile():
+def test_readings_use_the_rules():
     cards = parse_cards("7♠ JK JK")
     assert [r.kind for r in meld_readings(cards)] == ["set"]
     assert meld_readings(cards, "family") == []

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
-from scorekeeper.rules.errors import CopyLimitError, ProfileError, RoundError, RulesError, SeatError
+from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, RuleSetError, SeatError
 from scorekeeper.rules.opening import check_opening, runs_touch
 
-PROFILES = ["liverpool", "contract", "online", "family"]
+PRESET_NAMES = ["liverpool", "contract", "online", "family"]
 EXACT = ["liverpool", "contract"]
 LOOSE = ["online", "family"]
 
@@ -22,9 +22,9 @@ def opening(round_number: int, *melds: str, **options) -> dict:
 # Worked cases from RULES.md
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_worked_round_1_two_sets_with_five_left(profile):
-    verdict = opening(1, "7♠ 7♥ 7♦", "9♠ 9♥ 9♦", profile=profile, left=5)
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_worked_round_1_two_sets_with_five_left(rules):
+    verdict = opening(1, "7♠ 7♥ 7♦", "9♠ 9♥ 9♦", rules=rules, left=5)
     assert verdict["legal"] is True
     assert verdict["rule"] == "R5"
     assert verdict["melds"] == [["7♠", "7♥", "7♦"], ["9♠", "9♥", "9♦"]]
@@ -33,18 +33,18 @@ def test_worked_round_1_two_sets_with_five_left(profile):
     assert "5 cards left" in verdict["reason"]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_worked_round_2_set_and_run_with_the_discard(profile):
-    verdict = opening(2, "7♣ 7♦ 7♥", "3♠ 4♠ 5♠ 6♠", profile=profile)
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_worked_round_2_set_and_run_with_the_discard(rules):
+    verdict = opening(2, "7♣ 7♦ 7♥", "3♠ 4♠ 5♠ 6♠", rules=rules)
     assert verdict["legal"] is True
     assert verdict["kinds"] == ["set", "run"]
     assert verdict["melds"] == [["7♣", "7♦", "7♥"], ["3♠", "4♠", "5♠", "6♠"]]
     assert sum(len(m) for m in verdict["melds"]) == 7
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_worked_contiguous_spade_runs_are_not_two_runs(profile):
-    verdict = opening(3, "3♠ 4♠ 5♠ 6♠", "7♠ 8♠ 9♠ 10♠", profile=profile)
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_worked_contiguous_spade_runs_are_not_two_runs(rules):
+    verdict = opening(3, "3♠ 4♠ 5♠ 6♠", "7♠ 8♠ 9♠ 10♠", rules=rules)
     assert verdict == {
         "legal": False,
         "reason": "3♠–6♠ and 7♠–10♠ touch in one suit, so they count as one run, not two",
@@ -224,8 +224,8 @@ def test_a_meld_read_either_way_fills_the_missing_kind():
     ],
 )
 def test_no_piecemeal_and_no_extra_melds(round_number, melds, reason):
-    for profile in PROFILES:
-        verdict = opening(round_number, *melds, profile=profile)
+    for rules in PRESET_NAMES:
+        verdict = opening(round_number, *melds, rules=rules)
         assert verdict["legal"] is False
         assert verdict["rule"] == "R5"
         assert verdict["reason"] == reason
@@ -243,8 +243,8 @@ def test_no_piecemeal_and_no_extra_melds(round_number, melds, reason):
     ],
 )
 def test_every_contract_of_rounds_1_to_6(round_number, melds):
-    for profile in PROFILES:
-        assert opening(round_number, *melds, profile=profile, left=1)["legal"] is True
+    for rules in PRESET_NAMES:
+        assert opening(round_number, *melds, rules=rules, left=1)["legal"] is True
     shuffled = tuple(reversed(melds))
     if round_number in (1, 4):
         assert opening(round_number, *shuffled)["legal"] is True
@@ -284,18 +284,18 @@ def test_every_contract_of_rounds_1_to_6(round_number, melds):
     ],
 )
 def test_exact_size_openings_in_liverpool_and_contract(round_number, melds, reason):
-    for profile in EXACT:
-        verdict = opening(round_number, *melds, profile=profile)
+    for rules in EXACT:
+        verdict = opening(round_number, *melds, rules=rules)
         assert verdict["legal"] is False
         assert verdict["rule"] == "R5"
         assert verdict["reason"] == reason
     if "JK JK JK" not in " ".join(melds):  # online has 2 jokers; family needs 2 naturals a set
-        for profile in LOOSE:
-            assert opening(round_number, *melds, profile=profile)["legal"] is True
+        for rules in LOOSE:
+            assert opening(round_number, *melds, rules=rules)["legal"] is True
 
 
-def test_longer_melds_are_reported_as_laid_in_loose_profiles():
-    verdict = opening(2, "7♣ 7♦ 7♥ 7♥ 7♠", "3♠ 4♠ 5♠ 6♠ 7♠ 8♠", profile="online")
+def test_longer_melds_are_reported_as_laid_in_loose_rules():
+    verdict = opening(2, "7♣ 7♦ 7♥ 7♥ 7♠", "3♠ 4♠ 5♠ 6♠ 7♠ 8♠", rules="online")
     assert verdict["melds"] == [
         ["7♣", "7♦", "7♥", "7♥", "7♠"],
         ["3♠", "4♠", "5♠", "6♠", "7♠", "8♠"],
@@ -336,17 +336,17 @@ def test_a_bad_meld_cites_r4(round_number, melds, reason):
 )
 def test_family_natural_cards(melds, family):
     assert opening(2, *melds)["legal"] is True
-    verdict = opening(2, *melds, profile="family")
+    verdict = opening(2, *melds, rules="family")
     assert verdict["legal"] is family
     if not family:
-        # The house rule decides: R11 with the profile named, never R4.
+        # The house rule decides: R11 with the rules named, never R4.
         assert verdict["rule"] == "R11"
         assert verdict["reason"].startswith("family rules: a ")
 
 
 def test_family_round_7_run_short_of_naturals_is_judged_as_a_run():
     # Round 7 has no sets: the reason is the family run minimum, not a set's.
-    verdict = opening(7, "5♠ JK JK JK", "6♥ 7♥ 8♥ 9♥", "2♣ 3♣ 4♣ 5♣ 6♣", profile="family")
+    verdict = opening(7, "5♠ JK JK JK", "6♥ 7♥ 8♥ 9♥", "2♣ 3♣ 4♣ 5♣ 6♣", rules="family")
     assert verdict["legal"] is False
     assert verdict["rule"] == "R11"
     assert verdict["reason"] == "family rules: a run needs 3 natural cards; 5♠ JK JK JK has 1"
@@ -378,15 +378,15 @@ def test_a_bad_meld_is_judged_as_the_kinds_the_contract_lays(round_number, melds
     assert verdict["reason"] == reason
 
 
-@pytest.mark.parametrize("profile", ["online", "family"])
-def test_a_bigger_opening_meld_is_legal_by_the_house_rule(profile):
-    verdict = opening(1, "7♣ 7♦ 7♥ 7♠", "9♠ 9♥ 9♦", profile=profile)
+@pytest.mark.parametrize("rules", ["online", "family"])
+def test_a_bigger_opening_meld_is_legal_by_the_house_rule(rules):
+    verdict = opening(1, "7♣ 7♦ 7♥ 7♠", "9♠ 9♥ 9♦", rules=rules)
     assert verdict["legal"] is True
     assert verdict["rule"] == "R11"
     assert verdict["reason"].startswith(
-        f"{profile} rules allow opening melds above 3 and 4 cards. A legal opening for round 1"
+        f"{rules} rules allow opening melds above 3 and 4 cards. A legal opening for round 1"
     )
-    exact = opening(1, "7♣ 7♦ 7♥", "9♠ 9♥ 9♦", profile=profile)
+    exact = opening(1, "7♣ 7♦ 7♥", "9♠ 9♥ 9♦", rules=rules)
     assert exact["legal"] is True and exact["rule"] == "R5"
 
 
@@ -400,10 +400,10 @@ def test_round_7_three_runs_using_the_whole_hand():
     assert [len(m) for m in verdict["melds"]] == [5, 4, 4]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
-def test_round_7_runs_may_be_longer_in_every_profile(profile):
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_round_7_runs_may_be_longer_in_every_rule_set(rules):
     melds = ("2♦ 3♦ 4♦ 5♦ 6♦ 7♦", "8♣ 9♣ 10♣ J♣ Q♣", "J♥ Q♥ K♥ A♥")
-    assert opening(7, *melds, profile=profile, left=0)["legal"] is True
+    assert opening(7, *melds, rules=rules, left=0)["legal"] is True
 
 
 @pytest.mark.parametrize(
@@ -488,7 +488,7 @@ def test_copy_limits_across_the_melds(round_number, melds):
 
 
 def test_a_third_copy_is_fine_with_three_packs():
-    assert opening(1, "7♠ 7♠ 7♥", "7♠ 7♦ 7♣", profile="family", players=5)["legal"] is True
+    assert opening(1, "7♠ 7♠ 7♥", "7♠ 7♦ 7♣", rules="family", players=5)["legal"] is True
 
 
 @pytest.mark.parametrize(
@@ -496,9 +496,9 @@ def test_a_third_copy_is_fine_with_three_packs():
     [
         ({"round_number": 0}, RoundError),
         ({"round_number": 8}, RoundError),
-        ({"round_number": 1, "profile": "bridge"}, ProfileError),
+        ({"round_number": 1, "rules": "bridge"}, RuleSetError),
         ({"round_number": 1, "players": 5}, SeatError),
-        ({"round_number": 1, "profile": "online", "players": 9}, SeatError),
+        ({"round_number": 1, "rules": "online", "players": 9}, SeatError),
     ],
 )
 def test_bad_input_raises(args, error):

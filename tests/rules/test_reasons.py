@@ -17,7 +17,7 @@ from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.table import check_layoff
 
-PROFILES = ["liverpool", "family"]
+PRESET_NAMES = ["liverpool", "family", "shanghai"]
 
 
 def random_run(rng: random.Random) -> list[Card]:
@@ -55,9 +55,9 @@ def test_lay_off_reasons_never_contradict_the_cards(seed):
         meld = random_run(rng)
         suit = next(card.suit for card in meld if card.natural)
         laid = random_laid(rng, suit)
-        profile = rng.choice(PROFILES)
+        rules = rng.choice(PRESET_NAMES)
         try:
-            verdict = check_layoff(2, meld, laid, False, profile)
+            verdict = check_layoff(2, meld, laid, False, rules)
         except CopyLimitError:
             continue
         if verdict.legal or verdict.rule != "R6":
@@ -86,8 +86,11 @@ def test_meld_gap_reasons_are_true(seed):
         size = rng.randint(4, 7)
         cards = [Card(rng.randint(1, 13), suit) for _ in range(size - 1)]
         cards.append(Card(None, None, True) if rng.random() < 0.5 else Card(7, suit))
+        rules = PRESET_NAMES[seed % len(PRESET_NAMES)]
+        if rules == "shanghai" and rng.random() < 0.5:
+            cards.append(Card(2, rng.choice(SUITS)))  # a wild 2 where it is not the run's own
         try:
-            verdict = check_meld(cards)
+            verdict = check_meld(cards, rules)
         except CopyLimitError:
             continue
         gap = re.search(r"needs (\d+) cards and it has (\d+)", verdict.reason)

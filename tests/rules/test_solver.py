@@ -20,8 +20,9 @@ from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
 from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError, SizeError
 from scorekeeper.rules.opening import runs_touch
-from scorekeeper.rules.profiles import PROFILES, get_profile
+from scorekeeper.rules.presets import PRESETS, get_rules
 from scorekeeper.rules.refusals import Refusal
+from scorekeeper.rules.ruleset import Naturals
 from scorekeeper.rules.runs import Run
 from scorekeeper.rules.search import Search
 from scorekeeper.rules.solver import HAND_LIMIT, solve_opening
@@ -49,47 +50,47 @@ def hand_of(text: str) -> list[Card]:
     return list(parse_cards(text))
 
 
-def assert_legal_arrangement(hand, round_number, profile, players, verdict):
+def assert_legal_arrangement(hand, round_number, rules, players, verdict):
     """The solver's "yes" really is an opening made of this hand's cards."""
     details = verdict.details
-    problems = validate_opening(hand, round_number, profile, details)
+    problems = validate_opening(hand, round_number, rules, details)
     assert not problems, (problems, [str(c) for c in hand], details)
     if check_opening is not None:
         judged = check_opening(
             round_number,
             [parse_cards(meld) for meld in details["melds"]],
-            profile=profile,
+            rules=rules,
             players=players,
             left=len(details["left"]),
         )
         assert judged.legal, (judged.reason, [str(c) for c in hand], details)
 
 
-def agree(hand, round_number, profile, players=None):
+def agree(hand, round_number, rules, players=None):
     """Solver and exhaustive search give the same answer; a "yes" is a real opening."""
-    verdict = solve_opening(hand, round_number, profile, players)
-    reference = exhaustive_opening(hand, round_number, profile)
+    verdict = solve_opening(hand, round_number, rules, players)
+    reference = exhaustive_opening(hand, round_number, rules)
     text = " ".join(str(card) for card in hand)
     assert verdict.legal == (reference is not None), (
-        f"round {round_number} {profile} ({players} players): {text}: solver says "
+        f"round {round_number} {rules} ({players} players): {text}: solver says "
         f"{verdict.legal}, exhaustive found {reference}"
     )
     if verdict.rule == "R11" and verdict.legal:
         # Only a house rule allows it: with exact 3 / 4 melds the hand cannot open.
-        exact = replace(PROFILES[profile], exact_opening=True)
+        exact = replace(get_rules(rules), exact_sizes=True)
         assert exhaustive_opening(hand, round_number, exact) is None
-        assert verdict.reason.startswith(f"{profile} rules allow opening melds above")
+        assert verdict.reason.startswith(f"{get_rules(rules).rules_name} allow opening melds above")
     elif verdict.rule == "R11":
         # Only a house rule refuses: the same hand opens with one natural card a meld.
-        relaxed = replace(PROFILES[profile], set_naturals=1, run_naturals=1)
+        relaxed = replace(get_rules(rules), naturals=Naturals(1, 1, False))
         assert exhaustive_opening(hand, round_number, relaxed) is not None
-        assert verdict.reason.startswith(f"{profile} rules: ")
+        assert verdict.reason.startswith(f"{get_rules(rules).rules_name}: ")
     elif verdict.rule == "R4":
         assert sum(card.natural for card in hand) < contract(round_number).melds
     else:
         assert verdict.rule == "R5"
     if verdict.legal:
-        assert_legal_arrangement(hand, round_number, profile, players, verdict)
+        assert_legal_arrangement(hand, round_number, rules, players, verdict)
     else:
         assert verdict.details["melds"] == []
         assert Counter(verdict.details["left"]) == Counter(
@@ -101,19 +102,19 @@ def agree(hand, round_number, profile, players=None):
 # ----- hand generators --------------------------------------------------------------------------
 
 
-def full_pack(profile: str, players: int | None) -> list[Card]:
-    return PROFILES[profile].deck(players)
+def full_pack(rules: str, players: int | None) -> list[Card]:
+    return get_rules(rules).deck(players)
 
 
-def realistic_hand(rng, profile, players, round_number) -> list[Card]:
+def realistic_hand(rng, rules, players, round_number) -> list[Card]:
     """The cards dealt plus the draw, from a shuffled pack."""
-    size = PROFILES[profile].cards_dealt(round_number) + 1
-    return rng.sample(full_pack(profile, players), size)
+    size = get_rules(rules).cards_dealt(round_number) + 1
+    return rng.sample(full_pack(rules, players), size)
 
 
-def crowded_hand(rng, profile, players, round_number) -> list[Card]:
+def crowded_hand(rng, rules, players, round_number) -> list[Card]:
     """Few suits, a narrow band of ranks, duplicates and many jokers: many near-openings."""
-    rules = PROFILES[profile]
+    rules = get_rules(rules)
     suits = rng.sample(SUITS, rng.choice([1, 1, 2, 2, 3]))
     width = rng.randint(3, 8)
     low = rng.randint(1, 14 - width)
@@ -122,38 +123,38 @@ def crowded_hand(rng, profile, players, round_number) -> list[Card]:
         ranks.add(1)
     pool = [
         card
-        for card in full_pack(profile, players)
+        for card in full_pack(rules, players)
         if not card.joker and card.suit in suits and card.rank in ranks
     ]
-    jokers = rng.randint(0, rules.jokers(players))
+    jokers = rng.randint(0, rules.joker_count(players))
     size = rng.randint(12, 13) if round_number == 7 else rng.randint(8, 13)
     hand = rng.sample(pool, min(len(pool), max(0, size - jokers))) + [JOKER] * jokers
     rng.shuffle(hand)
     return hand
 
 
-def _fits_copies(cards, profile, players) -> bool:
-    rules = PROFILES[profile]
+def _fits_copies(cards, rules, players) -> bool:
+    rules = get_rules(rules)
     counts = Counter(card_type(card) for card in cards)
     return all(
-        count <= (rules.jokers(players) if kind == "JK" else rules.packs(players))
+        count <= (rules.joker_count(players) if kind == "JK" else rules.pack_count(players))
         for kind, count in counts.items()
     )
 
 
-def built_hand(rng, profile, players, round_number) -> list[Card]:
+def built_hand(rng, rules, players, round_number) -> list[Card]:
     """A legal-looking opening built meld by meld, plus spare cards, then maybe spoiled by one
     change: the hands closest to the line between yes and no."""
-    rules = PROFILES[profile]
+    rules = get_rules(rules)
     deal = contract(round_number)
-    exact = rules.exact_opening and not deal.whole_hand
+    exact = rules.exact_sizes and not deal.whole_hand
     for _ in range(100):
         cards: list[Card] = []
         suit_bias = rng.choice(SUITS)
         for _ in range(deal.sets):
             rank = rng.randint(1, 13)
             size = 3 if exact or rng.random() < 0.7 else 4
-            naturals = rng.randint(rules.set_naturals, size)
+            naturals = rng.randint(rules.naturals.set, size)
             cards += [Card(rank, rng.choice(SUITS)) for _ in range(naturals)]
             cards += [JOKER] * (size - naturals)
         lengths = [4] * deal.runs
@@ -166,25 +167,25 @@ def built_hand(rng, profile, players, round_number) -> list[Card]:
             suit = suit_bias if rng.random() < 0.6 else rng.choice(SUITS)
             low = rng.randint(1, 15 - length)
             naturals = set(
-                rng.sample(range(length), rng.randint(min(length, rules.run_naturals), length))
+                rng.sample(range(length), rng.randint(min(length, rules.naturals.run), length))
             )
             for offset in range(length):
                 position = low + offset
                 rank = 1 if position == 14 else position
                 cards.append(Card(rank, suit) if offset in naturals else JOKER)
         if not deal.whole_hand:
-            cards += rng.sample(full_pack(profile, players), rng.randint(1, 2))
+            cards += rng.sample(full_pack(rules, players), rng.randint(1, 2))
         roll = rng.random()
         if roll < 0.3:
-            cards[rng.randrange(len(cards))] = rng.choice(full_pack(profile, players))
+            cards[rng.randrange(len(cards))] = rng.choice(full_pack(rules, players))
         elif roll < 0.45:
             cards.pop(rng.randrange(len(cards)))
         elif roll < 0.55:
-            cards.append(rng.choice(full_pack(profile, players)))
-        if _fits_copies(cards, profile, players) and len(cards) <= 14:
+            cards.append(rng.choice(full_pack(rules, players)))
+        if _fits_copies(cards, rules, players) and len(cards) <= 14:
             rng.shuffle(cards)
             return cards
-    return realistic_hand(rng, profile, players, round_number)
+    return realistic_hand(rng, rules, players, round_number)
 
 
 GENERATORS = {"realistic": realistic_hand, "crowded": crowded_hand, "built": built_hand}
@@ -194,32 +195,32 @@ GENERATORS = {"realistic": realistic_hand, "crowded": crowded_hand, "built": bui
 
 
 @pytest.mark.parametrize("generator", sorted(GENERATORS))
-@pytest.mark.parametrize(("profile", "players"), TABLES, ids=lambda v: str(v))
-def test_agrees_with_exhaustive_search(generator, profile, players):
-    rng = random.Random(f"{generator}-{profile}-{players}")
+@pytest.mark.parametrize(("rules", "players"), TABLES, ids=lambda v: str(v))
+def test_agrees_with_exhaustive_search(generator, rules, players):
+    rng = random.Random(f"{generator}-{rules}-{players}")
     make = GENERATORS[generator]
     count = {"realistic": 105, "crowded": 105, "built": 140}[generator]
     results = Counter()
     for index in range(count):
         round_number = index % 7 + 1
-        hand = make(rng, profile, players, round_number)
-        results[agree(hand, round_number, profile, players)] += 1
+        hand = make(rng, rules, players, round_number)
+        results[agree(hand, round_number, rules, players)] += 1
     if generator == "built":
         assert results[True] and results[False], results
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("profile", "players"), TABLES, ids=lambda v: str(v))
-def test_agrees_with_exhaustive_search_wider_sweep(profile, players):
-    rng = random.Random(f"sweep-{profile}-{players}")
+@pytest.mark.parametrize(("rules", "players"), TABLES, ids=lambda v: str(v))
+def test_agrees_with_exhaustive_search_wider_sweep(rules, players):
+    rng = random.Random(f"sweep-{rules}-{players}")
     for index in range(280):
         round_number = index % 7 + 1
         make = (crowded_hand, built_hand)[index % 2]
-        agree(make(rng, profile, players, round_number), round_number, profile, players)
+        agree(make(rng, rules, players, round_number), round_number, rules, players)
 
 
 # Hypothesis: hands drawn from two suits and a band of ranks (so openings are common), any
-# round, any profile; copies are kept within what the packs hold.
+# round, any rules; copies are kept within what the packs hold.
 card_kinds = st.one_of(
     st.tuples(st.integers(1, 13), st.sampled_from("SH")).map(lambda rs: Card(rs[0], rs[1])),
     st.tuples(st.integers(3, 8), st.sampled_from("SHDC")).map(lambda rs: Card(rs[0], rs[1])),
@@ -234,28 +235,28 @@ card_kinds = st.one_of(
     table=st.sampled_from(TABLES),
 )
 def test_hypothesis_agrees_with_exhaustive_search(cards, round_number, table):
-    profile, players = table
-    rules = PROFILES[profile]
+    rules, players = table
+    rules = get_rules(rules)
     held: Counter = Counter()
     hand = []
     for card in cards:  # drop the copies the packs cannot hold
         kind = card_type(card)
-        limit = rules.jokers(players) if kind == "JK" else rules.packs(players)
+        limit = rules.joker_count(players) if kind == "JK" else rules.pack_count(players)
         if held[kind] < limit:
             held[kind] += 1
             hand.append(card)
-    agree(hand, round_number, profile, players)
+    agree(hand, round_number, rules, players)
 
 
 # ----- hand-built cases -------------------------------------------------------------------------
 
 
-def solve(text: str, round_number: int, profile="liverpool", players=None):
+def solve(text: str, round_number: int, rules="liverpool", players=None):
     hand = hand_of(text)
-    verdict = solve_opening(hand, round_number, profile, players)
+    verdict = solve_opening(hand, round_number, rules, players)
     if verdict.legal:
-        assert_legal_arrangement(hand, round_number, profile, players, verdict)
-    assert verdict.legal == (exhaustive_opening(hand, round_number, profile) is not None)
+        assert_legal_arrangement(hand, round_number, rules, players, verdict)
+    assert verdict.legal == (exhaustive_opening(hand, round_number, rules) is not None)
     return verdict
 
 
@@ -276,9 +277,9 @@ def test_round_2_set_and_3_4_5_6_run():
     assert verdict.details["left"] == ["8♥"]
 
 
-@pytest.mark.parametrize("profile", PROFILE_NAMES)
-def test_contiguous_runs_are_refused(profile):
-    verdict = solve("3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ 2♥", 3, profile)
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_contiguous_runs_are_refused(rules):
+    verdict = solve("3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ 2♥", 3, rules)
     assert not verdict.legal
     assert verdict.details["melds"] == []
     assert "2 runs" in verdict.reason
@@ -392,15 +393,15 @@ def test_round_7_every_card_must_fit():
         (6, "7♠ 7♥ 7♦ 3♣ 4♣ 5♣ 6♣ 9♦ 10♦ J♦ Q♦"),
     ],
 )
-@pytest.mark.parametrize("profile", PROFILE_NAMES)
-def test_no_card_left_for_the_discard(round_number, text, profile):
-    bare = solve(text, round_number, profile)
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_no_card_left_for_the_discard(round_number, text, rules):
+    bare = solve(text, round_number, rules)
     assert not bare.legal
     assert "discard" in bare.reason
-    assert solve(text + " 2♥", round_number, profile).legal
+    assert solve(text + " 2♥", round_number, rules).legal
 
 
-def test_exact_profiles_lay_exactly_three_and_four():
+def test_exact_rules_lay_exactly_three_and_four():
     # Four 7s: the opening lays three of them, the fourth stays in hand.
     verdict = solve("7♠ 7♥ 7♦ 7♣ 9♠ 9♥ 9♦", 1)
     assert verdict.legal
@@ -495,7 +496,7 @@ def test_verdict_shape():
 
 
 @pytest.mark.parametrize(
-    ("hand", "round_number", "profile", "players", "words", "rule"),
+    ("hand", "round_number", "rules", "players", "words", "rule"),
     [
         ("7♠ 7♥ 7♦ 9♠ 9♥ 9♦", 1, "liverpool", None, "needs at least 7 cards", "R5"),
         # One natural card for two melds: even one natural a meld is too few (R4).
@@ -526,9 +527,9 @@ def test_verdict_shape():
     ],
 )
 def test_every_refusal_names_its_condition_and_rule(
-    hand, round_number, profile, players, words, rule
+    hand, round_number, rules, players, words, rule
 ):
-    verdict = solve_opening(hand, round_number, profile, players)
+    verdict = solve_opening(hand, round_number, rules, players)
     assert verdict.legal is False
     assert words in verdict.reason
     assert verdict.rule == rule
@@ -572,7 +573,7 @@ def test_a_run_reads_as_its_cards_and_touches_as_r5_says():
 
 
 def test_every_refusal_has_a_rule_and_a_message():
-    search = Search(list(parse_cards("7♠ 7♥ 4♣ 5♣")), contract(2), get_profile("family"), 2, 4)
+    search = Search(list(parse_cards("7♠ 7♥ 4♣ 5♣")), contract(2), get_rules("family"), 2, 4)
     for refusal in Refusal:
         problem = refusal.problem(search, contract(2))
         assert problem.rule == refusal.rule in {"R4", "R5"}
@@ -586,12 +587,12 @@ def test_every_refusal_has_a_rule_and_a_message():
 
 @pytest.mark.parametrize("generator", [realistic_hand, crowded_hand, built_hand])
 def test_a_refusal_under_house_minimums_is_the_one_both_searches_give(generator):
-    """Where the profile raises the natural-card minimums, the answer is the rule's order: the
+    """Where the rules raises the natural-card minimums, the answer is the rule's order: the
     house search refuses; then, if its reason turns on the minimums, the search with one natural a
     meld decides (its reason, or R11 if it opens). The solver may take the cheap checks with one
     natural a meld first, but never answers otherwise."""
     rng = random.Random(f"house-order-{generator.__name__}")
-    family = PROFILES["family"]
+    family = PRESETS["family"]
     refused = 0
     for _ in range(150):
         round_number = rng.randint(1, 7)
@@ -601,7 +602,7 @@ def test_a_refusal_under_house_minimums_is_the_one_both_searches_give(generator)
             continue
         refused += 1
         deal = contract(round_number)
-        search = Search(hand, deal, family, family.packs(6), family.jokers(6))
+        search = Search(hand, deal, family, family.pack_count(6), family.joker_count(6))
         found, refusal = solve_whole(search) if deal.whole_hand else search.solve_partial()
         assert found is None
         expected = refusal.problem(search, deal)

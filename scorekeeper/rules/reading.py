@@ -1,0 +1,116 @@
+"""R4 Melds: a meld's reading (its kind, its cards in place, what each wild card stands for).
+
+A run's places are positions 1 … 14: 1 is the low ace, 2 … 13 the ranks 2 … K, 14 the high ace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+
+SET, RUN = "set", "run"
+KINDS = (SET, RUN)
+MIN_SET, MIN_RUN, MAX_RUN = 3, 4, 14
+LOW_ACE, HIGH_ACE = 1, 14
+
+
+def rank_at(position: int) -> int:
+    """The rank shown at a run position (14, the high ace, is an ace)."""
+    return 1 if position == HIGH_ACE else position
+
+
+def positions_of(rank: int) -> tuple[int, ...]:
+    """The run positions a rank may take: an ace is low or high, any other rank is itself."""
+    return (LOW_ACE, HIGH_ACE) if rank == 1 else (rank,)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a meld: its kind, the physical cards in order, and what each wild card is.
+
+    `slots` are the cards as placed (a run from low to high, a set as listed);
+    `jokers` says, in slot order, what each wild card stands for (a card in a run, a rank in a
+    set); `low` is a run's first position (1 = ace low), 0 for a set; `wilds` are the slots of
+    2s played as wild cards (R11's wild deuces): a joker's slot is always wild.
+    """
+
+    kind: str
+    slots: tuple[Card, ...]
+    jokers: tuple[Card, ...]
+    low: int = 0
+    wilds: frozenset[int] = frozenset()
+
+    @property
+    def high(self) -> int:
+        """A run's last position (14 = ace high)."""
+        return self.low + len(self.slots) - 1
+
+    @property
+    def suit(self) -> str | None:
+        """A run's suit; None for a set."""
+        return self.cards()[0].suit if self.kind == RUN else None
+
+    def is_wild(self, index: int) -> bool:
+        """Whether the card in this slot stands for another (a joker, or a wild 2)."""
+        return self.slots[index].joker or index in self.wilds
+
+    def wild_count(self) -> int:
+        return len(self.jokers)
+
+    def cards(self) -> tuple[Card, ...]:
+        """The slots with every wild card replaced by the natural it stands for."""
+        stood_for = iter(self.jokers)
+        return tuple(
+            next(stood_for) if self.is_wild(index) else slot
+            for index, slot in enumerate(self.slots)
+        )
+
+    def faces(self) -> list[str]:
+        """The slots as text, jokers shown as what they stand for: `['5♠', '6♠', '7♠', '8♠']`."""
+        return [card.face() for card in self.cards()]
+
+    def joker_faces(self) -> list[str]:
+        """What each wild card stands for, as text: `['7♠']` in a run, `['7']` in a set."""
+        return [card.face() for card in self.jokers]
+
+    def wild_deuces(self) -> list[str]:
+        """Each wild 2 and what it stands for, as `2♥=7♠` (R11's wild deuces)."""
+        stood_for = dict(zip(self._wild_slots(), self.jokers, strict=True))
+        return [
+            f"{self.slots[index].face()}={stood_for[index].face()}" for index in sorted(self.wilds)
+        ]
+
+    def _wild_slots(self) -> list[int]:
+        return [index for index in range(len(self.slots)) if self.is_wild(index)]
+
+    def span(self) -> str:
+        """A run as `3♠–6♠`, a set as its cards."""
+        faces = self.faces()
+        return f"{faces[0]}–{faces[-1]}" if self.kind == RUN else " ".join(faces)
+
+    def describe(self) -> str:
+        """`5♠ 6♠ 7♠ 8♠ (joker 7♠)`: the reading as a player would say it."""
+        text = " ".join(self.faces())
+        if not self.jokers:
+            return text
+        if not self.wilds:
+            word = "joker" if len(self.jokers) == 1 else "jokers"
+            return f"{text} ({word} {' '.join(self.joker_faces())})"
+        parts = []
+        for index, stood_for in zip(self._wild_slots(), self.jokers, strict=True):
+            card = self.slots[index]
+            parts.append(
+                f"{card.face()} wild as {stood_for.face()}"
+                if index in self.wilds
+                else f"joker {stood_for.face()}"
+            )
+        return f"{text} ({', '.join(parts)})"
+
+    def key(self) -> tuple:
+        """What a player sees: readings with the same key are the same reading."""
+        deuces = tuple((index, self.slots[index].face()) for index in sorted(self.wilds))
+        return (self.kind, tuple(self.faces()), tuple(self.joker_faces()), deuces)
+
+    def __str__(self) -> str:
+        return self.describe()
