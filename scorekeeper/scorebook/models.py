@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
@@ -21,6 +23,12 @@ from ..extensions import db
 from ..rules.ruleset import MOST_DEALS, RuleSet
 
 NAME_MAX = 24
+
+
+@lru_cache(maxsize=64)
+def _parsed(document: str) -> RuleSet:
+    """A stored rule set document, read (a `RuleSet` is frozen, so games may share one)."""
+    return RuleSet.parse(document)
 
 
 def utcnow() -> datetime:
@@ -67,10 +75,12 @@ class Game(db.Model):
 
     @property
     def rule_set(self) -> RuleSet:
-        """The game's rules, read from its document once per loaded game."""
+        """The game's rules, read from its document once per loaded game (and once per distinct
+        document while the process runs: most games share a preset's)."""
         cached = self.__dict__.get("_rule_set")
         if cached is None or cached[0] is not self.rules:
-            cached = (self.rules, RuleSet.parse(self.rules))
+            text = json.dumps(self.rules, sort_keys=True, separators=(",", ":"))
+            cached = (self.rules, _parsed(text))
             self.__dict__["_rule_set"] = cached
         return cached[1]
 

@@ -8,6 +8,8 @@ import copy
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper import create_app
 from scorekeeper.rules import RulesError
@@ -312,3 +314,66 @@ def test_format_1_profiles_are_the_migrations_frozen_documents():
     spec.loader.exec_module(revision)
     assert revision.FROZEN == formerly.PROFILES
     assert set(formerly.PROFILES) == {"liverpool", "contract", "online", "family", "shanghai"}
+
+
+# --- Whatever the rules hold, never a 500 -----------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@st.composite
+def mutated_rules(draw):
+    """A preset's document with a few settings replaced, removed or added at any depth."""
+    document = PRESETS[draw(st.sampled_from(sorted(PRESETS)))].to_json()
+    for _ in range(draw(st.integers(1, 3))):
+        target = document
+        while isinstance(target, dict | list) and target and draw(st.booleans()):
+            keys = list(target) if isinstance(target, dict) else list(range(len(target)))
+            inner = target[draw(st.sampled_from(keys))]
+            if not isinstance(inner, dict | list):
+                break
+            target = inner
+        if isinstance(target, dict):
+            key = draw(st.sampled_from([*target, "extra"]))
+            if draw(st.booleans()) and key in target:
+                del target[key]
+            else:
+                target[key] = draw(JSON_VALUES)
+        elif isinstance(target, list) and target:
+            target[draw(st.integers(0, len(target) - 1))] = draw(JSON_VALUES)
+    return document
+
+
+def test_any_rules_document_is_a_game_or_a_400_naming_its_problems(client):
+    """Derandomized: the same 150 documents every run, which reach both answers."""
+    seen = []
+
+    @settings(
+        max_examples=150,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(rules=mutated_rules())
+    def run(rules):
+        answer = client.post("/api/games", json={"players": NAMES, "rules": rules})
+        assert answer.status_code in (201, 400), answer.get_data(as_text=True)[:300]
+        seen.append(answer.status_code)
+        body = answer.get_json()
+        if answer.status_code == 201:
+            assert body["rules"] == RuleSet.parse(rules).to_json()
+            assert body["last_round"] == len(body["rules"]["deals"])
+        else:
+            assert body["error"]
+            problems = body.get("problems", {})
+            assert all(path.startswith("rules") for path in problems)
+
+    run()
+    assert seen.count(201) >= 10 and seen.count(400) >= 10, (seen.count(201), seen.count(400))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -12,6 +13,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.rules.presets import PRESETS
 from scorekeeper.scorebook import transfer
 from tests.support.book import new_game
 from tests.support.config import ENGINE, TEST_CONFIG
@@ -158,13 +160,15 @@ def test_backup_into_a_missing_folder_fails_clearly(file_app, tmp_path):
 
 @pytest.mark.skipif(ENGINE == "sqlite", reason="a server database's backup")
 def test_backup_of_a_server_database_writes_the_export_and_names_pg_dump(runner, app, tmp_path):
-    new_game(app.test_client())
+    new_game(app.test_client(), rules="shanghai")
     target = tmp_path / "backup.json"
     result = runner.invoke(args=["backup", str(target)])
     assert result.exit_code == 0, result.output
     assert "pg_dump" in result.output and "1 games" in result.output
     with app.app_context():
         assert target.read_text() == transfer.dumps(transfer.export_games())
+    # The backup holds each game's own rules, whole.
+    assert json.loads(target.read_text())["games"][0]["rules"] == PRESETS["shanghai"].to_json()
     again = runner.invoke(args=["backup", str(target)])
     assert again.exit_code != 0 and "already exists" in again.output
 
