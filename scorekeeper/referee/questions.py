@@ -48,7 +48,7 @@ def _cards(data: Data, name: str, *, rank_only: bool = False) -> tuple[Card, ...
 
 def game_rules(game: Game) -> RuleSet:
     """The rules a game is played under, as the score book keeps them (R11)."""
-    return ledger.profile_of(game)
+    return ledger.rules_of(game)
 
 
 def asked_game(data: Data) -> Game | None:

@@ -24,20 +24,10 @@ from .presets import DEFAULT_RULES, PRESETS, get_rules, preset
 from .ruleset import Deal, FreedJoker, JokerSwap, MeldKind, Need, RuleSet
 from .verdict import Verdict
 
-# isort: split
-# Older names, kept while every caller moves to the rule set's own (they go with profiles.py).
-from .contracts import CONTRACTS
-from .errors import ProfileError
-from .profiles import DEFAULT_PROFILE, LAST_ROUND, PROFILES, Profile, get_profile
-
 __all__ = [
-    "CONTRACTS",
-    "DEFAULT_PROFILE",
     "DEFAULT_RULES",
     "JOKER",
-    "LAST_ROUND",
     "PRESETS",
-    "PROFILES",
     "Card",
     "CardError",
     "Contract",
@@ -47,8 +37,6 @@ __all__ = [
     "JokerSwap",
     "MeldKind",
     "Need",
-    "Profile",
-    "ProfileError",
     "RoundError",
     "RuleSet",
     "RuleSetError",
@@ -59,7 +47,6 @@ __all__ = [
     "check_copies",
     "contract",
     "format_cards",
-    "get_profile",
     "get_rules",
     "parse_cards",
     "preset",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .presets import LIVERPOOL, get_rules
+from .presets import get_rules
 from .ruleset import MeldKind, Need, RuleSet
 
 WHOLE_HAND_WORDS = " using the whole hand, no discard"
@@ -85,7 +85,3 @@ def contracts(rules: RuleSet | str | None = None) -> tuple[Contract, ...]:
     """Every deal's contract, in order."""
     rules = get_rules(rules)
     return tuple(contract(number, rules) for number in rules.deal_numbers)
-
-
-# The default rules' seven contracts (R3).
-CONTRACTS = contracts(LIVERPOOL)

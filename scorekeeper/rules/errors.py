@@ -40,10 +40,6 @@ class RuleSetError(RulesError):
         self.problems: dict[str, str] = problems or {"rules": message}
 
 
-# The name the engine used for an unknown preset before rule sets were documents.
-ProfileError = RuleSetError
-
-
 class SeatError(RulesError):
     """A seat, player count or player that does not fit the table."""
 

@@ -450,36 +450,6 @@ class RuleSet:
     def renamed(self, name: str) -> RuleSet:
         return replace(self, name=name, source="")
 
-    # --- older names, kept while callers move to the settings above ------------------------
-
-    @property
-    def title(self) -> str:
-        return self.name
-
-    @property
-    def deal_cards(self) -> tuple[int, ...]:
-        return tuple(deal.cards for deal in self.deals)
-
-    @property
-    def joker_penalty(self) -> int:
-        return self.values["JK"]
-
-    @property
-    def exact_opening(self) -> bool:
-        return self.exact_sizes
-
-    @property
-    def set_naturals(self) -> int:
-        return self.naturals.set
-
-    @property
-    def run_naturals(self) -> int:
-        return self.naturals.run
-
-    @property
-    def freed_joker_to_hand(self) -> bool:
-        return self.freed_joker is FreedJoker.HAND
-
     def packs_text(self) -> str:
         """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; jokers: 2`."""
         steps = _LENT["pack_steps"](self)

@@ -95,10 +95,6 @@ def rules_of(game: Game) -> RuleSet:
     return game.rule_set
 
 
-# The older name, kept while the referee's pages move to `rules_of`.
-profile_of = rules_of
-
-
 def next_round(game: Game) -> int | None:
     """The number of the round to record next, or None once the game's last deal is in."""
     number = (game.rounds[-1].number if game.rounds else 0) + 1
@@ -150,11 +146,6 @@ class Book:
     def last_round(self) -> int:
         """The number of the game's last deal: how many rounds the game has (R11)."""
         return self.rules.last_deal
-
-    @property
-    def profile(self) -> RuleSet:
-        """The older name of `rules`, kept while the templates move to it."""
-        return self.rules
 
     @property
     def leader_names(self) -> list[str]:

@@ -90,11 +90,6 @@ class Game(db.Model):
         self.__dict__["_rule_set"] = (self.rules, rules)
 
     @property
-    def profile(self) -> RuleSet:
-        """The older name of `rule_set`, kept while the pages move to it."""
-        return self.rule_set
-
-    @property
     def finished(self) -> bool:
         return self.finished_at is not None
 

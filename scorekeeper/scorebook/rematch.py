@@ -15,11 +15,6 @@ class Coming(NamedTuple):
     first_dealer: int
     rules: RuleSet
 
-    @property
-    def profile(self) -> RuleSet:
-        """The older name of `rules`, kept while the templates move to it."""
-        return self.rules
-
 
 def coming(game: Game) -> Coming:
     return Coming(next_first_dealer(game), ledger.rules_of(game))

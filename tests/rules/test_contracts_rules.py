@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
-from scorekeeper.rules.contracts import CONTRACTS, contract
+from scorekeeper.rules.contracts import contract, contracts
 from scorekeeper.rules.errors import RoundError
 from scorekeeper.rules.opening import check_opening
 from scorekeeper.rules.presets import LIVERPOOL
@@ -43,7 +43,7 @@ def opening(number: int, *melds: str, rules="shanghai", left=None):
 
 
 def test_liverpool_contracts_read_as_before():
-    assert [str(c) for c in CONTRACTS] == [
+    assert [str(c) for c in contracts()] == [
         "2 sets",
         "1 set + 1 run",
         "2 runs",
@@ -53,7 +53,7 @@ def test_liverpool_contracts_read_as_before():
         "3 runs using the whole hand, no discard",
     ]
     assert contract(7).whole_hand and not contract(6).whole_hand
-    assert tuple(contract(n, LIVERPOOL) for n in range(1, 8)) == CONTRACTS
+    assert tuple(contract(n, LIVERPOOL) for n in range(1, 8)) == contracts()
 
 
 def test_shanghai_contracts_name_their_sizes():

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from scorekeeper.rules import LAST_ROUND
+from scorekeeper.rules.presets import DEFAULT_RULES
 from tests.support.games import key_cookie, seed_game
 from tests.support.server import Client
 
@@ -57,13 +57,18 @@ def table_sights(port: int) -> list[Sight]:
     """The pages weighed, on two games seeded through the server's API: one finished, one at
     round 4, seen by the scorekeeper's tablet and by a spectator."""
     with Client(port) as client:
-        finished = seed_game(client, LAST_ROUND)
+        finished = seed_game(client, DEFAULT_RULES.last_deal)
         playing = seed_game(client, 3, salt=1)
         keeper_finished, keeper_playing = key_cookie(client, finished), key_cookie(client, playing)
     return [
         Sight("home", "/", {}),
         Sight("games list", "/games/", {}),
-        Sight("game page, finished (keeper)", f"/games/{finished.id}", keeper_finished, LAST_ROUND),
+        Sight(
+            "game page, finished (keeper)",
+            f"/games/{finished.id}",
+            keeper_finished,
+            DEFAULT_RULES.last_deal,
+        ),
         Sight("game page, round 4 (keeper)", f"/games/{playing.id}", keeper_playing, 3),
         Sight("game page, round 4 (spectator)", f"/games/{playing.id}", {}, 3),
         Sight("record round 4 (keeper)", f"/games/{playing.id}/rounds/new", keeper_playing),

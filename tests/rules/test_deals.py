@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.rules.contracts import CONTRACTS, contract
+from scorekeeper.rules.contracts import contract, contracts
 from scorekeeper.rules.errors import RoundError, RuleSetError, SeatError
 from scorekeeper.rules.presets import PRESETS, get_rules
 from scorekeeper.rules.ruleset import FreedJoker
@@ -28,7 +28,7 @@ def test_contracts(number, sets, runs, text):
 
 def test_round_seven_says_whole_hand():
     assert str(contract(7)) == "3 runs using the whole hand, no discard"
-    assert len(CONTRACTS) == 7
+    assert len(contracts()) == 7
 
 
 @pytest.mark.parametrize("bad", [0, 8, -1, "2", 2.0, True, None])
