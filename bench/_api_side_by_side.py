@@ -1,0 +1,74 @@
+"""Timing `POST /api/rules/solve` in one or more source trees at once, interleaved.
+
+Each tree's app runs in its own process (`_solver_worker.py` with `PYTHONPATH` at the tree), so
+this tree's benchmark can time an older commit's checkout beside today's code without mixing
+their packages. The hands go out in batches, each batch to every tree in turn and the order
+reversed every batch, so a burst of load from other jobs on a shared machine weighs on every tree
+alike. Each hand's figure is the median of its runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+THIS_TREE = HERE.parent
+BATCH = 250
+
+
+class Worker:
+    """One tree's app, answering batches of solve requests in a subprocess."""
+
+    def __init__(self, tree: Path):
+        self.tree = Path(tree)
+        env = {**os.environ, "PYTHONPATH": str(self.tree)}
+        env.pop("DATABASE_URL", None)
+        self.process = subprocess.Popen(
+            [sys.executable, str(HERE / "_solver_worker.py")],
+            cwd=self.tree,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        ready = self.process.stdout.readline()
+        if not ready:
+            raise RuntimeError(f"the app of {self.tree} did not start")
+
+    def time(self, bodies: list[dict], runs: int) -> dict:
+        self.process.stdin.write(json.dumps({"bodies": bodies, "runs": runs}) + "\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def time_side_by_side(workers: dict[str, Worker], bodies: list[dict], runs: int) -> dict:
+    """{tree label: {"ms": per-hand median ms, "worst": slowest call, "legal": [...]}}."""
+    out = {label: {"ms": [], "worst": 0.0, "legal": []} for label in workers}
+    order = list(workers)
+    for start in range(0, len(bodies), BATCH):
+        batch = bodies[start : start + BATCH]
+        for label in order:
+            answer = workers[label].time(batch, runs)
+            out[label]["ms"] += [statistics.median(times) for times in answer["ms"]]
+            out[label]["worst"] = max(out[label]["worst"], *(max(t) for t in answer["ms"]))
+            out[label]["legal"] += answer["legal"]
+        order.reverse()
+    return out
+
+
+def open_workers(trees: dict[str, Path]) -> dict[str, Worker]:
+    return {label: Worker(tree) for label, tree in trees.items()}
+
+
+def close_workers(workers: dict[str, Worker]) -> None:
+    for worker in workers.values():
+        worker.close()
