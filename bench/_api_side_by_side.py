@@ -2,9 +2,9 @@
 
 Each tree's app runs in its own process (`_solver_worker.py` with `PYTHONPATH` at the tree), so
 this tree's benchmark can time an older commit's checkout beside today's code without mixing
-their packages. The hands go out in batches, each batch to every tree in turn and the order
-reversed every batch, so a burst of load from other jobs on a shared machine weighs on every tree
-alike. Each hand's figure is the median of its runs.
+their packages. The hands go out in batches, each run of a batch to every tree in turn and the
+order reversed every time, so a burst of load from other jobs on a shared machine weighs on every
+tree alike. Each hand's figure is the median of its runs.
 """
 
 from __future__ import annotations
@@ -51,17 +51,28 @@ class Worker:
 
 
 def time_side_by_side(workers: dict[str, Worker], bodies: list[dict], runs: int) -> dict:
-    """{tree label: {"ms": per-hand median ms, "worst": slowest call, "legal": [...]}}."""
+    """{tree label: {"ms": per-hand median ms, "worst": slowest call, "legal": [...]}}.
+
+    Batch by batch, each run of the batch goes to every tree in turn (the order reversed each
+    time), so a hand's runs are spread over time and a burst of load lands on every tree alike.
+    """
     out = {label: {"ms": [], "worst": 0.0, "legal": []} for label in workers}
     order = list(workers)
     for start in range(0, len(bodies), BATCH):
         batch = bodies[start : start + BATCH]
-        for label in order:
-            answer = workers[label].time(batch, runs)
-            out[label]["ms"] += [statistics.median(times) for times in answer["ms"]]
-            out[label]["worst"] = max(out[label]["worst"], *(max(t) for t in answer["ms"]))
-            out[label]["legal"] += answer["legal"]
-        order.reverse()
+        times: dict[str, list[list[float]]] = {label: [[] for _ in batch] for label in workers}
+        legal: dict[str, list] = {}
+        for _ in range(runs):
+            for label in order:
+                answer = workers[label].time(batch, 1)
+                for hand, (ms,) in zip(times[label], answer["ms"], strict=True):
+                    hand.append(ms)
+                legal.setdefault(label, answer["legal"])
+            order.reverse()
+        for label in workers:
+            out[label]["ms"] += [statistics.median(hand) for hand in times[label]]
+            out[label]["worst"] = max(out[label]["worst"], *(max(hand) for hand in times[label]))
+            out[label]["legal"] += legal[label]
     return out
 
 

@@ -17,7 +17,7 @@ The exhaustive search of tests/rules/exhaustive.py times the first 1,000 realist
 preset side by side; the speed-up is taken over the hands where that search needs >= 1 ms (total
 exhaustive time over total solver time on those hands, through the API and by direct call).
 
-`BENCH_BASELINE=<path of another checkout>` times that tree's app on the same requests in the same
+`BENCH_BASELINE=<path of another checkout>[:<another>...]` times each such tree's app on the same requests in the same
 run, batch by batch in turn (see `_api_side_by_side.py`), for every preset it knows.
 Every hand is timed in several runs; each hand's median time is its figure, and p50 / p95 / max
 / mean are taken over those per-hand medians (the slowest single call of any run, scheduler noise
@@ -361,10 +361,9 @@ def _preset_rows(preset: str, rules: RuleSet, workers: dict, count: int, runs: i
 
 
 def _trees() -> dict[str, Path]:
-    """This tree, and the one `BENCH_BASELINE` names (labelled by its folder) if any."""
+    """This tree, and those `BENCH_BASELINE` names (`:`-separated, each labelled by its folder)."""
     trees = {"today": THIS_TREE}
-    baseline = os.environ.get("BENCH_BASELINE")
-    if baseline:
+    for baseline in filter(None, os.environ.get("BENCH_BASELINE", "").split(os.pathsep)):
         trees[Path(baseline).name] = Path(baseline)
     return trees
 
