@@ -49,8 +49,8 @@ from .cards import Card, check_copies
 from .contracts import Contract
 from .errors import CopyLimitError, RulesError
 from .melds import HIGH_ACE, MIN_RUN, MIN_SET
-from .profiles import Profile
 from .refusals import Refusal
+from .ruleset import RuleSet
 from .runs import CELLS, INTERVAL_MASK, SLOT_TEXT, SUBSETS, SUIT_INDEX, Run
 
 _RANKS = frozenset(range(1, 14))
@@ -77,7 +77,7 @@ class Search:
         "_sets_alone",
     )
 
-    def __init__(self, cards: list[Card], deal: Contract, profile: Profile, packs, joker_limit):
+    def __init__(self, cards: list[Card], deal: Contract, rules: RuleSet, packs, joker_limit):
         """Count the hand in one pass, refusing what cannot be judged (R1)."""
         count = [0] * 64
         rank_total = [0] * 14
@@ -120,9 +120,10 @@ class Search:
         self.sets = deal.sets
         self.runs = deal.runs
         self.whole = whole = deal.whole_hand
-        self.set_naturals = profile.set_naturals
-        self.run_naturals = profile.run_naturals
-        self.exact = profile.exact_opening and not whole
+        naturals = rules.naturals
+        self.set_naturals = naturals.set
+        self.run_naturals = naturals.run
+        self.exact = rules.exact_sizes and not whole
         self._base = None
         self._sets_alone = _UNSET  # worked out by `early_refusal`
 
