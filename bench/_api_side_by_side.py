@@ -51,27 +51,32 @@ class Worker:
 
 
 def time_side_by_side(workers: dict[str, Worker], bodies: list[dict], runs: int) -> dict:
-    """{tree label: {"ms": per-hand median ms, "worst": slowest call, "legal": [...]}}.
+    """{tree label: {"ms": per-hand median wall ms, "cpu": per-hand median CPU ms, "worst":
+    slowest call, "legal": [...]}}.
 
     Batch by batch, each run of the batch goes to every tree in turn (the order reversed each
     time), so a hand's runs are spread over time and a burst of load lands on every tree alike.
     """
-    out = {label: {"ms": [], "worst": 0.0, "legal": []} for label in workers}
+    out = {label: {"ms": [], "cpu": [], "worst": 0.0, "legal": []} for label in workers}
     order = list(workers)
     for start in range(0, len(bodies), BATCH):
         batch = bodies[start : start + BATCH]
-        times: dict[str, list[list[float]]] = {label: [[] for _ in batch] for label in workers}
+        wall = {label: [[] for _ in batch] for label in workers}
+        cpu = {label: [[] for _ in batch] for label in workers}
         legal: dict[str, list] = {}
         for _ in range(runs):
             for label in order:
                 answer = workers[label].time(batch, 1)
-                for hand, (ms,) in zip(times[label], answer["ms"], strict=True):
+                for hand, (ms,) in zip(wall[label], answer["ms"], strict=True):
+                    hand.append(ms)
+                for hand, (ms,) in zip(cpu[label], answer["cpu"], strict=True):
                     hand.append(ms)
                 legal.setdefault(label, answer["legal"])
             order.reverse()
         for label in workers:
-            out[label]["ms"] += [statistics.median(hand) for hand in times[label]]
-            out[label]["worst"] = max(out[label]["worst"], *(max(hand) for hand in times[label]))
+            out[label]["ms"] += [statistics.median(hand) for hand in wall[label]]
+            out[label]["cpu"] += [statistics.median(hand) for hand in cpu[label]]
+            out[label]["worst"] = max(out[label]["worst"], *(max(hand) for hand in wall[label]))
             out[label]["legal"] += legal[label]
     return out
 
