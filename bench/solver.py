@@ -1,15 +1,27 @@
-"""The R5 opening solver: "can this hand go down?" timed through the public `solve_opening`.
+"""The R5 opening solver, "can this hand go down?", timed through the API under every preset.
 
 Workloads (all seeded, so every run times the same hands):
-* realistic: 10,000 hands dealt from a shuffled 107-card pack (2 packs + 3 jokers), rounds 1-7
-  in turn, 11 cards in rounds 1-3 and 13 in rounds 4-7 (the deal plus the draw), judged under the
-  liverpool profile and again under family (3+ / 4+ melds, 2 / 3 naturals: the most work);
+* realistic, per preset (`PRESETS`: liverpool, contract, online, family, shanghai): 10,000
+  hands, deals 1 to the rule set's last in turn, each dealt from the rule set's own shuffled
+  pack for a table size it allows, the deal's cards plus the draw, and about one hand in three
+  after 1-3 buys (the discard and the penalty card each, within the rule set's buying limits).
+  Each is posted to `POST /api/rules/solve` on the Flask test client of an in-memory app
+  (`_solver_worker.py`), the preset named in the body: wild deuces, deal counts and contracts
+  come from the rule set, so whatever the engine makes of them is what is timed;
 * adversarial: 2,000 hands built to make the search work: 1-3 suits, a narrow band of ranks,
-  duplicates, every joker the profile allows (family with 6 players: 3 packs and 6 jokers),
-  13-30 cards, every round and profile, plus the hardest hands a hill-climbing search found.
+  duplicates, every joker the rule set allows (family with 6 players: 3 packs and 6 jokers),
+  13-30 cards, every deal and preset, plus the hardest hands a hill-climbing search found; timed
+  by calling `solve_opening` directly (the search itself, without the request around it).
 
-The exhaustive search of tests/rules/exhaustive.py times the first 1,000 realistic hands and the
-adversarial hands of at most 13 cards side by side (it is far too slow for bigger hands).
+The exhaustive search of tests/rules/exhaustive.py times the first 1,000 realistic hands of each
+preset side by side; the speed-up is taken over the hands where that search needs >= 1 ms of CPU
+(total exhaustive CPU time over total solver CPU time on those hands, through the API and by
+direct call). CPU time (`time.thread_time_ns`) is shown beside wall-clock time for every
+request: on a shared machine it leaves out what other processes take, which wall-clock cannot.
+
+`BENCH_BASELINE=<path of another checkout>[:<another>...]` times each such tree's app on the
+same requests in the same run, batch by batch in turn (see `_api_side_by_side.py`), for every
+preset it knows.
 Every hand is timed in several runs; each hand's median time is its figure, and p50 / p95 / max
 / mean are taken over those per-hand medians (the slowest single call of any run, scheduler noise
 and all, is shown beside them).
@@ -18,27 +30,38 @@ and all, is shown beside them).
 from __future__ import annotations
 
 import gc
+import os
 import random
 import statistics
 import time
+from pathlib import Path
 
-from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
-from scorekeeper.rules.profiles import PROFILES
+from scorekeeper.rules.cards import JOKER, SUITS, Card, format_cards, parse_cards
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.melds import check_meld
+from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.solver import solve_opening
 from tests.rules.exhaustive import exhaustive_opening
+
+from ._api_side_by_side import THIS_TREE, close_workers, open_workers, time_side_by_side
 
 TITLE = "Solver (R5 opening search)"
 
 REALISTIC_HANDS = 10_000
 ADVERSARIAL_HANDS = 2_000
-EXHAUSTIVE_REALISTIC = 1_000
-EXHAUSTIVE_MAX_CARDS = 13
-RUNS = 5
+EXHAUSTIVE_HANDS = 1_000
+EXHAUSTIVE_FLOOR = 1.0  # ms: the speed-up counts hands the exhaustive search needs this long for
+RUNS = 3
 EXHAUSTIVE_RUNS = 3
-TARGETS = {"p50": 0.2, "p95": 1.0, "max": 20.0}  # ms, for realistic hands
+BUY_SHARE = 0.35
+HAND_LIMIT = 30
+TARGETS = {"p95": 2.0, "max": 20.0}  # ms through the API, realistic hands, every preset
+SPEED_UP_TARGET = 10.0
 ADVERSARIAL_TARGETS = {"max": 20.0}
+WILD_DEUCE_PROBE = "2♠ 5♥ 5♦"
 
-# The slowest hands found by a hill-climbing search on the solver's work (profile, players,
+# The slowest hands found by a hill-climbing search on the solver's work (preset, players,
 # round, hand). They stay in the adversarial set so a regression on them shows.
 HARD_HANDS = [
     ("family", 6, 7, "5♠ 7♠ JK 6♠ 4♠ 4♠ 10♠ 5♠ JK 10♠ 4♠ K♠ JK 9♠ JK A♠ 9♠ 8♠ J♠ Q♠ JK"),
@@ -102,24 +125,50 @@ HARD_HANDS = [
 ]
 
 
-def pack(profile: str = "liverpool", players: int | None = None) -> list[Card]:
-    return PROFILES[profile].deck(players)
+def pack(preset: str = "liverpool", players: int | None = None) -> list[Card]:
+    return PRESETS[preset].deck(players)
 
 
-def realistic_hands(count: int = REALISTIC_HANDS, seed: int = 2024) -> list[tuple]:
-    """(round, hand): 11 or 13 cards from a freshly shuffled 107-card pack, every round."""
-    rng = random.Random(seed)
-    cards = pack()
+def _buys(rng: random.Random, rules: RuleSet) -> int:
+    """How many discards this player bought before the hand was judged (0 most of the time)."""
+    if not rules.buying.allowed or rng.random() >= BUY_SHARE:
+        return 0
+    wanted = rng.choice((1, 1, 1, 2, 2, 3))
+    limit = rules.buying.buys_in_a_deal()
+    return wanted if limit is None else min(wanted, limit)
+
+
+def realistic_hands(rules: RuleSet, count: int = REALISTIC_HANDS, seed: int = 2024) -> list:
+    """(deal, players, hand): the cards held after the draw, from the rule set's own pack."""
+    rng = random.Random(f"{seed}:{rules.name}")
+    sizes = list(rules.table_sizes)
+    packs = {players: rules.deck(players) for players in sizes}
     hands = []
     for index in range(count):
-        round_number = index % 7 + 1
+        deal = index % rules.last_deal + 1
+        players = rng.choice(sizes)
+        cards = packs[players]
         rng.shuffle(cards)
-        hands.append((round_number, cards[: 11 if round_number <= 3 else 13]))
+        held = rules.cards_dealt(deal) + 1 + _buys(rng, rules) * (1 + rules.buying.penalty_cards)
+        hands.append((deal, players, cards[: min(held, HAND_LIMIT)]))
     return hands
 
 
+def api_body(preset: str, deal: int, players: int, hand: list[Card]) -> dict:
+    """The request of `POST /api/rules/solve` (the preset by name, as every version took it)."""
+    return {"hand": format_cards(hand), "round": deal, "profile": preset, "players": players}
+
+
+def wild_deuces_honoured(preset: str) -> bool:
+    """Whether the engine reads this preset's deuces as wild (a deuce completes a set)."""
+    try:
+        return check_meld(parse_cards(WILD_DEUCE_PROBE), preset).legal
+    except Exception:  # noqa: BLE001 - an engine without the setting may refuse in any way
+        return False
+
+
 def adversarial_hands(count: int = ADVERSARIAL_HANDS, seed: int = 7) -> list[tuple]:
-    """(profile, players, round, hand): crowded hands that make the search work hard."""
+    """(preset, players, round, hand): crowded hands that make the search work hard."""
     rng = random.Random(seed)
     tables = [
         ("family", 6),
@@ -130,33 +179,34 @@ def adversarial_hands(count: int = ADVERSARIAL_HANDS, seed: int = 7) -> list[tup
     ]
     hands = []
     for index in range(count):
-        profile, players = tables[index % len(tables)]
-        rules = PROFILES[profile]
-        round_number = index // len(tables) % 7 + 1
+        preset, players = tables[index % len(tables)]
+        rules = PRESETS[preset]
+        round_number = index // len(tables) % rules.last_deal + 1
         suits = rng.sample(SUITS, rng.choice([1, 1, 2, 2, 3]))
         width = rng.randint(4, 13)
         low = rng.randint(1, 14 - width)
         ranks = set(range(low, low + width))
         pool = [
             card
-            for card in pack(profile, players)
+            for card in pack(preset, players)
             if not card.joker and card.suit in suits and card.rank in ranks
         ]
         jokers = (
-            rules.jokers(players) if rng.random() < 0.6 else rng.randint(0, rules.jokers(players))
+            rules.joker_count(players)
+            if rng.random() < 0.6
+            else rng.randint(0, rules.joker_count(players))
         )
         size = rng.randint(13, 30)
         hand = rng.sample(pool, min(len(pool), size - jokers)) + [JOKER] * jokers
         rng.shuffle(hand)
-        hands.append((profile, players, round_number, hand))
-    for profile, players, round_number, text in HARD_HANDS:
-        hands.append((profile, players, round_number, list(parse_cards(text))))
+        hands.append((preset, players, round_number, hand))
+    for preset, players, round_number, text in HARD_HANDS:
+        hands.append((preset, players, round_number, list(parse_cards(text))))
     return hands
 
 
-def _time_all(calls) -> list[float]:
-    """Milliseconds of each call, in order."""
-    clock = time.perf_counter_ns
+def _time_all(calls, clock=time.perf_counter_ns) -> list[float]:
+    """Milliseconds of each call, in order (wall-clock, or `time.thread_time_ns`: CPU)."""
     out = []
     for function, args in calls:
         start = clock()
@@ -175,9 +225,8 @@ def _stats(samples: list[float]) -> dict[str, float]:
     }
 
 
-def _measure(calls, runs: int) -> dict[str, float]:
-    """Each hand's median time over `runs` runs, then p50 / p95 / max / mean over the hands
-    (milliseconds); `worst` is the slowest single call of any run (scheduler noise included).
+def _per_hand(calls, runs: int, clock=time.perf_counter_ns) -> tuple[list[float], float]:
+    """Each call's median time over `runs` runs (ms), and the slowest single call of any run.
 
     The hands are built before timing and frozen out of the garbage collector's way
     (`gc.freeze()`), so a collection does not scan the benchmark's own fixtures; the collector
@@ -186,12 +235,18 @@ def _measure(calls, runs: int) -> dict[str, float]:
     gc.collect()
     gc.freeze()
     try:
-        per_run = [_time_all(calls) for _ in range(runs)]
+        per_run = [_time_all(calls, clock) for _ in range(runs)]
     finally:
         gc.unfreeze()
-    per_hand = [statistics.median(times) for times in zip(*per_run, strict=True)]
-    figures = _stats(per_hand)
-    figures["worst"] = max(max(times) for times in per_run)
+    medians = [statistics.median(times) for times in zip(*per_run, strict=True)]
+    return medians, max(max(times) for times in per_run)
+
+
+def _measure(calls, runs: int) -> dict[str, float]:
+    """p50 / p95 / max / mean over the hands' medians (ms), and `worst`, the slowest call."""
+    medians, worst = _per_hand(calls, runs)
+    figures = _stats(medians)
+    figures["worst"] = worst
     return figures
 
 
@@ -214,69 +269,137 @@ def _row(workload: str, engine: str, hands: int, runs: int, figures: dict, targe
     return row
 
 
-def main(quick: bool = False) -> list[dict]:
-    runs = 2 if quick else RUNS
-    exhaustive_runs = 1 if quick else EXHAUSTIVE_RUNS
-    realistic = realistic_hands(1_000 if quick else REALISTIC_HANDS)
-    adversarial = adversarial_hands(200 if quick else ADVERSARIAL_HANDS)
-    rows = []
+def _exhaustive(preset: str, hands: list, runs: int) -> list[tuple[float, bool] | None]:
+    """Each hand's exhaustive CPU time (ms, median of `runs`) and whether it finds an opening; None
+    where the exhaustive search cannot judge the hand under this rule set."""
+    out: list[tuple[float, bool] | None] = []
+    for deal, _players, hand in hands:
+        try:
+            found = exhaustive_opening(hand, deal, preset) is not None
+        except Exception:  # noqa: BLE001 - a deal or setting the oracle does not know
+            out.append(None)
+            continue
+        times = _time_all([(exhaustive_opening, (hand, deal, preset))] * runs, time.thread_time_ns)
+        out.append((statistics.median(times), found))
+    return out
 
-    for profile in ("liverpool", "family"):
-        calls = [(solve_opening, (hand, round_number, profile)) for round_number, hand in realistic]
-        figures = _measure(calls, runs)
-        opened = sum(solve_opening(*args).legal for _, args in calls)
-        rows.append(
-            _row(
-                f"realistic, {profile} ({opened} can open)",
-                "solver",
-                len(calls),
-                runs,
-                figures,
-                TARGETS,
-            )
+
+def _solve(hand, deal: int, preset: str, players: int):
+    """`solve_opening` as the API calls it: a hand the engine cannot judge is an answer too."""
+    try:
+        return solve_opening(hand, deal, preset, players)
+    except RulesError as error:
+        return error
+
+
+def _speed_up(exhaustive: list, legal: list, api_ms: list[float], direct_ms: list[float]) -> dict:
+    """The solver against the exhaustive search on the hands that search needs >= 1 ms for."""
+    slow = [
+        (result[0], api, direct)
+        for result, verdict, api, direct in zip(exhaustive, legal, api_ms, direct_ms, strict=False)
+        if result is not None and result[1] == verdict and result[0] >= EXHAUSTIVE_FLOOR
+    ]
+    disagree = sum(
+        1
+        for result, verdict in zip(exhaustive, legal, strict=False)
+        if result is not None and verdict is not None and result[1] != verdict
+    )
+    if not slow:
+        return {"hands": 0, "disagree": disagree}
+    total = sum(item[0] for item in slow)
+    return {
+        "hands": len(slow),
+        "disagree": disagree,
+        "api": total / sum(item[1] for item in slow),
+        "direct": total / sum(item[2] for item in slow),
+    }
+
+
+def _speed_up_text(figures: dict) -> str:
+    text = "no hand needs 1 ms"
+    if figures["hands"]:
+        met = "met" if figures["api"] >= SPEED_UP_TARGET else "MISSED"
+        text = (
+            f"{figures['api']:.1f}x through the API ({met}), {figures['direct']:.0f}x direct, "
+            f"on {figures['hands']} hands"
         )
+    if figures["disagree"]:
+        text += f"; the exhaustive search judges {figures['disagree']} hands otherwise"
+    return text
+
+
+def _deuces_text(preset: str, rules: RuleSet) -> str:
+    if not rules.wild_deuces:
+        return ""
+    if wild_deuces_honoured(preset):
+        return ", wild deuces"
+    return ", jokers only: the engine does not read deuces as wild yet"
+
+
+def _preset_rows(preset: str, rules: RuleSet, workers: dict, count: int, runs: int) -> list:
+    """One row per tree that knows the preset: the API's figures and the exhaustive speed-up."""
+    hands = realistic_hands(rules, count)
+    timed = time_side_by_side(workers, [api_body(preset, *hand) for hand in hands], runs)
+    sample = hands[: min(EXHAUSTIVE_HANDS, count)]
+    exhaustive = _exhaustive(preset, sample, 1 if runs == 1 else EXHAUSTIVE_RUNS)
+    direct_ms, _ = _per_hand(
+        [(_solve, (hand, deal, preset, players)) for deal, players, hand in sample],
+        runs,
+        time.thread_time_ns,
+    )
+    rows = []
+    for label, result in timed.items():
+        answered = [verdict for verdict in result["legal"] if verdict is not None]
+        if not answered:
+            continue  # a tree that does not know this preset
+        refused = len(hands) - len(answered)
+        workload = f"realistic, {preset} ({sum(answered)} can open{_deuces_text(preset, rules)}"
+        workload += f"; {refused} answered 400)" if refused else ")"
+        figures = _stats(result["ms"])
+        figures["worst"] = result["worst"]
+        row = _row(workload, f"API, {label}", len(hands), runs, figures, TARGETS)
+        cpu = _stats(result["cpu"])
+        met = all(cpu[key] <= limit for key, limit in TARGETS.items())
+        row["CPU p50 / p95 / max ms"] = (
+            f"{cpu['p50']:.3f} / {cpu['p95']:.3f} / {cpu['max']:.2f}: {'met' if met else 'MISSED'}"
+        )
+        speed = _speed_up(exhaustive, result["legal"], result["cpu"], direct_ms)
+        row[f"vs exhaustive where it needs >= {EXHAUSTIVE_FLOOR:g} ms"] = _speed_up_text(speed)
+        rows.append(row)
+    return rows
+
+
+def _trees() -> dict[str, Path]:
+    """This tree, and those `BENCH_BASELINE` names (`:`-separated, each labelled by its folder)."""
+    trees = {"today": THIS_TREE}
+    for baseline in filter(None, os.environ.get("BENCH_BASELINE", "").split(os.pathsep)):
+        trees[Path(baseline).name] = Path(baseline)
+    return trees
+
+
+def _adversarial_row(count: int, runs: int) -> dict:
+    adversarial = adversarial_hands(count)
     calls = [
-        (solve_opening, (hand, round_number, profile, players))
-        for profile, players, round_number, hand in adversarial
+        (solve_opening, (hand, deal, preset, players))
+        for preset, players, deal, hand in adversarial
     ]
     figures = _measure(calls, runs)
     opened = sum(solve_opening(*args).legal for _, args in calls)
-    rows.append(
-        _row(
-            f"adversarial 13-30 cards ({opened} can open)",
-            "solver",
-            len(calls),
-            runs,
-            figures,
-            ADVERSARIAL_TARGETS,
-        )
-    )
+    workload = f"adversarial 13-30 cards ({opened} can open)"
+    return _row(workload, "direct call", len(calls), runs, figures, ADVERSARIAL_TARGETS)
 
-    # Side by side with the exhaustive search, on the same hands.
-    subsets = {
-        f"realistic, first {min(EXHAUSTIVE_REALISTIC, len(realistic))}": [
-            (round_number, hand, "liverpool", None)
-            for round_number, hand in realistic[:EXHAUSTIVE_REALISTIC]
-        ],
-        f"adversarial of <= {EXHAUSTIVE_MAX_CARDS} cards": [
-            (round_number, hand, profile, players)
-            for profile, players, round_number, hand in adversarial
-            if len(hand) <= EXHAUSTIVE_MAX_CARDS
-        ],
-    }
-    for name, hands in subsets.items():
-        fast = _measure(
-            [(solve_opening, (hand, r, profile, players)) for r, hand, profile, players in hands],
-            runs,
-        )
-        slow = _measure(
-            [(exhaustive_opening, (hand, r, profile)) for r, hand, profile, _players in hands],
-            exhaustive_runs,
-        )
-        rows.append(_row(name, "solver", len(hands), runs, fast))
-        exhaustive_row = _row(name, "exhaustive", len(hands), exhaustive_runs, slow)
-        exhaustive_row["solver speed-up (mean, p50)"] = (
-            f"{slow['mean'] / fast['mean']:.0f}x, {slow['p50'] / fast['p50']:.0f}x"
-        )
-        rows.append(exhaustive_row)
+
+def main(quick: bool = False) -> list[dict]:
+    runs = 1 if quick else RUNS
+    count = 1_000 if quick else REALISTIC_HANDS
+    workers = open_workers(_trees())
+    try:
+        rows = [
+            row
+            for preset, rules in PRESETS.items()
+            for row in _preset_rows(preset, rules, workers, count, runs)
+        ]
+    finally:
+        close_workers(workers)
+    rows.append(_adversarial_row(200 if quick else ADVERSARIAL_HANDS, runs))
     return rows

@@ -1,24 +1,20 @@
 """The app under load as the table feels it: waitress on loopback, 8 keep-alive clients.
 
 Each run starts `python -m scorekeeper.serve` (serve.py's default threads) on loopback, on the
-port it picks itself, with a fresh SQLite file (WAL, synchronous=FULL), then loads one endpoint at a time from
-8 threads, each with its own keep-alive `http.client` connection, closed loop (a client sends
-its next request when the last answer is read): a warm-up, then a fixed measured window.
+port it picks itself, with a fresh SQLite file (WAL, synchronous=FULL), then loads one endpoint
+at a time from 8 threads, each with its own keep-alive `http.client` connection, closed loop: a
+warm-up, then a fixed measured window. `GET /healthz` is the baseline; `GET /games/<id>` the page
+of a finished 7-deal, 4-player game with the game's key cookie (the scorekeeper's tablet);
+`POST /api/rules/meld` a rotation of melds, legal and not; `POST /api/games/<id>/rounds` every
+deal of many fresh games (made before the window), with the game's edit key.
 
-* `GET /healthz` - the bare baseline on the same server, in the same run;
-* `GET /games/<id>` - the game page of a finished seven-round game (4 players), as the tablet
-  that keeps score sees it (with the game's key cookie);
-* `POST /api/rules/meld` - a rotation of sets and runs, legal and not;
-* `POST /api/games/<id>/rounds` - rounds 1-7 of many fresh games (created before the window,
-  each client taking the next game when its game is finished), with the game's edit key.
-
-A request counts when its answer is read inside the window; throughput is counted / window,
-latency is from send to the last byte read. Each figure is the median over the runs; the ratio
-to /healthz is taken within each run, then the median. "load-gen CPU" is the generator's own
-CPU time over the window (100% = one core): near 100% means the generator, not the server, was
-the limit. Statements per request are counted in-process with a SQLAlchemy
-`before_cursor_execute` listener on a 1-round and a 7-round game (and a 7-round game of
-8 players), so a query per player or per round shows as a growing count.
+A request counts when its answer is read inside the window; latency is from send to the last
+byte read. Each figure is the median over the runs; the ratio to /healthz is taken within each
+run. "load-gen CPU" is the generator's own CPU over the window (100% = one core: near it, the
+generator was the limit). Statements per request are counted in-process with a SQLAlchemy
+`before_cursor_execute` listener on games of 1 and 7 deals, 4 and 8 players (a query per player
+or per deal shows as a growing count). Last, a finished 8-player game's page drawn afresh under a
+7-deal and a 10-deal rule set (`_game_pages.py`).
 """
 
 from __future__ import annotations
@@ -27,7 +23,6 @@ import math
 import os
 import queue
 import statistics
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -35,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.rules import LAST_ROUND
+from scorekeeper.rules.presets import DEFAULT_RULES
 from tests.support.games import (
     FlaskSender,
     Game,
@@ -48,7 +43,10 @@ from tests.support.games import (
 from tests.support.names import EIGHT_NAMES, NAMES
 from tests.support.server import Client, Response, encode, json_headers, private_server
 
+from ._game_pages import file_app, page_rows
+
 TITLE = "Web (waitress on loopback, 8 keep-alive clients)"
+LAST_DEAL = DEFAULT_RULES.last_deal  # the games seeded here play the default rules
 
 CLIENTS = 8
 WARMUP = 1.0
@@ -155,7 +153,7 @@ class GamePool:
 class RecordRounds(Plan):
     """Rounds 1-7 of one game after another, each POST with the game's edit key."""
 
-    BODIES = {number: encode(round_body(NAMES, number)) for number in range(1, LAST_ROUND + 1)}
+    BODIES = {number: encode(round_body(NAMES, number)) for number in range(1, LAST_DEAL + 1)}
 
     def __init__(self, pool: GamePool, client: Client):
         self.pool = pool
@@ -163,7 +161,7 @@ class RecordRounds(Plan):
         self.game: Game | None = None
 
     def next(self) -> Request:
-        if self.game is None or self.game.rounds >= LAST_ROUND:
+        if self.game is None or self.game.rounds >= LAST_DEAL:
             self.game = self.pool.take(self.client)
         number = self.game.rounds + 1
         return Request(
@@ -285,7 +283,7 @@ def one_run(warmup: float, duration: float) -> dict[str, Load]:
     with private_server() as server:
         port = server.port
         with Client(port, TIMEOUT) as setup:
-            finished = seed_game(setup, LAST_ROUND)
+            finished = seed_game(setup, LAST_DEAL)
             keeper = cookie_header(key_cookie(setup, finished))
             page = setup.request("GET", f"/games/{finished.id}", headers=keeper)
         if page.status != 200:
@@ -324,7 +322,7 @@ def one_run(warmup: float, duration: float) -> dict[str, Load]:
 
         warm = run_load(port, recorders, warmup)
         expected_rounds = max(warm.rate, ROUNDS_TARGET) * duration * 2
-        pool.fill(port, math.ceil(expected_rounds / LAST_ROUND) + 2 * CLIENTS - pool.size())
+        pool.fill(port, math.ceil(expected_rounds / LAST_DEAL) + 2 * CLIENTS - pool.size())
         pool.made_in_window = 0
         rounds = run_load(port, recorders, duration)
         rounds.made_in_window = pool.made_in_window
@@ -339,19 +337,10 @@ def count_statements() -> list[dict[str, Any]]:
     """Statements per request on the game page (1 and 7 rounds, 4 and 8 players) and a round POST."""
     from sqlalchemy import event
 
-    from scorekeeper import create_app
     from scorekeeper.extensions import db
 
     rows = []
-    with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
-        app = create_app(
-            {
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/queries.sqlite",
-                "SECRET_KEY": "bench",
-                "UPGRADE_ON_START": True,
-            },
-            instance_path=folder,
-        )
+    with file_app("queries") as app:
         with app.app_context():
             engine = db.engine
         statements: list[str] = []
@@ -374,8 +363,8 @@ def count_statements() -> list[dict[str, Any]]:
                 return list(statements)
 
             one = seed_game(client, 1)
-            seven = seed_game(client, LAST_ROUND)
-            eight = seed_game(client, LAST_ROUND, EIGHT_NAMES, profile="family")
+            seven = seed_game(client, LAST_DEAL)
+            eight = seed_game(client, LAST_DEAL, EIGHT_NAMES, profile="family")
             measure("GET", f"/games/{seven.id}")  # warm: the first request may load more
             pages = {}
             for label, game in (
@@ -394,16 +383,13 @@ def count_statements() -> list[dict[str, Any]]:
                 ),
             }
             fresh.rounds = 1
-            for number in range(2, LAST_ROUND):
+            for number in range(2, LAST_DEAL):
                 measure("POST", fresh.rounds_path, round_body(NAMES, number), fresh.write_headers)
             writes["POST /api/games/<id>/rounds: round 7"] = measure(
-                "POST", fresh.rounds_path, round_body(NAMES, LAST_ROUND), fresh.write_headers
+                "POST", fresh.rounds_path, round_body(NAMES, LAST_DEAL), fresh.write_headers
             )
         finally:
             event.remove(engine, "before_cursor_execute", listener)
-            with app.app_context():
-                db.session.remove()
-                engine.dispose()
 
     def bounded(suffix: str) -> bool:
         """The same count for every game size, among the rendered or among the cached pages."""
@@ -498,4 +484,4 @@ def main(quick: bool = False) -> list[dict[str, Any]]:
     runs = [one_run(warmup, duration) for _ in range(QUICK_RUNS if quick else RUNS)]
     rows = summarize(runs)
     rows[0]["result"] = f"host load avg {before} → {load_average()} (nproc {os.cpu_count()})"
-    return rows + count_statements()
+    return rows + count_statements() + page_rows(quick)
