@@ -13,7 +13,7 @@
   var choices = {};
   try {
     choices = JSON.parse(form.getAttribute("data-rules") || "{}");
-  } catch (error) {
+  } catch {
     choices = {};
   }
 
