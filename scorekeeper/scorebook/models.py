@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
-from ..rules.ruleset import MOST_DEALS, RuleSet
+from ..rules.ruleset import MOST_DEALS, MOST_PLAYERS, RuleSet
 
 NAME_MAX = 24
 
@@ -124,7 +124,8 @@ class Player(db.Model):
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
         UniqueConstraint("game_id", "name_key"),
-        CheckConstraint("seat >= 0 AND seat < 8", name="seat_in_range"),
+        # No rule set seats more than R11 allows (8).
+        CheckConstraint(f"seat >= 0 AND seat < {MOST_PLAYERS}", name="seat_in_range"),
     )
 
 

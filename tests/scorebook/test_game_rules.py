@@ -8,13 +8,16 @@ import copy
 import json
 
 import pytest
+import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
+from scorekeeper.extensions import db
 from scorekeeper.rules.presets import LIVERPOOL, PRESETS
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.scorebook import formerly, transfer
+from scorekeeper.scorebook.models import Game
 from tests.support.book import new_game, play_rounds, record
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES
@@ -159,12 +162,17 @@ def test_the_older_profile_field_still_names_a_preset(client):
     assert both.status_code == 400 and "not both" in both.get_json()["error"]
 
 
-def test_a_game_keeps_its_copy_when_the_preset_changes(app, client, monkeypatch):
+def test_a_game_keeps_its_copy_when_the_preset_changes(app, client):
+    # A game started under an earlier release's `contract` (cut bonus -25) keeps that copy:
+    # the preset as this release has it (no cut bonus) never replaces it.
     game = new_game(client, NAMES, "contract")
-    changed = RuleSet.parse({**PRESETS["contract"].to_json(), "cut_bonus": -25})
-    monkeypatch.setitem(PRESETS, "contract", changed)
+    earlier = {**PRESETS["contract"].to_json(), "cut_bonus": -25}
+    with app.app_context():
+        db.session.execute(sa.update(Game).where(Game.id == game.id).values(rules=earlier))
+        db.session.commit()
     kept = game_of(client, game)
-    assert kept["rules"]["cut_bonus"] == 0 and kept["cut_bonus"] == 0
+    assert kept["rules"]["cut_bonus"] == -25 and kept["cut_bonus"] == -25
+    assert kept["profile"] is None and PRESETS["contract"].cut_bonus == 0
 
 
 def test_a_rematch_keeps_a_tables_own_rules(client):
