@@ -292,18 +292,31 @@ def _buying(reader: Reader, value: object, default: Mapping[str, Any]) -> Buying
 
 def _playable(rules: RuleSet, reader: Reader) -> None:
     """R11's "A rule set is playable when…", each condition on settings that were read without
-    a problem (a refused setting stands for a guess, and a guess proves nothing)."""
+    a problem (a refused setting stands for a guess, and a guess proves nothing). A contract
+    that cannot fit the hand is named even when the table sizes are wrong: it does not depend
+    on them."""
+    seated = _seated(rules, reader) and reader.clean("jokers")
+    for index, deal in enumerate(rules.deals):
+        path = f"deals[{index}]"
+        if not reader.clean(path) or (seated and not _dealt(rules, reader, path, deal)):
+            continue
+        if reader.clean("buying"):
+            _fits(rules, reader, path, deal)
+
+
+def _seated(rules: RuleSet, reader: Reader) -> bool:
+    """Whether the table sizes are readable, in order, and each has its number of packs."""
     if not reader.clean("players"):
-        return
+        return False
     if rules.min_players > rules.max_players:
         reader.problem(
             "players.max",
             f"the most players ({rules.max_players}) cannot be fewer than the fewest "
             f"({rules.min_players})",
         )
-        return
+        return False
     if not reader.clean("packs"):
-        return
+        return False
     covered = max(step.up_to for step in rules.packs)
     if covered < rules.max_players:
         sizes = (
@@ -315,13 +328,8 @@ def _playable(rules: RuleSet, reader: Reader) -> None:
             "packs",
             f"gives no number of packs for {sizes} players: the last step is up to {covered}",
         )
-        return
-    if not reader.clean("jokers"):
-        return
-    for index, deal in enumerate(rules.deals):
-        path = f"deals[{index}]"
-        if reader.clean(path) and _dealt(rules, reader, path, deal) and reader.clean("buying"):
-            _fits(rules, reader, path, deal)
+        return False
+    return True
 
 
 def _dealt(rules: RuleSet, reader: Reader, path: str, deal: Deal) -> bool:

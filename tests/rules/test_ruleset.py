@@ -366,6 +366,22 @@ def test_every_problem_is_named_at_once():
     assert all(isinstance(text, str) and text for text in found.values())
 
 
+def test_a_contract_too_big_for_the_hand_is_named_beside_a_broken_table_size():
+    """Whether a contract fits the hand does not depend on the table sizes: it is named too."""
+    found = problems(
+        {
+            "players": {"min": 5, "max": 3},
+            "deals": [deal(11, SET3, RUN10)],
+            "buying": {"allowed": False},
+        }
+    )
+    assert found == {
+        "players.max": "the most players (3) cannot be fewer than the fewest (5)",
+        "deals[0].cards": "12 cards (11 dealt + the draw) cannot hold 1 set of 3 + 1 run of 10 "
+        "and a discard (14 cards), and buying is not allowed",
+    }
+
+
 def test_a_refused_setting_is_not_refused_again_in_other_words():
     """A broken table size says nothing of packs or deals: those checks would rest on a guess."""
     assert problems({"players": {"min": "3", "max": 8}, "packs": [{"up_to": 4, "packs": 2}]}) == {
