@@ -364,7 +364,7 @@ def count_statements() -> list[dict[str, Any]]:
 
             one = seed_game(client, 1)
             seven = seed_game(client, LAST_DEAL)
-            eight = seed_game(client, LAST_DEAL, EIGHT_NAMES, profile="family")
+            eight = seed_game(client, LAST_DEAL, EIGHT_NAMES, rules="family")
             measure("GET", f"/games/{seven.id}")  # warm: the first request may load more
             pages = {}
             for label, game in (
