@@ -46,11 +46,6 @@ def _cards(data: Data, name: str, *, rank_only: bool = False) -> tuple[Card, ...
     return cards
 
 
-def game_rules(game: Game) -> RuleSet:
-    """The rules a game is played under, as the score book keeps them (R11)."""
-    return ledger.rules_of(game)
-
-
 def asked_game(data: Data) -> Game | None:
     """The game a question names (`"game": id`), or None; 404 when there is no such game."""
     game_id = field(data, "game", int, required=False)
@@ -72,7 +67,7 @@ def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
         )
     game = asked_game(data)
     if game is not None:
-        return game_rules(game), game
+        return ledger.rules_of(game), game
     if data.get("rules") is not None:
         value = data["rules"]
         if not isinstance(value, str | dict):

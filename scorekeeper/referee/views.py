@@ -173,7 +173,7 @@ def _context(game: Game | None, values) -> Context:
     A chosen value that does not fit (an unknown preset, a round the rules do not have, more
     players than they allow) is ignored here: the question itself reports it when asked.
     """
-    rules = questions.game_rules(game) if game else DEFAULT_RULES
+    rules = ledger.rules_of(game) if game else DEFAULT_RULES
     players = len(game.names) if game else rules.default_players
     chosen = values.get("rules") or values.get("profile")
     if game is None and chosen in PRESETS:

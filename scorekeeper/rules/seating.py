@@ -43,11 +43,7 @@ def dealer_seat(
 
 def contract_of(round_number: int, rules: RuleSet) -> Contract:
     """The deal's contract under the rules (R3, R11)."""
-    try:
-        return contract(round_number, rules)  # type: ignore[call-arg]
-    except TypeError:  # pragma: no cover - where a contract is only its counts of sets and runs
-        deal = rules.deal(round_number)
-        return Contract(round_number, deal.sets, deal.runs)  # type: ignore[call-arg]
+    return contract(round_number, rules)
 
 
 @dataclass(frozen=True)

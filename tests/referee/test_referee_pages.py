@@ -5,7 +5,6 @@ from html import unescape
 
 import pytest
 
-from scorekeeper.referee import questions
 from scorekeeper.referee.questions import TABS
 from tests.referee.house_rules import SMITH
 from tests.support.book import new_game, play_rounds
@@ -284,11 +283,10 @@ def test_opened_from_a_shanghai_game_it_offers_its_ten_deals(client):
     assert "Round 1 of 10 · Shanghai · 3 players" in answer
 
 
-def test_a_games_buy_limits_get_a_count_a_seat(client, monkeypatch):
+def test_a_games_buy_limits_get_a_count_a_seat(client):
     """A game played under rules that limit buying (3 a game): the buy tab asks each seat's
     buys so far, and passes over a player at the limit by name."""
-    game_id = new_game(client).id
-    monkeypatch.setattr(questions, "game_rules", lambda game: SMITH)
+    game_id = new_game(client, rules=SMITH.to_json()).id
     html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
     buys = html.split('id="buys"')[1].split("</fieldset>")[0]
     assert "Buys so far — Smith family rules allow 3 a game" in buys
