@@ -8,6 +8,7 @@ left in hand is 50", so a citation reads "Smith family rules: a joker left in ha
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from .presets import LIVERPOOL
 from .ruleset import VALUE_KEYS, FreedJoker, JokerSwap, RuleSet, lend
@@ -241,6 +242,51 @@ def differences(rules: RuleSet) -> tuple[tuple[str, str], ...]:
 def sentence(rules: RuleSet, place: str) -> str:
     """The sentence for one setting's value in this rule set, changed or not."""
     return dict(_SENTENCES)[place](rules)
+
+
+# R11's settings as the editor and the reading pages group them, each group with the top-level
+# places of the document it holds, in the order a table talks them through.
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Players and packs", ("players", "packs", "jokers")),
+    ("Deals and contracts", ("deals", "exact_sizes")),
+    ("Card values", ("values",)),
+    ("Melds and jokers", ("wild_deuces", "naturals", "joker_swap", "freed_joker")),
+    (
+        "Turns and buying",
+        ("layoff_on_opening_turn", "go_out_by_layoff", "swap_on_opening_turn", "buying"),
+    ),
+    ("The cut", ("cut_bonus",)),
+)
+
+
+def group_of(place: str) -> str:
+    """The title of the group a place in the document belongs to (`deals[3].cards`: Deals and
+    contracts); `KeyError` for a place no group holds."""
+    top = place.split(".")[0].split("[")[0]
+    for title, tops in GROUPS:
+        if top in tops:
+            return title
+    raise KeyError(place)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One setting read out: its place, the sentence, and whether it differs from `liverpool`."""
+
+    place: str
+    sentence: str
+    changed: bool
+
+
+def read_out(rules: RuleSet) -> tuple[tuple[str, tuple[Line, ...]], ...]:
+    """The whole rule set as sentences, grouped as R11 groups them (`GROUPS`), each marked when
+    it differs from `liverpool`. Without buying, its limits and penalty are not read out."""
+    lines: dict[str, list[Line]] = {title: [] for title, _ in GROUPS}
+    for place, say in _SENTENCES:
+        if place.startswith("buying.") and place != "buying.allowed" and not rules.buying.allowed:
+            continue
+        lines[group_of(place)].append(Line(place, say(rules), _changed(rules, LIVERPOOL, place)))
+    return tuple((title, tuple(lines[title])) for title, _ in GROUPS)
 
 
 lend(summary=summary, differences=differences, pack_steps=pack_steps)
