@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scorekeeper.extensions import db
 from scorekeeper.rules.presets import LIVERPOOL, PRESETS, SHANGHAI
 from scorekeeper.rules.ruleset import NAME_MAX, RuleSet
-from scorekeeper.scorebook import errors, rulesets
+from scorekeeper.scorebook import errors, rulesets, writeonce
 from scorekeeper.scorebook.models import Game, SavedRuleSet, utcnow
 from tests.support.names import NAMES
 from tests.support.saved import SMITH, save_ruleset, smith_document
@@ -475,3 +475,25 @@ def test_any_request_is_saved_or_refused_with_a_reason_and_changes_nothing_then(
     assert len(after) == len(before) + (method == "POST")
     with app.app_context():
         assert rulesets.check_name(data["name"], keep=rulesets.get(data["id"])) == data["name"]
+
+
+@pytest.mark.parametrize(
+    ("path", "args", "scope"),
+    [
+        ("/rulesets/new", {}, "page new rule set"),
+        ("/rulesets/shared/abc", {"code": "abc"}, "page new rule set"),
+        ("/rulesets/3/edit", {"ruleset_id": 3}, "page rule set 3"),
+        ("/games/new", {}, "page new game"),
+        ("/games/4/rounds/new", {"game_id": 4}, "page game 4"),
+        ("/api/rulesets", {}, "api new rule set"),
+        ("/api/rulesets/5", {"ruleset_id": 5}, "api rule set 5"),
+        ("/api/games", {}, "api new game"),
+    ],
+)
+def test_the_pages_and_the_api_key_rule_sets_apart_from_games(app, path, args, scope):
+    token = "t" * 22
+    headers = {"Idempotency-Key": token}
+    with app.test_request_context(
+        path, method="POST", data={"write_token": token}, headers=headers
+    ):
+        assert writeonce._ticket(args).scope == scope
