@@ -160,12 +160,42 @@ def test_a_saved_rule_set_is_found_by_any_look_alike_spelling(app):
 
 def test_an_unknown_id_is_404_for_every_call(app):
     with app.app_context():
-        for call in (rulesets.get, rulesets.delete, rulesets.mark_used):
+        for call in (rulesets.get, rulesets.delete):
             with pytest.raises(errors.NoSuchRuleSet) as missing:
                 call(99)
             assert missing.value.status == 404
         with pytest.raises(errors.NoSuchRuleSet):
             rulesets.change(99, name="x")
+
+
+def deleted_meanwhile(row: SavedRuleSet) -> None:
+    """Another tablet deletes the row after this one read it (it stays in this session)."""
+    db.session.execute(db.text("DELETE FROM saved_rule_sets WHERE id = :id"), {"id": row.id})
+
+
+def test_a_rule_set_deleted_meanwhile_is_404_to_a_change_and_a_second_delete(app):
+    with app.app_context():
+        row = rulesets.save(LIVERPOOL, SMITH)
+        db.session.commit()
+        deleted_meanwhile(row)
+        with pytest.raises(errors.NoSuchRuleSet, match=f"saved rule set {row.id} does not exist"):
+            rulesets.change(row.id, name="Smiths")
+        db.session.commit()
+        jones = rulesets.save(LIVERPOOL, "Jones")
+        db.session.commit()
+        deleted_meanwhile(jones)
+        with pytest.raises(errors.NoSuchRuleSet):
+            rulesets.delete(jones.id)
+
+
+def test_a_game_from_a_rule_set_deleted_meanwhile_keeps_its_copy(app):
+    with app.app_context():
+        row = rulesets.save(LIVERPOOL, SMITH)
+        db.session.commit()
+        deleted_meanwhile(row)
+        rulesets.mark_used(row.id)  # the game started from it is not refused for that
+        db.session.commit()
+        assert rulesets.saved() == []
 
 
 # --- The API ---------------------------------------------------------------------------------
