@@ -40,8 +40,6 @@ from ..rules.ruleset import (
     MeldKind,
 )
 
-# The buttons that change the form's shape and write nothing.
-BUTTONS = ("add_deal", "remove_deal", "add_meld", "remove_meld", "add_pack", "remove_pack")
 # A new meld, and a new deal when there is none to copy.
 NEW_MELD = {"kind": MeldKind.SET.value, "size": SET_SIZES.start}
 _WHOLE = re.compile(r"-?[0-9]{1,6}")
@@ -331,41 +329,64 @@ def _index(text: object, count: int) -> int | None:
     return int(text) if text.isdigit() and len(text) < 4 and int(text) < count else None
 
 
+def _add_deal(document: dict[str, Any], _: str) -> None:
+    deals = document["deals"]
+    if len(deals) < MOST_DEALS:
+        deals.append(copy.deepcopy(deals[-1]) if deals else {"cards": 10, "contract": []})
+
+
+def _remove_deal(document: dict[str, Any], value: str) -> None:
+    deals = document["deals"]
+    if (index := _index(value, len(deals))) is not None and len(deals) > 1:
+        del deals[index]
+
+
+def _add_meld(document: dict[str, Any], value: str) -> None:
+    deals = document["deals"]
+    index = _index(value, len(deals))
+    if index is not None and len(deals[index]["contract"]) < MOST_MELDS:
+        deals[index]["contract"].append(dict(NEW_MELD))
+
+
+def _remove_meld(document: dict[str, Any], value: str) -> None:
+    deals = document["deals"]
+    deal, _, meld = value.partition(".")
+    if (index := _index(deal, len(deals))) is not None:
+        contract = deals[index]["contract"]
+        if (at := _index(meld, len(contract))) is not None:
+            del contract[at]
+
+
+def _add_pack(document: dict[str, Any], _: str) -> None:
+    packs = document["packs"]
+    if len(packs) < MOST_PLAYERS:
+        last = packs[-1] if packs else {"up_to": 2, "packs": 1}
+        packs.append(dict(last))
+
+
+def _remove_pack(document: dict[str, Any], value: str) -> None:
+    packs = document["packs"]
+    if (index := _index(value, len(packs))) is not None and len(packs) > 1:
+        del packs[index]
+
+
+# Each button's name, and what it does to the document (its value: which deal, meld or step).
+_BUTTONS = {
+    "add_deal": _add_deal,
+    "remove_deal": _remove_deal,
+    "add_meld": _add_meld,
+    "remove_meld": _remove_meld,
+    "add_pack": _add_pack,
+    "remove_pack": _remove_pack,
+}
+
+
 def _press(document: dict[str, Any], formdata: Any) -> bool:
     """Apply the add or remove button in `formdata` to the document; False when none was."""
-    deals, packs = document["deals"], document["packs"]
-    if "add_deal" in formdata:
-        if len(deals) < MOST_DEALS:
-            deals.append(copy.deepcopy(deals[-1]) if deals else {"cards": 10, "contract": []})
-        return True
-    if "remove_deal" in formdata:
-        if (index := _index(formdata.get("remove_deal"), len(deals))) is not None:
-            if len(deals) > 1:
-                del deals[index]
-        return True
-    if "add_meld" in formdata:
-        index = _index(formdata.get("add_meld"), len(deals))
-        if index is not None and len(deals[index]["contract"]) < MOST_MELDS:
-            deals[index]["contract"].append(dict(NEW_MELD))
-        return True
-    if "remove_meld" in formdata:
-        deal, _, meld = str(formdata.get("remove_meld") or "").partition(".")
-        index = _index(deal, len(deals))
-        if index is not None:
-            contract = deals[index]["contract"]
-            if (at := _index(meld, len(contract))) is not None:
-                del contract[at]
-        return True
-    if "add_pack" in formdata:
-        if len(packs) < MOST_PLAYERS:
-            last = packs[-1] if packs else {"up_to": 2, "packs": 1}
-            packs.append({"up_to": typed(str(last["up_to"])), "packs": last["packs"]})
-        return True
-    if "remove_pack" in formdata:
-        if (index := _index(formdata.get("remove_pack"), len(packs))) is not None:
-            if len(packs) > 1:
-                del packs[index]
-        return True
+    for name, press in _BUTTONS.items():
+        if name in formdata:
+            press(document, str(formdata.get(name) or ""))
+            return True
     return False
 
 
