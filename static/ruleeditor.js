@@ -182,9 +182,9 @@ function fill(editor, doc) {
 function setupPicker(form) {
   const picker = form.querySelector(".profile-select");
   const editor = form.querySelector(".rule-editor");
-  const documents = form.querySelector("#rule-documents");
+  const documents = form.querySelector("[data-documents]");
   if (!picker || !editor || !documents) return;
-  const known = JSON.parse(documents.textContent);
+  const known = JSON.parse(documents.getAttribute("data-documents"));
   const filledFrom = form.querySelector('[name="filled_from"]');
   picker.addEventListener("change", () => {
     const doc = known[picker.value];

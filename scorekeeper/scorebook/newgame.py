@@ -70,6 +70,11 @@ class NewGame:
     def read_rules(self) -> None:
         """Decide the game's rules from the picker and the editor (see `rulechoice`)."""
         chosen = self.form.choice()
+        if "players-min" not in request.form:
+            # Posted without the editor (a form kept from before it, a script): the rules picked.
+            self.editor = RuleSetForm.of(chosen.rules)
+            self.rules = chosen.rules
+            return
         filled = self.form.choices.get(self.form.filled_from.data or "")
         if filled is not None and filled.value != chosen.value:
             edited = rulechoice.parse_or_none(self.editor.document())

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from wtforms import BooleanField, FieldList, Form, FormField, RadioField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import NumberInput
 
 from ..rules import RuleSet, RuleSetError, ruleeffects
@@ -39,6 +40,7 @@ from ..rules.ruleset import (
     JokerSwap,
     MeldKind,
 )
+from .forms import EntryList
 
 # A new meld, and a new deal when there is none to copy.
 NEW_MELD = {"kind": MeldKind.SET.value, "size": SET_SIZES.start}
@@ -75,7 +77,7 @@ def shown(value: object) -> str:
 
 class MeldForm(Form):
     kind = SelectField(
-        choices=[(kind.value, kind.value) for kind in MeldKind],
+        choices=[SelectChoice(kind.value, kind.value) for kind in MeldKind],
         default=MeldKind.SET.value,
         render_kw={"class": "meld-kind"},
     )
@@ -84,7 +86,7 @@ class MeldForm(Form):
 
 class DealForm(Form):
     cards = number(1, 60)
-    contract = FieldList(FormField(MeldForm), min_entries=0, max_entries=MOST_MELDS)
+    contract = EntryList(FormField(MeldForm), min_entries=0, max_entries=MOST_MELDS)
     whole_hand = switch()
 
 
@@ -143,9 +145,9 @@ class RuleSetForm(Form):
 
     name = StringField(render_kw={"maxlength": NAME_MAX, "autocomplete": "off"})
     players = FormField(PlayersForm)
-    packs = FieldList(FormField(PackStepForm), min_entries=1, max_entries=MOST_PLAYERS)
+    packs = EntryList(FormField(PackStepForm), min_entries=1, max_entries=MOST_PLAYERS)
     jokers = FormField(JokersForm)
-    deals = FieldList(FormField(DealForm), min_entries=1, max_entries=MOST_DEALS)
+    deals = EntryList(FormField(DealForm), min_entries=1, max_entries=MOST_DEALS)
     exact_sizes = switch()
     values = FormField(ValuesForm)
     wild_deuces = switch()
@@ -154,9 +156,9 @@ class RuleSetForm(Form):
     cut_bonus = number(0, -CUT_BONUSES.start)
     layoff_on_opening_turn = switch()
     go_out_by_layoff = switch()
-    joker_swap = RadioField(choices=[(k.value, w) for k, w in _SWAP_WORDS.items()])
+    joker_swap = RadioField(choices=[SelectChoice(k.value, w) for k, w in _SWAP_WORDS.items()])
     swap_on_opening_turn = switch()
-    freed_joker = RadioField(choices=[(k.value, w) for k, w in _FREED_WORDS.items()])
+    freed_joker = RadioField(choices=[SelectChoice(k.value, w) for k, w in _FREED_WORDS.items()])
     buying = FormField(BuyingForm)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -326,7 +328,11 @@ def _meld_data(meld: dict[str, Any]) -> dict[str, str]:
 
 def _index(text: object, count: int) -> int | None:
     text = str(text or "")
-    return int(text) if text.isdigit() and len(text) < 4 and int(text) < count else None
+    return (
+        int(text)
+        if text.isascii() and text.isdigit() and len(text) < 4 and int(text) < count
+        else None
+    )
 
 
 def _add_deal(document: dict[str, Any], _: str) -> None:
