@@ -97,6 +97,9 @@
    * hand of the player who went out, the seats of a rule set) as if they had been typed. */
   function apply(form, fields) {
     var changed = [];
+    // A form whose rows come and go (the rule editor's deals and melds) makes the rows the
+    // fields need first.
+    form.dispatchEvent(new CustomEvent("draft-fields", { detail: fields }));
     controls(form).forEach(function (el) {
       if (!Object.prototype.hasOwnProperty.call(fields, el.name)) return;
       var want = fields[el.name];

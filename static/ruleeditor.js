@@ -141,6 +141,19 @@ function setupEditor(editor) {
   editor.addEventListener("input", changed);
   editor.addEventListener("change", changed);
   addSteppers(editor);
+  // A draft being put back (drafts.js): first as many deal, meld and pack rows as it holds.
+  form.addEventListener("draft-fields", (event) => {
+    const names = Object.keys(event.detail);
+    const count = (pattern) => names.filter((name) => pattern.test(name)).length;
+    const deals = count(/^deals-\d+-cards$/);
+    if (!deals) return;
+    fillRows(editor, {
+      deals: Array.from({ length: deals }, (_, d) => ({
+        contract: { length: count(new RegExp(`^deals-${d}-contract-\\d+-kind$`)) },
+      })),
+      packs: { length: count(/^packs-\d+-up_to$/) || 1 },
+    });
+  });
   editor.fill = (doc) => {
     fill(editor, doc);
     changed();
@@ -155,19 +168,24 @@ function flatten(value, prefix, out) {
   return out;
 }
 
-/* Fill the editor with a rule set's document: its rows first, then every control. */
-function fill(editor, doc) {
+/* As many deal rows, melds in each, and table-size steps as `shape` has. */
+function fillRows(editor, shape) {
   const deals = editor.querySelector(".deal-rows");
-  resize(editor, deals, doc.deals.length, ".deal-template");
+  resize(editor, deals, shape.deals.length, ".deal-template");
   renumber(editor);
-  doc.deals.forEach((deal, d) => {
+  shape.deals.forEach((deal, d) => {
     const chips = deals.children[d].querySelector(".meld-chips");
     while (chips.children.length > deal.contract.length) chips.lastElementChild.remove();
     while (chips.children.length < deal.contract.length) chips.appendChild(fromTemplate(editor, ".meld-template"));
   });
-  resize(editor, editor.querySelector(".pack-rows"), doc.packs.length, ".pack-template");
+  resize(editor, editor.querySelector(".pack-rows"), shape.packs.length, ".pack-template");
   renumber(editor);
   addSteppers(editor);
+}
+
+/* Fill the editor with a rule set's document: its rows first, then every control. */
+function fill(editor, doc) {
+  fillRows(editor, doc);
   const values = { ...doc, cut_bonus: -doc.cut_bonus };
   for (const [name, value] of flatten(values, "", [])) {
     for (const el of editor.querySelectorAll(`[name="${name}"]`)) {
@@ -186,10 +204,10 @@ function setupPicker(form) {
   if (!picker || !editor || !documents) return;
   const known = JSON.parse(documents.getAttribute("data-documents"));
   const filledFrom = form.querySelector('[name="filled_from"]');
-  picker.addEventListener("change", () => {
+  picker.addEventListener("change", (event) => {
     const doc = known[picker.value];
-    if (!doc) return;
-    editor.fill(doc);
+    // A draft put back by drafts.js brings its own rules in the editor: kept, not refilled.
+    if (doc && event.isTrusted) editor.fill(doc);
     filledFrom.value = picker.value;
   });
   function seats() {
