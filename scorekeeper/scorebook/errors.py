@@ -34,6 +34,15 @@ class RulesRefused(ScorebookError):
         self.rule_problems = {rules_path(path): text for path, text in problems.items()}
 
 
+class NameRefused(RulesRefused):
+    """A saved rule set's name that cannot be used (empty, too long, a preset's, unprintable);
+    named under `name`, the field a request or a form gives it in."""
+
+    def __init__(self, message: str):
+        super().__init__(message, {})
+        self.rule_problems = {"name": message}
+
+
 def rules_path(path: str) -> str:
     """Where a problem is, seen from the request or the export that holds the rules."""
     return "rules" if path in ("", "rules") else f"rules.{path}"
@@ -60,6 +69,17 @@ class NoSuchGame(Missing):
 
     def __init__(self, game_id: int):
         super().__init__(f"game {game_id} does not exist")
+
+
+class NoSuchRuleSet(Missing):
+    """No saved rule set with this id (or, from the command line, this name)."""
+
+    def __init__(self, ruleset: int | str):
+        super().__init__(
+            f"no saved rule set is named {ruleset!r}"
+            if isinstance(ruleset, str)
+            else f"saved rule set {ruleset} does not exist"
+        )
 
 
 class NotEditor(ScorebookError):

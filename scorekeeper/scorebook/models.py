@@ -21,8 +21,11 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
 from ..rules.ruleset import MOST_DEALS, MOST_PLAYERS, RuleSet
+from ..rules.ruleset import NAME_MAX as RULES_NAME_MAX
 
 NAME_MAX = 24
+# A name's look-alike key (`names.name_key`) is at most this long: a longer one is kept hashed.
+KEY_MAX = 72
 
 
 @lru_cache(maxsize=64)
@@ -117,7 +120,7 @@ class Player(db.Model):
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     # The name reduced to how it looks (`names.name_key`), so "Ann", "ann", "Ánn" and "Аnn"
     # (Cyrillic А) cannot share a table.
-    name_key: Mapped[str] = mapped_column(String(NAME_MAX * 3))
+    name_key: Mapped[str] = mapped_column(String(KEY_MAX))
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -201,6 +204,47 @@ class RoundChange(db.Model):
     __table_args__ = (Index("ix_round_changes_game", "game_id"),)
 
 
+class SavedRuleSet(db.Model):
+    """A table's own rule set, kept under its name to start games with, change and share (R11).
+
+    A game started from it copies its document: changing or deleting the saved rule set never
+    changes a game already played.
+    """
+
+    __tablename__ = "saved_rule_sets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(RULES_NAME_MAX))
+    # The name reduced to how it looks (`names.name_key`): "Smith family" and "smith Family"
+    # are one saved rule set, so a table never has to tell two of them apart by case.
+    name_key: Mapped[str] = mapped_column(String(KEY_MAX))
+    # The whole document (`RuleSet.to_json`); its "name" is always the row's `name`.
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The last time a game started from it: the most used rule sets come first in the lists.
+    used_at: Mapped[datetime | None]
+
+    __table_args__ = (UniqueConstraint("name_key", name="saved_rule_sets_name_key"),)
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The saved rules, read from the document once per distinct document (see `Game`)."""
+        return _parsed(json.dumps(self.rules, sort_keys=True, separators=(",", ":")))
+
+    @rule_set.setter
+    def rule_set(self, rules: RuleSet) -> None:
+        self.rules = rules.to_json()
+
+    @property
+    def last_used(self) -> datetime:
+        """When the table last started a game from it, or changed it: what the lists sort by."""
+        return max(self.updated_at, self.used_at) if self.used_at else self.updated_at
+
+    def __repr__(self) -> str:
+        return f"<SavedRuleSet {self.id} {self.name!r}>"
+
+
 class WriteOnce(db.Model):
     """A write that happened, under the one-time token or Idempotency-Key that asked for it.
 
@@ -211,7 +255,8 @@ class WriteOnce(db.Model):
     __tablename__ = "write_once"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    # Where the key is unique: "api game 12", "page game 12", "api new game", "page new game".
+    # Where the key is unique: "api game 12", "page game 12", "api new game", "page new game",
+    # "api rule set 3", "api new rule set" (pages likewise).
     scope: Mapped[str] = mapped_column(String(40))
     # sha256 of the token or key: a page's token is a secret of the tablet that holds the page.
     key_hash: Mapped[str] = mapped_column(String(64))

@@ -16,10 +16,8 @@ from functools import cache
 from confusable_homoglyphs import utils as confusable_data
 
 from .errors import ScorebookError
-from .models import NAME_MAX, Game
+from .models import KEY_MAX, NAME_MAX, Game
 
-# The stored key's column holds this many characters; a longer key is kept as its hash.
-KEY_MAX = 72
 # A name must show on the ledger as written: no bidi overrides, not only invisible characters.
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -117,6 +115,22 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
+def written_problem(name: str, most: int = NAME_MAX) -> str | None:
+    """What keeps a cleaned, non-empty name from showing as written: too long (over `most`
+    characters), a control or direction character, nothing visible, an invisible character."""
+    if len(name) > most:
+        return f"'{name[:most]}…' is too long: at most {most} characters"
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+        return f"{name!r} holds a control character"
+    if any(char in BIDI_CONTROLS for char in name):
+        return f"{name!r} holds a character that reverses the text around it"
+    if all(unicodedata.category(char) in INVISIBLE for char in name):
+        return f"{name!r} shows nothing on screen: use letters, digits or emoji"
+    if (hidden := invisible_character(name)) is not None:
+        return f"{name!r} holds an invisible character (U+{ord(hidden):04X}): type it again"
+    return None
+
+
 # --- At the table ---------------------------------------------------------------------------
 
 
@@ -131,18 +145,8 @@ def name_problems(raw: Sequence[str]) -> dict[int, str]:
         name = clean_name(text)
         if not name:
             continue
-        if len(name) > NAME_MAX:
-            problems[index] = f"'{name[:NAME_MAX]}…' is too long: at most {NAME_MAX} characters"
-        elif any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
-            problems[index] = f"{name!r} holds a control character"
-        elif any(char in BIDI_CONTROLS for char in name):
-            problems[index] = f"{name!r} holds a character that reverses the text around it"
-        elif all(unicodedata.category(char) in INVISIBLE for char in name):
-            problems[index] = f"{name!r} shows nothing on screen: use letters, digits or emoji"
-        elif (hidden := invisible_character(name)) is not None:
-            problems[index] = (
-                f"{name!r} holds an invisible character (U+{ord(hidden):04X}): type it again"
-            )
+        if (problem := written_problem(name)) is not None:
+            problems[index] = problem
         key = name_key(name)
         if key in seen and index not in problems:
             first = clean_name(raw[seen[key]])
