@@ -12,19 +12,17 @@ from typing import Any
 
 from flask import request, url_for
 
-from ..rules import RuleSet, RuleSetError
-from . import errors, rulechoice, service
+from ..rules import RuleSet, RuleSetError, sharing
+from . import errors, rulechoice, rulesets, service
 from .forms import NewGameForm
 from .models import Game
 from .ruleforms import RuleSetForm
 
 
-def _shared(code: str) -> RuleSet | None:
+def shared_rules(code: str) -> RuleSet | None:
     """The rule set a shared code carries; None for none or a damaged one."""
     if not code:
         return None
-    from ..rules import sharing
-
     try:
         return sharing.from_code(code)
     except RuleSetError:
@@ -48,7 +46,7 @@ class NewGame:
     @classmethod
     def from_request(cls) -> NewGame:
         code = request.values.get("shared_code") or request.args.get("rules", "")
-        shared = _shared(code)
+        shared = shared_rules(code)
         choices = rulechoice.choices(shared)
         form = NewGameForm(choices=choices)
         documents = {choice.value: choice.rules.to_json() for choice in choices}
@@ -115,22 +113,25 @@ class NewGame:
         named = self._save_name_ok()
         return valid and seated and named
 
+    def save_name(self) -> str:
+        """The name the rules are saved under: the one typed, else the rules' own."""
+        assert self.rules is not None
+        return " ".join((self.form.save_name.data or self.rules.name).split())
+
     def _save_name_ok(self) -> bool:
+        """A name the table's rules can be saved under (checked before anything is written)."""
         if not self.form.save_rules.data:
             return True
-        name = " ".join((self.form.save_name.data or self.rules.name).split())
-        if rulechoice.is_preset_name(name) or name == rulechoice.UNNAMED:
-            self.form.save_name.errors = [
-                *self.form.save_name.errors,
-                "Give your rules a name of your own, like “Smith family”: "
-                f"“{name}” is {'a preset' if rulechoice.is_preset_name(name) else 'for unsaved rules'}.",
-            ]
+        try:
+            rulesets.check_name(self.save_name())
+        except errors.ScorebookError as error:
+            self.form.save_name.errors = [*self.form.save_name.errors, sentence(error.message)]
             return False
         return True
 
     def refused(self, error: errors.ScorebookError) -> None:
         """Say why the start was refused; a saved rule set's name taken goes beside its field."""
-        if isinstance(error, errors.Conflict) and self.form.save_rules.data:
+        if isinstance(error, errors.Conflict | errors.NameRefused) and self.form.save_rules.data:
             self.form.save_name.errors = [*self.form.save_name.errors, sentence(error.message)]
         else:
             self.form.form_errors.append(sentence(error.message))
@@ -166,14 +167,10 @@ def start(setup: NewGame) -> tuple[Game, str]:
     assert rules is not None
     chosen = form.choice()
     if form.save_rules.data:
-        from . import rulesets
-
-        name = " ".join((form.save_name.data or rules.name).split())
+        name = setup.save_name()
         rules = rules.renamed(name)
         rulesets.save(rules, name)
     game, key = service.create_game(form.player_names(), rules, form.dealer_seat())
     if chosen.saved_id is not None and rules is chosen.rules:
-        from . import rulesets
-
         rulesets.mark_used(chosen.saved_id)
     return game, key

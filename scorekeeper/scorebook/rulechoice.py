@@ -14,6 +14,7 @@ from typing import Any
 from ..rules import PRESETS, RuleSet, RuleSetError
 from ..rules.presets import DEFAULT_RULES
 from ..rules.ruleschema import UNNAMED
+from . import rulesets
 
 SAVED = "saved-"
 SHARED = "shared"
@@ -37,10 +38,6 @@ def players_range(rules: RuleSet) -> str:
 
 def saved_rule_sets() -> list[Any]:
     """The table's saved rule sets, most recent first (the `rulesets` service)."""
-    try:
-        from . import rulesets
-    except ImportError:  # TEMP until the store branch is merged
-        return []
     return rulesets.saved()
 
 

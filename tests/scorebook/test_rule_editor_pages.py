@@ -227,3 +227,126 @@ def test_a_double_post_starts_one_game(client, app):
     assert first.status_code == second.status_code == 302
     assert first.location == second.location
     assert len(games(app)) == 1
+
+
+# --- Saving the table's rules -----------------------------------------------------------------
+
+
+def saved_rows(app):
+    from scorekeeper.scorebook.models import SavedRuleSet
+
+    with app.app_context():
+        return [
+            (row.id, row.name, row.rule_set)
+            for row in db.session.scalars(db.select(SavedRuleSet).order_by(SavedRuleSet.id))
+        ]
+
+
+def save_new(client, name="Smith family", **values):
+    fields = page_fields(client, "/rulesets/new")
+    return client.post("/rulesets/new", data=changed(fields, name=name, **values))
+
+
+def test_a_new_rule_set_is_saved_and_opens_its_page(client, app):
+    response = save_new(client, **{"values-JK": "50"})
+    assert response.status_code == 303
+    [(row_id, name, rules)] = saved_rows(app)
+    assert response.location == f"/rulesets/{row_id}"
+    assert name == "Smith family" and rules.values["JK"] == 50
+
+
+def test_a_new_rule_set_needs_a_name_of_its_own(client, app):
+    page = text(client.get("/rulesets/new?from=shanghai"))
+    assert 'name="name" type="text" value=""' in page
+    assert 'value="11"' in page  # shanghai's deals
+    refused = text(client.post("/rulesets/new", data=changed(fields_of(page))))
+    assert problem_beside(refused, "name").startswith("must be a name of 1 to 40 characters")
+    taken = save_new(client, name="Shanghai")
+    assert taken.status_code == 200
+    assert "Shanghai is a preset" in problem_beside(text(taken), "name")
+    assert saved_rows(app) == []
+
+
+def test_a_taken_name_is_refused_beside_it_and_nothing_is_written(client, app):
+    assert save_new(client).status_code == 303
+    again = save_new(client, **{"values-JK": "40"})
+    assert again.status_code == 200
+    assert "already saved" in problem_beside(text(again), "name")
+    assert len(saved_rows(app)) == 1
+
+
+def test_a_double_post_saves_once(client, app):
+    fields = page_fields(client, "/rulesets/new")
+    data = changed(fields, name="Smith family")
+    first, second = client.post("/rulesets/new", data=data), client.post("/rulesets/new", data=data)
+    assert first.status_code == second.status_code == 303
+    assert first.location == second.location
+    assert len(saved_rows(app)) == 1
+
+
+def test_changing_a_saved_rule_set_leaves_games_their_copy(client, app):
+    save_new(client, **{"values-JK": "50"})
+    [(row_id, _, _)] = saved_rows(app)
+    fields = page_fields(client, f"/games/new?ruleset={row_id}")
+    assert ("profile", f"saved-{row_id}") in fields
+    started = post(client, fields, **SEATED)
+    assert started.status_code == 302, text(started)
+    edit = page_fields(client, f"/rulesets/{row_id}/edit")
+    changed_answer = client.post(
+        f"/rulesets/{row_id}/edit", data=changed(edit, **{"values-JK": "40"})
+    )
+    assert changed_answer.status_code == 303
+    assert saved_rows(app)[0][2].values["JK"] == 40
+    assert games(app)[0].rule_set.values["JK"] == 50  # the game keeps the copy it started with
+
+
+def test_starting_from_a_saved_set_marks_it_used(client, app):
+    from scorekeeper.scorebook.models import SavedRuleSet
+
+    save_new(client, name="Smith family")
+    save_new(client, name="Jones family")
+    first = page_fields(client)
+    # The newest first on the picker, after the presets.
+    picks = [value for name, value in first if name == "profile"]
+    assert picks == ["liverpool"]
+    page = text(client.get("/games/new"))
+    options = re.findall(r'<option[^>]*value="(saved-\d+)"', page)
+    assert options == ["saved-2", "saved-1"]
+    post(client, page_fields(client, "/games/new?ruleset=1"), **SEATED)
+    with app.app_context():
+        assert db.session.get(SavedRuleSet, 1).used_at is not None
+    page = text(client.get("/games/new"))
+    assert re.findall(r'<option[^>]*value="(saved-\d+)"', page) == ["saved-1", "saved-2"]
+
+
+def test_saving_on_start_writes_the_rules_and_the_game_together(client, app):
+    fields = page_fields(client)
+    response = post(
+        client, fields, **SEATED, save_rules="y", save_name="Smith family", **{"values-JK": "50"}
+    )
+    assert response.status_code == 302, text(response)
+    [(_, name, rules)] = saved_rows(app)
+    assert name == "Smith family" and rules.values["JK"] == 50
+    assert games(app)[0].rule_set.name == "Smith family"
+
+
+def test_saving_on_start_under_a_taken_name_writes_nothing(client, app):
+    save_new(client)
+    fields = page_fields(client)
+    response = post(client, fields, **SEATED, save_rules="y", save_name="Smith family")
+    page = text(response)
+    assert response.status_code == 200
+    assert "already saved" in page
+    assert games(app) == [] and len(saved_rows(app)) == 1
+    assert 'value="Ann"' in page
+
+
+def test_a_shared_code_preselects_its_rules(client):
+    from scorekeeper.rules import sharing
+
+    rules = PRESETS["shanghai"].renamed("Cousins")
+    page = text(client.get(f"/games/new?rules={sharing.code(rules)}"))
+    fields = fields_of(page)
+    assert ("profile", "shared") in fields
+    assert ("name", "Cousins") in fields
+    assert text(client.get("/games/new?rules=damaged")).count('value="shared"') == 0
