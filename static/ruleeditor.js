@@ -204,10 +204,15 @@ function setupPicker(form) {
   if (!picker || !editor || !documents) return;
   const known = JSON.parse(documents.getAttribute("data-documents"));
   const filledFrom = form.querySelector('[name="filled_from"]');
-  picker.addEventListener("change", (event) => {
+  // A draft put back by drafts.js brings its own rules in the editor: kept, not refilled.
+  let restoring = false;
+  form.addEventListener("draft-fields", () => {
+    restoring = true;
+    setTimeout(() => { restoring = false; });
+  });
+  picker.addEventListener("change", () => {
     const doc = known[picker.value];
-    // A draft put back by drafts.js brings its own rules in the editor: kept, not refilled.
-    if (doc && event.isTrusted) editor.fill(doc);
+    if (doc && !restoring) editor.fill(doc);
     filledFrom.value = picker.value;
   });
   function seats() {
