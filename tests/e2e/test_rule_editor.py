@@ -82,7 +82,9 @@ def test_build_save_and_play_a_family_rule_set(watched):
     expect(page.locator("#round-title")).to_contain_text("Round 1 of 10")
     expect(page.get_by_text("Smith family · 10 deals")).to_be_visible()
 
-    for number, ((out, hands), penalties) in enumerate(zip(TWO_DEALS, PENALTIES), start=1):
+    for number, ((out, hands), penalties) in enumerate(
+        zip(TWO_DEALS, PENALTIES, strict=True), start=1
+    ):
         page.get_by_role("link", name=re.compile(f"Record round {number}")).click()
         page.locator(".out-choice .tile", has_text=out).click()
         for name, cards in hands.items():
