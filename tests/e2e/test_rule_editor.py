@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.names import NAMES
-from tests.support.tablet import axe_violations
+from tests.support.tablet import DRAFTS, axe_violations, wait_for_draft
 
 pytestmark = pytest.mark.browser
 
@@ -199,3 +199,26 @@ def test_every_control_of_the_editor_is_big_enough_to_tap(watched):
         if box["height"] < 44 or box["width"] < 44:
             small.append((element.evaluate("e => e.outerHTML.slice(0, 120)"), box))
     assert small == []
+
+
+def test_a_draft_keeps_the_changed_rules_and_their_rows(watched):
+    page = watched
+    seat(page)
+    open_editor(page)
+    page.locator("#values-JK").fill("50")
+    page.locator(".add-deal").click()
+    page.locator("#deals-7-cards").fill("9")
+    page.locator('[name="add_meld"][value="7"]').click()
+    wait_for_draft(page, '"deals-7-contract-3-kind":"set"')
+    page.reload()
+    expect(page.locator(".draft-notice")).to_contain_text("Restored your entries")
+    expect(page.locator(".deal-rows > .deal-row")).to_have_count(8)
+    expect(page.locator('.deal-row[data-deal="7"] .meld-chip')).to_have_count(4)
+    expect(page.locator("#deals-7-cards")).to_have_value("9")
+    expect(page.locator("#values-JK")).to_have_value("50")
+    expect(page.locator("#names-0")).to_have_value(NAMES[0])
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#round-title")).to_contain_text("Round 1 of 8")
+    page.wait_for_function(
+        "prefix => !Object.keys(localStorage).some(k => k.startsWith(prefix))", arg=DRAFTS
+    )
