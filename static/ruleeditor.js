@@ -12,8 +12,7 @@ function placeId(place) {
 }
 
 function labelOf(input) {
-  const label = input.id && document.querySelector(`label[for="${input.id}"]`);
-  return label ? label.textContent.trim() : "the number";
+  return input.getAttribute("data-say") || "the number";
 }
 
 function addSteppers(root) {

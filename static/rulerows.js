@@ -1,7 +1,7 @@
 /* The editor's rows kept numbered: deals, their melds and the table-size steps, each control's
  * name, id, label and place following its row's position, as the server numbers them. */
 
-const ATTRIBUTES = ["name", "id", "for", "aria-describedby", "aria-labelledby", "data-place", "aria-label"];
+const ATTRIBUTES = ["name", "id", "for", "aria-describedby", "aria-labelledby", "data-place", "aria-label", "data-say"];
 
 function rewrite(root, change) {
   for (const el of [root, ...root.querySelectorAll("*")]) {

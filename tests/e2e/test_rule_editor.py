@@ -132,6 +132,9 @@ def test_the_editor_by_keyboard_alone(watched):
     page.keyboard.press("Control+A")
     page.keyboard.type("50")
     page.keyboard.press("Tab")  # the + stepper of the joker's value
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+        "One more: Value of a joker"
+    )
     page.keyboard.press("Enter")
     expect(page.locator("#values-JK")).to_have_value("51")
     page.keyboard.press("Shift+Tab")
@@ -143,6 +146,7 @@ def test_the_editor_by_keyboard_alone(watched):
     expect(page.locator(".deal-rows > .deal-row")).to_have_count(8)
     # The focus goes to the new deal's cards, ready to type.
     assert page.evaluate("document.activeElement.id") == "deals-7-cards"
+    expect(page.get_by_role("button", name="One more: Deal 8: cards dealt")).to_have_count(1)
     page.keyboard.press("Control+A")
     page.keyboard.type("11")
     tab_to('[name="add_meld"][value="7"]')
