@@ -1,4 +1,5 @@
-"""The commands of `flask --app scorekeeper`: set up, back up, export, import, re-key a game."""
+"""The commands of `flask --app scorekeeper`: set up, back up, export, import, re-key a game,
+and the table's saved rule sets (`rules list`, `rules export`, `rules import`)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,16 @@ from pathlib import Path
 
 import click
 from flask import Flask
-from flask.cli import with_appcontext
+from flask.cli import AppGroup, with_appcontext
 from sqlalchemy.engine import Engine
 
 from . import database
 from .extensions import db
-from .scorebook import keys
-from .scorebook.errors import ImportRefused, NoSuchGame
+from .rules import sharing
+from .rules.errors import RuleSetError
+from .rules.ruleset import RuleSet
+from .scorebook import keys, rulesets
+from .scorebook.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
 from .scorebook.transfer import dumps, export_games, import_games
 
 
@@ -40,7 +44,7 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
 
 def init_app(app: Flask) -> None:
     """Register every command on the app's CLI group."""
-    for command in (init_db, backup, export_command, import_command, game_key_command):
+    for command in (init_db, backup, export_command, import_command, game_key_command, rules_group):
         app.cli.add_command(command)
 
 
@@ -235,3 +239,73 @@ def game_key_command(game_id: int) -> None:
     path = f"/games/{game_id}/join?key={key}"
     click.echo(f"New edit key for game {game_id}; every other key for it stops working.")
     click.echo(f"Open http://<this machine's address>:<port>{path} on the tablet that keeps score.")
+
+
+# --- The table's saved rule sets ------------------------------------------------------------
+
+rules_group = AppGroup("rules", help="The table's saved rule sets: list, export, import.")
+
+
+@rules_group.command("list")
+@needs_current_database
+def rules_list() -> None:
+    """Every saved rule set, the one a game last started from (or last changed) first."""
+    saved = rulesets.saved()
+    if not saved:
+        click.echo("No rule set is saved yet.")
+    for row in saved:
+        used = row.used_at.isoformat(sep=" ", timespec="minutes") if row.used_at else "never"
+        click.echo(f"{row.id}\t{row.rule_set.summary()}\t(last game: {used})")
+
+
+@rules_group.command("export")
+@click.argument("name")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.option("--force", is_flag=True, help="Replace FILE when it already exists.")
+@needs_current_database
+def rules_export(name: str, file: str, force: bool) -> None:
+    """Write the saved rule set NAME (any case or look-alike spelling) to FILE as its JSON
+    document (`-` for the standard output): the same bytes as the pages' download."""
+    try:
+        row = rulesets.named(name)
+    except NoSuchRuleSet as error:
+        listed = ", ".join(repr(saved.name) for saved in rulesets.saved()) or "none yet"
+        raise click.ClickException(f"{error.message} (saved: {listed})") from None
+    text = sharing.file_text(row.rule_set)
+    if file == "-":
+        click.echo(text, nl=False)
+        return
+    target = Path(file).expanduser().resolve()
+    check_target(target, force)
+    write_whole(target, text)
+    click.echo(f'Exported "{row.name}" to {target}', err=True)
+
+
+@rules_group.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.option("--name", help="Save it under this name instead of the one in the file.")
+def rules_import(file: str, name: str | None) -> None:
+    """Save the rule set of FILE (a JSON document, as `rules export` writes; `-` for the
+    standard input), all of it or nothing, every problem named."""
+    try:
+        with click.open_file(file, encoding="utf-8") as stream:
+            text = stream.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"cannot read {file}: {error}") from None
+    if not text.lstrip().startswith("{"):
+        raise click.ClickException(f"{file} is not a rule set's JSON document: nothing was saved")
+    try:
+        rules = RuleSet.parse(text)
+    except RuleSetError as error:
+        lines = [f"  {place or 'rules'}: {problem}" for place, problem in error.problems.items()]
+        raise click.ClickException(
+            f"{file} cannot be used ({error}); nothing was saved:\n" + "\n".join(lines)
+        ) from None
+    database.upgrade()  # a rule set is carried to a new tablet as often as to one in use
+    try:
+        row = rulesets.save(rules, name)
+        db.session.commit()
+    except ScorebookError as error:
+        db.session.rollback()
+        raise click.ClickException(f"{error.message}; nothing was saved") from None
+    click.echo(f'Saved "{row.name}" (rule set {row.id}): {row.rule_set.summary()}')

@@ -1,4 +1,5 @@
-"""The score book's JSON API: games and their rounds, players named by name everywhere."""
+"""The score book's JSON API: games and their rounds, players named by name everywhere, and the
+table's saved rule sets."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from flask import g, jsonify, request, url_for
 
 from ..jsonapi import ApiError, blueprint, field, json_body
-from . import errors, gamelist, keys, ledger, names, season, service, writeonce
+from . import errors, gamelist, keys, ledger, names, rulesets, season, service, writeonce
 from . import rematch as rematch_service
 from .models import Game
 
@@ -62,7 +63,12 @@ def create_game():
     if not all(isinstance(name, str) for name in players):
         raise ApiError("'players' must be a list of names, each one text")
     first_dealer = field(data, "first_dealer", str, required=False)
-    return _new_game(*service.create_game(players, _rules_asked(data), first_dealer))
+    saved = _saved_asked(data)
+    rules = saved.rule_set if saved is not None else _rules_asked(data)
+    answer = _new_game(*service.create_game(players, rules, first_dealer))
+    if saved is not None:
+        rulesets.mark_used(saved.id)
+    return answer
 
 
 def _rules_asked(data: dict[str, Any]) -> Any:
@@ -72,6 +78,25 @@ def _rules_asked(data: dict[str, Any]) -> Any:
     if "profile" in data:
         return field(data, "profile", str, required=False)
     return data.get("rules")  # anything else is refused by the rules' reader, every problem named
+
+
+def _saved_asked(data: dict[str, Any]):
+    """The saved rule set `"ruleset"` names (by id), whose document the game copies; None when
+    the request gives none. With `"rules"` or `"profile"` as well it is refused: one set of
+    rules, said once."""
+    ruleset_id = field(data, "ruleset", int, required=False)
+    if ruleset_id is None:
+        return None
+    if "rules" in data or "profile" in data:
+        raise ApiError(
+            "give the rules once: 'ruleset' (a saved rule set's id) or 'rules', not both"
+        )
+    try:
+        return rulesets.get(ruleset_id)
+    except errors.NoSuchRuleSet as error:
+        raise errors.FieldRefused(
+            f"{error.message}: GET /api/rulesets lists the saved ones", "ruleset"
+        ) from None
 
 
 def _new_game(game: Game, key: str):
@@ -216,3 +241,85 @@ def delete_game(game_id: int):
 def list_players():
     """Every player who sat in any game, with their season's figures, sorted by folded name."""
     return jsonify(players=[record.as_json() for record in season.season()])
+
+
+# --- The table's saved rule sets (R11) -------------------------------------------------------
+
+RULESET_FIELDS = ("name", "rules")
+
+
+@bp.get("/rulesets")
+def list_rulesets():
+    """Every saved rule set, the one a game last started from (or last changed) first."""
+    return jsonify(rulesets=[rulesets.as_json(row) for row in rulesets.saved()])
+
+
+@bp.post("/rulesets")
+@writeonce.write_once
+def create_ruleset():
+    """`{"rules": preset name or document, "name"?: "Smith family"}` → 201 with the saved rule
+    set and its `Location`; the name defaults to the document's. A rule set that cannot be used
+    is 400 with every problem named (`problems`, as for a game); a taken name is 409."""
+    data = _ruleset_body()
+    if data.get("rules") is None:
+        raise ApiError("'rules' is missing: a preset's name or a rule set document")
+    name = field(data, "name", str, required=False)
+    refused: list[errors.RulesRefused] = []
+    try:
+        rules = service.read_rules(data["rules"])
+    except errors.RulesRefused as error:
+        refused.append(error)
+    if name is not None:  # named in the same answer as the document's problems
+        try:
+            rulesets.check_name(name)
+        except errors.NameRefused as error:
+            refused.append(error)
+        except errors.Conflict:
+            if not refused:
+                raise  # a taken name is 409 once the rules themselves can be used
+    if refused:
+        raise errors.RulesRefused.together(refused)
+    row = rulesets.save(rules, name)
+    location = url_for("api.get_ruleset", ruleset_id=row.id)
+    return jsonify(rulesets.as_json(row)), 201, {"Location": location}
+
+
+@bp.get("/rulesets/<int:ruleset_id>")
+def get_ruleset(ruleset_id: int):
+    """One saved rule set, its whole document under `rules`."""
+    return jsonify(rulesets.as_json(rulesets.get(ruleset_id)))
+
+
+@bp.put("/rulesets/<int:ruleset_id>")
+@writeonce.write_once
+def change_ruleset(ruleset_id: int):
+    """`{"name"?: new name, "rules"?: preset name or document}` (one or both) → 200. The saved
+    rule set keeps its name unless `"name"` is given (a document's own name is not a rename);
+    games already played from it keep their own copies."""
+    data = _ruleset_body()
+    if all(data.get(name) is None for name in RULESET_FIELDS):
+        raise ApiError("send 'name' (to rename it), 'rules' (to change them), or both")
+    name = field(data, "name", str, required=False)
+    rules = None if data.get("rules") is None else service.read_rules(data["rules"])
+    return jsonify(rulesets.as_json(rulesets.change(ruleset_id, rules=rules, name=name)))
+
+
+@bp.delete("/rulesets/<int:ruleset_id>")
+@writeonce.write_once
+def delete_ruleset(ruleset_id: int):
+    """Forget a saved rule set → 204 (a repeat of the same `Idempotency-Key` → 204 again); the
+    games started from it keep their own copies."""
+    rulesets.delete(ruleset_id)
+    return "", 204
+
+
+def _ruleset_body() -> dict[str, Any]:
+    """The request's object; a field the rule sets do not know is refused, never ignored."""
+    data = json_body()
+    unknown = sorted(set(data) - set(RULESET_FIELDS))
+    if unknown:
+        raise ApiError(
+            f"unknown field {', '.join(map(repr, unknown))}: a saved rule set takes "
+            "'rules' (a preset's name or a document) and 'name'"
+        )
+    return data

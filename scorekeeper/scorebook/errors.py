@@ -33,14 +33,30 @@ class RulesRefused(ScorebookError):
         super().__init__(message)
         self.rule_problems = {rules_path(path): text for path, text in problems.items()}
 
+    @classmethod
+    def together(cls, refusals: list[RulesRefused]) -> RulesRefused:
+        """One refusal naming every problem of all of them (the first one's message)."""
+        joined = cls(refusals[0].message, {})
+        for refusal in refusals:
+            joined.rule_problems.update(refusal.rule_problems)
+        return joined
 
-class NameRefused(RulesRefused):
+
+class FieldRefused(RulesRefused):
+    """A field beside the rules themselves that cannot be used, named under that field (not
+    under `rules.`): a saved rule set's name, the saved rule set a game is to start from."""
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message, {})
+        self.rule_problems = {field: message}
+
+
+class NameRefused(FieldRefused):
     """A saved rule set's name that cannot be used (empty, too long, a preset's, unprintable);
     named under `name`, the field a request or a form gives it in."""
 
     def __init__(self, message: str):
-        super().__init__(message, {})
-        self.rule_problems = {"name": message}
+        super().__init__(message, "name")
 
 
 def rules_path(path: str) -> str:

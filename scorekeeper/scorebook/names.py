@@ -9,6 +9,7 @@ with the confusables table of the `confusable_homoglyphs` package).
 from __future__ import annotations
 
 import hashlib
+import string
 import unicodedata
 from collections.abc import Sequence
 from functools import cache
@@ -65,10 +66,13 @@ def _emoji(char: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """The key two names share when they look alike: "Ann", "ann", "Ánn", "Anń", "Аnn" (Cyrillic)."""
-    # The skeleton before folding the case as well as after: a capital look-alike (Greek Β)
-    # is a capital letter's (B), while its small letter (β) is another's (ß).
-    key = name
+    """The key two names share when they look alike: "Ann", "ann", "Ánn", "Anń", "Аnn" (Cyrillic),
+    and "Ivan", "IVAN", "Іvan" (Cyrillic І)."""
+    # A capital that looks like a Latin capital (Greek Β, Cyrillic І) is that capital first,
+    # then every capital is folded: the skeleton alone takes I for l, so "IVAN" and "Ivan"
+    # would differ from "ivan". The skeleton after folding the case as well: a small
+    # look-alike (β) is another letter's (ß).
+    key = _capitals_as_latin(name).casefold()
     for _ in range(3):  # a skeleton may hold capitals or marks again: fold until it settles
         folded = _without_marks(skeleton(_without_marks(skeleton(key)).casefold()))
         if folded == key:
@@ -77,6 +81,21 @@ def name_key(name: str) -> str:
     if len(key) > KEY_MAX:
         return "#" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
     return key
+
+
+def _capitals_as_latin(text: str) -> str:
+    """Each capital letter that looks like a Latin capital written as that capital (no marks)."""
+    table = _latin_capitals()
+    return "".join(
+        table.get(skeleton(char), char) if char != char.casefold() else char
+        for char in _without_marks(text)
+    )
+
+
+@cache
+def _latin_capitals() -> dict[str, str]:
+    """The Latin capital letter of each capital's skeleton (I's is l)."""
+    return {skeleton(char): char for char in string.ascii_uppercase}
 
 
 def _without_marks(text: str) -> str:

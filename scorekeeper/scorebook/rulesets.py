@@ -12,6 +12,8 @@ case. A preset's name is refused: a table's rules named "Shanghai" would read as
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import case
 from sqlalchemy.exc import IntegrityError
 
@@ -19,6 +21,7 @@ from ..extensions import db
 from ..rules.presets import PRESETS
 from ..rules.ruleset import NAME_MAX, RuleSet
 from .errors import Conflict, NameRefused, NoSuchRuleSet
+from .ledger import _when
 from .models import SavedRuleSet, utcnow
 from .names import clean_name, name_key, written_problem
 
@@ -61,7 +64,8 @@ def save(rules: RuleSet, name: str | None = None) -> SavedRuleSet:
     """Keep `rules` under `name` (the rules' own name when none is given); `NameRefused` (400)
     for a name that cannot be used, `Conflict` (409) when a saved rule set already has it."""
     name = check_name(rules.name if name is None else name)
-    row = SavedRuleSet(name=name, name_key=name_key(name))
+    now = utcnow()
+    row = SavedRuleSet(name=name, name_key=name_key(name), created_at=now, updated_at=now)
     row.rule_set = rules.renamed(name)
     db.session.add(row)
     _flush(name)
@@ -93,6 +97,20 @@ def mark_used(ruleset_id: int) -> None:
     """Note that a game starts from this saved rule set now: it comes first in the lists."""
     get(ruleset_id).used_at = utcnow()
     db.session.flush()
+
+
+def as_json(row: SavedRuleSet) -> dict[str, Any]:
+    """A saved rule set as the API answers it: its whole document under `rules`."""
+    rules = row.rule_set
+    return {
+        "id": row.id,
+        "name": row.name,
+        "summary": rules.summary(),
+        "rules": rules.to_json(),
+        "created_at": _when(row.created_at),
+        "updated_at": _when(row.updated_at),
+        "used_at": _when(row.used_at),
+    }
 
 
 def check_name(name: str, *, keep: SavedRuleSet | None = None) -> str:

@@ -18,7 +18,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..database import READ_METHODS, READS_ONLY
 from ..extensions import db
-from ..jsonapi import is_api_request
+from ..jsonapi import PREFIX, is_api_request
 from . import errors, keys
 from .models import WriteOnce, utcnow
 
@@ -39,6 +39,9 @@ KEEP = timedelta(hours=25)
 KEY_MAX = 255
 _VISIBLE_ASCII = re.compile(rf"[\x21-\x7e]{{1,{KEY_MAX}}}")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
+# The addresses of the saved rule sets, under /api/ and on the pages: their writes are keyed
+# apart from the games' (a route there names its rule set `ruleset_id`).
+RULE_SETS_PATH = "/rulesets"
 # What `write_once` and `reads_only` mark a view with, for the test that every write route is one.
 WRITES_ONCE = "writes_once"
 
@@ -134,7 +137,7 @@ def write_once(view: Callable[..., Any]) -> Callable[..., Any]:
     def once(*args: Any, **kwargs: Any) -> Any:
         if request.method in READ_METHODS:
             return view(*args, **kwargs)
-        ticket = g.once = _ticket(kwargs.get("game_id"))
+        ticket = g.once = _ticket(kwargs)
         if (done := find(ticket)) is not None:
             return replay(done, ticket)
         shown = len(session.get("_flashes", [])) if not is_api_request() else 0
@@ -172,11 +175,23 @@ def reads_only(reason: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
     return mark
 
 
-def _ticket(game_id: int | None) -> Once | None:
-    """The request's token or key, unique per game (or among new games), API and pages apart."""
+def _ticket(view_args: Mapping[str, Any] | None) -> Once | None:
+    """The request's token or key, unique per game or saved rule set (or among new ones), API
+    and pages apart: a key used for a game never answers a write to a rule set."""
     api = is_api_request()
-    scope = f"{'api' if api else 'page'} " + ("new game" if game_id is None else f"game {game_id}")
-    return from_header(scope) if api else from_form(scope)
+    return (from_header if api else from_form)(f"{'api' if api else 'page'} {_subject(view_args)}")
+
+
+def _subject(view_args: Mapping[str, Any] | None) -> str:
+    """What the write is to: "game 12", "rule set 3", "new game", "new rule set"."""
+    args = view_args or {}
+    if "ruleset_id" in args:
+        return f"rule set {args['ruleset_id']}"
+    if "game_id" in args:
+        return f"game {args['game_id']}"
+    rule = request.url_rule.rule if request.url_rule is not None else request.path
+    about_rule_sets = rule.removeprefix(PREFIX).startswith(RULE_SETS_PATH)
+    return "new rule set" if about_rule_sets else "new game"
 
 
 def _twin(once: Once | None, shown: int) -> Response | None:
@@ -203,7 +218,7 @@ def answer_of_gone(error: errors.ScorebookError) -> Response | None:
     ):
         return None
     try:
-        ticket = _ticket((request.view_args or {}).get("game_id"))
+        ticket = _ticket(request.view_args)
     except BadKey:
         return None
     done = find(ticket)

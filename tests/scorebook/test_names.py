@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import string
+
 import flask_migrate
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import text
 
 from scorekeeper import database
@@ -106,3 +110,18 @@ def test_the_upgrade_recomputes_every_name_key(fresh_database, tmp_path):
     # Both seats of the old game are still told apart by their names as written.
     game = client.get("/api/games/1").get_json()
     assert game["players"] == ["Zoë", "Ann", "\u0410nn", "Dan"]
+
+
+@given(st.text(alphabet=string.ascii_letters + " ", min_size=1, max_size=30))
+def test_a_name_in_capitals_shares_the_key_of_the_name_in_small_letters(text):
+    """Case alone never makes two names: the skeleton takes a capital I for an l, the key not."""
+    assert name_key(text.upper()) == name_key(text.lower()) == name_key(text)
+
+
+@pytest.mark.parametrize(
+    ("first", "other"), [("Ivan", "IVAN"), ("Bill", "BILL"), ("Ivan", "\u0406van"), ("Li", "LI")]
+)
+def test_the_api_refuses_a_seat_that_differs_by_a_capital_i(client, first, other):
+    answer = client.post("/api/games", json={"players": [first, "Bob", "Cat", other]})
+    assert answer.status_code == 400, answer.get_json()
+    assert "already at the table" in answer.get_json()["error"]

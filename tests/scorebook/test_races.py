@@ -8,12 +8,13 @@ ledger never has a gap. Runs on SQLite (one file, two processes) and on PostgreS
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
 from tests.support.names import NAMES
-from tests.support.server import Server, at_once, integrity, request
+from tests.support.server import Client, Server, at_once, integrity, request
 
 # One process builds the shared fixture, once.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("races")]
@@ -170,3 +171,55 @@ def test_undo_against_correct(servers):
             assert rounds[1] == answers[1][1] and rounds[1]["version"] == 2
             assert answers[0][1]["round"] == rounds[1]
     assert integrity(servers[0].database_url) == "ok"
+
+
+# --- Saved rule sets -----------------------------------------------------------------------------
+
+
+def save(port: int, name: str, rules: str, idempotency_key: str | None = None):
+    """`POST /api/rulesets` on a fresh connection: (status, parsed answer, replayed?)."""
+    headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+    with Client(port) as client:
+        answer = client.send_json("POST", "/api/rulesets", {"rules": rules, "name": name}, headers)
+    return answer.status, answer.parsed(), answer.headers.get("idempotent-replayed")
+
+
+def saved_names(port: int) -> list[str]:
+    status, data = request(port, "GET", "/api/rulesets")
+    assert status == 200
+    return sorted(saved["name"] for saved in data["rulesets"])
+
+
+def test_two_saves_of_one_name_keep_one_and_the_other_is_told(servers):
+    """Two tablets save rules under the same name at once: the unique name key decides, one is
+    saved and the other is 409 naming the name, never a 500 or a second row."""
+    port, names = servers[0].port, []
+    for trial in range(RACES):
+        name = f"Table {trial}"
+        answers = at_once(
+            [
+                partial(save, server.port, name, rules)
+                for server, rules in zip(servers, ("online", "family"), strict=True)
+            ]
+        )
+        winner = one_winner([answer[:2] for answer in answers], 201, {409})
+        loser = answers[1 - winner][1]
+        assert f'"{name}" is already saved' in loser["error"], answers
+        kept = request(port, "GET", f"/api/rulesets/{answers[winner][1]['id']}")[1]
+        assert kept["rules"]["name"] == name
+        assert kept["rules"]["jokers"] == answers[winner][1]["rules"]["jokers"]  # the winner's
+        names.append(name)
+        assert saved_names(port) == sorted(names)
+
+
+def test_one_save_sent_twice_at_once_is_saved_once(servers):
+    """A retry racing its own first try (one Idempotency-Key, two processes): one rule set,
+    and both answers are its answer."""
+    port = servers[0].port
+    for trial in range(RACES):
+        name, key = f"Retried {trial}", f"retry-{trial}"
+        answers = at_once([partial(save, server.port, name, "online", key) for server in servers])
+        assert [status for status, _, _ in answers] == [201, 201], answers
+        assert answers[0][1] == answers[1][1]
+        assert sorted(str(replayed) for _, _, replayed in answers) == ["None", "true"]
+        assert saved_names(port).count(name) == 1

@@ -1,4 +1,4 @@
-"""`flask --app scorekeeper init-db` and `backup`: the commands a person runs by hand."""
+"""`flask --app scorekeeper init-db`, `backup` and `rules`: the commands a person runs by hand."""
 
 from __future__ import annotations
 
@@ -13,10 +13,15 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules import sharing
+from scorekeeper.rules.presets import LIVERPOOL, PRESETS
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.scorebook import transfer
+from tests.support.apps import app_on
 from tests.support.book import new_game
 from tests.support.config import ENGINE, TEST_CONFIG
+from tests.support.names import NAMES
+from tests.support.saved import SMITH, save_ruleset, smith_document
 
 ROOT = Path(__file__).resolve().parents[2]
 SQLITE_BACKUP = pytest.mark.sqlite_only("backup through SQLite's backup API")
@@ -197,3 +202,114 @@ def test_flask_command_line_backup(tmp_path):
     assert "Backup written" in result.stdout
     assert _integrity(target) == "ok"
     assert _dump(target) == _dump(database)
+
+
+# --- The table's saved rule sets: rules list, export, import ----------------------------------
+
+
+def test_a_saved_rule_set_goes_through_export_and_import_byte_for_byte(
+    app, runner, fresh_database, tmp_path
+):
+    """Export, import into a fresh database, export again: the same bytes, the same bytes as
+    the API's document written as the file, and the rules the first tablet saved."""
+    client = app.test_client()
+    saved = save_ruleset(client, smith_document("Smith family · Ñoño"))
+    first = tmp_path / "smith.rules.json"
+    result = runner.invoke(args=["rules", "export", "SMITH FAMILY · ÑOÑO", str(first)])
+    assert result.exit_code == 0, result.output
+    text = first.read_text(encoding="utf-8")
+    api_rules = client.get(f"/api/rulesets/{saved['id']}").get_json()["rules"]
+    assert sharing.file_text(RuleSet.parse(api_rules)) == text
+    assert json.loads(text) == api_rules and list(json.loads(text)) == list(LIVERPOOL.to_json())
+
+    other = app_on(fresh_database("other-tablet"), tmp_path, "other")
+    result = other.test_cli_runner().invoke(args=["rules", "import", str(first)])
+    assert result.exit_code == 0, result.output
+    assert 'Saved "Smith family · Ñoño"' in result.output
+    again = tmp_path / "again.rules.json"
+    result = other.test_cli_runner().invoke(
+        args=["rules", "export", "smith family · nono", str(again)]
+    )
+    assert result.exit_code == 0, result.output
+    assert again.read_bytes() == first.read_bytes()
+    listing = other.test_cli_runner().invoke(args=["rules", "list"])
+    assert listing.exit_code == 0
+    assert "Smith family · Ñoño · 8 deals · 4 players · buying: 3 a game" in listing.output
+
+
+def test_rules_list_shows_the_most_recent_first(app, runner):
+    assert runner.invoke(args=["rules", "list"]).output == "No rule set is saved yet.\n"
+    client = app.test_client()
+    jones = save_ruleset(client, "online", "Jones")
+    save_ruleset(client)
+    assert (
+        client.post("/api/games", json={"players": NAMES, "ruleset": jones["id"]}).status_code
+        == 201
+    )
+    lines = runner.invoke(args=["rules", "list"]).output.splitlines()
+    assert [line.split("\t")[1].split(" · ")[0] for line in lines] == ["Jones", "Smith family"]
+    assert lines[0].startswith(f"{jones['id']}\t") and "(last game: never)" in lines[1]
+
+
+def test_rules_export_refuses_to_overwrite_without_force_and_an_unknown_name(app, runner, tmp_path):
+    save_ruleset(app.test_client())
+    target = tmp_path / "old.json"
+    target.write_text("an older file")
+    result = runner.invoke(args=["rules", "export", SMITH, str(target)])
+    assert result.exit_code != 0 and "already exists" in result.output
+    assert target.read_text() == "an older file"
+    assert runner.invoke(args=["rules", "export", SMITH, str(target), "--force"]).exit_code == 0
+    assert RuleSet.parse(target.read_text()) == RuleSet.parse(smith_document())
+    result = runner.invoke(args=["rules", "export", "Jones", str(tmp_path / "jones.json")])
+    assert result.exit_code != 0
+    assert "no saved rule set is named 'Jones' (saved: 'Smith family')" in result.output
+    assert not (tmp_path / "jones.json").exists()
+    stdout = runner.invoke(args=["rules", "export", SMITH, "-"])
+    assert stdout.exit_code == 0 and stdout.output == target.read_text()
+
+
+def test_rules_import_names_every_problem_and_saves_nothing(app, runner, tmp_path):
+    document = smith_document()
+    document["values"]["JK"] = 500
+    document["deals"][4]["cards"] = 2
+    document["colour"] = "red"
+    bad = tmp_path / "bad.rules.json"
+    bad.write_text(json.dumps(document))
+    result = runner.invoke(args=["rules", "import", str(bad)])
+    assert result.exit_code != 0
+    assert "nothing was saved" in result.output
+    for place in ("values.JK", "colour", "deals[4]"):
+        assert f"  {place}" in result.output, result.output
+    for text in ("shanghai", "{not json", ""):
+        bad.write_text(text)
+        result = runner.invoke(args=["rules", "import", str(bad)])
+        assert result.exit_code != 0 and "nothing was saved" in result.output, result.output
+    result = runner.invoke(args=["rules", "import", str(tmp_path / "missing.json")])
+    assert result.exit_code != 0 and "cannot read" in result.output
+    assert runner.invoke(args=["rules", "list"]).output == "No rule set is saved yet.\n"
+
+
+def test_rules_import_says_a_name_is_taken_and_takes_another_by_name(app, runner, tmp_path):
+    save_ruleset(app.test_client())
+    file = tmp_path / "smith.rules.json"
+    file.write_text(sharing.file_text(RuleSet.parse(smith_document())))
+    result = runner.invoke(args=["rules", "import", str(file)])
+    assert result.exit_code != 0
+    assert '"Smith family" is already saved' in result.output
+    result = runner.invoke(args=["rules", "import", str(file), "--name", "Shanghai"])
+    assert result.exit_code != 0 and "Shanghai is a preset" in result.output
+    result = runner.invoke(args=["rules", "import", str(file), "--name", "Smiths at the lake"])
+    assert result.exit_code == 0, result.output
+    names = [
+        line.split("\t")[1].split(" · ")[0]
+        for line in runner.invoke(args=["rules", "list"]).output.splitlines()
+    ]
+    assert names == ["Smiths at the lake", SMITH]
+
+
+def test_rules_import_reads_the_standard_input(app, runner):
+    result = runner.invoke(
+        args=["rules", "import", "-"], input=sharing.file_text(PRESETS["family"].renamed("Nana"))
+    )
+    assert result.exit_code == 0, result.output
+    assert 'Saved "Nana"' in result.output
