@@ -209,7 +209,10 @@ def test_the_check_answers_problems_notes_and_the_summary(client):
     assert fine["notes"]["deals[6].cards"] == (
         "Deal 7 needs 13 cards: 11 dealt + the draw is 12, so it needs a buy"
     )
-    assert fine["summary"].startswith("Liverpool · 7 deals")
+    # Changed rules still called Liverpool play as House: the summary says so.
+    assert fine["summary"].startswith("House · 7 deals")
+    unchanged = client.post("/rulesets/check", data=changed(fields)).get_json()
+    assert unchanged["summary"] == PRESETS["liverpool"].summary()
 
 
 def test_the_check_never_fails_on_a_hand_made_post(client):
@@ -258,6 +261,8 @@ def test_a_new_rule_set_is_saved_and_opens_its_page(client, app):
 def test_a_new_rule_set_needs_a_name_of_its_own(client, app):
     page = text(client.get("/rulesets/new?from=shanghai"))
     assert 'name="name" type="text" value=""' in page
+    assert "data-problem-list hidden" in page  # no problem shown before anything is typed
+    assert "so it needs 2 buys" in page  # the notes are
     assert 'value="11"' in page  # shanghai's deals
     refused = text(client.post("/rulesets/new", data=changed(fields_of(page))))
     assert problem_beside(refused, "name").startswith("must be a name of 1 to 40 characters")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, jsonify, redirect, render_template, request
 
 from ...rules import PRESETS, RuleSet
-from .. import errors, rulesets, writeonce
+from .. import errors, rulechoice, rulesets, writeonce
 from ..forms import WriteOnceForm
 from ..newgame import sentence, shared_rules
 from ..ruleforms import RuleSetForm
@@ -36,8 +36,18 @@ def answer(form: RuleSetForm) -> dict:
 @bp.post("/check")
 @writeonce.reads_only("the editor's fields are judged and answered; nothing is kept")
 def check():
-    """The editor's fields judged by the engine, as JSON; nothing is written."""
-    return jsonify(answer(RuleSetForm(request.form)))
+    """The editor's fields judged by the engine, as JSON; nothing is written. From the new game
+    page (its picker posted as `profile`) the summary names the rules as the game would."""
+    form = RuleSetForm(request.form)
+    found = answer(form)
+    picked = request.form.get("profile")
+    rules = form.rule_set() if picked and not form.problems else None
+    if rules is not None:
+        shared = shared_rules(request.form.get("shared_code", ""))
+        chosen = {c.value: c for c in rulechoice.choices(shared)}.get(picked)
+        if chosen is not None:
+            found["summary"] = rulechoice.game_rules(rules, chosen).summary()
+    return jsonify(found)
 
 
 def starting_rules() -> tuple[RuleSet, str]:
@@ -57,7 +67,8 @@ def starting_rules() -> tuple[RuleSet, str]:
 
 
 def editor_page(page: WriteOnceForm, editor: RuleSetForm, *, title: str, saved=None):
-    rules = editor.rule_set() if not editor.problems else None
+    """The editor's page; its notes (and problems, for a post) from the engine."""
+    rules = editor.rule_set() if request.method == "POST" and not editor.problems else None
     return form_page(
         render_template(
             "scorebook/rulesets/edit.html",
@@ -94,8 +105,9 @@ def new_rule_set():
     page = WriteOnceForm()
     if request.method != "POST":
         rules, name = starting_rules()
-        editor = RuleSetForm.of(rules.renamed(name) if name != rules.name else rules)
-        editor.name.data = name
+        editor = RuleSetForm.of(rules)
+        editor.rule_set()  # the notes beside the settings
+        editor.name.data = name  # a copy of a preset or a saved set needs its own name
         return editor_page(page, editor, title="New rules for our table")
     editor, rules = posted_rules(page)
     if rules is not None:
@@ -117,7 +129,9 @@ def edit_rule_set(ruleset_id: int):
     page = WriteOnceForm()
     title = f"Change “{row.name}”"
     if request.method != "POST":
-        return editor_page(page, RuleSetForm.of(row.rule_set), title=title, saved=row)
+        editor = RuleSetForm.of(row.rule_set)
+        editor.rule_set()  # the notes beside the settings
+        return editor_page(page, editor, title=title, saved=row)
     editor, rules = posted_rules(page)
     if rules is not None:
         try:
