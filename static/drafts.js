@@ -292,6 +292,9 @@
 
     form.addEventListener("submit", function (event) {
       if (event.defaultPrevented) return;
+      // A button with a name of its own (the rule editor's "Add a table size") changes the form
+      // and saves nothing: it posts as usual, its name with it.
+      if (event.submitter && event.submitter.name) return;
       event.preventDefault();
       writeNow();
       send(true);

@@ -102,6 +102,7 @@ function setupEditor(editor) {
   function press(button) {
     const value = button.value;
     const deals = editor.querySelector(".deal-rows");
+    const packs = editor.querySelector(".pack-rows");
     if (button.name === "add_deal") {
       const last = deals.lastElementChild;
       deals.appendChild(last ? last.cloneNode(true) : fromTemplate(editor, ".deal-template"));
@@ -113,17 +114,24 @@ function setupEditor(editor) {
     } else if (button.name === "remove_meld") {
       const [d, m] = value.split(".").map(Number);
       deals.children[d].querySelectorAll(".meld-chip")[m].remove();
+    } else if (button.name === "add_pack") {
+      packs.appendChild(packs.lastElementChild.cloneNode(true));
+    } else if (button.name === "remove_pack") {
+      if (packs.children.length > 1) packs.children[Number(value)].remove();
     } else {
       return false;
     }
     renumber(editor);
     addSteppers(editor);
-    const focus = button.name === "add_deal"
-      ? deals.lastElementChild.querySelector("input")
-      : button.name === "add_meld"
-        ? deals.children[Number(value)].querySelector(".meld-chip:last-child select")
-        : editor.querySelector(".add-deal");
-    if (focus) focus.focus();
+    const focus = {
+      add_deal: () => deals.lastElementChild.querySelector("input"),
+      add_meld: () => deals.children[Number(value)].querySelector(".meld-chip:last-child select"),
+      add_pack: () => packs.lastElementChild.querySelector("input"),
+      remove_meld: () => deals.children[Number(value.split(".")[0])].querySelector('[name="add_meld"]'),
+      remove_pack: () => editor.querySelector('[name="add_pack"]'),
+    }[button.name] || (() => editor.querySelector(".add-deal"));
+    const target = focus();
+    if (target) target.focus();
     changed();
     return true;
   }

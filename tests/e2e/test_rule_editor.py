@@ -226,3 +226,44 @@ def test_a_draft_keeps_the_changed_rules_and_their_rows(watched):
     page.wait_for_function(
         "prefix => !Object.keys(localStorage).some(k => k.startsWith(prefix))", arg=DRAFTS
     )
+
+
+def test_enter_in_a_field_starts_the_game_and_a_table_size_is_added_in_place(watched):
+    page = watched
+    seat(page)
+    open_editor(page)
+    page.get_by_role("button", name="Add a table size").click()
+    expect(page.locator(".pack-rows > .pack-row")).to_have_count(2)
+    page.locator("#packs-0-up_to").fill("4")
+    page.locator("#packs-1-packs").fill("3")
+    expect(page.locator("#note-packs")).to_have_text("4 players: 2 packs + 3 jokers = 107 cards")
+    page.get_by_role("button", name="Remove table size step 2").click()
+    expect(page.locator(".pack-rows > .pack-row")).to_have_count(1)
+    page.locator("#packs-0-up_to").fill("8")
+    page.locator("#names-3").press("Enter")
+    expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
+
+
+def test_the_editor_without_a_script(tablet, live_server):
+    context = tablet("portrait", base_url=live_server, java_script_enabled=False)
+    page = context.new_page()
+    seat(page)
+    open_editor(page)  # a <details>: opens without a script
+    page.get_by_role("button", name="Add a deal").click()
+    expect(page.locator(".deal-rows > .deal-row")).to_have_count(8)
+    expect(page.locator(".rules-details")).to_have_attribute("open", "")
+    page.get_by_role("button", name="Add a table size").click()
+    expect(page.locator(".pack-rows > .pack-row")).to_have_count(2)
+    page.locator("#values-JK").fill("101")
+    page.get_by_role("button", name="Start the game").click()
+    expect(problem(page, "values-JK")).to_have_text("must be from 0 to 100, not 101")
+    expect(page.locator("[data-problem-list]")).to_contain_text("Value of a joker")
+    expect(page.locator("#names-0")).to_have_value(NAMES[0])
+    # The new step copies the last one, so it seats no more players than it: said, then fixed.
+    expect(problem(page, "packs-1-up_to")).to_have_text(
+        "each step must seat more players than the last"
+    )
+    page.locator("#values-JK").fill("50")
+    page.locator("#packs-0-up_to").fill("4")
+    page.locator("#names-3").press("Enter")  # Enter starts the game, never an editor button
+    expect(page.locator("#round-title")).to_contain_text("Round 1 of 8")

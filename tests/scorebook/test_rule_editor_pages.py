@@ -355,3 +355,13 @@ def test_a_shared_code_preselects_its_rules(client):
     assert ("profile", "shared") in fields
     assert ("name", "Cousins") in fields
     assert text(client.get("/games/new?rules=damaged")).count('value="shared"') == 0
+
+
+def test_enter_in_a_field_presses_start_never_an_editor_button(client):
+    """Implicit submission presses a form's first submit button: it is the (hidden) Start."""
+    for url, label in (("/games/new", "Start the game"), ("/rulesets/new", "Save")):
+        page = text(client.get(url))
+        form = page[page.index("<form") :]
+        first = re.search(r"<button[^>]*type=\"submit\"[^>]*>([^<]*)<", form)
+        assert first.group(1) == label, url
+        assert "name=" not in first.group(0)
