@@ -113,8 +113,8 @@ class NaturalsForm(Form):
 
 class BuyingForm(Form):
     allowed = switch()
-    per_deal = number(BUY_LIMITS.start, BUY_LIMITS.stop - 1, placeholder="no limit")
-    per_game = number(BUY_LIMITS.start, BUY_LIMITS.stop - 1, placeholder="no limit")
+    per_deal = number(BUY_LIMITS.start, BUY_LIMITS.stop - 1, placeholder="none")
+    per_game = number(BUY_LIMITS.start, BUY_LIMITS.stop - 1, placeholder="none")
     penalty_cards = number(PENALTY_CARDS.start, PENALTY_CARDS.stop - 1)
 
 
