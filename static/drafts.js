@@ -97,6 +97,9 @@
    * hand of the player who went out, the seats of a rule set) as if they had been typed. */
   function apply(form, fields) {
     var changed = [];
+    // A form whose rows come and go (the rule editor's deals and melds) makes the rows the
+    // fields need first.
+    form.dispatchEvent(new CustomEvent("draft-fields", { detail: fields }));
     controls(form).forEach(function (el) {
       if (!Object.prototype.hasOwnProperty.call(fields, el.name)) return;
       var want = fields[el.name];
@@ -289,6 +292,9 @@
 
     form.addEventListener("submit", function (event) {
       if (event.defaultPrevented) return;
+      // A button with a name of its own (the rule editor's "Add a table size") changes the form
+      // and saves nothing: it posts as usual, its name with it.
+      if (event.submitter && event.submitter.name) return;
       event.preventDefault();
       writeNow();
       send(true);

@@ -73,6 +73,8 @@
       (twin && !twin.disabled ? twin : parts(other).name).focus();
     });
     rules.addEventListener("change", applyRules);
+    // The rule set editor (ruleeditor.js) says when the edited rules seat other table sizes.
+    form.addEventListener("rules-seats", applyRules);
     applyRules();
   }
 

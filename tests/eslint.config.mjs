@@ -12,6 +12,8 @@ const MODULES = [
   "static/handsteps.js",
   "static/rove.js",
   "static/roundform.js",
+  "static/ruleeditor.js",
+  "static/rulerows.js",
 ];
 
 export default [

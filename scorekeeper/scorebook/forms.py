@@ -22,11 +22,11 @@ from wtforms.validators import InputRequired, ValidationError
 from wtforms.widgets import NumberInput
 
 from ..rules import RulesError
-from ..rules.presets import DEFAULT_RULES, PRESETS, preset
+from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import most_points
 from ..rules.verdict import sentence
-from . import errors, ledger, names, service, writeonce
+from . import errors, ledger, names, rulechoice, service, writeonce
 from .models import NAME_MAX, Game, Round
 from .snapshot import RoundSnapshot
 
@@ -44,20 +44,12 @@ def option(value: str, label: str, render_kw: dict[str, Any] | None = None) -> A
     return SelectChoice(value, label, render_kw or {})
 
 
-def players_range(rules: RuleSet) -> str:
-    """A rule set's table sizes as a choice names them: the one size when its fewest and most
-    players agree, else both joined by an en dash."""
-    if rules.min_players == rules.max_players:
-        return f"{rules.min_players} players"
-    return f"{rules.min_players}–{rules.max_players} players"
-
-
-def rules_option(key: str, rules: RuleSet) -> Any:
-    """A preset on the rules picker: its name and table sizes, said once (`Online: ` and the
+def rules_option(key: str, rules: RuleSet, label: str | None = None) -> Any:
+    """A choice on the rules picker: its name and table sizes, said once (`Online: ` and the
     sizes); the page's script seats the players its limits allow (`data-min`, `data-max`)."""
     return option(
         key,
-        f"{rules.label}: {players_range(rules)}",
+        label or f"{rules.label}: {rulechoice.players_range(rules)}",
         {"data-min": rules.min_players, "data-max": rules.max_players},
     )
 
@@ -87,7 +79,8 @@ class WriteOnceForm(FlaskForm):
 
 
 class NewGameForm(WriteOnceForm):
-    """Names in clockwise seat order (blanks ignored), the preset to play, and the first dealer."""
+    """Names in clockwise seat order (blanks ignored), the rules to play (a preset or a saved
+    rule set, changed or not in the editor: `rulechoice`), and the first dealer."""
 
     names = EntryList(
         StringField(
@@ -103,11 +96,18 @@ class NewGameForm(WriteOnceForm):
         max_entries=MAX_SEATS,
     )
     # Posted as `profile`: the name a draft of this form kept on a tablet still sends.
-    rules = SelectField(
-        "Rules",
-        name="profile",
-        choices=[rules_option(key, rules) for key, rules in PRESETS.items()],
-        default=DEFAULT_RULES.preset,
+    rules = SelectField("Rules", name="profile", default=rulechoice.default_choice())
+    # The choice the editor was filled from: a picker changed since is honoured without the
+    # page's script (`rulechoice`).
+    filled_from = HiddenField()
+    # A shared rule set's code (`?rules=`), kept across the form's posts.
+    shared_code = HiddenField()
+    save_rules = BooleanField(
+        "Save these rules as our table's rules", render_kw={"class": "switch"}
+    )
+    save_name = StringField(
+        "Named",
+        render_kw={"maxlength": NAME_MAX, "autocomplete": "off", "placeholder": "Smith family"},
     )
     first_dealer = RadioField(
         "First dealer",
@@ -116,6 +116,15 @@ class NewGameForm(WriteOnceForm):
         default=RANDOM,
         validators=[InputRequired("Pick the first dealer, or draw at random.")],
     )
+
+    def __init__(self, *args: Any, choices: list[rulechoice.Choice], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices = {choice.value: choice for choice in choices}
+        self.rules.choices = [rules_option(c.value, c.rules, c.label) for c in choices]
+
+    def choice(self) -> rulechoice.Choice:
+        """The choice picked (one of them after validation; the default one before)."""
+        return self.choices.get(self.rules.data) or self.choices[rulechoice.default_choice()]
 
     def raw_names(self) -> list[str]:
         return [entry.data or "" for entry in self.names.entries]
@@ -137,19 +146,17 @@ class NewGameForm(WriteOnceForm):
             entry.errors = [*entry.errors, sentence(message)]
         if any(entry.errors for entry in field.entries):
             raise ValidationError("Fix the names marked below.")
-        count = len(self.player_names())
-        if count == 0:
+        if not self.player_names():
             raise ValidationError("Enter the players' names, clockwise as they sit.")
-        if self.rules.data not in PRESETS:
-            return  # the rules field says so
-        try:
-            self.chosen_rules().check_players(count)
-        except RulesError as error:
-            raise ValidationError(sentence(str(error)) + ".") from None
 
-    def chosen_rules(self) -> RuleSet:
-        """The preset picked (after validation: one of the choices)."""
-        return preset(self.rules.data)
+    def seat_for(self, rules: RuleSet) -> bool:
+        """Whether the players named fit the rules' table sizes; if not, said beside the seats."""
+        try:
+            rules.check_players(len(self.player_names()))
+        except RulesError as error:
+            self.names.errors = [*self.names.errors, sentence(str(error)) + "."]
+            return False
+        return True
 
     def validate_first_dealer(self, field: RadioField) -> None:
         if field.errors or field.data == RANDOM:

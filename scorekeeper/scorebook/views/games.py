@@ -19,8 +19,8 @@ from flask import (
 )
 
 from ... import qr
-from .. import chart, errors, gamelist, keys, ledger, pagecache, season, service, summary, writeonce
-from ..forms import EVERY_PRESET_SEATS, NewGameForm
+from .. import chart, errors, gamelist, keys, ledger, newgame, pagecache, season, summary, writeonce
+from ..forms import EVERY_PRESET_SEATS
 from .pages import (
     NEW_GAME_DRAFT,
     answer_script_posts,
@@ -39,22 +39,23 @@ bp.after_request(answer_script_posts)
 @bp.route("/new", methods=["GET", "POST"])
 @writeonce.write_once
 def new_game():
-    """Seat the players clockwise, pick a preset and the first dealer; this tablet gets the key."""
-    form = NewGameForm()
-    if form.validate_on_submit():
+    """Seat the players clockwise, pick the rules (and change any of them) and the first dealer;
+    this tablet gets the key. The rules' editor is `newgame`'s."""
+    setup = newgame.NewGame.from_request()
+    if setup.ready():
         try:
-            game, key = service.create_game(
-                form.player_names(), form.chosen_rules(), form.dealer_seat()
-            )
+            game, key = newgame.start(setup)
         except errors.ScorebookError as error:
-            form.form_errors.append(error.message)
+            setup.refused(error)
         else:
             draft_saved(NEW_GAME_DRAFT)
             return started(game, key, "Game started")
     return form_page(
         render_template(
             "scorebook/games/new.html",
-            form=form,
+            setup=setup,
+            form=setup.form,
+            editor=setup.editor,
             draft=NEW_GAME_DRAFT,
             every_preset_seats=EVERY_PRESET_SEATS,
             recent_names=season.recent_names(),

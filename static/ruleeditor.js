@@ -1,0 +1,240 @@
+/* The rule set editor (templates/scorebook/rulesets/_editor.html): − and + beside each number,
+ * deals and melds added and removed in place, and after every change the server's judgement
+ * (POST data-check: problems and notes keyed by place, and the summary line) shown beside each
+ * control. On the new game page, picking other rules fills the editor with them. The editor is a
+ * plain form without this script: its buttons post and the page comes back changed. */
+import { fromTemplate, renumber, resize } from "./rulerows.js";
+
+const CHECK_DELAY_MS = 300;
+
+function placeId(place) {
+  return place.replace(/\[/g, "-").replace(/\]/g, "").replace(/\./g, "-");
+}
+
+function labelOf(input) {
+  return input.getAttribute("data-say") || "the number";
+}
+
+function addSteppers(root) {
+  for (const input of root.querySelectorAll("input.stepper")) {
+    if (input.parentElement.querySelector(".step")) continue;
+    for (const [sign, delta, words] of [["−", -1, "One less"], ["+", 1, "One more"]]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "secondary step";
+      button.textContent = sign;
+      button.setAttribute("data-step", String(delta));
+      button.setAttribute("aria-label", `${words}: ${labelOf(input)}`);
+      if (delta < 0) input.before(button);
+      else input.after(button);
+    }
+  }
+}
+
+function step(button) {
+  const input = button.parentElement.querySelector("input.stepper");
+  const delta = Number(button.getAttribute("data-step"));
+  const min = input.min === "" ? -Infinity : Number(input.min);
+  const max = input.max === "" ? Infinity : Number(input.max);
+  const now = input.value.trim() === "" ? (delta > 0 ? min - 1 : max + 1) : Number(input.value);
+  if (Number.isNaN(now)) return;
+  input.value = String(Math.min(max, Math.max(min, now + delta)));
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+function show(editor, answer) {
+  for (const slot of editor.querySelectorAll("[data-problem], [data-note]")) {
+    slot.textContent = "";
+    slot.hidden = true;
+  }
+  for (const input of editor.querySelectorAll("[aria-invalid]")) input.setAttribute("aria-invalid", "false");
+  for (const [kind, found] of [["problem", answer.problems], ["note", answer.notes]]) {
+    for (const [place, text] of Object.entries(found)) {
+      const slot = document.getElementById(`${kind}-${placeId(place)}`);
+      if (!slot || !editor.contains(slot)) continue;
+      slot.textContent = text;
+      slot.hidden = false;
+      const input = kind === "problem" && document.getElementById(placeId(place));
+      if (input && input.hasAttribute("aria-invalid")) input.setAttribute("aria-invalid", "true");
+    }
+  }
+  const box = editor.querySelector("[data-problem-list]");
+  const list = box.querySelector("ul");
+  list.replaceChildren();
+  for (const problem of answer.listed) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `#${problem.place ? placeId(problem.place) : "main"}`;
+    link.textContent = `${problem.label}: ${problem.text}`;
+    item.appendChild(link);
+    list.appendChild(item);
+  }
+  const count = answer.listed.length;
+  box.querySelector("[data-problem-count]").textContent = `${count} problem${count === 1 ? "" : "s"}`;
+  box.hidden = count === 0;
+  editor.querySelector("[data-summary]").textContent = answer.summary;
+  editor.dispatchEvent(new CustomEvent("rules-checked", { bubbles: true, detail: answer }));
+}
+
+function setupEditor(editor) {
+  const form = editor.closest("form");
+  let timer = null;
+  let asked = 0;
+
+  async function check() {
+    const mine = ++asked;
+    const body = new FormData(form);
+    for (const name of ["add_deal", "remove_deal", "add_meld", "remove_meld", "add_pack", "remove_pack"]) body.delete(name);
+    try {
+      const response = await fetch(editor.getAttribute("data-check"), { method: "POST", body, credentials: "same-origin" });
+      if (!response.ok || mine !== asked) return;
+      show(editor, await response.json());
+    } catch {
+      /* offline: the form still posts and the server judges it */
+    }
+  }
+
+  function changed() {
+    clearTimeout(timer);
+    timer = setTimeout(check, CHECK_DELAY_MS);
+  }
+
+  function press(button) {
+    const value = button.value;
+    const deals = editor.querySelector(".deal-rows");
+    const packs = editor.querySelector(".pack-rows");
+    if (button.name === "add_deal") {
+      const last = deals.lastElementChild;
+      deals.appendChild(last ? last.cloneNode(true) : fromTemplate(editor, ".deal-template"));
+    } else if (button.name === "remove_deal") {
+      if (deals.children.length > 1) deals.children[Number(value)].remove();
+    } else if (button.name === "add_meld") {
+      const chips = deals.children[Number(value)].querySelector(".meld-chips");
+      chips.appendChild(fromTemplate(editor, ".meld-template"));
+    } else if (button.name === "remove_meld") {
+      const [d, m] = value.split(".").map(Number);
+      deals.children[d].querySelectorAll(".meld-chip")[m].remove();
+    } else if (button.name === "add_pack") {
+      packs.appendChild(packs.lastElementChild.cloneNode(true));
+    } else if (button.name === "remove_pack") {
+      if (packs.children.length > 1) packs.children[Number(value)].remove();
+    } else {
+      return false;
+    }
+    renumber(editor);
+    addSteppers(editor);
+    const focus = {
+      add_deal: () => deals.lastElementChild.querySelector("input"),
+      add_meld: () => deals.children[Number(value)].querySelector(".meld-chip:last-child select"),
+      add_pack: () => packs.lastElementChild.querySelector("input"),
+      remove_meld: () => deals.children[Number(value.split(".")[0])].querySelector('[name="add_meld"]'),
+      remove_pack: () => editor.querySelector('[name="add_pack"]'),
+    }[button.name] || (() => editor.querySelector(".add-deal"));
+    const target = focus();
+    if (target) target.focus();
+    changed();
+    return true;
+  }
+
+  editor.addEventListener("click", (event) => {
+    const stepper = event.target.closest("[data-step]");
+    if (stepper) {
+      step(stepper);
+      return;
+    }
+    const button = event.target.closest("button[type=submit]");
+    if (button && press(button)) event.preventDefault();
+  });
+  editor.addEventListener("input", changed);
+  editor.addEventListener("change", changed);
+  addSteppers(editor);
+  // A draft being put back (drafts.js): first as many deal, meld and pack rows as it holds.
+  form.addEventListener("draft-fields", (event) => {
+    const names = Object.keys(event.detail);
+    const count = (pattern) => names.filter((name) => pattern.test(name)).length;
+    const deals = count(/^deals-\d+-cards$/);
+    if (!deals) return;
+    fillRows(editor, {
+      deals: Array.from({ length: deals }, (_, d) => ({
+        contract: { length: count(new RegExp(`^deals-${d}-contract-\\d+-kind$`)) },
+      })),
+      packs: { length: count(/^packs-\d+-up_to$/) || 1 },
+    });
+  });
+  editor.fill = (doc) => {
+    fill(editor, doc);
+    changed();
+  };
+}
+
+function flatten(value, prefix, out) {
+  if (Array.isArray(value)) value.forEach((item, i) => flatten(item, `${prefix}-${i}`, out));
+  else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) flatten(item, prefix ? `${prefix}-${key}` : key, out);
+  } else out.push([prefix, value]);
+  return out;
+}
+
+/* As many deal rows, melds in each, and table-size steps as `shape` has. */
+function fillRows(editor, shape) {
+  const deals = editor.querySelector(".deal-rows");
+  resize(editor, deals, shape.deals.length, ".deal-template");
+  renumber(editor);
+  shape.deals.forEach((deal, d) => {
+    const chips = deals.children[d].querySelector(".meld-chips");
+    while (chips.children.length > deal.contract.length) chips.lastElementChild.remove();
+    while (chips.children.length < deal.contract.length) chips.appendChild(fromTemplate(editor, ".meld-template"));
+  });
+  resize(editor, editor.querySelector(".pack-rows"), shape.packs.length, ".pack-template");
+  renumber(editor);
+  addSteppers(editor);
+}
+
+/* Fill the editor with a rule set's document: its rows first, then every control. */
+function fill(editor, doc) {
+  fillRows(editor, doc);
+  const values = { ...doc, cut_bonus: -doc.cut_bonus };
+  for (const [name, value] of flatten(values, "", [])) {
+    for (const el of editor.querySelectorAll(`[name="${name}"]`)) {
+      if (el.type === "checkbox") el.checked = Boolean(value);
+      else if (el.type === "radio") el.checked = el.value === String(value);
+      else el.value = value === null ? "" : String(value);
+    }
+  }
+}
+
+/* The new game page: the picker fills the editor, and the seats follow the edited rules. */
+function setupPicker(form) {
+  const picker = form.querySelector(".profile-select");
+  const editor = form.querySelector(".rule-editor");
+  const documents = form.querySelector("[data-documents]");
+  if (!picker || !editor || !documents) return;
+  const known = JSON.parse(documents.getAttribute("data-documents"));
+  const filledFrom = form.querySelector('[name="filled_from"]');
+  // A draft put back by drafts.js brings its own rules in the editor: kept, not refilled.
+  let restoring = false;
+  form.addEventListener("draft-fields", () => {
+    restoring = true;
+    setTimeout(() => { restoring = false; });
+  });
+  picker.addEventListener("change", () => {
+    const doc = known[picker.value];
+    if (doc && !restoring) editor.fill(doc);
+    filledFrom.value = picker.value;
+  });
+  function seats() {
+    const option = picker.options[picker.selectedIndex];
+    const most = editor.querySelector('[name="players-max"]');
+    const min = Number(editor.querySelector('[name="players-min"]').value);
+    const max = Number(most.value);
+    if (min >= Number(most.min) && max >= min && max <= Number(most.max)) {
+      option.setAttribute("data-min", String(min));
+      option.setAttribute("data-max", String(max));
+      form.dispatchEvent(new Event("rules-seats"));
+    }
+  }
+  editor.addEventListener("rules-checked", seats);
+}
+
+for (const editor of document.querySelectorAll(".rule-editor")) setupEditor(editor);
+for (const form of document.querySelectorAll("form.new-game")) setupPicker(form);
