@@ -5,12 +5,20 @@ Revises: 0005_game_rules
 Create Date: 2026-12-02
 
 Upgrade: a new table, empty; every game is left as it was (each keeps its own copy of its rules).
+The players' name keys are recomputed: case alone no longer makes two names (a capital I was
+read as an l, so "IVAN" and "Ivan" had keys of their own and were two players on /players). Two
+seats of one game that now share a key keep their names; the later seat's key gets "#<seat>",
+so the game stays as it was.
 
 Downgrade: the table is dropped. The older schema has no place for a saved rule set, so while
 any is saved the downgrade is refused, naming them, and nothing is changed: export them first
 (`flask --app scorekeeper rules export NAME FILE`) and delete them. Games never depended on a
-saved rule set (each copied its document), so none is touched either way.
+saved rule set (each copied its document), so none is touched either way. The players' keys stay
+as the upgrade made them: the older code reads them the same way.
 """
+
+import importlib.util
+from pathlib import Path
 
 import sqlalchemy as sa
 from alembic import op
@@ -36,6 +44,19 @@ def upgrade():
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("name_key", name="saved_rule_sets_name_key"),
     )
+    _rekey_players()
+
+
+def _rekey_players() -> None:
+    """Every player's key as `names.name_key` makes it now, by the re-keying 0002 does (one
+    definition: a seat whose key its game already has gets "#<seat>")."""
+    from scorekeeper.scorebook.names import name_key
+
+    path = Path(__file__).with_name("0002_write_once.py")
+    spec = importlib.util.spec_from_file_location("revision_0002", path)
+    revision_0002 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(revision_0002)
+    revision_0002._rekey(name_key)
 
 
 def downgrade():

@@ -158,3 +158,46 @@ def test_the_downgrade_is_refused_while_a_rule_set_is_saved(fresh_database, tmp_
     assert "cannot downgrade below 0006_saved_rule_sets" in caplog.text
     assert "'Smith family', 'Jones'" in caplog.text and "Nothing was changed" in caplog.text
     assert stored_rows(app) == before
+
+
+def test_the_upgrade_gives_every_player_the_key_names_have_now(fresh_database, tmp_path):
+    """Keys stored by the older `name_key` (which read a capital I as an l: "IVAN" was "lvan")
+    are made anew, so a game of 0005's "IVAN" and a later game's "Ivan" are one player on
+    /players; two seats of one old game that now share a key keep their names."""
+    app = app_on(fresh_database("saved-rekey"), tmp_path)
+    seed_at_0005(app)
+    older = {"IVAN": "lvan", "Ivan": "ivan", "BILL": "blll", "Bill": "bill"}
+    with app.app_context():
+        with db.engine.begin() as connection:
+            for game_id, seated in (
+                (1, ("IVAN", "BILL")),
+                (2, ("Ivan", "Bill")),
+                (3, ("IVAN", "Ivan")),
+            ):
+                for seat, name in enumerate(seated):
+                    connection.execute(
+                        db.text(
+                            "UPDATE players SET name = :n, name_key = :k"
+                            " WHERE game_id = :g AND seat = :s"
+                        ),
+                        {"n": name, "k": older[name], "g": game_id, "s": seat},
+                    )
+        database.upgrade()
+        with db.engine.connect() as connection:
+            keys = connection.execute(
+                db.text("SELECT game_id, seat, name_key FROM players WHERE seat < 2 ORDER BY id")
+            ).all()
+        db.session.remove()
+    assert [tuple(row) for row in keys] == [
+        (1, 0, "ivan"),
+        (1, 1, "bill"),
+        (2, 0, "ivan"),
+        (2, 1, "bill"),
+        (3, 0, "ivan"),
+        (3, 1, "ivan#1"),
+    ]
+    listed = app.test_client().get("/api/players").get_json()["players"]
+    # "BILL" (game 1) and "Bill" (game 2) are one player; game 3's second Ivan keeps its seat's
+    # own key, apart from the first.
+    named = sorted(player["name"] for player in listed)
+    assert named == ["Bill", "Cat", "Dan", "IVAN", "Ivan"]
