@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, render_template, request
 
 from . import network, qr
+from .rules import rulewords
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .scorebook import gamelist, ledger
@@ -59,6 +60,15 @@ def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
 
 # A score with a real minus sign, as the ledger shows it.
 bp.add_app_template_filter(ledger.signed, "points")
+# A rule set read out, group by group, each setting marked where it differs from liverpool
+# (templates/_rules.html shows it on every page that reads a rule set).
+bp.add_app_template_filter(rulewords.read_out, "read_out")
+
+
+@bp.app_template_filter("changes_count")
+def changes_count(rules: RuleSet) -> int:
+    """How many settings the rule set changes from liverpool, for the read-out's last line."""
+    return len(rules.differences())
 
 
 @bp.app_template_filter("rules_line")
