@@ -19,6 +19,7 @@ bp = Blueprint("home", __name__)
 NAV_LINKS = (
     ("games.new_game", "New game", "Seat the players and start round 1"),
     ("games.list_games", "Games", "Resume a game or see final standings"),
+    ("rulesets.list_rulesets", "Our rules", "Save, share and read your table's own rules"),
     ("referee.check", "Rules check", "Is this meld, opening or lay-off legal?"),
 )
 
