@@ -100,7 +100,7 @@ def _shared(code: str) -> Chosen:
     try:
         return Chosen(sharing.from_code(code), code=code)
     except RuleSetError as error:
-        abort(400, description=problems_text(error))
+        abort(400, description=str(error))
 
 
 def from_args(args) -> Chosen:
@@ -125,14 +125,6 @@ def from_args(args) -> Chosen:
             abort(400, description=f"there are no rules called {args['rules']!r}: pick {names}")
         return chosen
     return Chosen(DEFAULT_RULES)
-
-
-def problems_text(error: RuleSetError) -> str:
-    """Every problem of a rule set that cannot be read, in one line for an error page."""
-    problems = getattr(error, "problems", None) or {"": str(error)}
-    return "; ".join(
-        text if place in ("", "rules") else f"{place}: {text}" for place, text in problems.items()
-    )
 
 
 def _number(args, name: str) -> int:

@@ -138,12 +138,12 @@ def upload():
 
 
 def opened(code: str) -> RuleSet:
-    """The rule set a share code holds, or a 400 page naming what is wrong with the code."""
+    """The rule set a share code holds, or a 400 page naming what is wrong with the code (or
+    every problem of the rules it holds)."""
     try:
         return sharing.from_code(code)
     except RuleSetError as damaged:
-        problems = getattr(damaged, "problems", None) or {FILE_PROBLEM: str(damaged)}
-        abort(400, description="; ".join(_place(place, text) for place, text in problems.items()))
+        abort(400, description=str(damaged))
 
 
 def read_file(upload) -> RuleSet:
@@ -164,10 +164,6 @@ def read_file(upload) -> RuleSet:
 
 def _file_problem(message: str) -> RuleSetError:
     return RuleSetError(message, {FILE_PROBLEM: message})
-
-
-def _place(place: str, text: str) -> str:
-    return text if place in ("", FILE_PROBLEM) else f"{place}: {text}"
 
 
 def share_url(rules: RuleSet) -> str:
