@@ -170,22 +170,20 @@ def test_rename_and_a_double_post_renames_once(client, app):
 
 
 @pytest.mark.parametrize(
-    "typed,status,said",
+    "typed,said",
     [
-        ("Shanghai", 400, "Shanghai is a preset"),
-        ("  ", 400, "give your table's rules a name"),
-        ("x" * 41, 400, "40"),
-        ("cousins", 409, "already saved"),
+        ("Shanghai", "Shanghai is a preset"),
+        ("  ", "give your table's rules a name"),
+        ("x" * 41, "40"),
+        ("cousins", "already saved"),
     ],
 )
-def test_a_name_refused_is_said_beside_the_field_with_what_was_typed(
-    client, app, typed, status, said
-):
+def test_a_name_refused_is_said_beside_the_field_with_what_was_typed(client, app, typed, said):
     number = save_ruleset(client)["id"]
     save_ruleset(client, smith_document("Cousins"))
     path = f"/rulesets/{number}/rename"
     answer = client.post(path, data={"name": typed, "write_token": token(client, path)})
-    assert answer.status_code == status
+    assert answer.status_code == 200  # the form again, the problem beside the name
     page = text(answer)
     assert said in error_beside_name(page)
     assert name_value(page) == typed
@@ -256,7 +254,7 @@ def test_a_shared_rule_set_under_a_name_taken_loses_nothing(client, app):
     save_ruleset(client)
     path = shared_path(smith())
     answer = client.post(path, data={"name": "SMITH family", "write_token": token(client, path)})
-    assert answer.status_code == 409
+    assert answer.status_code == 200
     page = text(answer)
     assert "already saved" in error_beside_name(page)
     assert name_value(page) == "SMITH family"
@@ -338,7 +336,7 @@ def test_the_download_uploaded_opens_the_same_rules_and_writes_nothing(client, a
 )
 def test_a_bad_file_is_named_never_a_500(client, app, content, said):
     answer = upload(client, content)
-    assert answer.status_code == 400
+    assert answer.status_code == 200  # the form again, every problem named
     assert said in text(answer)
     assert count(app, SavedRuleSet) == 0
 

@@ -4,7 +4,9 @@ or a file, rename and delete it, and open one another tablet shared (save it, or
 Thin views over `rulesets` (the same service the JSON API and the command line call) and the
 engine's `sharing`. A shared link carries the whole rule set in its code, so the tablet that
 opens it needs nothing from the one that made it; opening one, or a file, writes nothing until
-"Save as our table's rules".
+"Save as our table's rules". A refusal shows the form again, as every form page of the app
+does (200, the problem beside its field, what was typed kept); only an address that cannot be
+read (a damaged share code) is an error page.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .games import LOOPBACK
 from .pages import attachment, form_page
 
 bp = Blueprint("rulesets", __name__, url_prefix="/rulesets")
-# A rule set file is small: a document is at most a few kilobytes (the request cap still holds).
+# Where a problem of the file as a whole (not of a setting in it) is named.
 FILE_PROBLEM = "rules"
 
 
@@ -61,19 +63,17 @@ def rename(ruleset_id: int):
     with what was typed kept."""
     row = rulesets.get(ruleset_id)
     form = NameForm(name=row.name)
-    status = 200
     if form.validate_on_submit():
         old = row.name
         try:
             row = rulesets.change(ruleset_id, name=form.name.data)
         except errors.ScorebookError as refused:
             form.refuse(refused.message)
-            status = refused.status
         else:
             flash(f'"{old}" is now called "{row.name}".' if old != row.name else "Name kept.")
             return redirect(url_for("rulesets.show", ruleset_id=ruleset_id), 303)
     page = render_template("scorebook/rulesets/rename.html", row=row, form=form)
-    return form_page(page), status
+    return form_page(page)
 
 
 @bp.route("/<int:ruleset_id>/delete", methods=["GET", "POST"])
@@ -97,13 +97,11 @@ def shared(code: str):
     with it. A damaged code is a 400 page naming the problem."""
     rules = opened(code)
     form = NameForm(name=rules.name)
-    status = 200
     if form.validate_on_submit():
         try:
             row = rulesets.save(rules, form.name.data)
         except errors.ScorebookError as refused:
             form.refuse(refused.message)
-            status = refused.status
         else:
             flash(f'Saved as your table\'s rules: "{row.name}".')
             return redirect(url_for("rulesets.show", ruleset_id=row.id), 303)
@@ -114,7 +112,7 @@ def shared(code: str):
         form=form,
         same=[row for row in rulesets.saved() if same_rules(row.rule_set, rules)],
     )
-    return form_page(page), status
+    return form_page(page)
 
 
 @bp.route("/upload", methods=["GET", "POST"])
@@ -123,18 +121,14 @@ def upload():
     """Open a rule set file (the download, or one written by hand): every problem of a bad one
     named; a good one opens like a shared link, where it can be saved."""
     form = UploadForm()
-    status = 200
     if form.validate_on_submit():
         try:
             rules = read_file(form.file.data)
         except RuleSetError as refused:
             form.problems = dict(refused.problems) or {FILE_PROBLEM: str(refused)}
-            status = 400
         else:
             return redirect(url_for("rulesets.shared", code=sharing.code(rules)), 303)
-    elif request.method == "POST":
-        status = 400
-    return form_page(render_template("scorebook/rulesets/upload.html", form=form)), status
+    return form_page(render_template("scorebook/rulesets/upload.html", form=form))
 
 
 def opened(code: str) -> RuleSet:
