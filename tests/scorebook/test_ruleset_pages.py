@@ -9,9 +9,12 @@ import html
 import io
 import json
 import re
+import string
 import zlib
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper import qr
 from scorekeeper.extensions import db
@@ -284,6 +287,17 @@ def test_a_damaged_code_is_a_400_page_naming_the_problem(client, app, code):
     posted = client.post(f"/rulesets/shared/{code}", data={"name": "Any", "write_token": "x" * 22})
     assert posted.status_code in (400, 404)
     assert count(app, SavedRuleSet) == 0
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(code=st.text(alphabet=string.ascii_letters + string.digits + "_-", min_size=1, max_size=900))
+def test_any_code_is_read_or_refused_never_a_500(client, code):
+    for path in (f"/rulesets/shared/{code}", f"/rules/reference?code={code}"):
+        answer = client.get(path)
+        assert answer.status_code == 400, (path, answer.status_code)
+        assert "Your games" in text(answer)
 
 
 def test_a_code_of_rules_that_are_not_playable_names_every_problem(client):
