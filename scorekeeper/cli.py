@@ -171,14 +171,30 @@ def export_command(file: str, force: bool) -> None:
     data = export_games()
     text = dumps(data)
     count = len(data["games"])
+    target = write_out(file, text, force)
+    where = f" to {target}" if target else "."
+    click.echo(f"Exported {count} game{'s' if count != 1 else ''}{where}", err=True)
+
+
+def write_out(file: str, text: str, force: bool) -> Path | None:
+    """Write `text` whole to FILE (refused when it exists, unless forced), or to the standard
+    output for `-`; the file written, or None for the standard output."""
     if file == "-":
         click.echo(text, nl=False)
-        click.echo(f"Exported {count} game{'s' if count != 1 else ''}.", err=True)
-        return
+        return None
     target = Path(file).expanduser().resolve()
     check_target(target, force)
     write_whole(target, text)
-    click.echo(f"Exported {count} game{'s' if count != 1 else ''} to {target}", err=True)
+    return target
+
+
+def read_in(file: str) -> str:
+    """The text of FILE (`-`: the standard input), or a ClickException saying why not."""
+    try:
+        with click.open_file(file, encoding="utf-8") as stream:
+            return stream.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"cannot read {file}: {error}") from None
 
 
 @click.command("import")
@@ -186,11 +202,7 @@ def export_command(file: str, force: bool) -> None:
 @with_appcontext
 def import_command(file: str) -> None:
     """Add the games of an export FILE (`-` for the standard input), all of them or none."""
-    try:
-        with click.open_file(file, encoding="utf-8") as stream:
-            text = stream.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"cannot read {file}: {error}") from None
+    text = read_in(file)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -271,14 +283,9 @@ def rules_export(name: str, file: str, force: bool) -> None:
     except NoSuchRuleSet as error:
         listed = ", ".join(repr(saved.name) for saved in rulesets.saved()) or "none yet"
         raise click.ClickException(f"{error.message} (saved: {listed})") from None
-    text = sharing.file_text(row.rule_set)
-    if file == "-":
-        click.echo(text, nl=False)
-        return
-    target = Path(file).expanduser().resolve()
-    check_target(target, force)
-    write_whole(target, text)
-    click.echo(f'Exported "{row.name}" to {target}', err=True)
+    target = write_out(file, sharing.file_text(row.rule_set), force)
+    if target is not None:
+        click.echo(f'Exported "{row.name}" to {target}', err=True)
 
 
 @rules_group.command("import")
@@ -287,11 +294,7 @@ def rules_export(name: str, file: str, force: bool) -> None:
 def rules_import(file: str, name: str | None) -> None:
     """Save the rule set of FILE (a JSON document, as `rules export` writes; `-` for the
     standard input), all of it or nothing, every problem named."""
-    try:
-        with click.open_file(file, encoding="utf-8") as stream:
-            text = stream.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"cannot read {file}: {error}") from None
+    text = read_in(file)
     if not text.lstrip().startswith("{"):
         raise click.ClickException(f"{file} is not a rule set's JSON document: nothing was saved")
     try:

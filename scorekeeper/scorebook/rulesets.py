@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import case
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from .. import database
 from ..extensions import db
@@ -87,20 +88,24 @@ def change(
         row.name_key = name_key(row.name)
     row.rule_set = (row.rule_set if rules is None else rules).renamed(row.name)
     row.updated_at = utcnow()
-    _flush(row.name)
+    _flush(row.name, ruleset_id)
     return row
 
 
 def delete(ruleset_id: int) -> None:
-    """Forget a saved rule set; the games started from it keep their own copies."""
-    db.session.delete(get(ruleset_id))
-    db.session.flush()
+    """Forget a saved rule set; the games started from it keep their own copies. `NoSuchRuleSet`
+    when it is gone, deleted meanwhile by another tablet too."""
+    statement = db.delete(SavedRuleSet).where(SavedRuleSet.id == ruleset_id)
+    if not db.session.execute(statement).rowcount:
+        raise NoSuchRuleSet(ruleset_id)
 
 
 def mark_used(ruleset_id: int) -> None:
-    """Note that a game starts from this saved rule set now: it comes first in the lists."""
-    get(ruleset_id).used_at = utcnow()
-    db.session.flush()
+    """Note that a game starts from this saved rule set now: it comes first in the lists. One
+    deleted meanwhile stays deleted (the game has its copy already): nothing to note."""
+    db.session.execute(
+        db.update(SavedRuleSet).where(SavedRuleSet.id == ruleset_id).values(used_at=utcnow())
+    )
 
 
 def as_json(row: SavedRuleSet) -> dict[str, Any]:
@@ -145,11 +150,15 @@ def _taken(name: str, saved_name: str) -> Conflict:
     )
 
 
-def _flush(name: str) -> None:
+def _flush(name: str, ruleset_id: int | None = None) -> None:
     """Write it, or `Conflict` when another tablet saved the same name meanwhile (the unique
-    name key decides between two racing saves; nothing of this one is stored)."""
+    name key decides between two racing saves), or `NoSuchRuleSet` when the one changed was
+    deleted meanwhile; nothing of this write is stored then."""
     try:
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
         raise _taken(name, name) from None
+    except StaleDataError:
+        db.session.rollback()
+        raise NoSuchRuleSet(ruleset_id or 0) from None

@@ -309,7 +309,7 @@ def game_body(draw):
         return draw(json_value)
     body: dict = {"players": list(NAMES), "profile": "liverpool", "first_dealer": "Bob"}
     for _ in range(draw(st.integers(0, 3))):
-        name = draw(st.sampled_from(["players", "profile", "first_dealer", "extra"]))
+        name = draw(st.sampled_from(["players", "profile", "first_dealer", "ruleset", "extra"]))
         action = draw(st.sampled_from(["names", "value", "drop", "profile"]))
         if action == "drop":
             body.pop(name, None)

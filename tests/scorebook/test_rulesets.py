@@ -4,14 +4,17 @@ with `"ruleset"` — a game keeping its own copy whatever happens to the saved o
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.extensions import db
 from scorekeeper.rules.presets import LIVERPOOL, PRESETS, SHANGHAI
 from scorekeeper.rules.ruleset import NAME_MAX, RuleSet
-from scorekeeper.scorebook import errors, rulesets
+from scorekeeper.scorebook import errors, rulesets, writeonce
 from scorekeeper.scorebook.models import Game, SavedRuleSet, utcnow
 from tests.support.names import NAMES
 from tests.support.saved import SMITH, save_ruleset, smith_document
@@ -157,12 +160,42 @@ def test_a_saved_rule_set_is_found_by_any_look_alike_spelling(app):
 
 def test_an_unknown_id_is_404_for_every_call(app):
     with app.app_context():
-        for call in (rulesets.get, rulesets.delete, rulesets.mark_used):
+        for call in (rulesets.get, rulesets.delete):
             with pytest.raises(errors.NoSuchRuleSet) as missing:
                 call(99)
             assert missing.value.status == 404
         with pytest.raises(errors.NoSuchRuleSet):
             rulesets.change(99, name="x")
+
+
+def deleted_meanwhile(row: SavedRuleSet) -> None:
+    """Another tablet deletes the row after this one read it (it stays in this session)."""
+    db.session.execute(db.text("DELETE FROM saved_rule_sets WHERE id = :id"), {"id": row.id})
+
+
+def test_a_rule_set_deleted_meanwhile_is_404_to_a_change_and_a_second_delete(app):
+    with app.app_context():
+        row = rulesets.save(LIVERPOOL, SMITH)
+        db.session.commit()
+        deleted_meanwhile(row)
+        with pytest.raises(errors.NoSuchRuleSet, match=f"saved rule set {row.id} does not exist"):
+            rulesets.change(row.id, name="Smiths")
+        db.session.commit()
+        jones = rulesets.save(LIVERPOOL, "Jones")
+        db.session.commit()
+        deleted_meanwhile(jones)
+        with pytest.raises(errors.NoSuchRuleSet):
+            rulesets.delete(jones.id)
+
+
+def test_a_game_from_a_rule_set_deleted_meanwhile_keeps_its_copy(app):
+    with app.app_context():
+        row = rulesets.save(LIVERPOOL, SMITH)
+        db.session.commit()
+        deleted_meanwhile(row)
+        rulesets.mark_used(row.id)  # the game started from it is not refused for that
+        db.session.commit()
+        assert rulesets.saved() == []
 
 
 # --- The API ---------------------------------------------------------------------------------
@@ -389,3 +422,108 @@ def test_every_preset_can_be_saved_under_a_name_of_its_own(client):
     for key, rules in PRESETS.items():
         saved = save_ruleset(client, key, f"Our {key}")
         assert RuleSet.parse(saved["rules"]) == rules.renamed(f"Our {key}")
+
+
+# --- Hostile input ---------------------------------------------------------------------------
+
+HOSTILE = settings(
+    max_examples=150,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+SCALARS = st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.text(max_size=50)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@st.composite
+def mutated_presets(draw) -> dict:
+    """A preset's document with one key or one deal's key replaced by anything."""
+    document = draw(st.sampled_from(list(PRESETS.values()))).to_json()
+    key = draw(st.sampled_from([*document, "deals[]", "junk"]))
+    if key == "deals[]":
+        deal = draw(st.integers(0, len(document["deals"]) - 1))
+        document["deals"][deal][draw(st.sampled_from(["cards", "contract", "whole_hand"]))] = draw(
+            VALUES
+        )
+    else:
+        document[key] = draw(VALUES)
+    return document
+
+
+NAME_TEXT = st.text(st.characters(categories=["L", "N", "Zs", "So"]), min_size=1, max_size=42)
+ODD_NAMES = st.sampled_from([SMITH, "SMITH FAMILY", "Shanghai", "Ｏｎｌｉｎｅ", "é" * 41])
+
+
+@st.composite
+def bodies(draw) -> dict:
+    """Mostly a preset or a changed one under a name of plain text, so that saves and changes
+    happen as often as refusals; then anything."""
+    kind = draw(st.integers(0, 9))
+    rules = [
+        st.sampled_from([*PRESETS, "vegas"]),
+        mutated_presets(),
+        VALUES,
+    ][(kind > 3) + (kind > 6)]
+    body = {"rules": draw(rules), "name": draw(NAME_TEXT if kind % 3 else ODD_NAMES | SCALARS)}
+    if kind == 9:  # now and then one left out, or both
+        for field in draw(st.sets(st.sampled_from(["rules", "name"]), max_size=2)):
+            del body[field]
+    return body
+
+
+def stored(app) -> list[tuple]:
+    with app.app_context():
+        found = db.session.scalars(db.select(SavedRuleSet).order_by(SavedRuleSet.id))
+        return [(row.id, row.name, row.name_key, json.dumps(row.rules)) for row in found]
+
+
+@HOSTILE
+@given(method=st.sampled_from(["POST", "PUT"]), body=bodies())
+def test_any_request_is_saved_or_refused_with_a_reason_and_changes_nothing_then(
+    client, app, method, body
+):
+    before = stored(app)
+    path = "/api/rulesets" if method == "POST" else f"/api/rulesets/{before[0][0] if before else 1}"
+    answer = client.open(path, method=method, json=body)
+    assert answer.status_code in {200, 201, 400, 404, 409}, answer.get_data()[:300]
+    data = answer.get_json()
+    after = stored(app)
+    if answer.status_code >= 400:
+        assert isinstance(data["error"], str) and data["error"].strip()
+        assert after == before
+        return
+    assert set(data) == FIELDS and data["rules"]["name"] == data["name"]
+    assert RuleSet.parse(data["rules"]).to_json() == data["rules"]
+    assert len(after) == len(before) + (method == "POST")
+    with app.app_context():
+        assert rulesets.check_name(data["name"], keep=rulesets.get(data["id"])) == data["name"]
+
+
+@pytest.mark.parametrize(
+    ("path", "args", "scope"),
+    [
+        ("/rulesets/new", {}, "page new rule set"),
+        ("/rulesets/shared/abc", {"code": "abc"}, "page new rule set"),
+        ("/rulesets/3/edit", {"ruleset_id": 3}, "page rule set 3"),
+        ("/games/new", {}, "page new game"),
+        ("/games/4/rounds/new", {"game_id": 4}, "page game 4"),
+        ("/api/rulesets", {}, "api new rule set"),
+        ("/api/rulesets/5", {"ruleset_id": 5}, "api rule set 5"),
+        ("/api/games", {}, "api new game"),
+    ],
+)
+def test_the_pages_and_the_api_key_rule_sets_apart_from_games(app, path, args, scope):
+    token = "t" * 22
+    headers = {"Idempotency-Key": token}
+    with app.test_request_context(
+        path, method="POST", data={"write_token": token}, headers=headers
+    ):
+        assert writeonce._ticket(args).scope == scope
