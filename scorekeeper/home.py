@@ -19,8 +19,15 @@ bp = Blueprint("home", __name__)
 NAV_LINKS = (
     ("games.new_game", "New game", "Seat the players and start round 1"),
     ("games.list_games", "Games", "Resume a game or see final standings"),
-    ("rulesets.list_rulesets", "Our rules", "Save, share and read your table's own rules"),
     ("referee.check", "Rules check", "Is this meld, opening or lay-off legal?"),
+)
+# The home page's big buttons: the top bar's, and the table's saved rule sets (the top bar has
+# no room for a fourth link beside the screen note at the landscape tablet's width; the games
+# list links them too).
+HOME_LINKS = (
+    *NAV_LINKS[:2],
+    ("rulesets.list_rulesets", "Our rules", "Save, share and read your table's own rules"),
+    *NAV_LINKS[2:],
 )
 
 
@@ -98,6 +105,7 @@ def index():
     hint = tablet_hint() if on_serving_machine() else None
     return render_template(
         "index.html",
+        links=HOME_LINKS,
         first_game=not ledger.has_games(),
         tablet=hint,
         resume=gamelist.resumable(request.cookies.items()),
