@@ -120,6 +120,10 @@ def from_args(args) -> Chosen:
         return _shared(args["code"])
     if "rules" in given:
         chosen = pick(args["rules"])
+        kind, _, number = args["rules"].partition(":")
+        if chosen is None and kind in ("ruleset", "game") and number.isdigit():
+            gone = "saved rule set" if kind == "ruleset" else "game"
+            abort(404, description=f"{gone} {number} does not exist")
         if chosen is None:
             names = ", ".join(PRESETS)
             abort(400, description=f"there are no rules called {args['rules']!r}: pick {names}")

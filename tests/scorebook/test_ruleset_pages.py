@@ -445,7 +445,9 @@ def test_the_reference_picker_offers_the_presets_and_the_saved_rule_sets(client)
         ("ruleset=x", 400),
         ("game=9", 404),
         ("game=1&rules=shanghai", 400),
-        ("rules=ruleset:9", 400),
+        ("rules=ruleset:9", 404),
+        ("rules=game:9", 404),
+        ("rules=ruleset:x", 400),
     ],
 )
 def test_the_reference_refuses_rules_it_cannot_read(client, query, status):
