@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, render_template, request
 
 from . import network, qr
+from .rules import rulewords
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .scorebook import gamelist, ledger
@@ -19,6 +20,14 @@ NAV_LINKS = (
     ("games.new_game", "New game", "Seat the players and start round 1"),
     ("games.list_games", "Games", "Resume a game or see final standings"),
     ("referee.check", "Rules check", "Is this meld, opening or lay-off legal?"),
+)
+# The home page's big buttons: the top bar's, and the table's saved rule sets (the top bar has
+# no room for a fourth link beside the screen note at the landscape tablet's width; the games
+# list links them too).
+HOME_LINKS = (
+    *NAV_LINKS[:2],
+    ("rulesets.list_rulesets", "Our rules", "Save, share and read your table's own rules"),
+    *NAV_LINKS[2:],
 )
 
 
@@ -59,6 +68,15 @@ def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
 
 # A score with a real minus sign, as the ledger shows it.
 bp.add_app_template_filter(ledger.signed, "points")
+# A rule set read out, group by group, each setting marked where it differs from liverpool
+# (templates/_rules.html shows it on every page that reads a rule set).
+bp.add_app_template_filter(rulewords.read_out, "read_out")
+
+
+@bp.app_template_filter("changes_count")
+def changes_count(rules: RuleSet) -> int:
+    """How many settings the rule set changes from liverpool, for the read-out's last line."""
+    return len(rules.differences())
 
 
 @bp.app_template_filter("rules_line")
@@ -87,6 +105,7 @@ def index():
     hint = tablet_hint() if on_serving_machine() else None
     return render_template(
         "index.html",
+        links=HOME_LINKS,
         first_game=not ledger.has_games(),
         tablet=hint,
         resume=gamelist.resumable(request.cookies.items()),

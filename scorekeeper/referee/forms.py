@@ -56,11 +56,15 @@ def round_choices(rules: RuleSet) -> list[SelectChoice]:
     return [option(n, f"Round {n}: {contract_of(n, rules)}") for n in rules.deal_numbers]
 
 
-def rules_choices(rules: RuleSet, from_game: bool) -> list[SelectChoice]:
-    """The presets, or only the game's own rules when the page was opened from a game."""
+def rules_choices(
+    rules: RuleSet, from_game: bool, saved: list[tuple[str, str]] = ()
+) -> list[SelectChoice]:
+    """The presets and then the table's saved rule sets (`saved`: value and name, most recent
+    first), or only the game's own rules when the page was opened from a game."""
     if from_game:
         return [option(GAME_RULES, f"{rules.label} (this game's rules)")]
-    return [option(key, preset.label) for key, preset in PRESETS.items()]
+    presets = [option(key, preset.label) for key, preset in PRESETS.items()]
+    return [*presets, *(option(value, f"{name} (our table's rules)") for value, name in saved)]
 
 
 def seat_choices(seats: list[str], players: int) -> list[SelectChoice]:
@@ -109,12 +113,13 @@ class RulesCheckForm(FlaskForm):
         *args: Any,
         rules: RuleSet,
         from_game: bool = False,
+        saved: list[tuple[str, str]] = (),
         seats: list[str] | None = None,
         players: int = 4,
         **kwargs: Any,
     ):
         super().__init__(*args, **kwargs)
-        self.rules.choices = rules_choices(rules, from_game)
+        self.rules.choices = rules_choices(rules, from_game, saved)
         self.round.choices = round_choices(rules)
         seats = seats or [f"Seat {n + 1}" for n in range(MOST_PLAYERS)]
         choices = seat_choices(seats, players)

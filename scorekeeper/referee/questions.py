@@ -23,8 +23,8 @@ from ..rules.ruleset import MOST_MELDS, RuleSet
 from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
 from ..rules.solver import solve_opening
 from ..rules.table import check_layoff, check_swap
-from ..scorebook import ledger
-from ..scorebook.errors import NoSuchGame
+from ..scorebook import ledger, rulesets
+from ..scorebook.errors import NoSuchGame, NoSuchRuleSet
 from ..scorebook.models import Game
 from .buys import bought
 from .forms import BUYS_FIELDS
@@ -32,7 +32,7 @@ from .forms import BUYS_FIELDS
 MAX_MELDS = 6
 MAX_REQUESTS = 16
 # The fields that may name the rules; at most one of them in a question.
-RULES_FIELDS = ("rules", "profile", "game")
+RULES_FIELDS = ("rules", "profile", "game", "ruleset")
 
 Data = dict[str, Any]
 
@@ -57,9 +57,22 @@ def asked_game(data: Data) -> Game | None:
         raise ApiError(str(missing), 404) from None
 
 
+def asked_ruleset(data: Data) -> RuleSet | None:
+    """The rules of the saved rule set a question names (`"ruleset": id`), or None; 404 when
+    there is no such saved rule set."""
+    ruleset_id = field(data, "ruleset", int, required=False)
+    if ruleset_id is None:
+        return None
+    try:
+        return rulesets.get(ruleset_id).rule_set
+    except NoSuchRuleSet as missing:
+        raise ApiError(str(missing), 404) from None
+
+
 def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
     """The rules a question is asked under: `"rules"` (a preset's name or a document),
-    `"profile"` (a preset's name), or the stored rules of `"game"`; liverpool when none."""
+    `"profile"` (a preset's name), a saved rule set (`"ruleset"`: its id) or the stored rules
+    of `"game"`; liverpool when none."""
     given = [name for name in RULES_FIELDS if data.get(name) is not None]
     if len(given) > 1:
         raise InputError(
@@ -68,6 +81,9 @@ def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
     game = asked_game(data)
     if game is not None:
         return ledger.rules_of(game), game
+    saved = asked_ruleset(data)
+    if saved is not None:
+        return saved, None
     if data.get("rules") is not None:
         value = data["rules"]
         if not isinstance(value, str | dict):

@@ -9,13 +9,13 @@ from flask import Blueprint, abort, render_template, request, url_for
 
 from ..rules import RulesError
 from ..rules.presets import DEFAULT_RULES, PRESETS
-from ..rules.rulebook import COMMON_QUESTIONS, RULES, deals_table
+from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
 from ..rules.ruleset import MOST_PLAYERS, RuleSet
 from ..rules.seating import contract_of
 from ..scorebook import ledger, writeonce
 from ..scorebook.forms import sentence
 from ..scorebook.models import Game
-from . import questions
+from . import choice, questions
 from .forms import GAME_RULES, RulesCheckForm
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
@@ -29,6 +29,13 @@ class Context:
     round: int
     players: int
     game: Game | None = None
+    # The saved rule set chosen (its id), when the page was opened alone and one was picked.
+    saved: int | None = None
+
+    @property
+    def offered(self) -> list[tuple[str, RuleSet]]:
+        """The saved rule sets the rules field offers beside the presets (none from a game)."""
+        return [] if self.game else choice.saved_choices()
 
     @property
     def seats(self) -> list[str]:
@@ -39,7 +46,17 @@ class Context:
     @property
     def choice(self) -> str:
         """The rules field's value: the game's rules, or the preset's key."""
-        return GAME_RULES if self.game else (self.rules.preset or DEFAULT_RULES.preset)
+        if self.game:
+            return GAME_RULES
+        if self.saved is not None:
+            return f"{choice.SAVED}{self.saved}"
+        return self.rules.preset or DEFAULT_RULES.preset
+
+    def whose(self) -> str:
+        """`Smith family rules · Deal 8 · 5 players`: whose rules a page opened from a game
+        applies, at which deal and table."""
+        whose = sentence(self.rules.rules_name)
+        return " · ".join([whose, f"Deal {self.round}", f"{self.players} players"])
 
     @property
     def limits(self) -> list[str]:
@@ -72,11 +89,13 @@ class Context:
 
     def asked(self) -> dict[str, Any]:
         """How a question names these rules: the game's, or the preset's."""
-        return {"game": self.game.id} if self.game else {"rules": self.choice}
+        if self.game:
+            return {"game": self.game.id}
+        return {"ruleset": self.saved} if self.saved is not None else {"rules": self.choice}
 
     def script_data(self) -> dict[str, Any]:
         """What the page's script needs of each rules choice: its deals and its table sizes."""
-        choices = {GAME_RULES: self.rules} if self.game else PRESETS
+        choices = {GAME_RULES: self.rules} if self.game else {**PRESETS, **dict(self.offered)}
         return {
             key: {
                 "deals": [f"Round {n}: {contract_of(n, rules)}" for n in rules.deal_numbers],
@@ -98,6 +117,7 @@ def check():
     form = RulesCheckForm(
         rules=context.rules,
         from_game=game is not None,
+        saved=[(value, rules.label) for value, rules in context.offered],
         seats=context.seats,
         players=context.players,
     )
@@ -135,13 +155,19 @@ def check():
 
 @bp.get("/reference")
 def reference():
-    """R1-R11 in the app's own words, with the questions players ask most."""
+    """R1-R11 in the app's own words, with the questions players ask most, for the rules the
+    address names (a preset, a saved or shared rule set, a game's): each setting they change
+    from liverpool said beside the text of the rule it changes."""
+    chosen = choice.from_args(request.args)
     return render_template(
         "referee/reference.html",
+        chosen=chosen,
+        choices=choice.choices(),
+        changes=changes_by_rule(chosen.rules),
         rules=RULES.values(),
         common=COMMON_QUESTIONS,
         presets=PRESETS.values(),
-        deals=deals_table(DEFAULT_RULES),
+        deals=deals_table(chosen.rules),
         tables={rules.name: deals_table(rules) for rules in PRESETS.values()},
     )
 
@@ -175,10 +201,15 @@ def _context(game: Game | None, values) -> Context:
     """
     rules = ledger.rules_of(game) if game else DEFAULT_RULES
     players = len(game.names) if game else rules.default_players
-    chosen = values.get("rules") or values.get("profile")
-    if game is None and chosen in PRESETS:
-        rules = PRESETS[chosen]
-        players = min(max(players, rules.min_players), rules.max_players)
+    saved = None
+    if game is None:
+        asked = values.get("rules") or values.get("profile")
+        if not asked and values.get("ruleset", type=int) is not None:
+            asked = f"{choice.SAVED}{values.get('ruleset', type=int)}"
+        chosen = choice.pick(asked) if asked and not asked.startswith(("game", "code")) else None
+        if chosen is not None:
+            rules, saved = chosen.rules, chosen.saved
+            players = min(max(players, rules.min_players), rules.max_players)
     round_number = (ledger.next_round(game) or rules.last_deal) if game else 1
     number = values.get("round", type=int)
     if number is not None and number in rules.deal_numbers:
@@ -186,4 +217,4 @@ def _context(game: Game | None, values) -> Context:
     count = values.get("players", type=int)
     if count is not None and count in rules.table_sizes:
         players = count
-    return Context(rules, min(round_number, rules.last_deal), players, game)
+    return Context(rules, min(round_number, rules.last_deal), players, game, saved)

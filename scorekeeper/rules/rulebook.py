@@ -238,3 +238,40 @@ COMMON_QUESTIONS: tuple[tuple[str, str, str], ...] = (
     ),
     ("Can K A 2 3 be a run?", "No: the ace is low or high, never round the corner.", "R4"),
 )
+
+
+# The rules of R1-R10 each setting of R11's table changes, by its place in the document (or the
+# top of it): a rule set that changes the setting has its own sentence in place of that text.
+TOUCHES: dict[str, tuple[str, ...]] = {
+    "players": ("R2",),
+    "packs": ("R1",),
+    "jokers": ("R1",),
+    "deals": ("R2", "R3"),
+    "deals.contracts": ("R3", "R5"),
+    "exact_sizes": ("R5",),
+    "values": ("R10",),
+    "wild_deuces": ("R1", "R4"),
+    "naturals": ("R4",),
+    "cut_bonus": ("R2", "R10"),
+    "layoff_on_opening_turn": ("R6",),
+    "go_out_by_layoff": ("R6",),
+    "joker_swap": ("R7",),
+    "swap_on_opening_turn": ("R7",),
+    "freed_joker": ("R7",),
+    "buying": ("R8",),
+}
+
+
+def touched_rules(place: str) -> tuple[str, ...]:
+    """The rules a setting changes: `values.JK` → R10, `deals.contracts` → R3 and R5."""
+    return TOUCHES.get(place) or TOUCHES[place.split(".")[0].split("[")[0]]
+
+
+def changes_by_rule(rules: RuleSet) -> dict[str, tuple[str, ...]]:
+    """The sentences of every setting this rule set changes from liverpool, under each rule of
+    R1-R10 whose text they replace, in the document's order (none for liverpool itself)."""
+    changes: dict[str, list[str]] = {}
+    for place, said in rules.differences():
+        for number in touched_rules(place):
+            changes.setdefault(number, []).append(said)
+    return {number: tuple(said) for number, said in changes.items()}

@@ -12,11 +12,13 @@ from werkzeug.exceptions import NotFound
 from . import api, pagecache, writeonce
 from .errors import Missing, NotEditor
 from .views import actions, games, players, rounds, ruleeditor
+from .views import rulesets as ruleset_pages  # not `rulesets`: that is the service
 
 
 def init_app(app: Flask) -> None:
     """Register the score book's pages, its JSON API and its page cache."""
-    for blueprint in (api.bp, games.bp, rounds.bp, actions.bp, players.bp, ruleeditor.bp):
+    blueprints = (api.bp, games.bp, rounds.bp, actions.bp, players.bp)
+    for blueprint in (*blueprints, ruleeditor.bp, ruleset_pages.bp):
         app.register_blueprint(blueprint)
     app.register_error_handler(Missing, _not_found)
     app.register_error_handler(NotEditor, _spectator)

@@ -18,6 +18,7 @@ from sqlalchemy import case
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
+from .. import database
 from ..extensions import db
 from ..rules.presets import PRESETS
 from ..rules.ruleset import NAME_MAX, RuleSet
@@ -41,7 +42,10 @@ def saved() -> list[SavedRuleSet]:
 
 
 def get(ruleset_id: int) -> SavedRuleSet:
-    """The saved rule set with this id, or `NoSuchRuleSet` (404)."""
+    """The saved rule set with this id, or `NoSuchRuleSet` (404): an id past what the database
+    holds (PostgreSQL's 32 bits, from an address) is one that does not exist, not an error."""
+    if ruleset_id not in database.id_range():
+        raise NoSuchRuleSet(ruleset_id)
     row = db.session.get(SavedRuleSet, ruleset_id)
     if row is None:
         raise NoSuchRuleSet(ruleset_id)

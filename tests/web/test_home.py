@@ -105,7 +105,7 @@ def test_with_no_game_yet_the_page_leads_with_the_first_game(client):
 def test_once_a_game_exists_the_usual_choices_return(client):
     new_game(client)
     titles = button_titles(home(client, "192.168.1.31"))
-    assert titles == ["New game", "Games", "Rules check"]
+    assert titles == ["New game", "Games", "Our rules", "Rules check"]
 
 
 def test_healthz_is_still_bare(client):

@@ -13,7 +13,6 @@ from flask import (
     Blueprint,
     flash,
     g,
-    make_response,
     redirect,
     render_template,
     url_for,
@@ -22,7 +21,7 @@ from flask import (
 from .. import errors, gamelist, keys, ledger, rematch, sheets, transfer, writeonce
 from ..forms import WriteOnceForm
 from ..models import Game
-from .pages import started
+from .pages import attachment, started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
 
@@ -156,8 +155,4 @@ def export_json(game_id: int):
 
 def _download(text: str, media_type: str, game: Game, suffix: str):
     """The text as a UTF-8 file to save, named after the game."""
-    response = make_response(text)
-    response.headers["Content-Type"] = f"{media_type}; charset=utf-8"
-    filename = sheets.export_filename(game, suffix)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return attachment(text, media_type, sheets.export_filename(game, suffix))

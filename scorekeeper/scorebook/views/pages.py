@@ -55,6 +55,14 @@ def answer_script_posts(response: Response) -> Response:
     return response
 
 
+def attachment(text: str, media_type: str, filename: str) -> Response:
+    """The text as a UTF-8 file to save under `filename` (a plain ASCII name)."""
+    response = make_response(text)
+    response.headers["Content-Type"] = f"{media_type}; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
 def started(game, key: str, news: str, code: int = 302) -> Response:
     """A game just started on this tablet: who deals first, its page, and its key in a cookie
     (kept sealed by `write_once`, for the answer to a repeat of the form)."""
