@@ -79,21 +79,6 @@ def changes_count(rules: RuleSet) -> int:
     return len(rules.differences())
 
 
-@bp.app_template_filter("rules_line")
-def rules_line(rules: RuleSet) -> str:
-    """A rule set in one line, its name and what a table most often asks about it:
-    `Shanghai · 10 deals · deuces wild · no cut bonus`."""
-    parts = [rules.label, f"{rules.last_deal} deals"]
-    if rules.wild_deuces:
-        parts.append("deuces wild")
-    if rules.house("values.JK"):
-        parts.append(f"joker {rules.values['JK']}")
-    parts.append(
-        f"exact cut {ledger.signed(rules.cut_bonus)}" if rules.cut_bonus else "no cut bonus"
-    )
-    return " · ".join(parts)
-
-
 @bp.app_template_filter("decimal")
 def decimal(value: float) -> str:
     """An average with one decimal and a real minus sign: 12.5, −3.0."""

@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.browser import lan_url
 from tests.support.names import NAMES
 from tests.support.tablet import DRAFTS, axe_violations, wait_for_draft
 
@@ -42,7 +43,7 @@ def settle(page):
     page.wait_for_load_state("networkidle")
 
 
-def test_build_save_and_play_a_family_rule_set(watched):
+def test_build_save_and_play_a_family_rule_set(watched, tablet, live_server):
     page = watched
     seat(page)
     open_editor(page)
@@ -80,7 +81,9 @@ def test_build_save_and_play_a_family_rule_set(watched):
     page.locator("#save_name").fill("Smith family")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#round-title")).to_contain_text("Round 1 of 10")
-    expect(page.get_by_text("Smith family · 10 deals")).to_be_visible()
+    expect(page.locator(".rules-summary-line")).to_have_text(
+        "Smith family · 10 deals · 4 players · buying: 3 a game"
+    )
 
     for number, ((out, hands), penalties) in enumerate(
         zip(TWO_DEALS, PENALTIES, strict=True), start=1
@@ -98,6 +101,19 @@ def test_build_save_and_play_a_family_rule_set(watched):
     # The rules were saved with the start: offered on the next new game.
     page.goto("/games/new")
     expect(page.locator(".profile-select option", has_text="Smith family (ours)")).to_have_count(1)
+    # Shared: its link, opened on a second tablet by the LAN name, reads out the same rules.
+    page.goto("/rulesets/")
+    page.get_by_role("link", name="Share Smith family").click()
+    link = page.locator("#share-link").get_attribute("href")
+    other = tablet(page.viewport_name, base_url=lan_url(live_server)).new_page()
+    other.goto(link.replace(live_server, lan_url(live_server)))
+    expect(other.locator("h1")).to_have_text("Shared rules: Smith family")
+    expect(other.locator(".ruleset-summary")).to_have_text(
+        "Smith family · 10 deals · 4 players · buying: 3 a game"
+    )
+    for said in ("A joker left in hand is 50.", "An ace left in hand is 20.", "3 runs of 5"):
+        expect(other.locator("#shared-read")).to_contain_text(said)
+    expect(other.get_by_role("link", name="Start a game with these rules")).to_be_visible()
 
 
 def test_the_picker_fills_the_editor_and_the_seats_follow(watched):

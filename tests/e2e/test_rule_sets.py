@@ -77,8 +77,8 @@ def test_a_shanghai_game_page_on_a_phone(tablet, live_server, shanghai):
     page = by_lan_name(tablet, live_server, PHONE_VIEWPORT)
     page.goto(f"/games/{game_id}")
     expect(page.locator("#round-title")).to_contain_text(f"Round {PLAYED + 1} of 10")
-    expect(page.locator(".rules-line").first).to_have_text(
-        "Shanghai · 10 deals · deuces wild · joker 20 · no cut bonus"
+    expect(page.locator(".rules-summary-line")).to_have_text(
+        "Shanghai · 10 deals · 3–8 players · deuces wild · buying: no limit"
     )
     expect(page.locator(".ledger-count")).to_have_text(f"{PLAYED} of 10 rounds")
     expect(page.locator("table.ledger tbody tr")).to_have_count(PLAYED)

@@ -790,7 +790,7 @@ def test_a_shanghai_game_of_ten_deals_through_the_pages(client):
     game_id = start(client, profile="shanghai")
     page = text(client.get(f"/games/{game_id}"))
     assert "Round 1 of 10: <span" in page
-    assert "Shanghai · 10 deals · deuces wild · joker 20 · no cut bonus" in page
+    assert "Shanghai · 10 deals · 3–8 players · deuces wild · buying: no limit" in page
     assert re.search(r'class="deal">11<', page)  # 11 cards every deal
     assert "Shanghai: no bonus for an exact cut" in page
     for number in range(1, 10):
@@ -857,7 +857,10 @@ def test_playing_again_from_the_page_keeps_a_custom_rule_set(client):
     play_rounds(client, game)
     client.set_cookie(f"gk_{game.id}", game.key)
     page = text(client.get(f"/games/{game.id}/rematch"))
-    assert "Smith family · 7 deals · deuces wild · joker 50 · exact cut −50: the same rules" in page
+    assert (
+        "Smith family · 7 deals · 4 players · deuces wild · buying: no limit: the same rules"
+        in page
+    )
     response = client.post(f"/games/{game.id}/rematch")
     assert response.status_code == 303
     new_id = int(response.location.rsplit("/", 1)[1])

@@ -142,7 +142,7 @@ def test_a_custom_rule_sets_round_form_counts_by_its_values(client):
     page = client.get(f"/games/{game['id']}/rounds/new").get_data(as_text=True)
     assert "Record round 1 of 7" in page
     assert re.search(r'dealt <span class="deal">11</span> each', page)
-    assert "Smith family · 7 deals · deuces wild · joker 50 · exact cut −50" in page
+    assert "Smith family · 7 deals · 4 players · deuces wild · buying: 3 a game" in page
     penalties = pad_data(page, "penalties")
     assert (penalties["A"], penalties["2"], penalties["JK"], penalties["K"]) == (20, 2, 50, 10)
     # 4 players: two packs and 3 jokers (liverpool's, which the document leaves as they are).

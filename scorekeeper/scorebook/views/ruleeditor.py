@@ -4,7 +4,7 @@ translation: `RuleSetForm` reads the fields, the engine judges them, `rulesets` 
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 
 from ...rules import PRESETS, RuleSet
 from .. import errors, rulechoice, rulesets, writeonce
@@ -117,7 +117,7 @@ def new_rule_set():
             refused(editor, error)
         else:
             flash(f"Saved “{row.name}” as your table's rules.")
-            return redirect(f"/rulesets/{row.id}", 303)
+            return redirect(url_for("rulesets.show", ruleset_id=row.id), 303)
     return editor_page(page, editor, title="New rules for our table")
 
 
@@ -140,5 +140,5 @@ def edit_rule_set(ruleset_id: int):
             refused(editor, error)
         else:
             flash(f"Changed “{row.name}”: games from now on play these rules.")
-            return redirect(f"/rulesets/{row.id}", 303)
+            return redirect(url_for("rulesets.show", ruleset_id=row.id), 303)
     return editor_page(page, editor, title=title, saved=row)
