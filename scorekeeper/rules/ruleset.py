@@ -450,6 +450,10 @@ class RuleSet:
     def renamed(self, name: str) -> RuleSet:
         return replace(self, name=name, source="")
 
+    def plays_like(self, other: RuleSet) -> bool:
+        """Whether two rule sets play alike, whatever each is called."""
+        return replace(self, name="") == replace(other, name="")
+
     def packs_text(self) -> str:
         """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; jokers: 2`."""
         steps = _LENT["pack_steps"](self)

@@ -32,7 +32,8 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _players(rules: RuleSet) -> str:
+def players_range(rules: RuleSet) -> str:
+    """`4 players`, `3–8 players`: a rule set's table sizes as a list or a picker names them."""
     if rules.min_players == rules.max_players:
         return _plural(rules.min_players, "player")
     return f"{rules.min_players}–{rules.max_players} players"
@@ -52,7 +53,7 @@ def _buying(rules: RuleSet) -> str:
 
 def summary(rules: RuleSet) -> str:
     """`Shanghai · 10 deals · 3–8 players · deuces wild · buying: no limit`."""
-    parts = [rules.name, _plural(rules.last_deal, "deal"), _players(rules)]
+    parts = [rules.name, _plural(rules.last_deal, "deal"), players_range(rules)]
     if rules.wild_deuces:
         parts.append("deuces wild")
     parts.append(_buying(rules))

@@ -24,6 +24,7 @@ from wtforms.widgets import NumberInput
 from ..rules import RulesError
 from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
+from ..rules.rulewords import players_range
 from ..rules.scoring import most_points
 from ..rules.verdict import sentence
 from . import errors, ledger, names, rulechoice, service, writeonce
@@ -49,7 +50,7 @@ def rules_option(key: str, rules: RuleSet, label: str | None = None) -> Any:
     sizes); the page's script seats the players its limits allow (`data-min`, `data-max`)."""
     return option(
         key,
-        label or f"{rules.label}: {rulechoice.players_range(rules)}",
+        label or f"{rules.label}: {players_range(rules)}",
         {"data-min": rules.min_players, "data-max": rules.max_players},
     )
 

@@ -13,6 +13,7 @@ from typing import Any
 from flask import request, url_for
 
 from ..rules import RuleSet, RuleSetError, sharing
+from ..rules.verdict import sentence as capitalised
 from . import errors, rulechoice, rulesets, service
 from .forms import NewGameForm
 from .models import Game
@@ -147,8 +148,9 @@ class NewGame:
 
 
 def sentence(message: str) -> str:
-    message = message.strip()
-    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+    """A refusal as a sentence of its own, with its full stop."""
+    message = capitalised(message.strip())
+    return message if message.endswith(".") else message + "."
 
 
 def _preselected(form: NewGameForm, shared: RuleSet | None) -> str:

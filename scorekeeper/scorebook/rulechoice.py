@@ -14,6 +14,7 @@ from typing import Any
 from ..rules import PRESETS, RuleSet, RuleSetError
 from ..rules.presets import DEFAULT_RULES
 from ..rules.ruleschema import UNNAMED
+from ..rules.rulewords import players_range
 from . import rulesets
 
 SAVED = "saved-"
@@ -28,12 +29,6 @@ class Choice:
     label: str
     rules: RuleSet
     saved_id: int | None = None
-
-
-def players_range(rules: RuleSet) -> str:
-    if rules.min_players == rules.max_players:
-        return f"{rules.min_players} players"
-    return f"{rules.min_players}–{rules.max_players} players"
 
 
 def saved_rule_sets() -> list[Any]:
@@ -60,16 +55,11 @@ def default_choice() -> str:
     return DEFAULT_RULES.preset or "liverpool"
 
 
-def same_rules(a: RuleSet, b: RuleSet) -> bool:
-    """Whether two rule sets play alike, whatever they are called."""
-    return a.renamed("x") == b.renamed("x")
-
-
 def game_rules(edited: RuleSet, chosen: Choice) -> RuleSet:
     """The rules a game starts with: the choice itself when the editor left it as it was; a
     changed set under the editor's name, except a preset's name, which is not a changed set's:
     it is then called `House`, as the engine calls a changed rule set sent without a name."""
-    if same_rules(edited, chosen.rules):
+    if edited.plays_like(chosen.rules):
         return chosen.rules if edited.name == chosen.rules.name else edited
     if is_preset_name(edited.name):
         return edited.renamed(UNNAMED)

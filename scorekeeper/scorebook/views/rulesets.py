@@ -110,7 +110,7 @@ def shared(code: str):
         rules=rules,
         code=code,
         form=form,
-        same=[row for row in rulesets.saved() if same_rules(row.rule_set, rules)],
+        same=[row for row in rulesets.saved() if row.rule_set.plays_like(rules)],
     )
     return form_page(page)
 
@@ -164,8 +164,3 @@ def share_url(rules: RuleSet) -> str:
     """The link that opens these rules on another tablet, with the scheme and host this tablet
     used (as a trusted proxy saw them), like the game's edit link."""
     return url_for("rulesets.shared", code=sharing.code(rules), _external=True)
-
-
-def same_rules(one: RuleSet, other: RuleSet) -> bool:
-    """Whether two rule sets play alike, whatever each is called."""
-    return one.renamed(other.name) == other
