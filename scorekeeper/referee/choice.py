@@ -17,11 +17,11 @@ from ..rules import RuleSetError, sharing
 from ..rules.presets import DEFAULT_RULES, PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.verdict import sentence
-from ..scorebook import ledger, rulesets
+from ..scorebook import ledger, rulechoice, rulesets
 from ..scorebook.errors import NoSuchGame, NoSuchRuleSet
 from ..scorebook.models import Game
 
-SAVED = "ruleset:"
+SAVED = rulechoice.SAVED
 GAME = "game:"
 CODE = "code:"
 

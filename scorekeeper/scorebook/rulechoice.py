@@ -17,7 +17,8 @@ from ..rules.ruleschema import UNNAMED
 from ..rules.rulewords import players_range
 from . import rulesets
 
-SAVED = "saved-"
+# A saved rule set in a picker (the new game page's, the referee's): `ruleset:<id>`.
+SAVED = "ruleset:"
 SHARED = "shared"
 
 

@@ -293,7 +293,7 @@ def test_changing_a_saved_rule_set_leaves_games_their_copy(client, app):
     save_new(client, **{"values-JK": "50"})
     [(row_id, _, _)] = saved_rows(app)
     fields = page_fields(client, f"/games/new?ruleset={row_id}")
-    assert ("profile", f"saved-{row_id}") in fields
+    assert ("profile", f"ruleset:{row_id}") in fields
     started = post(client, fields, **SEATED)
     assert started.status_code == 302, text(started)
     edit = page_fields(client, f"/rulesets/{row_id}/edit")
@@ -315,13 +315,13 @@ def test_starting_from_a_saved_set_marks_it_used(client, app):
     picks = [value for name, value in first if name == "profile"]
     assert picks == ["liverpool"]
     page = text(client.get("/games/new"))
-    options = re.findall(r'<option[^>]*value="(saved-\d+)"', page)
-    assert options == ["saved-2", "saved-1"]
+    options = re.findall(r'<option[^>]*value="(ruleset:\d+)"', page)
+    assert options == ["ruleset:2", "ruleset:1"]
     post(client, page_fields(client, "/games/new?ruleset=1"), **SEATED)
     with app.app_context():
         assert db.session.get(SavedRuleSet, 1).used_at is not None
     page = text(client.get("/games/new"))
-    assert re.findall(r'<option[^>]*value="(saved-\d+)"', page) == ["saved-1", "saved-2"]
+    assert re.findall(r'<option[^>]*value="(ruleset:\d+)"', page) == ["ruleset:1", "ruleset:2"]
 
 
 def test_saving_on_start_writes_the_rules_and_the_game_together(client, app):
