@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -20,16 +21,32 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 
+def tracked_copy(target: Path) -> Path:
+    """The checkout's tracked files, copied: the wheel is built from them alone, never from
+    what the checkout's own `build/` and `*.egg-info` hold or from files other tests are
+    writing meanwhile (a database under instance/, bytecode of the migrations)."""
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], check=True, capture_output=True
+    ).stdout.decode("utf-8")
+    for name in filter(None, listed.split("\0")):
+        if (ROOT / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+    return target
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """A new virtual environment holding the wheel built from this checkout; its python."""
     folder = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
+    source = tracked_copy(folder / "source")
+    built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
-        + ["--wheel-dir", str(folder / "dist"), str(ROOT)],
-        check=True,
+        + ["--wheel-dir", str(folder / "dist"), str(source)],
         capture_output=True,
+        text=True,
     )
+    assert built.returncode == 0, built.stderr[-4000:]
     (wheel,) = (folder / "dist").glob("liverpool_scorekeeper-*.whl")
     venv = folder / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
