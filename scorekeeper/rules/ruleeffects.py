@@ -12,15 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .ruleset import Deal, RuleSet
-from .rulewords import pack_steps
+from .rulewords import pack_steps, plural
 
 # The cards one buy brings into the hand, as R11's "every contract fits the hand" counts it:
 # the discard bought and its penalty card.
 BUY_CARDS = 2
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _sizes(first: int, last: int) -> str:
@@ -48,7 +44,7 @@ def _deal_note(number: int, deal: Deal) -> str | None:
 
 
 def _contract_note(deal: Deal) -> str:
-    laid = f"{deal.contract_text()}: {_plural(deal.contract_cards, 'card')} laid"
+    laid = f"{deal.contract_text()}: {plural(deal.contract_cards, 'card')} laid"
     if deal.whole_hand:
         return f"{laid}, the whole hand at once and no discard"
     return f"{laid}, and a card kept to discard"
@@ -61,7 +57,7 @@ def _packs_note(rules: RuleSet) -> str:
         jokers = rules.joker_count(first)
         cards = rules.pack_size(first)
         parts.append(
-            f"{_sizes(first, last)}: {_plural(packs, 'pack')} + {_plural(jokers, 'joker')}"
+            f"{_sizes(first, last)}: {plural(packs, 'pack')} + {plural(jokers, 'joker')}"
             f" = {cards} cards"
         )
     return "; ".join(parts)
@@ -130,7 +126,7 @@ def _wild_note(rules: RuleSet) -> str | None:
     deuces = 4 * rules.pack_count(players)
     jokers = rules.joker_count(players)
     return (
-        f"With {players} players: {deuces} twos + {_plural(jokers, 'joker')} = "
+        f"With {players} players: {deuces} twos + {plural(jokers, 'joker')} = "
         f"{deuces + jokers} wild cards"
     )
 

@@ -28,14 +28,15 @@ _FREED = {
 }
 
 
-def _plural(count: int, noun: str) -> str:
+def plural(count: int, noun: str) -> str:
+    """`1 deal`, `10 deals`."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def players_range(rules: RuleSet) -> str:
     """`4 players`, `3–8 players`: a rule set's table sizes as a list or a picker names them."""
     if rules.min_players == rules.max_players:
-        return _plural(rules.min_players, "player")
+        return plural(rules.min_players, "player")
     return f"{rules.min_players}–{rules.max_players} players"
 
 
@@ -53,7 +54,7 @@ def _buying(rules: RuleSet) -> str:
 
 def summary(rules: RuleSet) -> str:
     """`Shanghai · 10 deals · 3–8 players · deuces wild · buying: no limit`."""
-    parts = [rules.name, _plural(rules.last_deal, "deal"), players_range(rules)]
+    parts = [rules.name, plural(rules.last_deal, "deal"), players_range(rules)]
     if rules.wild_deuces:
         parts.append("deuces wild")
     parts.append(_buying(rules))
@@ -76,7 +77,7 @@ def packs_sentence(rules: RuleSet) -> str:
     """`2 packs`, or by table size: `2 packs for 3–4 players, 3 for 5–6, 4 for 7–8`."""
     steps = pack_steps(rules)
     if len(steps) == 1:
-        return _plural(steps[0][2], "pack")
+        return plural(steps[0][2], "pack")
     return ", ".join(
         (f"{packs} packs for " if not index else f"{packs} for ")
         + (f"{first}" if first == last else f"{first}–{last}")
@@ -88,9 +89,9 @@ def packs_sentence(rules: RuleSet) -> str:
 def _jokers(rules: RuleSet) -> str:
     fixed, per_pack = rules.jokers.fixed, rules.jokers.per_pack
     if not per_pack:
-        return _plural(fixed, "joker") if fixed else "no jokers"
-    each = f"{_plural(per_pack, 'joker')} a pack"
-    return f"{_plural(fixed, 'joker')} + {each}" if fixed else each
+        return plural(fixed, "joker") if fixed else "no jokers"
+    each = f"{plural(per_pack, 'joker')} a pack"
+    return f"{plural(fixed, 'joker')} + {each}" if fixed else each
 
 
 def _deals(rules: RuleSet) -> str:
@@ -100,7 +101,7 @@ def _deals(rules: RuleSet) -> str:
         if len(set(cards)) == 1
         else "of " + ", ".join(map(str, cards)) + " cards"
     )
-    return f"{_plural(len(cards), 'deal')} {dealt}"
+    return f"{plural(len(cards), 'deal')} {dealt}"
 
 
 def _contracts(rules: RuleSet) -> str:
@@ -124,7 +125,7 @@ def _limit(where: str, read: Callable[[RuleSet], int | None]) -> Callable[[RuleS
         limit = read(rules)
         if limit is None:
             return f"no limit on buys in a {where}"
-        return f"a player buys at most {_plural(limit, 'time')} a {where}"
+        return f"a player buys at most {plural(limit, 'time')} a {where}"
 
     return say
 
@@ -139,7 +140,7 @@ def _penalty(rules: RuleSet) -> str:
     count = rules.buying.penalty_cards
     if not count:
         return "a buy takes no penalty card"
-    return f"a buy takes {_plural(count, 'penalty card')} from the stock"
+    return f"a buy takes {plural(count, 'penalty card')} from the stock"
 
 
 # Each setting's place in the document and its sentence, in the document's order. A place is
@@ -166,11 +167,11 @@ _SENTENCES: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
     ),
     (
         "naturals.set",
-        lambda rules: f"a set needs {_plural(rules.naturals.set, 'natural card')}",
+        lambda rules: f"a set needs {plural(rules.naturals.set, 'natural card')}",
     ),
     (
         "naturals.run",
-        lambda rules: f"a run needs {_plural(rules.naturals.run, 'natural card')}",
+        lambda rules: f"a run needs {plural(rules.naturals.run, 'natural card')}",
     ),
     (
         "naturals.wild_at_most_natural",
