@@ -34,7 +34,8 @@ def plural(count: int, noun: str) -> str:
 
 
 def players_range(rules: RuleSet) -> str:
-    """`4 players`, `3–8 players`: a rule set's table sizes as a list or a picker names them."""
+    """A rule set's table sizes as a list or a picker names them: the one size (`4 players`),
+    or the fewest and the most joined by an en dash."""
     if rules.min_players == rules.max_players:
         return plural(rules.min_players, "player")
     return f"{rules.min_players}–{rules.max_players} players"
