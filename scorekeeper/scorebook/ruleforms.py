@@ -122,13 +122,6 @@ class BuyingForm(Form):
 ValuesForm = type(
     "ValuesForm", (Form,), {key: number(VALUES.start, VALUES.stop - 1) for key in VALUE_KEYS}
 )
-_FLAGS = (
-    "exact_sizes",
-    "wild_deuces",
-    "layoff_on_opening_turn",
-    "go_out_by_layoff",
-    "swap_on_opening_turn",
-)
 _SWAP_WORDS = {
     JokerSwap.NEVER: "never",
     JokerSwap.RUNS: "in runs only",

@@ -11,7 +11,13 @@ from playwright.sync_api import expect
 
 from tests.support.browser import lan_url
 from tests.support.names import NAMES
-from tests.support.tablet import DRAFTS, axe_violations, wait_for_draft
+from tests.support.tablet import (
+    DRAFTS,
+    axe_violations,
+    by_lan_name,
+    small_controls,
+    wait_for_draft,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -105,7 +111,7 @@ def test_build_save_and_play_a_family_rule_set(watched, tablet, live_server):
     page.goto("/rulesets/")
     page.get_by_role("link", name="Share Smith family").click()
     link = page.locator("#share-link").get_attribute("href")
-    other = tablet(page.viewport_name, base_url=lan_url(live_server)).new_page()
+    other = by_lan_name(tablet, live_server, page.viewport_name)
     other.goto(link.replace(live_server, lan_url(live_server)))
     expect(other.locator("h1")).to_have_text("Shared rules: Smith family")
     expect(other.locator(".ruleset-summary")).to_have_text(
@@ -114,6 +120,7 @@ def test_build_save_and_play_a_family_rule_set(watched, tablet, live_server):
     for said in ("A joker left in hand is 50.", "An ace left in hand is 20.", "3 runs of 5"):
         expect(other.locator("#shared-read")).to_contain_text(said)
     expect(other.get_by_role("link", name="Start a game with these rules")).to_be_visible()
+    assert other.problems == []
 
 
 def test_the_picker_fills_the_editor_and_the_seats_follow(watched):
@@ -202,23 +209,20 @@ def test_axe_finds_nothing_in_any_state_of_the_editor(page, scheme, axe_source):
     assert axe_violations(page, axe_source) == [], "refused, without the script's help"
 
 
+# Every control of the editor and of saving its rules, the switches' and tiles' labels too.
+EDITOR_CONTROLS = (
+    ".rule-editor :is(a, button, select, input:not([type=radio]):not([type=checkbox])),"
+    ".rule-editor :is(.switch-label, label.tile), .rules-details > summary,"
+    ".save-rules :is(input[type=text], .switch-label)"
+)
+
+
 def test_every_control_of_the_editor_is_big_enough_to_tap(watched):
     page = watched
     seat(page)
     open_editor(page)
     page.locator(".add-deal").click()
-    small = []
-    for element in page.locator(
-        ".rule-editor :is(a, button, select, input:not([type=radio]):not([type=checkbox])),"
-        ".rule-editor :is(.switch-label, label.tile), .rules-details > summary,"
-        ".save-rules :is(input[type=text], .switch-label)"
-    ).all():
-        if not element.is_visible():
-            continue
-        box = element.bounding_box()
-        if box["height"] < 44 or box["width"] < 44:
-            small.append((element.evaluate("e => e.outerHTML.slice(0, 120)"), box))
-    assert small == []
+    assert small_controls(page, EDITOR_CONTROLS) == []
 
 
 def test_a_draft_keeps_the_changed_rules_and_their_rows(watched):

@@ -9,9 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS, lan_url
+from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS
 from tests.support.names import NAMES
-from tests.support.tablet import make_game
+from tests.support.tablet import by_lan_name, make_game
 
 pytestmark = pytest.mark.browser
 
@@ -27,16 +27,6 @@ def shanghai(tablet, live_server):
     made = make_game(setup, NAMES, PLAYED, "shanghai")
     setup.close()
     return made
-
-
-def by_lan_name(tablet, live_server, viewport):
-    """A page of a fresh browser profile at `viewport`, opening the app by its LAN name."""
-    page = tablet(viewport, base_url=lan_url(live_server)).new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    page.problems = problems
-    return page
 
 
 def no_sideways_scroll(page) -> None:

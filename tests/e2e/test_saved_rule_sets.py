@@ -17,13 +17,11 @@ from tests.support.games import PageSender
 from tests.support.names import NAMES
 from tests.support.saved import SMITH, smith_document
 from tests.support.server import serving
-from tests.support.tablet import axe_violations
+from tests.support.tablet import axe_violations, by_lan_name, small_controls
 
 pytestmark = pytest.mark.browser
 
 SMITH_RULES = RuleSet.parse(smith_document())
-# What a control must measure at least, each way (WCAG 2.5.5's target size, near the app's 48).
-FINGERTIP = 44
 
 
 def save_smith(page) -> int:
@@ -41,29 +39,6 @@ def downloaded(page) -> str:
     """The page's "Download the rule set file", fetched by the page itself (by its own name)."""
     href = page.locator("#download").get_attribute("href")
     return page.evaluate("async (href) => await (await fetch(href)).text()", href)
-
-
-def by_lan_name(tablet, live_server, viewport):
-    """A fresh browser profile (another tablet) opening the app by its LAN name."""
-    tab = tablet(viewport, base_url=lan_url(live_server)).new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    tab.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    tab.problems = problems
-    return tab
-
-
-def small_controls(page) -> list[str]:
-    """Every visible button, input, select and disclosure smaller than a fingertip."""
-    return page.evaluate(
-        """(least) => [...document.querySelectorAll(
-              'main .button, main button, main input:not([type=hidden]), main select, main summary')]
-            .filter(e => e.offsetParent !== null)
-            .map(e => [e, e.getBoundingClientRect()])
-            .filter(([, box]) => box.width < least || box.height < least)
-            .map(([e, box]) => `${e.outerHTML.slice(0, 80)}: ${box.width}x${box.height}`)""",
-        FINGERTIP,
-    )
 
 
 def test_a_share_link_opened_on_a_second_tablet_shows_and_saves_the_same_rules(

@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.support import games
+from tests.support.browser import lan_url
 from tests.support.games import PageSender
 from tests.support.names import NAMES
 
@@ -127,4 +128,33 @@ def wait_for_draft(page, needle: str, within_ms: int = 1000) -> None:
             k => k.startsWith(prefix) && localStorage[k].includes(needle))""",
         arg=[DRAFTS, needle],
         timeout=within_ms,
+    )
+
+
+# What a control must measure at least, each way (WCAG 2.5.5's target size, near the app's 48).
+FINGERTIP = 44
+# Every control a person taps on a page's main part.
+CONTROLS = "main .button, main button, main input:not([type=hidden]), main select, main summary"
+
+
+def by_lan_name(tablet, live_server, viewport):
+    """A page of a fresh browser profile (another tablet) at `viewport`, opening the app by its
+    LAN name; `page.problems` holds its script errors and CSP violations."""
+    page = tablet(viewport, base_url=lan_url(live_server)).new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
+    page.problems = problems
+    return page
+
+
+def small_controls(page, selector: str = CONTROLS) -> list[str]:
+    """Every visible control `selector` finds that is smaller than a fingertip either way."""
+    return page.evaluate(
+        """([selector, least]) => [...document.querySelectorAll(selector)]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e, e.getBoundingClientRect()])
+            .filter(([, box]) => box.width < least || box.height < least)
+            .map(([e, box]) => `${e.outerHTML.slice(0, 120)}: ${box.width}x${box.height}`)""",
+        [selector, FINGERTIP],
     )
