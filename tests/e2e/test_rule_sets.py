@@ -77,6 +77,17 @@ def test_a_shanghai_game_page_on_a_phone(tablet, live_server, shanghai):
     assert page.problems == []
 
 
+def test_the_new_game_page_and_its_rule_editor_on_a_phone(tablet, live_server):
+    """A phone by the LAN name: the seats, and the rule editor opened, fit its 360 px."""
+    page = by_lan_name(tablet, live_server, PHONE_VIEWPORT)
+    page.goto("/games/new")
+    no_sideways_scroll(page)
+    page.locator(".rules-details > summary").click()
+    expect(page.locator(".rule-editor")).to_be_visible()
+    no_sideways_scroll(page)
+    assert page.problems == []
+
+
 def test_the_new_game_page_seats_what_the_chosen_rules_allow(tablet, live_server):
     page = by_lan_name(tablet, live_server, "landscape")
     page.goto("/games/new")
