@@ -1,0 +1,427 @@
+"""The score book's own certificate authority, and the server certificate it signs.
+
+A browser gives a page its table features (the screen kept on, the offline page, install to the
+home screen) only in a secure context, and a laptop on the home Wi-Fi has no public name a public
+authority would vouch for. So the first start makes an authority of its own in the instance
+folder; each tablet trusts it once (`/trust`), and every later certificate it signs for this
+machine is trusted with it. The authority is name-constrained to this machine's names, `.local`,
+and the private, shared and link-local address ranges, so that its key, if stolen, cannot vouch
+for any other site a tablet visits.
+
+Nothing here is downloaded and nothing reads Flask: `ensure` is called by `make run` at start and
+while it runs. Both keys are written 0600 and never leave this folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import ipaddress
+import os
+import re
+import socket
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+AUTHORITY_KEY = "ca.key"
+AUTHORITY_CERTIFICATE = "ca.crt"
+SERVER_KEY = "server.key"
+SERVER_CERTIFICATE = "server.crt"
+LOCK = ".lock"
+
+ORGANISATION = "Liverpool Scorekeeper"
+AUTHORITY_YEARS = 10
+# The longest a server certificate may live that browsers accept (398 days), less a day's margin.
+SERVER_DAYS = 397
+# A server certificate this close to its end is replaced at the next start (or check).
+RENEW_DAYS = 30
+# Certificates start an hour back, so that a tablet whose clock runs a little slow accepts them.
+CLOCK_SLACK = dt.timedelta(hours=1)
+
+# The addresses a home or club network hands out, with loopback: what the authority may vouch
+# for besides this machine's own addresses when it was made.
+PERMITTED_NETWORKS = tuple(
+    ipaddress.ip_network(block)
+    for block in (
+        "10.0.0.0/8",
+        "172.16.0.0/12",
+        "192.168.0.0/16",
+        "100.64.0.0/10",  # shared address space: carrier NAT, Tailscale
+        "169.254.0.0/16",  # link-local
+        "127.0.0.0/8",
+        "::1/128",
+        "fc00::/7",  # unique local
+        "fe80::/10",  # link-local
+    )
+)
+# Names any machine answers to: itself, and multicast DNS (`laptop.local`).
+PERMITTED_NAMES = ("localhost", "local")
+LOOPBACK_ADDRESSES = ("127.0.0.1", "::1")
+_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+
+
+@dataclass(frozen=True)
+class Names:
+    """The host names and addresses a server certificate holds."""
+
+    dns: tuple[str, ...]
+    ips: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return ", ".join(self.dns + self.ips)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.dns + self.ips)
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """Where the server's certificate and key are, and what this call made or left out."""
+
+    certificate: Path
+    key: Path
+    authority: Path
+    made: tuple[str, ...] = ()  # what was made or renewed, in words; empty when nothing
+    left_out: tuple[str, ...] = ()  # names and addresses the authority cannot vouch for
+
+
+def host_name(text: str) -> str | None:
+    """`text` as a host name a certificate can hold (lower case, no trailing dot), or None."""
+    name = text.strip().rstrip(".").lower()
+    if not name or len(name) > 253:
+        return None
+    return name if all(_LABEL.match(label) for label in name.split(".")) else None
+
+
+def machine_names(
+    addresses: Iterable[str],
+    extra: Iterable[str] = (),
+    hostname: str | None = None,
+    fqdn: str | None = None,
+) -> Names:
+    """Every name and address a tablet may open this machine by: `localhost`, the host name,
+    `<host name>.local`, the fully qualified name, the `extra` names (HTTPS_NAMES), the given
+    addresses and loopback's. A host name no certificate can hold (`my_laptop`) is skipped; an
+    extra name that is not a host name raises ValueError naming it."""
+    hostname = socket.gethostname() if hostname is None else hostname
+    fqdn = socket.getfqdn() if fqdn is None else fqdn
+    wanted: list[str] = ["localhost"]
+    short = host_name(hostname.split(".")[0])
+    if short:
+        wanted += [short, f"{short}.local"]
+    full = host_name(fqdn)
+    if full and "." in full and not full.startswith("localhost"):
+        wanted.append(full)
+    bad = []
+    for text in extra:
+        if not text.strip():
+            continue
+        name = host_name(text)
+        if name is None:
+            bad.append(repr(text.strip()))
+        else:
+            wanted.append(name)
+    if bad:
+        raise ValueError(f"not a host name a certificate can hold: {', '.join(bad)}")
+    ips = [str(ipaddress.ip_address(text)) for text in addresses]
+    return Names(
+        dns=tuple(dict.fromkeys(wanted)), ips=tuple(dict.fromkeys([*ips, *LOOPBACK_ADDRESSES]))
+    )
+
+
+def ensure(folder: Path, names: Names, now: dt.datetime | None = None) -> Credentials:
+    """The server certificate for `names`, signed by the folder's authority: the authority is
+    made on first run (or when it is unreadable or expired); the server certificate is made
+    again when it is missing, near its end, not the authority's, or for other names."""
+    now = now or dt.datetime.now(dt.UTC)
+    folder = Path(folder)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with _locked(folder):
+        made: list[str] = []
+        authority = _usable_authority(folder, now)
+        if authority is None:
+            authority = _make_authority(folder, names, now)
+            made.append(
+                f"Made a certificate authority for this score book in {folder}: "
+                "each tablet trusts it once (step 1)."
+            )
+        ca_key, ca_certificate = authority
+        covered, left_out = _covered(ca_certificate, names)
+        if not _server_is_current(folder, ca_certificate, covered, now):
+            _make_server(folder, ca_key, ca_certificate, covered, now)
+            made.append(f"Made a server certificate for {covered}.")
+        for key in (AUTHORITY_KEY, SERVER_KEY):
+            os.chmod(folder / key, 0o600)
+        return Credentials(
+            certificate=folder / SERVER_CERTIFICATE,
+            key=folder / SERVER_KEY,
+            authority=folder / AUTHORITY_CERTIFICATE,
+            made=tuple(made),
+            left_out=tuple(
+                f"The certificate leaves out {name}: the authority made for this machine "
+                "cannot vouch for it (remove the folder to make a new one; every tablet then "
+                "trusts again)."
+                for name in left_out
+            ),
+        )
+
+
+def authority_pem(folder: Path) -> bytes | None:
+    """The authority's certificate as PEM, or None before one is made."""
+    certificate = _read_certificate(Path(folder) / AUTHORITY_CERTIFICATE)
+    return None if certificate is None else certificate.public_bytes(serialization.Encoding.PEM)
+
+
+def authority_der(folder: Path) -> bytes | None:
+    """The authority's certificate as DER (what Android and iPadOS install), or None."""
+    certificate = _read_certificate(Path(folder) / AUTHORITY_CERTIFICATE)
+    return None if certificate is None else certificate.public_bytes(serialization.Encoding.DER)
+
+
+def authority_fingerprint(folder: Path) -> str | None:
+    """The authority's SHA-256 fingerprint as a settings screen shows it ("AB:CD:…"), or None."""
+    der = authority_der(folder)
+    if der is None:
+        return None
+    digest = hashlib.sha256(der).hexdigest().upper()
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+
+
+# --- the authority ---------------------------------------------------------------------------
+
+
+def _usable_authority(folder: Path, now: dt.datetime):
+    """The folder's authority key and certificate when they match and are in date, else None."""
+    key = _read_key(folder / AUTHORITY_KEY)
+    certificate = _read_certificate(folder / AUTHORITY_CERTIFICATE)
+    if key is None or certificate is None:
+        return None
+    if _public(key.public_key()) != _public(certificate.public_key()):
+        return None
+    if not certificate.not_valid_before_utc <= now < certificate.not_valid_after_utc:
+        return None
+    return key, certificate
+
+
+def _make_authority(folder: Path, names: Names, now: dt.datetime):
+    key = ec.generate_private_key(ec.SECP256R1())
+    host = next((name for name in names.dns if name != "localhost"), "this machine")
+    subject = x509.Name(
+        [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, ORGANISATION),
+            x509.NameAttribute(
+                NameOID.COMMON_NAME, f"{ORGANISATION} on {host} ({now:%Y-%m-%d})"[:64]
+            ),
+        ]
+    )
+    public = key.public_key()
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(public)
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - CLOCK_SLACK)
+        .not_valid_after(now + dt.timedelta(days=365 * AUTHORITY_YEARS))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(_key_usage(signs_certificates=True), critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
+        .add_extension(_constraints(names), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    _write(folder / AUTHORITY_KEY, _key_bytes(key), private=True)
+    _write(folder / AUTHORITY_CERTIFICATE, certificate.public_bytes(serialization.Encoding.PEM))
+    # A server certificate of an earlier authority is of no use now.
+    (folder / SERVER_CERTIFICATE).unlink(missing_ok=True)
+    return key, certificate
+
+
+def _constraints(names: Names) -> x509.NameConstraints:
+    """This machine's names and `.local`; the private, shared, link-local and loopback ranges
+    and this machine's own addresses outside them."""
+    dns = list(PERMITTED_NAMES)
+    dns += [name for name in names.dns if not _name_within(name, dns)]
+    networks = list(PERMITTED_NETWORKS)
+    for text in names.ips:
+        address = ipaddress.ip_address(text)
+        if not any(address in network for network in networks):
+            networks.append(ipaddress.ip_network(address))
+    permitted: list[x509.GeneralName] = [x509.DNSName(name) for name in dns]
+    permitted += [x509.IPAddress(network) for network in networks]
+    return x509.NameConstraints(permitted_subtrees=permitted, excluded_subtrees=None)
+
+
+def _covered(authority: x509.Certificate, names: Names) -> tuple[Names, list[str]]:
+    """The names the authority's constraints permit, and those it does not."""
+    try:
+        constraints = authority.extensions.get_extension_for_class(x509.NameConstraints).value
+    except x509.ExtensionNotFound:
+        return names, []
+    subtrees = constraints.permitted_subtrees or []
+    dns = [item.value for item in subtrees if isinstance(item, x509.DNSName)]
+    networks = [item.value for item in subtrees if isinstance(item, x509.IPAddress)]
+    kept_dns = tuple(name for name in names.dns if _name_within(name, dns))
+    kept_ips = tuple(
+        text for text in names.ips if any(ipaddress.ip_address(text) in net for net in networks)
+    )
+    left_out = [name for name in names if name not in kept_dns + kept_ips]
+    return Names(dns=kept_dns, ips=kept_ips), left_out
+
+
+def _name_within(name: str, permitted: Iterable[str]) -> bool:
+    """RFC 5280's rule for a DNS name constraint: the name itself or any name below it."""
+    return any(name == base or name.endswith("." + base) for base in permitted)
+
+
+# --- the server certificate ------------------------------------------------------------------
+
+
+def _server_is_current(
+    folder: Path, authority: x509.Certificate, names: Names, now: dt.datetime
+) -> bool:
+    key = _read_key(folder / SERVER_KEY)
+    certificate = _read_certificate(folder / SERVER_CERTIFICATE)
+    if key is None or certificate is None:
+        return False
+    if _public(key.public_key()) != _public(certificate.public_key()):
+        return False
+    try:
+        certificate.verify_directly_issued_by(authority)
+    except (ValueError, TypeError, InvalidSignature):
+        return False
+    renew_at = certificate.not_valid_after_utc - dt.timedelta(days=RENEW_DAYS)
+    if not certificate.not_valid_before_utc <= now < renew_at:
+        return False
+    return _names_of(certificate) == (set(names.dns), set(names.ips))
+
+
+def _make_server(
+    folder: Path, ca_key, authority: x509.Certificate, names: Names, now: dt.datetime
+) -> None:
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = key.public_key()
+    starts = now - CLOCK_SLACK
+    ends = min(starts + dt.timedelta(days=SERVER_DAYS), authority.not_valid_after_utc)
+    alternative: list[x509.GeneralName] = [x509.DNSName(name) for name in names.dns]
+    alternative += [x509.IPAddress(ipaddress.ip_address(text)) for text in names.ips]
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, ORGANISATION)]))
+        .issuer_name(authority.subject)
+        .public_key(public)
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(starts)
+        .not_valid_after(ends)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(_key_usage(signs_certificates=False), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.SubjectAlternativeName(alternative), critical=False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
+            critical=False,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    _write(folder / SERVER_KEY, _key_bytes(key), private=True)
+    _write(folder / SERVER_CERTIFICATE, certificate.public_bytes(serialization.Encoding.PEM))
+
+
+def _names_of(certificate: x509.Certificate) -> tuple[set[str], set[str]]:
+    """The DNS names and the addresses (as text) a certificate holds."""
+    try:
+        alternative = certificate.extensions.get_extension_for_class(
+            x509.SubjectAlternativeName
+        ).value
+    except x509.ExtensionNotFound:
+        return set(), set()
+    dns = set(alternative.get_values_for_type(x509.DNSName))
+    ips = {str(address) for address in alternative.get_values_for_type(x509.IPAddress)}
+    return dns, ips
+
+
+# --- files -----------------------------------------------------------------------------------
+
+
+def _key_usage(*, signs_certificates: bool) -> x509.KeyUsage:
+    return x509.KeyUsage(
+        digital_signature=not signs_certificates,
+        content_commitment=False,
+        key_encipherment=False,
+        data_encipherment=False,
+        key_agreement=False,
+        key_cert_sign=signs_certificates,
+        crl_sign=signs_certificates,
+        encipher_only=False,
+        decipher_only=False,
+    )
+
+
+def _public(key) -> bytes:
+    return key.public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+
+
+def _key_bytes(key) -> bytes:
+    return key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+
+
+def _read_key(path: Path):
+    try:
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except (OSError, ValueError, TypeError):
+        return None
+    return key if isinstance(key, ec.EllipticCurvePrivateKey) else None
+
+
+def _read_certificate(path: Path) -> x509.Certificate | None:
+    try:
+        return x509.load_pem_x509_certificate(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def _write(path: Path, data: bytes, private: bool = False) -> None:
+    """Write a file whole or not at all; a key is 0600 from its first byte."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.unlink(missing_ok=True)  # a stale one could carry another mode
+    mode = 0o600 if private else 0o644
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """One process at a time makes or renews (two servers started at once share one authority)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: one server per folder is the rule there
+        yield
+        return
+    with open(folder / LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
