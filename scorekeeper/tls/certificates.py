@@ -200,15 +200,13 @@ def authority_fingerprint(folder: Path) -> str | None:
 
 def _usable_authority(folder: Path, now: dt.datetime):
     """The folder's authority key and certificate when they match and are in date, else None."""
-    key = _read_key(folder / AUTHORITY_KEY)
-    certificate = _read_certificate(folder / AUTHORITY_CERTIFICATE)
-    if key is None or certificate is None:
+    pair = _read_pair(folder, AUTHORITY_KEY, AUTHORITY_CERTIFICATE)
+    if pair is None:
         return None
-    if _public(key.public_key()) != _public(certificate.public_key()):
-        return None
+    certificate = pair[1]
     if not certificate.not_valid_before_utc <= now < certificate.not_valid_after_utc:
         return None
-    return key, certificate
+    return pair
 
 
 def _make_authority(folder: Path, names: Names, now: dt.datetime):
@@ -287,12 +285,10 @@ def _name_within(name: str, permitted: Iterable[str]) -> bool:
 def _server_is_current(
     folder: Path, authority: x509.Certificate, names: Names, now: dt.datetime
 ) -> bool:
-    key = _read_key(folder / SERVER_KEY)
-    certificate = _read_certificate(folder / SERVER_CERTIFICATE)
-    if key is None or certificate is None:
+    pair = _read_pair(folder, SERVER_KEY, SERVER_CERTIFICATE)
+    if pair is None:
         return False
-    if _public(key.public_key()) != _public(certificate.public_key()):
-        return False
+    certificate = pair[1]
     try:
         certificate.verify_directly_issued_by(authority)
     except (ValueError, TypeError, InvalidSignature):
@@ -377,6 +373,18 @@ def _key_bytes(key) -> bytes:
         serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
     )
+
+
+def _read_pair(folder: Path, key_name: str, certificate_name: str):
+    """A key and the certificate of that key, or None when either is missing, unreadable or
+    they do not belong together."""
+    key = _read_key(folder / key_name)
+    certificate = _read_certificate(folder / certificate_name)
+    if key is None or certificate is None:
+        return None
+    if _public(key.public_key()) != _public(certificate.public_key()):
+        return None
+    return key, certificate
 
 
 def _read_key(path: Path):
