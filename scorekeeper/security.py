@@ -47,7 +47,14 @@ SECURITY_HEADERS = {
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The session cookie is `Secure` exactly when the request came over HTTPS."""
+    """The session cookie is `Secure` exactly when the request came over HTTPS, and then named
+    `__Host-session`: a tablet that has used the secure address and opens the plain one again
+    (an old bookmark) gets a session of its own there, where a browser would refuse to let plain
+    HTTP replace the secure cookie of the same name and every form would fail its check."""
+
+    def get_cookie_name(self, app: Flask) -> str:
+        name = super().get_cookie_name(app)
+        return f"__Host-{name}" if request.is_secure else name
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure or super().get_cookie_secure(app)
