@@ -246,3 +246,11 @@ def test_the_offline_page_loads_its_retry_and_the_worker_keeps_it(client):
     assert "asleep" in html and "make run" in html  # more causes than the Wi-Fi
     worker = client.get("/sw.js").get_data(as_text=True)
     assert f'"{script.group(1)}"' in worker
+
+
+def test_behind_a_proxys_https_the_page_does_not_say_there_is_no_secure_address(client):
+    """With TRUSTED_PROXIES the proxy serves HTTPS and this score book makes no authority: a
+    page that came over HTTPS was trusted all the same."""
+    html = trust_page(client, base_url="https://scores.example.org").get_data(as_text=True)
+    assert "This tablet trusts the score book" in html
+    assert "not serving a secure address" not in html
