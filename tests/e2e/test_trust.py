@@ -86,6 +86,40 @@ def test_trust_shows_the_steps_and_the_check_says_not_yet(tablet, secure_served,
     assert script_errors(page) == []
 
 
+ANDROID = (
+    "Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko)"
+    " Chrome/124.0.0.0 Safari/537.36"
+)
+# An iPad asking for the desktop site: Safari's user agent says Macintosh.
+IPAD_AS_A_MAC = (
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+    " Version/17.4 Safari/605.1.15"
+)
+TOUCH_MAC = """
+Object.defineProperty(Navigator.prototype, 'platform', { get: () => 'MacIntel' });
+Object.defineProperty(Navigator.prototype, 'maxTouchPoints', { get: () => 5 });
+"""
+
+
+def test_an_android_tablet_sees_its_own_steps_first(tablet, secure_served):
+    page = tablet("landscape", base_url=lan_url(secure_served[0]), user_agent=ANDROID).new_page()
+    page.goto("/trust")
+    expect(page.locator("details.trust-system").first).to_have_attribute("id", "steps-android")
+    expect(page.get_by_text("Install a certificate → CA certificate")).to_be_visible()
+    expect(page.get_by_role("link", name="scorekeeper.mobileconfig")).to_be_hidden()
+
+
+def test_an_ipad_that_says_it_is_a_mac_gets_the_ipad_steps_opened(tablet, secure_served):
+    """The server reads a Mac; the page's script sees a touch screen and opens the iPad's."""
+    context = tablet("portrait", base_url=lan_url(secure_served[0]), user_agent=IPAD_AS_A_MAC)
+    page = context.new_page()
+    page.add_init_script(TOUCH_MAC)
+    page.goto("/trust")
+    expect(page.locator("#steps-apple")).to_have_attribute("open", "")
+    expect(page.get_by_role("link", name="scorekeeper.mobileconfig")).to_be_visible()
+    expect(page.get_by_text("Certificate Trust Settings")).to_be_visible()
+
+
 def test_a_trusting_tablets_check_goes_to_the_secure_address(tablet, secure_served):
     """The secure address answered as a trusting tablet gets it (by Playwright, since nothing
     listens there): the page says so and goes to the secure home page. The page's own policy
@@ -113,9 +147,11 @@ def test_a_trusting_tablets_check_goes_to_the_secure_address(tablet, secure_serv
     assert page.problems == []
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_trust_is_accessible(tablet, secure_served, axe_source, size):
+def test_trust_is_accessible(tablet, secure_served, axe_source, size, scheme):
     page = by_lan_name(tablet, secure_served[0], SIZES[size])
+    page.emulate_media(color_scheme=scheme)
     page.goto("/trust")
     assert axe_violations(page, axe_source) == []
     page.get_by_role("link", name="Check", exact=True).click()
