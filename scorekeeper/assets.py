@@ -30,9 +30,12 @@ PRECACHED = (
     "games.css",
     "theme.js",
     "pwa.js",
+    "offline.js",
     "favicon.svg",
     "icons/icon-192.png",
 )
+# How often the offline page asks whether the server answers again.
+OFFLINE_RETRY_SECONDS = 5
 THEME_COLOR = {"light": "#0b6e4f", "dark": "#0a2f23"}
 DESCRIPTION = (
     "The score book and referee for Liverpool Rummy at the card table: seats, deals, rounds, "
@@ -300,4 +303,4 @@ def service_worker():
 @bp.get("/offline")
 def offline():
     """What the service worker shows when a page is asked for and the server cannot answer."""
-    return render_template("pwa/offline.html")
+    return render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)

@@ -14,6 +14,7 @@ from flask import Flask
 
 from . import assets, cli, database, errorpages, home, paths, referee, scorebook, security, settings
 from .extensions import csrf
+from .tls import views as tls_views
 
 # A key file shorter than this was cut short (a real one has 64 hex digits): it is replaced.
 SECRET_KEY_MIN = 32
@@ -42,6 +43,8 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     assets.init_app(app)
     errorpages.init_app(app)
     app.register_blueprint(home.bp)
+    # The step a tablet takes once to open the secure address (`/trust`).
+    app.register_blueprint(tls_views.bp)
     # The features: each registers its own pages, API and error answers.
     scorebook.init_app(app)
     referee.init_app(app)

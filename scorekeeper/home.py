@@ -13,6 +13,7 @@ from .rules import rulewords
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .scorebook import gamelist, ledger
+from .tls import addresses
 
 bp = Blueprint("home", __name__)
 
@@ -94,6 +95,8 @@ def index():
         first_game=not ledger.has_games(),
         tablet=hint,
         resume=gamelist.resumable(request.cookies.items()),
+        # A plain-HTTP page on the network: the secure address gives what it lacks.
+        secure=addresses.secure_address() if addresses.insecure_context() else None,
     )
 
 

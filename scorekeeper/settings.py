@@ -134,6 +134,19 @@ SETTINGS: tuple[Setting, ...] = (
         set_by="`make run PORT=…` (`python -m scorekeeper.serve --port`)",
     ),
     Setting(
+        "SERVE_HTTPS_PORT",
+        None,
+        "The HTTPS port being served; None when HTTPS is not served.",
+        set_by="`make run`'s HTTPS (`python -m scorekeeper.serve --https-port`)",
+    ),
+    Setting(
+        "TLS_FOLDER",
+        None,
+        "The folder of the score book's own certificate authority and server certificate.",
+        from_env=True,
+        shown="`instance/tls`",
+    ),
+    Setting(
         "TESTING",
         False,
         "Test mode: errors reach the caller, and each app gets a fresh key instead of the file's.",

@@ -1,9 +1,56 @@
 /* Keep the tablet's screen on while the game page or a round form is open: ask for a screen
  * wake lock on load, ask again whenever the page is shown again (the browser drops the lock
- * when it is hidden), and say so in the top bar. Where there is no wake lock, nothing
- * shows. */
+ * when it is hidden), and say so in the top bar. On a plain-HTTP address the browser offers
+ * no wake lock: the top bar says the screen may sleep and, where the server offers a secure
+ * address (on this script's tag), links the same page there and the steps to trust it. */
 (function () {
   "use strict";
+  var tag = document.currentScript;
+
+  // In the top bar, beside the name, where it covers none of the page's keys.
+  function place(note) {
+    var bar = document.querySelector(".topbar");
+    if (bar) bar.insertBefore(note, bar.querySelector("nav"));
+    else document.body.appendChild(note);
+  }
+
+  function link(text, href) {
+    var anchor = document.createElement("a");
+    anchor.href = href;
+    anchor.textContent = text;
+    return anchor;
+  }
+
+  function warn() {
+    var secure = tag && tag.getAttribute("data-secure");
+    var how = tag && tag.getAttribute("data-trust");
+    var note = document.createElement("p");
+    note.className = "wakelock-note wakelock-missing";
+    note.setAttribute("role", "status");
+    note.appendChild(document.createTextNode("Screen may sleep"));
+    if (secure) {
+      note.appendChild(document.createTextNode(": "));
+      note.appendChild(link("open the secure address",
+        secure + location.pathname + location.search + location.hash));
+      if (how) {
+        note.appendChild(document.createTextNode(" · "));
+        note.appendChild(link("how", how));
+      }
+    } else {
+      var reason = document.createElement("span");
+      reason.className = "visually-hidden";
+      reason.textContent = ": a plain-HTTP address cannot keep the screen on";
+      note.appendChild(reason);
+      note.title = "This address is plain HTTP, where the browser keeps no screen on; the score " +
+        "book was started without a secure address (make run serves one).";
+    }
+    place(note);
+  }
+
+  if (!window.isSecureContext) {
+    warn();
+    return;
+  }
   if (!("wakeLock" in navigator) || !navigator.wakeLock) return;
   var lock = null;
   var note = null;
@@ -14,10 +61,7 @@
       note.className = "wakelock-note";
       note.setAttribute("role", "status");
       note.textContent = "Screen stays on";
-      // In the top bar, beside the name, where it covers none of the page's keys.
-      var bar = document.querySelector(".topbar");
-      if (bar) bar.insertBefore(note, bar.querySelector("nav"));
-      else document.body.appendChild(note);
+      place(note);
     }
     note.hidden = !on;
   }

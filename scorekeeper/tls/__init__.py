@@ -1,6 +1,8 @@
-"""Serving the table over HTTPS on the home network: the score book's own certificate authority
-(`certificates`), the page that has a tablet trust it once (`views`), and the secure address a
-page offers (`addresses`). Behind a reverse proxy (`TRUSTED_PROXIES`) none of it starts: the
+"""Serving the score book over HTTPS on the home network: a browser gives a page the screen
+wake lock, the service worker and installing to the home screen only in a secure context, which
+a plain-HTTP address on the Wi-Fi is not. So the score book makes a certificate authority of its
+own (`certificates`), each tablet trusts it once (`views`: `/trust`), and pages offer the secure
+address (`addresses`). Behind a reverse proxy (`TRUSTED_PROXIES`) none of it starts: the
 proxy's HTTPS is used."""
 
 from __future__ import annotations
@@ -8,7 +10,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from flask import Flask
 
-def folder(app) -> Path:
-    """Where the authority and the server certificate are kept: `TLS_FOLDER`, or `instance/tls`."""
-    return Path(app.config.get("TLS_FOLDER") or os.path.join(app.instance_path, "tls"))
+
+def folder(app: Flask) -> Path:
+    """Where the certificate authority and the server certificate are kept (`TLS_FOLDER`, else
+    `tls` in the instance folder)."""
+    return Path(app.config["TLS_FOLDER"] or os.path.join(app.instance_path, "tls"))
