@@ -174,25 +174,30 @@ def ensure(folder: Path, names: Names, now: dt.datetime | None = None) -> Creden
         )
 
 
-def authority_pem(folder: Path) -> bytes | None:
-    """The authority's certificate as PEM, or None before one is made."""
+@dataclass(frozen=True)
+class Authority:
+    """The authority's certificate as a tablet downloads it (never its key)."""
+
+    pem: bytes
+    der: bytes
+    fingerprint: str  # SHA-256 of the DER, "AB:CD:…", as a system's certificate details show it
+    subject: str  # its common name, which iPadOS's Certificate Trust Settings list
+
+
+def read_authority(folder: Path) -> Authority | None:
+    """The folder's authority, or None when none was made (or its file is not a certificate:
+    the pages then say there is no secure address)."""
     certificate = _read_certificate(Path(folder) / AUTHORITY_CERTIFICATE)
-    return None if certificate is None else certificate.public_bytes(serialization.Encoding.PEM)
-
-
-def authority_der(folder: Path) -> bytes | None:
-    """The authority's certificate as DER (what Android and iPadOS install), or None."""
-    certificate = _read_certificate(Path(folder) / AUTHORITY_CERTIFICATE)
-    return None if certificate is None else certificate.public_bytes(serialization.Encoding.DER)
-
-
-def authority_fingerprint(folder: Path) -> str | None:
-    """The authority's SHA-256 fingerprint as a settings screen shows it ("AB:CD:…"), or None."""
-    der = authority_der(folder)
-    if der is None:
+    if certificate is None:
         return None
-    digest = hashlib.sha256(der).hexdigest().upper()
-    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+    der = certificate.public_bytes(serialization.Encoding.DER)
+    names = certificate.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
+    return Authority(
+        pem=certificate.public_bytes(serialization.Encoding.PEM),
+        der=der,
+        fingerprint=":".join(f"{byte:02X}" for byte in hashlib.sha256(der).digest()),
+        subject=str(names[0].value) if names else ORGANISATION,
+    )
 
 
 # --- the authority ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from .. import security
-from . import addresses, downloads, folder
+from . import addresses, certificates, downloads, folder
 
 bp = Blueprint("trust", __name__)
 
@@ -42,12 +42,12 @@ def system_of(user_agent: str) -> str:
     return "other"
 
 
-def authority() -> downloads.Authority | None:
+def authority() -> certificates.Authority | None:
     """The certificate a tablet is asked to trust, or None when this score book serves no
     secure address (not started by `make run` with HTTPS) or has made no authority yet."""
     if current_app.config["SERVE_HTTPS_PORT"] is None:
         return None
-    return downloads.read_authority(folder(current_app))
+    return certificates.read_authority(folder(current_app))
 
 
 @bp.get("/trust")

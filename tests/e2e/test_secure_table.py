@@ -81,9 +81,7 @@ def test_a_trusting_tablet_gets_every_table_feature_by_the_lan_name(trusting, se
         page.context.close()
 
 
-def test_the_offline_page_shows_when_the_server_stops_and_leaves_when_it_is_back(
-    trusting, server
-):
+def test_the_offline_page_shows_when_the_server_stops_and_leaves_when_it_is_back(trusting, server):
     page = open_page(trusting, secure(server))
     try:
         page.goto("/games/")
@@ -132,7 +130,7 @@ def test_a_tablet_that_does_not_trust_it_yet_gets_a_certificate_error_and_trust_
         download = page.request.get("/trust/scorekeeper-ca.crt")
         assert download.status == 200
         assert download.headers["content-type"] == "application/x-x509-ca-cert"
-        assert download.body() == certificates.authority_der(server.tls_folder)
+        assert download.body() == certificates.read_authority(server.tls_folder).der
     finally:
         page.context.close()
 

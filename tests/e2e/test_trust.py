@@ -19,7 +19,7 @@ from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES
 from tests.support.server import LOOPBACK, serving
 from tests.support.tablet import axe_violations, by_lan_name, make_game
-from tests.tls.authority import make_authority
+from tests.support.trust import make_authority
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,7 @@
-"""A chromium that trusts the score book, as a tablet does after `/trust`: its own NSS database
-(what chromium reads on Linux, `~/.pki/nssdb`) holding the authority, made with Debian's
-`certutil` (libnss3-tools) in a home folder of the test's own."""
+"""The score book's certificate authority for tests, and a chromium that trusts it as a tablet
+does after `/trust`: its own NSS database (what chromium reads on Linux, `~/.pki/nssdb`) holding
+the authority, made with Debian's `certutil` (libnss3-tools) in a home folder of the test's
+own."""
 
 from __future__ import annotations
 
@@ -10,8 +11,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cryptography import x509
 
+from scorekeeper.tls import certificates
 from tests.support.browser import CHROMIUM_ARGS, chromium_path
+
+
+def make_authority(folder: Path) -> x509.Certificate:
+    """The authority and a server certificate in `folder`, made as `make run` makes them on a
+    laptop at 192.168.1.20; the authority's certificate."""
+    names = certificates.machine_names(["192.168.1.20"], hostname="ann-laptop", fqdn="ann-laptop")
+    made = certificates.ensure(folder, names)
+    return x509.load_pem_x509_certificate(made.authority.read_bytes())
 
 
 def certutil() -> str:
@@ -19,7 +30,9 @@ def certutil() -> str:
     found = shutil.which("certutil")
     if found is None:
         if os.environ.get("CI") == "true":
-            pytest.fail("certutil is missing: .ci/run must install it (apt-get install libnss3-tools)")
+            pytest.fail(
+                "certutil is missing: .ci/run must install it (apt-get install libnss3-tools)"
+            )
         pytest.skip("certutil is not installed (apt-get install libnss3-tools) - skipped")
     return found
 

@@ -27,6 +27,11 @@ def laptop_names(addresses=None, extra=()) -> Names:
     return certificates.machine_names(addresses, extra, hostname="ann-laptop", fqdn="ann-laptop")
 
 
+def fingerprint_of(folder) -> str | None:
+    authority = certificates.read_authority(folder)
+    return authority and authority.fingerprint
+
+
 def load(path) -> x509.Certificate:
     return x509.load_pem_x509_certificate(path.read_bytes())
 
@@ -131,23 +136,23 @@ def test_a_loosened_key_is_made_private_again_at_start(folder):
 def test_a_restart_keeps_the_same_authority_and_certificate(folder):
     certificates.ensure(folder, laptop_names(), now=NOW)
     key = (folder / certificates.AUTHORITY_KEY).read_bytes()
-    fingerprint = certificates.authority_fingerprint(folder)
+    fingerprint = fingerprint_of(folder)
     leaf = (folder / certificates.SERVER_CERTIFICATE).read_bytes()
     again = certificates.ensure(folder, laptop_names(), now=NOW + dt.timedelta(days=100))
     assert again.made == ()
     assert (folder / certificates.AUTHORITY_KEY).read_bytes() == key
-    assert certificates.authority_fingerprint(folder) == fingerprint
+    assert fingerprint_of(folder) == fingerprint
     assert (folder / certificates.SERVER_CERTIFICATE).read_bytes() == leaf
 
 
 def test_a_changed_address_renews_the_certificate_under_the_same_authority(folder):
     certificates.ensure(folder, laptop_names(["192.168.1.20"]), now=NOW)
-    fingerprint = certificates.authority_fingerprint(folder)
+    fingerprint = fingerprint_of(folder)
     renewed = certificates.ensure(folder, laptop_names(["192.168.1.31"]), now=NOW)
     assert renewed.made == (
         "Made a server certificate for " + str(laptop_names(["192.168.1.31"])) + ".",
     )
-    assert certificates.authority_fingerprint(folder) == fingerprint
+    assert fingerprint_of(folder) == fingerprint
     assert verifies(folder, "192.168.1.31") and not verifies(folder, "192.168.1.20")
 
 
@@ -172,11 +177,11 @@ def test_an_expired_or_nearly_expired_certificate_is_replaced_at_start(folder, l
 )
 def test_an_unusable_server_certificate_is_made_again_under_the_same_authority(folder, spoil):
     certificates.ensure(folder, laptop_names(), now=NOW)
-    fingerprint = certificates.authority_fingerprint(folder)
+    fingerprint = fingerprint_of(folder)
     spoil(folder)
     renewed = certificates.ensure(folder, laptop_names(), now=NOW)
     assert len(renewed.made) == 1
-    assert certificates.authority_fingerprint(folder) == fingerprint
+    assert fingerprint_of(folder) == fingerprint
     assert verifies(folder, "localhost")
 
 
@@ -195,11 +200,11 @@ def test_a_certificate_of_another_authority_is_replaced(folder, tmp_path):
 
 def test_an_unreadable_authority_is_made_anew_and_says_every_tablet_trusts_again(folder):
     certificates.ensure(folder, laptop_names(), now=NOW)
-    fingerprint = certificates.authority_fingerprint(folder)
+    fingerprint = fingerprint_of(folder)
     (folder / certificates.AUTHORITY_KEY).write_text("")
     made = certificates.ensure(folder, laptop_names(), now=NOW)
     assert "certificate authority" in made.made[0]
-    assert certificates.authority_fingerprint(folder) != fingerprint
+    assert fingerprint_of(folder) != fingerprint
     assert verifies(folder, "localhost")
 
 
@@ -242,6 +247,4 @@ def test_an_extra_name_that_is_no_host_name_is_named_in_the_error():
 
 
 def test_nothing_to_read_before_the_authority_is_made(folder):
-    assert certificates.authority_pem(folder) is None
-    assert certificates.authority_der(folder) is None
-    assert certificates.authority_fingerprint(folder) is None
+    assert certificates.read_authority(folder) is None

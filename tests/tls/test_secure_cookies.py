@@ -19,4 +19,3 @@ def test_the_secure_session_cookie_has_a_name_of_its_own(app):
     assert "session" in cookie_names(plain)
     (plain_header,) = [h for h in plain.headers.getlist("Set-Cookie") if "session" in h]
     assert not re.search(r"\bSecure\b", plain_header)
-

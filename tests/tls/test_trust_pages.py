@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import plistlib
 import re
+import shutil
 import uuid
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from cryptography.hazmat.primitives import hashes
 
 from scorekeeper.security import CONTENT_SECURITY_POLICY
 from scorekeeper.tls import views
-from tests.tls.authority import COMMON_NAME, make_authority
+from tests.support.trust import make_authority
 
 LAN = "http://192.168.1.20:5000"
 SECURE = "https://192.168.1.20:5443"
@@ -78,7 +79,9 @@ def test_each_systems_steps_say_where_to_go(client, authority):
     html = trust_page(client).get_data(as_text=True)
     assert "Install a certificate → CA certificate" in html
     assert "Settings → General → About → Certificate Trust Settings" in html
-    assert f"turn on full trust for “{COMMON_NAME}”" in html
+    common_name = authority.subject.get_attributes_for_oid(x509.NameOID.COMMON_NAME)[0].value
+    assert common_name.startswith("Liverpool Scorekeeper on ann-laptop (")
+    assert f"turn on full trust for “{common_name}”" in html
     assert "trusted certificate authorities" in html
     for name in DOWNLOADS:
         assert f'href="/trust/{name}"' in html
@@ -124,7 +127,9 @@ def test_the_profiles_uuids_follow_the_certificate(client, app, authority):
 
     first = uuids()
     assert uuids() == first
-    make_authority(Path(app.instance_path) / "tls")
+    folder = Path(app.instance_path) / "tls"
+    shutil.rmtree(folder)  # the only way to a new authority
+    make_authority(folder)
     assert set(uuids()).isdisjoint(first)
 
 
