@@ -134,6 +134,35 @@ SETTINGS: tuple[Setting, ...] = (
         set_by="`make run PORT=…` (`python -m scorekeeper.serve --port`)",
     ),
     Setting(
+        "HTTPS_PORT",
+        5443,
+        "The port `make run` serves HTTPS on, beside `PORT`'s plain HTTP.",
+        from_env=True,
+        set_by="`make run HTTPS_PORT=…` (`python -m scorekeeper.serve --https-port`)",
+    ),
+    Setting(
+        "HTTPS_NAMES",
+        "",
+        "More names for the certificate, comma-separated: a name the router gives this machine"
+        " (`scores.lan`).",
+        from_env=True,
+    ),
+    Setting(
+        "TLS_FOLDER",
+        None,
+        "Where the certificate authority and the server's certificate are kept.",
+        from_env=True,
+        shown="`instance/tls`",
+    ),
+    Setting(
+        "SERVE_HTTPS_PORT",
+        None,
+        "The HTTPS port being served, for the pages' secure address; none when HTTPS is not"
+        " served.",
+        shown="none",
+        set_by="`make run` (`python -m scorekeeper.serve`)",
+    ),
+    Setting(
         "TESTING",
         False,
         "Test mode: errors reach the caller, and each app gets a fresh key instead of the file's.",
