@@ -157,7 +157,9 @@ def bind(app, host: str, listeners: Sequence[Listener], threads: int) -> list[WS
         # this before the app sees it. Bodies between the app's 64 KiB limit and this cap get
         # the app's own 413 (JSON under /api/).
         server.max_request_body_size = BODY_CAP
-        server.ssl_adapter = listener.tls
+        if listener.tls is not None:
+            server.ssl_adapter = listener.tls
+            server.ConnectionClass = serving.Connection  # the handshake off the accepting thread
         try:
             server.prepare()
         except OSError as error:

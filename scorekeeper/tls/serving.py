@@ -4,12 +4,14 @@ adapter cheroot serves it with, and renewing the certificate while the server ru
 from __future__ import annotations
 
 import argparse
+import socket
 import ssl
 import sys
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from cheroot.server import HTTPConnection
 from cheroot.ssl.builtin import BuiltinSSLAdapter
 
 from .. import network, security
@@ -92,7 +94,54 @@ def context(made: Credentials) -> ssl.SSLContext:
 
 def adapter(made: Credentials) -> BuiltinSSLAdapter:
     """cheroot's TLS adapter (the standard library's `ssl`) serving the certificate."""
-    return BuiltinSSLAdapter(str(made.certificate), str(made.key))
+    return LaterHandshake(str(made.certificate), str(made.key))
+
+
+class LaterHandshake(BuiltinSSLAdapter):
+    """cheroot's adapter with the TLS handshake moved off the thread that accepts connections.
+
+    cheroot shakes hands as it accepts, so one client that connects and says nothing (a tablet
+    that lost the Wi-Fi half-way) holds up every other HTTPS connection for the socket's whole
+    timeout. Here the socket is only wrapped on accepting; `Connection` shakes hands on a worker
+    thread once the client has spoken, and a silent one waits in cheroot's keep-alive selector
+    like any idle connection."""
+
+    def wrap(self, sock):
+        wrapped = self.context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
+        return wrapped, {"wsgi.url_scheme": "https", "HTTPS": "on"}
+
+
+class Connection(HTTPConnection):
+    """A connection of the HTTPS server: the handshake first (see `LaterHandshake`), then
+    cheroot's own request handling. A client speaking plain HTTP gets cheroot's 400; any other
+    failed handshake (a tablet that does not trust the certificate yet) is dropped quietly."""
+
+    shaken = False
+    PLAIN_HTTP = (
+        b"The client sent a plain HTTP request, but this server only speaks HTTPS on this port."
+    )
+
+    def communicate(self):
+        if not self.shaken and isinstance(self.socket, ssl.SSLSocket):
+            try:
+                self.socket.do_handshake()
+            except ssl.SSLError as error:
+                if "http request" in str(error).lower():
+                    self._refuse_plain_http()
+                return False
+            except OSError:
+                return False
+            self.shaken = True
+        return super().communicate()
+
+    def _refuse_plain_http(self) -> None:
+        """The plain-HTTP answer, written past TLS to the socket itself."""
+        try:
+            head = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+            head += f"Content-Length: {len(self.PLAIN_HTTP)}\r\n\r\n"
+            socket.socket.sendall(self.socket, head.encode() + self.PLAIN_HTTP)
+        except OSError:
+            pass
 
 
 class Renewal(threading.Thread):

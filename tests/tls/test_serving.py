@@ -124,6 +124,17 @@ def test_plain_http_to_the_https_port_is_refused_at_once_and_serving_goes_on(sec
     assert secure_get(secure_server.https_port, authority(secure_server), "/healthz").status == 200
 
 
+def test_a_client_that_connects_and_says_nothing_holds_up_no_one(secure_server):
+    """cheroot shakes hands on the thread that accepts; serving moves the handshake off it, or
+    one silent tablet would hold every other HTTPS connection for the socket's 10 s timeout."""
+    with socket.create_connection((LOOPBACK, secure_server.https_port), timeout=10):
+        time.sleep(0.2)  # accepted by now
+        started = time.monotonic()
+        answer = secure_get(secure_server.https_port, authority(secure_server), "/healthz")
+        assert answer.status == 200
+        assert time.monotonic() - started < 2
+
+
 def test_https_to_the_http_port_fails_at_once_and_serving_goes_on(secure_server):
     context = ssl.create_default_context(cafile=authority(secure_server))
     started = time.monotonic()
