@@ -4,6 +4,7 @@ adapter cheroot serves it with, and renewing the certificate while the server ru
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import ssl
 import sys
@@ -136,12 +137,10 @@ class Connection(HTTPConnection):
 
     def _refuse_plain_http(self) -> None:
         """The plain-HTTP answer, written past TLS to the socket itself."""
-        try:
-            head = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
-            head += f"Content-Length: {len(self.PLAIN_HTTP)}\r\n\r\n"
+        head = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+        head += f"Content-Length: {len(self.PLAIN_HTTP)}\r\n\r\n"
+        with contextlib.suppress(OSError):
             socket.socket.sendall(self.socket, head.encode() + self.PLAIN_HTTP)
-        except OSError:
-            pass
 
 
 class Renewal(threading.Thread):

@@ -6,6 +6,7 @@ renewed certificate is served without a restart."""
 from __future__ import annotations
 
 import http.client
+import signal
 import socket
 import ssl
 import threading
@@ -147,7 +148,8 @@ def test_https_to_the_http_port_fails_at_once_and_serving_goes_on(secure_server)
     assert request(secure_server.port, "GET", "/healthz")[0] == 200
 
 
-def test_sigterm_stops_both_servers_within_ten_seconds(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl+C"])
+def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, stop):
     server = Server(
         f"sqlite:///{tmp_path / 'book.sqlite'}",
         tmp_path / "server.log",
@@ -160,7 +162,7 @@ def test_sigterm_stops_both_servers_within_ten_seconds(tmp_path):
         held.request("GET", "/healthz")  # a keep-alive connection left open
         held.getresponse().read()
         started = time.monotonic()
-        server.process.terminate()
+        server.process.send_signal(stop)
         assert server.process.wait(timeout=10) == 0
         assert time.monotonic() - started < 10
         held.close()
