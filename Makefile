@@ -4,6 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 5000
+# HTTPS beside PORT's HTTP: auto (on, unless HOST is loopback or TRUSTED_PROXIES is set), 1 or 0.
+HTTPS  ?= auto
+HTTPS_PORT ?= 5443
 
 .PHONY: run test test-postgres lint bench init-db clean
 
@@ -32,7 +35,7 @@ tests/node_modules/.installed: tests/package.json tests/package-lock.json
 	fi
 
 run: $(VENV)/.installed
-	$(BIN)/python -m scorekeeper.serve --host $(HOST) --port $(PORT)
+	$(BIN)/python -m scorekeeper.serve --host $(HOST) --port $(PORT) --https $(HTTPS) --https-port $(HTTPS_PORT)
 
 # One test process per core (pytest-xdist); a module whose tests share a server or a built wheel
 # is kept on one process (xdist_group). --durations shows where the time goes.

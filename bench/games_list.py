@@ -1,6 +1,6 @@
 """The games list page as the score book grows: 100 games, then 20,000.
 
-Each size gets its own server (`python -m scorekeeper.serve` under waitress, a fresh SQLite
+Each size gets its own server (`python -m scorekeeper.serve` under cheroot, a fresh SQLite
 file, as in `bench/web.py`). Once it is up, the games are written straight into its file in one
 transaction (bulk inserts, not the API, so seeding 20,000 games takes seconds): 4 players each,
 5 ongoing games of 3 rounds (the newest) and the rest finished with 7 rounds, created a minute

@@ -1,4 +1,4 @@
-"""Lighthouse 12 scores of the pages a tablet opens, served by waitress as `make run` serves them.
+"""Lighthouse 12 scores of the pages a tablet opens, served by cheroot as `make run` serves them.
 
 Lighthouse is pinned in bench/lighthouse/package.json (install it with
 `npm ci --prefix bench/lighthouse`) and drives Debian's chromium (`CHROME_PATH`, default

@@ -2,7 +2,7 @@
 repeat visit asks of the server.
 
 The pages whose entry imports other modules (the record-round form, the rules check) are served
-as `make run` serves them (waitress on a private SQLite file) and loaded by Debian's chromium
+as `make run` serves them (cheroot on a private SQLite file) and loaded by Debian's chromium
 at 768x1024. Cold: a profile of its own per load, at loopback and with latency emulated per
 request (Chromium's `Network.emulateNetworkConditions`, no throughput limit); the figure is
 DOMContentLoaded, which waits for the module graph to be fetched and run. Repeat: the page

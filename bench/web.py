@@ -1,4 +1,4 @@
-"""The app under load as the table feels it: waitress on loopback, 8 keep-alive clients.
+"""The app under load as the table feels it: cheroot on loopback, 8 keep-alive clients.
 
 Each run starts `python -m scorekeeper.serve` (serve.py's default threads) on loopback, on the
 port it picks itself, with a fresh SQLite file (WAL, synchronous=FULL), then loads one endpoint
@@ -45,7 +45,7 @@ from tests.support.server import Client, Response, encode, json_headers, private
 
 from ._game_pages import file_app, page_rows
 
-TITLE = "Web (waitress on loopback, 8 keep-alive clients)"
+TITLE = "Web (cheroot on loopback, 8 keep-alive clients)"
 LAST_DEAL = DEFAULT_RULES.last_deal  # the games seeded here play the default rules
 
 CLIENTS = 8

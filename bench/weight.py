@@ -2,7 +2,7 @@
 
 The figures behind tests/e2e/test_page_weight.py, which asserts them (at most 60,000 bytes a page,
 nothing from another machine, no script holding up the content, the content in the HTML as
-served). Here the app runs as `make run` serves it (waitress, `python -m scorekeeper.serve`, on a
+served). Here the app runs as `make run` serves it (cheroot, `python -m scorekeeper.serve`, on a
 private SQLite file) and Debian's chromium, driven by Playwright at 768x1024, loads each page in a
 profile of its own, opens its folded boxes and lets its lazy images come; every request is
 counted as transferred (headers and body, compressed where the server compressed it), as

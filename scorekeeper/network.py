@@ -92,10 +92,10 @@ def _likeliness(address: ipaddress.IPv4Address) -> int:
     return len(LIKELY_NETWORKS)
 
 
-def url(address: str, port: int) -> str:
+def url(address: str, port: int, scheme: str = "http") -> str:
     """The address as a link, with brackets round an IPv6 literal."""
     shown = f"[{address}]" if ":" in address else address
-    return f"http://{shown}:{port}/"
+    return f"{scheme}://{shown}:{port}/"
 
 
 def tablet_urls(host: str, port: int, interfaces: Interfaces | None = None) -> list[str]:

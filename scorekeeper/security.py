@@ -98,8 +98,10 @@ def limit_body() -> None:
         if length > limit:
             abort(413)
         return
-    if "wsgi.input_terminated" not in request.environ:
-        return  # no length and no terminated stream: Werkzeug reads the body as empty
+    if not request.environ.get("wsgi.input_terminated"):
+        # No length and no terminated stream: Werkzeug reads the body as empty. (cheroot sets
+        # the key on every request, True only for a chunked body.)
+        return
     # A chunked body: Werkzeug would cut it silently at the limit (and call that invalid JSON),
     # so read it here, one byte past the limit, and hand the views an ordinary in-memory body.
     body = _read_at_most(request.environ["wsgi.input"], limit + 1)

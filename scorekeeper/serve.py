@@ -1,29 +1,84 @@
-"""Serve the app with waitress: what `make run` starts, and where the tablet finds it."""
+"""Serve the app with cheroot: what `make run` starts, and where the tablet finds it.
+
+One WSGI server for both ports: plain HTTP on `PORT` (the first step on a new tablet, and this
+machine's localhost) and HTTPS on `HTTPS_PORT` with the score book's own certificate, which cheroot
+serves itself through the standard library's `ssl`.
+"""
 
 from __future__ import annotations
 
 import argparse
 import errno
-import logging
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from waitress.server import create_server
+from cheroot import wsgi
 
-from . import create_app, database, network, qr, security, settings
+from . import create_app, database, network, qr, settings
 from .scorebook import names
+from .tls import serving
 
-WAITRESS_BODY_CAP = 8 * 1024 * 1024
+BODY_CAP = 8 * 1024 * 1024
 DEFAULT_HOST = settings.default("SERVE_HOST")
 DEFAULT_PORT = 5000
+DEFAULT_HTTPS_PORT = settings.default("HTTPS_PORT")
+# Seconds a connection may sit silent (a TLS handshake included) before it is dropped.
+SOCKET_TIMEOUT = 10
+# Seconds the worker threads get to finish their requests on stop.
+SHUTDOWN_SECONDS = 3
+
+
+class WSGIServer(wsgi.Server):
+    """cheroot's server, raising the operating system's own error when it cannot listen:
+    cheroot's error keeps only its words, and the one-line message needs the errno."""
+
+    def bind(self, family, type, proto=0):  # noqa: A002  (cheroot's own names)
+        try:
+            return super().bind(family, type, proto)
+        except OSError as error:
+            self.bind_error = error
+            raise
+
+    def prepare(self) -> None:
+        self.bind_error: OSError | None = None
+        try:
+            super().prepare()
+        except OSError as error:
+            raise self.bind_error or error from None
+
+
+@dataclass(frozen=True)
+class Listener:
+    """One port to serve: `variable` is the make variable that sets it (PORT, HTTPS_PORT), for
+    the message when it is busy; `tls` is the TLS adapter for HTTPS, None for plain HTTP."""
+
+    variable: str
+    port: int
+    tls: Any = None
+
+
+@dataclass(frozen=True)
+class Secure:
+    """HTTPS as the start message tells it: its port and what the certificate step said (what
+    was made, what the certificate leaves out)."""
+
+    port: int
+    notes: tuple[str, ...] = ()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse host and port, bind, print where to open the app, and serve until stopped."""
-    parser = argparse.ArgumentParser(description="Serve Liverpool Scorekeeper with waitress.")
+    """Parse the arguments, make the certificate when HTTPS is served, bind both ports, print
+    where to open the app, and serve until stopped."""
+    parser = argparse.ArgumentParser(description="Serve Liverpool Scorekeeper with cheroot.")
     parser.add_argument("--host", default=DEFAULT_HOST)
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    parser.add_argument("--https-port", type=int, default=None)
+    parser.add_argument("--https", type=serving.choice, default=None, metavar="{auto,yes,no}")
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args(argv)
     app = create_app()
@@ -33,61 +88,152 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Database at revision {revision}.", flush=True)
     names.name_key("")  # read the look-alike table now, not on the first new game
     app.config["SERVE_HOST"] = args.host
+    listeners = [Listener("PORT", args.port)]
+    renewal = notes = None
+    if serving.wanted(args.https, args.host, app):
+        https_port = serving.https_port(app) if args.https_port is None else args.https_port
+        made = serving.credentials(app, args.host)
+        notes = made.made + made.left_out
+        tls = serving.adapter(made)
+        listeners.append(Listener("HTTPS_PORT", https_port, tls))
+        renewal = serving.Renewal(lambda: serving.credentials(app, args.host), tls)
 
-    def announce(port: int) -> str:
+    def announce(port: int, https_port: int | None) -> str:
         # The home page shows the serving machine the same addresses as printed here.
         app.config["SERVE_PORT"] = port
+        app.config["SERVE_HTTPS_PORT"] = https_port
         urls = network.tablet_urls(args.host, port)
-        return start_message(args.host, port, urls, tty=sys.stdout.isatty())
+        secure = None if https_port is None else Secure(https_port, notes or ())
+        return start_message(args.host, port, urls, tty=sys.stdout.isatty(), secure=secure)
 
     serve(
         app,
         message=announce,
         host=args.host,
-        port=args.port,
+        listeners=listeners,
         threads=args.threads,
-        ident="scorekeeper",
-        # Waitress buffers a body before the app sees it: cap that at 8 MiB. Bodies between the
-        # app's 64 KiB limit and this cap get the app's own 413 (JSON under /api/).
-        max_request_body_size=WAITRESS_BODY_CAP,
-        # Behind trusted proxies their X-Forwarded-* headers reach the app, which reads exactly
-        # TRUSTED_PROXIES of them (ProxyFix); otherwise waitress drops them.
-        clear_untrusted_proxy_headers=not security.trusted_proxies(app),
+        renewal=renewal,
     )
 
 
-def serve(app, *, message: Callable[[int], str], **options) -> None:
-    """Bind first, so that a port in use is one sentence before anything is announced; then
-    announce the port really bound (`--port 0` takes any free one, as tests do)."""
-    logging.basicConfig()  # waitress's own warnings (a full task queue) reach the terminal
+def serve(
+    app,
+    *,
+    message: Callable[[int, int | None], str],
+    host: str,
+    listeners: Sequence[Listener],
+    threads: int = 8,
+    renewal: serving.Renewal | None = None,
+) -> None:
+    """Bind every port first, so that a port in use is one sentence before anything is
+    announced; then announce the ports really bound (`--port 0` takes any free one, as tests
+    do), and serve until Ctrl+C or SIGTERM."""
+    servers = bind(app, host, listeners, threads)
+    ports = [server.bind_addr[1] for server in servers]
+    print(message(ports[0], ports[1] if len(ports) > 1 else None), flush=True)
+    if renewal is not None:
+        renewal.start()
     try:
-        server = create_server(app, **options)
-    except OSError as error:
-        raise SystemExit(bind_problem(error, options["host"], options["port"])) from None
-    print(message(server.effective_port), flush=True)
-    server.run()
+        run(servers)
+    finally:
+        if renewal is not None:
+            renewal.stop()
 
 
-def start_message(host: str, port: int, urls: Sequence[str], tty: bool = False) -> str:
-    """What `make run` prints: the tablet's addresses and a QR code for the first, then this
-    machine's own address."""
-    here = f"On this machine, open http://localhost:{port}/"
-    if network.is_loopback(host):
-        return "\n".join(
-            [
-                f"Liverpool Scorekeeper is serving this machine only (HOST={host}).",
-                here,
-                "A tablet cannot reach it: start it with `make run` to serve the table.",
-            ]
+def bind(app, host: str, listeners: Sequence[Listener], threads: int) -> list[WSGIServer]:
+    """A cheroot server for each listener, listening already; when one cannot, those bound
+    before it are stopped and the reason is one sentence."""
+    servers: list[WSGIServer] = []
+    for listener in listeners:
+        server = WSGIServer(
+            (host, listener.port),
+            app,
+            numthreads=threads,
+            server_name="scorekeeper",
+            timeout=SOCKET_TIMEOUT,
+            shutdown_timeout=SHUTDOWN_SECONDS,
         )
+        # cheroot reads a declared body only as the app asks for it, and refuses one larger than
+        # this before the app sees it. Bodies between the app's 64 KiB limit and this cap get
+        # the app's own 413 (JSON under /api/).
+        server.max_request_body_size = BODY_CAP
+        if listener.tls is not None:
+            server.ssl_adapter = listener.tls
+            server.ConnectionClass = serving.Connection  # the handshake off the accepting thread
+        try:
+            server.prepare()
+        except OSError as error:
+            for other in servers:
+                other.stop()
+            raise SystemExit(bind_problem(error, host, listener.port, listener.variable)) from None
+        servers.append(server)
+    return servers
+
+
+def run(servers: Sequence[wsgi.Server]) -> None:
+    """Serve each server in its own thread until one stops, Ctrl+C or SIGTERM; then stop all."""
+    done = threading.Event()
+
+    def serve_one(server: wsgi.Server) -> None:
+        try:
+            server.serve()
+        finally:
+            done.set()
+
+    def on_terminate(signum, frame) -> None:
+        done.set()
+
+    in_main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, on_terminate) if in_main else None
+    workers = [
+        threading.Thread(
+            target=serve_one, args=(server,), name=f"serve {server.bind_addr}", daemon=True
+        )
+        for server in servers
+    ]
+    try:
+        for worker in workers:
+            worker.start()
+        while not done.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for server in servers:
+            server.stop()
+        for worker in workers:
+            worker.join(timeout=SHUTDOWN_SECONDS + 1)
+        if in_main:
+            signal.signal(signal.SIGTERM, before)
+
+
+def start_message(
+    host: str, port: int, urls: Sequence[str], tty: bool = False, secure: Secure | None = None
+) -> str:
+    """What `make run` prints: the tablet's addresses and a QR code for the first (with HTTPS,
+    two: trust this score book, then open it), then this machine's own address."""
+    here = f"On this machine, open http://localhost:{port}/"
+    notes = list(secure.notes) if secure else []
+    if network.is_loopback(host):
+        lines = [
+            f"Liverpool Scorekeeper is serving this machine only (HOST={host}).",
+            here,
+            "A tablet cannot reach it: start it with `make run` to serve the table.",
+        ]
+        if secure:
+            lines.insert(2, f"Over HTTPS, open https://localhost:{secure.port}/")
+        return "\n".join(notes + lines)
     if not urls:
         return "\n".join(
             [
                 "Liverpool Scorekeeper is serving, but this machine has no network address yet.",
                 "Join the tablet's Wi-Fi: the home page here then shows the tablet's address.",
+                *notes,
                 here,
             ]
         )
+    if secure:
+        return "\n".join(_secure_lines(urls, secure, tty) + notes + [here, "Stop with Ctrl+C."])
     lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, open:"]
     lines += [f"  {url}" for url in urls]
     lines += ["or scan this with the tablet's camera:", qr.text_blocks(urls[0], tty=tty)]
@@ -95,12 +241,35 @@ def start_message(host: str, port: int, urls: Sequence[str], tty: bool = False) 
     return "\n".join(lines)
 
 
-def bind_problem(error: OSError, host: str, port: int) -> str:
-    """Why the server could not listen, as one sentence with the way out."""
+def _secure_lines(urls: Sequence[str], secure: Secure, tty: bool) -> list[str]:
+    """The two steps for a tablet, a QR code each, on the first address; then the others."""
+    trust, opened = _steps(urls[0], secure.port)
+    lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, scan:"]
+    lines += [
+        f"1. Trust this score book (once per tablet): {trust}",
+        qr.text_blocks(trust, tty=tty),
+    ]
+    lines += [f"2. Open the score book: {opened}", qr.text_blocks(opened, tty=tty)]
+    if len(urls) > 1:
+        lines.append("Other addresses of this machine (trust, then open):")
+        lines += ["  {}  then  {}".format(*_steps(url, secure.port)) for url in urls[1:]]
+    return lines
+
+
+def _steps(url: str, https_port: int) -> tuple[str, str]:
+    """A plain-HTTP tablet address as its two steps: the trust page and the secure address."""
+    address = url.split("://", 1)[1].rsplit(":", 1)[0].strip("[]")
+    return f"{url}trust", network.url(address, https_port, scheme="https")
+
+
+def bind_problem(error: OSError, host: str, port: int, variable: str = "PORT") -> str:
+    """Why the server could not listen, as one sentence with the way out (`variable` is the make
+    variable that sets the port)."""
     if error.errno == errno.EADDRINUSE:
-        return f"port {port} is in use: try PORT={free_port_after(host, port)} make run"
+        return f"port {port} is in use: try {variable}={free_port_after(host, port)} make run"
     if error.errno == errno.EACCES:
-        return f"port {port} needs rights this user lacks: try PORT={DEFAULT_PORT} make run"
+        default = DEFAULT_HTTPS_PORT if variable == "HTTPS_PORT" else DEFAULT_PORT
+        return f"port {port} needs rights this user lacks: try {variable}={default} make run"
     if error.errno == errno.EADDRNOTAVAIL:
         return f"{host} is not an address of this machine: try HOST={DEFAULT_HOST} make run"
     return f"cannot listen on {host} port {port}: {error.strerror or error}"
@@ -110,7 +279,7 @@ def free_port_after(host: str, port: int, tries: int = 20) -> int:
     """The first port after `port` that `host` can listen on now (or simply the next one)."""
     for candidate in range(port + 1, min(port + 1 + tries, 65536)):
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress does
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as cheroot does
             try:
                 probe.bind(("" if ":" in host else host, candidate))
             except OSError:

@@ -134,17 +134,33 @@ SETTINGS: tuple[Setting, ...] = (
         set_by="`make run PORT=…` (`python -m scorekeeper.serve --port`)",
     ),
     Setting(
-        "SERVE_HTTPS_PORT",
-        None,
-        "The HTTPS port being served; None when HTTPS is not served.",
-        set_by="`make run`'s HTTPS (`python -m scorekeeper.serve --https-port`)",
+        "HTTPS_PORT",
+        5443,
+        "The port `make run` serves HTTPS on, beside `PORT`'s plain HTTP.",
+        from_env=True,
+        set_by="`make run HTTPS_PORT=…` (`python -m scorekeeper.serve --https-port`)",
+    ),
+    Setting(
+        "HTTPS_NAMES",
+        "",
+        "More names for the certificate, comma-separated: a name the router gives this machine"
+        " (`scores.lan`).",
+        from_env=True,
     ),
     Setting(
         "TLS_FOLDER",
         None,
-        "The folder of the score book's own certificate authority and server certificate.",
+        "Where the certificate authority and the server's certificate are kept.",
         from_env=True,
         shown="`instance/tls`",
+    ),
+    Setting(
+        "SERVE_HTTPS_PORT",
+        None,
+        "The HTTPS port being served, for the pages' secure address; none when HTTPS is not"
+        " served.",
+        shown="none",
+        set_by="`make run` (`python -m scorekeeper.serve`)",
     ),
     Setting(
         "TESTING",

@@ -1,6 +1,6 @@
 """Kill the real server at random moments: every round it acknowledged is still there, exactly.
 
-A client records rounds and corrections in several games while the server (waitress, SQLite
+A client records rounds and corrections in several games while the server (cheroot, SQLite
 file) is killed with SIGKILL again and again; after each restart, every acknowledged write (a 2xx
 answer received) must read back as it was acknowledged, and the file must pass
 `PRAGMA integrity_check`. The one request in flight at a kill may or may not have landed.

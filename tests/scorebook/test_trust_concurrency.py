@@ -1,4 +1,4 @@
-"""Many tablets at once against the real server (waitress): one wins, the rest 409."""
+"""Many tablets at once against the real server (cheroot): one wins, the rest 409."""
 
 from __future__ import annotations
 

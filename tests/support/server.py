@@ -1,4 +1,4 @@
-"""Servers for tests and benchmarks: `python -m scorekeeper.serve` (waitress) as its own process
+"""Servers for tests and benchmarks: `python -m scorekeeper.serve` (cheroot) as its own process
 on loopback, an app served in this process (`serving`), and HTTP/1.1 to either."""
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,12 @@ from sqlalchemy.pool import NullPool
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOOPBACK = "127.0.0.1"
 
-# The line `python -m scorekeeper.serve` prints once it listens.
+# The lines `python -m scorekeeper.serve` prints once it listens: its HTTP port, and with
+# `--https yes` its HTTPS port too.
 ANNOUNCED_PORT = re.compile(r"open http://localhost:(\d+)/")
+ANNOUNCED_HTTPS_PORT = re.compile(r"open https://localhost:(\d+)/")
+# How the server process is started: the module `make run` runs.
+SERVE_MODULE = ("-m", "scorekeeper.serve")
 # The database of every server process started here, in order (the tests' conftest checks that
 # each is on the engine under test).
 STARTED_ON: list[str] = []
@@ -34,18 +39,36 @@ STARTED_ON: list[str] = []
 
 class Server:
     """`python -m scorekeeper.serve` as its own process, on loopback, on the given database;
-    `with Server(...)` starts it and stops it again."""
+    `with Server(...)` starts it and stops it again. HTTP alone (`--https no`) unless `https`:
+    then HTTPS too, on a port of its own (`https_port`), with the certificate in the
+    environment's `TLS_FOLDER`. `runner` is the Python arguments that start it."""
 
-    def __init__(self, database_url: str, log: Path, env: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        database_url: str,
+        log: Path,
+        env: Mapping[str, str] | None = None,
+        https: bool = False,
+        runner: tuple[str, ...] = SERVE_MODULE,
+    ):
         self.database_url = database_url
         self.log_path = log
         self.env = dict(env or {})
+        self.https = https
+        self.runner = runner
         self.process: subprocess.Popen | None = None
         self.port = 0
+        self.https_port: int | None = None
 
     @property
     def url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
+
+    @property
+    def secure_url(self) -> str:
+        """The HTTPS address by the name the certificate holds for loopback."""
+        assert self.https_port is not None, "started without HTTPS"
+        return f"https://localhost:{self.https_port}"
 
     def __enter__(self) -> Server:
         try:
@@ -68,7 +91,8 @@ class Server:
             **self.env,
         }
         STARTED_ON.append(self.database_url)
-        command = [sys.executable, "-m", "scorekeeper.serve", "--host", LOOPBACK, "--port", "0"]
+        command = [sys.executable, *self.runner, "--host", LOOPBACK, "--port", "0"]
+        command += ["--https", "yes", "--https-port", "0"] if self.https else ["--https", "no"]
         printed_before = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
@@ -86,8 +110,10 @@ class Server:
                 )
             printed = self.log_path.read_bytes()[printed_before:].decode("utf-8", "replace")
             bound = ANNOUNCED_PORT.search(printed)
-            if bound:
+            secure = ANNOUNCED_HTTPS_PORT.search(printed)
+            if bound and (secure or not self.https):
                 self.port = int(bound.group(1))
+                self.https_port = int(secure.group(1)) if secure else None
                 with contextlib.suppress(OSError):
                     if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
                         return
@@ -205,12 +231,15 @@ def request(
 
 
 @contextlib.contextmanager
-def private_server(env: Mapping[str, str] | None = None) -> Iterator[Server]:
+def private_server(env: Mapping[str, str] | None = None, **options: Any) -> Iterator[Server]:
     """A started server on a SQLite file of its own in a temporary folder (never `instance/`),
-    stopped and removed when the block ends."""
+    stopped and removed when the block ends; `options` go to `Server` (`https=True`: its
+    certificate in the same folder)."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-server-") as folder:
         database = Path(folder) / "book.sqlite"
-        with Server(f"sqlite:///{database}", Path(folder) / "server.log", env) as server:
+        env = {"TLS_FOLDER": str(Path(folder) / "tls"), **(env or {})}
+        log = Path(folder) / "server.log"
+        with Server(f"sqlite:///{database}", log, env, **options) as server:
             yield server
 
 
@@ -272,3 +301,30 @@ def serving(application, host: str = LOOPBACK) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+def refused_on_a_busy_port(
+    arguments: Callable[[int], list[str]], env: Mapping[str, str], variable: str = "PORT"
+) -> subprocess.CompletedProcess:
+    """Start `python <arguments(port)>` on a loopback port another socket holds: it must exit
+    non-zero with one sentence naming `variable` and another port, and announce nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind((LOOPBACK, 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, *arguments(port)],
+            cwd=ROOT,
+            env={"PATH": "/usr/bin:/bin", **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode != 0
+    match = re.fullmatch(rf"port {port} is in use: try {variable}=(\d+) make run\n", result.stderr)
+    assert match, result.stderr
+    assert int(match.group(1)) != port
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "open http" not in result.stdout  # nothing announced for a server that never started
+    assert "scan" not in result.stdout
+    return result

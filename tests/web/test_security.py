@@ -387,6 +387,25 @@ def _chunked_request(port: int, path: str, body: bytes) -> tuple[int, bytes, str
         connection.close()
 
 
+class _Unread(io.BytesIO):
+    """A request stream that must not be read: reading it fails the test."""
+
+    def read(self, size=-1) -> bytes:
+        raise AssertionError("the body was read")
+
+
+def test_a_stream_the_server_says_is_not_terminated_is_not_read(app):
+    """cheroot sets `wsgi.input_terminated` on every request, False unless the body is chunked:
+    a false flag with no length is no body to read, not a chunked one."""
+    from scorekeeper import security
+
+    environ = {"wsgi.input": _Unread(), "wsgi.input_terminated": False}
+    with app.test_request_context("/api/rules/meld", method="POST", environ_overrides=environ):
+        assert request.content_length is None
+        security.limit_body()  # raises if it read the stream
+        assert isinstance(request.environ["wsgi.input"], _Unread)
+
+
 def test_chunked_body_over_the_limit_on_the_dev_server(live_server):
     port = int(live_server.rsplit(":", 1)[1])
     status, body, content_type = _chunked_request(port, "/api/rules/meld", _big_json())
@@ -396,42 +415,31 @@ def test_chunked_body_over_the_limit_on_the_dev_server(live_server):
 
 
 @pytest.fixture
-def waitress_server(tmp_path) -> Iterator[int]:
-    """The app behind waitress, the server `make run` uses, on a loopback port."""
-    from waitress import create_server, wasyncore
-
+def cheroot_server(tmp_path) -> Iterator[int]:
+    """The app behind cheroot, bound as `make run` binds it (serve.bind), on a loopback port."""
     application = create_app(dict(TEST_CONFIG), instance_path=str(tmp_path / "instance"))
-    server = create_server(application, host="127.0.0.1", port=0, threads=2)
-    stopped = threading.Event()
-
-    def serve_until_stopped():
-        # server.run() cannot be stopped from another thread without closing sockets under it.
-        while not stopped.is_set():
-            wasyncore.loop(timeout=0.05, map=server._map, count=1)
-
-    thread = threading.Thread(target=serve_until_stopped, daemon=True)
+    (server,) = serve.bind(application, "127.0.0.1", [serve.Listener("PORT", 0)], threads=2)
+    thread = threading.Thread(target=server.serve, daemon=True)
     thread.start()
     try:
-        yield server.effective_port
+        yield server.bind_addr[1]
     finally:
-        stopped.set()
+        server.stop()
         thread.join(timeout=5)
-        wasyncore.close_all(server._map)
-        server.task_dispatcher.shutdown()
 
 
-def test_chunked_body_over_the_limit_under_waitress(waitress_server):
-    status, body, content_type = _chunked_request(waitress_server, "/api/rules/meld", _big_json())
+def test_chunked_body_over_the_limit_under_cheroot(cheroot_server):
+    status, body, content_type = _chunked_request(cheroot_server, "/api/rules/meld", _big_json())
     assert status == 413
     assert content_type.startswith("application/json")
     small = b'{"cards": 7}'
-    status, body, _ = _chunked_request(waitress_server, "/api/rules/meld", small)
+    status, body, _ = _chunked_request(cheroot_server, "/api/rules/meld", small)
     assert status == 400
     assert b"'cards' must be text or a list" in body
 
 
-def test_declared_body_over_the_limit_under_waitress(waitress_server):
-    connection = http.client.HTTPConnection("127.0.0.1", waitress_server, timeout=10)
+def test_declared_body_over_the_limit_under_cheroot(cheroot_server):
+    connection = http.client.HTTPConnection("127.0.0.1", cheroot_server, timeout=10)
     try:
         connection.request(
             "POST",
@@ -465,7 +473,7 @@ def test_default_app_is_not_in_debug_mode(tmp_path, monkeypatch):
 
 @pytest.fixture
 def served_app(tmp_path, monkeypatch):
-    """The app exactly as `make run` builds it (serve.main), caught before waitress starts."""
+    """The app exactly as `make run` builds it (serve.main), caught before cheroot starts."""
     monkeypatch.setenv("FLASK_DEBUG", "1")  # even a debug flag left in the shell must not win
     monkeypatch.delenv("DATABASE_URL", raising=False)
     captured = {}

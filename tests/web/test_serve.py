@@ -1,4 +1,5 @@
-"""`make run`: the addresses and QR code it prints, its default host, and a port already in use."""
+"""`make run`: the addresses and QR codes it prints, its default host, HTTPS or not, and a port
+already in use."""
 
 from __future__ import annotations
 
@@ -6,14 +7,16 @@ import errno
 import re
 import socket
 import subprocess
-import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import qrcode
 
 import scorekeeper
 from scorekeeper import network, serve
+from scorekeeper.tls import serving
+from tests.support.server import refused_on_a_busy_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,16 +176,23 @@ def test_start_message_with_no_network_says_so():
 
 
 class FakeServer:
-    """Stands in for waitress's server: bound, never run."""
+    """Stands in for cheroot's server: bound, served at once, never listening."""
 
-    def __init__(self, app, **options):
+    def __init__(self, bind_addr, app, **options):
+        self.bind_addr = bind_addr
         self.app = app
         self.options = options
-        self.effective_port = options["port"]
-        self.ran = False
+        self.ssl_adapter = None
+        self.ran = self.stopped = False
 
-    def run(self):
+    def prepare(self):
+        pass
+
+    def serve(self):
         self.ran = True
+
+    def stop(self):
+        self.stopped = True
 
 
 # `serve.main` builds the app from its defaults: the database is a SQLite file in the instance folder.
@@ -191,24 +201,25 @@ SERVES_THE_DEFAULT = pytest.mark.sqlite_only("serves the default database, a SQL
 
 @pytest.fixture
 def started(tmp_path, monkeypatch, fake_machine):
-    """`serve.main` as `make run` calls it, on the fake laptop, with waitress's server faked."""
+    """`serve.main` as `make run` calls it, on the fake laptop, with cheroot's server faked."""
     servers: list[FakeServer] = []
 
-    def fake_create_server(app, **options):
-        servers.append(FakeServer(app, **options))
+    def fake_server(bind_addr, app, **options):
+        servers.append(FakeServer(bind_addr, app, **options))
         return servers[-1]
 
     monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("TRUSTED_PROXIES", raising=False)
     monkeypatch.setattr(
         serve, "create_app", lambda: scorekeeper.create_app(instance_path=str(tmp_path / "i"))
     )
-    monkeypatch.setattr(serve, "create_server", fake_create_server)
+    monkeypatch.setattr(serve, "WSGIServer", fake_server)
     return servers
 
 
 @SERVES_THE_DEFAULT
 def test_main_prints_the_addresses_binds_and_serves(started, capsys):
-    serve.main(["--port", "5123"])
+    serve.main(["--port", "5123", "--https", "no"])
     out = capsys.readouterr().out
     assert (
         "  http://192.168.1.20:5123/\n  http://172.17.0.1:5123/\n  http://100.64.3.7:5123/" in out
@@ -216,14 +227,14 @@ def test_main_prints_the_addresses_binds_and_serves(started, capsys):
     assert_draws(printed_qr(out), "http://192.168.1.20:5123/")
     assert "On this machine, open http://localhost:5123/" in out
     (server,) = started
-    assert server.options["host"] == "0.0.0.0"  # every interface unless told otherwise
-    assert server.options["port"] == 5123
-    assert server.ran
+    assert server.bind_addr == ("0.0.0.0", 5123)  # every interface unless told otherwise
+    assert server.ssl_adapter is None
+    assert server.ran and server.stopped
 
 
 @SERVES_THE_DEFAULT
 def test_the_served_home_page_shows_the_address_that_was_printed(started, capsys):
-    serve.main(["--host", "0.0.0.0", "--port", "5124"])
+    serve.main(["--host", "0.0.0.0", "--port", "5124", "--https", "0"])
     lines = capsys.readouterr().out.splitlines()
     printed = lines[lines.index("On a tablet on the same network, open:") + 1].strip()
     page = started[0].app.test_client().get("/", environ_base={"REMOTE_ADDR": "127.0.0.1"})
@@ -236,11 +247,8 @@ def test_the_served_home_page_shows_the_address_that_was_printed(started, capsys
 def test_python_m_serve_keeps_host_and_port(started, capsys):
     serve.main(["--host", "127.0.0.1", "--port", "5125", "--threads", "3"])
     (server,) = started
-    assert (server.options["host"], server.options["port"], server.options["threads"]) == (
-        "127.0.0.1",
-        5125,
-        3,
-    )
+    assert server.bind_addr == ("127.0.0.1", 5125)
+    assert server.options["numthreads"] == 3
     assert "A tablet cannot reach it" in capsys.readouterr().out
 
 
@@ -266,24 +274,10 @@ def test_make_run_host_keeps_it_on_this_machine():
 
 
 def test_a_busy_port_is_one_sentence_and_a_non_zero_exit(tmp_path):
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        result = subprocess.run(
-            [sys.executable, "-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT,
-            env={"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-    assert result.returncode != 0
-    match = re.fullmatch(rf"port {port} is in use: try PORT=(\d+) make run\n", result.stderr)
-    assert match, result.stderr
-    assert int(match.group(1)) != port
-    assert "Traceback" not in result.stderr + result.stdout
-    assert "scan this" not in result.stdout  # nothing announced for a server that never started
+    refused_on_a_busy_port(
+        lambda port: ["-m", "scorekeeper.serve", "--host", "127.0.0.1", "--port", str(port)],
+        {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"},
+    )
 
 
 def test_the_port_suggested_instead_is_free(tmp_path):
@@ -302,3 +296,254 @@ def test_an_address_not_on_this_machine_is_one_sentence():
     assert serve.bind_problem(error, "10.9.9.9", 5000) == (
         "10.9.9.9 is not an address of this machine: try HOST=0.0.0.0 make run"
     )
+
+
+def test_a_busy_https_port_names_its_own_variable():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        error = OSError(errno.EADDRINUSE, "Address already in use")
+        message = serve.bind_problem(error, "127.0.0.1", port, "HTTPS_PORT")
+    assert re.fullmatch(rf"port {port} is in use: try HTTPS_PORT=\d+ make run", message)
+
+
+def test_an_https_port_without_the_rights_suggests_its_default():
+    error = OSError(errno.EACCES, "Permission denied")
+    assert serve.bind_problem(error, "0.0.0.0", 443, "HTTPS_PORT") == (
+        "port 443 needs rights this user lacks: try HTTPS_PORT=5443 make run"
+    )
+
+
+def test_when_the_https_port_is_busy_the_http_one_is_let_go(tmp_path):
+    """Both ports are bound before anything is announced; the second failing frees the first."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        bound: list = []
+        original = serve.WSGIServer.prepare
+
+        def noting(server):
+            original(server)
+            bound.append(server)
+
+        listeners = [serve.Listener("PORT", 0), serve.Listener("HTTPS_PORT", busy)]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(serve.WSGIServer, "prepare", noting)
+            with pytest.raises(SystemExit) as stopped:
+                serve.bind(lambda environ, start: [], "127.0.0.1", listeners, threads=1)
+    assert str(stopped.value).startswith(f"port {busy} is in use: try HTTPS_PORT=")
+    (first,) = bound
+    assert first.ready is False  # stopped again
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", first.bind_addr[1]))  # raises if the HTTP port were still held
+
+
+# --- HTTPS or not ---------------------------------------------------------------------------------
+
+
+def secure_message(port=5000, https_port=5443, notes=(), tty=False) -> str:
+    urls = network.tablet_urls("0.0.0.0", port, INTERFACES)
+    secure = serve.Secure(https_port, tuple(notes))
+    return serve.start_message("0.0.0.0", port, urls, tty=tty, secure=secure)
+
+
+def qr_after(message: str, caption: str) -> str:
+    """The QR code drawn under the line that starts with `caption`."""
+    lines = message.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(caption)) + 1
+    drawn = []
+    for line in lines[start:]:
+        if not line or ANSI.sub("", line).strip("█▄▀\xa0 "):
+            break
+        drawn.append(line)
+    return "\n".join(drawn)
+
+
+def test_with_https_two_qr_codes_trust_then_open():
+    message = secure_message(5000, 5443)
+    lines = message.splitlines()
+    assert "1. Trust this score book (once per tablet): http://192.168.1.20:5000/trust" in lines
+    assert "2. Open the score book: https://192.168.1.20:5443/" in lines
+    assert_draws(qr_after(message, "1. Trust this score book"), "http://192.168.1.20:5000/trust")
+    assert_draws(qr_after(message, "2. Open the score book"), "https://192.168.1.20:5443/")
+    assert "  http://172.17.0.1:5000/trust  then  https://172.17.0.1:5443/" in lines
+    assert "  http://100.64.3.7:5000/trust  then  https://100.64.3.7:5443/" in lines
+    assert lines[-2:] == ["On this machine, open http://localhost:5000/", "Stop with Ctrl+C."]
+
+
+def test_with_https_on_a_terminal_both_codes_set_their_colours():
+    message = secure_message(tty=True)
+    for caption, url in [
+        ("1. Trust", "http://192.168.1.20:5000/trust"),
+        ("2. Open", "https://192.168.1.20:5443/"),
+    ]:
+        drawn = qr_after(message, caption)
+        assert "\x1b[48;5;232m" in drawn
+        assert_draws(drawn, url)
+
+
+def test_with_https_what_was_made_and_left_out_is_said():
+    made = "Made a certificate authority for this score book in instance/tls: trust it once."
+    left_out = "The certificate leaves out 203.0.113.9: the authority cannot vouch for it."
+    lines = secure_message(notes=[made, left_out]).splitlines()
+    assert (
+        lines.index(made)
+        < lines.index(left_out)
+        < lines.index("On this machine, open http://localhost:5000/")
+    )
+
+
+def test_https_on_loopback_says_its_address_on_this_machine():
+    secure = serve.Secure(5443, ("Made a certificate authority in /tmp/tls.",))
+    message = serve.start_message("127.0.0.1", 5002, [], secure=secure)
+    assert "Over HTTPS, open https://localhost:5443/" in message.splitlines()
+    assert "On this machine, open http://localhost:5002/" in message
+    assert "Made a certificate authority in /tmp/tls." in message
+    assert "█" not in message
+
+
+def test_https_with_no_network_keeps_the_message_and_says_what_was_made():
+    secure = serve.Secure(5443, ("Made a server certificate for localhost.",))
+    message = serve.start_message("0.0.0.0", 5000, [], secure=secure)
+    assert "no network address yet" in message
+    assert "Made a server certificate for localhost." in message
+    assert "█" not in message
+
+
+def test_network_url_takes_a_scheme():
+    assert network.url("192.168.1.20", 5443, scheme="https") == "https://192.168.1.20:5443/"
+    assert network.url("fe80::1", 5443, "https") == "https://[fe80::1]:5443/"
+    assert network.url("10.0.0.9", 5000) == "http://10.0.0.9:5000/"
+
+
+@pytest.mark.parametrize(
+    ("text", "chosen"),
+    [
+        ("auto", None),
+        ("yes", True),
+        ("1", True),
+        ("on", True),
+        ("TRUE", True),
+        ("no", False),
+        ("0", False),
+        ("off", False),
+        ("false", False),
+    ],
+)
+def test_https_choice_words(text, chosen):
+    assert serving.choice(text) is chosen
+
+
+def test_an_unknown_https_choice_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        serve.main(["--https", "maybe"])
+    assert stopped.value.code == 2
+    assert "'maybe' is not one of auto, yes, no" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("chosen", "host", "proxies", "served"),
+    [
+        (None, "0.0.0.0", 0, True),  # make run: the table gets HTTPS
+        (None, "192.168.1.20", 0, True),
+        (None, "127.0.0.1", 0, False),  # this machine only: localhost is secure already
+        (None, "::1", 0, False),
+        (None, "0.0.0.0", 1, False),  # behind a proxy: its HTTPS is used
+        (True, "127.0.0.1", 0, True),  # asked for (tests on loopback)
+        (True, "0.0.0.0", 1, True),
+        (False, "0.0.0.0", 0, False),  # HTTPS=0 make run
+    ],
+)
+def test_when_https_is_served(chosen, host, proxies, served):
+    app = SimpleNamespace(config={"TRUSTED_PROXIES": proxies})
+    assert serving.wanted(chosen, host, app) is served
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "70000", None])
+def test_a_bad_https_port_setting_is_one_sentence(value):
+    app = SimpleNamespace(config={"HTTPS_PORT": value})
+    with pytest.raises(SystemExit) as stopped:
+        serving.https_port(app)
+    assert str(stopped.value) == f"HTTPS_PORT must be a port number, not {value!r}"
+
+
+def test_the_https_port_setting_from_the_environment_is_a_number():
+    assert serving.https_port(SimpleNamespace(config={"HTTPS_PORT": "5444"})) == 5444
+
+
+@pytest.fixture
+def certificate_asked(monkeypatch, tmp_path):
+    """serving.credentials and the TLS adapter faked: the calls are noted, nothing is made."""
+    asked: list[str] = []
+    made = SimpleNamespace(
+        certificate=tmp_path / "server.crt",
+        key=tmp_path / "server.key",
+        authority=tmp_path / "ca.crt",
+        made=("Made a certificate authority in instance/tls.",),
+        left_out=(),
+    )
+
+    def credentials(app, host):
+        asked.append(host)
+        return made
+
+    monkeypatch.setattr(serving, "credentials", credentials)
+    monkeypatch.setattr(serving, "adapter", lambda made: ("adapter for", made.certificate))
+    return asked
+
+
+@SERVES_THE_DEFAULT
+def test_make_run_serves_https_beside_http(started, certificate_asked, capsys):
+    serve.main(["--port", "5123", "--https", "auto", "--https-port", "5444"])
+    out = capsys.readouterr().out
+    plain, secure = started
+    assert (plain.bind_addr, plain.ssl_adapter) == (("0.0.0.0", 5123), None)
+    assert secure.bind_addr == ("0.0.0.0", 5444)
+    assert secure.ssl_adapter[0] == "adapter for"
+    assert certificate_asked == ["0.0.0.0"]
+    assert plain.app.config["SERVE_PORT"] == 5123
+    assert plain.app.config["SERVE_HTTPS_PORT"] == 5444
+    assert_draws(qr_after(out, "1. Trust"), "http://192.168.1.20:5123/trust")
+    assert_draws(qr_after(out, "2. Open"), "https://192.168.1.20:5444/")
+    assert "Made a certificate authority in instance/tls." in out
+    assert plain.ran and secure.ran and plain.stopped and secure.stopped
+
+
+@SERVES_THE_DEFAULT
+def test_the_https_port_defaults_to_the_setting(started, certificate_asked, monkeypatch, capsys):
+    monkeypatch.setenv("HTTPS_PORT", "5445")
+    serve.main(["--port", "5123"])
+    assert [server.bind_addr[1] for server in started] == [5123, 5445]
+
+
+@SERVES_THE_DEFAULT
+@pytest.mark.parametrize(
+    ("arguments", "environment"),
+    [
+        (["--https", "0"], {}),  # HTTPS=0 make run
+        ([], {"TRUSTED_PROXIES": "1"}),  # the proxy's HTTPS
+        (["--host", "127.0.0.1"], {}),  # HOST=127.0.0.1 make run
+    ],
+)
+def test_http_alone_makes_no_certificate(
+    started, certificate_asked, monkeypatch, capsys, arguments, environment
+):
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    serve.main(["--port", "5123", *arguments])
+    (server,) = started
+    assert server.ssl_adapter is None
+    assert certificate_asked == []
+    assert server.app.config["SERVE_HTTPS_PORT"] is None
+    assert "https://" not in capsys.readouterr().out
+
+
+def test_make_run_asks_for_https_by_default_on_its_own_port():
+    assert "--https auto --https-port 5443" in make_run_command()
+
+
+def test_make_run_https_0_and_another_https_port():
+    line = make_run_command("HTTPS=0", "HTTPS_PORT=5444")
+    assert "--https 0 --https-port 5444" in line

@@ -1,0 +1,261 @@
+"""`make run` over HTTPS as real processes and real connections: both ports answer, the HTTPS one
+with a certificate the score book's own authority vouches for, a cookie set over HTTPS is Secure,
+the wrong protocol on either port is answered or dropped without harm, SIGTERM stops both, and a
+renewed certificate is served without a restart."""
+
+from __future__ import annotations
+
+import http.client
+import signal
+import socket
+import ssl
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import serve
+from scorekeeper.tls import serving
+from tests.support.server import (
+    LOOPBACK,
+    SERVE_MODULE,
+    Server,
+    private_server,
+    refused_on_a_busy_port,
+    request,
+)
+from tests.tls import standin
+
+ROOT = Path(__file__).resolve().parents[2]
+certificates = standin.install()
+# `python -m scorekeeper.serve` itself; while the certificates module is missing, the same
+# module run after the stand-in took its place.
+LAUNCH_WITH_STANDIN = (
+    "from tests.tls import standin; standin.install(); import runpy;"
+    " runpy.run_module('scorekeeper.serve', run_name='__main__', alter_sys=True)"
+)
+RUNNER = SERVE_MODULE if certificates is not standin else ("-c", LAUNCH_WITH_STANDIN)
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tls-serving")]
+
+
+@pytest.fixture(scope="module")
+def secure_server() -> Server:
+    with private_server(https=True, runner=RUNNER) as server:
+        yield server
+
+
+def authority(server: Server) -> str:
+    return str(Path(server.env["TLS_FOLDER"]) / "ca.crt")
+
+
+def secure_connection(port: int, cafile: str, timeout: float = 10) -> http.client.HTTPConnection:
+    """HTTPS to loopback, checking the certificate against `cafile` for the name `localhost`."""
+    context = ssl.create_default_context(cafile=cafile)
+    raw = socket.create_connection((LOOPBACK, port), timeout=timeout)
+    connection = http.client.HTTPConnection("localhost", port, timeout=timeout)
+    connection.sock = context.wrap_socket(raw, server_hostname="localhost")
+    return connection
+
+
+def secure_get(port: int, cafile: str, path: str) -> http.client.HTTPResponse:
+    connection = secure_connection(port, cafile)
+    connection.request("GET", path)
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response
+
+
+def test_both_ports_answer_and_https_is_vouched_for_by_the_authority(secure_server):
+    assert request(secure_server.port, "GET", "/healthz")[0] == 200
+    assert secure_server.https_port not in (None, secure_server.port)
+    answer = secure_get(secure_server.https_port, authority(secure_server), "/healthz")
+    assert answer.status == 200
+    assert secure_server.secure_url == f"https://localhost:{secure_server.https_port}"
+
+
+def test_the_start_says_what_was_made_and_where_https_is(secure_server):
+    log = secure_server.log()
+    assert "Made a certificate authority" in log
+    assert f"open https://localhost:{secure_server.https_port}/" in log
+    assert f"open http://localhost:{secure_server.port}/" in log
+
+
+def test_https_without_the_authority_is_a_certificate_error(secure_server):
+    with pytest.raises(ssl.SSLCertVerificationError):
+        secure_get(secure_server.https_port, None, "/healthz")  # the system's authorities only
+    assert request(secure_server.port, "GET", "/healthz")[0] == 200
+
+
+def session_cookie(response: http.client.HTTPResponse) -> str:
+    cookies = [value for name, value in response.getheaders() if name.lower() == "set-cookie"]
+    (cookie,) = [cookie for cookie in cookies if cookie.startswith("session=")]
+    return cookie
+
+
+def test_the_session_cookie_is_secure_over_https_only(secure_server):
+    """cheroot says `wsgi.url_scheme` https on the HTTPS port: the app marks its cookie Secure."""
+    over_https = session_cookie(
+        secure_get(secure_server.https_port, authority(secure_server), "/games/new")
+    )
+    assert "Secure" in over_https.split("; ")
+    connection = http.client.HTTPConnection(LOOPBACK, secure_server.port, timeout=10)
+    connection.request("GET", "/games/new")
+    over_http = session_cookie(connection.getresponse())
+    connection.close()
+    assert "Secure" not in over_http.split("; ")
+
+
+def test_plain_http_to_the_https_port_is_refused_at_once_and_serving_goes_on(secure_server):
+    """cheroot answers 400 ("only speaks HTTPS") and closes; the close may reach the client
+    first, as a reset. Either way at once, never a connection left hanging."""
+    connection = http.client.HTTPConnection(LOOPBACK, secure_server.https_port, timeout=10)
+    started = time.monotonic()
+    try:
+        connection.request("GET", "/healthz")
+        answer = connection.getresponse()
+        assert (answer.status, b"only speaks HTTPS" in answer.read()) == (400, True)
+    except (ConnectionResetError, http.client.RemoteDisconnected):
+        pass
+    finally:
+        connection.close()
+    assert time.monotonic() - started < 5
+    assert secure_get(secure_server.https_port, authority(secure_server), "/healthz").status == 200
+
+
+def test_a_client_that_connects_and_says_nothing_holds_up_no_one(secure_server):
+    """cheroot shakes hands on the thread that accepts; serving moves the handshake off it, or
+    one silent tablet would hold every other HTTPS connection for the socket's 10 s timeout."""
+    with socket.create_connection((LOOPBACK, secure_server.https_port), timeout=10):
+        time.sleep(0.2)  # accepted by now
+        started = time.monotonic()
+        answer = secure_get(secure_server.https_port, authority(secure_server), "/healthz")
+        assert answer.status == 200
+        assert time.monotonic() - started < 2
+
+
+def test_https_to_the_http_port_fails_at_once_and_serving_goes_on(secure_server):
+    context = ssl.create_default_context(cafile=authority(secure_server))
+    started = time.monotonic()
+    with (
+        socket.create_connection((LOOPBACK, secure_server.port), timeout=10) as raw,
+        pytest.raises((ssl.SSLError, ConnectionError)),
+    ):
+        context.wrap_socket(raw, server_hostname="localhost")
+    assert time.monotonic() - started < 5
+    assert request(secure_server.port, "GET", "/healthz")[0] == 200
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl+C"])
+def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, stop):
+    server = Server(
+        f"sqlite:///{tmp_path / 'book.sqlite'}",
+        tmp_path / "server.log",
+        {"TLS_FOLDER": str(tmp_path / "tls")},
+        https=True,
+        runner=RUNNER,
+    )
+    with server:
+        held = secure_connection(server.https_port, str(tmp_path / "tls" / "ca.crt"))
+        held.request("GET", "/healthz")  # a keep-alive connection left open
+        held.getresponse().read()
+        started = time.monotonic()
+        server.process.send_signal(stop)
+        assert server.process.wait(timeout=10) == 0
+        assert time.monotonic() - started < 10
+        held.close()
+    assert "Traceback" not in server.log()
+
+
+def test_a_busy_https_port_is_one_sentence_and_nothing_is_announced(tmp_path):
+    refused_on_a_busy_port(
+        lambda port: (
+            [*RUNNER, "--host", LOOPBACK, "--port", "0", "--https", "yes"]
+            + ["--https-port", str(port)]
+        ),
+        {
+            "PYTHONPATH": str(ROOT),
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}",
+            "TLS_FOLDER": str(tmp_path / "tls"),
+        },
+        "HTTPS_PORT",
+    )
+
+
+# --- Renewal while serving ----------------------------------------------------------------------
+
+
+def served_certificate(port: int) -> bytes:
+    """The certificate a new connection to `port` is given (DER), trusting anything."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    with (
+        socket.create_connection((LOOPBACK, port), timeout=10) as raw,
+        context.wrap_socket(raw) as wrapped,
+    ):
+        return wrapped.getpeercert(binary_form=True)
+
+
+def der(path: Path) -> bytes:
+    return ssl.PEM_cert_to_DER_cert(path.read_text())
+
+
+@pytest.fixture
+def https_in_process(tmp_path):
+    """An HTTPS server in this process, as `make run` binds it, on the first certificate."""
+    first = certificates.ensure(tmp_path, certificates.machine_names(["192.168.1.20"]))
+    first_der = der(first.certificate)
+    tls = serving.adapter(first)
+    (server,) = serve.bind(
+        lambda environ, start: start("200 OK", []) or [b"ok"],
+        LOOPBACK,
+        [serve.Listener("HTTPS_PORT", 0, tls)],
+        threads=2,
+    )
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        yield server.bind_addr[1], tls, first_der
+    finally:
+        server.stop()
+        thread.join(timeout=5)
+
+
+def test_a_renewed_certificate_is_served_without_a_restart(https_in_process, tmp_path):
+    port, tls, first = https_in_process
+    assert served_certificate(port) == first
+    moved = certificates.machine_names(["192.168.1.21"])  # the laptop changed networks
+    logged: list[str] = []
+    renewal = serving.Renewal(
+        lambda: certificates.ensure(tmp_path, moved), tls, interval=0.05, log=logged.append
+    )
+    renewal.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not logged and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        renewal.stop()
+        renewal.join(timeout=5)
+    renewed = der(certificates.ensure(tmp_path, moved).certificate)
+    assert renewed != first
+    assert served_certificate(port) == renewed
+    assert len(logged) == 1 and logged[0].startswith("HTTPS certificate renewed: ")
+
+
+def test_nothing_made_is_nothing_reloaded_and_a_failure_keeps_the_certificate(https_in_process):
+    port, tls, first = https_in_process
+    logged: list[str] = []
+    unchanged = standin.Credentials(Path("/nowhere.crt"), Path("/nowhere.key"), Path("/ca"))
+    serving.Renewal(lambda: unchanged, tls, log=logged.append).check()
+    assert logged == []
+
+    def broken():
+        raise OSError(28, "No space left on device")
+
+    serving.Renewal(broken, tls, log=logged.append).check()
+    assert logged == ["Could not renew the HTTPS certificate: [Errno 28] No space left on device"]
+    assert served_certificate(port) == first
