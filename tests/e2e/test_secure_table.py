@@ -8,13 +8,15 @@ folder of the test's own; chromium resolves the LAN name to loopback."""
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 from playwright.sync_api import Error as BrowserError
 from playwright.sync_api import expect
 
 from scorekeeper.tls import certificates
 from tests.support.browser import LAN_NAME, TABLET_VIEWPORTS
-from tests.support.server import Server
+from tests.support.server import Client, Server
 from tests.support.tablet import start_game
 from tests.support.trust import launch_trusting, trusting_home
 
@@ -26,7 +28,9 @@ def server(tmp_path_factory, module_database):
     folder = tmp_path_factory.mktemp("secure-table")
     env = {"TLS_FOLDER": str(folder / "tls"), "HTTPS_NAMES": LAN_NAME}
     running = Server(module_database("book"), folder / "server.log", env, https=True)
-    running.start()
+    # Ports of its own choosing would be bound without SO_REUSEADDR (cheroot's rule for port 0),
+    # and the restart below could then not take them again while old connections linger.
+    running.start(ports=(unused_port(), unused_port()))
     yield running
     running.stop()
 
@@ -38,6 +42,13 @@ def trusting(browser, server, tmp_path_factory):
     chromium = launch_trusting(browser, home)
     yield chromium
     chromium.close()
+
+
+def unused_port() -> int:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def secure(server) -> str:
@@ -125,12 +136,15 @@ def test_a_tablet_that_does_not_trust_it_yet_gets_a_certificate_error_and_trust_
     try:
         with pytest.raises(BrowserError, match="ERR_CERT_AUTHORITY_INVALID"):
             page.goto(secure(server) + "/")
+        page = page.context.new_page()  # away from the browser's own error page
         page.goto("/trust")
         expect(page.locator("h1")).to_be_visible()
-        download = page.request.get("/trust/scorekeeper-ca.crt")
+        expect(page.get_by_role("link", name="Check", exact=True)).to_be_visible()
+        with Client(server.port) as client:  # the download itself, as the tablet gets it
+            download = client.request("GET", "/trust/scorekeeper-ca.crt")
         assert download.status == 200
         assert download.headers["content-type"] == "application/x-x509-ca-cert"
-        assert download.body() == certificates.read_authority(server.tls_folder).der
+        assert download.body == certificates.read_authority(server.tls_folder).der
     finally:
         page.context.close()
 
@@ -139,7 +153,7 @@ def test_trust_sends_a_tablet_that_trusts_it_to_the_secure_address(trusting, ser
     page = open_page(trusting, plain(server))
     try:
         page.goto("/trust")
-        page.get_by_role("button", name="Check").tap()
+        page.get_by_role("link", name="Check", exact=True).tap()
         page.wait_for_url(secure(server) + "/**")
         assert page.evaluate("() => window.isSecureContext") is True
     finally:

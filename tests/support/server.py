@@ -41,7 +41,7 @@ class Server:
     """`python -m scorekeeper.serve` as its own process, on loopback, on the given database;
     `with Server(...)` starts it and stops it again. HTTP alone (`--https no`) unless `https`:
     then HTTPS too, on a port of its own (`https_port`), with the certificate in the
-    environment's `TLS_FOLDER`. `runner` is the Python arguments that start it."""
+    environment's `TLS_FOLDER`."""
 
     def __init__(
         self,
@@ -49,13 +49,11 @@ class Server:
         log: Path,
         env: Mapping[str, str] | None = None,
         https: bool = False,
-        runner: tuple[str, ...] = SERVE_MODULE,
     ):
         self.database_url = database_url
         self.log_path = log
         self.env = dict(env or {})
         self.https = https
-        self.runner = runner
         self.process: subprocess.Popen | None = None
         self.port = 0
         self.https_port: int | None = None
@@ -63,6 +61,11 @@ class Server:
     @property
     def url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
+
+    @property
+    def tls_folder(self) -> Path:
+        """Where the server keeps its authority and certificate (its `TLS_FOLDER`)."""
+        return Path(self.env["TLS_FOLDER"])
 
     @property
     def secure_url(self) -> str:
@@ -81,9 +84,9 @@ class Server:
     def __exit__(self, *exc_info) -> None:
         self.stop()
 
-    def start(self, timeout: float = 20) -> None:
-        """Start on a port the server itself picks (`--port 0`), read back from what it prints:
-        no other process can take the port between choosing and binding it."""
+    def start(self, timeout: float = 20, ports: tuple[int, int | None] = (0, 0)) -> None:
+        """Start on ports the server itself picks (`--port 0`), read back from what it prints:
+        no other process can take a port between choosing and binding it."""
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
@@ -91,8 +94,11 @@ class Server:
             **self.env,
         }
         STARTED_ON.append(self.database_url)
-        command = [sys.executable, *self.runner, "--host", LOOPBACK, "--port", "0"]
-        command += ["--https", "yes", "--https-port", "0"] if self.https else ["--https", "no"]
+        command = [sys.executable, *SERVE_MODULE, "--host", LOOPBACK, "--port", str(ports[0])]
+        if self.https:
+            command += ["--https", "yes", "--https-port", str(ports[1])]
+        else:
+            command += ["--https", "no"]
         printed_before = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
@@ -119,6 +125,10 @@ class Server:
                         return
             time.sleep(0.02)
         raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
+
+    def restart(self) -> None:
+        """Start again on the same ports, as `make run` is started again after a stop."""
+        self.start(ports=(self.port, self.https_port))
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush, no goodbye."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import serve
-from scorekeeper.tls import serving
+from scorekeeper.tls import certificates, serving
 from tests.support.server import (
     LOOPBACK,
     SERVE_MODULE,
@@ -25,24 +25,15 @@ from tests.support.server import (
     refused_on_a_busy_port,
     request,
 )
-from tests.tls import standin
 
 ROOT = Path(__file__).resolve().parents[2]
-certificates = standin.install()
-# `python -m scorekeeper.serve` itself; while the certificates module is missing, the same
-# module run after the stand-in took its place.
-LAUNCH_WITH_STANDIN = (
-    "from tests.tls import standin; standin.install(); import runpy;"
-    " runpy.run_module('scorekeeper.serve', run_name='__main__', alter_sys=True)"
-)
-RUNNER = SERVE_MODULE if certificates is not standin else ("-c", LAUNCH_WITH_STANDIN)
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tls-serving")]
 
 
 @pytest.fixture(scope="module")
 def secure_server() -> Server:
-    with private_server(https=True, runner=RUNNER) as server:
+    with private_server(https=True) as server:
         yield server
 
 
@@ -155,7 +146,6 @@ def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, stop):
         tmp_path / "server.log",
         {"TLS_FOLDER": str(tmp_path / "tls")},
         https=True,
-        runner=RUNNER,
     )
     with server:
         held = secure_connection(server.https_port, str(tmp_path / "tls" / "ca.crt"))
@@ -172,7 +162,7 @@ def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, stop):
 def test_a_busy_https_port_is_one_sentence_and_nothing_is_announced(tmp_path):
     refused_on_a_busy_port(
         lambda port: (
-            [*RUNNER, "--host", LOOPBACK, "--port", "0", "--https", "yes"]
+            [*SERVE_MODULE, "--host", LOOPBACK, "--port", "0", "--https", "yes"]
             + ["--https-port", str(port)]
         ),
         {
@@ -249,7 +239,7 @@ def test_a_renewed_certificate_is_served_without_a_restart(https_in_process, tmp
 def test_nothing_made_is_nothing_reloaded_and_a_failure_keeps_the_certificate(https_in_process):
     port, tls, first = https_in_process
     logged: list[str] = []
-    unchanged = standin.Credentials(Path("/nowhere.crt"), Path("/nowhere.key"), Path("/ca"))
+    unchanged = certificates.Credentials(Path("/nowhere.crt"), Path("/nowhere.key"), Path("/ca"))
     serving.Renewal(lambda: unchanged, tls, log=logged.append).check()
     assert logged == []
 
