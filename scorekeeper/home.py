@@ -40,6 +40,9 @@ class TabletHint:
     qr: str | None = field(default=None, repr=False)  # that address as a data: SVG QR code
     others: tuple[str, ...] = ()  # the machine's further addresses, on other networks
     local_only: bool = False  # the server listens on loopback: no tablet can reach it
+    # With HTTPS served, the tablet's two steps at the first address (as `make run` prints them):
+    # (what to do, address, its QR code) for "trust this score book", then "open it".
+    steps: tuple[tuple[str, str, str], ...] = field(default=(), repr=False)
 
 
 @bp.app_context_processor
@@ -122,7 +125,15 @@ def tablet_hint() -> TabletHint:
     urls = network.tablet_urls(host, current_app.config["SERVE_PORT"] or request_port())
     if not urls:
         return TabletHint(url=None)
-    return TabletHint(url=urls[0], qr=qr.svg_data_uri(urls[0]), others=tuple(urls[1:]))
+    https_port = current_app.config["SERVE_HTTPS_PORT"]
+    steps = ()
+    if https_port is not None:
+        trust, secure = addresses.steps(urls[0], https_port)
+        steps = (
+            ("Trust this score book (once per tablet)", trust, qr.svg_data_uri(trust)),
+            ("Open the score book", secure, qr.svg_data_uri(secure)),
+        )
+    return TabletHint(url=urls[0], qr=qr.svg_data_uri(urls[0]), others=tuple(urls[1:]), steps=steps)
 
 
 def request_port() -> int:

@@ -21,7 +21,7 @@ from cheroot import wsgi
 
 from . import create_app, database, network, qr, settings
 from .scorebook import names
-from .tls import serving
+from .tls import addresses, serving
 
 BODY_CAP = 8 * 1024 * 1024
 DEFAULT_HOST = settings.default("SERVE_HOST")
@@ -243,7 +243,7 @@ def start_message(
 
 def _secure_lines(urls: Sequence[str], secure: Secure, tty: bool) -> list[str]:
     """The two steps for a tablet, a QR code each, on the first address; then the others."""
-    trust, opened = _steps(urls[0], secure.port)
+    trust, opened = addresses.steps(urls[0], secure.port)
     lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, scan:"]
     lines += [
         f"1. Trust this score book (once per tablet): {trust}",
@@ -252,14 +252,8 @@ def _secure_lines(urls: Sequence[str], secure: Secure, tty: bool) -> list[str]:
     lines += [f"2. Open the score book: {opened}", qr.text_blocks(opened, tty=tty)]
     if len(urls) > 1:
         lines.append("Other addresses of this machine (trust, then open):")
-        lines += ["  {}  then  {}".format(*_steps(url, secure.port)) for url in urls[1:]]
+        lines += ["  {}  then  {}".format(*addresses.steps(url, secure.port)) for url in urls[1:]]
     return lines
-
-
-def _steps(url: str, https_port: int) -> tuple[str, str]:
-    """A plain-HTTP tablet address as its two steps: the trust page and the secure address."""
-    address = url.split("://", 1)[1].rsplit(":", 1)[0].strip("[]")
-    return f"{url}trust", network.url(address, https_port, scheme="https")
 
 
 def bind_problem(error: OSError, host: str, port: int, variable: str = "PORT") -> str:

@@ -9,6 +9,8 @@ import re
 
 from flask import current_app, request
 
+from .. import network
+
 # A host name as a link or a Content-Security-Policy may carry it: letters, digits, dots and
 # hyphens. Anything else in a Host header gives no secure address rather than a broken one.
 HOST_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$")
@@ -72,3 +74,10 @@ def insecure_context() -> bool:
         return not ipaddress.ip_address(name).is_loopback
     except ValueError:
         return True
+
+
+def steps(url: str, https_port: int) -> tuple[str, str]:
+    """A tablet's two steps at one of this machine's plain-HTTP addresses (`make run` prints
+    them, the serving machine's home page shows them): the trust page, then the secure address."""
+    address = url.split("://", 1)[1].rsplit(":", 1)[0].strip("[]")
+    return f"{url}trust", network.url(address, https_port, scheme="https")

@@ -80,16 +80,18 @@ def test_https_without_the_authority_is_a_certificate_error(secure_server):
     assert request(secure_server.port, "GET", "/healthz")[0] == 200
 
 
-def session_cookie(response: http.client.HTTPResponse) -> str:
-    cookies = [value for name, value in response.getheaders() if name.lower() == "set-cookie"]
-    (cookie,) = [cookie for cookie in cookies if cookie.startswith("session=")]
+def session_cookie(response: http.client.HTTPResponse, name: str = "session") -> str:
+    cookies = [value for header, value in response.getheaders() if header.lower() == "set-cookie"]
+    (cookie,) = [cookie for cookie in cookies if cookie.startswith(f"{name}=")]
     return cookie
 
 
 def test_the_session_cookie_is_secure_over_https_only(secure_server):
-    """cheroot says `wsgi.url_scheme` https on the HTTPS port: the app marks its cookie Secure."""
+    """cheroot says `wsgi.url_scheme` https on the HTTPS port: the app marks its cookie Secure
+    (and names it `__Host-session`, apart from the plain address's)."""
     over_https = session_cookie(
-        secure_get(secure_server.https_port, authority(secure_server), "/games/new")
+        secure_get(secure_server.https_port, authority(secure_server), "/games/new"),
+        "__Host-session",
     )
     assert "Secure" in over_https.split("; ")
     connection = http.client.HTTPConnection(LOOPBACK, secure_server.port, timeout=10)

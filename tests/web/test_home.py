@@ -59,6 +59,23 @@ def test_the_port_make_run_listens_on_wins(app, client):
     assert 'href="http://192.168.1.20:5200/"' in home(client, "127.0.0.1")
 
 
+def test_with_https_served_the_serving_machine_shows_the_tablets_two_steps(app, client):
+    """The same two steps `make run` prints: trust over plain HTTP, then the secure address."""
+    app.config.update(SERVE_HOST="0.0.0.0", SERVE_PORT=5000, SERVE_HTTPS_PORT=5443)
+    html = home(client, "127.0.0.1")
+    steps = re.findall(
+        r'<strong>([^<]+)</strong></p>\s*<p><a class="button secondary tablet-url" href="([^"]+)"',
+        html,
+    )
+    assert steps == [
+        ("Trust this score book (once per tablet)", "http://192.168.1.20:5000/trust"),
+        ("Open the score book", "https://192.168.1.20:5443/"),
+    ]
+    assert 'alt="QR code for http://192.168.1.20:5000/trust"' in html
+    assert 'alt="QR code for https://192.168.1.20:5443/"' in html
+    assert len(re.findall(r'<img src="data:image/svg\+xml;base64,', html)) == 2
+
+
 @pytest.mark.parametrize("remote", ["192.168.1.31", "10.0.0.4", "::ffff:192.168.1.31", "fe80::1"])
 def test_from_another_device_the_home_page_shows_nothing_of_it(client, remote):
     html = home(client, remote)
