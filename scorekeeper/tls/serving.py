@@ -16,12 +16,11 @@ from cheroot.server import HTTPConnection
 from cheroot.ssl.builtin import BuiltinSSLAdapter
 
 from .. import network, security
-from . import folder
+from . import certificates, folder
+from .certificates import Credentials, Names
 
 if TYPE_CHECKING:
     from flask import Flask
-
-    from .certificates import Credentials, Names
 
 # Words `--https` (and `HTTPS=… make run`) takes; None is "auto".
 CHOICES: dict[str, bool | None] = {"auto": None}
@@ -67,8 +66,6 @@ def https_port(app: Flask) -> int:
 def names(app: Flask, host: str) -> Names:
     """Every name and address a tablet may open this machine by, as the certificate holds them:
     the addresses the server offers on `host` and the `HTTPS_NAMES` beside the machine's own."""
-    from . import certificates
-
     given = app.config["HTTPS_NAMES"] or ""
     extra = [name.strip() for name in given.split(",") if name.strip()]
     try:
@@ -80,8 +77,6 @@ def names(app: Flask, host: str) -> Names:
 def credentials(app: Flask, host: str) -> Credentials:
     """The server's certificate for this machine's names now, made or renewed when it has to be
     (the certificate authority too, on the first run)."""
-    from . import certificates
-
     return certificates.ensure(folder(app), names(app, host))
 
 
