@@ -50,11 +50,13 @@ class SessionInterface(SecureCookieSessionInterface):
     """The session cookie is `Secure` exactly when the request came over HTTPS, and then named
     `__Host-session`: a tablet that has used the secure address and opens the plain one again
     (an old bookmark) gets a session of its own there, where a browser would refuse to let plain
-    HTTP replace the secure cookie of the same name and every form would fail its check."""
+    HTTP replace the secure cookie of the same name and every form would fail its check. Behind
+    trusted proxies the name stays `session`, as it always was: the proxy serves one scheme."""
 
     def get_cookie_name(self, app: Flask) -> str:
         name = super().get_cookie_name(app)
-        return f"__Host-{name}" if request.is_secure else name
+        own_https = request.is_secure and not trusted_proxies(app)
+        return f"__Host-{name}" if own_https else name
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure or super().get_cookie_secure(app)
