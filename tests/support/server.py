@@ -241,15 +241,12 @@ def request(
 
 
 @contextlib.contextmanager
-def private_server(env: Mapping[str, str] | None = None, **options: Any) -> Iterator[Server]:
+def private_server(env: Mapping[str, str] | None = None) -> Iterator[Server]:
     """A started server on a SQLite file of its own in a temporary folder (never `instance/`),
-    stopped and removed when the block ends; `options` go to `Server` (`https=True`: its
-    certificate in the same folder)."""
+    stopped and removed when the block ends."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-server-") as folder:
         database = Path(folder) / "book.sqlite"
-        env = {"TLS_FOLDER": str(Path(folder) / "tls"), **(env or {})}
-        log = Path(folder) / "server.log"
-        with Server(f"sqlite:///{database}", log, env, **options) as server:
+        with Server(f"sqlite:///{database}", Path(folder) / "server.log", env) as server:
             yield server
 
 

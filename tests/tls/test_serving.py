@@ -21,7 +21,6 @@ from tests.support.server import (
     LOOPBACK,
     SERVE_MODULE,
     Server,
-    private_server,
     refused_on_a_busy_port,
     request,
 )
@@ -32,8 +31,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tls-serving")]
 
 
 @pytest.fixture(scope="module")
-def secure_server() -> Server:
-    with private_server(https=True) as server:
+def secure_server(tmp_path_factory, module_database) -> Server:
+    """One server with HTTPS on the engine under test, its authority in a folder of its own."""
+    folder = tmp_path_factory.mktemp("secure-server")
+    env = {"TLS_FOLDER": str(folder / "tls")}
+    with Server(module_database("book"), folder / "server.log", env, https=True) as server:
         yield server
 
 
@@ -142,9 +144,9 @@ def test_https_to_the_http_port_fails_at_once_and_serving_goes_on(secure_server)
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl+C"])
-def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, stop):
+def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, fresh_database, stop):
     server = Server(
-        f"sqlite:///{tmp_path / 'book.sqlite'}",
+        fresh_database("signal"),
         tmp_path / "server.log",
         {"TLS_FOLDER": str(tmp_path / "tls")},
         https=True,
@@ -161,7 +163,7 @@ def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, stop):
     assert "Traceback" not in server.log()
 
 
-def test_a_busy_https_port_is_one_sentence_and_nothing_is_announced(tmp_path):
+def test_a_busy_https_port_is_one_sentence_and_nothing_is_announced(tmp_path, fresh_database):
     refused_on_a_busy_port(
         lambda port: (
             [*SERVE_MODULE, "--host", LOOPBACK, "--port", "0", "--https", "yes"]
@@ -169,7 +171,7 @@ def test_a_busy_https_port_is_one_sentence_and_nothing_is_announced(tmp_path):
         ),
         {
             "PYTHONPATH": str(ROOT),
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}",
+            "DATABASE_URL": fresh_database("busy"),
             "TLS_FOLDER": str(tmp_path / "tls"),
         },
         "HTTPS_PORT",
