@@ -126,14 +126,15 @@ def tablet_hint() -> TabletHint:
     if not urls:
         return TabletHint(url=None)
     https_port = current_app.config["SERVE_HTTPS_PORT"]
-    steps = ()
-    if https_port is not None:
-        trust, secure = addresses.steps(urls[0], https_port)
-        steps = (
-            ("Trust this score book (once per tablet)", trust, qr.svg_data_uri(trust)),
-            ("Open the score book", secure, qr.svg_data_uri(secure)),
+    if https_port is None:
+        return TabletHint(url=urls[0], qr=qr.svg_data_uri(urls[0]), others=tuple(urls[1:]))
+    steps = tuple(
+        (name, url, qr.svg_data_uri(url))
+        for name, url in zip(
+            addresses.STEP_NAMES, addresses.steps(urls[0], https_port), strict=True
         )
-    return TabletHint(url=urls[0], qr=qr.svg_data_uri(urls[0]), others=tuple(urls[1:]), steps=steps)
+    )
+    return TabletHint(url=urls[0], others=tuple(urls[1:]), steps=steps)
 
 
 def request_port() -> int:

@@ -246,10 +246,10 @@ def _secure_lines(urls: Sequence[str], secure: Secure, tty: bool) -> list[str]:
     trust, opened = addresses.steps(urls[0], secure.port)
     lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, scan:"]
     lines += [
-        f"1. Trust this score book (once per tablet): {trust}",
+        f"1. {addresses.STEP_NAMES[0]}: {trust}",
         qr.text_blocks(trust, tty=tty),
     ]
-    lines += [f"2. Open the score book: {opened}", qr.text_blocks(opened, tty=tty)]
+    lines += [f"2. {addresses.STEP_NAMES[1]}: {opened}", qr.text_blocks(opened, tty=tty)]
     if len(urls) > 1:
         lines.append("Other addresses of this machine (trust, then open):")
         lines += ["  {}  then  {}".format(*addresses.steps(url, secure.port)) for url in urls[1:]]

@@ -76,6 +76,10 @@ def insecure_context() -> bool:
         return True
 
 
+# What the tablet does at each of the two addresses `steps` gives, in order.
+STEP_NAMES = ("Trust this score book (once per tablet)", "Open the score book")
+
+
 def steps(url: str, https_port: int) -> tuple[str, str]:
     """A tablet's two steps at one of this machine's plain-HTTP addresses (`make run` prints
     them, the serving machine's home page shows them): the trust page, then the secure address."""

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from scorekeeper.tls import certificates
 from tests.support.browser import LAN_NAME, TABLET_VIEWPORTS
 from tests.support.server import Client, Server
-from tests.support.tablet import start_game
+from tests.support.tablet import noting_problems, start_game
 from tests.support.trust import launch_trusting, trusting_home
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("secure_table")]
@@ -59,102 +59,99 @@ def plain(server) -> str:
     return f"http://{LAN_NAME}:{server.port}"
 
 
-def open_page(chromium, base_url: str, viewport: str = "landscape", **options):
-    context = chromium.new_context(
-        viewport=TABLET_VIEWPORTS[viewport], has_touch=True, base_url=base_url, **options
-    )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    page.problems = problems
-    return page
+@pytest.fixture
+def open_page():
+    """Opens a page of a fresh profile of `chromium` at a tablet size; every profile it opened
+    is closed after the test. `page.problems` holds the page's script errors."""
+    contexts = []
+
+    def opened(chromium, base_url: str, viewport: str = "landscape"):
+        context = chromium.new_context(
+            viewport=TABLET_VIEWPORTS[viewport], has_touch=True, base_url=base_url
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return noting_problems(context.new_page())
+
+    yield opened
+    for context in contexts:
+        context.close()
 
 
 @pytest.mark.parametrize("viewport", sorted(TABLET_VIEWPORTS))
-def test_a_trusting_tablet_gets_every_table_feature_by_the_lan_name(trusting, server, viewport):
+def test_a_trusting_tablet_gets_every_table_feature_by_the_lan_name(
+    open_page, trusting, server, viewport
+):
     page = open_page(trusting, secure(server), viewport)
-    try:
-        page.goto("/")
-        assert page.evaluate("() => window.isSecureContext") is True
-        cdp = page.context.new_cdp_session(page)
-        scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
-        assert scope == secure(server) + "/"
-        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-        # A test's browser profile is a throwaway one, which chromium never installs into.
-        assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
-        start_game(page)  # the scorekeeper's tablet: its round form keeps the screen on
-        expect(page.locator(".wakelock-note")).to_have_text("Screen stays on")
-        assert page.evaluate("() => navigator.serviceWorker.controller !== null") is True
-        assert page.problems == []
-    finally:
-        page.context.close()
+    page.goto("/")
+    assert page.evaluate("() => window.isSecureContext") is True
+    cdp = page.context.new_cdp_session(page)
+    scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+    assert scope == secure(server) + "/"
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # A test's browser profile is a throwaway one, which chromium never installs into.
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+    start_game(page)  # the scorekeeper's tablet: its round form keeps the screen on
+    expect(page.locator(".wakelock-note")).to_have_text("Screen stays on")
+    assert page.evaluate("() => navigator.serviceWorker.controller !== null") is True
+    assert page.problems == []
 
 
-def test_the_offline_page_shows_when_the_server_stops_and_leaves_when_it_is_back(trusting, server):
+def test_the_offline_page_shows_when_the_server_stops_and_leaves_when_it_is_back(
+    open_page, trusting, server
+):
     page = open_page(trusting, secure(server))
+    page.goto("/games/")
+    page.evaluate("async () => await navigator.serviceWorker.ready")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    server.stop()
     try:
-        page.goto("/games/")
-        page.evaluate("async () => await navigator.serviceWorker.ready")
         page.reload()
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        server.stop()
-        try:
-            page.reload()
-            expect(page.locator("h1")).to_have_text("The score book cannot be reached")
-        finally:
-            server.restart()  # on the same two ports, as `make run` is started again
-        expect(page.locator("h1")).to_have_text("Games", timeout=20_000)
-        assert page.url == secure(server) + "/games/"
+        expect(page.locator("h1")).to_have_text("The score book cannot be reached")
     finally:
-        page.context.close()
+        server.restart()  # on the same two ports, as `make run` is started again
+    expect(page.locator("h1")).to_have_text("Games", timeout=20_000)
+    assert page.url == secure(server) + "/games/"
 
 
-def test_over_plain_http_the_tablet_is_told_what_is_missing_and_the_fix(trusting, server):
+def test_over_plain_http_the_tablet_is_told_what_is_missing_and_the_fix(
+    open_page, trusting, server
+):
     page = open_page(trusting, plain(server))
-    try:
-        # This tablet used the secure address before: its secure session cookie must not stand
-        # in the way of the plain address's forms (a browser lets no plain page replace it).
-        page.goto(secure(server) + "/games/new")
-        page.goto("/")
-        assert page.evaluate("() => window.isSecureContext") is False
-        offer = page.locator("a[href^='https://']").first
-        expect(offer).to_have_attribute("href", secure(server) + "/")
-        start_game(page)
-        note = page.locator(".wakelock-note")
-        expect(note).to_contain_text("Screen may sleep")
-        assert page.problems == []
-    finally:
-        page.context.close()
+    # This tablet used the secure address before: its secure session cookie must not stand
+    # in the way of the plain address's forms (a browser lets no plain page replace it).
+    page.goto(secure(server) + "/games/new")
+    page.goto("/")
+    assert page.evaluate("() => window.isSecureContext") is False
+    offer = page.locator("a[href^='https://']").first
+    expect(offer).to_have_attribute("href", secure(server) + "/")
+    start_game(page)
+    note = page.locator(".wakelock-note")
+    expect(note).to_contain_text("Screen may sleep")
+    assert page.problems == []
 
 
 def test_a_tablet_that_does_not_trust_it_yet_gets_a_certificate_error_and_trust_works(
-    browser, server
+    open_page, browser, server
 ):
     page = open_page(browser, plain(server))
-    try:
-        with pytest.raises(BrowserError, match="ERR_CERT_AUTHORITY_INVALID"):
-            page.goto(secure(server) + "/")
-        page = page.context.new_page()  # away from the browser's own error page
-        page.goto("/trust")
-        expect(page.locator("h1")).to_be_visible()
-        expect(page.get_by_role("link", name="Check", exact=True)).to_be_visible()
-        with Client(server.port) as client:  # the download itself, as the tablet gets it
-            download = client.request("GET", "/trust/scorekeeper-ca.crt")
-        assert download.status == 200
-        assert download.headers["content-type"] == "application/x-x509-ca-cert"
-        assert download.body == certificates.read_authority(server.tls_folder).der
-    finally:
-        page.context.close()
+    with pytest.raises(BrowserError, match="ERR_CERT_AUTHORITY_INVALID"):
+        page.goto(secure(server) + "/")
+    page = page.context.new_page()  # away from the browser's own error page
+    page.goto("/trust")
+    expect(page.locator("h1")).to_be_visible()
+    expect(page.get_by_role("link", name="Check", exact=True)).to_be_visible()
+    with Client(server.port) as client:  # the download itself, as the tablet gets it
+        download = client.request("GET", "/trust/scorekeeper-ca.crt")
+    assert download.status == 200
+    assert download.headers["content-type"] == "application/x-x509-ca-cert"
+    assert download.body == certificates.read_authority(server.tls_folder).der
 
 
-def test_trust_sends_a_tablet_that_trusts_it_to_the_secure_address(trusting, server):
+def test_trust_sends_a_tablet_that_trusts_it_to_the_secure_address(open_page, trusting, server):
     page = open_page(trusting, plain(server))
-    try:
-        page.goto("/trust")
-        page.get_by_role("link", name="Check", exact=True).tap()
-        page.wait_for_url(secure(server) + "/**")
-        assert page.evaluate("() => window.isSecureContext") is True
-    finally:
-        page.context.close()
+    page.goto("/trust")
+    page.get_by_role("link", name="Check", exact=True).tap()
+    page.wait_for_url(secure(server) + "/**")
+    assert page.evaluate("() => window.isSecureContext") is True

@@ -140,7 +140,11 @@ CONTROLS = "main .button, main button, main input:not([type=hidden]), main selec
 def by_lan_name(tablet, live_server, viewport):
     """A page of a fresh browser profile (another tablet) at `viewport`, opening the app by its
     LAN name; `page.problems` holds its script errors and CSP violations."""
-    page = tablet(viewport, base_url=lan_url(live_server)).new_page()
+    return noting_problems(tablet(viewport, base_url=lan_url(live_server)).new_page())
+
+
+def noting_problems(page):
+    """The page, with `page.problems` holding its script errors and CSP violations."""
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
