@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+import sqlalchemy as sa
 from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -42,6 +43,7 @@ PORTABLE_ID_RANGE = range(-(2**31), 2**31)
 # The drivers' words for a table or column that is not there: the database is behind the app.
 SQLITE_MISSING = ("no such table", "no such column")
 POSTGRES_MISSING = frozenset({"42P01", "42703"})  # SQLSTATE undefined_table, undefined_column
+SEQUENCE_USED_UP = "2200H"  # SQLSTATE sequence_generator_limit_exceeded
 
 
 def database_url(url: str) -> str:
@@ -156,6 +158,12 @@ def schema_missing(error: DBAPIError) -> bool:
     return getattr(original, "sqlstate", None) in POSTGRES_MISSING
 
 
+def ids_used_up(error: DBAPIError) -> bool:
+    """True when an id sequence has handed out its last number (PostgreSQL, after an import of a
+    game numbered at the top of the id range): no retry mends it."""
+    return getattr(error.orig, "sqlstate", None) == SEQUENCE_USED_UP
+
+
 def revision_problem() -> str | None:
     """Why the database is not at this app's newest revision, in words; None when it is."""
     current, head = current_revision(), head_revision()
@@ -215,6 +223,40 @@ def adopt_legacy(connection: Connection, context) -> bool:
     return True
 
 
+_players = sa.table(
+    "players",
+    sa.column("id", sa.Integer),
+    sa.column("game_id", sa.Integer),
+    sa.column("seat", sa.Integer),
+    sa.column("name", sa.String),
+    sa.column("name_key", sa.String),
+)
+
+
+def rekey_players(connection: Connection, keys_of: Callable[[Sequence[str]], list[str]]) -> None:
+    """Give every game's seats the keys `keys_of` makes from its names in seat order (a
+    migration's step: `names.seat_keys` today). Names are never changed."""
+    rows = connection.execute(
+        sa.select(_players.c.id, _players.c.game_id, _players.c.name).order_by(
+            _players.c.game_id, _players.c.seat
+        )
+    ).all()
+    games: dict[int, list] = {}
+    for row in rows:
+        games.setdefault(row.game_id, []).append(row)
+    new_keys: dict[int, str] = {}
+    for seated in games.values():
+        keys = keys_of([row.name for row in seated])
+        new_keys.update(zip((row.id for row in seated), keys, strict=True))
+    # Out of the way first: the unique (game, key) must hold after every single UPDATE.
+    for row_id in new_keys:
+        connection.execute(
+            _players.update().where(_players.c.id == row_id).values(name_key=f"\x01{row_id}")
+        )
+    for row_id, key in new_keys.items():
+        connection.execute(_players.update().where(_players.c.id == row_id).values(name_key=key))
+
+
 def move_sequences_past_ids(connection: Connection) -> None:
     """After rows were written with explicit ids, let each id sequence continue after the largest.
 
@@ -223,9 +265,12 @@ def move_sequences_past_ids(connection: Connection) -> None:
     if connection.dialect.name != "postgresql":
         return
     for table in db.metadata.sorted_tables:
+        # Marked as called at the largest id, the sequence hands out the next one: a largest id
+        # at the very top of the id range (2147483647) is stored, where setting the sequence to
+        # one past it would overflow.
         connection.execute(
             text(
                 f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'),"
-                f" coalesce((SELECT max(id) FROM {table.name}), 0) + 1, false)"
+                f" coalesce(max(id), 1), max(id) IS NOT NULL) FROM {table.name}"
             )
         )

@@ -20,15 +20,6 @@ down_revision = "0001_baseline"
 branch_labels = None
 depends_on = None
 
-players = sa.table(
-    "players",
-    sa.column("id", sa.Integer),
-    sa.column("game_id", sa.Integer),
-    sa.column("seat", sa.Integer),
-    sa.column("name", sa.String),
-    sa.column("name_key", sa.String),
-)
-
 
 def upgrade():
     op.create_table(
@@ -58,25 +49,9 @@ def downgrade():
 
 
 def _rekey(key_of) -> None:
-    """Give every player the key `key_of` makes; a seat whose key is taken gets "#<seat>" added."""
-    connection = op.get_bind()
-    rows = connection.execute(
-        sa.select(players.c.id, players.c.game_id, players.c.seat, players.c.name).order_by(
-            players.c.game_id, players.c.seat
-        )
-    ).all()
-    new_keys: dict[int, str] = {}
-    taken: set[tuple[int, str]] = set()
-    for row in rows:
-        key = key_of(row.name)
-        if (row.game_id, key) in taken:
-            key = f"{key[:64]}#{row.seat}"
-        taken.add((row.game_id, key))
-        new_keys[row.id] = key
-    # Out of the way first: the unique (game, key) must hold after every single UPDATE.
-    for row_id in new_keys:
-        connection.execute(
-            players.update().where(players.c.id == row_id).values(name_key=f"\x01{row_id}")
-        )
-    for row_id, key in new_keys.items():
-        connection.execute(players.update().where(players.c.id == row_id).values(name_key=key))
+    """Give every player the key `key_of` makes; a seat whose key is taken gets "#<seat>" added
+    (`names.seat_keys`)."""
+    from scorekeeper import database
+    from scorekeeper.scorebook.names import seat_keys
+
+    database.rekey_players(op.get_bind(), lambda names: seat_keys(names, key_of))

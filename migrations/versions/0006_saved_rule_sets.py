@@ -17,9 +17,6 @@ saved rule set (each copied its document), so none is touched either way. The pl
 as the upgrade made them: the older code reads them the same way.
 """
 
-import importlib.util
-from pathlib import Path
-
 import sqlalchemy as sa
 from alembic import op
 
@@ -48,15 +45,12 @@ def upgrade():
 
 
 def _rekey_players() -> None:
-    """Every player's key as `names.name_key` makes it now, by the re-keying 0002 does (one
-    definition: a seat whose key its game already has gets "#<seat>")."""
-    from scorekeeper.scorebook.names import name_key
+    """Every player's key as `names.name_key` makes it now (one definition: a seat whose key its
+    game already has gets "#<seat>", `names.seat_keys`)."""
+    from scorekeeper import database
+    from scorekeeper.scorebook.names import seat_keys
 
-    path = Path(__file__).with_name("0002_write_once.py")
-    spec = importlib.util.spec_from_file_location("revision_0002", path)
-    revision_0002 = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(revision_0002)
-    revision_0002._rekey(name_key)
+    database.rekey_players(op.get_bind(), seat_keys)
 
 
 def downgrade():

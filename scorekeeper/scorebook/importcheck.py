@@ -36,7 +36,7 @@ from .exportformat import (
     Part,
 )
 from .models import Game, Player, Round, RoundChange, RoundScore
-from .names import clean_names, name_key
+from .names import clean_names, kept_as_played, seat_keys
 from .rescore import rescore
 from .snapshot import RoundSnapshot
 
@@ -276,7 +276,7 @@ def _row(
     for each in part.fields:
         if each.kind is Kind.INDEX:
             place = data[each.name]
-            if place != index or isinstance(place, bool):
+            if type(place) is not int or place != index:  # 2.0 and true are not places
                 raise check.at(each.name).fail(f"must be {index}: {each.why}")
     return _read(check, part, data, seats, names)
 
@@ -289,7 +289,10 @@ def _check_game(check: _Checker, item: Any) -> Game:
     first = ("id", "rules", "players")
     values = _row(check, GAME, item, 0, 0, first)
     players: list[Player] = values["players"]
-    _check_names(check.at("players"), [player.name for player in players])
+    names = [player.name for player in players]
+    _check_names(check.at("players"), names)
+    for player, key in zip(players, seat_keys(names), strict=True):
+        player.name_key = key
     rules = RuleSet.parse(values["rules"])
     try:
         rules.check_players(len(players))
@@ -319,11 +322,14 @@ def _check_game(check: _Checker, item: Any) -> Game:
 
 
 def _check_player(check: _Checker, item: Any, seats: int, index: int) -> Player:
-    values = _row(check, PLAYER, item, seats, index)
-    return Player(**values, name_key=name_key(values["name"]))
+    return Player(**_row(check, PLAYER, item, seats, index))
 
 
 def _check_names(check: _Checker, names: list[str]) -> None:
+    """Names as the app writes them today, or exactly as an earlier release kept them (an
+    upgraded database keeps those as they were played: `names.kept_as_played`)."""
+    if kept_as_played(names):
+        return
     try:
         cleaned = clean_names(names)
     except ScorebookError as error:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import string
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 
 from confusable_homoglyphs import utils as confusable_data
@@ -48,16 +48,18 @@ def invisible_character(name: str) -> str | None:
     The joiner and the emoji style selector are kept inside emoji sequences (👩‍🍳), where they
     are what makes the picture.
     """
+    return next((char for char, shows in _showing(name) if not shows), None)
+
+
+def _showing(name: str) -> Iterator[tuple[str, bool]]:
+    """Each character of `name`, and whether it shows (see `invisible_character`)."""
     for index, char in enumerate(name):
         before = name[index - 1] if index else ""
         after = name[index + 1] if index + 1 < len(name) else ""
-        if char == ZERO_WIDTH_JOINER and _emoji(before) and _emoji(after):
-            continue
-        if char == EMOJI_STYLE and _emoji(before):
-            continue
-        if char in INVISIBLE_CHARACTERS or unicodedata.category(char) == "Cf":
-            return char
-    return None
+        joins = char == ZERO_WIDTH_JOINER and _emoji(before) and _emoji(after)
+        styles = char == EMOJI_STYLE and _emoji(before)
+        hidden = char in INVISIBLE_CHARACTERS or unicodedata.category(char) == "Cf"
+        yield char, joins or styles or not hidden
 
 
 def _emoji(char: str) -> bool:
@@ -67,7 +69,13 @@ def _emoji(char: str) -> bool:
 
 def name_key(name: str) -> str:
     """The key two names share when they look alike: "Ann", "ann", "Ánn", "Anń", "Аnn" (Cyrillic),
-    and "Ivan", "IVAN", "Іvan" (Cyrillic І)."""
+    and "Ivan", "IVAN", "Іvan" (Cyrillic І).
+
+    The name is taken as the app writes it (NFKC, `clean_name`) and without the characters that
+    show nothing, so a name kept from before the name rules ("Ｂｏｂ", "ﬁona", "Tab\u200bby") has
+    the key of the name a table would type for it today ("Bob", "fiona", "Tabby").
+    """
+    name = "".join(char for char, shows in _showing(clean_name(name)) if shows)
     # A capital that looks like a Latin capital (Greek Β, Cyrillic І) is that capital first,
     # then every capital is folded: the skeleton alone takes I for l, so "IVAN" and "Ivan"
     # would differ from "ivan". The skeleton after folding the case as well: a small
@@ -179,8 +187,15 @@ def name_problems(raw: Sequence[str]) -> dict[int, str]:
     return problems
 
 
-def clean_names(raw: Sequence[str]) -> list[str]:
-    """The names as stored, or `ScorebookError` for an empty, too long or repeated name."""
+def clean_names(raw: Sequence[str], *, as_played: bool = False) -> list[str]:
+    """The names as stored, or `ScorebookError` for an empty, too long or repeated name.
+
+    With `as_played` (names a game was already played under: playing again, an import), names
+    an earlier release kept are kept as written even where today's rules refuse them (see
+    `kept_as_played`).
+    """
+    if as_played and kept_as_played(raw):
+        return list(raw)
     for index, text in enumerate(raw):
         if not clean_name(text):
             raise ScorebookError(
@@ -193,11 +208,45 @@ def clean_names(raw: Sequence[str]) -> list[str]:
     return [clean_name(text) for text in raw]
 
 
+# --- Names kept from before the name rules --------------------------------------------------
+# The first releases kept a name trimmed, with single spaces, of 1 to NAME_MAX characters and
+# no control character, every name of a game different from the others when case-folded; the
+# rules came later (one written form, NFKC; no invisible or text-reversing characters; no
+# look-alikes). An upgrade keeps such names as they were played, and an import and playing again
+# accept exactly these.
+
+
+def kept_as_played(names: Sequence[str]) -> bool:
+    """True when an earlier release could have kept these names for one game, as written."""
+    for name in names:
+        if not isinstance(name, str) or name != " ".join(name.split()):
+            return False
+        if not 0 < len(name) <= NAME_MAX:
+            return False
+        if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+            return False
+    folded = [name.casefold() for name in names]
+    return len(set(folded)) == len(folded)
+
+
+def seat_keys(names: Sequence[str], key_of: Callable[[str], str] = name_key) -> list[str]:
+    """Each seat's stored key (`name_key`); a seat whose key an earlier seat of the game already
+    has (look-alikes kept from before the name rules) gets "#<seat>" added, so each is unique."""
+    keys: list[str] = []
+    for seat, name in enumerate(names):
+        key = key_of(name)
+        if key in keys:
+            key = f"{key[:64]}#{seat}"
+        keys.append(key)
+    return keys
+
+
 def seat_of(game: Game, name: str, what: str = "player") -> int:
-    """The seat of a player named `name` (as written, else anything that looks like it)."""
+    """The seat of a player named `name`: as stored, as the app writes it today, else anything
+    that looks like it ("Ｂｏｂ", "Bob" and "bob" all name a seat kept as "Ｂｏｂ")."""
     written = clean_name(name)
     for player in game.players:
-        if player.name == written:
+        if player.name in (name, written):
             return player.seat
     key = name_key(written)
     for player in game.players:

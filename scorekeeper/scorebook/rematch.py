@@ -27,10 +27,11 @@ def next_first_dealer(game: Game) -> int:
 
 def rematch(game: Game) -> tuple[Game, str]:
     """A new game of the same players in the same seats under the same rules (its own copy of
-    this game's, so even a table's own rules carry over); `Conflict` while this one is unfinished."""
+    this game's, so even a table's own rules carry over); `Conflict` while this one is unfinished.
+    The names carry over as they were played, kept from before the name rules or not."""
     rules = ledger.rules_of(game)
     if not game.finished:
         raise errors.Conflict(
             f"game {game.id} is not finished: play again once round {rules.last_deal} is recorded"
         )
-    return service.create_game(game.names, rules, next_first_dealer(game))
+    return service.create_game(game.names, rules, next_first_dealer(game), as_played=True)

@@ -47,6 +47,7 @@ def rescore(check: _Checker, game: Game) -> None:
         stored = RoundSnapshot.of_round(played)
         _agrees(where, said, game, played.number, stored, lines=True)
         _check_times(where, said, game, played)
+    _check_game_times(check, game)
     _check_history(check, game)
 
 
@@ -109,10 +110,16 @@ def _check_times(check: _Checker, said: str, game: Game, played: Round) -> None:
         )
 
 
+def _check_game_times(check: _Checker, game: Game) -> None:
+    """Finished and archived after the game was created."""
+    for field in ("finished_at", "archived_at"):
+        moment = getattr(game, field)
+        if moment is not None and moment < game.created_at:
+            raise check.at(field).fail(f"(game {game.id}) is before the game was created")
+
+
 def _check_history(check: _Checker, game: Game) -> None:
     """Each round's corrections and undos follow one another and end where the ledger is."""
-    if game.finished_at is not None and game.finished_at < game.created_at:
-        raise check.at("finished_at").fail(f"(game {game.id}) is before the game was created")
     last: dict[int, RoundSnapshot | None] = {}  # the round as its latest entry left it
     highest: dict[int, int] = {}  # the highest version each round number has had
     for index, change in enumerate(game.history):

@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
+from .. import database
 from ..extensions import db
 from ..rules import RulesError, format_cards
 from ..rules.cards import Card, sort_key
@@ -30,7 +31,7 @@ from . import keys
 from .errors import Conflict, Missing, RulesRefused, ScorebookError
 from .ledger import next_round, rules_of, setup_for
 from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
-from .names import clean_name, clean_names, name_key
+from .names import clean_name, clean_names, name_key, seat_keys
 from .snapshot import RoundSnapshot
 
 
@@ -38,12 +39,15 @@ def create_game(
     names: Sequence[str],
     rules: RuleSet | str | Mapping[str, Any] | None = None,
     first_dealer: str | int | None = None,
+    *,
+    as_played: bool = False,
 ) -> tuple[Game, str]:
     """Seat the players under a rule set (R11: a `RuleSet`, a preset's name or a document;
     `liverpool` when none) and draw the first dealer if not given (R2). The game keeps its own
-    copy of the rules. The key is returned, never stored."""
+    copy of the rules. The key is returned, never stored. With `as_played` (playing again)
+    names kept from before the name rules stay as they were played (`names.clean_names`)."""
     rules = read_rules(rules)
-    cleaned = clean_names(names)
+    cleaned = clean_names(names, as_played=as_played)
     try:
         rules.check_players(len(cleaned))
     except RulesError as error:
@@ -52,7 +56,8 @@ def create_game(
     game = Game(first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash)
     game.rule_set = rules
     game.players = [
-        Player(seat=seat, name=name, name_key=name_key(name)) for seat, name in enumerate(cleaned)
+        Player(seat=seat, name=name, name_key=key)
+        for seat, (name, key) in enumerate(zip(cleaned, seat_keys(cleaned), strict=True))
     ]
     db.session.add(game)
     try:
@@ -60,6 +65,14 @@ def create_game(
     except IntegrityError:
         db.session.rollback()
         raise Conflict("the game could not be saved: nothing was stored, try again") from None
+    except DBAPIError as error:
+        if not database.ids_used_up(error):
+            raise
+        db.session.rollback()
+        raise Conflict(
+            f"no new game can be numbered: game {database.id_range()[-1]}, the highest number "
+            "this database holds, is taken (it came in with an import); nothing was stored"
+        ) from None
     return game, key
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 from scorekeeper import database
 from scorekeeper.extensions import db
-from scorekeeper.scorebook.names import clean_name, name_key
+from scorekeeper.scorebook.names import clean_name, kept_as_played, name_key, seat_keys
 from tests.support.apps import app_on
 from tests.support.book import new_game
 
@@ -125,3 +125,36 @@ def test_the_api_refuses_a_seat_that_differs_by_a_capital_i(client, first, other
     answer = client.post("/api/games", json={"players": [first, "Bob", "Cat", other]})
     assert answer.status_code == 400, answer.get_json()
     assert "already at the table" in answer.get_json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("kept", "today"),
+    [("Ｂｏｂ", "Bob"), ("ﬁona", "fiona"), ("Tab\u200bby", "Tabby"), ("\u202eAnn", "ann")],
+)
+def test_a_name_kept_from_before_the_rules_has_the_key_of_its_spelling_today(kept, today):
+    assert name_key(kept) == name_key(today)
+
+
+def test_the_joiner_inside_an_emoji_still_makes_the_key():
+    assert name_key("👩\u200d🍳") != name_key("👩🍳")
+
+
+@pytest.mark.parametrize(
+    ("names", "kept"),
+    [
+        (["Ｂｏｂ", "ﬁona", "Tab\u200bby", "Ann"], True),
+        (["Ann", "Аnn"], True),  # look-alikes, different when case-folded
+        (["Ann", "ANN"], False),  # the first releases refused these too
+        ([" Ann", "Bob"], False),
+        (["Ann\tLee", "Bob"], False),
+        (["Ann\x07", "Bob"], False),
+        (["A" * 25, "Bob"], False),
+        (["", "Bob"], False),
+    ],
+)
+def test_names_kept_as_played_are_exactly_what_the_first_releases_kept(names, kept):
+    assert kept_as_played(names) is kept
+
+
+def test_look_alike_seats_get_a_key_each():
+    assert seat_keys(["Ann", "Аnn", "ann"]) == ["ann", "ann#1", "ann#2"]

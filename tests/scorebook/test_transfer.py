@@ -251,6 +251,13 @@ BROKEN = [
     (_set((*G, "players", 1, "name"), " Bob"), "must be written 'Bob'"),
     (_set((*G, "players", 1, "name"), "B" * 30), "at most 24"),
     (_set((*G, "players", 1, "seat"), 2), "must be 1: seats are listed in order"),
+    (_set((*G, "players", 1, "seat"), 1.0), "must be 1: seats are listed in order"),
+    (_set((*G, "players", 1, "seat"), True), "must be 1: seats are listed in order"),
+    (_set((*R, "scores", 1, "seat"), 1.0), "must be 1: one line per seat"),
+    (
+        _set((*G, "archived_at"), "2000-01-01T00:00:00.000000Z"),
+        "archived_at (game 1) is before the game was created",
+    ),
     (_set((*G, "players", 1, "wins"), 2), "unknown field wins"),
     (_set((*G, "first_dealer"), 4), "first_dealer must be from 0 to 3"),
     (_set((*G, "key_hash"), "abc"), "key_hash must be null or a sha256"),

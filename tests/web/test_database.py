@@ -361,6 +361,32 @@ def test_import_moves_the_ids_past_the_imported_games(app, fresh_database, tmp_p
     assert [game["id"] for game in again["games"]] == [1, 2, 3, 4, 5]
 
 
+def test_the_highest_id_the_import_allows_is_stored(app, fresh_database, tmp_path):
+    """The import says ids go up to the largest the database holds; that one is taken too."""
+    game_with_rounds(app.test_client())
+    with app.app_context():
+        data = transfer.export_games()
+        top = database.id_range()[-1]
+    data["games"][0]["id"] = top + 1
+    target = app_on(fresh_database("target"), tmp_path, "target")
+    with target.app_context(), pytest.raises(transfer.ImportRefused, match=f"to {top},"):
+        transfer.import_games(data)
+    data["games"][0]["id"] = top
+    (tmp_path / "games.json").write_text(transfer.dumps(data))
+    result = target.test_cli_runner().invoke(args=["import", str(tmp_path / "games.json")])
+    assert result.exit_code == 0, result.output
+    assert f"Imported 1 game: {top}" in result.output
+    answer = target.test_client().get(f"/api/games/{top}")
+    assert answer.status_code == 200 and answer.get_json()["round"] == 2
+    # PostgreSQL numbers no game past its top one, and says so; SQLite finds a free number.
+    made = target.test_client().post("/api/games", json={"players": ["Ann", "Bob", "Cy", "Di"]})
+    if top == 2**31 - 1:
+        assert made.status_code == 409
+        assert f"game {top}, the highest number this database holds" in made.get_json()["error"]
+    else:
+        assert made.status_code == 201, made.get_json()
+
+
 OUT_OF_RANGE = [2**31, 2**63 - 1, 2**63, 10**30]
 PAGES = [
     ("GET", "/games/{id}"),
