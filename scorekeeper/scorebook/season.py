@@ -242,11 +242,11 @@ def season() -> list[PlayerRecord]:
 def find_player(name: str) -> PlayerRecord | None:
     """One player (any spelling of the name that looks alike) with head to head against each
     opponent."""
-    key = player_key(name)
-    if not key:
+    if not player_key(name):
         return None
     games = _sittings()
     players = _records(games)
+    key = _key_named(players, name)
     sittings = players.get(key)
     if not sittings:
         return None
@@ -267,6 +267,19 @@ def find_player(name: str) -> PlayerRecord | None:
         for other, tally in sorted(meetings.items(), key=lambda item: (-item[1][0], item[0]))
     )
     return PlayerRecord(key, sittings[-1].name, tuple(sittings), opponents)
+
+
+def _key_named(players: dict[str, list[Sitting]], name: str) -> str:
+    """The key of the player called `name`: the key of names that look like it, unless only a
+    seat kept apart from a look-alike of its table (an upgraded "Аnn" beside "Ann", key
+    "ann#1") is written exactly so."""
+    key = player_key(name)
+    if any(sitting.name == name for sitting in players.get(key, ())):
+        return key
+    written = (
+        other for other, sittings in players.items() if any(s.name == name for s in sittings)
+    )
+    return next(written, key)
 
 
 def recent_names(limit: int = RECENT_NAMES) -> list[str]:

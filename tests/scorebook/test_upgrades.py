@@ -21,7 +21,7 @@ from sqlalchemy import MetaData
 
 from scorekeeper import database
 from scorekeeper.extensions import db
-from scorekeeper.scorebook import transfer
+from scorekeeper.scorebook import season, transfer
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds, record
 
@@ -248,3 +248,11 @@ def test_playing_again_carries_the_names_as_they_were_played(upgraded, game_id):
     assert answer.status_code == 201, answer.get_json()
     names = WIDE if game_id == 1 else ALIKE
     assert answer.get_json()["players"] == names
+
+
+def test_each_look_alike_kept_from_before_has_a_player_page(upgraded):
+    with upgraded.app_context():
+        cyrillic, latin = season.find_player("Аnn"), season.find_player("Ann")
+        assert (cyrillic.name, [s.game_id for s in cyrillic.sittings]) == ("Аnn", [3])
+        assert (latin.name, [s.game_id for s in latin.sittings]) == ("Ann", [1, 2, 3])
+        assert season.find_player("Bob").name == "Ｂｏｂ"
