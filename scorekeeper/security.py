@@ -44,6 +44,7 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+HSTS = "Strict-Transport-Security"
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -64,19 +65,30 @@ class SessionInterface(SecureCookieSessionInterface):
 
 def trusted_proxies(app: Flask) -> int:
     """How many reverse proxies in front of the app to believe (`TRUSTED_PROXIES`)."""
-    value = app.config["TRUSTED_PROXIES"] or 0
+    return _whole_number(app, "TRUSTED_PROXIES", "proxies")
+
+
+def hsts_seconds(app: Flask) -> int:
+    """How long a browser is told to use only HTTPS for this host (`HSTS_SECONDS`); 0 is never."""
+    return _whole_number(app, "HSTS_SECONDS", "seconds")
+
+
+def _whole_number(app: Flask, name: str, unit: str) -> int:
+    """A setting that is a count (0 or more), or one sentence saying what is wrong with it."""
+    value = app.config[name] or 0
     try:
         count = int(value)
     except (TypeError, ValueError):
         count = -1
     if count < 0:
-        raise ValueError(f"TRUSTED_PROXIES must be a whole number of proxies, not {value!r}")
+        raise ValueError(f"{name} must be a whole number of {unit}, not {value!r}")
     return count
 
 
 def init_app(app: Flask) -> None:
     """Attach the header, body-limit and CSRF-error hooks to the app; trust configured proxies."""
     count = trusted_proxies(app)
+    hsts_seconds(app)  # a wrong value is one sentence on start, not a 500 on the first answer
     if count:
         # The client's address, scheme and host as the proxies saw them; without the setting
         # forwarded headers are ignored, since any client could send them.
@@ -124,9 +136,19 @@ def _read_at_most(stream, size: int) -> bytes:
     return b"".join(parts)
 
 
+def edge_headers(app: Flask, secure: bool) -> dict[str, str]:
+    """The headers every answer carries; over HTTPS the HSTS header too (never over plain HTTP,
+    where a browser must ignore it and anyone on the way could have added it)."""
+    headers = dict(SECURITY_HEADERS)
+    seconds = hsts_seconds(app) if secure else 0
+    if seconds:
+        headers[HSTS] = f"max-age={seconds}"
+    return headers
+
+
 def add_security_headers(response: Response) -> Response:
     """Put the security headers on every response; a view that set one itself keeps its own."""
-    for name, value in SECURITY_HEADERS.items():
+    for name, value in edge_headers(current_app, request.is_secure).items():
         response.headers.setdefault(name, value)
     if is_api_request():
         # Scores and verdicts change from one request to the next: never serve them from a cache.

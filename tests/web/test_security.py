@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import io
 import re
+import socket
 import threading
 from collections.abc import Iterator
 
@@ -99,6 +100,41 @@ def test_api_responses_are_never_cached(client, method, path):
     response = client.open(path, method=method)
     assert response.is_json
     assert response.headers["Cache-Control"] == "no-store"
+
+
+def app_with(tmp_path, **settings):
+    return create_app(dict(TEST_CONFIG, **settings), instance_path=str(tmp_path / "instance"))
+
+
+@pytest.mark.parametrize("path", ["/", "/no-such-page", "/api/rules/profiles"])
+def test_hsts_over_https_only(client, path):
+    """Over HTTPS every answer tells the browser to keep to HTTPS for a year; over plain HTTP
+    never (a browser ignores it there, and anyone on the way could have written it)."""
+    secure = client.get(path, base_url="https://laptop.local")
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert "Strict-Transport-Security" not in client.get(path).headers
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "hsts"),
+    [(1, "https", True), (1, "http", False), (0, "https", False)],
+    ids=["proxy's HTTPS", "proxy's HTTP", "untrusted header"],
+)
+def test_hsts_behind_a_trusted_proxy_follows_its_scheme(tmp_path, proxies, forwarded, hsts):
+    application = app_with(tmp_path, TRUSTED_PROXIES=proxies)
+    headers = {"X-Forwarded-Proto": forwarded, "X-Forwarded-For": "192.168.1.30"}
+    answer = application.test_client().get("/healthz", headers=headers)
+    assert ("Strict-Transport-Security" in answer.headers) is hsts
+
+
+def test_hsts_seconds_is_a_setting_and_zero_sends_none(tmp_path):
+    short = app_with(tmp_path, HSTS_SECONDS="600").test_client()
+    answer = short.get("/", base_url="https://laptop.local")
+    assert answer.headers["Strict-Transport-Security"] == "max-age=600"
+    never = app_with(tmp_path, HSTS_SECONDS=0).test_client()
+    assert "Strict-Transport-Security" not in never.get("/", base_url="https://x.local").headers
+    with pytest.raises(ValueError, match="HSTS_SECONDS must be a whole number of seconds"):
+        app_with(tmp_path, HSTS_SECONDS="a year")
 
 
 def test_pages_keep_normal_caching(client):
@@ -453,6 +489,51 @@ def test_declared_body_over_the_limit_under_cheroot(cheroot_server):
         assert response.getheader("Cache-Control") == "no-store"
     finally:
         connection.close()
+
+
+def raw_answer(port: int, sent: bytes) -> tuple[int, dict[str, str], bytes]:
+    """What the server answers to bytes sent as they are (no client library to tidy them)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        raw.sendall(sent)
+        answer = read_until_closed(raw)
+    return parse_answer(answer)
+
+
+def read_until_closed(sock) -> bytes:
+    parts = []
+    while part := sock.recv(65536):
+        parts.append(part)
+    return b"".join(parts)
+
+
+def parse_answer(answer: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), headers, body
+
+
+SERVERS_OWN_ANSWERS = {
+    "malformed request line": (b"NONSENSE\r\n\r\n", 400),
+    "illegal header line": (b"GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400),
+    "body over the server's cap": (
+        b"POST /api/rules/meld HTTP/1.1\r\nHost: x\r\nContent-Length: 9000000\r\n\r\n",
+        413,
+    ),
+}
+
+
+@pytest.mark.parametrize("sent, status", SERVERS_OWN_ANSWERS.values(), ids=SERVERS_OWN_ANSWERS)
+def test_the_servers_own_answers_carry_the_security_headers(cheroot_server, sent, status):
+    """cheroot answers these before the app runs; they carry the app's headers all the same
+    (and no HSTS: this is plain HTTP)."""
+    got, headers, body = raw_answer(cheroot_server, sent)
+    assert got == status
+    assert headers["Content-Security-Policy"] == EXPECTED_CSP
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert "Strict-Transport-Security" not in headers
+    assert int(headers["Content-Length"]) == len(body)
 
 
 # --- 5. Never the debugger ----------------------------------------------------------------------
