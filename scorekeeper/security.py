@@ -6,11 +6,13 @@ from __future__ import annotations
 import contextlib
 import hmac
 import io
+import re
 
 from flask import Flask, Response, abort, current_app, g, jsonify, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadData, URLSafeTimedSerializer
+from markupsafe import escape
 from sqlalchemy.exc import OperationalError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -18,6 +20,16 @@ from .extensions import db
 from .jsonapi import is_api_request
 
 SECRET_FIELD_WORDS = ("key", "password", "secret", "token")
+# What a refused or busy page shows of a post is at most what the app's own forms hold, so a
+# forged post of 64 KiB is never answered with a page many times its size. The fullest form is
+# the rule editor's (12 deals of 5 melds: about 200 fields), every field is named like
+# `deals-3-contract-2-kind` or `cards_2`, and the longest value is a hand of cards.
+SHOWN_ENTRIES = 250
+SHOWN_VALUE = 400
+# Characters of names and (escaped) values on the whole page: several times a real form's.
+SHOWN_TEXT = 16_000
+SHOWN_FILES = 4
+FIELD_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # Flask-WTF's words for a token whose signature is good but whose time is up.
 CSRF_EXPIRED = "The CSRF token has expired."
 # How long a client is asked to wait before trying again when the database stays busy.
@@ -214,7 +226,9 @@ def database_busy(error: OperationalError):
 
 
 def _entries(*, resend: bool) -> dict:
-    """What was posted, for a page that shows it and, with `resend`, offers to send it again."""
+    """What was posted, for a page that shows it and, with `resend`, offers to send it again:
+    whole, since only a post that passed the CSRF check (this tablet's own) is resent, while
+    what is shown is bounded (see `SHOWN_ENTRIES`)."""
     token_field = current_app.config["WTF_CSRF_FIELD_NAME"]
     fields = [
         (name, value) for name, value in request.form.items(multi=True) if name != token_field
@@ -222,20 +236,42 @@ def _entries(*, resend: bool) -> dict:
     action = request.path
     if request.query_string:
         action += "?" + request.query_string.decode("latin-1")
+    shown, left_out = _shown(fields)
+    files = [f.filename for f in request.files.values() if f.filename]
     return {
         "resend": resend,
         "token_field": token_field,
         "fields": fields if resend else [],
-        # A secret (an edit key) is not shown on screen; a form's one-time token is not either.
-        "shown": [
-            (name, "••••" if _is_secret(name) else value)
-            for name, value in fields
-            if value and name != "write_token"
-        ],
+        "shown": shown,
+        "left_out": left_out,
         "action": action,
         "method": request.method,
-        "dropped_files": [f.filename for f in request.files.values() if f.filename],
+        "dropped_files": [_clipped(name) for name in files[:SHOWN_FILES]],
     }
+
+
+def _shown(fields: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], int]:
+    """The entries to show, as the app's forms have them, and how many others were left out.
+    A secret (an edit key) is not shown on screen; a form's one-time token is not either."""
+    shown: list[tuple[str, str]] = []
+    left_out = 0
+    budget = SHOWN_TEXT
+    for name, value in fields:
+        if not value or name == "write_token":
+            continue
+        text = "••••" if _is_secret(name) else _clipped(value)
+        cost = len(name) + len(escape(text))
+        if len(shown) == SHOWN_ENTRIES or not FIELD_NAME.fullmatch(name) or cost > budget:
+            left_out += 1
+            continue
+        budget -= cost
+        shown.append((name, text))
+    return shown, left_out
+
+
+def _clipped(text: str) -> str:
+    """Text at most `SHOWN_VALUE` characters long, marked where it was cut."""
+    return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
 
 
 def _is_secret(name: str) -> bool:

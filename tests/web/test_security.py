@@ -8,6 +8,7 @@ import re
 import socket
 import threading
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 from flask import render_template_string, request
@@ -286,6 +287,55 @@ def test_an_edit_key_goes_back_hidden_but_is_not_shown(csrf_app, csrf_client):
     assert "<td>Ann</td>" in html
     html = csrf_client.post("/test/form", data=dict(data)).get_data(as_text=True)
     assert "s3cret-k3y" not in html
+
+
+FORGED_48_KB = {
+    "many small fields": [(f"f{i}", "x") for i in range(6_000)],
+    "one long value": [("name", "A" * 48_000)],
+    "values that escape long": [(f"n{i}", '<>"' * 40) for i in range(400)],
+    "a long field name": [("n" * 48_000, "x")],
+    "many names not a form's": [(f"<b>{i}</b>", "x") for i in range(4_000)],
+}
+
+
+@pytest.mark.parametrize("data", FORGED_48_KB.values(), ids=FORGED_48_KB)
+def test_a_forged_post_is_answered_with_a_page_smaller_than_itself(csrf_client, data):
+    """A 48 KB post from another site was answered with 356 KB, every field a row: the page
+    shows at most what the app's own forms hold."""
+    raw = '<>"'  # sent as they are, as a browser may: each is several characters escaped
+    body = "&".join(quote(name, raw) + "=" + quote(value, raw) for name, value in data)
+    assert 40_000 < len(body) < LIMIT
+    answer = csrf_client.post(
+        "/test/form", data=body, content_type="application/x-www-form-urlencoded"
+    )
+    assert answer.status_code == 400
+    assert "Nothing was saved" in answer.get_data(as_text=True)
+    assert len(answer.data) < 40_000
+
+
+def test_a_forged_posts_shown_entries_are_cut_and_the_rest_counted(csrf_client):
+    data = [("name", "A" * 1000), ("<i>odd</i>", "x")] + [(f"f{i}", "y") for i in range(300)]
+    html = csrf_client.post("/test/form", data=MultiDict(data)).get_data(as_text=True)
+    assert f"<td>{'A' * 399}…</td>" in html
+    assert "odd" not in html
+    shown = html.count("<tr>")
+    assert shown == 250
+    assert f"{len(data) - shown} more entries not shown" in html
+
+
+# A whole round at the fullest table: eight seats, each hand long (a deal of many cards).
+FULL_ROUND = [("out", "0"), ("cut_exact", "y"), ("round_number", "3")] + [
+    (f"cards_{seat}", " ".join(["10", "JK", "Q", "2"] * 15)) for seat in range(1, 8)
+]
+
+
+def test_an_expired_full_round_comes_back_whole(csrf_app, csrf_client):
+    html = expired_post(csrf_app, csrf_client, FULL_ROUND).get_data(as_text=True)
+    assert "not shown" not in html
+    fields = read_form(html).fields
+    assert [field for field in fields if field[0] != "csrf_token"] == FULL_ROUND
+    for _, value in FULL_ROUND:
+        assert f"<td>{value}</td>" in html
 
 
 def test_csrf_error_is_never_a_500_for_odd_bodies(csrf_client):
