@@ -294,6 +294,7 @@ FORGED_48_KB = {
     "one long value": [("name", "A" * 48_000)],
     "values that escape long": [(f"n{i}", '<>"' * 40) for i in range(400)],
     "a long field name": [("n" * 48_000, "x")],
+    "the longest names a form has": [(f"{i:04d}" + "n" * 60, "x") for i in range(700)],
     "many names not a form's": [(f"<b>{i}</b>", "x") for i in range(4_000)],
 }
 
