@@ -6,11 +6,13 @@ from __future__ import annotations
 import contextlib
 import hmac
 import io
+import re
 
 from flask import Flask, Response, abort, current_app, g, jsonify, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadData, URLSafeTimedSerializer
+from markupsafe import escape
 from sqlalchemy.exc import OperationalError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -18,6 +20,16 @@ from .extensions import db
 from .jsonapi import is_api_request
 
 SECRET_FIELD_WORDS = ("key", "password", "secret", "token")
+# What a refused or busy page shows of a post is at most what the app's own forms hold, so a
+# forged post of 64 KiB is never answered with a page many times its size. The fullest form is
+# the rule editor's (12 deals of 5 melds: about 200 fields), every field is named like
+# `deals-3-contract-2-kind` or `cards_2`, and the longest value is a hand of cards.
+SHOWN_ENTRIES = 250
+SHOWN_VALUE = 400
+# Characters of names and (escaped) values on the whole page: several times a real form's.
+SHOWN_TEXT = 16_000
+SHOWN_FILES = 4
+FIELD_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # Flask-WTF's words for a token whose signature is good but whose time is up.
 CSRF_EXPIRED = "The CSRF token has expired."
 # How long a client is asked to wait before trying again when the database stays busy.
@@ -44,6 +56,7 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+HSTS = "Strict-Transport-Security"
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -64,19 +77,30 @@ class SessionInterface(SecureCookieSessionInterface):
 
 def trusted_proxies(app: Flask) -> int:
     """How many reverse proxies in front of the app to believe (`TRUSTED_PROXIES`)."""
-    value = app.config["TRUSTED_PROXIES"] or 0
+    return _whole_number(app, "TRUSTED_PROXIES", "proxies")
+
+
+def hsts_seconds(app: Flask) -> int:
+    """How long a browser is told to use only HTTPS for this host (`HSTS_SECONDS`); 0 is never."""
+    return _whole_number(app, "HSTS_SECONDS", "seconds")
+
+
+def _whole_number(app: Flask, name: str, unit: str) -> int:
+    """A setting that is a count (0 or more), or one sentence saying what is wrong with it."""
+    value = app.config[name] or 0
     try:
         count = int(value)
     except (TypeError, ValueError):
         count = -1
     if count < 0:
-        raise ValueError(f"TRUSTED_PROXIES must be a whole number of proxies, not {value!r}")
+        raise ValueError(f"{name} must be a whole number of {unit}, not {value!r}")
     return count
 
 
 def init_app(app: Flask) -> None:
     """Attach the header, body-limit and CSRF-error hooks to the app; trust configured proxies."""
     count = trusted_proxies(app)
+    hsts_seconds(app)  # a wrong value is one sentence on start, not a 500 on the first answer
     if count:
         # The client's address, scheme and host as the proxies saw them; without the setting
         # forwarded headers are ignored, since any client could send them.
@@ -124,9 +148,19 @@ def _read_at_most(stream, size: int) -> bytes:
     return b"".join(parts)
 
 
+def edge_headers(app: Flask, secure: bool) -> dict[str, str]:
+    """The headers every answer carries; over HTTPS the HSTS header too (never over plain HTTP,
+    where a browser must ignore it and anyone on the way could have added it)."""
+    headers = dict(SECURITY_HEADERS)
+    seconds = hsts_seconds(app) if secure else 0
+    if seconds:
+        headers[HSTS] = f"max-age={seconds}"
+    return headers
+
+
 def add_security_headers(response: Response) -> Response:
     """Put the security headers on every response; a view that set one itself keeps its own."""
-    for name, value in SECURITY_HEADERS.items():
+    for name, value in edge_headers(current_app, request.is_secure).items():
         response.headers.setdefault(name, value)
     if is_api_request():
         # Scores and verdicts change from one request to the next: never serve them from a cache.
@@ -192,7 +226,9 @@ def database_busy(error: OperationalError):
 
 
 def _entries(*, resend: bool) -> dict:
-    """What was posted, for a page that shows it and, with `resend`, offers to send it again."""
+    """What was posted, for a page that shows it and, with `resend`, offers to send it again:
+    whole, since only a post that passed the CSRF check (this tablet's own) is resent, while
+    what is shown is bounded (see `SHOWN_ENTRIES`)."""
     token_field = current_app.config["WTF_CSRF_FIELD_NAME"]
     fields = [
         (name, value) for name, value in request.form.items(multi=True) if name != token_field
@@ -200,20 +236,42 @@ def _entries(*, resend: bool) -> dict:
     action = request.path
     if request.query_string:
         action += "?" + request.query_string.decode("latin-1")
+    shown, left_out = _shown(fields)
+    files = [f.filename for f in request.files.values() if f.filename]
     return {
         "resend": resend,
         "token_field": token_field,
         "fields": fields if resend else [],
-        # A secret (an edit key) is not shown on screen; a form's one-time token is not either.
-        "shown": [
-            (name, "••••" if _is_secret(name) else value)
-            for name, value in fields
-            if value and name != "write_token"
-        ],
+        "shown": shown,
+        "left_out": left_out,
         "action": action,
         "method": request.method,
-        "dropped_files": [f.filename for f in request.files.values() if f.filename],
+        "dropped_files": [_clipped(name) for name in files[:SHOWN_FILES]],
     }
+
+
+def _shown(fields: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], int]:
+    """The entries to show, as the app's forms have them, and how many others were left out.
+    A secret (an edit key) is not shown on screen; a form's one-time token is not either."""
+    shown: list[tuple[str, str]] = []
+    left_out = 0
+    budget = SHOWN_TEXT
+    for name, value in fields:
+        if not value or name == "write_token":
+            continue
+        text = "••••" if _is_secret(name) else _clipped(value)
+        cost = len(name) + len(escape(text))
+        if len(shown) == SHOWN_ENTRIES or not FIELD_NAME.fullmatch(name) or cost > budget:
+            left_out += 1
+            continue
+        budget -= cost
+        shown.append((name, text))
+    return shown, left_out
+
+
+def _clipped(text: str) -> str:
+    """Text at most `SHOWN_VALUE` characters long, marked where it was cut."""
+    return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
 
 
 def _is_secret(name: str) -> bool:

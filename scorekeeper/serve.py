@@ -2,7 +2,8 @@
 
 One WSGI server for both ports: plain HTTP on `PORT` (the first step on a new tablet, and this
 machine's localhost) and HTTPS on `HTTPS_PORT` with the score book's own certificate, which cheroot
-serves itself through the standard library's `ssl`.
+serves itself through the standard library's `ssl`. While HTTPS is served `PORT` answers TLS too,
+for the browser that HSTS sends there (see `tls.serving.Connection`).
 """
 
 from __future__ import annotations
@@ -55,11 +56,13 @@ class WSGIServer(wsgi.Server):
 @dataclass(frozen=True)
 class Listener:
     """One port to serve: `variable` is the make variable that sets it (PORT, HTTPS_PORT), for
-    the message when it is busy; `tls` is the TLS adapter for HTTPS, None for plain HTTP."""
+    the message when it is busy; `tls` is the TLS adapter for HTTPS, None for plain HTTP;
+    `tls_too` the adapter a plain port answers TLS with too, when HTTPS is served."""
 
     variable: str
     port: int
     tls: Any = None
+    tls_too: Any = None
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,11 @@ def main(argv: list[str] | None = None) -> None:
         made = serving.credentials(app, args.host)
         notes = made.made + made.left_out
         tls = serving.adapter(made)
-        listeners.append(Listener("HTTPS_PORT", https_port, tls))
+        # A browser told HSTS for this machine's name opens its plain address over TLS.
+        listeners = [
+            Listener("PORT", args.port, tls_too=tls),
+            Listener("HTTPS_PORT", https_port, tls),
+        ]
         renewal = serving.Renewal(lambda: serving.credentials(app, args.host), tls)
 
     def announce(port: int, https_port: int | None) -> str:
@@ -157,9 +164,10 @@ def bind(app, host: str, listeners: Sequence[Listener], threads: int) -> list[WS
         # this before the app sees it. Bodies between the app's 64 KiB limit and this cap get
         # the app's own 413 (JSON under /api/).
         server.max_request_body_size = BODY_CAP
-        if listener.tls is not None:
-            server.ssl_adapter = listener.tls
-            server.ConnectionClass = serving.Connection  # the handshake off the accepting thread
+        # Security headers on cheroot's own answers; the handshake off the accepting thread.
+        server.ConnectionClass = serving.Connection
+        server.ssl_adapter = listener.tls
+        server.tls_too = listener.tls_too
         try:
             server.prepare()
         except OSError as error:

@@ -83,6 +83,14 @@ SETTINGS: tuple[Setting, ...] = (
         from_env=True,
     ),
     Setting(
+        "HSTS_SECONDS",
+        365 * 24 * 60 * 60,
+        "How long a browser that opened the score book over HTTPS by a name keeps to HTTPS there"
+        " (`Strict-Transport-Security`); `0` sends none.",
+        from_env=True,
+        shown="`31536000` (a year)",
+    ),
+    Setting(
         "MAX_CONTENT_LENGTH",
         64 * 1024,
         "The largest request body, in bytes; a larger one is answered 413.",

@@ -12,7 +12,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cheroot.server import HTTPConnection
+from cheroot.makefile import MakeFile
+from cheroot.server import HTTPConnection, HTTPRequest
 from cheroot.ssl.builtin import BuiltinSSLAdapter
 
 from .. import network, security
@@ -30,6 +31,8 @@ CHOICES.update(dict.fromkeys(("no", "0", "off", "false"), False))
 # (the laptop moved to another network) is covered before anyone notices, rarely enough to cost
 # nothing.
 RENEWAL_SECONDS = 10 * 60
+# The first byte of every TLS connection (a handshake record): what the plain port listens for.
+TLS_HANDSHAKE = 0x16
 
 
 def choice(text: str) -> bool | None:
@@ -107,35 +110,111 @@ class LaterHandshake(BuiltinSSLAdapter):
         return wrapped, {"wsgi.url_scheme": "https", "HTTPS": "on"}
 
 
-class Connection(HTTPConnection):
-    """A connection of the HTTPS server: the handshake first (see `LaterHandshake`), then
-    cheroot's own request handling. A client speaking plain HTTP gets cheroot's 400; any other
-    failed handshake (a tablet that does not trust the certificate yet) is dropped quietly."""
+def answer_headers(server, secure: bool) -> dict[str, str]:
+    """The security headers for an answer cheroot writes itself, as the app's own answers carry
+    them (the served app's settings decide HSTS; an app that is not this one gets the rest)."""
+    app = server.wsgi_app
+    if hasattr(app, "config"):
+        return security.edge_headers(app, secure)
+    return dict(security.SECURITY_HEADERS)
 
+
+def plain_answer(status_line: str, body: bytes, headers: dict[str, str]) -> bytes:
+    """A whole text/plain answer: the status line, the headers and the body."""
+    lines = [status_line, "Content-Type: text/plain", f"Content-Length: {len(body)}"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    return "".join(line + "\r\n" for line in lines).encode("ISO-8859-1") + b"\r\n" + body
+
+
+class Request(HTTPRequest):
+    """cheroot's request, its own answers (a malformed request line, headers too large, a body
+    over the server's cap), written before the app runs, carrying the app's security headers."""
+
+    def simple_response(self, status, msg=""):
+        status = str(status)
+        if status[:3] in {"413", "414"}:
+            # As cheroot does: the rest of the request is unread, so the connection ends here;
+            # HTTP/1.0 has neither status, nor the Connection header.
+            self.close_connection = True
+            if self.response_protocol != "HTTP/1.1":
+                status = "400 Bad Request"
+        body = msg.encode("ISO-8859-1") if isinstance(msg, str) else msg
+        headers = answer_headers(self.server, secure=bool(self.conn.ssl_env))
+        if self.close_connection and self.response_protocol == "HTTP/1.1":
+            headers["Connection"] = "close"
+        answer = plain_answer(f"{self.server.protocol} {status}", body, headers)
+        with contextlib.suppress(OSError):
+            self.conn.wfile.write(answer)
+
+
+class Connection(HTTPConnection):
+    """A connection of either port. On the HTTPS port the handshake comes first (see
+    `LaterHandshake`), then cheroot's own request handling; a client speaking plain HTTP gets a
+    400, and any other failed handshake (a tablet that does not trust the certificate yet) is
+    dropped quietly.
+
+    While HTTPS is served, the plain port answers TLS too (its server's `tls_too` is the HTTPS
+    port's adapter): a browser that was told HSTS for this machine's name turns every
+    `http://name:PORT/` it opens into `https://name:PORT/`, the same port, and an old bookmark or
+    the trust page on the plain port would otherwise never open there again."""
+
+    RequestHandlerClass = Request
     shaken = False
     PLAIN_HTTP = (
         b"The client sent a plain HTTP request, but this server only speaks HTTPS on this port."
     )
 
     def communicate(self):
-        if not self.shaken and isinstance(self.socket, ssl.SSLSocket):
-            try:
-                self.socket.do_handshake()
-            except ssl.SSLError as error:
-                if "http request" in str(error).lower():
-                    self._refuse_plain_http()
-                return False
-            except OSError:
+        if not self.shaken:
+            if not self._shake_hands():
                 return False
             self.shaken = True
         return super().communicate()
 
+    def _shake_hands(self) -> bool:
+        """Start TLS where the client does, shake hands; False when the connection is done."""
+        tls_too = getattr(self.server, "tls_too", None)
+        if tls_too is not None:
+            first = self._first_byte()
+            if first is None:
+                return False
+            if first == TLS_HANDSHAKE:
+                self._start_tls(tls_too)
+        if not isinstance(self.socket, ssl.SSLSocket):
+            return True
+        try:
+            self.socket.do_handshake()
+        except ssl.SSLError as error:
+            if "http request" in str(error).lower():
+                self._refuse_plain_http()
+            return False
+        except OSError:
+            return False
+        return True
+
+    def _first_byte(self) -> int | None:
+        """The first byte the client sent, left for whoever reads next; None when it sent none."""
+        try:
+            peeked = self.socket.recv(1, socket.MSG_PEEK)
+        except OSError:
+            return None
+        return peeked[0] if peeked else None
+
+    def _start_tls(self, tls: LaterHandshake) -> None:
+        """Go on over TLS on this socket, with the HTTPS port's certificate as it is now."""
+        wrapped, self.ssl_env = tls.wrap(self.socket)
+        wrapped.settimeout(self.server.timeout)
+        self.socket = wrapped
+        self.rfile = MakeFile(wrapped, "rb", self.rbufsize)
+        self.wfile = MakeFile(wrapped, "wb", self.wbufsize)
+
     def _refuse_plain_http(self) -> None:
         """The plain-HTTP answer, written past TLS to the socket itself."""
-        head = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
-        head += f"Content-Length: {len(self.PLAIN_HTTP)}\r\n\r\n"
+        headers = answer_headers(self.server, secure=False)
+        headers["Connection"] = "close"
+        answer = plain_answer("HTTP/1.1 400 Bad Request", self.PLAIN_HTTP, headers)
         with contextlib.suppress(OSError):
-            socket.socket.sendall(self.socket, head.encode() + self.PLAIN_HTTP)
+            socket.socket.sendall(self.socket, answer)
 
 
 class Renewal(threading.Thread):

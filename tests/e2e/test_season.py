@@ -8,9 +8,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper import create_app
 from tests.support import games
+from tests.support.book import game_with_stored_names, play_rounds
+from tests.support.config import TEST_CONFIG
 from tests.support.games import PageSender
 from tests.support.names import NAMES
+from tests.support.server import serving
 from tests.support.tablet import ROUNDS, record_round
 
 pytestmark = pytest.mark.browser
@@ -177,3 +181,32 @@ def test_a_finished_game_of_eight_prints_on_one_a4_landscape_page(page, editor):
     for index in range(9):
         cell = headings.nth(index).bounding_box()
         assert cell["x"] + cell["width"] <= right + 1, index
+
+
+# Names whose link, written as they are in the path, chromium resolved elsewhere.
+FOLDER_NAMES = [["..", "a/..", "../../etc/passwd", "Ann"], [".", "a/b", "%2e%2e", ".%2e", "Ann"]]
+
+
+@pytest.fixture
+def odd_names_server(tmp_path, fresh_database):
+    """A score book whose players include names stored as an earlier release let them in."""
+    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=fresh_database("odd"))
+    application = create_app(config, instance_path=str(tmp_path / "odd-instance"))
+    client = application.test_client()
+    for names in FOLDER_NAMES:
+        play_rounds(client, game_with_stored_names(client, names))
+    with serving(application) as url:
+        yield url
+
+
+def test_every_players_link_opens_that_player_in_chromium(tablet, odd_names_server):
+    page = tablet(base_url=odd_names_server).new_page()
+    everyone = sorted({name for names in FOLDER_NAMES for name in names})
+    for name in everyone:
+        page.goto("/players/")
+        page.locator("td, th").get_by_role("link", name=name, exact=True).click()
+        expect(page.locator("h1")).to_have_text(name)
+    for name in [name for name in everyone if name != "Ann"]:
+        page.goto("/players/Ann")  # head to head: each opponent by its link
+        page.locator("tr:has(td.together)").get_by_role("link", name=name, exact=True).click()
+        expect(page.locator("h1")).to_have_text(name)

@@ -118,11 +118,15 @@ def test_the_offline_page_shows_when_the_server_stops_and_leaves_when_it_is_back
 def test_over_plain_http_the_tablet_is_told_what_is_missing_and_the_fix(
     open_page, trusting, server
 ):
+    # This tablet used the secure address before, and yet opens the plain one (by an address,
+    # where a browser keeps no HSTS, or after HSTS ran out): its secure session cookie must not
+    # stand in the way of the plain address's forms (a browser lets no plain page replace it).
+    earlier = open_page(trusting, secure(server))
+    earlier.goto("/games/new")
     page = open_page(trusting, plain(server))
-    # This tablet used the secure address before: its secure session cookie must not stand
-    # in the way of the plain address's forms (a browser lets no plain page replace it).
-    page.goto(secure(server) + "/games/new")
+    page.context.add_cookies(earlier.context.cookies())
     page.goto("/")
+    assert page.url.startswith("http://")
     assert page.evaluate("() => window.isSecureContext") is False
     offer = page.locator("a[href^='https://']").first
     expect(offer).to_have_attribute("href", secure(server) + "/")
@@ -155,3 +159,20 @@ def test_trust_sends_a_tablet_that_trusts_it_to_the_secure_address(open_page, tr
     page.get_by_role("link", name="Check", exact=True).tap()
     page.wait_for_url(secure(server) + "/**")
     assert page.evaluate("() => window.isSecureContext") is True
+
+
+def test_a_tablet_told_hsts_by_the_lan_name_still_opens_the_plain_port(open_page, trusting, server):
+    """After the secure address, chromium opens `http://name:PORT/` as `https://name:PORT/`
+    (HSTS): the plain port answers TLS too, so an old bookmark and /trust still open there."""
+    page = open_page(trusting, plain(server))
+    page.goto("/")
+    assert page.url == plain(server) + "/"  # never told: plain stays plain
+    page.goto(secure(server) + "/")
+    page.goto(plain(server) + "/trust")
+    assert page.url == f"https://{LAN_NAME}:{server.port}/trust"
+    expect(page.locator("h1")).to_be_visible()
+    assert page.evaluate("() => window.isSecureContext") is True
+    page.goto(plain(server) + "/")
+    start_game(page)
+    assert page.url.startswith(f"https://{LAN_NAME}:{server.port}/games/")
+    assert page.problems == []

@@ -4,14 +4,15 @@ here, each rule set's games apart."""
 
 from __future__ import annotations
 
+import html
 import re
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import pytest
 
 from scorekeeper.scorebook import season
 from scorekeeper.scorebook.names import clean_name, name_key
-from tests.support.book import new_game, play
+from tests.support.book import game_with_stored_names, new_game, play, play_rounds
 from tests.support.queries import counted
 
 FIELDS = [
@@ -208,3 +209,45 @@ def test_new_game_offers_players_seen_before_most_recent_first(client):
     page = client.get("/games/new").get_data(as_text=True)
     chips = re.findall(r'class="chip secondary" data-name="([^"]+)"', page)
     assert chips == ["zo\u00eb", "Gus", "Hal", "ANN", "Cat", "Fay", "Bob", "Eve", "Dan"]
+
+
+# Names a browser would read folders into, were they written in a link's path as they are.
+ODD_NAMES = [["..", "a/..", "../../etc/passwd", "Ann"], [".", "a/b", "%2e%2e", ".%2e", "Ann"]]
+
+
+def dot_segments(href: str) -> list[str]:
+    """The segments of a link's path that a browser resolves away (`%2e` is a dot to it)."""
+    path = urlsplit(href).path
+    return [s for s in path.split("/") if s.lower().replace("%2e", ".") in (".", "..")]
+
+
+def test_every_players_link_reaches_that_players_page(client):
+    """`/players/<name>` links for `a/..` or `..` were resolved by the browser to another page
+    (`/players/`, `/`, `/etc/passwd`): every link now leads to its player, whatever the name."""
+    for names in ODD_NAMES:
+        play_rounds(client, game_with_stored_names(client, names))  # to the end: head to head
+    listed = client.get("/players/").get_data(as_text=True)
+    links = dict(
+        (html.unescape(name), html.unescape(href))
+        for href, name in re.findall(r'data-column="name"><a href="([^"]+)">([^<]+)</a>', listed)
+    )
+    assert set(links) == {name for names in ODD_NAMES for name in names}
+    assert links["Ann"] == "/players/Ann"  # a name with no folder in it keeps its address
+    for name, href in links.items():
+        assert dot_segments(href) == [], href
+        page = client.get(href)
+        assert page.status_code == 200, href
+        assert f"<h1>{html.escape(name, quote=False)}</h1>" in page.get_data(as_text=True)
+    # Head to head on Ann's page links the same way.
+    ann = client.get("/players/Ann").get_data(as_text=True)
+    opponents = re.findall(r'<tr><th scope="row"><a href="([^"]+)">([^<]+)</a>', ann)
+    assert {html.unescape(name): html.unescape(href) for href, name in opponents} == {
+        name: href for name, href in links.items() if name != "Ann"
+    }
+
+
+def test_old_links_that_were_right_still_open(client):
+    game_with_stored_names(client, ["a/b", "Zoë", "Ann"])
+    assert "<h1>a/b</h1>" in client.get("/players/a/b").get_data(as_text=True)
+    assert client.get("/players/" + quote("Zoë")).status_code == 200
+    assert client.get("/players/?name=Nobody").status_code == 404

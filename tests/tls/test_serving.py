@@ -53,7 +53,15 @@ def secure_connection(port: int, cafile: str, timeout: float = 10) -> http.clien
 
 
 def secure_get(port: int, cafile: str, path: str) -> http.client.HTTPResponse:
-    connection = secure_connection(port, cafile)
+    return get(secure_connection(port, cafile), path)
+
+
+def plain_get(port: int, path: str) -> http.client.HTTPResponse:
+    return get(http.client.HTTPConnection(LOOPBACK, port, timeout=10), path)
+
+
+def get(connection: http.client.HTTPConnection, path: str) -> http.client.HTTPResponse:
+    """One GET on the connection, read whole; the connection closed."""
     connection.request("GET", path)
     response = connection.getresponse()
     response.read()
@@ -96,10 +104,7 @@ def test_the_session_cookie_is_secure_over_https_only(secure_server):
         "__Host-session",
     )
     assert "Secure" in over_https.split("; ")
-    connection = http.client.HTTPConnection(LOOPBACK, secure_server.port, timeout=10)
-    connection.request("GET", "/games/new")
-    over_http = session_cookie(connection.getresponse())
-    connection.close()
+    over_http = session_cookie(plain_get(secure_server.port, "/games/new"))
     assert "Secure" not in over_http.split("; ")
 
 
@@ -131,16 +136,49 @@ def test_a_client_that_connects_and_says_nothing_holds_up_no_one(secure_server):
         assert time.monotonic() - started < 2
 
 
-def test_https_to_the_http_port_fails_at_once_and_serving_goes_on(secure_server):
-    context = ssl.create_default_context(cafile=authority(secure_server))
-    started = time.monotonic()
-    with (
-        socket.create_connection((LOOPBACK, secure_server.port), timeout=10) as raw,
-        pytest.raises((ssl.SSLError, ConnectionError)),
-    ):
-        context.wrap_socket(raw, server_hostname="localhost")
-    assert time.monotonic() - started < 5
-    assert request(secure_server.port, "GET", "/healthz")[0] == 200
+def test_https_to_the_http_port_is_served_with_the_same_certificate(secure_server):
+    """A browser told HSTS for this machine's name opens `http://name:PORT/` as
+    `https://name:PORT/`: the plain port answers TLS too, as the HTTPS port does, and plain
+    HTTP still, on the same port."""
+    cafile = authority(secure_server)
+    over_tls = secure_get(secure_server.port, cafile, "/games/new")
+    assert over_tls.status == 200
+    assert over_tls.getheader("Strict-Transport-Security") == "max-age=31536000"
+    assert "Secure" in session_cookie(over_tls, "__Host-session").split("; ")
+    assert served_certificate(secure_server.port) == served_certificate(secure_server.https_port)
+    plain = plain_get(secure_server.port, "/healthz")
+    assert plain.status == 200 and plain.getheader("Strict-Transport-Security") is None
+
+
+def test_hsts_over_https_never_over_plain_http(secure_server):
+    secure = secure_get(secure_server.https_port, authority(secure_server), "/")
+    assert secure.getheader("Strict-Transport-Security") == "max-age=31536000"
+    plain = plain_get(secure_server.port, "/")
+    assert plain.status == 200 and plain.getheader("Strict-Transport-Security") is None
+
+
+@pytest.mark.parametrize("port", ["https_port", "port"])
+def test_the_servers_own_answer_over_https_carries_hsts(secure_server, port):
+    """cheroot's own 400 (here a malformed request line), on either port over TLS."""
+    connection = secure_connection(getattr(secure_server, port), authority(secure_server))
+    connection.connect = lambda: None  # the TLS socket is there already
+    connection.sock.sendall(b"NONSENSE\r\n\r\n")
+    answer = http.client.HTTPResponse(connection.sock)
+    answer.begin()
+    answer.read()
+    connection.close()
+    assert answer.status == 400
+    assert answer.getheader("Strict-Transport-Security") == "max-age=31536000"
+    assert answer.getheader("X-Frame-Options") == "DENY"
+
+
+def test_a_client_silent_on_the_plain_port_holds_up_no_one(secure_server):
+    with socket.create_connection((LOOPBACK, secure_server.port), timeout=10):
+        time.sleep(0.2)  # accepted by now
+        started = time.monotonic()
+        assert secure_get(secure_server.port, authority(secure_server), "/healthz").status == 200
+        assert request(secure_server.port, "GET", "/healthz")[0] == 200
+        assert time.monotonic() - started < 2
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl+C"])

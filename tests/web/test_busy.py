@@ -84,6 +84,25 @@ def test_a_round_posted_while_busy_is_kept_and_can_be_sent_again(busy_app):
     assert len(client.get(f"/api/games/{game_id}").get_json()["rounds"]) == 1
 
 
+def test_a_round_of_long_hands_is_kept_whole_while_busy(busy_app):
+    """The busy page shows what was posted within the bounds a forged post meets on the CSRF
+    page: a real round form, its hands long (a deal of sixty cards), is all there, and resent."""
+    client = busy_app.test_client()
+    game_id, key = started(client)
+    client.set_cookie(f"gk_{game_id}", key)
+    form = client.get(f"/games/{game_id}/rounds/new").get_data(as_text=True)
+    token = re.search(r'name="write_token" type="hidden" value="([^"]+)"', form).group(1)
+    hand = " ".join(["10", "JK", "Q", "2"] * 15)
+    typed = {"out": "0", "cut_exact": "y", "round_number": "1"}
+    typed |= {f"cards_{seat}": hand for seat in (1, 2, 3)}
+    with write_locked(busy_app.database_path):
+        answer = client.post(f"/games/{game_id}/rounds/new", data=typed | {"write_token": token})
+    assert answer.status_code == 503
+    html = answer.get_data(as_text=True)
+    assert html.count(f"<td>{hand}</td>") == 3 and "not shown" not in html
+    assert dict(read_form(html).fields).items() >= (typed | {"write_token": token}).items()
+
+
 @pytest.mark.parametrize(
     "path, data, kept",
     [

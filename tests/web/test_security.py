@@ -5,8 +5,10 @@ from __future__ import annotations
 import http.client
 import io
 import re
+import socket
 import threading
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 from flask import render_template_string, request
@@ -99,6 +101,41 @@ def test_api_responses_are_never_cached(client, method, path):
     response = client.open(path, method=method)
     assert response.is_json
     assert response.headers["Cache-Control"] == "no-store"
+
+
+def app_with(tmp_path, **settings):
+    return create_app(dict(TEST_CONFIG, **settings), instance_path=str(tmp_path / "instance"))
+
+
+@pytest.mark.parametrize("path", ["/", "/no-such-page", "/api/rules/profiles"])
+def test_hsts_over_https_only(client, path):
+    """Over HTTPS every answer tells the browser to keep to HTTPS for a year; over plain HTTP
+    never (a browser ignores it there, and anyone on the way could have written it)."""
+    secure = client.get(path, base_url="https://laptop.local")
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert "Strict-Transport-Security" not in client.get(path).headers
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "hsts"),
+    [(1, "https", True), (1, "http", False), (0, "https", False)],
+    ids=["proxy's HTTPS", "proxy's HTTP", "untrusted header"],
+)
+def test_hsts_behind_a_trusted_proxy_follows_its_scheme(tmp_path, proxies, forwarded, hsts):
+    application = app_with(tmp_path, TRUSTED_PROXIES=proxies)
+    headers = {"X-Forwarded-Proto": forwarded, "X-Forwarded-For": "192.168.1.30"}
+    answer = application.test_client().get("/healthz", headers=headers)
+    assert ("Strict-Transport-Security" in answer.headers) is hsts
+
+
+def test_hsts_seconds_is_a_setting_and_zero_sends_none(tmp_path):
+    short = app_with(tmp_path, HSTS_SECONDS="600").test_client()
+    answer = short.get("/", base_url="https://laptop.local")
+    assert answer.headers["Strict-Transport-Security"] == "max-age=600"
+    never = app_with(tmp_path, HSTS_SECONDS=0).test_client()
+    assert "Strict-Transport-Security" not in never.get("/", base_url="https://x.local").headers
+    with pytest.raises(ValueError, match="HSTS_SECONDS must be a whole number of seconds"):
+        app_with(tmp_path, HSTS_SECONDS="a year")
 
 
 def test_pages_keep_normal_caching(client):
@@ -250,6 +287,56 @@ def test_an_edit_key_goes_back_hidden_but_is_not_shown(csrf_app, csrf_client):
     assert "<td>Ann</td>" in html
     html = csrf_client.post("/test/form", data=dict(data)).get_data(as_text=True)
     assert "s3cret-k3y" not in html
+
+
+FORGED_48_KB = {
+    "many small fields": [(f"f{i}", "x") for i in range(6_000)],
+    "one long value": [("name", "A" * 48_000)],
+    "values that escape long": [(f"n{i}", '<>"' * 40) for i in range(400)],
+    "a long field name": [("n" * 48_000, "x")],
+    "the longest names a form has": [(f"{i:04d}" + "n" * 60, "x") for i in range(700)],
+    "many names not a form's": [(f"<b>{i}</b>", "x") for i in range(4_000)],
+}
+
+
+@pytest.mark.parametrize("data", FORGED_48_KB.values(), ids=FORGED_48_KB)
+def test_a_forged_post_is_answered_with_a_page_smaller_than_itself(csrf_client, data):
+    """A 48 KB post from another site was answered with 356 KB, every field a row: the page
+    shows at most what the app's own forms hold."""
+    raw = '<>"'  # sent as they are, as a browser may: each is several characters escaped
+    body = "&".join(quote(name, raw) + "=" + quote(value, raw) for name, value in data)
+    assert 40_000 < len(body) < LIMIT
+    answer = csrf_client.post(
+        "/test/form", data=body, content_type="application/x-www-form-urlencoded"
+    )
+    assert answer.status_code == 400
+    assert "Nothing was saved" in answer.get_data(as_text=True)
+    assert len(answer.data) < 40_000
+
+
+def test_a_forged_posts_shown_entries_are_cut_and_the_rest_counted(csrf_client):
+    data = [("name", "A" * 1000), ("<i>odd</i>", "x")] + [(f"f{i}", "y") for i in range(300)]
+    html = csrf_client.post("/test/form", data=MultiDict(data)).get_data(as_text=True)
+    assert f"<td>{'A' * 399}…</td>" in html
+    assert "odd" not in html
+    shown = html.count("<tr>")
+    assert shown == 250
+    assert f"{len(data) - shown} more entries not shown" in html
+
+
+# A whole round at the fullest table: eight seats, each hand long (a deal of many cards).
+FULL_ROUND = [("out", "0"), ("cut_exact", "y"), ("round_number", "3")] + [
+    (f"cards_{seat}", " ".join(["10", "JK", "Q", "2"] * 15)) for seat in range(1, 8)
+]
+
+
+def test_an_expired_full_round_comes_back_whole(csrf_app, csrf_client):
+    html = expired_post(csrf_app, csrf_client, FULL_ROUND).get_data(as_text=True)
+    assert "not shown" not in html
+    fields = read_form(html).fields
+    assert [field for field in fields if field[0] != "csrf_token"] == FULL_ROUND
+    for _, value in FULL_ROUND:
+        assert f"<td>{value}</td>" in html
 
 
 def test_csrf_error_is_never_a_500_for_odd_bodies(csrf_client):
@@ -453,6 +540,51 @@ def test_declared_body_over_the_limit_under_cheroot(cheroot_server):
         assert response.getheader("Cache-Control") == "no-store"
     finally:
         connection.close()
+
+
+def raw_answer(port: int, sent: bytes) -> tuple[int, dict[str, str], bytes]:
+    """What the server answers to bytes sent as they are (no client library to tidy them)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        raw.sendall(sent)
+        answer = read_until_closed(raw)
+    return parse_answer(answer)
+
+
+def read_until_closed(sock) -> bytes:
+    parts = []
+    while part := sock.recv(65536):
+        parts.append(part)
+    return b"".join(parts)
+
+
+def parse_answer(answer: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), headers, body
+
+
+SERVERS_OWN_ANSWERS = {
+    "malformed request line": (b"NONSENSE\r\n\r\n", 400),
+    "illegal header line": (b"GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400),
+    "body over the server's cap": (
+        b"POST /api/rules/meld HTTP/1.1\r\nHost: x\r\nContent-Length: 9000000\r\n\r\n",
+        413,
+    ),
+}
+
+
+@pytest.mark.parametrize("sent, status", SERVERS_OWN_ANSWERS.values(), ids=SERVERS_OWN_ANSWERS)
+def test_the_servers_own_answers_carry_the_security_headers(cheroot_server, sent, status):
+    """cheroot answers these before the app runs; they carry the app's headers all the same
+    (and no HSTS: this is plain HTTP)."""
+    got, headers, body = raw_answer(cheroot_server, sent)
+    assert got == status
+    assert headers["Content-Security-Policy"] == EXPECTED_CSP
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert "Strict-Transport-Security" not in headers
+    assert int(headers["Content-Length"]) == len(body)
 
 
 # --- 5. Never the debugger ----------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, url_for
 
 from .. import chart, season
 
@@ -27,9 +27,28 @@ def _last(value):
     return (value is None, value or 0)
 
 
+# Path segments a browser resolves away before it sends the request, `%2e` as a dot too
+# (WHATWG URL): `/players/a/..` is sent as `/players/`.
+DOT_SEGMENTS = (".", "..")
+
+
+@bp.app_template_global()
+def player_url(name: str) -> str:
+    """The address of a player's page, which every browser opens as it is written: the name in
+    the path (`/players/Ann`, as always), unless a browser would read a folder into it (`..`,
+    `a/..`, `../../etc/passwd`: percent-encoding a dot does not help, and servers decode `%2F`);
+    then in the query (`/players/?name=a/..`), which no browser resolves."""
+    if "/" in name or name in DOT_SEGMENTS:
+        return url_for("players.list_players", name=name)
+    return url_for("players.show_player", name=name)
+
+
 @bp.get("/")
 def list_players():
-    """The players' table, sorted by any column (`?sort=wins`, `&order=asc|desc`)."""
+    """The players' table, sorted by any column (`?sort=wins`, `&order=asc|desc`); with
+    `?name=`, that player's page (see `player_url`)."""
+    if name := request.args.get("name"):
+        return show_player(name)
     sort = request.args.get("sort", "name")
     if sort not in COLUMNS:
         sort = "name"
@@ -46,7 +65,8 @@ def list_players():
 
 @bp.get("/<path:name>")
 def show_player(name: str):
-    """One player's games, their final totals over time, and head to head."""
+    """One player's games, their final totals over time, and head to head. Every name is
+    reached here, whatever it holds; the links say it as `player_url` does."""
     record = season.find_player(name)
     if record is None:
         abort(404, description=f"nobody called {name!r} has played here yet")
