@@ -10,6 +10,8 @@ held lock never ties up the server's threads.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -28,6 +30,10 @@ from .extensions import db, migrate
 MIGRATIONS = paths.shipped("migrations")
 # The revision that reproduces the schema of databases made before migrations existed.
 BASELINE = "0001_baseline"
+
+# The database files and the instance folder are this user's alone, whatever the umask.
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # The mark of a view that writes nothing whatever its method (`scorebook.writeonce.reads_only`,
@@ -90,6 +96,7 @@ def configure_sqlite(engine: Engine, wait: float) -> None:
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record):
+        private_sqlite_files(engine.url.database)
         # Let SQLAlchemy, not the driver, decide when transactions begin.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -159,6 +166,21 @@ def configure_postgres(engine: Engine, wait: float, statement: float) -> None:
 def _milliseconds(seconds: float) -> int:
     """A timeout of `seconds` in the milliseconds SQLite and PostgreSQL take; never below 0."""
     return max(0, round(seconds * 1000))
+
+
+def private_sqlite_files(path: str | None) -> None:
+    """Keep an SQLite database file and its `-wal` and `-shm` readable by this user alone (0600),
+    whatever the umask: they hold every game and the edit keys' hashes.
+
+    Called as each connection opens, before it reads: SQLite gives the `-wal` and `-shm` files
+    it makes the database file's mode, so once the database file is private they are made private
+    too; those an earlier version left readable are tightened here.
+    """
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(name, PRIVATE_FILE)
 
 
 def _request_only_reads() -> bool:
