@@ -3,13 +3,18 @@
 SQLite (the default, one machine) and PostgreSQL (a club's several app processes) are both real
 engines here. Each write is serialised: on SQLite by one `BEGIN IMMEDIATE` transaction per
 writing request, queued in this process behind one lock; on PostgreSQL by locking the game's row
-before its rounds are read (`scorebook.ledger.get_game` with `for_update`).
+before its rounds are read (`scorebook.ledger.get_game` with `for_update`). Either way a request
+waits at most `DATABASE_BUSY_SECONDS` for the write before it, then is answered 503 busy: a
+held lock never ties up the server's threads.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -26,6 +31,10 @@ from .extensions import db, migrate
 MIGRATIONS = paths.shipped("migrations")
 # The revision that reproduces the schema of databases made before migrations existed.
 BASELINE = "0001_baseline"
+
+# The database files and the instance folder are this user's alone, whatever the umask.
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # The mark of a view that writes nothing whatever its method (`scorebook.writeonce.reads_only`,
@@ -67,8 +76,10 @@ def init_app(app: Flask) -> None:
         }
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
+    wait = float(app.config["DATABASE_BUSY_SECONDS"])
     with app.app_context():
-        configure_sqlite(db.engine, float(app.config["DATABASE_BUSY_SECONDS"]))
+        configure_sqlite(db.engine, wait)
+        configure_postgres(db.engine, wait, float(app.config["DATABASE_STATEMENT_SECONDS"]))
 
 
 def id_range() -> range:
@@ -87,12 +98,13 @@ def configure_sqlite(engine: Engine, wait: float) -> None:
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record):
+        private_sqlite_files(engine.url.database)
         # Let SQLAlchemy, not the driver, decide when transactions begin.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")
-        cursor.execute(f"PRAGMA busy_timeout={round(wait * 1000)}")
+        cursor.execute(f"PRAGMA busy_timeout={_milliseconds(wait)}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -102,12 +114,75 @@ def configure_sqlite(engine: Engine, wait: float) -> None:
             # A page that only reads takes no write lock: readers never wait for each other.
             conn.exec_driver_sql("BEGIN")
             return
+        deadline = time.monotonic() + wait
         if has_request_context() and not g.get("_sqlite_writer"):
             if not _writer.acquire(timeout=wait):
                 raise OperationalError("BEGIN IMMEDIATE", None, sqlite3.OperationalError("busy"))
             g._sqlite_writer = True
         # Take the write lock at the start, so two writers queue instead of failing mid-way.
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # SQLite's busy handler gets only what is left of the wait: a writer queued behind
+        # another in this process waits `wait` in all, not once here and again in SQLite.
+        _set_busy_timeout(conn, deadline - time.monotonic())
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        finally:
+            _set_busy_timeout(conn, wait)
+
+
+def _set_busy_timeout(conn: Connection, seconds: float) -> None:
+    """How long SQLite's busy handler lets this connection's next statement wait for a lock."""
+    conn.exec_driver_sql(f"PRAGMA busy_timeout={_milliseconds(seconds)}")
+
+
+def configure_postgres(engine: Engine, wait: float, statement: float) -> None:
+    """Bound every wait of a request on PostgreSQL, which is then answered 503 busy: a lock is
+    waited for `wait` seconds (`DATABASE_BUSY_SECONDS`, as on SQLite), and a statement runs for
+    `statement` seconds (`DATABASE_STATEMENT_SECONDS`) in a page that only reads, `wait` seconds
+    in a write.
+
+    A write's statements touch one game's rows and take milliseconds; the one that may run long
+    is the one waiting for the game's row lock, which `lock_timeout` alone does not bound: a
+    second waiter waits for the first's place in the queue, then again for the holder. Only
+    requests are bounded, each transaction with `SET LOCAL` (`set_config(…, true)`), so the bounds
+    end with it and do not depend on how the pool made or checked the connection: the commands
+    (`import`, `backup`, `flask db upgrade`) and the migrations a process runs as it starts,
+    waiting for another's advisory lock, run as long as they need.
+    """
+    if engine.dialect.name != "postgresql":
+        return
+    bounds = text(
+        "SELECT set_config('lock_timeout', :lock, true), "
+        "set_config('statement_timeout', :statement, true)"
+    )
+    # PostgreSQL's 0 is "no limit": a wait of 0 (never wait) is its shortest, 1 ms.
+    lock = f"{max(1, _milliseconds(wait))}ms"
+    writes = bounds.bindparams(lock=lock, statement=lock)
+    reads = bounds.bindparams(lock=lock, statement=f"{_milliseconds(statement)}ms")
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        if has_request_context():
+            conn.execute(reads if _request_only_reads() else writes)
+
+
+def _milliseconds(seconds: float) -> int:
+    """A timeout of `seconds` in the milliseconds SQLite and PostgreSQL take; never below 0."""
+    return max(0, round(seconds * 1000))
+
+
+def private_sqlite_files(path: str | None) -> None:
+    """Keep an SQLite database file and its `-wal` and `-shm` readable by this user alone (0600),
+    whatever the umask: they hold every game and the edit keys' hashes.
+
+    Called as each connection opens, before it reads: SQLite gives the `-wal` and `-shm` files
+    it makes the database file's mode, so once the database file is private they are made private
+    too; those an earlier version left readable are tightened here.
+    """
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(name, PRIVATE_FILE)
 
 
 def _request_only_reads() -> bool:

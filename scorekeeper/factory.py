@@ -29,7 +29,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
         template_folder=str(paths.shipped("templates")),
         static_folder=str(paths.shipped("static")),
     )
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    private_instance_folder(app.instance_path)
     configure(app, test_config)
 
     database.init_app(app)
@@ -77,6 +77,13 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         )
     if not app.config["WTF_CSRF_SECRET_KEY"]:
         app.config["WTF_CSRF_SECRET_KEY"] = app.config["SECRET_KEY"]
+
+
+def private_instance_folder(folder: str) -> None:
+    """Make the instance folder, or tighten one an earlier version made, to this user alone
+    (0700) whatever the umask: it holds the secret key, the certificates and the database."""
+    Path(folder).mkdir(mode=database.PRIVATE_FOLDER, parents=True, exist_ok=True)
+    os.chmod(folder, database.PRIVATE_FOLDER)
 
 
 def _instance_secret_key(instance_path: str) -> str:

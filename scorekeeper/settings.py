@@ -73,8 +73,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "DATABASE_BUSY_SECONDS",
         10,
-        "Seconds a write waits for the one before it on SQLite before it is answered 503 busy.",
+        "Seconds a write waits for the one before it (SQLite's write lock, PostgreSQL's lock on"
+        " the game) before it is answered 503 busy.",
+        from_env=True,
         shown="`10`",
+    ),
+    Setting(
+        "DATABASE_STATEMENT_SECONDS",
+        30,
+        "On PostgreSQL, seconds one statement of a page that only reads may run before it is"
+        " answered 503 busy (`0`: no limit; a write's get `DATABASE_BUSY_SECONDS`); commands and"
+        " migrations are never cut off.",
+        from_env=True,
     ),
     Setting(
         "TRUSTED_PROXIES",

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
-from contextlib import contextmanager
 
 import pytest
 
@@ -12,6 +10,7 @@ from scorekeeper import create_app
 from tests.support.book import new_game
 from tests.support.config import TEST_CONFIG
 from tests.support.forms import read_form
+from tests.support.locks import write_locked
 from tests.support.names import NAMES
 
 pytestmark = pytest.mark.sqlite_only("holds SQLite's write lock from a second connection")
@@ -25,18 +24,6 @@ def busy_app(tmp_path):
     application = create_app(config, instance_path=str(tmp_path / "instance"))
     application.database_path = path
     return application
-
-
-@contextmanager
-def write_locked(path):
-    """Another program (a large import, say) holding SQLite's write lock."""
-    other = sqlite3.connect(path, isolation_level=None, timeout=0)
-    other.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
 
 
 def started(client) -> tuple[int, str]:
