@@ -20,6 +20,8 @@ from .jsonapi import is_api_request
 SECRET_FIELD_WORDS = ("key", "password", "secret", "token")
 # Flask-WTF's words for a token whose signature is good but whose time is up.
 CSRF_EXPIRED = "The CSRF token has expired."
+# The prefix of a cookie the browser keeps only for this host, over HTTPS, at the path /.
+HOST_ONLY = "__Host-"
 # How long a client is asked to wait before trying again when the database stays busy.
 RETRY_AFTER_SECONDS = 5
 
@@ -54,12 +56,17 @@ class SessionInterface(SecureCookieSessionInterface):
     trusted proxies the name stays `session`, as it always was: the proxy serves one scheme."""
 
     def get_cookie_name(self, app: Flask) -> str:
-        name = super().get_cookie_name(app)
-        own_https = request.is_secure and not trusted_proxies(app)
-        return f"__Host-{name}" if own_https else name
+        return host_only_name(super().get_cookie_name(app))
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure or super().get_cookie_secure(app)
+
+
+def host_only_name(name: str) -> str:
+    """A cookie's name for this request: `__Host-<name>` on the score book's own HTTPS (a name a
+    plain page's cookie can never take), the name itself on plain HTTP and behind proxies."""
+    own_https = request.is_secure and not trusted_proxies(current_app)
+    return f"{HOST_ONLY}{name}" if own_https else name
 
 
 def trusted_proxies(app: Flask) -> int:

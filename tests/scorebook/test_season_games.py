@@ -14,6 +14,7 @@ from scorekeeper.rules.presets import LIVERPOOL
 from scorekeeper.scorebook import exportformat, transfer
 from scorekeeper.scorebook.models import Game, Player
 from tests.support.book import new_game, play_rounds
+from tests.support.games import handed_key
 from tests.support.names import NAMES
 
 # --- Play again ---------------------------------------------------------------------------------
@@ -72,7 +73,7 @@ def test_play_again_from_the_page(client):
     response = client.post(f"/games/{game.id}/rematch")
     assert response.status_code == 303
     new_id = int(response.location.rsplit("/", 1)[1])
-    assert f"gk_{new_id}=" in response.headers["Set-Cookie"]
+    assert handed_key(response.headers.getlist("Set-Cookie"))[0] == new_id
     shown = client.get(f"/games/{new_id}").get_data(as_text=True)
     assert "Record round 1" in shown  # this tablet keeps the new game's score
 
