@@ -188,14 +188,15 @@ def database_busy(error: OperationalError):
     if is_api_request():
         message = "the score book is busy: nothing was saved, try again in a moment"
         return jsonify(error=message), 503, headers
-    # Only a post that passed the CSRF check is offered again with a fresh token.
-    passed = g.get("csrf_valid", False) or not current_app.config["WTF_CSRF_ENABLED"]
-    html = render_template(
-        "busy.html",
-        entries=_entries(resend=request.method == "POST" and passed),
-        retry_after=RETRY_AFTER_SECONDS,
-    )
+    html = render_template("busy.html", entries=kept_entries(), retry_after=RETRY_AFTER_SECONDS)
     return html, 503, headers
+
+
+def kept_entries() -> dict:
+    """What a post that was not taken (busy, over a limit) held, for its page to show; only a
+    post that passed the CSRF check is offered again, with a fresh token."""
+    passed = g.get("csrf_valid", False) or not current_app.config["WTF_CSRF_ENABLED"]
+    return _entries(resend=request.method == "POST" and passed)
 
 
 def _entries(*, resend: bool) -> dict:
