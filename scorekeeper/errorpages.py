@@ -9,6 +9,7 @@ with the command that sets it up) are all answered here. The API's answer is the
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 from jinja2 import TemplateNotFound
@@ -33,8 +34,9 @@ def init_app(app: Flask) -> None:
 
 
 @bp.app_errorhandler(HTTPException)
-def http_error(error: HTTPException):
-    """The error's page: its own template (errors/404.html) or the general one, with its status."""
+def http_error(error: HTTPException, **shown: Any):
+    """The error's page: its own template (errors/404.html) or the general one, with its status;
+    `shown` is more for its template (what a refused post held, say)."""
     if jsonapi.is_api_request():
         return jsonapi.http_error(error)
     if error.response is not None:
@@ -51,6 +53,7 @@ def http_error(error: HTTPException):
         "told": error.description != type(error).description,
         "reopen": reopen_link() if request.method not in ("GET", "HEAD") else None,
         "limit": current_app.config["MAX_CONTENT_LENGTH"],
+        **shown,
     }
     try:
         html = render_template(f"errors/{error.code}.html", **context)

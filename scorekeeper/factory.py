@@ -12,7 +12,19 @@ from typing import Any
 
 from flask import Flask
 
-from . import assets, cli, database, errorpages, home, paths, referee, scorebook, security, settings
+from . import (
+    assets,
+    cli,
+    database,
+    errorpages,
+    home,
+    paths,
+    ratelimits,
+    referee,
+    scorebook,
+    security,
+    settings,
+)
 from .extensions import csrf
 from .tls import views as tls_views
 
@@ -42,6 +54,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     security.init_app(app)
     assets.init_app(app)
     errorpages.init_app(app)
+    ratelimits.init_app(app)
     app.register_blueprint(home.bp)
     # The step a tablet takes once to open the secure address (`/trust`).
     app.register_blueprint(tls_views.bp)

@@ -12,7 +12,7 @@ from . import network, qr
 from .rules import rulewords
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
-from .scorebook import gamelist, ledger
+from .scorebook import gamelist, keys, ledger
 from .tls import addresses
 
 bp = Blueprint("home", __name__)
@@ -97,7 +97,7 @@ def index():
         links=HOME_LINKS,
         first_game=not ledger.has_games(),
         tablet=hint,
-        resume=gamelist.resumable(request.cookies.items()),
+        resume=gamelist.resumable(keys.held(request)),
         # A plain-HTTP page on the network: the secure address gives what it lacks.
         secure=addresses.secure_address() if addresses.insecure_context() else None,
     )

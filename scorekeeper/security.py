@@ -32,6 +32,8 @@ SHOWN_FILES = 4
 FIELD_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # Flask-WTF's words for a token whose signature is good but whose time is up.
 CSRF_EXPIRED = "The CSRF token has expired."
+# The prefix of a cookie the browser keeps only for this host, over HTTPS, at the path /.
+HOST_ONLY = "__Host-"
 # How long a client is asked to wait before trying again when the database stays busy.
 RETRY_AFTER_SECONDS = 5
 
@@ -67,12 +69,17 @@ class SessionInterface(SecureCookieSessionInterface):
     trusted proxies the name stays `session`, as it always was: the proxy serves one scheme."""
 
     def get_cookie_name(self, app: Flask) -> str:
-        name = super().get_cookie_name(app)
-        own_https = request.is_secure and not trusted_proxies(app)
-        return f"__Host-{name}" if own_https else name
+        return host_only_name(super().get_cookie_name(app))
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure or super().get_cookie_secure(app)
+
+
+def host_only_name(name: str) -> str:
+    """A cookie's name for this request: `__Host-<name>` on the score book's own HTTPS (a name a
+    plain page's cookie can never take), the name itself on plain HTTP and behind proxies."""
+    own_https = request.is_secure and not trusted_proxies(current_app)
+    return f"{HOST_ONLY}{name}" if own_https else name
 
 
 def trusted_proxies(app: Flask) -> int:
@@ -215,14 +222,15 @@ def database_busy(error: OperationalError):
     if is_api_request():
         message = "the score book is busy: nothing was saved, try again in a moment"
         return jsonify(error=message), 503, headers
-    # Only a post that passed the CSRF check is offered again with a fresh token.
-    passed = g.get("csrf_valid", False) or not current_app.config["WTF_CSRF_ENABLED"]
-    html = render_template(
-        "busy.html",
-        entries=_entries(resend=request.method == "POST" and passed),
-        retry_after=RETRY_AFTER_SECONDS,
-    )
+    html = render_template("busy.html", entries=kept_entries(), retry_after=RETRY_AFTER_SECONDS)
     return html, 503, headers
+
+
+def kept_entries() -> dict:
+    """What a post that was not taken (busy, over a limit) held, for its page to show; only a
+    post that passed the CSRF check is offered again, with a fresh token."""
+    passed = g.get("csrf_valid", False) or not current_app.config["WTF_CSRF_ENABLED"]
+    return _entries(resend=request.method == "POST" and passed)
 
 
 def _entries(*, resend: bool) -> dict:

@@ -101,6 +101,41 @@ SETTINGS: tuple[Setting, ...] = (
         shown="`31536000` (a year)",
     ),
     Setting(
+        "RATELIMIT_NEW_GAMES",
+        "60 per hour; 300 per day",
+        "Games one client address may start (new-game page, API, play again); an evening is a"
+        " dozen. Over it: 429 with `Retry-After`.",
+        from_env=True,
+    ),
+    Setting(
+        "RATELIMIT_IMPORTS",
+        "30 per hour",
+        "Rule sets one client address may open from a file or a shared link, or save through"
+        " the API.",
+        from_env=True,
+    ),
+    Setting(
+        "RATELIMIT_BAD_EDIT_LINKS",
+        "20 per hour",
+        "Wrong edit links (`/games/<id>/join?key=…`) one client address may try; right ones"
+        " are not counted.",
+        from_env=True,
+    ),
+    Setting(
+        "RATELIMIT_STORAGE_URI",
+        "memory://",
+        "Where the limits are counted: in memory, each process apart (`make run` is one); for"
+        " several processes a store they share that the `limits` library speaks:"
+        " `redis://host:6379`, `memcached://host:11211`, `mongodb://host` (with its client"
+        " package).",
+        from_env=True,
+    ),
+    Setting(
+        "RATELIMIT_ENABLED",
+        True,
+        "Count and limit at all (Flask-Limiter); turn off only on a development machine.",
+    ),
+    Setting(
         "MAX_CONTENT_LENGTH",
         64 * 1024,
         "The largest request body, in bytes; a larger one is answered 413.",

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import g, jsonify, request, url_for
 
+from .. import ratelimits
 from ..jsonapi import ApiError, blueprint, field, json_body
 from . import errors, gamelist, keys, ledger, names, rulesets, season, service, writeonce
 from . import rematch as rematch_service
@@ -50,6 +51,7 @@ def list_games():
 
 @bp.post("/games")
 @writeonce.write_once
+@ratelimits.limited(ratelimits.NEW_GAMES)
 def create_game():
     """`{"players": [...], "rules"?: preset name or document, "first_dealer"?: name}` → 201
     with the game. `"profile"` is the older name of `"rules"` and takes a preset's name; a rule
@@ -210,6 +212,7 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
 @bp.post("/games/<int:game_id>/rematch")
 @keys.editor_required
 @writeonce.write_once
+@ratelimits.limited(ratelimits.NEW_GAMES)
 def rematch(game_id: int):
     """Play again with this table → 201 with the new game and its own key; unfinished → 409."""
     return _new_game(*rematch_service.rematch(g.game))
@@ -256,6 +259,7 @@ def list_rulesets():
 
 @bp.post("/rulesets")
 @writeonce.write_once
+@ratelimits.limited(ratelimits.IMPORTS)
 def create_ruleset():
     """`{"rules": preset name or document, "name"?: "Smith family"}` → 201 with the saved rule
     set and its `Location`; the name defaults to the document's. A rule set that cannot be used

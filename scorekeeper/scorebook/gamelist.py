@@ -7,7 +7,7 @@ own index (see `Game.__table_args__`), so a page costs the same with 100 games a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy.orm import selectinload
@@ -18,7 +18,7 @@ from .models import Game, Round, utcnow
 
 PER_PAGE = 25
 PER_PAGE_MAX = 100
-# At most this many of a tablet's game cookies are looked at for "Resume".
+# At most this many of the games a tablet holds keys for are looked at for "Resume".
 RESUME_MAX = 50
 # What a page's statements read of each game before loading the page's games whole.
 LISTED = (Game.id, Game.finished_at, Game.created_at)
@@ -158,18 +158,10 @@ def brief_json(book: ledger.Book) -> dict:
     }
 
 
-def held_keys(cookies: Iterable[tuple[str, str]]) -> dict[int, str]:
-    """The game ids and keys a browser's cookies hold (`gk_<id>`), the newest ids first."""
-    held: dict[int, str] = {}
-    for name, value in cookies:
-        if (game_id := keys.cookie_game(name)) is not None and value:
-            held[game_id] = value
-    return dict(sorted(held.items(), reverse=True)[:RESUME_MAX])
-
-
-def resumable(cookies: Iterable[tuple[str, str]]) -> list[ledger.Book]:
-    """Ongoing, unarchived games this browser holds the edit key of, newest first."""
-    held = held_keys(cookies)
+def resumable(keys_held: Mapping[int, str]) -> list[ledger.Book]:
+    """Ongoing, unarchived games this browser holds the edit key of (`keys.held`), newest first:
+    of the games with the highest ids, at most `RESUME_MAX` looked at."""
+    held = dict(sorted(keys_held.items(), reverse=True)[:RESUME_MAX])
     if not held:
         return []
     ids = list(

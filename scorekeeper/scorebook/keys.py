@@ -1,7 +1,8 @@
 """Edit keys: a random key per game, kept only as a hash, that every change to the game needs.
 
-The tablet that starts a game gets the key (in a cookie, or in the API's 201 answer); another
-tablet gets it through the game's edit link. Without it a device only watches.
+The tablet that starts a game gets the key (in its one signed cookie of keys, or in the API's
+201 answer); another tablet gets it through the game's edit link. Without it a device only
+watches.
 """
 
 from __future__ import annotations
@@ -9,13 +10,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import Request, Response, g, request
+from flask import Request, Response, current_app, g, request
+from itsdangerous import BadSignature, Signer
 
-from .. import database
+from .. import database, security
 from ..extensions import db
 from ..jsonapi import is_api_request
 from . import ledger
@@ -50,50 +53,128 @@ def matches(key_hash: str | None, key: str | None) -> bool:
     return hmac.compare_digest(hash_key(key), key_hash)
 
 
-# A game's key cookie is this and the game's id.
-COOKIE_PREFIX = "gk_"
+# --- The keys a tablet holds: one signed cookie for all its games --------------------------
+
+# The cookie that holds every game's key this browser edits, `12:<key>~7:<key>…`, newest first,
+# signed with the app's secret. On the score book's own HTTPS it is `__Host-game_keys` (as the
+# session is `__Host-session`): a secure cookie of the plain name would keep the plain address
+# from ever storing a key again.
+COOKIE = "game_keys"
+# The cookie's value stays under this many bytes, far under the 4 KiB a browser keeps for one
+# cookie and any server's header limit, whatever the number of games: about 125 games' keys. The
+# oldest fall out first; that tablet then watches those games, and their edit link (or
+# `flask --app scorekeeper game-key`) makes it their scorekeeper again.
+COOKIE_BUDGET = 3500
+_SALT = "scorekeeper game keys"
+_ENTRY = re.compile(r"([0-9]{1,11}):([A-Za-z0-9_-]{1,128})")
+# Before one cookie held them all, each game's key had a cookie of its own, `gk_<id>`: still
+# read, and dropped once the one cookie holds them.
+LEGACY_PREFIX = "gk_"
 
 
-def cookie_name(game_id: int) -> str:
-    """One cookie per game, so a key for game A says nothing about game B."""
-    return f"{COOKIE_PREFIX}{game_id}"
+def _signer() -> Signer:
+    return Signer(current_app.secret_key, salt=_SALT, digest_method=hashlib.sha256)
 
 
-def cookie_game(name: str) -> int | None:
-    """The game whose key this cookie holds (`gk_<id>`), or None for any other cookie."""
-    number = name.removeprefix(COOKIE_PREFIX)
-    if number != name and number.isdigit() and len(number) < 12:
-        return int(number)
-    return None
+def cookie_name() -> str:
+    """The one cookie's name for this request: `__Host-game_keys` on the score book's own HTTPS."""
+    return security.host_only_name(COOKIE)
+
+
+def held(request: Request) -> dict[int, str]:
+    """Every game id and key this browser holds, newest first: the one cookie's (the secure one
+    first, when both come), then any older `gk_<id>` cookies', highest id first. Every reader of
+    a tablet's keys asks here; a cookie whose signature is not this app's holds nothing."""
+    found: dict[int, str] = {}
+    for name in dict.fromkeys((cookie_name(), COOKIE)):
+        for game_id, key in _unsigned(request.cookies.get(name, "")).items():
+            found.setdefault(game_id, key)
+    for game_id, key in sorted(_legacy(request).items(), reverse=True):
+        found.setdefault(game_id, key)
+    return found
 
 
 def from_cookie(request: Request, game_id: int) -> str | None:
     """The key this browser holds for the game, if any."""
-    return request.cookies.get(cookie_name(game_id))
+    return held(request).get(game_id)
+
+
+def _unsigned(value: str) -> dict[int, str]:
+    """The games and keys of a cookie value signed here; nothing for any other value."""
+    try:
+        payload = _signer().unsign(value).decode("ascii")
+    except (BadSignature, UnicodeDecodeError):
+        return {}
+    return entries(payload)
+
+
+def entries(payload: str) -> dict[int, str]:
+    """`12:<key>~7:<key>` read back, in order; a part that is not one is skipped."""
+    found: dict[int, str] = {}
+    for part in payload.split("~"):
+        if (entry := _ENTRY.fullmatch(part)) is not None:
+            found.setdefault(int(entry.group(1)), entry.group(2))
+    return found
+
+
+def _legacy(request: Request) -> dict[int, str]:
+    """The keys of the older per-game cookies, `gk_<id>`."""
+    found = {}
+    for name, value in request.cookies.items():
+        number = name.removeprefix(LEGACY_PREFIX)
+        if number != name and number.isdigit() and len(number) < 12 and value:
+            found[int(number)] = value
+    return found
 
 
 def set_cookie(response: Response, request: Request, game_id: int, key: str) -> Response:
-    """Give this browser the game's key: HttpOnly, SameSite=Lax, kept for a long evening and more."""
+    """Give this browser the game's key: the one cookie again, this game's key first, the oldest
+    dropped past the budget; HttpOnly, SameSite=Lax, kept for a long evening and more. The
+    older per-game cookies it carried are folded in and deleted."""
+    newest = {game_id: key, **{other: k for other, k in held(request).items() if other != game_id}}
+    _put(response, request, cookie_name(), _signed(newest))
+    for old in _legacy(request):
+        _put(response, request, f"{LEGACY_PREFIX}{old}", "", max_age=0)
+    return response
+
+
+def _signed(newest: dict[int, str]) -> str:
+    """The games' keys signed, as many of the newest as the budget holds."""
+    signer = _signer()
+    parts: list[str] = []
+    size = len(signer.sign(b"").decode("ascii"))
+    for game_id, key in newest.items():
+        part = f"{game_id}:{key}"
+        if _ENTRY.fullmatch(part) is None:
+            continue  # not a key this app makes (a legacy cookie's odd value)
+        size += len(part) + 1
+        if size > COOKIE_BUDGET:
+            break
+        parts.append(part)
+    return signer.sign("~".join(parts).encode("ascii")).decode("ascii")
+
+
+def _put(response: Response, request: Request, name: str, value: str, max_age=COOKIE_MAX_AGE):
     response.set_cookie(
-        cookie_name(game_id),
-        key,
-        max_age=COOKIE_MAX_AGE,
+        name,
+        value,
+        max_age=max_age,
         path="/",
         httponly=True,
         samesite="Lax",
         secure=request.is_secure,
     )
-    return response
 
 
 def given(response: Response) -> dict[int, str]:
-    """The game ids and keys this answer hands the browser in a cookie (see `set_cookie`)."""
-    found = {}
+    """The game id and key this answer hands the browser (see `set_cookie`): the newest of the
+    cookie it sets; nothing when it sets none."""
     for line in response.headers.getlist("Set-Cookie"):
         name, _, rest = line.partition("=")
-        if (game_id := cookie_game(name)) is not None:
-            found[game_id] = rest.split(";", 1)[0]
-    return found
+        if name in (COOKIE, security.HOST_ONLY + COOKIE):
+            newest = _unsigned(rest.split(";", 1)[0])
+            return dict(list(newest.items())[:1])
+    return {}
 
 
 def rekey(game_id: int) -> str:

@@ -4,24 +4,44 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from typing import Any
 
 from . import transfer
 from .ledger import Book
 from .models import Game
 
+# A spreadsheet takes a cell starting with one of these for a formula (or, with a tab or a
+# carriage return first, strips them and then does): OWASP's CSV injection list.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
 
 def ledger_csv(book: Book) -> str:
     """`Round,<names in seat order>`, a row per recorded round, then `Total`; plain integers.
-    A last row says under which rules and of how many deals: `Rules,Shanghai,10 deals`."""
+    A last row says under which rules and of how many deals: `Rules,Shanghai,10 deals`.
+
+    Every text cell is quoted and none is ever a formula (`safe_cell`); numbers are written
+    bare, so a spreadsheet reads -20 as the number it is."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["Round", *book.names])
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+
+    def row(cells: Iterable[object]) -> None:
+        writer.writerow([safe_cell(cell) for cell in cells])
+
+    row(["Round", *book.names])
     for played in book.game.rounds:
-        writer.writerow([played.number, *(line.score for line in played.scores)])
-    writer.writerow(["Total", *book.totals])
-    writer.writerow(["Rules", book.rules.name, f"{book.last_round} deals"])
+        row([played.number, *(line.score for line in played.scores)])
+    row(["Total", *book.totals])
+    row(["Rules", book.rules.name, f"{book.last_round} deals"])
     return out.getvalue()
+
+
+def safe_cell(cell: object) -> object:
+    """A text cell a spreadsheet would run as a formula (`=HYPERLINK(…)`, `-2+3`, `@SUM(…)`)
+    behind a `'`, which shows it as the text it is (OWASP's advice); numbers as they are."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
 
 
 def game_export(game: Game) -> dict[str, Any]:

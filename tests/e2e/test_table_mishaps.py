@@ -12,6 +12,8 @@ from urllib.request import Request, urlopen
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.scorebook.keys import COOKIE
+from tests.support.games import keys_in
 from tests.support.tablet import (
     DRAFTS,
     NAMES,
@@ -135,7 +137,7 @@ def test_a_form_for_a_round_already_in_the_ledger_saves_nothing_and_says_so(watc
     page.get_by_role("link", name=re.compile("Record round 1")).tap()
     fill_round(page, "Bob", False, {"Ann": ["K"], "Cat": ["2"], "Dan": ["3"]})
     # Meanwhile another tablet records round 1, with this game's edit key.
-    key = next(c["value"] for c in page.context.cookies() if c["name"] == f"gk_{game}")
+    key = next(keys_in(c["value"])[game] for c in page.context.cookies() if c["name"] == COOKIE)
     entry = {"out": "Ann", "cut_exact": True, "leftovers": {"Bob": "7 K", "Cat": "A", "Dan": "3"}}
     request = Request(
         f"{live_server}/api/games/{game}/rounds",

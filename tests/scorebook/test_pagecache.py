@@ -6,6 +6,7 @@ import re
 
 from scorekeeper.scorebook.pagecache import PageCache
 from tests.support.book import record_page, start
+from tests.support.games import held_key
 
 
 def totals(page: str) -> list[str]:
@@ -65,7 +66,7 @@ def test_a_correction_through_the_api_invalidates_the_page(app, client):
     game_page(client, game_id)
     page = game_page(client, game_id)
     assert totals(page) == ["10", "7", "0", "15"]
-    key = client.get_cookie(f"gk_{game_id}").value
+    key = held_key(client, game_id)
     round_one = client.get(f"/api/games/{game_id}").get_json()["rounds"][0]
     body = {
         "cut_exact": False,

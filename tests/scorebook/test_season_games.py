@@ -14,6 +14,7 @@ from scorekeeper.rules.presets import LIVERPOOL
 from scorekeeper.scorebook import exportformat, transfer
 from scorekeeper.scorebook.models import Game, Player
 from tests.support.book import new_game, play_rounds
+from tests.support.games import handed_key
 from tests.support.names import NAMES
 
 # --- Play again ---------------------------------------------------------------------------------
@@ -72,7 +73,7 @@ def test_play_again_from_the_page(client):
     response = client.post(f"/games/{game.id}/rematch")
     assert response.status_code == 303
     new_id = int(response.location.rsplit("/", 1)[1])
-    assert f"gk_{new_id}=" in response.headers["Set-Cookie"]
+    assert handed_key(response.headers.getlist("Set-Cookie"))[0] == new_id
     shown = client.get(f"/games/{new_id}").get_data(as_text=True)
     assert "Record round 1" in shown  # this tablet keeps the new game's score
 
@@ -246,7 +247,8 @@ def test_ledger_csv(client):
     assert f"liverpool-game-{game.id}.csv" in response.headers["Content-Disposition"]
     assert not response.data.startswith(b"\xef\xbb\xbf")
     text = response.data.decode("utf-8")
-    assert text.splitlines()[0] == 'Round,Zoë,"Bob ""the cut""","Cat, Jr",Dan'
+    assert text.splitlines()[0] == '"Round","Zoë","Bob ""the cut""","Cat, Jr","Dan"'
+    assert text.splitlines()[1] == "1,0,15,15,-35"  # numbers bare: a spreadsheet's numbers
     rows = list(csv.reader(io.StringIO(text)))
     # Round 1: Zoë out; Dan cuts with the exact cut: 15 − 50.
     assert rows[1:] == [
@@ -255,6 +257,29 @@ def test_ledger_csv(client):
         ["Total", "15", "15", "30", "-20"],
         ["Rules", "Liverpool", "7 deals"],
     ]
+
+
+# The names a hostile visitor gives to make a spreadsheet run something when the sheet is opened.
+FORMULA_NAMES = ['=HYPERLINK("//e.x","a")', "+1+cmd|'/C calc'!A0", "-2+3", "@SUM(1+1)"]
+
+
+def test_ledger_csv_never_hands_a_spreadsheet_a_formula(client):
+    """Each of these names is a name the table may play under, and in the sheet it is text behind
+    a `'` (OWASP's advice), quoted; the scores beside them stay numbers, minus signs and all."""
+    game = new_game(client, FORMULA_NAMES, first_dealer=FORMULA_NAMES[0])
+    assert game.names == FORMULA_NAMES  # taken as names, as written
+    play_rounds(client, game, 2)
+    text = client.get(f"/games/{game.id}/ledger.csv").data.decode("utf-8")
+    header, *rounds, total, rules = list(csv.reader(io.StringIO(text)))
+    assert header == ["Round", *("'" + name for name in FORMULA_NAMES)]
+    for row in [*rounds, total]:
+        assert all(str(int(cell)) == cell for cell in row[1:])  # each score a plain integer
+    assert any(cell.startswith("-") for row in rounds for cell in row[1:])  # -35 stays -35
+    assert rules[0] == "Rules"
+    # Every text cell quoted, its quotes doubled: the file as a spreadsheet opens it.
+    assert text.splitlines()[0] == (
+        '"Round","\'=HYPERLINK(""//e.x"",""a"")","\'+1+cmd|\'/C calc\'!A0","\'-2+3","\'@SUM(1+1)"'
+    )
 
 
 def test_ledger_csv_names_the_games_rules_and_deals(client):

@@ -6,11 +6,14 @@ import hashlib
 import io
 import logging
 import re
+import secrets
 from http.cookies import SimpleCookie
 
+import flask
 import pytest
 import qrcode
 import qrcode.image.svg
+from itsdangerous import Signer
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -18,6 +21,7 @@ from scorekeeper.scorebook import keys
 from scorekeeper.scorebook.models import Game, Round
 from tests.support.book import new_game, start
 from tests.support.config import TEST_CONFIG
+from tests.support.games import handed_key, held_key, keys_in
 from tests.support.names import NAMES
 
 ROUND = {"out": "Cat", "leftovers": {"Ann": "5", "Bob": "5", "Dan": "5"}}
@@ -40,8 +44,7 @@ def count_rounds(app) -> int:
 
 
 def cookie_of(client, game_id):
-    cookie = client.get_cookie(keys.cookie_name(game_id))
-    return None if cookie is None else cookie.value
+    return held_key(client, game_id)
 
 
 @pytest.fixture
@@ -241,14 +244,15 @@ def test_starting_a_game_gives_this_browser_its_key(client, app):
     data = {f"names-{i}": name for i, name in enumerate(NAMES)}
     response = client.post("/games/new", data={**data, "profile": "liverpool", "first_dealer": "0"})
     game_id = int(response.location.rsplit("/", 1)[1])
-    [header] = [h for h in response.headers.getlist("Set-Cookie") if h.startswith("gk_")]
-    cookie = SimpleCookie(header)[keys.cookie_name(game_id)]
+    [header] = [h for h in response.headers.getlist("Set-Cookie") if h.startswith(keys.COOKIE)]
+    cookie = SimpleCookie(header)[keys.COOKIE]
+    assert keys_in(cookie.value) == {game_id: keys_in(cookie.value)[game_id]}
     assert cookie["httponly"] is True
     assert cookie["samesite"] == "Lax"
     assert cookie["path"] == "/"
     assert int(cookie["max-age"]) >= 365 * 24 * 60 * 60
     with app.app_context():
-        assert keys.matches(db.session.get(Game, game_id).key_hash, cookie.value)
+        assert keys.matches(db.session.get(Game, game_id).key_hash, keys_in(cookie.value)[game_id])
 
 
 def test_the_editor_sees_the_buttons_and_the_edit_link(client):
@@ -335,7 +339,7 @@ def test_a_wrong_join_link_sets_nothing(client, other, wrong):
     assert response.status_code == 403
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert "This edit link does not work" in text(response)
-    assert "Set-Cookie" not in response.headers or "gk_" not in response.headers["Set-Cookie"]
+    assert handed_key(response.headers.getlist("Set-Cookie")) is None
     assert cookie_of(other, game_id) is None
     assert "Spectator" in text(other.get(f"/games/{game_id}"))
 
@@ -345,8 +349,8 @@ def test_game_a_key_opens_nothing_on_game_b_in_the_browser(client, other):
     game_b = start(client, ["Eve", "Fay", "Gus", "Hal"])
     key_a = cookie_of(client, game_a)
     assert other.get(f"/games/{game_b}/join?key={key_a}").status_code == 403
-    # Even a cookie forged under B's name with A's key.
-    other.set_cookie(keys.cookie_name(game_b), key_a)
+    # Even a cookie forged under B's name with A's key (of the older kind, one per game).
+    other.set_cookie(f"gk_{game_b}", key_a)
     assert "Spectator" in text(other.get(f"/games/{game_b}"))
     assert other.get(f"/games/{game_b}/rounds/new").status_code == 403
 
@@ -414,9 +418,95 @@ def test_the_key_never_reaches_the_logs(tmp_path, caplog):
 def test_the_edit_link_warns_when_the_page_is_open_as_localhost(client):
     game_id = start(client)
     assert "only this machine reaches" in text(client.get(f"/games/{game_id}"))
-    client.set_cookie(keys.cookie_name(game_id), cookie_of(client, game_id), domain="192.168.1.5")
+    client.set_cookie(keys.COOKIE, client.get_cookie(keys.COOKIE).value, domain="192.168.1.5")
     lan = text(client.get(f"/games/{game_id}", base_url="http://192.168.1.5:5000"))
     assert "only this machine reaches" not in lan
     assert "Let another tablet edit" in lan
     qr = client.get(f"/games/{game_id}/edit-link.svg", base_url="http://192.168.1.5:5000")
     assert qr.status_code == 200  # the code then holds the address the tablets use
+
+
+# --- One cookie for all the games a tablet edits -------------------------------------------
+
+
+def cookie_header(client) -> str:
+    """The Cookie header this browser sends with its next request."""
+    with client:
+        client.get("/healthz")
+        return flask.request.headers.get("Cookie", "")
+
+
+def test_a_tablet_that_started_456_games_sends_one_bounded_cookie(client, app):
+    """The red team's browser: 456 games started, one cookie each, a 14.8 KB Cookie header. Its
+    older cookies are folded into the one cookie the next time it is given a key, and from then
+    on the header stays under the budget however many games it starts."""
+    legacy = {game_id: secrets.token_urlsafe(16) for game_id in range(1000, 1456)}
+    for game_id, key in legacy.items():
+        client.set_cookie(f"gk_{game_id}", key)
+    assert len(cookie_header(client)) > 14_000
+    started = [start(client) for _ in range(160)]
+    header = cookie_header(client)
+    assert len(client.get_cookie(keys.COOKIE).value) <= keys.COOKIE_BUDGET
+    assert len(header) < 4096  # the session's cookie included: far under any server's limit
+    assert "gk_" not in header  # every older cookie deleted
+    newest = keys_in(client.get_cookie(keys.COOKIE).value)
+    assert list(newest)[:5] == started[::-1][:5]  # the newest games' keys kept, newest first
+    assert set(started[-100:]) <= set(newest)
+    # The oldest game fell out: this tablet watches it now, and its edit link gives it back.
+    first = started[0]
+    assert first not in newest
+    assert "Spectator" in text(client.get(f"/games/{first}"))
+    with app.app_context():
+        key = keys.rekey(first)
+    assert client.get(f"/games/{first}/join?key={key}").status_code == 303
+    assert "Record round 1" in text(client.get(f"/games/{first}"))
+    assert list(keys_in(client.get_cookie(keys.COOKIE).value))[0] == first
+
+
+def test_a_per_game_cookie_of_before_still_opens_its_game_and_is_folded_in(client, other):
+    game_id = start(client)
+    key = cookie_of(client, game_id)
+    other.set_cookie(f"gk_{game_id}", key)  # as the tablet kept it before one cookie held all
+    assert "Record round 1" in text(other.get(f"/games/{game_id}"))
+    assert other.get(f"/games/{game_id}/rounds/new").status_code == 200
+    assert "resume-title" in text(other.get("/"))  # and it is offered to resume
+    second = start(other)  # the next key given folds it into the one cookie
+    assert other.get_cookie(f"gk_{game_id}") is None
+    assert keys_in(other.get_cookie(keys.COOKIE).value) == {
+        second: cookie_of(other, second),
+        game_id: key,
+    }
+    assert "Record round 1" in text(other.get(f"/games/{game_id}"))
+
+
+@pytest.mark.parametrize("signed_by", [None, "another-servers-secret-key-0123456789abcdef"])
+def test_a_key_cookie_not_signed_here_holds_no_key(client, other, signed_by):
+    """A cookie written by hand or signed by another server gives nothing, even holding the real
+    key: only this server's cookies are read."""
+    game_id = start(client)
+    payload = f"{game_id}:{cookie_of(client, game_id)}"
+    if signed_by is None:
+        forged = payload + ".notasignature"
+    else:
+        signer = Signer(signed_by, salt="scorekeeper game keys", digest_method=hashlib.sha256)
+        forged = signer.sign(payload).decode()
+    other.set_cookie(keys.COOKIE, forged)
+    assert "Spectator" in text(other.get(f"/games/{game_id}"))
+    assert other.get(f"/games/{game_id}/rounds/new").status_code == 403
+    assert "resume-title" not in text(other.get("/"))
+
+
+def test_the_key_cookie_is_secure_on_https_under_a_name_plain_http_cannot_take(app):
+    form = {**{f"names-{i}": n for i, n in enumerate(NAMES)}, "first_dealer": "0"}
+    secure = app.test_client()
+    answer = secure.post("/games/new", data=form, base_url="https://scores.lan:5443")
+    [line] = [h for h in answer.headers.getlist("Set-Cookie") if keys.COOKIE in h]
+    assert line.startswith(f"__Host-{keys.COOKIE}=")
+    assert "; Secure" in line and "Path=/" in line and "Domain" not in line
+    game_id = handed_key([line])[0]
+    page = secure.get(f"/games/{game_id}", base_url="https://scores.lan:5443")
+    assert "Record round 1" in text(page)
+    plain = app.test_client()
+    answer = plain.post("/games/new", data=form)
+    [line] = [h for h in answer.headers.getlist("Set-Cookie") if keys.COOKIE in h]
+    assert line.startswith(f"{keys.COOKIE}=") and "Secure" not in line

@@ -13,6 +13,7 @@ from scorekeeper.scorebook.models import Game, Round, RoundChange, WriteOnce, ut
 from tests.support.book import new_game as book_game
 from tests.support.book import play_rounds
 from tests.support.games import Game as Started
+from tests.support.games import handed_key
 from tests.support.names import NAMES
 from tests.support.server import Server, at_once, integrity, request
 
@@ -66,9 +67,9 @@ def test_start_the_game_twice_starts_one_game_and_both_answers_hold_its_key(clie
     assert first.location == second.location
     assert flashed(client) == ["Game started: Ann deals round 1."]
     game_id = int(first.location.rsplit("/", 1)[1])
-    cookies = [r.headers.get("Set-Cookie", "") for r in (first, second)]
-    keys = [re.search(rf"gk_{game_id}=([^;]+)", cookie).group(1) for cookie in cookies]
-    assert keys[0] == keys[1]
+    handed = [handed_key(r.headers.getlist("Set-Cookie")) for r in (first, second)]
+    assert handed[0] == handed[1] and handed[0][0] == game_id
+    keys = [key for _, key in handed]
     # The key is kept sealed, never in clear.
     with app.app_context():
         kept = db.session.scalars(db.select(WriteOnce)).one()
@@ -431,9 +432,9 @@ def test_a_double_post_of_play_again_starts_one_game_and_both_answers_hold_its_k
     assert [a.status_code for a in answers] == [303, 303]
     assert answers[0].location == answers[1].location
     new_id = int(answers[0].location.rsplit("/", 1)[1])
-    cookies = [a.headers.get("Set-Cookie", "") for a in answers]
-    held = [re.search(rf"gk_{new_id}=([^;]+)", cookie).group(1) for cookie in cookies]
-    assert held[0] == held[1]
+    handed = [handed_key(a.headers.getlist("Set-Cookie")) for a in answers]
+    assert handed[0] == handed[1] and handed[0][0] == new_id
+    held = [key for _, key in handed]
     assert flashed(client) == ["New game with the same table: Bob deals round 1."] * 2
     with app.app_context():
         kept = db.session.scalars(db.select(WriteOnce)).one()

@@ -23,6 +23,15 @@ ENGINE = make_url(TEST_DATABASE_URL).get_backend_name() if TEST_DATABASE_URL els
 NO_DATABASE = ("rules",)
 IN_MEMORY = "sqlite://"
 
+# The limits per client address, far past what any test does from its one address (a hostile
+# test makes hundreds of games); the limits' own tests (tests/web/test_ratelimits.py) use the
+# real ones. Server processes get them through the environment.
+RAISED_LIMITS = {
+    "RATELIMIT_NEW_GAMES": "100000 per hour",
+    "RATELIMIT_IMPORTS": "100000 per hour",
+    "RATELIMIT_BAD_EDIT_LINKS": "100000 per hour",
+}
+
 # What an app made by a test starts from. On PostgreSQL the conftest points the database at the
 # running test's own database, copied from a migrated template (and back again after it); on
 # SQLite each app has its own in-memory database.
@@ -32,6 +41,7 @@ TEST_CONFIG = {
     "WTF_CSRF_ENABLED": False,
     # Every test's database is made by the migrations, exactly as a served one is.
     "UPGRADE_ON_START": True,
+    **RAISED_LIMITS,
 }
 
 

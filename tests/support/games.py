@@ -14,6 +14,8 @@ from http.cookies import SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import quote
 
+from scorekeeper import security
+from scorekeeper.scorebook import keys
 from tests.support.names import NAMES
 from tests.support.server import Response, encode, json_headers
 
@@ -221,13 +223,47 @@ def key_cookie(client: Sender, game: Game) -> dict[str, str]:
     answer = client.request("GET", f"/games/{game.id}/join?key={quote(game.key)}")
     if answer.status != 303:
         raise RuntimeError(f"the edit link of game {game.id} answered {answer.status}")
-    jar = SimpleCookie()
-    for line in answer.cookies:
-        jar.load(line)
-    held = {name: morsel.value for name, morsel in jar.items() if morsel.value == game.key}
-    if not held:
+    held = {
+        name: value for name, value in set_cookies(answer.cookies).items() if name in KEY_COOKIES
+    }
+    if keys_in(next(iter(held.values()), "")).get(game.id) != game.key:
         raise RuntimeError(f"the edit link of game {game.id} set no cookie holding its key")
     return held
+
+
+# The cookie holding a tablet's game keys, on plain HTTP and on the score book's own HTTPS.
+KEY_COOKIES = (keys.COOKIE, security.HOST_ONLY + keys.COOKIE)
+
+
+def set_cookies(lines: Iterable[str]) -> dict[str, str]:
+    """The cookies these `Set-Cookie` lines set: name and value."""
+    jar = SimpleCookie()
+    for line in lines:
+        jar.load(line)
+    return {name: morsel.value for name, morsel in jar.items()}
+
+
+def keys_in(value: str) -> dict[int, str]:
+    """The game ids and keys a key cookie's value holds, newest first (read, not checked: the
+    app checks its signature)."""
+    return keys.entries(value.rpartition(".")[0])
+
+
+def handed_keys(lines: Iterable[str]) -> dict[int, str]:
+    """The game ids and keys an answer's `Set-Cookie` lines hand the tablet, newest first."""
+    cookies = set_cookies(lines)
+    return next((keys_in(cookies[name]) for name in KEY_COOKIES if name in cookies), {})
+
+
+def handed_key(lines: Iterable[str]) -> tuple[int, str] | None:
+    """The game id and key an answer hands over (the newest its key cookie holds), if any."""
+    return next(iter(handed_keys(lines).items()), None)
+
+
+def held_key(client, game_id: int) -> str | None:
+    """The key Flask's test client holds for the game in its key cookie, if any."""
+    cookie = client.get_cookie(keys.COOKIE)
+    return None if cookie is None else keys_in(cookie.value).get(game_id)
 
 
 def cookie_header(cookies: Mapping[str, str]) -> dict[str, str]:

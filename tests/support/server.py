@@ -23,6 +23,8 @@ from typing import Any
 from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 
+from tests.support.config import RAISED_LIMITS
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOOPBACK = "127.0.0.1"
 
@@ -91,6 +93,7 @@ class Server:
             **os.environ,
             "DATABASE_URL": self.database_url,
             "SECRET_KEY": "live-server-test",
+            **RAISED_LIMITS,
             **self.env,
         }
         STARTED_ON.append(self.database_url)

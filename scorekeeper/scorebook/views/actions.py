@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 
+from ... import ratelimits
 from .. import errors, gamelist, keys, ledger, rematch, sheets, transfer, writeonce
 from ..forms import WriteOnceForm
 from ..models import Game
@@ -114,6 +115,7 @@ def _confirm(game_id: int, name: str):
 @bp.route("/rematch", methods=["GET", "POST"])
 @keys.editor_required
 @writeonce.write_once
+@ratelimits.limited(ratelimits.NEW_GAMES)
 def play_again(game_id: int):
     """The same table again: shows the seats and the first dealer, then starts the game with
     this tablet holding the new game's key."""

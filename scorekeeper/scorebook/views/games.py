@@ -18,7 +18,7 @@ from flask import (
     url_for,
 )
 
-from ... import qr
+from ... import qr, ratelimits
 from .. import chart, errors, gamelist, keys, ledger, newgame, pagecache, season, summary, writeonce
 from ..forms import EVERY_PRESET_SEATS
 from .pages import (
@@ -38,6 +38,7 @@ bp.after_request(answer_script_posts)
 
 @bp.route("/new", methods=["GET", "POST"])
 @writeonce.write_once
+@ratelimits.limited(ratelimits.NEW_GAMES)
 def new_game():
     """Seat the players clockwise, pick the rules (and change any of them) and the first dealer;
     this tablet gets the key. The rules' editor is `newgame`'s."""
@@ -140,6 +141,7 @@ def live_tag(stamp: tuple) -> str:
 
 
 @bp.get("/<int:game_id>/join")
+@ratelimits.limited(ratelimits.BAD_EDIT_LINKS)
 def join(game_id: int):
     """Take the key from an edit link into a cookie, then show the game with no key in the URL."""
     game = ledger.get_game(game_id)

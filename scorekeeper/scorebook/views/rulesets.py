@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from ... import qr
+from ... import qr, ratelimits
 from ...rules import RuleSetError, sharing
 from ...rules.ruleset import RuleSet
 from .. import errors, rulesets, writeonce
@@ -92,6 +92,7 @@ def delete(ruleset_id: int):
 
 @bp.route("/shared/<code>", methods=["GET", "POST"])
 @writeonce.write_once
+@ratelimits.limited(ratelimits.IMPORTS)
 def shared(code: str):
     """A rule set another tablet shared, read out: save it here under a name, or start a game
     with it. A damaged code is a 400 page naming the problem."""
@@ -117,6 +118,7 @@ def shared(code: str):
 
 @bp.route("/upload", methods=["GET", "POST"])
 @writeonce.reads_only("a rule set file is only read, then opened like a shared link")
+@ratelimits.limited(ratelimits.IMPORTS)
 def upload():
     """Open a rule set file (the download, or one written by hand): every problem of a bad one
     named; a good one opens like a shared link, where it can be saved."""

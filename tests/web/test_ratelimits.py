@@ -1,0 +1,283 @@
+"""Limits per client address: a family's evening never meets them; a flood is answered 429 with
+`Retry-After`, as JSON under /api/ and as a page elsewhere; a repeat of a write already done
+still gets its first answer, and a refused post spends nothing.
+
+Every other test runs with the limits raised (`tests.support.config.RAISED_LIMITS`); these use
+the real ones, as a served score book has them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from scorekeeper import settings
+from scorekeeper.extensions import db
+from scorekeeper.scorebook.models import Game as GameRow
+from scorekeeper.scorebook.models import WriteOnce
+from tests.support.apps import app_on
+from tests.support.book import new_game, play_rounds
+from tests.support.config import RAISED_LIMITS, TEST_CONFIG
+from tests.support.games import Game, held_key
+from tests.support.names import NAMES
+from tests.support.saved import smith_document
+
+REAL_LIMITS = {name: settings.default(name) for name in RAISED_LIMITS}
+NEW_GAMES = 60  # the first of RATELIMIT_NEW_GAMES's limits: "60 per hour"
+WRONG_LINKS = 20
+IMPORTS = 30
+
+
+@pytest.fixture(autouse=True)
+def real_limits(monkeypatch):
+    """The limits as served, for every app these tests make."""
+    for name, value in REAL_LIMITS.items():
+        monkeypatch.setitem(TEST_CONFIG, name, value)
+
+
+def test_the_counts_here_are_the_declared_limits():
+    assert {
+        "RATELIMIT_NEW_GAMES": f"{NEW_GAMES} per hour; 300 per day",
+        "RATELIMIT_IMPORTS": f"{IMPORTS} per hour",
+        "RATELIMIT_BAD_EDIT_LINKS": f"{WRONG_LINKS} per hour",
+    } == REAL_LIMITS
+    assert settings.default("RATELIMIT_STORAGE_URI") == "memory://"
+
+
+def token_of(page: str) -> str:
+    match = re.search(r'name="write_token" type="hidden" value="([^"]+)"', page)
+    assert match, "the form carries no one-time token"
+    return match.group(1)
+
+
+def new_game_form(client) -> dict[str, str]:
+    """The new-game page's form as the tablet posts it, with its one-time token."""
+    token = token_of(client.get("/games/new").get_data(as_text=True))
+    seats = {f"names-{seat}": name for seat, name in enumerate(NAMES)}
+    return seats | {"profile": "liverpool", "first_dealer": "0", "write_token": token}
+
+
+def start_on_the_page(client) -> int:
+    answer = client.post("/games/new", data=new_game_form(client))
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return int(answer.location.rsplit("/", 1)[1])
+
+
+def finish(client, game_id: int) -> None:
+    """Play every deal of a game this tablet started, through the API with its key."""
+    data = client.get(f"/api/games/{game_id}").get_json()
+    play_rounds(client, Game(game_id, data["players"], held_key(client, game_id), data=data))
+
+
+def play_again_on_the_page(client, game_id: int) -> int:
+    page = client.get(f"/games/{game_id}/rematch").get_data(as_text=True)
+    answer = client.post(f"/games/{game_id}/rematch", data={"write_token": token_of(page)})
+    assert answer.status_code == 303, answer.get_data(as_text=True)
+    return int(answer.location.rsplit("/", 1)[1])
+
+
+def join(client, game_id: int, key: str):
+    return client.get(f"/games/{game_id}/join", query_string={"key": key})
+
+
+def test_a_familys_evening_never_meets_a_limit(app, client):
+    """Everything one table does in an evening, from one address (three more tablets joining
+    through the same router): 12 games, 6 started on the page and 6 by Play again, a false
+    start deleted, a double tap, each game joined by the other three tablets, two edit links
+    typed wrong, the family's rule set opened from a file and saved, and a script's game by API.
+    It is made here in a burst, which no limit over a window can count as less than the same
+    evening spread over hours."""
+    others = [app.test_client() for _ in range(3)]
+    games = []
+    false_start = start_on_the_page(client)
+    page = client.get(f"/games/{false_start}/delete").get_data(as_text=True)
+    assert (
+        client.post(
+            f"/games/{false_start}/delete", data={"write_token": token_of(page)}
+        ).status_code
+        == 303
+    )
+    form = new_game_form(client)
+    first = client.post("/games/new", data=form)
+    assert client.post("/games/new", data=form).location == first.location  # the double tap
+    games.append(int(first.location.rsplit("/", 1)[1]))
+    for number in range(11):
+        previous = games[-1]
+        finish(client, previous)
+        games.append(
+            play_again_on_the_page(client, previous) if number % 2 else start_on_the_page(client)
+        )
+    for game_id in games:
+        key = held_key(client, game_id)
+        for other in others:
+            assert join(other, game_id, key).status_code == 303
+    assert [join(others[0], games[0], "typo").status_code for _ in range(2)] == [403, 403]
+    upload = client.post(
+        "/rulesets/upload",
+        data={"file": (io.BytesIO(json.dumps(smith_document()).encode()), "smith.json")},
+        content_type="multipart/form-data",
+    )
+    assert upload.status_code == 303
+    shared = client.get(upload.location).get_data(as_text=True)
+    saved = client.post(
+        upload.location, data={"name": "Smith family", "write_token": token_of(shared)}
+    )
+    assert saved.status_code == 303
+    assert client.post("/api/games", json={"players": NAMES}).status_code == 201
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(GameRow.id))) == 13
+
+
+def test_the_game_past_the_limit_is_refused_on_the_page_and_by_the_api(client):
+    """One limit for every way to start a game: half the games by API, half by the page, and the
+    next one is refused both ways, with how long to wait."""
+    for _ in range(NEW_GAMES // 2):
+        assert client.post("/api/games", json={"players": NAMES}).status_code == 201
+    for _ in range(NEW_GAMES // 2):
+        start_on_the_page(client)
+    api = client.post("/api/games", json={"players": NAMES})
+    assert api.status_code == 429
+    assert api.is_json and set(api.get_json()) == {"error", "retry_after"}
+    wait = int(api.headers["Retry-After"])
+    assert 0 < wait <= 3600 and api.get_json()["retry_after"] == wait
+    assert "too many games started from this address" in api.get_json()["error"]
+    form = new_game_form(client)
+    page = client.post("/games/new", data=form)
+    assert page.status_code == 429
+    assert 0 < int(page.headers["Retry-After"]) <= 3600
+    assert page.headers["Cache-Control"] == "no-store"
+    html = page.get_data(as_text=True)
+    assert "<h1>Too many at once</h1>" in html
+    assert "Too many games started from this address" in html
+    # What was typed is kept, ready to send again once the wait is over.
+    assert 'action="/games/new"' in html and "Try again" in html
+    for name in NAMES:
+        assert f'value="{name}"' in html
+
+
+def test_a_repeat_at_the_limit_gets_its_first_answer_and_a_refusal_spends_no_token(app, client):
+    """The limit is looked at after the write-once check: a double tap of a game already started
+    lands on that game (with its key), never on 429; and a post refused for the limit wrote
+    nothing, so its token still starts its game once the limit allows."""
+    form = new_game_form(client)
+    first = client.post("/games/new", data=form)
+    api_headers = {"Idempotency-Key": "the-script's-first-game"}
+    api_first = client.post("/api/games", json={"players": NAMES}, headers=api_headers)
+    for _ in range(NEW_GAMES - 2):
+        assert client.post("/api/games", json={"players": NAMES}).status_code == 201
+    assert client.post("/api/games", json={"players": NAMES}).status_code == 429
+    again = client.post("/games/new", data=form)
+    assert (again.status_code, again.location) == (302, first.location)
+    assert "game_keys=" in again.headers["Set-Cookie"]
+    api_again = client.post("/api/games", json={"players": NAMES}, headers=api_headers)
+    assert api_again.status_code == 201
+    assert api_again.headers["Idempotent-Replayed"] == "true"
+    assert api_again.get_json()["id"] == api_first.get_json()["id"]
+    refused_form = new_game_form(client)
+    assert client.post("/games/new", data=refused_form).status_code == 429
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(WriteOnce.id))) == 2  # the two above
+        made = db.session.scalar(db.select(db.func.count(GameRow.id)))
+    app.config["RATELIMIT_NEW_GAMES"] = "1000 per hour"  # the wait is over
+    retried = client.post("/games/new", data=refused_form)
+    assert retried.status_code == 302 and retried.location != first.location
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(GameRow.id))) == made + 1
+
+
+def test_play_again_counts_as_a_game_started(app, client):
+    game = new_game(client)
+    play_rounds(client, game)
+    for _ in range(NEW_GAMES - 1):
+        assert client.post("/api/games", json={"players": NAMES}).status_code == 201
+    refused = client.post(f"/api/games/{game.id}/rematch", headers=game.headers)
+    assert refused.status_code == 429 and "Retry-After" in refused.headers
+    client.set_cookie(f"gk_{game.id}", game.key)
+    page = client.get(f"/games/{game.id}/rematch").get_data(as_text=True)
+    assert (
+        client.post(f"/games/{game.id}/rematch", data={"write_token": token_of(page)}).status_code
+        == 429
+    )
+
+
+def test_wrong_edit_links_are_limited_and_right_ones_never(app, client):
+    """Guessing keys is refused after 20 wrong links an hour; a tablet joining with the right
+    link is not counted at all. The refusal's page holds no key and sends no Referer."""
+    game = new_game(client)
+    other = app.test_client()
+    for _ in range(3 * WRONG_LINKS):
+        assert join(other, game.id, game.key).status_code == 303
+    for number in range(WRONG_LINKS):
+        assert join(other, game.id, f"guess-{number}").status_code == 403
+    refused = join(other, game.id, "guess-last")
+    assert refused.status_code == 429
+    assert 0 < int(refused.headers["Retry-After"]) <= 3600
+    assert refused.headers["Referrer-Policy"] == "no-referrer"
+    assert "too many wrong edit links tried" in refused.get_data(as_text=True).lower()
+    assert "guess-last" not in refused.get_data(as_text=True)
+    # The table's own tablet, at another address, is not held up by the guesser.
+    at_the_table = client.get(
+        f"/games/{game.id}/join",
+        query_string={"key": game.key},
+        environ_base={"REMOTE_ADDR": "192.168.1.30"},
+    )
+    assert at_the_table.status_code == 303
+
+
+def test_imports_are_limited_on_the_pages_and_the_api(client):
+    """Opening rule sets from elsewhere (a file, a shared link's save, the API's save) is one
+    limit: 30 an hour from one address."""
+    for number in range(IMPORTS):
+        body = {"rules": smith_document(f"Family {number}")}
+        assert client.post("/api/rulesets", json=body).status_code == 201
+    api = client.post("/api/rulesets", json={"rules": smith_document("One more")})
+    assert api.status_code == 429 and api.get_json()["retry_after"] > 0
+    upload = client.post(
+        "/rulesets/upload",
+        data={"file": (io.BytesIO(json.dumps(smith_document()).encode()), "smith.json")},
+        content_type="multipart/form-data",
+    )
+    assert upload.status_code == 429
+    assert "Attach again: smith.json" in upload.get_data(as_text=True)
+
+
+def test_each_client_address_has_its_own_count_behind_a_trusted_proxy(fresh_database, tmp_path):
+    app = app_on(
+        fresh_database("proxy"),
+        tmp_path,
+        UPGRADE_ON_START=True,
+        TRUSTED_PROXIES=1,
+        RATELIMIT_NEW_GAMES="2 per hour",
+    )
+    client = app.test_client()
+
+    def start_from(address: str) -> int:
+        headers = {"X-Forwarded-For": address}
+        return client.post("/api/games", json={"players": NAMES}, headers=headers).status_code
+
+    assert [start_from("192.168.1.20") for _ in range(3)] == [201, 201, 429]
+    assert [start_from("192.168.1.21") for _ in range(3)] == [201, 201, 429]
+
+
+def test_each_app_counts_apart_and_the_switch_turns_limits_off(fresh_database, tmp_path):
+    """Two apps in one process (as the tests make hundreds) never share a count; an app with
+    `RATELIMIT_ENABLED` off counts nothing."""
+    url = fresh_database("apart")
+    first, second = (
+        app_on(
+            url, tmp_path, name, UPGRADE_ON_START=name == "first", RATELIMIT_NEW_GAMES="2 per hour"
+        )
+        for name in ("first", "second")
+    )
+    assert [new(first) for _ in range(3)] == [201, 201, 429]
+    assert [new(second) for _ in range(3)] == [201, 201, 429]
+    off = app_on(url, tmp_path, "off", RATELIMIT_ENABLED=False, RATELIMIT_NEW_GAMES="2 per hour")
+    assert [new(off) for _ in range(3)] == [201, 201, 201]
+
+
+def new(app) -> int:
+    """Start a game by API from this app's test client: the answer's status."""
+    return app.test_client().post("/api/games", json={"players": NAMES}).status_code
