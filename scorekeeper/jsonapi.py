@@ -3,7 +3,8 @@
 Every error is JSON: `{"error": "..."}` with 400 for input the engine refuses, 401/403 for a
 write without the game's edit key or with a wrong one, 404 for an unknown game, 409 for a
 conflict, 413 for a body over the limit, 415 for a body that is not JSON, 429 past a limit per
-client address (`ratelimits`), 503 when the database stayed busy or is not set up. An error no API route saw (an unknown /api/ address) is answered
+client address (`ratelimits`), 503 when the database stayed busy or is not set up. An error no
+API route saw (an unknown /api/ address) is answered
 the same way by `errorpages`.
 """
 

@@ -23,7 +23,7 @@ from sqlalchemy import case, func
 
 from ..extensions import db
 from .models import Game, Player, Round, RoundScore
-from .names import clean_name, name_key
+from .names import name_key
 
 # How many names the new-game page offers as chips.
 RECENT_NAMES = 16
@@ -32,7 +32,7 @@ RECENT_NAMES = 16
 def player_key(name: str) -> str:
     """The one key a player is known by across games: the key of names that look alike at a
     table (`names.name_key` of the name as stored)."""
-    return name_key(clean_name(name))
+    return name_key(name)
 
 
 @dataclass
@@ -242,11 +242,12 @@ def season() -> list[PlayerRecord]:
 def find_player(name: str) -> PlayerRecord | None:
     """One player (any spelling of the name that looks alike) with head to head against each
     opponent."""
-    if not player_key(name):
+    alike = player_key(name)
+    if not alike:
         return None
     games = _sittings()
     players = _records(games)
-    key = _key_named(players, name)
+    key = _key_named(players, name, alike)
     sittings = players.get(key)
     if not sittings:
         return None
@@ -269,11 +270,10 @@ def find_player(name: str) -> PlayerRecord | None:
     return PlayerRecord(key, sittings[-1].name, tuple(sittings), opponents)
 
 
-def _key_named(players: dict[str, list[Sitting]], name: str) -> str:
-    """The key of the player called `name`: the key of names that look like it, unless only a
-    seat kept apart from a look-alike of its table (an upgraded "Аnn" beside "Ann", key
+def _key_named(players: dict[str, list[Sitting]], name: str, key: str) -> str:
+    """The key of the player called `name`: `key`, the key of names that look like it, unless
+    only a seat kept apart from a look-alike of its table (an upgraded "Аnn" beside "Ann", key
     "ann#1") is written exactly so."""
-    key = player_key(name)
     if any(sitting.name == name for sitting in players.get(key, ())):
         return key
     written = (
