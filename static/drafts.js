@@ -14,6 +14,8 @@
   // server's own wait for a busy database is shorter, so a slow answer still arrives first.
   var ANSWER_WITHIN_MS = 20000;
   var SCRIPT_POST_HEADER = "X-Posted-By-Script";
+  // How long the game page keeps dropping the drafts of saved forms that arrive late.
+  var SETTLE_MS = 5000;
 
   var store = null;
   try {
@@ -188,13 +190,19 @@
     form.addEventListener("change", writeSoon);
     window.addEventListener("pagehide", function () { if (pending) writeNow(); });
 
-    setupSaving(form, writeNow);
+    // Once the score book has the form, nothing more is written for it: a write still waiting
+    // when the page closes would bring back the draft the next page drops.
+    setupSaving(form, writeNow, function saved() {
+      quiet = true;
+      clearTimeout(pending);
+      pending = null;
+    });
   }
 
   /* The save goes by fetch; the server answers a saved form with where to go next. When the post
    * does not arrive, the page stays with a notice and the save is tried again when the tablet is
    * back online, or at a tap on "Try again"; only one post is ever on its way. */
-  function setupSaving(form, writeNow) {
+  function setupSaving(form, writeNow, saved) {
     if (!window.fetch || !window.FormData || !window.URLSearchParams) return;
     var sending = false;
     var finished = false;
@@ -276,6 +284,7 @@
         if (response.ok && type.indexOf("application/json") === 0) {
           return response.json().then(function (answer) {
             finished = true;
+            saved();
             window.location.assign(answer.location);
           });
         }
@@ -312,14 +321,23 @@
     } catch {
       saved = [];
     }
-    saved.forEach(drop);
     var game = done.getAttribute("data-game");
     var next = Number(done.getAttribute("data-next-round")) || Infinity;
     var pattern = /^game-(\d+)\/round-(\d+)\/new$/;
-    keys().forEach(function (key) {
+    function stale(key) {
       var match = pattern.exec(key);
-      if (match && match[1] === game && Number(match[2]) < next) drop(key);
-    });
+      return saved.indexOf(key) >= 0 || Boolean(match && match[1] === game && Number(match[2]) < next);
+    }
+    keys().filter(stale).forEach(drop);
+    // The page left behind may still be closing in another process of the browser: a stale
+    // draft it writes now is dropped as it arrives.
+    function watch(event) {
+      if (!event.key || event.key.indexOf(PREFIX) !== 0 || event.newValue === null) return;
+      var key = event.key.slice(PREFIX.length);
+      if (stale(key)) drop(key);
+    }
+    window.addEventListener("storage", watch);
+    setTimeout(function () { window.removeEventListener("storage", watch); }, SETTLE_MS);
   }
 
   function start() {

@@ -312,6 +312,35 @@ def test_a_correction_keeps_its_entries(watched):
     expect_no_drafts(page)
 
 
+def test_a_draft_the_left_page_writes_late_is_dropped_too(watched):
+    """The form page being left can write its draft as it closes, in another process of the
+    browser, after the game page has dropped it (seen once on a loaded machine): the game page
+    drops a saved form's draft that arrives in the first seconds."""
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    record_round(page, 1, *ROUNDS[1])
+    expect_no_drafts(page)
+    late = page.context.new_page()
+    late.goto(f"/games/{game}/rounds/new")
+    late.evaluate(
+        """key => localStorage.setItem(key, JSON.stringify({saved: Date.now(), fields: {}}))""",
+        f"{DRAFTS}game-{game}/round-1/new",
+    )
+    late.close()
+    expect_no_drafts(page)
+    # A draft of a round still to come is the table's: it stays.
+    other = page.context.new_page()
+    other.goto(f"/games/{game}/rounds/new")
+    other.evaluate(
+        """key => localStorage.setItem(key, JSON.stringify({saved: Date.now(), fields: {}}))""",
+        f"{DRAFTS}game-{game}/round-2/new",
+    )
+    other.close()
+    page.wait_for_timeout(300)
+    assert list(drafts(page)) == [f"{DRAFTS}game-{game}/round-2/new"]
+
+
 def go_offline(page) -> None:
     """The tablet loses its Wi-Fi: the browser says it is offline, and nothing it sends arrives.
 
