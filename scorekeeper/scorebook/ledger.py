@@ -119,12 +119,14 @@ def penalty_table(rules: RuleSet | str | dict | None) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of the standings: place (ties share it), seat, name and total."""
+    """One line of the standings: place (ties share it), seat, name, total, and how far behind
+    the leader's total it is (0 for a leader)."""
 
     place: int
     seat: int
     name: str
     total: int
+    behind: int = 0
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,7 @@ def book(game: Game) -> Book:
             seat=seat,
             name=names[seat],
             total=sums[seat],
+            behind=sums[seat] - sums[order[0]],
         )
         for seat in order
     ]

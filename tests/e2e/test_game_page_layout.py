@@ -4,12 +4,15 @@ hold what they show."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from tests.support import games
 from tests.support.games import PageSender
 from tests.support.names import LONG_EIGHT_NAMES, NAMES
+from tests.support.tablet import ROUNDS, make_game, record_round, start_game, tap_cards
 
 pytestmark = pytest.mark.browser
 
@@ -71,3 +74,78 @@ def test_every_ledger_cell_holds_its_badges_and_words(page, names, rules):
     expect(ledger.locator(".cards.counted").first).to_have_text("42 (counted)")
     overflows = page.evaluate(OVERFLOWS)
     assert overflows == [], overflows
+
+
+# --- The standings first -----------------------------------------------------------------------
+
+
+def first_screen(page, message: str) -> list[str]:
+    """After `message`, the flash, the round's facts and the standings lie inside the viewport
+    (the page as the redirect left it, unscrolled by the test); the standings' lines."""
+    expect(page.locator(".flash")).to_have_text(message)
+    height = page.viewport_size["height"]
+    for selector in (".flash", "#round .deal-facts", "#places"):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
+    strip = page.locator("#places")
+    # Directly under the round's facts, above the ledger and the chart.
+    facts = page.locator("#round .exact-cut").bounding_box()
+    assert 0 <= strip.bounding_box()["y"] - (facts["y"] + facts["height"]) <= 24
+    assert strip.bounding_box()["y"] < page.locator("#chart").bounding_box()["y"]
+    # Each line as a screen reader says it (the words "place" and "points" are for it only).
+    return [" ".join(line.split()) for line in strip.locator("li").all_inner_texts()]
+
+
+def test_the_standings_are_in_the_first_screen_after_a_save_a_correction_and_an_undo(watched):
+    page = watched
+    start_game(page)
+    expect(page.locator("#places")).to_have_count(0)  # nothing to stand on before a round
+    record_round(page, 1, *ROUNDS[1])
+    assert first_screen(page, "Round 1 saved.") == [
+        "place 1 Dan −47 points ★ leader",
+        "place 2 Ann 0 points 47 behind",
+        "place 3 Cat 15 points 62 behind",
+        "place 4 Bob 17 points 64 behind",
+    ]
+    record_round(page, 2, *ROUNDS[2])
+    # Ann and Cat level on 20: they share third place.
+    assert first_screen(page, "Round 2 saved.")[1:] == [
+        "place 2 Bob 17 points 49 behind",
+        "place 3 Ann 20 points 52 behind",
+        "place 3 Cat 20 points 52 behind",
+    ]
+    expect(page.locator("#places-title")).to_have_text("Standings after round 2")
+    # The cut of round 2 was exact after all: Ann, who cut, gets −50.
+    page.get_by_role("link", name="Correct round 2").tap()
+    page.locator(".cut-choice .tile").tap()
+    page.get_by_role("button", name="Save the correction").tap()
+    assert first_screen(page, "Round 2 corrected.")[:2] == [
+        "place 1 Dan −32 points ★ leader",
+        "place 2 Ann −30 points 2 behind",
+    ]
+    page.get_by_role("link", name="Undo round 2").tap()
+    page.get_by_role("button", name="Undo round 2").tap()
+    lines = first_screen(page, "Round 2 undone: it is kept in the history below.")
+    assert lines[0] == "place 1 Dan −47 points ★ leader"
+    expect(page.locator("#places-title")).to_have_text("Standings after round 1")
+
+
+def test_eight_players_standings_in_the_first_screen(watched):
+    page = watched
+    game_id, key = make_game(page, LONG_EIGHT_NAMES, 3, "family")
+    page.goto(f"/games/{game_id}/join?key={key}")
+    page.get_by_role("link", name=re.compile("Record round 4")).tap()
+    page.locator(".out-choice .tile", has_text=LONG_EIGHT_NAMES[3]).tap()
+    for seat in (0, 1, 2, 4, 5, 6, 7):
+        tap_cards(page, seat, ["K"])
+    page.get_by_role("button", name="Save round 4").tap()
+    lines = first_screen(page, "Round 4 saved.")
+    assert len(lines) == 8 and lines[0] == "place 1 Hal 11 points ★ leader"
+    page.get_by_role("link", name="Correct round 4").tap()
+    page.get_by_role("button", name="Save the correction").tap()
+    assert first_screen(page, "Round 4 corrected.") == lines
+    page.get_by_role("link", name="Undo round 4").tap()
+    page.get_by_role("button", name="Undo round 4").tap()
+    assert first_screen(page, "Round 4 undone: it is kept in the history below.")[0] == (
+        "place 1 Hal 1 points ★ leader"
+    )

@@ -151,7 +151,8 @@ def undo_round(game_id: int, number: int):
             game_id,
             lambda: service.undo_round(game, number, form.seen_version()),
             f"Round {number} undone: it is kept in the history below.",
-            "ledger",
+            # The top, as after a save: the round to play again and the standings without it.
+            None,
             conflict=lambda error: _undo_page(game, played, form, form.changed_meanwhile(error)),
             refused=lambda error: _refused(game_id, error),
         )
