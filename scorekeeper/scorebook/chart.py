@@ -29,6 +29,8 @@ COLOURS = (
 WIDTH, HEIGHT = 720, 300
 LEFT, RIGHT, TOP, BOTTOM = 52, 150, 18, 44
 LABEL_GAP = 15
+# How far right of a line's last point its label starts.
+LABEL_INDENT = 10
 LABEL_CHARS = 11
 
 
@@ -142,14 +144,15 @@ def line_chart(
     from the second position on.
     """
     first = 1 if from_zero else 0
-    count = max(len(x_labels), 2)
+    count = len(x_labels)
     values = [value for line in lines for value in line.values] or [0]
     ticks = _ticks(min(0, *values), max(10, *values))
     low, high = ticks[0], ticks[-1]
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x_at(index: int) -> float:
-        return LEFT + plot_w * index / (count - 1)
+        # A lone position stands in the middle: one point is not the start of a line.
+        return LEFT + plot_w * (index / (count - 1) if count > 1 else 0.5)
 
     def y_at(value: int) -> float:
         return TOP + plot_h * (high - value) / (high - low)
@@ -179,6 +182,9 @@ def line_chart(
     )
     ends = [y_at(line.values[-1]) if line.values else y_at(0) for line in lines]
     label_ys = _spread(ends, TOP + 4, TOP + plot_h)
+    # The labels follow the last value drawn, so nothing runs on over positions not reached yet.
+    reached = max((len(line.values) for line in lines), default=0) - 1 + first
+    label_x = x_at(max(reached, 0)) + LABEL_INDENT
     for index, line in enumerate(lines):
         colour = COLOURS[index % len(COLOURS)]
         drawn = (0, *line.values) if from_zero else line.values
@@ -203,9 +209,9 @@ def line_chart(
                 text = f"★ {text}"
                 weight = ' font-weight="bold"'
             parts.append(
-                f'<line x1="{end_x + 7:.1f}" y1="{end_y:.1f}" x2="{LEFT + plot_w + 8}" '
+                f'<line x1="{end_x + 7:.1f}" y1="{end_y:.1f}" x2="{label_x - 2:.1f}" '
                 f'y2="{label_ys[index]:.1f}" stroke="{colour}" stroke-width="1"/>'
-                f'<text x="{LEFT + plot_w + 10}" y="{label_ys[index] + 4:.1f}" fill="{colour}"'
+                f'<text x="{label_x:.1f}" y="{label_ys[index] + 4:.1f}" fill="{colour}"'
                 f"{weight}>{escape(text)}</text>"
             )
         parts.append("</g>")

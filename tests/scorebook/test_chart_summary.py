@@ -136,3 +136,47 @@ def test_the_chart_runs_to_the_games_own_last_deal(client):
     assert label.startswith("Running totals after round 3 of 10:")
     axis = [unescape(text) for text in re.findall(r"<text[^>]*>([^<]+)</text>", svg)]
     assert {"start", "8", "9", "10"} <= set(axis)
+
+
+def _x(tag, attribute):
+    return float(re.search(rf'{attribute}="([-0-9.]+)"', tag).group(1))
+
+
+def test_the_lines_stop_at_the_last_round_played(client):
+    game = new_game(client)
+    play(client, game, ROUNDS[:3])
+    svg = re.search(r"<svg .*?</svg>", client.get(f"/games/{game.id}").get_data(as_text=True), re.S)
+    axis = {
+        unescape(text): float(x)
+        for x, text in re.findall(
+            r'<text x="([0-9.]+)" y="[0-9.]+" text-anchor="middle"[^>]*>([^<]+)<', svg.group(0)
+        )
+    }
+    for totals, body in series(svg.group(0)).values():
+        assert len(totals) == 3
+        line = re.search(r'points="([^"]+)"', body).group(1).split()
+        assert float(line[-1].split(",")[0]) == axis["3"]  # the line ends at round 3
+        # Its label and the stroke to it start right after round 3, well before round 4.
+        leader = re.search(r"<line [^>]*>", body).group(0)
+        label = re.search(r"<text [^>]*>", body).group(0)
+        assert axis["3"] < _x(leader, "x2") < _x(label, "x") < (axis["3"] + axis["4"]) / 2
+
+
+def test_one_finished_game_is_a_point_with_its_value_not_a_line(client):
+    game = new_game(client)
+    play(client, game, ROUNDS)
+    page = client.get("/players/Ann").get_data(as_text=True)
+    svg = re.search(r"<svg .*?</svg>", page, re.S).group(0)
+    [(totals, body)] = series(svg).values()
+    assert totals == [4] and "<polyline" not in body
+    marker = re.search(r"<circle [^>]*>", body).group(0)
+    ticks = [float(x) for x in re.findall(r'<line x1="([0-9.]+)" x2=', svg)]
+    ends = [float(x) for x in re.findall(r'<line x1="[0-9.]+" x2="([0-9.]+)"', svg)]
+    middle = (ticks[0] + ends[0]) / 2
+    assert _x(marker, "cx") == middle  # in the middle, with its game's number under it
+    assert re.search(rf'<text x="{middle:.1f}"[^>]*>1</text>', svg)
+    # Its value beside it, with no stroke drawn on across the chart to reach it.
+    leader = re.search(r'<line x1="([0-9.]+)" y1="[0-9.]+" x2="([0-9.]+)"', body)
+    assert float(leader.group(2)) - float(leader.group(1)) < 10
+    assert ">Ann 4<" in body
+    assert "One finished game so far" in page
