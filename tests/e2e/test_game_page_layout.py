@@ -12,7 +12,14 @@ from playwright.sync_api import expect
 from tests.support import games
 from tests.support.games import PageSender
 from tests.support.names import LONG_EIGHT_NAMES, NAMES
-from tests.support.tablet import ROUNDS, make_game, record_round, start_game, tap_cards
+from tests.support.tablet import (
+    ROUNDS,
+    make_game,
+    record_round,
+    small_controls,
+    start_game,
+    tap_cards,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -141,6 +148,7 @@ def test_eight_players_standings_in_the_first_screen(watched):
     page.get_by_role("button", name="Save round 4").tap()
     lines = first_screen(page, "Round 4 saved.")
     assert len(lines) == 8 and lines[0] == "place 1 Hal 11 points ★ leader"
+    assert small_controls(page) == []
     page.get_by_role("link", name="Correct round 4").tap()
     page.get_by_role("button", name="Save the correction").tap()
     assert first_screen(page, "Round 4 corrected.") == lines
