@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_round_entry import active_seat, open_round_form, tap
+from tests.e2e.test_table_mishaps import round_one_saved_offline
 from tests.support.browser import PHONE_VIEWPORT
 from tests.support.names import LONG_EIGHT_NAMES as EIGHT
 from tests.support.names import NAMES as FOUR
@@ -40,6 +41,13 @@ def in_sight(page, locator) -> dict:
     return seen
 
 
+def dock_in_sight(page, save: str) -> None:
+    """The pad, its Next key and the Save button `save`, each in sight."""
+    for part in (page.locator(".cardpad"), page.locator(".cardpad .pad-next")):
+        in_sight(page, part)
+    in_sight(page, page.get_by_role("button", name=save))
+
+
 def the_round_at_once(page, names) -> dict:
     """Every part of the round form a table needs, each in sight: their boxes by name."""
     parts = {f"out: {name}": page.locator(".out-choice .tile", has_text=name) for name in names}
@@ -63,6 +71,7 @@ def test_a_four_player_round_is_entered_on_one_screen(watched):
     page = watched
     open_round_form(page, FOUR)
     boxes = the_round_at_once(page, FOUR)
+    assert small_controls(page, TARGETS) == []
     next_within_the_pad(page)
     with_figures(page, "4-player round form", {"Save": boxes["Save"], "pad": boxes["pad"]})
     # The whole round by taps, and still nothing scrolled.
@@ -90,9 +99,7 @@ def test_eight_hands_keep_the_pad_and_save_in_sight_with_at_most_one_scroll(watc
         seat = active_seat(page)
         name = EIGHT[int(seat)]
         seen[name] = in_sight(page, page.locator(f'.hand[data-seat="{seat}"]'))["top"]
-        for part in (".cardpad", ".cardpad .pad-next"):
-            in_sight(page, page.locator(part))
-        in_sight(page, page.get_by_role("button", name="Save round 1"))
+        dock_in_sight(page, "Save round 1")
         tap(page, "5")
         page.locator(".cardpad .pad-next").tap()
     next_within_the_pad(page)
@@ -101,6 +108,19 @@ def test_eight_hands_keep_the_pad_and_save_in_sight_with_at_most_one_scroll(watc
     assert len(seen) == len(EIGHT) - 1
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator(".flash")).to_have_text("Round 1 saved.")
+    # Its correction: the longer "Save the correction" beside the pad leaves each key its size.
+    page.get_by_role("link", name="Correct round 1").tap()
+    expect(page.locator(".cardpad .pad-rank")).to_have_count(14)
+    dock_in_sight(page, "Save the correction")
+    assert small_controls(page, TARGETS) == []
+
+
+def test_a_save_waiting_for_the_network_says_so_above_the_dock(page):
+    """The notice goes in just above the dock: it is not left under it, nor is Save (offline,
+    the browser notes each refused request as an error: `page`, not `watched`)."""
+    round_one_saved_offline(page)
+    in_sight(page, page.locator(".offline-notice"))
+    dock_in_sight(page, "Save round 1")
 
 
 def test_a_phone_takes_a_round_without_a_sideways_scroll(tablet, live_server):
