@@ -384,7 +384,7 @@ def rename_players(
                 f"{name} was renamed {current[seat]} meanwhile on another device; nothing was "
                 "saved: reload and try again"
             )
-    problems = rename_problems(current, [player.name_key for player in game.players], renamed)
+    problems = _rename_problems(game, renamed)
     if problems:
         message = "; ".join(f"{current[seat]}: {text}" for seat, text in problems.items())
         raise ScorebookError(message, problems=problems)
@@ -406,6 +406,11 @@ def rename_players(
         game.renames.extend(made)
     _flush_game(game)
     return made
+
+
+def _rename_problems(game: Game, renamed: Mapping[int, str]) -> dict[int, str]:
+    """What the name rules say against each new name, by seat."""
+    return rename_problems(game.names, [player.name_key for player in game.players], renamed)
 
 
 def rename_by_name(game: Game, renamed: Mapping[str, Any]) -> list[Rename]:
@@ -431,14 +436,14 @@ def rename_by_name(game: Game, renamed: Mapping[str, Any]) -> list[Rename]:
             problems.append(f"{game.names[seat]} is given twice")
         else:
             seats[seat] = new
-    try:
-        if not problems and not moved:
-            return rename_players(game, seats)
-    except ScorebookError as error:
-        problems.append(error.message)
+    problems += [
+        f"{game.names[seat]}: {text}" for seat, text in _rename_problems(game, seats).items()
+    ]
     if problems:
         raise ScorebookError("; ".join(problems))
-    raise Conflict("; ".join(moved) + "; nothing was saved: reload and try again")
+    if moved:
+        raise Conflict("; ".join(moved) + "; nothing was saved: reload and try again")
+    return rename_players(game, seats)
 
 
 def _renamed_from(game: Game, name: str) -> str | None:

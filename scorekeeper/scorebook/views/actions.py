@@ -76,7 +76,7 @@ ACTIONS = {
         done="Game deleted.",
         gone=True,
     ),
-    "end": Action(
+    "end_early": Action(
         question="End the game here?",
         explanation="The game ends after round {round} of {last}: {leaders}, leading now, "
         "wins (a tie shares the win). The summary, the games list and the players' figures say "
@@ -125,7 +125,7 @@ def delete(game_id: int):
 @writeonce.write_once
 def end_early(game_id: int):
     """End the game after its last recorded round, after asking: the leaders win."""
-    return _confirm(game_id, "end")
+    return _confirm(game_id, "end_early")
 
 
 @bp.route("/resume", methods=["GET", "POST"])
