@@ -10,7 +10,18 @@ from flask import g, jsonify, request, url_for
 
 from .. import ratelimits
 from ..jsonapi import ApiError, blueprint, field, json_body
-from . import errors, gamelist, keys, ledger, names, rulesets, season, service, writeonce
+from . import (
+    errors,
+    gamelist,
+    keys,
+    ledger,
+    names,
+    rulesets,
+    season,
+    service,
+    tablefixes,
+    writeonce,
+)
 from . import rematch as rematch_service
 from .models import Game
 
@@ -218,7 +229,7 @@ def rename_players(game_id: int):
     renames = field(json_body(), "renames", dict)
     if not renames:
         raise ApiError("'renames' is empty: give each player's name now and their new name")
-    service.rename_by_name(g.game, renames)
+    tablefixes.rename_by_name(g.game, renames)
     return jsonify(ledger.game_json(g.game))
 
 
@@ -230,9 +241,9 @@ def end_game(game_id: int):
     with the game, 409 if round 5 is not the last one now; DELETE: take the early end back
     (409 once the table played again from it)."""
     if request.method == "POST":
-        service.end_early(g.game, field(json_body(), "after", int))
+        tablefixes.end_early(g.game, field(json_body(), "after", int))
     else:
-        service.resume_game(g.game)
+        tablefixes.resume_game(g.game)
     return jsonify(ledger.game_json(g.game))
 
 

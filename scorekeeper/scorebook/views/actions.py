@@ -19,7 +19,7 @@ from flask import (
 )
 
 from ... import ratelimits
-from .. import errors, gamelist, keys, ledger, rematch, service, sheets, transfer, writeonce
+from .. import errors, gamelist, keys, ledger, rematch, sheets, tablefixes, transfer, writeonce
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
 from .pages import attachment, form_page, started
@@ -82,7 +82,7 @@ ACTIONS = {
         "wins (a tie shares the win). The summary, the games list and the players' figures say "
         "it ended early. It can be taken back until the table plays again from it.",
         button="End after this round",
-        do=service.end_early,
+        do=tablefixes.end_early,
         done="Game ended early: the leaders win.",
         form=EndEarlyForm,
     ),
@@ -90,7 +90,7 @@ ACTIONS = {
         question="Take back the early end?",
         explanation="The game goes on after round {round} of {last}, as if it had never ended.",
         button="Play on",
-        do=service.resume_game,
+        do=tablefixes.resume_game,
         done="The early end is taken back: play on.",
     ),
 }
@@ -199,7 +199,7 @@ def rename(game_id: int):
     error, problems = None, {}
     if form.validate_on_submit():
         try:
-            made = service.rename_players(game, form.renamed(), form.seen_names())
+            made = tablefixes.rename_players(game, form.renamed(), form.seen_names())
         except errors.ScorebookError as refused:
             error, problems = refused.message, refused.problems or {}
         else:
