@@ -10,7 +10,18 @@ from flask import g, jsonify, request, url_for
 
 from .. import ratelimits
 from ..jsonapi import ApiError, blueprint, field, json_body
-from . import errors, gamelist, keys, ledger, names, rulesets, season, service, writeonce
+from . import (
+    errors,
+    gamelist,
+    keys,
+    ledger,
+    names,
+    rulesets,
+    season,
+    service,
+    tablefixes,
+    writeonce,
+)
 from . import rematch as rematch_service
 from .models import Game
 
@@ -204,6 +215,36 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
             raise ApiError(f"the points of {name!r} must be a whole number, not {value!r}")
         points[seat] = value
     return service.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact, points=points)
+
+
+# --- The table's corrections to the game: renames, an early end ------------------------------
+
+
+@bp.post("/games/<int:game_id>/renames")
+@keys.editor_required
+@writeonce.write_once
+def rename_players(game_id: int):
+    """`{"renames": {"Bbo": "Bob"}}` → 200 with the game; every problem named in one 400, a
+    player renamed meanwhile (named by a former name) 409."""
+    renames = field(json_body(), "renames", dict)
+    if not renames:
+        raise ApiError("'renames' is empty: give each player's name now and their new name")
+    tablefixes.rename_by_name(g.game, renames)
+    return jsonify(ledger.game_json(g.game))
+
+
+@bp.route("/games/<int:game_id>/end", methods=["POST", "DELETE"])
+@keys.editor_required
+@writeonce.write_once
+def end_game(game_id: int):
+    """POST `{"after": 5}`: end the game after its last recorded round (the leaders win) → 200
+    with the game, 409 if round 5 is not the last one now; DELETE: take the early end back
+    (409 once the table played again from it)."""
+    if request.method == "POST":
+        tablefixes.end_early(g.game, field(json_body(), "after", int))
+    else:
+        tablefixes.resume_game(g.game)
+    return jsonify(ledger.game_json(g.game))
 
 
 # --- The season: play again, tidy the list -------------------------------------------------

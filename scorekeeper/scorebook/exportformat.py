@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any
 
 from ..rules.ruleset import MOST_DEALS
-from .models import Game, Player, Round, RoundChange, RoundScore
+from .models import NAME_MAX, Game, Player, Rename, Round, RoundChange, RoundScore
 from .snapshot import RoundSnapshot
 
 FORMAT = "liverpool-scorekeeper/games"
@@ -176,6 +176,16 @@ CHANGE = Part(
         Field("after", Kind.SNAPSHOT, empty=True, part=SNAPSHOT),
     ),
 )
+RENAME = Part(
+    "rename",
+    Rename,
+    (
+        Field("seat", Kind.SEAT),
+        Field("before", Kind.TEXT, high=NAME_MAX),
+        Field("after", Kind.TEXT, high=NAME_MAX),
+        _time("renamed_at"),
+    ),
+)
 GAME = Part(
     "game",
     Game,
@@ -187,9 +197,12 @@ GAME = Part(
         _time("finished_at", empty=True),
         Field("key_hash", Kind.HASH, empty=True),
         _time("archived_at", empty=True, later=True),
+        Field("ended_after", Kind.WHOLE, empty=True, later=True, low=1, high=MOST_DEALS),
+        _time("played_again_at", empty=True, later=True),
         Field("players", Kind.PARTS, part=PLAYER),
         Field("rounds", Kind.PARTS, part=ROUND),
         Field("history", Kind.PARTS, part=CHANGE),
+        Field("renames", Kind.PARTS, part=RENAME, later=True, default=()),
     ),
 )
 

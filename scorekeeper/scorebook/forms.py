@@ -387,3 +387,45 @@ def whole_number(text: str | None) -> int | None:
 def reads(played: Round, game: Game) -> str:
     """A recorded round in one line, as it is stored now."""
     return ledger.summary(RoundSnapshot.of_round(played), game.names)
+
+
+class RenameForm(WriteOnceForm):
+    """Each seat's name, written over where it was misspelt, and the name the page showed for
+    it (`seen`): a seat renamed meanwhile on another device is refused, never overwritten."""
+
+    names = EntryList(
+        StringField(
+            "Name",
+            render_kw={
+                "maxlength": NAME_MAX,
+                "autocomplete": "off",
+                "autocapitalize": "words",
+                "spellcheck": "false",
+            },
+        ),
+        max_entries=MAX_SEATS,
+    )
+    seen = EntryList(HiddenField(), max_entries=MAX_SEATS)
+
+    @classmethod
+    def of(cls, game: Game) -> RenameForm:
+        """The form for this game: its names now, unless the table's own are posted back."""
+        form = cls(data={"names": game.names, "seen": game.names})
+        if form.is_submitted():
+            form = cls()
+        return form
+
+    def renamed(self) -> dict[int, str]:
+        return {seat: entry.data or "" for seat, entry in enumerate(self.names.entries)}
+
+    def seen_names(self) -> dict[int, str]:
+        return {seat: entry.data or "" for seat, entry in enumerate(self.seen.entries)}
+
+
+class EndEarlyForm(WriteOnceForm):
+    """Ending the game after the round the page showed as the last one recorded."""
+
+    after = HiddenField()
+
+    def arguments(self) -> dict[str, Any]:
+        return {"after": whole_number(self.after.data or "")}

@@ -134,6 +134,7 @@ def _load(ids: list[int]) -> list[Game]:
             selectinload(Game.players),
             selectinload(Game.rounds).selectinload(Round.scores),
             selectinload(Game.history),
+            selectinload(Game.renames),
         )
     )
     games = {game.id: game for game in db.session.scalars(statement)}
@@ -151,6 +152,7 @@ def brief_json(book: ledger.Book) -> dict:
         "round": book.next_round,
         "last_round": book.last_round,
         "finished": game.finished,
+        "ended_after": game.ended_after,
         "totals": dict(zip(book.names, book.totals, strict=True)),
         "winners": book.winner_names,
         "created_at": ledger._when(game.created_at),

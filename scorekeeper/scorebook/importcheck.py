@@ -28,6 +28,7 @@ from .exportformat import (
     GAME,
     PLAYER,
     READS,
+    RENAME,
     ROUND,
     SCORE_LINE,
     SNAPSHOT,
@@ -35,7 +36,7 @@ from .exportformat import (
     Kind,
     Part,
 )
-from .models import Game, Player, Round, RoundChange, RoundScore
+from .models import Game, Player, Rename, Round, RoundChange, RoundScore
 from .names import clean_names, kept_as_played, seat_keys
 from .rescore import rescore
 from .snapshot import RoundSnapshot
@@ -312,13 +313,40 @@ def _check_game(check: _Checker, item: Any) -> Game:
         raise check.at("history").fail(
             f"names round {beyond[0]}, and {rules.rules_name} have rounds 1 to {last}"
         )
-    if (values["finished_at"] is not None) != (len(numbers) == last):
-        raise check.at("finished_at").fail(
-            f"must be set exactly when all {last} rounds are in (there are {len(numbers)})"
-        )
+    _check_end(check, values, len(numbers), last)
+    values["renames"] = list(values["renames"])
+    _check_renames(check.at("renames"), values["renames"], names)
     game = Game(**values)
     rescore(check, game)
     return game
+
+
+def _check_end(check: _Checker, values: dict[str, Any], played: int, last: int) -> None:
+    """Finished exactly when all rounds are in, or when the table ended it after the last one
+    recorded (before the last deal)."""
+    ended = values["ended_after"]
+    if ended is not None and not (ended == played < last):
+        raise check.at("ended_after").fail(
+            f"must be the last round recorded ({played}), before the last deal ({last})"
+        )
+    if (values["finished_at"] is not None) != (played == last or ended is not None):
+        raise check.at("finished_at").fail(
+            f"must be set exactly when all {last} rounds are in (there are {played}) or the "
+            "game was ended early"
+        )
+
+
+def _check_renames(check: _Checker, renames: list[Rename], names: list[str]) -> None:
+    """Each seat's renames follow one another, the last giving the name the seat has."""
+    now = list(names)
+    for index, rename in reversed(list(enumerate(renames))):
+        if rename.after != now[rename.seat]:
+            raise (
+                check.at(index)
+                .at("after")
+                .fail(f"must be {now[rename.seat]!r}: the seat's next name")
+            )
+        now[rename.seat] = rename.before
 
 
 def _check_player(check: _Checker, item: Any, seats: int, index: int) -> Player:
@@ -371,4 +399,7 @@ _ROWS: dict[str, Callable[[_Checker, Any, int, int], Any]] = {
     ROUND.name: _check_round,
     SCORE_LINE.name: _check_line,
     CHANGE.name: _check_change,
+    RENAME.name: lambda check, item, seats, index: Rename(
+        **_row(check, RENAME, item, seats, index)
+    ),
 }

@@ -38,6 +38,7 @@ def game_query(game_id: int, scores: bool = True, for_update: bool = False):
             selectinload(Game.players),
             rounds.selectinload(Round.scores) if scores else rounds,
             selectinload(Game.history),
+            selectinload(Game.renames),
         )
     )
     if for_update:
@@ -66,7 +67,8 @@ _STAMP = db.text(
     " (SELECT count(*) FROM rounds r WHERE r.game_id = g.id),"
     " (SELECT coalesce(sum(r.version), 0) FROM rounds r WHERE r.game_id = g.id),"
     " (SELECT count(*) FROM round_changes c WHERE c.game_id = g.id),"
-    " g.archived_at"
+    " g.archived_at, g.ended_after, g.played_again_at,"
+    " (SELECT count(*) FROM renames n WHERE n.game_id = g.id)"
     " FROM games g WHERE g.id = :id"
 )
 
@@ -76,7 +78,8 @@ def game_stamp(game_id: int) -> tuple | None:
 
     One cheap statement on its own connection, outside the ORM session, that sees every
     writer, in this process or another: the key, the finish, the rounds' and history's
-    counts and versions, and whether the game is archived.
+    counts and versions, whether the game is archived, ended early or played again, and how
+    many renames it had.
     """
     if game_id not in database.id_range():
         return None
@@ -143,6 +146,8 @@ class Book:
     setup: RoundSetup | None
     standings: list[Standing]
     changes: list[Change] = field(default_factory=list)
+    # Each seat's former names, oldest first (a misspelt name put right): "Bob (was Bbo)".
+    former: list[list[str]] = field(default_factory=list)
 
     @property
     def last_round(self) -> int:
@@ -157,15 +162,33 @@ class Book:
     def winner_names(self) -> list[str]:
         return [self.names[seat] for seat in self.winners]
 
+    def was(self, seat: int) -> str:
+        """The seat's name with what it was before, if it was renamed: "Bob (was Bbo)"."""
+        former = self.former[seat] if seat < len(self.former) else []
+        return f"{self.names[seat]} (was {', '.join(former)})" if former else self.names[seat]
+
+    @property
+    def ended_after(self) -> int | None:
+        """The last round of a game the table ended before its last deal, else None."""
+        return self.game.ended_after
+
 
 @dataclass(frozen=True)
 class Change:
-    """A history entry in words: when, which round, what it was and what it became."""
+    """A history entry in words: when, which round, what it was and what it became; a rename
+    has no round (its one line says who became whom)."""
 
     when: datetime
-    round_number: int
+    round_number: int | None
     action: str
     lines: list[str]
+
+    @property
+    def title(self) -> str:
+        """What happened, in a few words: "round 3 corrected", "a player renamed"."""
+        if self.round_number is None:
+            return f"a player {self.action}"
+        return f"round {self.round_number} {self.action}"
 
 
 def book(game: Game) -> Book:
@@ -195,8 +218,28 @@ def book(game: Game) -> Book:
         next_round=number,
         setup=setup_for(game, number) if number else None,
         standings=standings,
-        changes=[describe(change, names) for change in reversed(game.history)],
+        changes=_changes(game, names),
+        former=former_names(game),
     )
+
+
+def former_names(game: Game) -> list[list[str]]:
+    """Each seat's former names, oldest first, as the history of renames keeps them."""
+    former: list[list[str]] = [[] for _ in game.players]
+    for rename in game.renames:
+        if rename.seat < len(former) and rename.before not in former[rename.seat]:
+            former[rename.seat].append(rename.before)
+    return former
+
+
+def _changes(game: Game, names: list[str]) -> list[Change]:
+    """Corrections, undos and renames in words, newest first."""
+    changes = [describe(change, names) for change in game.history]
+    changes += [
+        Change(rename.renamed_at, None, "renamed", [f"{rename.before} → {rename.after}"])
+        for rename in game.renames
+    ]
+    return sorted(changes, key=lambda change: change.when, reverse=True)
 
 
 def describe(change: RoundChange, names: list[str]) -> Change:
@@ -304,7 +347,9 @@ def game_json(game: Game) -> dict[str, Any]:
         "totals": dict(zip(names, state.totals, strict=True)),
         "leaders": [names[seat] for seat in state.leaders],
         "finished": game.finished,
+        "ended_after": game.ended_after,
         "winners": [names[seat] for seat in state.winners],
+        "former_names": {names[seat]: former for seat, former in enumerate(state.former) if former},
         "created_at": _when(game.created_at),
         "finished_at": _when(game.finished_at),
         "archived_at": _when(game.archived_at),

@@ -58,6 +58,12 @@ class Game(db.Model):
     key_hash: Mapped[str | None] = mapped_column(String(255))
     # Set when the game is tidied away from the lists; it stays reachable by its link.
     archived_at: Mapped[datetime | None]
+    # The last round played when the table ended the game before its last deal (its leaders
+    # win); None for a game played to its last deal or still under way.
+    ended_after: Mapped[int | None]
+    # When this table first played again from this game: an early end is then no longer taken
+    # back, since the new game started from this one's result.
+    played_again_at: Mapped[datetime | None]
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"
@@ -68,9 +74,13 @@ class Game(db.Model):
     history: Mapped[list[RoundChange]] = relationship(
         back_populates="game", order_by="RoundChange.id", cascade="all, delete-orphan"
     )
+    renames: Mapped[list[Rename]] = relationship(
+        back_populates="game", order_by="Rename.id", cascade="all, delete-orphan"
+    )
 
     __table_args__ = (
         CheckConstraint("first_dealer >= 0", name="first_dealer_is_a_seat"),
+        CheckConstraint("ended_after >= 1", name="ended_after_a_round"),
         # The games list pages through ongoing games, then finished ones, each newest first.
         Index("ix_games_ongoing", "archived_at", "finished_at", "created_at", "id"),
         Index("ix_games_newest", "archived_at", "created_at", "id"),
@@ -95,6 +105,10 @@ class Game(db.Model):
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+    @property
+    def ended_early(self) -> bool:
+        return self.ended_after is not None
 
     @property
     def archived(self) -> bool:
@@ -202,6 +216,24 @@ class RoundChange(db.Model):
     game: Mapped[Game] = relationship(back_populates="history")
 
     __table_args__ = (Index("ix_round_changes_game", "game_id"),)
+
+
+class Rename(db.Model):
+    """A seat's name changed during or after the game (a misspelt name put right): the history
+    keeps what the seat was called before, so "Bob (was Bbo)" can be said."""
+
+    __tablename__ = "renames"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    before: Mapped[str] = mapped_column(String(NAME_MAX))
+    after: Mapped[str] = mapped_column(String(NAME_MAX))
+    renamed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="renames")
+
+    __table_args__ = (Index("ix_renames_game", "game_id"),)
 
 
 class SavedRuleSet(db.Model):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import string
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 
 from confusable_homoglyphs import utils as confusable_data
@@ -185,6 +185,41 @@ def name_problems(raw: Sequence[str]) -> dict[int, str]:
             )
         seen.setdefault(key, index)
     return problems
+
+
+def rename_problems(
+    names: Sequence[str], keys: Sequence[str], renamed: Mapping[int, str]
+) -> dict[int, str]:
+    """What is wrong with each new name of a seat (by seat), under the rules of a new game:
+    empty, not shown as written, or looking like another seat's name as it will be."""
+    written = {seat: clean_name(text) for seat, text in renamed.items()}
+    final = [written.get(seat, name) for seat, name in enumerate(names)]
+    final_keys = [
+        name_key(final[seat]) if seat in written else key for seat, key in enumerate(keys)
+    ]
+    problems: dict[int, str] = {}
+    for seat, name in sorted(written.items()):
+        if name == names[seat]:
+            continue  # kept as it is, even a name kept from before the name rules
+        if not name:
+            problems[seat] = "the new name is empty"
+        elif (problem := written_problem(name)) is not None:
+            problems[seat] = problem
+        elif (other := _alike(final_keys, seat)) is not None:
+            problems[seat] = (
+                f"'{name}' is already at the table: every name must differ"
+                if final[other] == name
+                else f"'{name}' looks like '{final[other]}', at the table too: every name must"
+                " differ by more than case, accents or look-alike letters"
+            )
+    return problems
+
+
+def _alike(keys: Sequence[str], seat: int) -> int | None:
+    """Another seat whose key is this seat's, if any."""
+    return next(
+        (other for other, key in enumerate(keys) if other != seat and key == keys[seat]), None
+    )
 
 
 def clean_names(raw: Sequence[str], *, as_played: bool = False) -> list[str]:

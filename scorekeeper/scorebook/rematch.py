@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from ..rules.ruleset import RuleSet
 from . import errors, ledger, service
-from .models import Game
+from .models import Game, utcnow
 
 
 class Coming(NamedTuple):
@@ -34,4 +34,7 @@ def rematch(game: Game) -> tuple[Game, str]:
         raise errors.Conflict(
             f"game {game.id} is not finished: play again once round {rules.last_deal} is recorded"
         )
-    return service.create_game(game.names, rules, next_first_dealer(game), as_played=True)
+    made = service.create_game(game.names, rules, next_first_dealer(game), as_played=True)
+    # From now on this game's result is where the new one started: its early end stays.
+    game.played_again_at = game.played_again_at or utcnow()
+    return made

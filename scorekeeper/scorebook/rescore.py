@@ -111,8 +111,8 @@ def _check_times(check: _Checker, said: str, game: Game, played: Round) -> None:
 
 
 def _check_game_times(check: _Checker, game: Game) -> None:
-    """Finished and archived after the game was created."""
-    for field in ("finished_at", "archived_at"):
+    """Finished, archived and played again after the game was created."""
+    for field in ("finished_at", "archived_at", "played_again_at"):
         moment = getattr(game, field)
         if moment is not None and moment < game.created_at:
             raise check.at(field).fail(f"(game {game.id}) is before the game was created")

@@ -46,6 +46,8 @@ class Sitting:
     rules: str  # the name of the game's rule set
     created_at: datetime
     finished: bool
+    # The last round of a game the table ended early, else None.
+    ended_after: int | None = None
     total: int = 0
     rounds: int = 0
     rounds_out: int = 0
@@ -126,6 +128,12 @@ class PlayerRecord:
         return records
 
     @property
+    def ended_early(self) -> int:
+        """How many of the finished games the table ended before their last deal: their totals
+        are of fewer rounds, which the averages say."""
+        return sum(1 for sitting in self.finished if sitting.ended_after is not None)
+
+    @property
     def best_total(self) -> int | None:
         return min((sitting.total for sitting in self.finished), default=None)
 
@@ -157,6 +165,7 @@ class PlayerRecord:
             "cut_bonuses": self.cut_bonuses,
             "average_penalty": self.average_penalty,
             "by_rules": [record.as_json() for record in self.by_rules],
+            "ended_early": self.ended_early,
         }
 
 
@@ -177,12 +186,14 @@ def _sittings() -> dict[int, list[Sitting]]:
             Game.rules["name"].as_string(),
             Game.created_at,
             Game.finished_at,
+            Game.ended_after,
         ).join(Game, Game.id == Player.game_id)
     )
     games: dict[int, list[Sitting]] = defaultdict(list)
     by_seat: dict[tuple[int, int], Sitting] = {}
-    for game_id, seat, name, key, rules, created_at, finished_at in seats:
-        sitting = Sitting(game_id, seat, name, key, rules, created_at, finished_at is not None)
+    for game_id, seat, name, key, rules, created_at, finished_at, ended_after in seats:
+        finished = finished_at is not None
+        sitting = Sitting(game_id, seat, name, key, rules, created_at, finished, ended_after)
         games[game_id].append(sitting)
         by_seat[game_id, seat] = sitting
     went_out = Round.out == RoundScore.seat

@@ -1,4 +1,5 @@
-"""The score book's writes: create games, record, correct and undo rounds.
+"""The score book's writes: create games, record, correct and undo rounds (a rename and an early
+end: `tablefixes`).
 
 The pages and the JSON API both call these functions, so the two can never disagree. Every rule
 (seats, deal, cut bonus, penalties, copy limits, winners) comes from the engine in
@@ -236,7 +237,12 @@ def _check_next(game: Game, number: int, expected: int | None) -> None:
 
 
 def finished(game: Game) -> Conflict:
-    """The refusal of a round for a game whose last deal is recorded."""
+    """The refusal of a round for a game whose last deal is recorded, or that was ended early."""
+    if game.ended_early:
+        return Conflict(
+            f"game {game.id} was ended after round {game.ended_after}: take the early end "
+            "back first to play on"
+        )
     last = rules_of(game).last_deal
     return Conflict(f"game {game.id} is finished: all {last} rounds are recorded")
 
@@ -312,6 +318,8 @@ def undo_round(game: Game, number: int | None = None, version: int | None = None
         )
     if version is not None and version != latest.version:
         raise stale(latest)
+    if game.ended_early:
+        raise finished(game)  # the early end names its last round: it is taken back first
     before = RoundSnapshot.of_round(latest).to_dict()
     with db.session.no_autoflush:
         game.rounds.remove(latest)

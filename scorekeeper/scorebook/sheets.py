@@ -22,17 +22,79 @@ def ledger_csv(book: Book) -> str:
 
     Every text cell is quoted and none is ever a formula (`safe_cell`); numbers are written
     bare, so a spreadsheet reads -20 as the number it is."""
+    return _csv(
+        [
+            ["Round", *book.names],
+            *(
+                [played.number, *(line.score for line in played.scores)]
+                for played in book.game.rounds
+            ),
+            ["Total", *book.totals],
+            ["Rules", book.rules.name, f"{book.last_round} deals"],
+        ]
+    )
+
+
+ROUNDS_HEADER = (
+    "Round",
+    "Player",
+    "Dealer",
+    "Cutter",
+    "Went out",
+    "Cut bonus",
+    "Cards left",
+    "Counted",
+    "Penalty",
+    "Score",
+    "Running total",
+    "Recorded date",
+    "Recorded time",
+)
+
+
+def rounds_csv(book: Book) -> str:
+    """The detailed sheet: a row per player and round, in round then seat order, with who
+    dealt, cut and went out (a name, or "nobody" when the stock ran out), the player's cut
+    bonus, the cards left (as written, empty for a hand the table counted or the player out),
+    whether the table counted the hand itself, the penalty, the score, the running total and
+    when the round was recorded (date and time on the serving machine's clock).
+
+    Written as the ledger is (`safe_cell`, numbers bare), so a name cannot become a formula."""
+    from ..home import localtime  # the pages' clock: the sheet says the times the pages say
+
+    names = book.names
+    running = [0] * len(names)
+    rows: list[list[object]] = [list(ROUNDS_HEADER)]
+    for played in book.game.rounds:
+        out = "nobody" if played.out is None else names[played.out]
+        for line in played.scores:
+            running[line.seat] += line.score
+            rows.append(
+                [
+                    played.number,
+                    names[line.seat],
+                    names[played.dealer],
+                    names[played.cutter],
+                    out,
+                    line.bonus,
+                    line.leftovers,
+                    "yes" if line.counted else "no",
+                    line.penalty,
+                    line.score,
+                    running[line.seat],
+                    localtime(played.recorded_at, "%Y-%m-%d"),
+                    localtime(played.recorded_at, "%H:%M:%S"),
+                ]
+            )
+    return _csv(rows)
+
+
+def _csv(rows: Iterable[Iterable[object]]) -> str:
+    """Rows as CSV text: every text cell quoted and never a formula, numbers bare."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
-
-    def row(cells: Iterable[object]) -> None:
+    for cells in rows:
         writer.writerow([safe_cell(cell) for cell in cells])
-
-    row(["Round", *book.names])
-    for played in book.game.rounds:
-        row([played.number, *(line.score for line in played.scores)])
-    row(["Total", *book.totals])
-    row(["Rules", book.rules.name, f"{book.last_round} deals"])
     return out.getvalue()
 
 

@@ -44,6 +44,16 @@ class Summary:
     # The rules the game was played under, and how many deals they have (R11).
     rules_name: str = ""
     last_round: int = 0
+    # The last round played when the table ended the game early, else None (played to the end).
+    ended_after: int | None = None
+
+    @property
+    def finish(self) -> str:
+        """How the game ended, in words: "ended early after round 5 of 7" or "finished after
+        round 7 of 7"."""
+        if self.ended_after is not None:
+            return f"ended early after round {self.ended_after} of {self.last_round}"
+        return f"finished after round {self.last_round} of {self.last_round}"
 
     @property
     def shared(self) -> bool:
@@ -88,4 +98,5 @@ def game_summary(book: Book) -> Summary | None:
         next_dealer=names[next_first_dealer(book.game)],
         rules_name=book.rules.name,
         last_round=book.last_round,
+        ended_after=book.ended_after,
     )

@@ -38,6 +38,7 @@ def export_games() -> dict[str, Any]:
             selectinload(Game.players),
             selectinload(Game.rounds).selectinload(Round.scores),
             selectinload(Game.history),
+            selectinload(Game.renames),
         )
     )
     return export_document(db.session.scalars(statement))

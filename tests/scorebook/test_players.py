@@ -26,6 +26,7 @@ FIELDS = [
     "cut_bonuses",
     "average_penalty",
     "by_rules",
+    "ended_early",
 ]
 
 
@@ -105,7 +106,8 @@ def test_a_seasons_figures(client):
     assert answer.status_code == 200
     listed = answer.get_json()["players"]
     assert all(set(player) == set(FIELDS) for player in listed)
-    assert [[player[field] for field in FIELDS[:-1]] for player in listed] == EXPECTED
+    assert [[player[field] for field in FIELDS[:-2]] for player in listed] == EXPECTED
+    assert all(player["ended_early"] == 0 for player in listed)
     assert {player["name"]: player["by_rules"] for player in listed} == {
         row[0]: BY_RULES.get(row[0], []) for row in EXPECTED
     }

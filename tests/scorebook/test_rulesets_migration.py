@@ -83,6 +83,21 @@ def stored_rows(app) -> dict[str, list[dict]]:
     return rows
 
 
+# Columns later revisions add to 0005's tables (0008: the early end, playing again): empty in
+# every row an upgrade keeps.
+LATER_COLUMNS = {"games": ("ended_after", "played_again_at")}
+
+
+def as_at_0005(rows: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The rows without the columns later revisions added, each of which must be empty."""
+    kept = {}
+    for table, found in rows.items():
+        later = LATER_COLUMNS.get(table, ())
+        assert all(row[column] is None for row in found for column in later if column in row)
+        kept[table] = [{k: v for k, v in row.items() if k not in later} for row in found]
+    return kept
+
+
 def tables(app) -> set[str]:
     with app.app_context():
         return set(db.inspect(db.engine).get_table_names())
@@ -105,7 +120,7 @@ def test_the_upgrade_keeps_every_game_and_so_do_down_and_up_again(fresh_database
     with app.app_context():
         assert database.upgrade() == database.head_revision()
     assert "saved_rule_sets" in tables(app)
-    assert stored_rows(app) == before
+    assert as_at_0005(stored_rows(app)) == before
     assert differences(app) == []
     with app.app_context():
         assert rulesets.saved() == []
@@ -117,6 +132,8 @@ def test_the_upgrade_keeps_every_game_and_so_do_down_and_up_again(fresh_database
     with app.app_context():
         assert database.upgrade(REVISION) == REVISION
     assert stored_rows(app) == before
+    with app.app_context():
+        database.upgrade()  # the app of today reads the games once they are upgraded again
     # The games read as they did, the table's own rules among them.
     client = app.test_client()
     assert client.get("/api/games/3").get_json()["rules"] == smith_document()

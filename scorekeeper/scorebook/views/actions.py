@@ -19,10 +19,10 @@ from flask import (
 )
 
 from ... import ratelimits
-from .. import errors, gamelist, keys, ledger, rematch, sheets, transfer, writeonce
-from ..forms import WriteOnceForm
+from .. import errors, gamelist, keys, ledger, rematch, sheets, tablefixes, transfer, writeonce
+from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
-from .pages import attachment, started
+from .pages import attachment, form_page, started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
 
@@ -36,9 +36,20 @@ class Action:
     question: str
     explanation: str
     button: str
-    do: Callable[[Game], object]
+    do: Callable[..., object]
     done: str
     gone: bool = False
+    # The form that confirms it; its `arguments()` are passed on to `do` after the game.
+    form: type[WriteOnceForm] = WriteOnceForm
+
+    def explain(self, game: Game) -> str:
+        """The explanation, with the game's last round and leaders filled in."""
+        book = ledger.book(game)
+        return self.explanation.format(
+            round=len(game.rounds),
+            last=book.last_round,
+            leaders=" and ".join(book.leader_names) or "nobody",
+        )
 
 
 ACTIONS = {
@@ -64,6 +75,23 @@ ACTIONS = {
         do=gamelist.delete,
         done="Game deleted.",
         gone=True,
+    ),
+    "end_early": Action(
+        question="End the game here?",
+        explanation="The game ends after round {round} of {last}: {leaders}, leading now, "
+        "wins (a tie shares the win). The summary, the games list and the players' figures say "
+        "it ended early. It can be taken back until the table plays again from it.",
+        button="End after this round",
+        do=tablefixes.end_early,
+        done="Game ended early: the leaders win.",
+        form=EndEarlyForm,
+    ),
+    "resume": Action(
+        question="Take back the early end?",
+        explanation="The game goes on after round {round} of {last}, as if it had never ended.",
+        button="Play on",
+        do=tablefixes.resume_game,
+        done="The early end is taken back: play on.",
     ),
 }
 
@@ -92,14 +120,33 @@ def delete(game_id: int):
     return _confirm(game_id, "delete")
 
 
+@bp.route("/end", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def end_early(game_id: int):
+    """End the game after its last recorded round, after asking: the leaders win."""
+    return _confirm(game_id, "end_early")
+
+
+@bp.route("/resume", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def resume(game_id: int):
+    """Take back an early end, after asking."""
+    return _confirm(game_id, "resume")
+
+
 def _confirm(game_id: int, name: str):
-    """Ask first, then do it: archive, restore, or delete a game that has no round yet."""
+    """Ask first, then do it: archive, restore, delete a game that has no round yet, end it
+    early or take the early end back."""
     game, action = g.game, ACTIONS[name]
-    form = WriteOnceForm()  # a double tap acts once
+    form = action.form()  # a double tap acts once
+    if isinstance(form, EndEarlyForm) and not form.is_submitted():
+        form.after.data = str(len(game.rounds))
     error = None
     if form.validate_on_submit():
         try:
-            action.do(game)
+            action.do(game, **getattr(form, "arguments", dict)())
         except errors.ScorebookError as refused:
             error = refused.message
         else:
@@ -139,6 +186,42 @@ def play_again(game_id: int):
         coming=rematch.coming(game),
         error=error,
     )
+
+
+@bp.route("/rename", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def rename(game_id: int):
+    """Put a misspelt name right: every seat's name to write over, under the name rules of a
+    new game; the history keeps the former name, and the player's page follows the new one."""
+    game = g.game
+    form = RenameForm.of(game)
+    error, problems = None, {}
+    if form.validate_on_submit():
+        try:
+            made = tablefixes.rename_players(game, form.renamed(), form.seen_names())
+        except errors.ScorebookError as refused:
+            error, problems = refused.message, refused.problems or {}
+        else:
+            flash(
+                "Renamed: " + ", ".join(f"{each.before} is now {each.after}" for each in made)
+                if made
+                else "No name was changed."
+            )
+            return redirect(url_for("games.show_game", game_id=game_id), 303)
+    return form_page(
+        render_template(
+            "scorebook/games/rename.html", game=game, form=form, error=error, problems=problems
+        )
+    )
+
+
+@bp.get("/rounds.csv")
+def rounds_csv(game_id: int):
+    """The detailed sheet as CSV: a row per player and round (dealer, cutter, who went out, the
+    cut bonus, the cards left, counted or not, penalty, score, running total, when)."""
+    game = ledger.get_game(game_id)
+    return _download(sheets.rounds_csv(ledger.book(game)), "text/csv", game, "rounds.csv")
 
 
 @bp.get("/ledger.csv")
