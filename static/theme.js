@@ -26,8 +26,13 @@
   var chosen = stored();
   if (chosen === "dark" || chosen === "light") root.setAttribute("data-theme", chosen);
 
+  /* The button says its state where it is seen ("Dark room: on"); a screen reader hears its
+   * name, "Dark room", and its pressed state, so the name never changes under it. */
   function showState(button) {
-    button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false");
+    var dark = current() === "dark";
+    button.setAttribute("aria-pressed", dark ? "true" : "false");
+    var state = button.querySelector(".toggle-state");
+    if (state) state.textContent = dark ? ": on" : ": off";
   }
 
   document.addEventListener("DOMContentLoaded", function () {
