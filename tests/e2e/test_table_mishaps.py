@@ -366,6 +366,15 @@ def round_one_saved_offline(page) -> int:
     page.get_by_role("button", name="Save round 1").tap()
     notice = page.locator(".offline-notice")
     expect(notice).to_contain_text("The tablet is offline: nothing is saved yet.")
+    # What the page does about it, and what the family can do.
+    expect(notice.locator(".notice-doing")).to_have_text(
+        "Trying again every few seconds, by itself; your entries are kept on this tablet."
+    )
+    expect(notice.locator(".notice-help")).to_contain_text("Wake the laptop")
+    expect(notice.locator(".notice-help")).to_contain_text("the app is still running there")
+    expect(notice.locator(".notice-help")).to_contain_text("on the table's Wi-Fi")
+    # Nothing left the tablet: there is no "not confirmed" to explain.
+    expect(notice.locator(".notice-meaning")).to_be_hidden()
     expect(notice.get_by_role("button", name="Try again")).to_be_visible()
     wholly_in_view(page, ".offline-notice")
     return game
@@ -409,8 +418,18 @@ def test_a_save_the_server_never_got_is_sent_at_a_tap_on_try_again(watched, live
     page.route("**/rounds/new", lambda route: route.abort("connectionrefused"))
     page.get_by_role("button", name="Save round 1").tap()
     notice = page.locator(".offline-notice")
-    # The browser cannot tell a refused post from a lost answer: it does not claim either.
+    # The browser cannot tell a refused post from a lost answer: it does not claim either, and
+    # it names every cause, not only the Wi-Fi.
     expect(notice).to_contain_text("the save is not confirmed")
+    expect(notice.locator(".notice-what")).to_contain_text(
+        "the laptop may be asleep, the app stopped there, or this tablet off the Wi-Fi"
+    )
+    # What "not confirmed" means.
+    expect(notice.locator(".notice-meaning")).to_have_text(
+        "Not confirmed means the score book may have saved it already; "
+        "sending it again never saves it twice."
+    )
+    expect(notice.locator(".notice-doing")).to_contain_text("Trying again every few seconds")
     assert ledger(live_server, game)["rounds"] == []
     page.unroute("**/rounds/new")
     tapped = time.monotonic()
@@ -474,6 +493,9 @@ def test_a_busy_score_book_keeps_the_page_and_the_save_is_tried_again(watched, l
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator(".offline-notice")).to_contain_text(
         "The score book is busy: nothing is saved yet."
+    )
+    expect(page.locator(".offline-notice .notice-doing")).to_contain_text(
+        "Trying again in a few seconds, by itself;"
     )
     expect(page.locator("#cards_1")).to_have_value("7 K")
     expect(page.locator(".flash")).to_have_text("Round 1 saved.", timeout=5_000)
