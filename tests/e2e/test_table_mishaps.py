@@ -582,3 +582,35 @@ def test_the_result_of_each_save_is_in_view(watched):
     with_figures(
         page, "after round 7", stays_in_view(page, [".flash", ".verdict-title", ".final-standings"])
     )
+
+
+def test_back_and_reload_after_a_form_error_never_post_again(watched):
+    """A form with something to fix comes back by a redirect: Back leaves it without Chrome's
+    "Confirm Form Resubmission" (ERR_CACHE_MISS), and a reload of it posts nothing."""
+    page = watched
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+    page.goto("/")
+    page.goto("/games/new")
+    page.locator("#names-0").fill("Ann")
+    page.locator("#names-1").fill("Bob")
+    page.locator("#names-2").fill("ann")
+    page.locator("#names-3").fill("Dan")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".seat .error, .seat .errors").first).to_contain_text(
+        "already at the table"
+    )
+    expect(page.locator("#names-2")).to_have_value("ann")
+    posted = len(posts)
+    assert posted >= 1
+    # A reload asks for the page again: nothing is posted.
+    page.reload()
+    expect(page.locator("h1")).to_be_visible()
+    assert len(posts) == posted, posts
+    expect(page.locator("#names-2")).to_have_value("ann")  # offered back from the draft
+    # Back goes to the page before, asked for again, never to a post to send again.
+    answer = page.go_back()
+    assert answer is not None and answer.request.method == "GET"
+    assert "chrome-error" not in page.url
+    expect(page.locator("h1")).to_be_visible()
+    assert len(posts) == posted, posts

@@ -22,9 +22,10 @@ from ... import ratelimits
 from .. import errors, gamelist, keys, ledger, rematch, sheets, transfer, writeonce
 from ..forms import WriteOnceForm
 from ..models import Game
-from .pages import attachment, started
+from .pages import attachment, shown_after_redirect, started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
+shown_after_redirect(bp)
 
 
 @dataclass(frozen=True)

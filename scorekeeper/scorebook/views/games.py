@@ -28,6 +28,7 @@ from .pages import (
     draft_saved,
     drafts_saved_before,
     form_page,
+    shown_after_redirect,
     started,
 )
 
@@ -35,6 +36,7 @@ from .pages import (
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 bp = Blueprint("games", __name__, url_prefix="/games")
 bp.after_request(answer_script_posts)
+shown_after_redirect(bp)
 
 
 @bp.route("/new", methods=["GET", "POST"])
