@@ -28,6 +28,17 @@ UPGRADE_COMMAND = "flask --app scorekeeper db upgrade"
 DROPPED_HEADERS = frozenset({"content-type", "content-length"})
 
 
+class NotHere(NotFound):
+    """A 404 that knows what is missing: its own heading ("No game 999"), a sentence of why it
+    may be so, and the ways on (label, address), shown first; the API still answers its JSON."""
+
+    def __init__(self, description: str, heading: str, hint: str, ways: list[tuple[str, str]]):
+        super().__init__(description)
+        self.heading = heading
+        self.hint = hint
+        self.ways = ways
+
+
 def init_app(app: Flask) -> None:
     """Answer every error of the app with a page, or JSON under /api/."""
     app.register_blueprint(bp)

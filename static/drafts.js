@@ -133,6 +133,39 @@
     return isNaN(when) ? "" : when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   }
 
+  /* The outage notice's words: what happened, what "not confirmed" means (only when the save may
+   * have arrived), what the page is doing, and what the family can do. */
+  var UNREACHED_CAUSES = "the laptop may be asleep, the app stopped there, or this tablet off the Wi-Fi";
+  function waitingWords(busy, left, gone) {
+    if (busy) {
+      return {
+        what: "The score book is busy: nothing is saved yet.",
+        meaning: "",
+        doing: "Trying again in a few seconds, by itself; your entries are kept on this tablet.",
+        help: "Nothing to do but wait, or tap Try again."
+      };
+    }
+    var what;
+    if (left) {
+      what = gone
+        ? "The tablet went offline before the score book answered: the save is not confirmed."
+        : "The score book's answer did not arrive (" + UNREACHED_CAUSES + "): the save is not confirmed.";
+    } else {
+      what = gone
+        ? "The tablet is offline: nothing is saved yet."
+        : "The score book could not be reached (" + UNREACHED_CAUSES + "): nothing is saved yet.";
+    }
+    return {
+      what: what,
+      meaning: left
+        ? "Not confirmed means the score book may have saved it already; sending it again never saves it twice."
+        : "",
+      doing: "Trying again every few seconds, by itself; your entries are kept on this tablet.",
+      help: "Wake the laptop, check the app is still running there (make run) and this tablet " +
+        "is on the table's Wi-Fi, then tap Try again."
+    };
+  }
+
   function setupForm(form) {
     var key = form.getAttribute("data-draft");
     var served = snapshot(form);
@@ -209,41 +242,38 @@
     var retry = null;
     var offline = null;
 
-    /* Keep the page, say why the save is not done yet, and try again by itself in a few seconds.
-     * `left` is true when the post went out while the tablet was online: the score book may then
-     * have saved it and only its answer got lost, so the page does not claim nothing was saved
-     * (sending again is safe: the form's one-time token makes the second post write nothing). */
+    /* Keep the page and say, in this order, what happened, what "not confirmed" means when it
+     * applies, what the page is doing about it (trying again by itself every few seconds) and
+     * what the family can do. `left` is true when the post went out while the tablet was online:
+     * the score book may then have saved it and only its answer got lost, so the page does not
+     * claim nothing was saved (sending again is safe: the form's one-time token makes the second
+     * post write nothing). */
     function showWaiting(busy, retryMs, left) {
-      if (!offline) {
+      var first = !offline;
+      if (first) {
         offline = notice("offline-notice", "alert");
-        var text = document.createElement("p");
-        text.appendChild(document.createElement("strong"));
-        text.appendChild(document.createElement("span"));
+        ["what", "meaning", "doing", "help"].forEach(function (part) {
+          var line = document.createElement("p");
+          line.className = "notice-" + part;
+          offline.appendChild(line);
+        });
         var again = document.createElement("button");
         again.type = "button";
         again.textContent = "Try again";
         again.addEventListener("click", function () { send(true); });
-        offline.appendChild(text);
         offline.appendChild(again);
         var actions = form.querySelector(".form-actions");
         form.insertBefore(offline, actions || null);
       }
-      var gone = navigator.onLine === false;
-      var why = busy
-        ? "The score book is busy: nothing is saved yet."
-        : left
-          ? (gone
-            ? "The tablet went offline before the score book answered: the save is not confirmed."
-            : "The score book's answer did not arrive (is the tablet on the table's Wi-Fi?): the save is not confirmed.")
-          : gone
-            ? "The tablet is offline: nothing is saved yet."
-            : "The score book could not be reached (is the tablet on the table's Wi-Fi?): nothing is saved yet.";
-      offline.querySelector("strong").textContent = why;
-      offline.querySelector("span").textContent = busy
-        ? " Your entries are kept on this tablet, and the save is tried again in a few seconds."
-        : left
-          ? " Your entries are kept on this tablet and are sent again as soon as the connection returns; a round is never saved twice."
-          : " Your entries are kept on this tablet and are saved as soon as the connection returns.";
+      var words = waitingWords(busy, left, navigator.onLine === false);
+      Object.keys(words).forEach(function (part) {
+        var line = offline.querySelector(".notice-" + part);
+        line.textContent = words[part];
+        line.hidden = !words[part];
+      });
+      // In view once its words are in (the notice grows with them); only the first time, so a
+      // retry never moves a page being scrolled.
+      if (first && offline.scrollIntoView) offline.scrollIntoView({ block: "nearest", behavior: "instant" });
       offline.classList.remove("trying");
       clearTimeout(retry);
       retry = setTimeout(function () { send(false); }, retryMs || RETRY_MS);

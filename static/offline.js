@@ -8,7 +8,7 @@
   if (!tag || !window.fetch) return;
   var health = tag.getAttribute("data-health");
   var seconds = Number(tag.getAttribute("data-seconds")) || 5;
-  if (status) status.textContent = "Trying again every " + seconds + " seconds…";
+  if (status) status.textContent = "Trying again by itself every " + seconds + " seconds…";
 
   function later() {
     setTimeout(tryAgain, seconds * 1000);

@@ -26,8 +26,14 @@
   var chosen = stored();
   if (chosen === "dark" || chosen === "light") root.setAttribute("data-theme", chosen);
 
+  /* The button shows its state where it is seen (a tick when on: "✓ Dark room", narrow enough
+   * for the top bar); a screen reader hears its name, "Dark room", and its pressed state, so the
+   * name never changes under it. */
   function showState(button) {
-    button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false");
+    var dark = current() === "dark";
+    button.setAttribute("aria-pressed", dark ? "true" : "false");
+    var state = button.querySelector(".toggle-state");
+    if (state) state.textContent = dark ? "✓ " : "";
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -14,6 +14,7 @@ import scorekeeper.database
 from scorekeeper import create_app
 from tests.support.book import Book
 from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
+from tests.support.browsing import FormClient
 from tests.support.config import (
     ENGINE,
     IN_MEMORY,
@@ -128,7 +129,9 @@ def app(request, tmp_path):
         config.update(request.getfixturevalue("migrated_template").config())
     elif config["SQLALCHEMY_DATABASE_URI"] != IN_MEMORY:
         config["UPGRADE_ON_START"] = False  # the test's database is a copy of the migrated one
-    return create_app(config, instance_path=str(tmp_path / "instance"))
+    made = create_app(config, instance_path=str(tmp_path / "instance"))
+    made.test_client_class = FormClient
+    return made
 
 
 @pytest.fixture

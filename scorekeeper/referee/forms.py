@@ -93,7 +93,8 @@ class RulesCheckForm(FlaskForm):
     meld4 = StringField("Meld 4", render_kw=CARDS_INPUT)
     meld5 = StringField("Meld 5", render_kw=CARDS_INPUT)
     left = IntegerField(
-        "Cards left in hand afterwards (optional)", validators=[Optional(), NumberRange(0, 40)]
+        "Number of cards left in hand afterwards (optional)",
+        validators=[Optional(), NumberRange(0, 40)],
     )
     meld = StringField("Meld on the table", render_kw=CARDS_INPUT)
     layoff_cards = StringField("Cards to add", render_kw=CARDS_INPUT)

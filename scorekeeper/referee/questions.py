@@ -337,7 +337,8 @@ class Question:
         return data
 
     def headline(self, verdict: Data) -> str:
-        """The verdict in capitals: LEGAL, CANNOT GO DOWN, ANN GETS IT."""
+        """The verdict: LEGAL, CANNOT GO DOWN, "Ann gets it" (the page shows it in capitals; a
+        name is written as it is, so a screen reader says it as a name)."""
         return (self.yes if self.legal(verdict) else self.no).format(**verdict)
 
     def hint_for(self, rules: RuleSet) -> str:
@@ -426,8 +427,8 @@ QUESTIONS: dict[str, Question] = {
                 Entry("bought", "counts", BUYS_FIELDS),
             ),
             buy,
-            yes="{buyer_name} GETS IT",
-            no="NOBODY BUYS IT",
+            yes="{buyer_name} gets it",
+            no="Nobody buys it",
             asks_round=False,
             hint_after="Seats are numbered clockwise from 1.",
             check_what="CHECK THE SEATS",

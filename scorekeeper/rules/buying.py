@@ -60,7 +60,7 @@ def check_buy(
         return Verdict(False, sentence(reason), rule, details)
     buyer = eligible[0]
     details.update(buyer=buyer, penalty_cards=buying.penalty_cards)
-    reason = _buyer_reason(buyer, eligible, order, label, skipped, rules)
+    reason = _buyer_reason(buyer, eligible, order, label, skipped, rules, active)
     if buying.penalty_cards != 1:
         rule = "R11"
     return Verdict(True, sentence(reason), rule, details)
@@ -99,14 +99,15 @@ def _times(count: int) -> str:
 def _nobody_reason(
     asked: list[int], active: int, last_buyer: int | None, label, skipped: dict[int, str]
 ) -> str:
-    """Why nobody buys: no request, only the active player asked, or every asker passed over."""
+    """Why nobody buys: no request, only the player whose turn it is asked (the form asks
+    "Whose turn is it?", so the reason says it the same way), or every asker passed over."""
     if not asked:
         return "Nobody asked to buy the discard"
     if skipped:
         if list(skipped) == [last_buyer]:
             return f"{skipped[last_buyer]}, so nobody buys this one"
         return f"{'; '.join(skipped.values())}, so nobody buys it"
-    return f"{label[active]} is the active player and passed the discard, so nobody buys it"
+    return f"It is {label[active]}'s turn and {label[active]} passed the discard, so nobody buys it"
 
 
 def penalty_text(penalty_cards: int) -> str:
@@ -125,8 +126,10 @@ def _buyer_reason(
     label,
     skipped: dict[int, str],
     rules: RuleSet,
+    active: int,
 ) -> str:
-    """Why this seat gets the discard: first after the active player, the others passed over."""
+    """Why this seat gets the discard: first after the player whose turn it is, the others
+    passed over."""
     penalty = f"{label[buyer]} gets the discard and {penalty_text(rules.buying.penalty_cards)}"
     if rules.buying.penalty_cards != 1:
         penalty = f"{penalty} ({rules.rules_name})"
@@ -135,5 +138,6 @@ def _buyer_reason(
         return f"{'; '.join(before)}, so {penalty}"
     if len(eligible) > 1:
         others = " and ".join(label[seat] for seat in eligible[1:])
-        return f"{label[buyer]} plays before {others} after the active player, so {penalty}"
+        turn = f"{label[active]}, whose turn it is"
+        return f"{label[buyer]} plays before {others} after {turn}, so {penalty}"
     return penalty

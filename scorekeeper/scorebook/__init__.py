@@ -10,7 +10,7 @@ from flask import Flask, current_app, make_response, render_template
 from werkzeug.exceptions import NotFound
 
 from . import api, pagecache, writeonce
-from .errors import Missing, NotEditor
+from .errors import Missing, NoSuchGame, NotEditor
 from .views import actions, games, players, rounds, ruleeditor
 from .views import rulesets as ruleset_pages  # not `rulesets`: that is the service
 
@@ -28,8 +28,9 @@ def init_app(app: Flask) -> None:
 def _not_found(error: Missing):
     """A page for a game or round that does not exist: the app's 404 page, saying which; to a
     second tap on "Delete the game", what the first one got."""
+    missing = games.no_such_game(error.game_id) if isinstance(error, NoSuchGame) else None
     return writeonce.answer_of_gone(error) or current_app.handle_http_exception(
-        NotFound(error.message)
+        missing or NotFound(error.message)
     )
 
 

@@ -85,6 +85,7 @@ class NoSuchGame(Missing):
 
     def __init__(self, game_id: int):
         super().__init__(f"game {game_id} does not exist")
+        self.game_id = game_id
 
 
 class NoSuchRuleSet(Missing):

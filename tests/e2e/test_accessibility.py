@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.browser import TABLET_VIEWPORTS
 from tests.support.names import LONG_EIGHT_NAMES, NAMES
-from tests.support.tablet import axe_violations, make_game
+from tests.support.tablet import FINGERTIP, axe_violations, make_game
 
 pytestmark = pytest.mark.browser
 
@@ -61,6 +62,36 @@ def test_rules_page_with_a_verdict(page, scheme, axe_source):
     page.get_by_role("button", name="Check").click()
     assert page.locator("#verdict").is_visible()
     assert axe_violations(page, axe_source) == []
+
+
+@pytest.mark.parametrize("size", list(TABLET_VIEWPORTS))
+@pytest.mark.parametrize(
+    "question,entries",
+    [
+        # A verdict with a heading under it (the readings, the melds to lay down).
+        ("meld", {"#cards": "5♠ 6♠ JK 8♠"}),
+        ("solve", {"#hand": "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"}),
+        ("buy", {}),
+        # What to fix instead of a verdict.
+        ("meld", {"#cards": "5♠ ZZ"}),
+    ],
+    ids=["readings", "melds", "buy", "input-error"],
+)
+def test_rules_check_with_a_verdict_at_both_sizes(page, axe_source, size, question, entries):
+    """The verdict's headings follow the page's (h1, its h2, their h3), and the way to the rules
+    is a fingertip's size, at both tablet sizes."""
+    page.set_viewport_size(TABLET_VIEWPORTS[size])
+    page.goto(f"/rules?q={question}&players=4")
+    for selector, text in entries.items():
+        page.fill(selector, text)
+    if question == "buy":
+        page.get_by_label("Seat 3", exact=True).check()
+    page.get_by_role("button", name="Check").click()
+    assert page.locator("#verdict, #input-error").is_visible()
+    assert axe_violations(page, axe_source) == []
+    link = page.get_by_role("link", name="Read the rules (R1–R11) and common questions")
+    box = link.bounding_box()
+    assert box["height"] >= FINGERTIP and box["width"] >= FINGERTIP, box
 
 
 def test_rules_page_card_pad_names_match_their_labels(page, axe_source):

@@ -31,7 +31,7 @@ def test_the_404_page_is_styled_in_light_and_dark(page, axe_source):
         look = page.evaluate(LOOK)
         # The same colours as every other page of the app in this theme, and nothing too wide.
         assert look == home and not look["wide"], scheme
-        assert page.get_by_role("heading", name="Not found").is_visible()
+        assert page.get_by_role("heading", name="No game 999999").is_visible()
         assert page.get_by_text("Game 999999 does not exist.").is_visible()
         assert page.get_by_role("navigation", name="Main").is_visible()
         for way_back in ("Your games", "Home"):

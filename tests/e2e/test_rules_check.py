@@ -141,9 +141,12 @@ def test_from_a_game_in_round_7_the_check_knows_the_round_and_the_way_back(watch
         "Dan",
     ]
     verdict = ask_who_buys(page, "Bob", "Dan", "Ann")
-    expect(verdict.locator(".verdict-title")).to_have_text("Dan GETS IT")
+    # Written as said (a name stays a name for a screen reader), shown in capitals throughout.
+    expect(verdict.locator(".verdict-title")).to_have_text("Dan gets it")
+    assert verdict.locator(".verdict-title").inner_text() == "DAN GETS IT"
+    # The reason asks it as the form does: whose turn it is, not "the active player".
     expect(verdict.locator(".verdict-reason")).to_contain_text(
-        "Dan plays before Ann after the active player, so Dan gets the discard"
+        "Dan plays before Ann after Bob, whose turn it is, so Dan gets the discard"
     )
     expect(page.locator("#verdict-context")).to_have_text("Liverpool · 4 players")
     # The round is still the game's after the buying question.
@@ -178,7 +181,7 @@ def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
     page.locator("#players").fill("3")
     expect(page.locator('#requests li[data-seat="4"]')).to_be_hidden()
     verdict = ask_who_buys(page, "Seat 1", "Seat 3")
-    expect(verdict.locator(".verdict-title")).to_have_text("Seat 3 GETS IT")
+    expect(verdict.locator(".verdict-title")).to_have_text("Seat 3 gets it")
     expect(verdict.locator(".verdict-reason")).to_have_text(
         "Seat 3 gets the discard and takes the top stock card as a penalty"
     )

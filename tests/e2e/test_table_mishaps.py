@@ -366,6 +366,15 @@ def round_one_saved_offline(page) -> int:
     page.get_by_role("button", name="Save round 1").tap()
     notice = page.locator(".offline-notice")
     expect(notice).to_contain_text("The tablet is offline: nothing is saved yet.")
+    # What the page does about it, and what the family can do.
+    expect(notice.locator(".notice-doing")).to_have_text(
+        "Trying again every few seconds, by itself; your entries are kept on this tablet."
+    )
+    expect(notice.locator(".notice-help")).to_contain_text("Wake the laptop")
+    expect(notice.locator(".notice-help")).to_contain_text("the app is still running there")
+    expect(notice.locator(".notice-help")).to_contain_text("on the table's Wi-Fi")
+    # Nothing left the tablet: there is no "not confirmed" to explain.
+    expect(notice.locator(".notice-meaning")).to_be_hidden()
     expect(notice.get_by_role("button", name="Try again")).to_be_visible()
     wholly_in_view(page, ".offline-notice")
     return game
@@ -409,8 +418,18 @@ def test_a_save_the_server_never_got_is_sent_at_a_tap_on_try_again(watched, live
     page.route("**/rounds/new", lambda route: route.abort("connectionrefused"))
     page.get_by_role("button", name="Save round 1").tap()
     notice = page.locator(".offline-notice")
-    # The browser cannot tell a refused post from a lost answer: it does not claim either.
+    # The browser cannot tell a refused post from a lost answer: it does not claim either, and
+    # it names every cause, not only the Wi-Fi.
     expect(notice).to_contain_text("the save is not confirmed")
+    expect(notice.locator(".notice-what")).to_contain_text(
+        "the laptop may be asleep, the app stopped there, or this tablet off the Wi-Fi"
+    )
+    # What "not confirmed" means.
+    expect(notice.locator(".notice-meaning")).to_have_text(
+        "Not confirmed means the score book may have saved it already; "
+        "sending it again never saves it twice."
+    )
+    expect(notice.locator(".notice-doing")).to_contain_text("Trying again every few seconds")
     assert ledger(live_server, game)["rounds"] == []
     page.unroute("**/rounds/new")
     tapped = time.monotonic()
@@ -474,6 +493,9 @@ def test_a_busy_score_book_keeps_the_page_and_the_save_is_tried_again(watched, l
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator(".offline-notice")).to_contain_text(
         "The score book is busy: nothing is saved yet."
+    )
+    expect(page.locator(".offline-notice .notice-doing")).to_contain_text(
+        "Trying again in a few seconds, by itself;"
     )
     expect(page.locator("#cards_1")).to_have_value("7 K")
     expect(page.locator(".flash")).to_have_text("Round 1 saved.", timeout=5_000)
@@ -560,3 +582,35 @@ def test_the_result_of_each_save_is_in_view(watched):
     with_figures(
         page, "after round 7", stays_in_view(page, [".flash", ".verdict-title", ".final-standings"])
     )
+
+
+def test_back_and_reload_after_a_form_error_never_post_again(watched):
+    """A form with something to fix comes back by a redirect: Back leaves it without Chrome's
+    "Confirm Form Resubmission" (ERR_CACHE_MISS), and a reload of it posts nothing."""
+    page = watched
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+    page.goto("/")
+    page.goto("/games/new")
+    page.locator("#names-0").fill("Ann")
+    page.locator("#names-1").fill("Bob")
+    page.locator("#names-2").fill("ann")
+    page.locator("#names-3").fill("Dan")
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".seat .error, .seat .errors").first).to_contain_text(
+        "already at the table"
+    )
+    expect(page.locator("#names-2")).to_have_value("ann")
+    posted = len(posts)
+    assert posted >= 1
+    # A reload asks for the page again: nothing is posted.
+    page.reload()
+    expect(page.locator("h1")).to_be_visible()
+    assert len(posts) == posted, posts
+    expect(page.locator("#names-2")).to_have_value("ann")  # offered back from the draft
+    # Back goes to the page before, asked for again, never to a post to send again.
+    answer = page.go_back()
+    assert answer is not None and answer.request.method == "GET"
+    assert "chrome-error" not in page.url
+    expect(page.locator("h1")).to_be_visible()
+    assert len(posts) == posted, posts

@@ -186,10 +186,13 @@ def test_the_dark_room_button_is_remembered(watched):
     page.goto("/")
     dark_body = "() => getComputedStyle(document.body).backgroundColor"
     light = page.evaluate(dark_body)
-    toggle = page.get_by_role("button", name="Dark room")
+    toggle = page.get_by_role("button", name="Dark room", exact=True)
     expect(toggle).to_have_attribute("aria-pressed", "false")
+    # The label shows the state it is in (a tick when on), not only its name.
+    expect(toggle).to_have_text("Dark room")
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_have_text("✓ Dark room")
     dark = page.evaluate(dark_body)
     assert dark != light
     page.goto("/games/new")
@@ -203,6 +206,7 @@ def test_the_dark_room_button_is_remembered(watched):
     page.emulate_media(color_scheme="dark")
     assert page.evaluate(dark_body) == dark
     expect(page.get_by_role("button", name="Dark room")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="Dark room")).to_have_text("✓ Dark room")
 
 
 # --- The screen stays on ---------------------------------------------------------------------

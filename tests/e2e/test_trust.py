@@ -235,7 +235,7 @@ def test_the_offline_page_comes_back_by_itself_once_the_server_answers(tablet, l
 
     page.route("**/healthz", health)
     page.goto("/offline")
-    expect(page.locator("#retry")).to_have_text("Trying again every 5 seconds…")
+    expect(page.locator("#retry")).to_have_text("Trying again by itself every 5 seconds…")
     with page.expect_request(
         lambda request: request.is_navigation_request() and request.url.endswith("/offline"),
         timeout=15_000,

@@ -160,8 +160,8 @@ def test_buy_with_names_uses_them_in_the_reason(client):
     assert data["buyer"] == 3
     assert data["buyer_name"] == "Cat"
     assert data["reason"] == (
-        "Cat plays before Dan after the active player, so Cat gets the discard and takes the "
-        "top stock card as a penalty"
+        "Cat plays before Dan after Ann, whose turn it is, so Cat gets the discard and takes "
+        "the top stock card as a penalty"
     )
     assert "Seat" not in data["reason"]
 

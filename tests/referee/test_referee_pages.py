@@ -70,7 +70,7 @@ def test_solve_shows_the_melds(client):
 def test_buy_names_the_buyer_by_seat_number_from_one(client):
     html = post(client, "buy", active="1", requests=["4", "3"], last_buyer="0")
     # The same seat, numbered from 1, in the title and in the reason.
-    assert "Seat 3 GETS IT" in html
+    assert "Seat 3 gets it" in html
     assert "so Seat 3 gets the discard" in html
     assert "Seat 2" not in html.split('id="verdict"')[1].split("</section>")[0]
 
@@ -133,8 +133,8 @@ def test_opened_from_a_game_uses_its_seat_names_and_rules(client):
             "last_buyer": "0",
         },
     ).get_data(as_text=True)
-    assert "Eve GETS IT" in answer
-    assert "Eve plays before Ann after the active player, so Eve gets the discard" in answer
+    assert "Eve gets it" in answer
+    assert "Eve plays before Ann after Bob, whose turn it is, so Eve gets the discard" in answer
     assert "Family · 5 players" in answer
 
 
@@ -229,7 +229,7 @@ def test_a_blank_player_count_is_the_games(client):
         f"/rules?q=buy&game={game_id}",
         data={"rules": "game", "players": "", "active": "1", "requests": ["5"]},
     ).get_data(as_text=True)
-    assert "Eve GETS IT" in html
+    assert "Eve gets it" in html
     assert "Family · 5 players" in html
 
 
@@ -302,10 +302,16 @@ def test_a_games_buy_limits_get_a_count_a_seat(client):
             "game_buys3": "1",
         },
     ).get_data(as_text=True)
-    assert "Cat GETS IT" in answer
+    assert "Cat gets it" in answer
     assert "Bob has bought 3 times this game: Smith family rules allow 3 a game" in answer
 
 
 def test_no_buy_counts_where_the_rules_set_no_limit(client):
     html = client.get("/rules?q=buy&rules=shanghai").get_data(as_text=True)
     assert 'id="buys"' not in html
+
+
+def test_the_cards_left_field_asks_for_a_number_of_cards(client):
+    """The field takes a count, and its label says so (not "Cards left", which reads as cards)."""
+    html = client.get("/rules?q=opening").get_data(as_text=True)
+    assert "Number of cards left in hand afterwards (optional)" in html

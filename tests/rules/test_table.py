@@ -557,7 +557,7 @@ def test_the_requester_who_plays_soonest_buys(players, active, requests, last_bu
 
 def test_buy_reasons_number_seats_from_one():
     assert check_buy(4, 0, [3, 2]).reason == (
-        "Seat 3 plays before Seat 4 after the active player, so Seat 3 gets the discard and "
+        "Seat 3 plays before Seat 4 after Seat 1, whose turn it is, so Seat 3 gets the discard and "
         "takes the top stock card as a penalty"
     )
     assert check_buy(4, 0, [1]).reason == (
@@ -569,7 +569,7 @@ def test_buy_reasons_number_seats_from_one():
     )
     assert check_buy(4, 0, []).reason == "Nobody asked to buy the discard"
     assert check_buy(4, 0, [0]).reason == (
-        "Seat 1 is the active player and passed the discard, so nobody buys it"
+        "It is Seat 1's turn and Seat 1 passed the discard, so nobody buys it"
     )
     assert check_buy(4, 0, [1], last_buyer=1).reason == (
         "Seat 2 took the previous discard and may not take two in a row, so nobody buys this one"
@@ -579,11 +579,11 @@ def test_buy_reasons_number_seats_from_one():
 def test_buy_reasons_use_the_seat_names():
     names = ["Ann", "Bob", "Cat", "Dan"]
     assert check_buy(4, 0, [3, 2], names=names).reason == (
-        "Cat plays before Dan after the active player, so Cat gets the discard and "
+        "Cat plays before Dan after Ann, whose turn it is, so Cat gets the discard and "
         "takes the top stock card as a penalty"
     )
     assert check_buy(4, 0, [0], names=names).reason == (
-        "Ann is the active player and passed the discard, so nobody buys it"
+        "It is Ann's turn and Ann passed the discard, so nobody buys it"
     )
     assert check_buy(4, 0, [1], last_buyer=1, names=names).reason == (
         "Bob took the previous discard and may not take two in a row, so nobody buys this one"

@@ -244,6 +244,17 @@ def test_service_worker_is_served_from_the_root(client):
     assert "cannot be reached" in offline.get_data(as_text=True)
 
 
+def test_the_offline_page_says_what_happened_what_it_does_and_what_to_do(client):
+    """Every cause the table meets (never only the Wi-Fi), that the page retries by itself, what
+    a save sent just before may have done, and the three things the family can check."""
+    html = client.get("/offline").get_data(as_text=True)
+    assert "the laptop may be asleep, the app stopped there, or this tablet off the Wi-Fi" in html
+    assert "tries again by itself every few seconds" in html
+    assert "Sending a form again never saves it twice" in html
+    for step in ("Wake the laptop", "the app is still running there", "on the same Wi-Fi"):
+        assert step in html
+
+
 def test_live_check_answers_304_until_the_game_changes(client):
     game = new_game(client)
     url = f"/games/{game.id}/state"

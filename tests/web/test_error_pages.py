@@ -212,3 +212,30 @@ def test_a_500_whose_layout_fails_too_is_still_an_answer(crashing_app, monkeypat
     response = crashing_app.test_client().get("/test/boom")
     assert response.status_code == 500
     assert "Internal Server Error" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("path", "heading", "way"),
+    [
+        ("/games/999", "No game 999", 'href="/games/">Your games</a>'),
+        ("/games/999/rounds/new", "No game 999", 'href="/games/">Your games</a>'),
+        ("/games/?page=99", "No page 99", 'href="/games/?page=1">The last page (1)</a>'),
+        (
+            "/games/?page=99&archived=1",
+            "No page 99",
+            'href="/games/?page=1&amp;archived=1">The last page (1)</a>',
+        ),
+    ],
+)
+def test_a_missing_game_or_page_says_which_and_leads_to_the_games(client, path, heading, way):
+    """What is missing in the heading, why it may be so, and the way on first; the API's JSON
+    404 for the same game is unchanged."""
+    response = client.get(path)
+    assert response.status_code == 404
+    html = response.get_data(as_text=True)
+    assert_in_layout(html)
+    assert f"<h1>{heading}</h1>" in html
+    assert way in html
+    assert "may have" in html  # why it may be missing
+    api = client.get("/api/games/999")
+    assert api.status_code == 404 and api.get_json() == {"error": "game 999 does not exist"}

@@ -36,18 +36,35 @@ def tracked_copy(target: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """A new virtual environment holding the wheel built from this checkout; its python."""
+def built(tmp_path_factory) -> tuple[Path, str]:
+    """The wheel built from this checkout, and what the build printed (not quietened: the
+    build backend's warnings are what a first `make run` shows)."""
     folder = tmp_path_factory.mktemp("wheel")
     source = tracked_copy(folder / "source")
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
         + ["--wheel-dir", str(folder / "dist"), str(source)],
         capture_output=True,
         text=True,
     )
-    assert built.returncode == 0, built.stderr[-4000:]
+    assert build.returncode == 0, build.stderr[-4000:]
     (wheel,) = (folder / "dist").glob("liverpool_scorekeeper-*.whl")
+    return wheel, build.stdout + build.stderr
+
+
+def test_the_build_warns_of_nothing(built):
+    """Every folder the wheel carries is declared: setuptools prints no "Package would be
+    ignored" (one screenful per folder) before the first run's QR code."""
+    _, printed = built
+    assert "would be ignored" not in printed
+    assert "SetuptoolsDeprecationWarning" not in printed, printed[-4000:]
+
+
+@pytest.fixture(scope="module")
+def installed(built, tmp_path_factory) -> Path:
+    """A new virtual environment holding the wheel built from this checkout; its python."""
+    wheel, _ = built
+    folder = tmp_path_factory.mktemp("installed")
     venv = folder / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"

@@ -22,9 +22,10 @@ from ... import ratelimits
 from .. import errors, gamelist, keys, ledger, rematch, sheets, tablefixes, transfer, writeonce
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
-from .pages import attachment, form_page, started
+from .pages import attachment, form_page, shown_after_redirect, started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
+shown_after_redirect(bp)
 
 
 @dataclass(frozen=True)

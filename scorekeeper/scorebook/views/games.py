@@ -19,6 +19,7 @@ from flask import (
 )
 
 from ... import qr, ratelimits
+from ...errorpages import NotHere
 from .. import chart, errors, gamelist, keys, ledger, newgame, pagecache, season, summary, writeonce
 from ..forms import EVERY_PRESET_SEATS
 from .pages import (
@@ -27,6 +28,7 @@ from .pages import (
     draft_saved,
     drafts_saved_before,
     form_page,
+    shown_after_redirect,
     started,
 )
 
@@ -34,6 +36,7 @@ from .pages import (
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 bp = Blueprint("games", __name__, url_prefix="/games")
 bp.after_request(answer_script_posts)
+shown_after_redirect(bp)
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -73,7 +76,13 @@ def list_games():
         abort(400, description=error.message)
     listing = gamelist.game_page(page, archived=archived)
     if page > listing.pages:
-        abort(404, description=f"there is no page {page}: the last page is {listing.pages}")
+        last = url_for("games.list_games", page=listing.pages, archived=1 if archived else None)
+        raise NotHere(
+            f"there is no page {page}: the last page is {listing.pages}",
+            heading=f"No page {page}",
+            hint="The list may have grown shorter since the link was made.",
+            ways=[(f"The last page ({listing.pages})", last)],
+        )
     return render_template("scorebook/games/list.html", listing=listing)
 
 
@@ -130,9 +139,20 @@ def current_stamp(game_id: int) -> tuple:
     if stamp is None:
         stamp = ledger.game_stamp(game_id)
         if stamp is None:
-            abort(404, description=f"game {game_id} does not exist")
+            raise no_such_game(game_id)
         pages.remember(game_id, stamp)
     return stamp
+
+
+def no_such_game(game_id: int) -> NotHere:
+    """The 404 of a game that is not in this score book, and where the games are."""
+    return NotHere(
+        f"game {game_id} does not exist",
+        heading=f"No game {game_id}",
+        hint="It may have been deleted, or the link is from another score book: "
+        "your games are all on the games page.",
+        ways=[],
+    )
 
 
 def live_tag(stamp: tuple) -> str:

@@ -22,10 +22,11 @@ from flask import (
 from .. import errors, keys, ledger, service, writeonce
 from ..forms import UndoForm, round_form
 from ..snapshot import RoundSnapshot
-from .pages import answer_script_posts, draft_saved, form_page
+from .pages import answer_script_posts, draft_saved, form_page, shown_after_redirect
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
 bp.after_request(answer_script_posts)
+shown_after_redirect(bp)
 
 # What a round page does when the score book refuses its write: an answer, or None to show the
 # form again (the handler has put the refusal on it).

@@ -11,9 +11,10 @@ from .. import errors, rulechoice, rulesets, writeonce
 from ..forms import WriteOnceForm
 from ..newgame import sentence, shared_rules
 from ..ruleforms import RuleSetForm
-from .pages import form_page
+from .pages import form_page, shown_after_redirect
 
 bp = Blueprint("ruleeditor", __name__, url_prefix="/rulesets")
+shown_after_redirect(bp)
 
 
 def answer(form: RuleSetForm) -> dict:

@@ -21,9 +21,10 @@ from ...rules.ruleset import RuleSet
 from .. import errors, rulesets, writeonce
 from ..rulesetforms import ConfirmForm, NameForm, UploadForm
 from .games import LOOPBACK
-from .pages import attachment, form_page
+from .pages import attachment, form_page, shown_after_redirect
 
 bp = Blueprint("rulesets", __name__, url_prefix="/rulesets")
+shown_after_redirect(bp)
 # Where a problem of the file as a whole (not of a setting in it) is named.
 FILE_PROBLEM = "rules"
 
