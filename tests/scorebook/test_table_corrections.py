@@ -227,6 +227,10 @@ def test_the_pages_end_a_game_early_and_take_it_back(client):
     assert ended.status_code == 303
     show = text(client.get(ended.location))
     assert "ended early after round 2 of 7" in show and "Take back the early end" in show
+    # The message names who won, not "the leaders".
+    winners = client.get(f"/api/games/{game_id}").get_json()["winners"]
+    said = " and ".join(winners) + (" wins" if len(winners) == 1 else " share the win")
+    assert f"Game ended early after round 2 of 7: {said}." in show
     back = client.post(f"/games/{game_id}/resume", data={})
     assert back.status_code == 303
     assert "Record round 3" in text(client.get(back.location))

@@ -45,12 +45,27 @@ class Action:
 
     def explain(self, game: Game) -> str:
         """The explanation, with the game's last round and leaders filled in."""
+        return self.explanation.format(**self._facts(game))
+
+    def news(self, game: Game) -> str:
+        """What it says once done, with the same facts filled in (the winners of a game just
+        ended early, say)."""
+        return self.done.format(**self._facts(game))
+
+    @staticmethod
+    def _facts(game: Game) -> dict[str, object]:
         book = ledger.book(game)
-        return self.explanation.format(
-            round=len(game.rounds),
-            last=book.last_round,
-            leaders=" and ".join(book.leader_names) or "nobody",
-        )
+        leaders = book.leader_names
+        return {
+            "round": len(game.rounds),
+            "last": book.last_round,
+            "leaders": " and ".join(leaders) or "nobody",
+            "winners": (
+                f"{leaders[0]} wins"
+                if len(leaders) == 1
+                else " and ".join(leaders) + " share the win"
+            ),
+        }
 
 
 ACTIONS = {
@@ -84,7 +99,7 @@ ACTIONS = {
         "it ended early. It can be taken back until the table plays again from it.",
         button="End after this round",
         do=tablefixes.end_early,
-        done="Game ended early: the leaders win.",
+        done="Game ended early after round {round} of {last}: {winners}.",
         form=EndEarlyForm,
     ),
     "resume": Action(
@@ -151,7 +166,7 @@ def _confirm(game_id: int, name: str):
         except errors.ScorebookError as refused:
             error = refused.message
         else:
-            flash(action.done)
+            flash(action.news(game))
             if action.gone:
                 return redirect(url_for("games.list_games"), 303)
             return redirect(url_for("games.show_game", game_id=game_id), 303)
