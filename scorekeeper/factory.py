@@ -22,6 +22,7 @@ from . import (
     ratelimits,
     referee,
     scorebook,
+    season,
     security,
     settings,
 )
@@ -60,6 +61,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     app.register_blueprint(tls_views.bp)
     # The features: each registers its own pages, API and error answers.
     scorebook.init_app(app)
+    season.init_app(app)
     referee.init_app(app)
     cli.init_app(app)
     return app

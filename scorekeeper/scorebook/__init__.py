@@ -1,4 +1,5 @@
-"""The score book: games, rounds and their ledger, players across games, export and import.
+"""The score book: games, rounds and their ledger, export and import (players across games:
+`scorekeeper.season`).
 
 `service` writes, `ledger` reads, both with the engine in `scorekeeper.rules`; `views` (pages)
 and `api` (JSON) only translate requests into calls to them, and their errors into answers.
@@ -11,13 +12,13 @@ from werkzeug.exceptions import NotFound
 
 from . import api, pagecache, writeonce
 from .errors import Missing, NoSuchGame, NotEditor
-from .views import actions, games, players, rounds, ruleeditor
+from .views import actions, games, rounds, ruleeditor
 from .views import rulesets as ruleset_pages  # not `rulesets`: that is the service
 
 
 def init_app(app: Flask) -> None:
     """Register the score book's pages, its JSON API and its page cache."""
-    blueprints = (api.bp, games.bp, rounds.bp, actions.bp, players.bp)
+    blueprints = (api.bp, games.bp, rounds.bp, actions.bp)
     for blueprint in (*blueprints, ruleeditor.bp, ruleset_pages.bp):
         app.register_blueprint(blueprint)
     app.register_error_handler(Missing, _not_found)

@@ -17,7 +17,6 @@ from . import (
     ledger,
     names,
     rulesets,
-    season,
     service,
     tablefixes,
     writeonce,
@@ -279,12 +278,6 @@ def delete_game(game_id: int):
     """
     gamelist.delete(g.game)
     return "", 204
-
-
-@bp.get("/players")
-def list_players():
-    """Every player who sat in any game, with their season's figures, sorted by folded name."""
-    return jsonify(players=[record.as_json() for record in season.season()])
 
 
 # --- The table's saved rule sets (R11) -------------------------------------------------------

@@ -12,11 +12,12 @@ from typing import Any
 
 from flask import request, url_for
 
+from ..extensions import db
 from ..rules import RuleSet, RuleSetError, sharing
 from ..rules.verdict import sentence as capitalised
 from . import errors, rulechoice, rulesets, service
 from .forms import NewGameForm
-from .models import Game
+from .models import Game, Player
 from .ruleforms import RuleSetForm
 
 
@@ -176,3 +177,23 @@ def start(setup: NewGame) -> tuple[Game, str]:
     if chosen.saved_id is not None and rules is chosen.rules:
         rulesets.mark_used(chosen.saved_id)
     return game, key
+
+
+# How many names the new-game page offers as chips.
+RECENT_NAMES = 16
+
+
+def recent_names(limit: int = RECENT_NAMES) -> list[str]:
+    """Names seen before, most recent game first, each player once, as last written."""
+    rows = db.session.execute(
+        db.select(Player.name, Player.name_key)
+        .join(Game, Game.id == Player.game_id)
+        .order_by(Game.created_at.desc(), Game.id.desc(), Player.seat)
+        .limit(limit * 8)
+    )
+    names: dict[str, str] = {}
+    for name, key in rows:
+        names.setdefault(key, name)
+        if len(names) == limit:
+            break
+    return list(names.values())

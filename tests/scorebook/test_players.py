@@ -10,8 +10,8 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from scorekeeper.scorebook import season
 from scorekeeper.scorebook.names import clean_name, name_key
+from scorekeeper.season import players as season
 from tests.support.book import game_with_stored_names, new_game, play, play_rounds
 from tests.support.queries import counted
 

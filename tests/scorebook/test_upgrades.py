@@ -21,7 +21,8 @@ from sqlalchemy import MetaData
 
 from scorekeeper import database
 from scorekeeper.extensions import db
-from scorekeeper.scorebook import season, transfer
+from scorekeeper.scorebook import transfer
+from scorekeeper.season import players as season
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds, record
 

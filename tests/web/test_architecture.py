@@ -91,11 +91,14 @@ def test_the_engine_imports_nothing_outside_itself():
     ("feature", "never"),
     [
         ("scorekeeper.scorebook", "scorekeeper.referee"),
+        ("scorekeeper.scorebook", "scorekeeper.season"),
         ("scorekeeper.rules", "scorekeeper.scorebook"),
+        ("scorekeeper.rules", "scorekeeper.season"),
     ],
 )
 def test_dependencies_point_one_way(feature, never):
-    """rules <- scorebook <- referee: the score book never reaches into the referee."""
+    """rules <- scorebook <- referee, and scorebook <- season: the score book never reaches into
+    the referee or the season."""
     for name, targets in GRAPH.items():
         if name == feature or name.startswith(feature + "."):
             wrong = sorted(t for t in targets if t == never or t.startswith(never + "."))

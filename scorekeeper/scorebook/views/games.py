@@ -20,7 +20,7 @@ from flask import (
 
 from ... import qr, ratelimits
 from ...errorpages import NotHere
-from .. import chart, errors, gamelist, keys, ledger, newgame, pagecache, season, summary, writeonce
+from .. import chart, errors, gamelist, keys, ledger, newgame, pagecache, summary, writeonce
 from ..forms import EVERY_PRESET_SEATS
 from .pages import (
     NEW_GAME_DRAFT,
@@ -62,7 +62,7 @@ def new_game():
             editor=setup.editor,
             draft=NEW_GAME_DRAFT,
             every_preset_seats=EVERY_PRESET_SEATS,
-            recent_names=season.recent_names(),
+            recent_names=newgame.recent_names(),
         )
     )
 

@@ -22,11 +22,8 @@ from typing import Any
 from sqlalchemy import case, func
 
 from ..extensions import db
-from .models import Game, Player, Round, RoundScore
-from .names import name_key
-
-# How many names the new-game page offers as chips.
-RECENT_NAMES = 16
+from ..scorebook.models import Game, Player, Round, RoundScore
+from ..scorebook.names import name_key
 
 
 def player_key(name: str) -> str:
@@ -291,19 +288,3 @@ def _key_named(players: dict[str, list[Sitting]], name: str, key: str) -> str:
         other for other, sittings in players.items() if any(s.name == name for s in sittings)
     )
     return next(written, key)
-
-
-def recent_names(limit: int = RECENT_NAMES) -> list[str]:
-    """Names seen before, most recent game first, each player once, as last written."""
-    rows = db.session.execute(
-        db.select(Player.name, Player.name_key)
-        .join(Game, Game.id == Player.game_id)
-        .order_by(Game.created_at.desc(), Game.id.desc(), Player.seat)
-        .limit(limit * 8)
-    )
-    names: dict[str, str] = {}
-    for name, key in rows:
-        names.setdefault(key, name)
-        if len(names) == limit:
-            break
-    return list(names.values())

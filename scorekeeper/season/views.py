@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request, url_for
 
-from .. import chart, season
+from ..scorebook import chart
+from . import players as season
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
