@@ -18,6 +18,7 @@ from .. import security
 from ..database import READ_METHODS
 from ..jsonapi import is_api_request
 from ..scorebook import ledger
+from ..scorebook.models import Game
 from ..scorebook.writeonce import SEAT_TOKEN_HEADER
 from . import service
 
@@ -64,10 +65,16 @@ def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False
         @functools.wraps(view)
         def checked(*args: Any, **kwargs: Any) -> Any:
             token = held_token()
-            opening = service.opening_for(kwargs["code"], token)
             writes = request.method not in READ_METHODS
-            g.game = ledger.get_game(opening.game_id, for_update=writes)
-            g.opening = opening
+            loaded: dict[int, Game] = {}
+
+            def load(game_id: int) -> Game:
+                if game_id not in loaded:
+                    loaded[game_id] = ledger.get_game(game_id, scores=False, for_update=writes)
+                return loaded[game_id]
+
+            opening = service.opening_for(kwargs["code"], token, load)
+            g.game, g.opening = load(opening.game_id), opening
             if seat:
                 g.seat = service.seat_for_token(opening, token)
             return view(*args, **kwargs)

@@ -8,7 +8,7 @@ out, the cut) happens there. Here each hand is checked alone, with the game's ru
 hears at once of a card it misread.
 
 A write is flushed here, never committed: the route commits it with its answer
-(`writeonce.write_once`). Every route that writes locks the game's row first (`locked_game`),
+(`writeonce.write_once`). Every route that writes locks the game's row first (`access`),
 so two phones sending at once, in one process or two, queue on the game as tablets do.
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -266,21 +267,25 @@ def state_tag(opening: RoundOpening | None) -> str:
 # --- The phone: find the round, take a seat, send a hand -------------------------------------
 
 
-def opening_for(code: str, token: str | None = None) -> RoundOpening:
+def opening_for(
+    code: str, token: str | None = None, load: Callable[[int], Game] | None = None
+) -> RoundOpening:
     """The round open under `code`; for a phone whose seat token is of an opening now over (its
     round saved, or closed) that opening, so it can be told; `NoSuchCode` otherwise, one answer
-    for a wrong, a closed and an expired code."""
+    for a wrong, a closed and an expired code. `load` reads an opening's game (locked, for a
+    write) before its state is judged."""
     written = codes.normal(code)
     if written is None:
         raise NoSuchCode(code)
+    load = load or (lambda game_id: ledger.get_game(game_id, scores=False))
     rows = db.session.scalars(
         db.select(RoundOpening)
         .where(RoundOpening.code == written, RoundOpening.closed_at.is_(None))
         .order_by(RoundOpening.id.desc())
     ).all()
-    live = next((row for row in rows if is_live(row)), None)
-    if live is not None:
-        return live
+    for row in rows:
+        if is_live(row, load(row.game_id)):
+            return row
     if token:
         held = db.session.scalar(
             db.select(RoundOpening)
@@ -290,13 +295,9 @@ def opening_for(code: str, token: str | None = None) -> RoundOpening:
             .limit(1)
         )
         if held is not None:
+            load(held.game_id)
             return held
     raise NoSuchCode(code)
-
-
-def locked_game(opening: RoundOpening) -> Game:
-    """The opening's game, its row locked for a write (see `ledger.get_game`)."""
-    return ledger.get_game(opening.game_id, for_update=True)
 
 
 def claim_seat(

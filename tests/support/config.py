@@ -30,6 +30,7 @@ RAISED_LIMITS = {
     "RATELIMIT_NEW_GAMES": "100000 per hour",
     "RATELIMIT_IMPORTS": "100000 per hour",
     "RATELIMIT_BAD_EDIT_LINKS": "100000 per hour",
+    "RATELIMIT_JOINS": "100000 per minute",
 }
 
 # What an app made by a test starts from. On PostgreSQL the conftest points the database at the
