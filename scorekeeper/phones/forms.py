@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from flask import request
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.widgets import NumberInput
 
@@ -16,12 +17,11 @@ from .service import HandSent
 
 
 class SeatForm(WriteOnceForm):
-    """The seat picker: each name is a button posting its seat number as `seat`."""
-
-    seat = HiddenField()
+    """The seat picker: each name is a button posting its seat number as `seat` (the button's
+    own value, so no field of the form may carry that name)."""
 
     def seat_number(self) -> int | None:
-        return whole_number(self.seat.data)
+        return whole_number(request.form.get("seat"))
 
 
 class HandForm(WriteOnceForm):

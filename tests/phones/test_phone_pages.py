@@ -75,6 +75,7 @@ def join(device, code: str, seat: int):
     """Pick `seat` on the seat picker, as a tap on the name does: the hand page."""
     picker = device.get(f"/join/{code}")
     assert picker.status_code == 200
+    assert "seat" not in form_of(picker.text, "seat-picker")  # only the button names it
     answer = device.post(
         f"/join/{code}", data={**form_of(picker.text, "seat-picker"), "seat": seat}
     )
