@@ -19,6 +19,7 @@ from . import (
     errorpages,
     home,
     paths,
+    phones,
     ratelimits,
     referee,
     scorebook,
@@ -62,6 +63,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     # The features: each registers its own pages, API and error answers.
     scorebook.init_app(app)
     season.init_app(app)
+    phones.init_app(app)
     referee.init_app(app)
     cli.init_app(app)
     return app

@@ -1,5 +1,5 @@
 """Limits per client address on what one visitor could repeat without end: starting games,
-opening rule sets from elsewhere, and trying edit links (Flask-Limiter, over the `limits`
+opening rule sets from elsewhere, trying edit links and round codes (Flask-Limiter, over the `limits`
 library's storage).
 
 A table never meets them: a family's evening is a dozen games, and each limit is several times
@@ -54,7 +54,10 @@ BAD_EDIT_LINKS = Kind(
     ("GET",),
     counts=lambda response: response.status_code == 403,
 )
-KINDS = (NEW_GAMES, IMPORTS, BAD_EDIT_LINKS)
+# Every try at a round's code from a phone (the seat picker, a seat taken): a guesser of codes
+# gets few tries, a table of eight phones never meets it.
+JOINS = Kind("RATELIMIT_JOINS", "tries at a round's code", ("GET", "POST"))
+KINDS = (NEW_GAMES, IMPORTS, BAD_EDIT_LINKS, JOINS)
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,13 @@ SETTINGS: tuple[Setting, ...] = (
         from_env=True,
     ),
     Setting(
+        "RATELIMIT_JOINS",
+        "20 per minute",
+        "Tries at a round's code from phones (`/join/<code>`, `POST /api/join/<code>`) one"
+        " client address may make: eight phones join in eight.",
+        from_env=True,
+    ),
+    Setting(
         "RATELIMIT_STORAGE_URI",
         "memory://",
         "Where the limits are counted: in memory, each process apart (`make run` is one); for"

@@ -27,12 +27,17 @@ from .models import Game
 bp = blueprint("api", __name__)
 
 
-@bp.errorhandler(writeonce.BadKey)
+def answer_errors(blueprint) -> None:
+    """Answer the score book's refusals in JSON on `blueprint`: this API's, and every API built
+    on the score book (the phones')."""
+    blueprint.register_error_handler(writeonce.BadKey, _bad_key)
+    blueprint.register_error_handler(errors.ScorebookError, _scorebook_error)
+
+
 def _bad_key(error: writeonce.BadKey):
     return jsonify(error=str(error)), 400
 
 
-@bp.errorhandler(errors.ScorebookError)
 def _scorebook_error(error: errors.ScorebookError):
     # A repeat of the DELETE that removed its game: the first answer, not this 404.
     if (first := writeonce.answer_of_gone(error)) is not None:
@@ -44,6 +49,9 @@ def _scorebook_error(error: errors.ScorebookError):
     if current is not None:
         body["round"] = ledger.round_json(current.game, current)
     return jsonify(body), error.status
+
+
+answer_errors(bp)
 
 
 @bp.get("/games")

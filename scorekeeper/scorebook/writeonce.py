@@ -42,6 +42,12 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
 # The addresses of the saved rule sets, under /api/ and on the pages: their writes are keyed
 # apart from the games' (a route there names its rule set `ruleset_id`).
 RULE_SETS_PATH = "/rulesets"
+# The header of a phone's seat token (`scorekeeper.phones`): like the edit key, part of what a
+# request asks for, so a repeat is answered only to the phone that holds the same token.
+SEAT_TOKEN_HEADER = "X-Seat-Token"
+# Fields of an API answer that are secrets handed over once, never kept for a repeat: a new
+# game's edit key, a phone's seat token.
+SECRET_FIELDS = (keys.ANSWER_FIELD, "token")
 # What `write_once` and `reads_only` mark a view with, for the test that every write route is one.
 WRITES_ONCE = "writes_once"
 
@@ -111,8 +117,13 @@ def _request_hash() -> str:
     # to a request that holds the same key, even once the game it wrote to is gone.
     held = request.headers.get(keys.HEADER) if is_api_request() else None
     edit_key = keys.hash_key(held).encode() if held else b""
+    parts = [request.method.encode(), request.full_path.encode("utf-8"), canonical, edit_key]
+    # A phone's seat token likewise, when it sends one (requests without one hash as before).
+    seat = request.headers.get(SEAT_TOKEN_HEADER) if is_api_request() else None
+    if seat:
+        parts.append(keys.hash_key(seat).encode())
     digest = hashlib.sha256()
-    for part in (request.method.encode(), request.full_path.encode("utf-8"), canonical, edit_key):
+    for part in parts:
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()
 
@@ -189,6 +200,8 @@ def _subject(view_args: Mapping[str, Any] | None) -> str:
         return f"rule set {args['ruleset_id']}"
     if "game_id" in args:
         return f"game {args['game_id']}"
+    if "code" in args:  # a phone's write to the round open under a code
+        return f"round code {str(args['code']).upper()[:12]}"
     rule = request.url_rule.rule if request.url_rule is not None else request.path
     about_rule_sets = rule.removeprefix(PREFIX).startswith(RULE_SETS_PATH)
     return "new rule set" if about_rule_sets else "new game"
@@ -268,11 +281,12 @@ def keep(once: Once | None, answer: Response, shown: int) -> None:
 
 
 def _without_key(answer: Response) -> str:
-    """The API's answer as kept: without a new game's edit key, which only the first one holds."""
+    """The API's answer as kept: without a new game's edit key or a phone's seat token, which
+    only the first answer holds."""
     data = answer.get_json(silent=True)
-    if not isinstance(data, dict) or keys.ANSWER_FIELD not in data:
+    if not isinstance(data, dict) or not set(SECRET_FIELDS) & set(data):
         return answer.get_data(as_text=True)
-    data = {name: value for name, value in data.items() if name != keys.ANSWER_FIELD}
+    data = {name: value for name, value in data.items() if name not in SECRET_FIELDS}
     return current_app.json.response(data).get_data(as_text=True)  # as jsonify writes it
 
 

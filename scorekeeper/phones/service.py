@@ -1,0 +1,461 @@
+"""Hands sent by phone: open a round to phones, seat a phone, take its hand, say each seat's state.
+
+A phone holds nothing but a seat token for one seat of one opened round: it can send that
+seat's hand while the round is open, and read back its own hand. The score is still written
+once, by the score book (`scorebook.service.record_round`), when the scorekeeper saves the
+round form these hands fill; every check of the round (copy limits across all hands, who went
+out, the cut) happens there. Here each hand is checked alone, with the game's rules, so a phone
+hears at once of a card it misread.
+
+A write is flushed here, never committed: the route commits it with its answer
+(`writeonce.write_once`). Every route that writes locks the game's row first (`locked_game`),
+so two phones sending at once, in one process or two, queue on the game as tablets do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..rules import RulesError, format_cards
+from ..rules.cards import sort_key
+from ..rules.scoring import hand_penalty, most_points, parse_leftovers, points_problem
+from ..scorebook import ledger, names
+from ..scorebook.errors import Conflict, ScorebookError
+from ..scorebook.models import Game, utcnow
+from . import codes
+from .errors import BadSeatToken, NoSuchCode, PhoneError, RoundClosed, RoundSaved, SeatTaken
+from .models import PhoneHand, RoundOpening
+
+KINDS = ("cards", "points", "out")
+# Tries at a free code before giving up (20^4 codes: a clash is rare, two in a row rarer).
+CODE_TRIES = 12
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a seat token: sha256, in hex (the token itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    """A seat token: 128 random bits."""
+    return secrets.token_urlsafe(16)
+
+
+# --- Whether an opening is still open --------------------------------------------------------
+
+
+def _history_of(game: Game, number: int) -> int:
+    return sum(1 for change in game.history if change.round_number == number)
+
+
+def is_live(opening: RoundOpening, game: Game | None = None) -> bool:
+    """Open: not closed by the tablet, its round still the one to play, and not recorded (and
+    undone) since it was opened."""
+    game = game or opening.game
+    return (
+        opening.closed_at is None
+        and ledger.next_round(game) == opening.number
+        and _history_of(game, opening.number) == opening.history_mark
+    )
+
+
+def saved_round(opening: RoundOpening, game: Game | None = None):
+    """The round as the ledger holds it, once saved from this opening; else None."""
+    game = game or opening.game
+    played = next((r for r in game.rounds if r.number == opening.number), None)
+    if played is None or _history_of(game, opening.number) != opening.history_mark:
+        return None
+    return played
+
+
+# --- The tablet: open, close, release, see ---------------------------------------------------
+
+
+def live_opening(game: Game, number: int) -> RoundOpening | None:
+    """The opening of round `number` of the game that is still open, if any."""
+    rows = db.session.scalars(
+        db.select(RoundOpening)
+        .where(
+            RoundOpening.game_id == game.id,
+            RoundOpening.number == number,
+            RoundOpening.closed_at.is_(None),
+        )
+        .order_by(RoundOpening.id.desc())
+    )
+    return next((row for row in rows if is_live(row, game)), None)
+
+
+def open_round(game: Game, number: int) -> tuple[RoundOpening, bool]:
+    """Open round `number` to phones → (the opening, whether it is new); the one already open
+    again when there is one. Only the round to play next can be opened."""
+    expected = ledger.next_round(game)
+    if expected is None:
+        from ..scorebook.service import finished
+
+        raise finished(game)
+    if number != expected:
+        last = ledger.rules_of(game).last_deal
+        if not 1 <= number <= last:
+            raise ScorebookError(f"there is no round {number}: this game has rounds 1 to {last}")
+        raise Conflict(
+            f"round {number} is not the round to play: the next round is {expected}, "
+            "open that one to phones"
+        )
+    current = live_opening(game, number)
+    if current is not None:
+        return current, False
+    opening = RoundOpening(
+        game_id=game.id,
+        number=number,
+        code=_free_code(),
+        history_mark=_history_of(game, number),
+    )
+    opening.game = game
+    opening.hands = [PhoneHand(seat=seat) for seat in range(len(game.players))]
+    db.session.add(opening)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(
+            "the round could not be opened to phones: nothing changed, try again"
+        ) from None
+    return opening, True
+
+
+def _free_code() -> str:
+    """A code no open round holds; an opening whose round is over gives its code back here."""
+    for _ in range(CODE_TRIES):
+        code = codes.new_code()
+        holders = db.session.scalars(
+            db.select(RoundOpening).where(
+                RoundOpening.code == code, RoundOpening.closed_at.is_(None)
+            )
+        ).all()
+        if any(is_live(row) for row in holders):
+            continue
+        for row in holders:
+            row.closed_at = utcnow()  # over already (its round saved): the code is free again
+        return code
+    raise Conflict(
+        "no free round code was found: close a round left open to phones, then try again"
+    )
+
+
+def close_round(game: Game, number: int) -> bool:
+    """Close round `number` to phones: every seat token of it stops working. Whether it was open."""
+    opening = live_opening(game, number)
+    if opening is None:
+        return False
+    opening.closed_at = utcnow()
+    db.session.flush()
+    return True
+
+
+def release_seat(game: Game, number: int, seat: int) -> PhoneHand:
+    """The tablet frees a seat a phone holds (a phone lost, the wrong player picked): that
+    phone's token stops working; a hand it sent stays until another phone sends one."""
+    opening = live_opening(game, number)
+    if opening is None:
+        raise RoundClosed(f"round {number} is not open to phones")
+    row = _row(opening, seat)
+    row.token_hash = None
+    row.claimed_at = None
+    db.session.flush()
+    return row
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One seat as the tablet sees it: "waiting" (no phone), "joined" (a phone, no hand yet) or
+    "received" (a hand sent), with the hand."""
+
+    seat: int
+    name: str
+    state: str
+    kind: str | None
+    cards: str
+    points: int | None
+    penalty: int | None
+    sent_at: datetime | None
+    sends: int
+
+    def hand_json(self) -> dict[str, Any] | None:
+        return hand_json(self.kind, self.cards, self.points)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "state": self.state,
+            "hand": self.hand_json(),
+            "penalty": self.penalty,
+            "sent_at": ledger_when(self.sent_at),
+            "sends": self.sends,
+        }
+
+
+def hand_json(kind: str | None, cards: str, points: int | None) -> dict[str, Any] | None:
+    """A hand as the API says it: `{"cards": "K Q 5"}`, `{"points": 25}`, `{"out": true}`."""
+    if kind == "cards":
+        return {"cards": cards}
+    if kind == "points":
+        return {"points": points}
+    if kind == "out":
+        return {"out": True}
+    return None
+
+
+def ledger_when(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
+
+
+def seats(opening: RoundOpening) -> list[SeatState]:
+    """Every seat of the opened round, in seat order."""
+    return _states(opening.game, opening.hands)
+
+
+def waiting(game: Game) -> list[SeatState]:
+    """Every seat of a round not open to phones: all waiting."""
+    return _states(game, [])
+
+
+def _states(game: Game, rows: list[PhoneHand]) -> list[SeatState]:
+    by_seat = {row.seat: row for row in rows}
+    states = []
+    for seat, name in enumerate(game.names):
+        row = by_seat.get(seat)
+        if row is None or (row.kind is None and row.token_hash is None):
+            state = "waiting"
+        else:
+            state = "received" if row.kind is not None else "joined"
+        states.append(
+            SeatState(
+                seat,
+                name,
+                state,
+                row.kind if row else None,
+                row.cards if row else "",
+                row.points if row else None,
+                row.penalty if row else None,
+                row.sent_at if row else None,
+                row.sends if row else 0,
+            )
+        )
+    return states
+
+
+def state_tag(opening: RoundOpening | None) -> str:
+    """A short tag that changes whenever what the tablet shows of the phones would."""
+    if opening is None:
+        return "closed"
+    parts = [opening.id, opening.closed_at is None] + [
+        (row.seat, row.token_hash is not None, row.sends) for row in opening.hands
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+# --- The phone: find the round, take a seat, send a hand -------------------------------------
+
+
+def opening_for(code: str, token: str | None = None) -> RoundOpening:
+    """The round open under `code`; for a phone whose seat token is of an opening now over (its
+    round saved, or closed) that opening, so it can be told; `NoSuchCode` otherwise, one answer
+    for a wrong, a closed and an expired code."""
+    written = codes.normal(code)
+    if written is None:
+        raise NoSuchCode(code)
+    rows = db.session.scalars(
+        db.select(RoundOpening)
+        .where(RoundOpening.code == written, RoundOpening.closed_at.is_(None))
+        .order_by(RoundOpening.id.desc())
+    ).all()
+    live = next((row for row in rows if is_live(row)), None)
+    if live is not None:
+        return live
+    if token:
+        held = db.session.scalar(
+            db.select(RoundOpening)
+            .join(PhoneHand, PhoneHand.opening_id == RoundOpening.id)
+            .where(RoundOpening.code == written, PhoneHand.token_hash == token_hash(token))
+            .order_by(RoundOpening.id.desc())
+            .limit(1)
+        )
+        if held is not None:
+            return held
+    raise NoSuchCode(code)
+
+
+def locked_game(opening: RoundOpening) -> Game:
+    """The opening's game, its row locked for a write (see `ledger.get_game`)."""
+    return ledger.get_game(opening.game_id, for_update=True)
+
+
+def claim_seat(
+    opening: RoundOpening, seat_name: str | int, token: str | None = None
+) -> tuple[PhoneHand, str]:
+    """Seat a phone → (the seat, its token). `token` is the phone's own (a page's cookie), or
+    None for a new one (the API gives it once). The phone that already holds the seat holds it
+    again; a phone moving to another seat leaves its first one; a seat another phone holds is
+    `SeatTaken`."""
+    _check_open(opening)
+    game = opening.game
+    seat = seat_name if isinstance(seat_name, int) else names.seat_of(game, seat_name)
+    if not 0 <= seat < len(game.players):
+        raise PhoneError(f"there is no seat {seat + 1}: the players are {', '.join(game.names)}")
+    token = token or new_token()
+    hashed = token_hash(token)
+    row = _row(opening, seat)
+    if row.token_hash is not None and not hmac.compare_digest(row.token_hash, hashed):
+        name = game.names[seat]
+        raise SeatTaken(
+            f"Are you {name}? {name}'s hand is already being entered on another phone: if that "
+            "was a mistake, the scorekeeper can release the seat on the tablet"
+        )
+    for other in opening.hands:
+        if other is not row and other.token_hash == hashed:
+            other.token_hash = None  # this phone now enters another seat's hand
+            other.claimed_at = None
+    if row.token_hash is None:
+        row.token_hash = hashed
+        row.claimed_at = utcnow()
+    db.session.flush()
+    return row, token
+
+
+def seat_for_token(opening: RoundOpening, token: str | None) -> PhoneHand:
+    """The seat this token holds in the opening, or `BadSeatToken`."""
+    if token:
+        hashed = token_hash(token)
+        for row in opening.hands:
+            if row.token_hash is not None and hmac.compare_digest(row.token_hash, hashed):
+                return row
+    raise BadSeatToken(
+        "this phone holds no seat of this round: pick your name again"
+        if opening.closed_at is None
+        else "this phone holds no seat of this round"
+    )
+
+
+@dataclass(frozen=True)
+class HandSent:
+    """What a phone sends: the cards left, or the points the hand counts, or that they went out."""
+
+    kind: str
+    cards: str = ""
+    points: Any = None
+
+
+def send_hand(row: PhoneHand, sent: HandSent, number: int | None = None) -> PhoneHand:
+    """Keep the hand a phone sent for its seat, checked alone with the game's rules; the same
+    hand sent again changes nothing. `number`: the round the phone thinks it is on."""
+    opening = row.opening
+    if number is not None and number != opening.number:
+        raise RoundClosed(
+            f"this phone is on round {number}, but the code is for round {opening.number}: "
+            "open the code the tablet shows now"
+        )
+    _check_open(opening, row.seat)
+    kind, cards, points, penalty = _checked(opening.game, sent)
+    if (row.kind, row.cards, row.points) != (kind, cards, points):
+        row.kind, row.cards, row.points, row.penalty = kind, cards, points, penalty
+        row.sends += 1
+        row.sent_at = utcnow()
+        db.session.flush()
+    return row
+
+
+def _checked(game: Game, sent: HandSent) -> tuple[str, str, int | None, int]:
+    """(kind, canonical cards, points, penalty) of a hand, or `PhoneError` saying what is wrong."""
+    rules = ledger.rules_of(game)
+    players = len(game.players)
+    if sent.kind == "out":
+        return "out", "", None, 0
+    if sent.kind == "points":
+        problem = points_problem(sent.points, False, most_points(rules, players), rules)
+        if problem is not None:
+            raise PhoneError(problem)
+        return "points", "", sent.points, sent.points
+    if sent.kind != "cards":
+        raise PhoneError("send the cards left in hand, their points, or that you went out")
+    try:
+        hand = parse_leftovers(sent.cards)
+        if not hand:
+            raise PhoneError(
+                "no cards given: enter every card left in your hand, or say you went out (R10)"
+            )
+        rules.check_copies(hand, players)
+    except RulesError as error:
+        raise PhoneError(str(error)) from None
+    text = format_cards(sorted(hand, key=sort_key))
+    return "cards", text, None, hand_penalty(hand, rules)
+
+
+def _check_open(opening: RoundOpening, seat: int | None = None) -> None:
+    """Refuse a phone's write once the round is saved (saying what the ledger holds for its
+    seat) or closed to phones."""
+    game = opening.game
+    if is_live(opening, game):
+        return
+    played = saved_round(opening, game)
+    if played is not None:
+        holds = ""
+        if seat is not None:
+            line = next(line for line in played.scores if line.seat == seat)
+            what = "counted" if line.counted else line.leftovers or "went out"
+            holds = f": {game.names[seat]} {what} = {ledger.signed(line.score)}"
+        raise RoundSaved(
+            f"round {opening.number} is already in the ledger{holds}; nothing was changed"
+        )
+    raise RoundClosed(
+        f"round {opening.number} is no longer open to phones: nothing was changed; "
+        "the tablet shows the code of the round to play"
+    )
+
+
+def _row(opening: RoundOpening, seat: int) -> PhoneHand:
+    row = next((row for row in opening.hands if row.seat == seat), None)
+    if row is None:
+        row = PhoneHand(seat=seat)
+        opening.hands.append(row)
+    return row
+
+
+def phone_state(opening: RoundOpening, row: PhoneHand) -> dict[str, Any]:
+    """What a phone may read: its own seat, its hand, the round's setup and whether it is still
+    open; once saved, what the ledger holds for its seat (as a spectator sees it)."""
+    game = opening.game
+    setup = ledger.setup_for(game, opening.number)
+    answer: dict[str, Any] = {
+        "game": game.id,
+        "round": opening.number,
+        "contract": setup.contract,
+        "cards_dealt": setup.cards_dealt,
+        "seat": game.names[row.seat],
+        "open": is_live(opening, game),
+        "hand": hand_json(row.kind, row.cards, row.points),
+        "penalty": row.penalty,
+        "sent_at": ledger_when(row.sent_at),
+    }
+    played = saved_round(opening, game)
+    if played is not None:
+        line = next(line for line in played.scores if line.seat == row.seat)
+        answer["saved"] = {
+            "cards": None if line.counted else line.leftovers,
+            "penalty": line.penalty,
+            "score": line.score,
+        }
+    return answer
+
+
+def sent_message(row: PhoneHand) -> str:
+    """What a phone is told once its hand is kept: "Sent: 23 — the scorekeeper's tablet has it"."""
+    return f"Sent: {row.penalty} — the scorekeeper's tablet has it"
