@@ -9,6 +9,8 @@ const MODULES = [
   "static/cardpad.js",
   "static/checkpad.js",
   "static/hands.js",
+  "static/phonecollect.js",
+  "static/phonehand.js",
   "static/handsteps.js",
   "static/rove.js",
   "static/roundform.js",

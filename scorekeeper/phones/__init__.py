@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api
+from . import api, views
 
 
 def init_app(app: Flask) -> None:
-    """Register the phones' JSON API."""
+    """Register the phones' JSON API and their pages (`views`)."""
     app.register_blueprint(api.bp)
+    app.register_blueprint(views.bp)

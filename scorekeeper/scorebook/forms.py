@@ -335,10 +335,13 @@ class RoundForm(WriteOnceForm):
                 self.form_errors.append(sentence(message))
 
 
-def round_form(game: Game, number: int, prefill: Round | None = None) -> RoundForm:
+def round_form(
+    game: Game, number: int, prefill: Round | None = None, *, filled: dict[str, Any] | None = None
+) -> RoundForm:
     """A round form for the game's next round or round `number`; `prefill` fills it from a
-    recorded round, each hand as it was entered (its cards, or its points)."""
-    data: dict[str, Any] = {"round_number": str(number)}
+    recorded round, each hand as it was entered (its cards, or its points); `filled` from hands
+    entered elsewhere (`{"out": "2", "hands": [{"cards": "K 5", "counted": False, ...}]}`)."""
+    data: dict[str, Any] = {"round_number": str(number), **(filled or {})}
     if prefill is not None:
         data["version"] = str(prefill.version)
         data["out"] = NOBODY if prefill.out is None else str(prefill.out)

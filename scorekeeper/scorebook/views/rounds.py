@@ -193,17 +193,26 @@ def _round_or_gone(game, number: int):
 def _render_form(game, number: int, form, *, editing: bool):
     page = render_template(
         "scorebook/rounds/form.html",
-        game=game,
-        number=number,
-        form=form,
-        editing=editing,
+        **form_context(game, number, form, editing=editing),
         draft=draft_key(game.id, number, str(form.seen_version()) if editing else None),
-        setup=ledger.setup_for(game, number),
-        rules=form.rules,
-        # What the game's packs hold of each card and of jokers (R1): the pad's live check.
-        copies={
-            "card": form.rules.pack_count(len(game.players)),
-            "JK": form.rules.joker_count(len(game.players)),
-        },
     )
     return form_page(page)
+
+
+def form_context(game, number: int, form, *, editing: bool) -> dict[str, Any]:
+    """What the round form (templates/scorebook/rounds/_form.html) is drawn from, on its own
+    page and on any other page that shows it."""
+    return {
+        "game": game,
+        "number": number,
+        "form": form,
+        "editing": editing,
+        "setup": ledger.setup_for(game, number),
+        "rules": form.rules,
+        "copies": pack_copies(form.rules, len(game.players)),
+    }
+
+
+def pack_copies(rules, players: int) -> dict[str, int]:
+    """What the game's packs hold of each card and of jokers (R1): the card pad's live check."""
+    return {"card": rules.pack_count(players), "JK": rules.joker_count(players)}

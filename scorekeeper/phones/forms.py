@@ -1,0 +1,72 @@
+"""The phones' forms: the seat a phone takes, the hand it sends, and the tablet's buttons.
+
+Each is a write-once form (`scorebook.writeonce`): a double tap, or a phone sending again once
+its Wi-Fi is back, writes once.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import request
+from wtforms import BooleanField, HiddenField, StringField
+from wtforms.widgets import NumberInput
+
+from ..scorebook.forms import WriteOnceForm, whole_number
+from .service import HandSent
+
+
+class SeatForm(WriteOnceForm):
+    """The seat picker: each name is a button posting its seat number as `seat` (the button's
+    own value, so no field of the form may carry that name)."""
+
+    def seat_number(self) -> int | None:
+        return whole_number(request.form.get("seat"))
+
+
+class HandForm(WriteOnceForm):
+    """One player's hand, as a plain form a phone without its script sends: the cards left, or
+    the points the hand counts ("Points" ticked, or only points typed), or "I went out"."""
+
+    cards = StringField(
+        "Cards left in my hand",
+        render_kw={
+            "autocomplete": "off",
+            "spellcheck": "false",
+            "autocapitalize": "characters",
+            "class": "cards-input",
+            "placeholder": "e.g. A K 7 JK",
+        },
+    )
+    counted = BooleanField("Count points instead", render_kw={"class": "points-toggle"})
+    points = StringField(
+        "Points",
+        widget=NumberInput(step=1, min=0),
+        render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
+    )
+    went_out = BooleanField("I went out", render_kw={"class": "out-toggle"})
+    # The round the page was opened for: a phone left on an old round is told so.
+    round_number = HiddenField()
+
+    def sent(self) -> HandSent:
+        """The hand as the phones' service takes it."""
+        if self.went_out.data:
+            return HandSent("out")
+        typed = (self.points.data or "").strip()
+        cards = (self.cards.data or "").strip()
+        if self.counted.data or (typed and not cards):
+            number = int(typed) if re.fullmatch(r"-?[0-9]{1,9}", typed) else typed or None
+            return HandSent("points", points=number)
+        return HandSent("cards", cards=cards)
+
+    def for_round(self) -> int | None:
+        return whole_number(self.round_number.data)
+
+
+class TabletForm(WriteOnceForm):
+    """A tablet's button on the collecting page (Release a seat, Close to phones)."""
+
+    seat = HiddenField()
+
+    def seat_number(self) -> int | None:
+        return whole_number(self.seat.data)

@@ -1,0 +1,383 @@
+"""The phones' pages: the tablet opens a round to phones and collects the hands on its round
+form; a phone types the code, picks its seat and sends its hand.
+
+Every page works without JavaScript. The tablet's pages need the game's edit key (its cookie,
+as the round form does); a phone never gets one: it holds a seat token for one seat of one
+round, in an HttpOnly cookie of that code (`seat_<CODE>`), and can only send that seat's hand.
+The round itself is saved by the score book's own round form route (`rounds.record_round`), so
+Save is the one write it always was, with every check.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from .. import qr, ratelimits
+from ..extensions import csrf
+from ..scorebook import errors, keys, ledger, writeonce
+from ..scorebook.forms import round_form
+from ..scorebook.views.games import LOOPBACK
+from ..scorebook.views.pages import answer_script_posts, form_page, shown_after_redirect
+from ..scorebook.views.rounds import form_context, pack_copies
+from . import codes, service
+from .errors import BadSeatToken, NoSuchCode
+from .forms import HandForm, SeatForm, TabletForm
+
+bp = Blueprint("phones", __name__)
+bp.after_request(answer_script_posts)
+shown_after_redirect(bp)
+
+# How often the collecting page asks for the seats' state (the hands arrive within 2 s).
+POLL_MS = 1000
+# How often a phone whose send did not arrive tries again (and at once when `online` fires).
+RETRY_MS = 3000
+# A seat token's cookie outlives any evening's round; the token itself stops working once the
+# round is saved or closed.
+SEAT_COOKIE_AGE = timedelta(hours=12)
+TABLET = "/games/<int:game_id>/rounds/<int:number>/phones"
+# What the tablet says of each seat (the page's script uses the same words).
+SEAT_WORDS = {
+    "waiting": "Waiting for a phone",
+    "joined": "Joined — entering the hand",
+    "received": "Received ✓",
+    "here": "Entered here",
+}
+
+
+# --- The tablet ------------------------------------------------------------------------------
+
+
+@bp.post(TABLET)
+# The button sits on the game page, which is cached and shared and so carries no CSRF token.
+# Opening is safe to leave unguarded: it needs the edit key's cookie (SameSite=Lax, so another
+# site's post never carries it), it is idempotent (the open round again) and it shows nothing.
+@csrf.exempt
+@keys.editor_required
+@writeonce.write_once
+def open_round(game_id: int, number: int):
+    """Open the round to phones (the one open already, again), then the collecting page."""
+    try:
+        service.open_round(g.game, number)
+    except errors.ScorebookError as error:
+        flash(error.message[:1].upper() + error.message[1:] + ".", "warning")
+        return redirect(url_for("games.show_game", game_id=game_id), 303)
+    return redirect(url_for("phones.collect", game_id=game_id, number=number), 303)
+
+
+@bp.get(TABLET)
+@keys.editor_required
+def collect(game_id: int, number: int):
+    """The code and its QR code, each seat's state, and the round form filled with the hands
+    the phones sent, saved by the score book's own round form route."""
+    game = g.game
+    if ledger.next_round(game) != number:
+        flash(f"Round {number} is not the round to play: nothing is open to phones.", "warning")
+        return redirect(url_for("games.show_game", game_id=game_id), 303)
+    opening = service.live_opening(game, number)
+    seats = service.seats(opening) if opening is not None else []
+    form = round_form(game, number, filled=filled_from(seats))
+    page = render_template(
+        "phones/collect.html",
+        **form_context(game, number, form, editing=False),
+        names=game.names,
+        opening=opening,
+        seats=seats,
+        words=SEAT_WORDS,
+        join_url=join_url(opening.code) if opening is not None else None,
+        tag=service.state_tag(opening),
+        poll_ms=POLL_MS,
+        # Each button its own one-time token: a second seat released is another change.
+        new_token=writeonce.new_token,
+        loopback=urlsplit(request.host_url).hostname in LOOPBACK,
+    )
+    return form_page(page)
+
+
+def filled_from(seats: list[service.SeatState]) -> dict[str, Any]:
+    """The round form's entries from the hands received: each hand's cards or points, and who
+    went out when exactly one phone said so."""
+    hands = []
+    for seat in seats:
+        counted = seat.kind == "points"
+        hands.append(
+            {
+                "cards": seat.cards if seat.kind == "cards" else "",
+                "counted": counted,
+                "points": str(seat.points) if counted else "",
+            }
+        )
+    out = [seat.seat for seat in seats if seat.kind == "out"]
+    filled: dict[str, Any] = {"hands": hands} if seats else {}
+    if len(out) == 1:
+        filled["out"] = str(out[0])
+    return filled
+
+
+@bp.get(TABLET + "/state")
+@keys.editor_required
+def state(game_id: int, number: int):
+    """Each seat's state for the collecting page's script, every second: 304 with no body while
+    the tag it holds is current."""
+    game = g.game
+    opening = service.live_opening(game, number)
+    tag = service.state_tag(opening)
+    response = make_response(
+        {
+            "tag": tag,
+            "round": number,
+            "open": opening is not None,
+            "code": opening.code if opening is not None else None,
+            "seats": [seat.as_json() for seat in service.seats(opening)] if opening else [],
+        }
+    )
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-store" if opening is None else "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get(TABLET + "/qr.svg")
+@keys.editor_required
+def code_qr(game_id: int, number: int):
+    """The phones' address of the open round as a QR code, for a phone's camera."""
+    opening = service.live_opening(g.game, number)
+    if opening is None:
+        abort(404)
+    response = make_response(qr.svg(join_url(opening.code)))
+    response.headers["Content-Type"] = "image/svg+xml"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post(TABLET + "/release")
+@keys.editor_required
+@writeonce.write_once
+def release(game_id: int, number: int):
+    """Free a seat a phone holds (the wrong name picked, a phone gone): its token stops working."""
+    form = TabletForm()
+    seat = form.seat_number()
+    back = redirect(url_for("phones.collect", game_id=game_id, number=number), 303)
+    if not form.validate_on_submit() or seat is None or seat >= len(g.game.players):
+        flash("That seat could not be released: tap Release beside the name again.", "warning")
+        return back
+    try:
+        service.release_seat(g.game, number, seat)
+    except errors.ScorebookError as error:
+        flash(error.message[:1].upper() + error.message[1:] + ".", "warning")
+        return back
+    name = g.game.names[seat]
+    flash(f"{name}'s seat is free: {name} can pick it again on a phone.")
+    return back
+
+
+@bp.post(TABLET + "/close")
+@keys.editor_required
+@writeonce.write_once
+def close(game_id: int, number: int):
+    """Close the round to phones: every phone's token of it stops working; the game page."""
+    form = TabletForm()
+    if form.validate_on_submit() and service.close_round(g.game, number):
+        flash(f"Round {number} is closed to phones: its code no longer works.")
+    return redirect(url_for("games.show_game", game_id=game_id), 303)
+
+
+def join_url(code: str) -> str:
+    """The phones' address of a code, with the scheme and host this tablet used."""
+    return url_for("phones.pick_seat", code=code, _external=True)
+
+
+# --- The phone -------------------------------------------------------------------------------
+
+
+def seat_cookie(code: str) -> str:
+    return f"seat_{code}"
+
+
+def held_token(code: str) -> str | None:
+    """The seat token this phone holds for the code, if any."""
+    written = codes.normal(code)
+    return request.cookies.get(seat_cookie(written)) if written else None
+
+
+def give_token(response, code: str, token: str):
+    response.set_cookie(
+        seat_cookie(code),
+        token,
+        max_age=int(SEAT_COOKIE_AGE.total_seconds()),
+        path="/join/",
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
+def no_round(code: str, status: int = 404):
+    """The same answer for a wrong, a closed and an expired code: the code form again, with
+    what was typed and why; nothing of any game."""
+    message = NoSuchCode(code).message
+    page = render_template("phones/join.html", typed=code, error=message[:1].upper() + message[1:])
+    response = make_response(page, status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/join")
+@ratelimits.limited(ratelimits.JOINS)
+def join():
+    """Type the code the tablet shows; a plain GET form, so it works without a script."""
+    typed = request.args.get("code")
+    if typed is None:
+        return form_page(render_template("phones/join.html", typed="", error=None))
+    written = codes.normal(typed)
+    if written is None:
+        return no_round(typed[:40])
+    return redirect(url_for("phones.pick_seat", code=written), 303)
+
+
+@bp.get("/join/<code>")
+@ratelimits.limited(ratelimits.JOINS)
+def pick_seat(code: str):
+    """The players' names as big buttons: tap yours."""
+    written = codes.normal(code)
+    if written is None:
+        return no_round(code[:40])
+    if written != code:
+        return redirect(url_for("phones.pick_seat", code=written), 303)
+    token = held_token(written)
+    try:
+        opening = service.opening_for(written, token)
+    except NoSuchCode:
+        return no_round(written)
+    if not service.is_live(opening):  # this phone's round, saved or closed since
+        return redirect(url_for("phones.hand", code=written), 303)
+    return _picker(opening, token, SeatForm())
+
+
+def _picker(opening, token: str | None, form: SeatForm, taken: str | None = None, status=200):
+    mine = None
+    if token:
+        try:
+            mine = service.seat_for_token(opening, token).seat
+        except BadSeatToken:
+            mine = None
+    page = render_template(
+        "phones/join.html",
+        opening=opening,
+        setup=ledger.setup_for(opening.game, opening.number),
+        names=opening.game.names,
+        seats=service.seats(opening),
+        mine=mine,
+        form=form,
+        taken=taken,
+        typed=opening.code,
+        error=None,
+    )
+    response = form_page(page)
+    response.status_code = status
+    # The phone's own token, made before it picks, so that a double tap or a retried post
+    # claims the seat with the same token, whichever answer the phone gets.
+    return give_token(response, opening.code, token or service.new_token())
+
+
+@bp.post("/join/<code>")
+@writeonce.write_once
+@ratelimits.limited(ratelimits.JOINS)
+def take_seat(code: str):
+    """Take the seat tapped; a seat another phone holds says so, and what to do."""
+    written = codes.normal(code) or code
+    token = held_token(written) or service.new_token()
+    try:
+        opening = service.opening_for(written)
+    except NoSuchCode:
+        return no_round(written)
+    form = SeatForm()
+    seat = form.seat_number()
+    if not form.validate_on_submit() or seat is None:
+        return _picker(opening, token, form, "Tap your name to pick your seat.")
+    service.locked_game(opening)
+    try:
+        row, token = service.claim_seat(opening, seat, token)
+    except errors.Conflict as error:
+        return _picker(opening, token, form, error.message + ".", 409)
+    except errors.ScorebookError as error:
+        return _picker(opening, token, form, error.message[:1].upper() + error.message[1:] + ".")
+    response = redirect(url_for("phones.hand", code=opening.code), 303)
+    return give_token(response, opening.code, token)
+
+
+@bp.route("/join/<code>/hand", methods=["GET", "POST"])
+@writeonce.write_once
+def hand(code: str):
+    """One player's hand: the cards left (the card pad, or typed), or the points, or "I went
+    out"; Send. Changeable until the round is saved; then what the ledger holds for the seat."""
+    written = codes.normal(code) or code
+    token = held_token(written)
+    try:
+        opening = service.opening_for(written, token)
+        row = service.seat_for_token(opening, token)
+    except NoSuchCode:
+        return no_round(written)
+    except BadSeatToken:
+        if not service.is_live(opening):
+            return no_round(written)
+        flash("Tap your name to pick your seat first.", "warning")
+        return redirect(url_for("phones.pick_seat", code=opening.code), 303)
+    form = HandForm(data=_sent_data(row, opening) if request.method == "GET" else None)
+    problem = None
+    if form.is_submitted():
+        if not form.validate_on_submit():
+            problem = "This page had expired: check your hand and press Send again."
+        else:
+            service.locked_game(opening)
+            try:
+                service.send_hand(row, form.sent(), form.for_round())
+            except errors.ScorebookError as error:
+                problem = error.message[:1].upper() + error.message[1:] + "."
+            else:
+                flash(service.sent_message(row))
+                return redirect(url_for("phones.hand", code=opening.code), 303)
+    return _hand_page(opening, row, form, problem)
+
+
+def _sent_data(row, opening) -> dict[str, Any]:
+    """The form as the hand was last sent, ready to be changed."""
+    return {
+        "cards": row.cards if row.kind == "cards" else "",
+        "counted": row.kind == "points",
+        "points": str(row.points) if row.kind == "points" else "",
+        "went_out": row.kind == "out",
+        "round_number": str(opening.number),
+    }
+
+
+def _hand_page(opening, row, form: HandForm, problem: str | None):
+    game = opening.game
+    rules = ledger.rules_of(game)
+    page = render_template(
+        "phones/hand.html",
+        opening=opening,
+        state=service.phone_state(opening, row),
+        name=game.names[row.seat],
+        setup=ledger.setup_for(game, opening.number),
+        rules=rules,
+        last_round=rules.last_deal,
+        form=form,
+        problem=problem,
+        retry_ms=RETRY_MS,
+        copies=pack_copies(rules, len(game.players)),
+    )
+    return form_page(page)
