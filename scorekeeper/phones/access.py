@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, g, request, url_for
 
 from .. import security
 from ..database import READ_METHODS
@@ -24,8 +24,6 @@ from . import service
 
 HEADER = SEAT_TOKEN_HEADER
 COOKIE = "phone"
-# Where a phone opens a round's code: `/join/ACDE` (the pages; the API's is under /api).
-JOIN_PATH = "/join"
 # 400 days: the longest a browser keeps a cookie, so a phone is the same phone all season.
 COOKIE_MAX_AGE = 400 * 24 * 60 * 60
 
@@ -40,12 +38,13 @@ def held_token() -> str | None:
     return None
 
 
-def give_phone_token(response: Response) -> Response:
-    """Give a phone's browser its own token, once (HttpOnly: no script reads it)."""
+def give_phone_token(response: Response, token: str | None = None) -> Response:
+    """Give a phone's browser its own token (`token`, or a new one) when it holds none yet
+    (HttpOnly: no script reads it)."""
     if held_token() is None:
         response.set_cookie(
             security.host_only_name(COOKIE),
-            service.new_token(),
+            token or service.new_token(),
             max_age=COOKIE_MAX_AGE,
             path="/",
             httponly=True,
@@ -53,6 +52,12 @@ def give_phone_token(response: Response) -> Response:
             secure=request.is_secure,
         )
     return response
+
+
+def join_url(code: str) -> str:
+    """The address a phone opens for a code (its seat picker), with the scheme and host this
+    tablet used."""
+    return url_for("phones.pick_seat", code=code, _external=True)
 
 
 def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False):

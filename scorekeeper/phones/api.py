@@ -12,7 +12,7 @@ from ..jsonapi import ApiError, blueprint, field, json_body
 from ..scorebook import api as scorebook_api
 from ..scorebook import keys, names, writeonce
 from . import service
-from .access import JOIN_PATH, phone_required
+from .access import join_url, phone_required
 from .models import RoundOpening
 
 bp = blueprint("phones_api", __name__)
@@ -31,11 +31,6 @@ def opening_json(game, opening: RoundOpening | None, number: int) -> dict[str, A
         "url": join_url(opening.code) if opening is not None else None,
         "seats": [state.as_json() for state in states],
     }
-
-
-def join_url(code: str) -> str:
-    """The address a phone opens for the code, on the host the tablet used."""
-    return f"{request.host_url.rstrip('/')}{JOIN_PATH}/{code}"
 
 
 # --- The tablet ------------------------------------------------------------------------------

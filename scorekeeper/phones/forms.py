@@ -6,13 +6,11 @@ its Wi-Fi is back, writes once.
 
 from __future__ import annotations
 
-import re
-
 from flask import request
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.widgets import NumberInput
 
-from ..scorebook.forms import WriteOnceForm, whole_number
+from ..scorebook.forms import WriteOnceForm, points_typed, whole_number
 from .service import HandSent
 
 
@@ -55,8 +53,7 @@ class HandForm(WriteOnceForm):
         typed = (self.points.data or "").strip()
         cards = (self.cards.data or "").strip()
         if self.counted.data or (typed and not cards):
-            number = int(typed) if re.fullmatch(r"-?[0-9]{1,9}", typed) else typed or None
-            return HandSent("points", points=number)
+            return HandSent("points", points=points_typed(typed))
         return HandSent("cards", cards=cards)
 
     def for_round(self) -> int | None:

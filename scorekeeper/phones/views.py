@@ -2,15 +2,14 @@
 form; a phone types the code, picks its seat and sends its hand.
 
 Every page works without JavaScript. The tablet's pages need the game's edit key (its cookie,
-as the round form does); a phone never gets one: it holds a seat token for one seat of one
-round, in an HttpOnly cookie of that code (`seat_<CODE>`), and can only send that seat's hand.
+as the round form does); a phone never gets one: its own token (an HttpOnly cookie, `access`)
+holds one seat of one round, and can only send that seat's hand.
 The round itself is saved by the score book's own round form route (`rounds.record_round`), so
 Save is the one write it always was, with every check.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,7 +32,8 @@ from ..scorebook.forms import round_form
 from ..scorebook.views.games import LOOPBACK
 from ..scorebook.views.pages import answer_script_posts, form_page, shown_after_redirect
 from ..scorebook.views.rounds import form_context, pack_copies
-from . import codes, service
+from . import api, codes, service
+from .access import give_phone_token, held_token, join_url, phone_required
 from .errors import BadSeatToken, NoSuchCode
 from .forms import HandForm, SeatForm, TabletForm
 
@@ -45,9 +45,6 @@ shown_after_redirect(bp)
 POLL_MS = 1000
 # How often a phone whose send did not arrive tries again (and at once when `online` fires).
 RETRY_MS = 3000
-# A seat token's cookie outlives any evening's round; the token itself stops working once the
-# round is saved or closed.
-SEAT_COOKIE_AGE = timedelta(hours=12)
 TABLET = "/games/<int:game_id>/rounds/<int:number>/phones"
 # What the tablet says of each seat (the page's script uses the same words).
 SEAT_WORDS = {
@@ -73,7 +70,7 @@ def open_round(game_id: int, number: int):
     try:
         service.open_round(g.game, number)
     except errors.ScorebookError as error:
-        flash(error.message[:1].upper() + error.message[1:] + ".", "warning")
+        flash(capital(error.message), "warning")
         return redirect(url_for("games.show_game", game_id=game_id), 303)
     return redirect(url_for("phones.collect", game_id=game_id, number=number), 303)
 
@@ -135,15 +132,7 @@ def state(game_id: int, number: int):
     game = g.game
     opening = service.live_opening(game, number)
     tag = service.state_tag(opening)
-    response = make_response(
-        {
-            "tag": tag,
-            "round": number,
-            "open": opening is not None,
-            "code": opening.code if opening is not None else None,
-            "seats": [seat.as_json() for seat in service.seats(opening)] if opening else [],
-        }
-    )
+    response = make_response({**api.opening_json(game, opening, number), "tag": tag})
     response.set_etag(tag)
     response.headers["Cache-Control"] = "no-store" if opening is None else "no-cache"
     return response.make_conditional(request)
@@ -176,7 +165,7 @@ def release(game_id: int, number: int):
     try:
         service.release_seat(g.game, number, seat)
     except errors.ScorebookError as error:
-        flash(error.message[:1].upper() + error.message[1:] + ".", "warning")
+        flash(capital(error.message), "warning")
         return back
     name = g.game.names[seat]
     flash(f"{name}'s seat is free: {name} can pick it again on a phone.")
@@ -194,45 +183,27 @@ def close(game_id: int, number: int):
     return redirect(url_for("games.show_game", game_id=game_id), 303)
 
 
-def join_url(code: str) -> str:
-    """The phones' address of a code, with the scheme and host this tablet used."""
-    return url_for("phones.pick_seat", code=code, _external=True)
-
-
 # --- The phone -------------------------------------------------------------------------------
 
 
-def seat_cookie(code: str) -> str:
-    return f"seat_{code}"
-
-
-def held_token(code: str) -> str | None:
-    """The seat token this phone holds for the code, if any."""
-    written = codes.normal(code)
-    return request.cookies.get(seat_cookie(written)) if written else None
-
-
-def give_token(response, code: str, token: str):
-    response.set_cookie(
-        seat_cookie(code),
-        token,
-        max_age=int(SEAT_COOKIE_AGE.total_seconds()),
-        path="/join/",
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
-    return response
+@bp.errorhandler(NoSuchCode)
+def _no_such_code(error: NoSuchCode):
+    return no_round(str((request.view_args or {}).get("code", ""))[:40])
 
 
 def no_round(code: str, status: int = 404):
     """The same answer for a wrong, a closed and an expired code: the code form again, with
     what was typed and why; nothing of any game."""
     message = NoSuchCode(code).message
-    page = render_template("phones/join.html", typed=code, error=message[:1].upper() + message[1:])
+    page = render_template("phones/join.html", typed=code, error=capital(message))
     response = make_response(page, status)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def capital(message: str) -> str:
+    """A service's message as a page says it: a sentence."""
+    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
 
 
 @bp.get("/join")
@@ -250,24 +221,19 @@ def join():
 
 @bp.get("/join/<code>")
 @ratelimits.limited(ratelimits.JOINS)
+@phone_required
 def pick_seat(code: str):
     """The players' names as big buttons: tap yours."""
-    written = codes.normal(code)
-    if written is None:
-        return no_round(code[:40])
-    if written != code:
-        return redirect(url_for("phones.pick_seat", code=written), 303)
-    token = held_token(written)
-    try:
-        opening = service.opening_for(written, token)
-    except NoSuchCode:
-        return no_round(written)
+    opening = g.opening
+    if code != opening.code:
+        return redirect(url_for("phones.pick_seat", code=opening.code), 303)
     if not service.is_live(opening):  # this phone's round, saved or closed since
-        return redirect(url_for("phones.hand", code=written), 303)
-    return _picker(opening, token, SeatForm())
+        return redirect(url_for("phones.hand", code=opening.code), 303)
+    return _picker(opening, SeatForm())
 
 
-def _picker(opening, token: str | None, form: SeatForm, taken: str | None = None, status=200):
+def _picker(opening, form: SeatForm, taken: str | None = None, status=200):
+    token = held_token()
     mine = None
     if token:
         try:
@@ -288,52 +254,45 @@ def _picker(opening, token: str | None, form: SeatForm, taken: str | None = None
     )
     response = form_page(page)
     response.status_code = status
-    # The phone's own token, made before it picks, so that a double tap or a retried post
+    # The phone's own token, given before it picks, so that a double tap or a retried post
     # claims the seat with the same token, whichever answer the phone gets.
-    return give_token(response, opening.code, token or service.new_token())
+    return give_phone_token(response)
 
 
 @bp.post("/join/<code>")
-@writeonce.write_once
 @ratelimits.limited(ratelimits.JOINS)
+@phone_required
+@writeonce.write_once
 def take_seat(code: str):
     """Take the seat tapped; a seat another phone holds says so, and what to do."""
-    written = codes.normal(code) or code
-    token = held_token(written) or service.new_token()
-    try:
-        opening = service.opening_for(written)
-    except NoSuchCode:
-        return no_round(written)
+    opening = g.opening
     form = SeatForm()
     seat = form.seat_number()
     if not form.validate_on_submit() or seat is None:
-        return _picker(opening, token, form, "Tap your name to pick your seat.")
-    service.locked_game(opening)
+        return _picker(opening, form, "Tap your name to pick your seat.")
+    token = held_token()
     try:
-        row, token = service.claim_seat(opening, seat, token)
+        _row, token = service.claim_seat(opening, seat, token)
     except errors.Conflict as error:
-        return _picker(opening, token, form, error.message + ".", 409)
+        return _picker(opening, form, capital(error.message), 409)
     except errors.ScorebookError as error:
-        return _picker(opening, token, form, error.message[:1].upper() + error.message[1:] + ".")
+        return _picker(opening, form, capital(error.message))
     response = redirect(url_for("phones.hand", code=opening.code), 303)
-    return give_token(response, opening.code, token)
+    return give_phone_token(response, token)
 
 
 @bp.route("/join/<code>/hand", methods=["GET", "POST"])
+@phone_required
 @writeonce.write_once
 def hand(code: str):
     """One player's hand: the cards left (the card pad, or typed), or the points, or "I went
     out"; Send. Changeable until the round is saved; then what the ledger holds for the seat."""
-    written = codes.normal(code) or code
-    token = held_token(written)
+    opening = g.opening
     try:
-        opening = service.opening_for(written, token)
-        row = service.seat_for_token(opening, token)
-    except NoSuchCode:
-        return no_round(written)
+        row = service.seat_for_token(opening, held_token())
     except BadSeatToken:
         if not service.is_live(opening):
-            return no_round(written)
+            return no_round(opening.code)
         flash("Tap your name to pick your seat first.", "warning")
         return redirect(url_for("phones.pick_seat", code=opening.code), 303)
     form = HandForm(data=_sent_data(row, opening) if request.method == "GET" else None)
@@ -342,11 +301,10 @@ def hand(code: str):
         if not form.validate_on_submit():
             problem = "This page had expired: check your hand and press Send again."
         else:
-            service.locked_game(opening)
             try:
                 service.send_hand(row, form.sent(), form.for_round())
             except errors.ScorebookError as error:
-                problem = error.message[:1].upper() + error.message[1:] + "."
+                problem = capital(error.message)
             else:
                 flash(service.sent_message(row))
                 return redirect(url_for("phones.hand", code=opening.code), 303)

@@ -200,9 +200,7 @@ class HandForm(Form):
         return bool(self.counted.data) or bool(typed and not (self.cards.data or "").strip())
 
     def points_typed(self) -> int | str | None:
-        """The points as typed: a whole number, else the text for the engine to refuse."""
-        text = (self.points.data or "").strip()
-        return int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text or None
+        return points_typed(self.points.data)
 
 
 class SeatHands(FieldList):
@@ -378,6 +376,13 @@ class UndoForm(WriteOnceForm):
             f"(it is now version {played.version}). Nothing was undone: check the round as it "
             "is now, below, and undo again if it should still go."
         )
+
+
+def points_typed(text: str | None) -> int | str | None:
+    """Points as typed into a form: a whole number, else the text for the engine to refuse
+    (None when nothing was typed)."""
+    text = (text or "").strip()
+    return int(text) if re.fullmatch(r"-?[0-9]{1,9}", text) else text or None
 
 
 def whole_number(text: str | None) -> int | None:
