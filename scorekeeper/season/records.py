@@ -1,0 +1,303 @@
+"""The season's records: the figures a table argues about, each with who holds it and where.
+
+Records are read from finished games only (ended early and archived ones too, as the players'
+figures are), in three statements whatever the number of games (`load`), then worked out by
+`compute`, a pure function of what was loaded and the filters: a store of loaded seasons can
+keep either without this module knowing. A record tied is held by everyone on the figure, each
+with the game (and, where it happened in one, the round) it was set in.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..extensions import db
+from ..scorebook.ledger import signed
+from ..scorebook.models import Game, Round, RoundScore
+from .filters import Filters
+from .players import Sitting, _records, _sittings, within
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line of one recorded round of a finished game."""
+
+    game_id: int
+    number: int
+    seat: int
+    score: int
+    penalty: int
+
+
+@dataclass(frozen=True)
+class Season:
+    """Everything the records are worked out from: every seat of every game, and every round
+    line of the finished games, in game, round and seat order."""
+
+    games: dict[int, list[Sitting]]
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Holding:
+    """One holder of a record: the player, the game (and round) it was set in, and a note."""
+
+    key: str
+    name: str
+    game_id: int
+    round: int | None = None
+    note: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "game": self.game_id,
+            "round": self.round,
+            "note": self.note or None,
+        }
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record: what it is (`kind`, `title`), its figure and everyone holding it."""
+
+    kind: str
+    title: str
+    figure: int
+    figure_text: str
+    holdings: tuple[Holding, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "title": self.title,
+            "figure": self.figure,
+            "holders": [holding.as_json() for holding in self.holdings],
+        }
+
+
+def load() -> Season:
+    """The season as the records need it: the seats and their totals (two statements, shared
+    with the players' figures) and the finished games' round lines (one)."""
+    lines = db.session.execute(
+        db.select(
+            Round.game_id, Round.number, RoundScore.seat, RoundScore.score, RoundScore.penalty
+        )
+        .join(Round, Round.id == RoundScore.round_id)
+        .join(Game, Game.id == Round.game_id)
+        .where(Game.finished_at.is_not(None))
+        .order_by(Round.game_id, Round.number, RoundScore.seat)
+    )
+    return Season(_sittings(), tuple(Line(*row) for row in lines))
+
+
+def compute(
+    data: Season, chosen: Filters | None = None, now: datetime | None = None
+) -> list[Record]:
+    """Every record there is a holder for, in a fixed order; with filters, only games finished
+    in the date range count, and only players with enough of them hold a record."""
+    chosen = chosen or Filters()
+    names = {key: sittings[-1].name for key, sittings in _records(data.games).items()}
+    games = {
+        game_id: seated
+        for game_id, seated in within(data.games, chosen.since(now)).items()
+        if seated[0].finished
+    }
+    played = defaultdict(int)
+    for seated in games.values():
+        for sitting in seated:
+            played[sitting.key] += 1
+    eligible = {key for key, count in played.items() if count >= max(chosen.min_games, 1)}
+    order = sorted(games, key=lambda game_id: (games[game_id][0].finished_at, game_id))
+    finished = [sitting for game_id in order for sitting in games[game_id]]
+    mine = [sitting for sitting in finished if sitting.key in eligible]
+    rounds = _rounds(data.lines, games)
+
+    def holding(sitting: Sitting, number: int | None = None, note: str = "") -> Holding:
+        return Holding(sitting.key, names[sitting.key], sitting.game_id, number, note)
+
+    records = [
+        _best("lowest_total", "Lowest game total", mine, lambda s: -s.total, holding, points=True),
+        _margin(games, order, eligible, holding),
+        _streak(finished, eligible, holding),
+        _best("most_out", "Most rounds went out in one game", mine, _out, holding, "round"),
+        _best("most_cuts", "Most exact-cut bonuses in one game", mine, _cuts, holding, "bonus"),
+        _comeback(games, order, rounds, eligible, holding),
+        _costliest(games, order, rounds, eligible, holding),
+    ]
+    return [record for record in records if record is not None]
+
+
+def held_by(records: Iterable[Record], key: str) -> list[tuple[Record, Holding]]:
+    """The records a player (by key) holds, each with their holding of it."""
+    return [
+        (record, holding) for record in records for holding in record.holdings if holding.key == key
+    ]
+
+
+def _out(sitting: Sitting) -> int:
+    return sitting.rounds_out
+
+
+def _cuts(sitting: Sitting) -> int:
+    return sitting.cut_bonuses
+
+
+def _count(figure: int, unit: str) -> str:
+    return f"{figure} {unit}{'' if figure == 1 else 'es' if unit.endswith('s') else 's'}"
+
+
+def _points(figure: int) -> str:
+    return f"{signed(figure)} point{'' if abs(figure) == 1 else 's'}"
+
+
+def _record(kind, title, figure, text, holdings) -> Record | None:
+    return Record(kind, title, figure, text, tuple(holdings)) if holdings else None
+
+
+def _best(kind, title, sittings, score: Callable[[Sitting], int], holding, unit="", points=False):
+    """The sittings with the highest `score` (above 0 for a count): one holding each."""
+    if not sittings:
+        return None
+    top = max(score(sitting) for sitting in sittings)
+    if not points and top <= 0:
+        return None
+    figure = -top if points else top
+    text = _points(figure) if points else _count(figure, unit)
+    return _record(kind, title, figure, text, [holding(s) for s in sittings if score(s) == top])
+
+
+def _margin(games, order, eligible, holding) -> Record | None:
+    """The sole winner furthest ahead of the next place at the end (a shared win is won by
+    nothing)."""
+    margins = []
+    for game_id in order:
+        seated = sorted(games[game_id], key=lambda sitting: sitting.total)
+        if len(seated) > 1 and seated[0].total < seated[1].total and seated[0].key in eligible:
+            margins.append((seated[1].total - seated[0].total, seated[0]))
+    if not margins:
+        return None
+    top = max(margin for margin, _ in margins)
+    return _record(
+        "biggest_margin",
+        "Biggest win margin",
+        top,
+        _points(top),
+        [holding(sitting) for margin, sitting in margins if margin == top],
+    )
+
+
+def _streak(finished: list[Sitting], eligible, holding) -> Record | None:
+    """The longest run of a player's finished games won in a row, in the order the games
+    finished (a shared win is a win); held where the run ended."""
+    runs: list[tuple[int, Sitting, Sitting]] = []
+    current: dict[str, list[Sitting]] = defaultdict(list)
+    for sitting in [*finished, None]:
+        if sitting is None:
+            ended = [run for run in current.values() if run]
+        elif sitting.key not in eligible:
+            continue
+        elif sitting.won:
+            current[sitting.key].append(sitting)
+            continue
+        else:
+            ended = [current.pop(sitting.key, [])]
+        runs.extend((len(run), run[0], run[-1]) for run in ended if run)
+    if not runs:
+        return None
+    top = max(length for length, _, _ in runs)
+    held = sorted(
+        ((first, last) for length, first, last in runs if length == top),
+        key=lambda pair: (pair[1].finished_at, pair[1].game_id),
+    )
+    return _record(
+        "longest_streak",
+        "Longest winning streak",
+        top,
+        f"{top} win{'s' if top != 1 else ''} in a row",
+        [
+            holding(last, note=f"games {first.game_id} to {last.game_id}" if top > 1 else "")
+            for first, last in held
+        ],
+    )
+
+
+def _rounds(lines, games) -> dict[int, list[list[Line]]]:
+    """Each counted game's rounds, in order, each its lines in seat order."""
+    rounds: dict[int, list[list[Line]]] = defaultdict(list)
+    for line in lines:
+        if line.game_id not in games:
+            continue
+        played = rounds[line.game_id]
+        if not played or played[-1][0].number != line.number:
+            played.append([])
+        played[-1].append(line)
+    return rounds
+
+
+def _comeback(games, order, rounds, eligible, holding) -> Record | None:
+    """The winner furthest behind the leader after any round (the first round they were that
+    far behind)."""
+    best = []
+    for game_id in order:
+        seats = {sitting.seat: sitting for sitting in games[game_id]}
+        winners = [s for s in seats.values() if s.won and s.key in eligible]
+        if not winners:
+            continue
+        running = dict.fromkeys(seats, 0)
+        deepest = {winner.seat: (0, 0) for winner in winners}
+        for played in rounds.get(game_id, ()):
+            for line in played:
+                running[line.seat] = running.get(line.seat, 0) + line.score
+            leader = min(running.values())
+            for winner in winners:
+                behind = running[winner.seat] - leader
+                if behind > deepest[winner.seat][0]:
+                    deepest[winner.seat] = (behind, played[0].number)
+        best.extend((behind, seats[seat], number) for seat, (behind, number) in deepest.items())
+    top = max((behind for behind, _, _ in best), default=0)
+    if top <= 0:
+        return None
+    return _record(
+        "best_comeback",
+        "Best comeback",
+        top,
+        f"{_points(top)} behind, then won",
+        [
+            holding(sitting, number, f"{signed(top)} behind the leader after round {number}")
+            for behind, sitting, number in best
+            if behind == top
+        ],
+    )
+
+
+def _costliest(games, order, rounds, eligible, holding) -> Record | None:
+    """The highest card penalty of one hand in one round."""
+    hands = [
+        (line.penalty, line)
+        for game_id in order
+        for played in rounds.get(game_id, ())
+        for line in played
+    ]
+    seats = {(game_id, s.seat): s for game_id in order for s in games[game_id]}
+    hands = [
+        (penalty, line) for penalty, line in hands if seats[line.game_id, line.seat].key in eligible
+    ]
+    top = max((penalty for penalty, _ in hands), default=0)
+    if top <= 0:
+        return None
+    return _record(
+        "costliest_hand",
+        "Costliest single hand",
+        top,
+        _points(top),
+        [
+            holding(seats[line.game_id, line.seat], line.number)
+            for penalty, line in hands
+            if penalty == top
+        ],
+    )
