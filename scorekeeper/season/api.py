@@ -30,7 +30,7 @@ def list_records():
     """The season's records with their holders, filtered as the players are."""
     chosen = _filters()
     return jsonify(
-        records=[record.as_json() for record in records.compute(records.load(), chosen)],
+        records=[record.as_json() for record in records.season_records(chosen)],
         period=chosen.period,
         min_games=chosen.min_games,
     )

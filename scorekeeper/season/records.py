@@ -13,6 +13,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from ..extensions import db
@@ -21,16 +23,9 @@ from ..scorebook.models import Game, Round, RoundScore
 from .filters import Filters
 from .players import Sitting, _records, _sittings, within
 
-
-@dataclass(frozen=True)
-class Line:
-    """One player's line of one recorded round of a finished game."""
-
-    game_id: int
-    number: int
-    seat: int
-    score: int
-    penalty: int
+# One player's line of one recorded round of a finished game: (game id, round number, seat,
+# score, penalty). Plain rows, not objects: a season of 20,000 games holds over half a million.
+Line = tuple[int, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -92,7 +87,7 @@ def load() -> Season:
         .where(Game.finished_at.is_not(None))
         .order_by(Round.game_id, Round.number, RoundScore.seat)
     )
-    return Season(_sittings(), tuple(Line(*row) for row in lines))
+    return Season(_sittings(), tuple(tuple(row) for row in lines))
 
 
 def compute(
@@ -115,7 +110,6 @@ def compute(
     order = sorted(games, key=lambda game_id: (games[game_id][0].finished_at, game_id))
     finished = [sitting for game_id in order for sitting in games[game_id]]
     mine = [sitting for sitting in finished if sitting.key in eligible]
-    rounds = _rounds(data.lines, games)
 
     def holding(sitting: Sitting, number: int | None = None, note: str = "") -> Holding:
         return Holding(sitting.key, names[sitting.key], sitting.game_id, number, note)
@@ -126,10 +120,15 @@ def compute(
         _streak(finished, eligible, holding),
         _best("most_out", "Most rounds went out in one game", mine, _out, holding, "round"),
         _best("most_cuts", "Most exact-cut bonuses in one game", mine, _cuts, holding, "bonus"),
-        _comeback(games, order, rounds, eligible, holding),
-        _costliest(games, order, rounds, eligible, holding),
+        *_hands(data.lines, games, eligible, holding),
     ]
     return [record for record in records if record is not None]
+
+
+def season_records(chosen: Filters | None = None) -> list[Record]:
+    """The records now, under the filters: what every page and the API show. The one place a
+    store of computed seasons would answer from instead of loading."""
+    return compute(load(), chosen)
 
 
 def held_by(records: Iterable[Record], key: str) -> list[tuple[Record, Holding]]:
@@ -226,78 +225,64 @@ def _streak(finished: list[Sitting], eligible, holding) -> Record | None:
     )
 
 
-def _rounds(lines, games) -> dict[int, list[list[Line]]]:
-    """Each counted game's rounds, in order, each its lines in seat order."""
-    rounds: dict[int, list[list[Line]]] = defaultdict(list)
-    for line in lines:
-        if line.game_id not in games:
-            continue
-        played = rounds[line.game_id]
-        if not played or played[-1][0].number != line.number:
-            played.append([])
-        played[-1].append(line)
-    return rounds
-
-
-def _comeback(games, order, rounds, eligible, holding) -> Record | None:
-    """The winner furthest behind the leader after any round (the first round they were that
-    far behind)."""
-    best = []
-    for game_id in order:
-        seats = {sitting.seat: sitting for sitting in games[game_id]}
-        winners = [s for s in seats.values() if s.won and s.key in eligible]
-        if not winners:
-            continue
+def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | None]:
+    """The best comeback (the winner furthest behind the leader after any round, at the first
+    round they were that far behind) and the costliest hand (the highest card penalty of one
+    hand), in one pass over the round lines, which come in game, round and seat order."""
+    comebacks: list[tuple[int, Sitting, int]] = []
+    costliest, dearest = 0, []
+    for game_id, rows in groupby(lines, key=itemgetter(0)):
+        seated = games.get(game_id)
+        if seated is None:
+            continue  # not counted (unfinished then, or outside the date range)
+        seats = {sitting.seat: sitting for sitting in seated}
+        counted = {sitting.seat for sitting in seated if sitting.key in eligible}
+        winners = [sitting.seat for sitting in seated if sitting.won and sitting.seat in counted]
         running = dict.fromkeys(seats, 0)
-        deepest = {winner.seat: (0, 0) for winner in winners}
-        for played in rounds.get(game_id, ()):
-            for line in played:
-                running[line.seat] = running.get(line.seat, 0) + line.score
-            leader = min(running.values())
-            for winner in winners:
-                behind = running[winner.seat] - leader
-                if behind > deepest[winner.seat][0]:
-                    deepest[winner.seat] = (behind, played[0].number)
-        best.extend((behind, seats[seat], number) for seat, (behind, number) in deepest.items())
-    top = max((behind for behind, _, _ in best), default=0)
-    if top <= 0:
-        return None
-    return _record(
+        deepest = dict.fromkeys(winners, (0, 0))
+        for number, hands in groupby(rows, key=itemgetter(1)):
+            for _, _, seat, score, penalty in hands:
+                running[seat] += score
+                if penalty >= costliest and penalty > 0 and seat in counted:
+                    if penalty > costliest:
+                        costliest, dearest = penalty, []
+                    dearest.append((seats[seat], number))
+            if winners:
+                leader = min(running.values())
+                for seat in winners:
+                    if running[seat] - leader > deepest[seat][0]:
+                        deepest[seat] = (running[seat] - leader, number)
+        comebacks.extend(
+            (behind, seats[seat], number) for seat, (behind, number) in deepest.items()
+        )
+    top = max((behind for behind, _, _ in comebacks), default=0)
+    comeback = _record(
         "best_comeback",
         "Best comeback",
         top,
         f"{_points(top)} behind, then won",
         [
             holding(sitting, number, f"{signed(top)} behind the leader after round {number}")
-            for behind, sitting, number in best
-            if behind == top
+            for behind, sitting, number in _in_order(comebacks, lambda item: item[1:])
+            if behind == top and top > 0
         ],
     )
-
-
-def _costliest(games, order, rounds, eligible, holding) -> Record | None:
-    """The highest card penalty of one hand in one round."""
-    hands = [
-        (line.penalty, line)
-        for game_id in order
-        for played in rounds.get(game_id, ())
-        for line in played
-    ]
-    seats = {(game_id, s.seat): s for game_id in order for s in games[game_id]}
-    hands = [
-        (penalty, line) for penalty, line in hands if seats[line.game_id, line.seat].key in eligible
-    ]
-    top = max((penalty for penalty, _ in hands), default=0)
-    if top <= 0:
-        return None
-    return _record(
+    hand = _record(
         "costliest_hand",
         "Costliest single hand",
-        top,
-        _points(top),
-        [
-            holding(seats[line.game_id, line.seat], line.number)
-            for penalty, line in hands
-            if penalty == top
-        ],
+        costliest,
+        _points(costliest),
+        [holding(sitting, number) for sitting, number in _in_order(dearest, lambda item: item)],
     )
+    return comeback, hand
+
+
+def _in_order(items, where):
+    """Holders in the order their games finished, then by round and seat: `where` gives an
+    item's (sitting, round number)."""
+
+    def when(item):
+        sitting, number = where(item)
+        return (sitting.finished_at, sitting.game_id, number, sitting.seat)
+
+    return sorted(items, key=when)

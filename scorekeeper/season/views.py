@@ -74,7 +74,7 @@ def list_players():
 def show_records():
     """The season's records, filtered as the players' table is."""
     chosen, problems = _filters()
-    held = [] if problems else records.compute(records.load(), chosen)
+    held = [] if problems else records.season_records(chosen)
     return _filtered_page("records.html", chosen, problems, held=held)
 
 
@@ -120,7 +120,7 @@ def show_player(name: str):
             x_title="Finished game, oldest first",
             css_class="chart player-chart",
         )
-    held = records.held_by(records.compute(records.load()), record.key)
+    held = records.held_by(records.season_records(), record.key)
     return render_template(
         "scorebook/players/show.html",
         record=record,
