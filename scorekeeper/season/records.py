@@ -262,7 +262,7 @@ def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | Non
         top,
         f"{_points(top)} behind, then won",
         [
-            holding(sitting, number, f"{signed(top)} behind the leader after round {number}")
+            holding(sitting, number)
             for behind, sitting, number in _in_order(comebacks, lambda item: item[1:])
             if behind == top and top > 0
         ],
