@@ -24,6 +24,7 @@ from sqlalchemy import case, func
 from ..extensions import db
 from ..scorebook.models import Game, Player, Round, RoundScore
 from ..scorebook.names import name_key
+from .filters import Filters, in_period
 
 
 def player_key(name: str) -> str:
@@ -45,6 +46,8 @@ class Sitting:
     finished: bool
     # The last round of a game the table ended early, else None.
     ended_after: int | None = None
+    # When the game finished (UTC): the order of a season's results, and what a date range reads.
+    finished_at: datetime | None = None
     total: int = 0
     rounds: int = 0
     rounds_out: int = 0
@@ -191,6 +194,7 @@ def _sittings() -> dict[int, list[Sitting]]:
     for game_id, seat, name, key, rules, created_at, finished_at, ended_after in seats:
         finished = finished_at is not None
         sitting = Sitting(game_id, seat, name, key, rules, created_at, finished, ended_after)
+        sitting.finished_at = finished_at
         games[game_id].append(sitting)
         by_seat[game_id, seat] = sitting
     went_out = Round.out == RoundScore.seat
@@ -238,13 +242,23 @@ def _records(games: dict[int, list[Sitting]]) -> dict[str, list[Sitting]]:
     return players
 
 
-def season() -> list[PlayerRecord]:
-    """Every player who sat in any game, sorted by their key."""
-    players = _records(_sittings())
-    return [
+def season(chosen: Filters | None = None) -> list[PlayerRecord]:
+    """Every player who sat in any game, sorted by their key; with filters, only the games
+    finished in their date range count, and only players with enough of them are listed."""
+    chosen = chosen or Filters()
+    players = _records(within(_sittings(), chosen.since()))
+    listed = (
         PlayerRecord(key=key, name=sittings[-1].name, sittings=tuple(sittings))
         for key, sittings in sorted(players.items())
-    ]
+    )
+    return [record for record in listed if record.games >= chosen.min_games]
+
+
+def within(games: dict[int, list[Sitting]], since: datetime | None) -> dict[int, list[Sitting]]:
+    """The games finished at or after `since` (every game, finished or not, when None)."""
+    if since is None:
+        return games
+    return {game_id: seated for game_id, seated in games.items() if in_period(seated[:1], since)}
 
 
 def find_player(name: str) -> PlayerRecord | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request, url_for
 
 from ..scorebook import chart
+from . import filters, records, rivals
 from . import players as season
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -31,6 +32,8 @@ def _last(value):
 # Path segments a browser resolves away before it sends the request, `%2e` as a dot too
 # (WHATWG URL): `/players/a/..` is sent as `/players/`.
 DOT_SEGMENTS = (".", "..")
+# Addresses under /players/ that are pages of their own, not a player's.
+RESERVED = ("records",)
 
 
 @bp.app_template_global()
@@ -38,16 +41,18 @@ def player_url(name: str) -> str:
     """The address of a player's page, which every browser opens as it is written: the name in
     the path (`/players/Ann`, as always), unless a browser would read a folder into it (`..`,
     `a/..`, `../../etc/passwd`: percent-encoding a dot does not help, and servers decode `%2F`);
-    then in the query (`/players/?name=a/..`), which no browser resolves."""
-    if "/" in name or name in DOT_SEGMENTS:
+    then in the query (`/players/?name=a/..`), which no browser resolves. A player named as
+    a page under /players/ is ("records": `/players/?name=records`)."""
+    if "/" in name or name in DOT_SEGMENTS or name in RESERVED:
         return url_for("players.list_players", name=name)
     return url_for("players.show_player", name=name)
 
 
 @bp.get("/")
 def list_players():
-    """The players' table, sorted by any column (`?sort=wins`, `&order=asc|desc`); with
-    `?name=`, that player's page (see `player_url`)."""
+    """The players' table, sorted by any column (`?sort=wins`, `&order=asc|desc`) and filtered
+    (`?period=year|12m|all`, `&min_games=5`); with `?name=`, that player's page (see
+    `player_url`)."""
     if name := request.args.get("name"):
         return show_player(name)
     sort = request.args.get("sort", "name")
@@ -57,11 +62,41 @@ def list_players():
     order = request.args.get("order")
     if order not in ("asc", "desc"):
         order = "asc" if ascending else "desc"
-    records = sorted(season.season(), key=lambda record: record.key)
-    records.sort(key=key, reverse=order == "desc")
-    return render_template(
-        "scorebook/players/list.html", records=records, columns=COLUMNS, sort=sort, order=order
+    chosen, problems = _filters()
+    listed = [] if problems else sorted(season.season(chosen), key=lambda record: record.key)
+    listed.sort(key=key, reverse=order == "desc")
+    return _filtered_page(
+        "list.html", chosen, problems, records=listed, columns=COLUMNS, sort=sort, order=order
     )
+
+
+@bp.get("/records")
+def show_records():
+    """The season's records, filtered as the players' table is."""
+    chosen, problems = _filters()
+    held = [] if problems else records.season_records(chosen)
+    return _filtered_page("records.html", chosen, problems, held=held)
+
+
+def _filters() -> tuple[filters.Filters, list[str]]:
+    """The filters the query asks for and no problem, or the defaults and every problem (the
+    form then shows the values as typed, from the query)."""
+    try:
+        return filters.parse(request.args), []
+    except filters.FilterError as error:
+        return filters.Filters(), error.problems
+
+
+def _filtered_page(template: str, chosen: filters.Filters, problems: list[str], **context):
+    """A page with the filters' form: 400 with every problem said when the query had any."""
+    page = render_template(
+        f"scorebook/players/{template}",
+        chosen=chosen,
+        problems=problems,
+        periods=filters.PERIODS,
+        **context,
+    )
+    return page, 400 if problems else 200
 
 
 @bp.get("/<path:name>")
@@ -85,4 +120,12 @@ def show_player(name: str):
             x_title="Finished game, oldest first",
             css_class="chart player-chart",
         )
-    return render_template("scorebook/players/show.html", record=record, over_time=over_time)
+    held = records.held_by(records.season_records(), record.key)
+    return render_template(
+        "scorebook/players/show.html",
+        record=record,
+        over_time=over_time,
+        held=held,
+        rivals=rivals.rivals(record),
+        tally=rivals.tally,
+    )

@@ -186,8 +186,9 @@ def test_a_players_page_in_any_spelling(client):
         assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert "<h1>ANN</h1>" in html
-    # Games as links: A, B and C.
-    assert len(re.findall(r'href="/games/[123]"', html)) == 3
+    # Games as links: A, B and C (the records held link their games too, above the list).
+    listed = html[html.index('id="player-games"') :]
+    assert len(re.findall(r'href="/games/[123]"', listed)) == 3
     # Final totals over time: 5 then 20.
     assert 'data-totals="5,20"' in html and 'role="img"' in html
     # Head to head: Bob twice (Ann lower both times), Cat, Dan and Eve once each.

@@ -1,0 +1,288 @@
+"""The season's records: the figures a table argues about, each with who holds it and where.
+
+Records are read from finished games only (ended early and archived ones too, as the players'
+figures are), in three statements whatever the number of games (`load`), then worked out by
+`compute`, a pure function of what was loaded and the filters: a store of loaded seasons can
+keep either without this module knowing. A record tied is held by everyone on the figure, each
+with the game (and, where it happened in one, the round) it was set in.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
+from typing import Any
+
+from ..extensions import db
+from ..scorebook.ledger import signed
+from ..scorebook.models import Game, Round, RoundScore
+from .filters import Filters
+from .players import Sitting, _records, _sittings, within
+
+# One player's line of one recorded round of a finished game: (game id, round number, seat,
+# score, penalty). Plain rows, not objects: a season of 20,000 games holds over half a million.
+Line = tuple[int, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Season:
+    """Everything the records are worked out from: every seat of every game, and every round
+    line of the finished games, in game, round and seat order."""
+
+    games: dict[int, list[Sitting]]
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Holding:
+    """One holder of a record: the player, the game (and round) it was set in, and a note."""
+
+    key: str
+    name: str
+    game_id: int
+    round: int | None = None
+    note: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "game": self.game_id,
+            "round": self.round,
+            "note": self.note or None,
+        }
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record: what it is (`kind`, `title`), its figure and everyone holding it."""
+
+    kind: str
+    title: str
+    figure: int
+    figure_text: str
+    holdings: tuple[Holding, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "title": self.title,
+            "figure": self.figure,
+            "holders": [holding.as_json() for holding in self.holdings],
+        }
+
+
+def load() -> Season:
+    """The season as the records need it: the seats and their totals (two statements, shared
+    with the players' figures) and the finished games' round lines (one)."""
+    lines = db.session.execute(
+        db.select(
+            Round.game_id, Round.number, RoundScore.seat, RoundScore.score, RoundScore.penalty
+        )
+        .join(Round, Round.id == RoundScore.round_id)
+        .join(Game, Game.id == Round.game_id)
+        .where(Game.finished_at.is_not(None))
+        .order_by(Round.game_id, Round.number, RoundScore.seat)
+    )
+    return Season(_sittings(), tuple(tuple(row) for row in lines))
+
+
+def compute(
+    data: Season, chosen: Filters | None = None, now: datetime | None = None
+) -> list[Record]:
+    """Every record there is a holder for, in a fixed order; with filters, only games finished
+    in the date range count, and only players with enough of them hold a record."""
+    chosen = chosen or Filters()
+    names = {key: sittings[-1].name for key, sittings in _records(data.games).items()}
+    games = {
+        game_id: seated
+        for game_id, seated in within(data.games, chosen.since(now)).items()
+        if seated[0].finished
+    }
+    played = defaultdict(int)
+    for seated in games.values():
+        for sitting in seated:
+            played[sitting.key] += 1
+    eligible = {key for key, count in played.items() if count >= max(chosen.min_games, 1)}
+    order = sorted(games, key=lambda game_id: (games[game_id][0].finished_at, game_id))
+    finished = [sitting for game_id in order for sitting in games[game_id]]
+    mine = [sitting for sitting in finished if sitting.key in eligible]
+
+    def holding(sitting: Sitting, number: int | None = None, note: str = "") -> Holding:
+        return Holding(sitting.key, names[sitting.key], sitting.game_id, number, note)
+
+    records = [
+        _best("lowest_total", "Lowest game total", mine, lambda s: -s.total, holding, points=True),
+        _margin(games, order, eligible, holding),
+        _streak(finished, eligible, holding),
+        _best("most_out", "Most rounds went out in one game", mine, _out, holding, "round"),
+        _best("most_cuts", "Most exact-cut bonuses in one game", mine, _cuts, holding, "bonus"),
+        *_hands(data.lines, games, eligible, holding),
+    ]
+    return [record for record in records if record is not None]
+
+
+def season_records(chosen: Filters | None = None) -> list[Record]:
+    """The records now, under the filters: what every page and the API show. The one place a
+    store of computed seasons would answer from instead of loading."""
+    return compute(load(), chosen)
+
+
+def held_by(records: Iterable[Record], key: str) -> list[tuple[Record, Holding]]:
+    """The records a player (by key) holds, each with their holding of it."""
+    return [
+        (record, holding) for record in records for holding in record.holdings if holding.key == key
+    ]
+
+
+def _out(sitting: Sitting) -> int:
+    return sitting.rounds_out
+
+
+def _cuts(sitting: Sitting) -> int:
+    return sitting.cut_bonuses
+
+
+def _count(figure: int, unit: str) -> str:
+    return f"{figure} {unit}{'' if figure == 1 else 'es' if unit.endswith('s') else 's'}"
+
+
+def _points(figure: int) -> str:
+    return f"{signed(figure)} point{'' if abs(figure) == 1 else 's'}"
+
+
+def _record(kind, title, figure, text, holdings) -> Record | None:
+    return Record(kind, title, figure, text, tuple(holdings)) if holdings else None
+
+
+def _best(kind, title, sittings, score: Callable[[Sitting], int], holding, unit="", points=False):
+    """The sittings with the highest `score` (above 0 for a count): one holding each."""
+    if not sittings:
+        return None
+    top = max(score(sitting) for sitting in sittings)
+    if not points and top <= 0:
+        return None
+    figure = -top if points else top
+    text = _points(figure) if points else _count(figure, unit)
+    return _record(kind, title, figure, text, [holding(s) for s in sittings if score(s) == top])
+
+
+def _margin(games, order, eligible, holding) -> Record | None:
+    """The sole winner furthest ahead of the next place at the end (a shared win is won by
+    nothing)."""
+    margins = []
+    for game_id in order:
+        seated = sorted(games[game_id], key=lambda sitting: sitting.total)
+        if len(seated) > 1 and seated[0].total < seated[1].total and seated[0].key in eligible:
+            margins.append((seated[1].total - seated[0].total, seated[0]))
+    if not margins:
+        return None
+    top = max(margin for margin, _ in margins)
+    return _record(
+        "biggest_margin",
+        "Biggest win margin",
+        top,
+        _points(top),
+        [holding(sitting) for margin, sitting in margins if margin == top],
+    )
+
+
+def _streak(finished: list[Sitting], eligible, holding) -> Record | None:
+    """The longest run of a player's finished games won in a row, in the order the games
+    finished (a shared win is a win); held where the run ended."""
+    runs: list[tuple[int, Sitting, Sitting]] = []
+    current: dict[str, list[Sitting]] = defaultdict(list)
+    for sitting in [*finished, None]:
+        if sitting is None:
+            ended = [run for run in current.values() if run]
+        elif sitting.key not in eligible:
+            continue
+        elif sitting.won:
+            current[sitting.key].append(sitting)
+            continue
+        else:
+            ended = [current.pop(sitting.key, [])]
+        runs.extend((len(run), run[0], run[-1]) for run in ended if run)
+    if not runs:
+        return None
+    top = max(length for length, _, _ in runs)
+    held = sorted(
+        ((first, last) for length, first, last in runs if length == top),
+        key=lambda pair: (pair[1].finished_at, pair[1].game_id),
+    )
+    return _record(
+        "longest_streak",
+        "Longest winning streak",
+        top,
+        f"{top} win{'s' if top != 1 else ''} in a row",
+        [
+            holding(last, note=f"games {first.game_id} to {last.game_id}" if top > 1 else "")
+            for first, last in held
+        ],
+    )
+
+
+def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | None]:
+    """The best comeback (the winner furthest behind the leader after any round, at the first
+    round they were that far behind) and the costliest hand (the highest card penalty of one
+    hand), in one pass over the round lines, which come in game, round and seat order."""
+    comebacks: list[tuple[int, Sitting, int]] = []
+    costliest, dearest = 0, []
+    for game_id, rows in groupby(lines, key=itemgetter(0)):
+        seated = games.get(game_id)
+        if seated is None:
+            continue  # not counted (unfinished then, or outside the date range)
+        seats = {sitting.seat: sitting for sitting in seated}
+        counted = {sitting.seat for sitting in seated if sitting.key in eligible}
+        winners = [sitting.seat for sitting in seated if sitting.won and sitting.seat in counted]
+        running = dict.fromkeys(seats, 0)
+        deepest = dict.fromkeys(winners, (0, 0))
+        for number, hands in groupby(rows, key=itemgetter(1)):
+            for _, _, seat, score, penalty in hands:
+                running[seat] += score
+                if penalty >= costliest and penalty > 0 and seat in counted:
+                    if penalty > costliest:
+                        costliest, dearest = penalty, []
+                    dearest.append((seats[seat], number))
+            if winners:
+                leader = min(running.values())
+                for seat in winners:
+                    if running[seat] - leader > deepest[seat][0]:
+                        deepest[seat] = (running[seat] - leader, number)
+        comebacks.extend(
+            (behind, seats[seat], number) for seat, (behind, number) in deepest.items()
+        )
+    top = max((behind for behind, _, _ in comebacks), default=0)
+    comeback = _record(
+        "best_comeback",
+        "Best comeback",
+        top,
+        f"{_points(top)} behind, then won",
+        [
+            holding(sitting, number)
+            for behind, sitting, number in _in_order(comebacks, lambda item: item[1:])
+            if behind == top and top > 0
+        ],
+    )
+    hand = _record(
+        "costliest_hand",
+        "Costliest single hand",
+        costliest,
+        _points(costliest),
+        [holding(sitting, number) for sitting, number in _in_order(dearest, lambda item: item)],
+    )
+    return comeback, hand
+
+
+def _in_order(items, where):
+    """Holders in the order their games finished, then by round and seat: `where` gives an
+    item's (sitting, round number)."""
+
+    def when(item):
+        sitting, number = where(item)
+        return (sitting.finished_at, sitting.game_id, number, sitting.seat)
+
+    return sorted(items, key=when)
