@@ -1,5 +1,5 @@
 """Limits per client address on what one visitor could repeat without end: starting games,
-opening rule sets from elsewhere, and trying edit links (Flask-Limiter, over the `limits`
+opening rule sets and importing paper sheets from elsewhere, and trying edit links (Flask-Limiter, over the `limits`
 library's storage).
 
 A table never meets them: a family's evening is a dozen games, and each limit is several times
@@ -47,7 +47,9 @@ class Kind:
 
 
 NEW_GAMES = Kind("RATELIMIT_NEW_GAMES", "games started", ("POST",))
-IMPORTS = Kind("RATELIMIT_IMPORTS", "rule sets opened or saved from elsewhere", ("POST",))
+IMPORTS = Kind(
+    "RATELIMIT_IMPORTS", "rule sets or paper sheets brought in from elsewhere", ("POST",)
+)
 BAD_EDIT_LINKS = Kind(
     "RATELIMIT_BAD_EDIT_LINKS",
     "wrong edit links tried",

@@ -28,13 +28,14 @@ from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..rules import RulesError
+from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import least_points, most_points
-from . import keys, ledger, service
-from .errors import ScorebookError
+from . import keys, ledger, rulesets, service
+from .errors import NoSuchRuleSet, ScorebookError
 from .models import Game, Player, Round, RoundScore
 from .names import clean_names, name_key, seat_keys
-from .sheetrows import NAMES_FROM, Problem, Row, column_name, read_rows
+from .sheetrows import MAX_SHEET_BYTES, NAMES_FROM, Problem, Row, column_name, read_rows
 
 # A sheet's dates lie in these years: what an export can carry back (`importcheck.EARLIEST`).
 EARLIEST = date(1970, 1, 1)
@@ -405,4 +406,49 @@ def store(sheet: Sheet) -> list[Game]:
     return games
 
 
-__all__ = ["Problem", "Sheet", "SheetGame", "SheetRefused", "column_name", "read_sheet", "store"]
+def rules_named(name: str) -> RuleSet:
+    """The rules a sheet is read under, by a preset's key or a saved rule set's name (any case
+    or look-alike spelling), or `ScorebookError` naming what there is."""
+    if name.strip().lower() in PRESETS:
+        return PRESETS[name.strip().lower()]
+    try:
+        return rulesets.named(name).rule_set
+    except NoSuchRuleSet:
+        saved = [row.name for row in rulesets.saved()]
+        raise ScorebookError(
+            f"no rules are called {name!r}: the presets are {', '.join(PRESETS)}"
+            + (f"; the saved rule sets {', '.join(map(repr, saved))}" if saved else "")
+        ) from None
+
+
+def in_words(found: SheetGame) -> str:
+    """One game of a sheet in a line: "2019-12-24 · Ann, Bob, Cat, Dan · 7 rounds · Ann 70,
+    Bob 195, Cat 265, Dan 235 · Ann wins"."""
+    book = found.book
+    game = found.game
+    rounds = len(game.rounds)
+    played = f"{rounds} round{'s' if rounds != 1 else ''}"
+    if game.ended_early:
+        played += f" (ended early, of {book.last_round})"
+    totals = ", ".join(
+        f"{name} {ledger.signed(total)}"
+        for name, total in zip(book.names, book.totals, strict=True)
+    )
+    winners = book.winner_names
+    won = f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
+    day = game.finished_at.strftime("%Y-%m-%d") if game.finished_at else "?"
+    return f"{day} · {', '.join(book.names)} · {played} · {totals} · {won}"
+
+
+__all__ = [
+    "MAX_SHEET_BYTES",
+    "Problem",
+    "Sheet",
+    "SheetGame",
+    "SheetRefused",
+    "column_name",
+    "in_words",
+    "read_sheet",
+    "rules_named",
+    "store",
+]

@@ -105,16 +105,21 @@ def read_rows(raw: bytes | str) -> tuple[list[Row], list[Problem]]:
     first = next(line for line in text.splitlines() if line.strip())
     separator = max(SEPARATORS, key=first.count)
     rows = []
+    notes = 0
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
     try:
         for number, cells in enumerate(reader, start=1):
             kept = [cell.strip() for cell in cells]
             while kept and not kept[-1]:
                 kept.pop()
-            if kept and not kept[0].startswith("#"):
+            if kept and kept[0].startswith("#"):
+                notes += 1
+            elif kept:
                 rows.append(Row(number, tuple(kept)))
     except csv.Error as error:
         return rows, [Problem(reader.line_num, None, f"cannot be read as CSV ({error})")]
+    if not rows and not notes:
+        return [], [_whole("is empty: fill in the template, one game row and its round rows")]
     return rows, []
 
 
