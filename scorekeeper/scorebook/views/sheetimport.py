@@ -28,7 +28,10 @@ def preview():
         sheet = papersheets.read_sheet(raw, chosen_rules(form.rules.data))
         if sheet.ready:
             text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-    importing = ImportForm(text=text, rules=form.rules.data) if text is not None else None
+    # Filled from the sheet as read (a file's text too), not from the preview's posted fields.
+    importing = (
+        None if text is None else ImportForm(formdata=None, text=text, rules=form.rules.data)
+    )
     return _page(form, sheet, importing)
 
 
