@@ -16,6 +16,7 @@ from scorekeeper.rules.presets import PRESETS
 from scorekeeper.scorebook import papersheets, transfer
 from scorekeeper.scorebook.models import Game
 from scorekeeper.scorebook.sheetrows import template_text
+from tests.support.apps import app_on
 from tests.support.saved import save_ruleset, smith_document
 
 LIVERPOOL = PRESETS["liverpool"]
@@ -360,19 +361,17 @@ def test_a_saved_rule_set_is_offered_and_followed(app, client):
 # --- Export and import ----------------------------------------------------------------------
 
 
-def test_export_and_import_carry_the_mark(app, tmp_path):
-    from tests.support.apps import app_on
-
+def test_export_and_import_carry_the_mark(app, tmp_path, fresh_database):
     with app.app_context():
         papersheets.store(papersheets.read_sheet(GOOD, LIVERPOOL))
         db.session.commit()
         document = transfer.export_games()
     assert [game["from_sheet"] for game in document["games"]] == [True]
-    other = app_on("sqlite://", tmp_path, "copy", UPGRADE_ON_START=True)
+    other = app_on(fresh_database("copy"), tmp_path, "copy", UPGRADE_ON_START=True)
     with other.app_context():
         assert transfer.import_games(document) == 1
         assert transfer.dumps(transfer.export_games()) == transfer.dumps(document)
-    older = app_on("sqlite://", tmp_path, "older", UPGRADE_ON_START=True)
+    older = app_on(fresh_database("older"), tmp_path, "older", UPGRADE_ON_START=True)
     del document["games"][0]["from_sheet"]  # an export made before the mark
     with older.app_context():
         assert transfer.import_games(document) == 1
