@@ -22,7 +22,7 @@ from .extensions import db
 from .rules import sharing
 from .rules.errors import RuleSetError
 from .rules.ruleset import RuleSet
-from .scorebook import keys, rulesets
+from .scorebook import keys, papersheets, rulesets
 from .scorebook.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
 from .scorebook.transfer import dumps, export_games, import_games
 
@@ -44,7 +44,15 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
 
 def init_app(app: Flask) -> None:
     """Register every command on the app's CLI group."""
-    for command in (init_db, backup, export_command, import_command, game_key_command, rules_group):
+    for command in (
+        init_db,
+        backup,
+        export_command,
+        import_command,
+        import_sheet_command,
+        game_key_command,
+        rules_group,
+    ):
         app.cli.add_command(command)
 
 
@@ -221,6 +229,46 @@ def import_command(file: str) -> None:
         raise click.ClickException(str(error)) from None
     ids = ", ".join(str(game["id"]) for game in data["games"])
     click.echo(f"Imported {count} game{'s' if count != 1 else ''}" + (f": {ids}" if ids else ""))
+
+
+@click.command("import-sheet")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@click.option(
+    "--rules",
+    "rules_name",
+    default="liverpool",
+    show_default=True,
+    help="A preset's name or a saved rule set's name: the rules the sheet's games were played by.",
+)
+@with_appcontext
+def import_sheet_command(file: str, rules_name: str) -> None:
+    """Add the games of a paper score sheet FILE (CSV, as the template; `-` for the standard
+    input) as finished games, all of them or none, every problem named by row and column."""
+    try:
+        with click.open_file(file, "rb") as stream:
+            raw = stream.read(papersheets.MAX_SHEET_BYTES + 1)
+    except OSError as error:
+        raise click.ClickException(f"cannot read {file}: {error}") from None
+    database.upgrade()  # old sheets are brought into a new score book as often as into one in use
+    try:
+        rules = papersheets.rules_named(rules_name)
+    except ScorebookError as error:
+        raise click.ClickException(error.message) from None
+    sheet = papersheets.read_sheet(raw, rules)
+    for problem in sheet.problems:
+        click.echo(str(problem), err=True)
+    try:
+        games = papersheets.store(sheet)
+        db.session.commit()
+    except ScorebookError as error:
+        db.session.rollback()
+        raise click.ClickException(f"{file}: {error.message}") from None
+    count = len(games)
+    click.echo(
+        f"Imported {count} game{'s' if count != 1 else ''} from a paper sheet ({rules.summary()}):"
+    )
+    for found in sheet.games:
+        click.echo(f"  game {found.game.id}: {papersheets.in_words(found)}")
 
 
 def write_whole(target: Path, text: str) -> None:

@@ -1,6 +1,6 @@
 """Limits per client address on what one visitor could repeat without end: starting games,
-opening rule sets from elsewhere, trying edit links and round codes (Flask-Limiter, over the `limits`
-library's storage).
+opening rule sets and importing paper sheets from elsewhere, trying edit links and round
+codes (Flask-Limiter, over the `limits` library's storage).
 
 A table never meets them: a family's evening is a dozen games, and each limit is several times
 that (`scorekeeper.settings`). A client past one is answered 429 with `Retry-After`: JSON under
@@ -47,7 +47,9 @@ class Kind:
 
 
 NEW_GAMES = Kind("RATELIMIT_NEW_GAMES", "games started", ("POST",))
-IMPORTS = Kind("RATELIMIT_IMPORTS", "rule sets opened or saved from elsewhere", ("POST",))
+IMPORTS = Kind(
+    "RATELIMIT_IMPORTS", "rule sets or paper sheets brought in from elsewhere", ("POST",)
+)
 BAD_EDIT_LINKS = Kind(
     "RATELIMIT_BAD_EDIT_LINKS",
     "wrong edit links tried",

@@ -111,7 +111,7 @@ SETTINGS: tuple[Setting, ...] = (
         "RATELIMIT_IMPORTS",
         "30 per hour",
         "Rule sets one client address may open from a file or a shared link, or save through"
-        " the API.",
+        " the API, and paper sheets it may import.",
         from_env=True,
     ),
     Setting(

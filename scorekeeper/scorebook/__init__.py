@@ -12,13 +12,13 @@ from werkzeug.exceptions import NotFound
 
 from . import api, pagecache, writeonce
 from .errors import Missing, NoSuchGame, NotEditor
-from .views import actions, games, rounds, ruleeditor
+from .views import actions, games, rounds, ruleeditor, sheetimport
 from .views import rulesets as ruleset_pages  # not `rulesets`: that is the service
 
 
 def init_app(app: Flask) -> None:
     """Register the score book's pages, its JSON API and its page cache."""
-    blueprints = (api.bp, games.bp, rounds.bp, actions.bp)
+    blueprints = (api.bp, games.bp, rounds.bp, actions.bp, sheetimport.bp)
     for blueprint in (*blueprints, ruleeditor.bp, ruleset_pages.bp):
         app.register_blueprint(blueprint)
     app.register_error_handler(Missing, _not_found)

@@ -199,6 +199,7 @@ GAME = Part(
         _time("archived_at", empty=True, later=True),
         Field("ended_after", Kind.WHOLE, empty=True, later=True, low=1, high=MOST_DEALS),
         _time("played_again_at", empty=True, later=True),
+        Field("from_sheet", Kind.FLAG, later=True, default=False),
         Field("players", Kind.PARTS, part=PLAYER),
         Field("rounds", Kind.PARTS, part=ROUND),
         Field("history", Kind.PARTS, part=CHANGE),

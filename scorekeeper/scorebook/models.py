@@ -64,6 +64,9 @@ class Game(db.Model):
     # When this table first played again from this game: an early end is then no longer taken
     # back, since the new game started from this one's result.
     played_again_at: Mapped[datetime | None]
+    # Brought in from an old paper score sheet (`papersheets`): finished, every hand counted in
+    # points, its times the sheet's date.
+    from_sheet: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game", order_by="Player.seat", cascade="all, delete-orphan"

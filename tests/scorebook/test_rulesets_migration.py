@@ -83,9 +83,9 @@ def stored_rows(app) -> dict[str, list[dict]]:
     return rows
 
 
-# Columns later revisions add to 0005's tables (0008: the early end, playing again): empty in
-# every row an upgrade keeps.
-LATER_COLUMNS = {"games": ("ended_after", "played_again_at")}
+# Columns later revisions add to 0005's tables (0008: the early end, playing again; 0011: from
+# a paper sheet): empty (or false) in every row an upgrade keeps.
+LATER_COLUMNS = {"games": ("ended_after", "played_again_at", "from_sheet")}
 
 
 def as_at_0005(rows: dict[str, list[dict]]) -> dict[str, list[dict]]:
@@ -93,7 +93,7 @@ def as_at_0005(rows: dict[str, list[dict]]) -> dict[str, list[dict]]:
     kept = {}
     for table, found in rows.items():
         later = LATER_COLUMNS.get(table, ())
-        assert all(row[column] is None for row in found for column in later if column in row)
+        assert all(not row[column] for row in found for column in later if column in row)
         kept[table] = [{k: v for k, v in row.items() if k not in later} for row in found]
     return kept
 

@@ -35,6 +35,9 @@ EARLIER = (
     "0004_points_entry",
     "0005_game_rules",
     "0006_saved_rule_sets",
+    "0007_name_keys_as_played",
+    "0008_renames_and_early_ends",
+    "0009_phone_hands",
 )
 PLACES = ["P0", "P1", "P2", "P3"]
 # The names each game was played under, by the reference game it copies.

@@ -252,7 +252,9 @@ def test_the_upgrade_gives_every_game_its_profiles_document_keeping_every_row(
     ]
     # 0008's columns (the early end, playing again) start empty in every game.
     assert all(g["ended_after"] is None and g["played_again_at"] is None for g in after["games"])
-    later = without(without(after, "ended_after"), "played_again_at")
+    # 0011's mark of a game from a paper sheet is off in every game played on the tablet.
+    assert all(not g["from_sheet"] for g in after["games"])
+    later = without(without(without(after, "ended_after"), "played_again_at"), "from_sheet")
     assert without(before, "profile") == without(later, "rules")
     assert [len(after[table]) for table in sorted(TABLES)] == [4, 16, 0, 32, 8]
     assert differences(app) == []
