@@ -12,6 +12,8 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 # The columns the players' table sorts by: (heading, how to sort, lowest first?).
 COLUMNS = {
     "name": ("Player", lambda record: record.key, True),
+    # By the exact conservative rating (μ − 3σ), the best first; the page shows it rounded.
+    "rating": ("Rating", lambda record: record.rating.mu - 3 * record.rating.sigma, False),
     "games": ("Games", lambda record: record.games, False),
     "wins": ("Wins", lambda record: record.wins, False),
     "win_rate": ("Win rate", lambda record: record.win_rate, False),
@@ -21,6 +23,8 @@ COLUMNS = {
     "cut_bonuses": ("Cut bonuses", lambda record: record.cut_bonuses, False),
     "average_penalty": ("Average penalty", lambda record: _last(record.average_penalty), True),
 }
+
+DEFAULT_SORT = "rating"
 
 
 def _last(value):
@@ -46,13 +50,13 @@ def player_url(name: str) -> str:
 
 @bp.get("/")
 def list_players():
-    """The players' table, sorted by any column (`?sort=wins`, `&order=asc|desc`); with
-    `?name=`, that player's page (see `player_url`)."""
+    """The players' table, by rating unless another column is asked for (`?sort=wins`,
+    `&order=asc|desc`); with `?name=`, that player's page (see `player_url`)."""
     if name := request.args.get("name"):
         return show_player(name)
-    sort = request.args.get("sort", "name")
+    sort = request.args.get("sort", DEFAULT_SORT)
     if sort not in COLUMNS:
-        sort = "name"
+        sort = DEFAULT_SORT
     _, key, ascending = COLUMNS[sort]
     order = request.args.get("order")
     if order not in ("asc", "desc"):
@@ -85,4 +89,27 @@ def show_player(name: str):
             x_title="Finished game, oldest first",
             css_class="chart player-chart",
         )
-    return render_template("scorebook/players/show.html", record=record, over_time=over_time)
+    return render_template(
+        "scorebook/players/show.html",
+        record=record,
+        over_time=over_time,
+        rating_trend=_rating_trend(record),
+    )
+
+
+def _rating_trend(record: season.PlayerRecord):
+    """A small chart of the rating after each of the player's last games (see `ratings.TREND_GAMES`)."""
+    trend = record.rating.trend
+    if not trend:
+        return None
+    return chart.line_chart(
+        [chart.Line(record.name, trend)],
+        [str(index) for index in range(1, len(trend) + 1)],
+        label=(
+            f"{record.name}'s rating after each of their last {len(trend)} finished game"
+            f"{'s' if len(trend) > 1 else ''}, oldest first: "
+            + ", ".join(chart.number(value) for value in trend)
+        ),
+        x_title="Last finished games, oldest first",
+        css_class="chart player-chart rating-chart",
+    )
