@@ -356,7 +356,11 @@ def find_player(name: str) -> PlayerRecord | None:
 
 def win_chances(seats) -> list[tuple[str, int]]:
     """Each seat's name and chance of winning in whole percent (summing to 100), from the
-    ratings now; `seats` are the game's players in seat order (their stored keys)."""
+    ratings now; `seats` are the game's players in seat order (their stored keys).
+
+    The game page is kept per game stamp (`scorebook.pagecache`), which another game finishing
+    does not change: the chances shown are those of the page's first opening, until the game
+    itself changes (and at round 1 they go)."""
     seated = list(seats)
     chances = current().ratings.win_chances([identity(seat.name_key) for seat in seated])
     return [(seat.name, chance) for seat, chance in zip(seated, chances, strict=True)]
