@@ -1,17 +1,22 @@
-"""The season: the players across every game of the score book, their figures and head to head.
+"""The season: the players across every game of the score book, their figures, head to head
+and ratings.
 
 It reads what the score book stores (`scorekeeper.scorebook`) and never writes a game: the
 score book never imports it, so the dependencies point one way, rules <- scorebook <- season.
+The game page shows the players' chances from the ratings through the template global
+`win_chances`, registered here, which the score book's template calls only where it exists.
 """
 
 from __future__ import annotations
 
 from flask import Flask
 
-from . import api, views
+from . import api, cache, players, views
 
 
 def init_app(app: Flask) -> None:
-    """Register the players' pages and the season's JSON API."""
+    """Register the players' pages, the season's JSON API, its cache and the chances."""
+    cache.init_app(app)
     app.register_blueprint(views.bp)
     app.register_blueprint(api.bp)
+    app.add_template_global(players.win_chances, "win_chances")

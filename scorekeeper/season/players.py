@@ -8,15 +8,18 @@ The key is the one every seat already stores, so nothing stored changes for it.
 Games played under different rule sets (R11) are compared honestly: totals are averaged per
 game, and a player's figures say under which rules their games were played (`by_rules`, each
 rule set's games, wins and average total). Every figure is read in two statements, whatever
-the number of games.
+the number of games, and kept per process until the season's stamp changes (`current`,
+`stamp.py`): a page of the season then costs one statement to read the stamp.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import case, func
@@ -24,7 +27,21 @@ from sqlalchemy import case, func
 from ..extensions import db
 from ..scorebook.models import Game, Player, Round, RoundScore
 from ..scorebook.names import name_key
+from . import cache, ratings, stamp
 from .filters import Filters, in_period
+from .ratings import NEW_PLAYER, Rating
+
+# One player's line of one recorded round of a finished game: (game id, round number, seat,
+# score, penalty). Plain rows, not objects: a season of 20,000 games holds over half a million.
+Line = tuple[int, int, int, int, int]
+# The filtered views of one season kept with it (other periods, other minimums), newest last.
+VIEWS_KEPT = 32
+
+
+def identity(stored_key: str) -> str:
+    """The player a seat belongs to, from the key stored with the seat: the one place the
+    season's figures, ratings, records and chances learn who is who."""
+    return stored_key
 
 
 def player_key(name: str) -> str:
@@ -55,6 +72,7 @@ class Sitting:
     penalty_sum: int = 0
     penalty_rounds: int = 0
     won: bool = False
+    finished_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -87,35 +105,37 @@ class RulesRecord:
 
 @dataclass(frozen=True)
 class PlayerRecord:
-    """A player's season: every game they sat in, oldest first, and their figures."""
+    """A player's season: every game they sat in, oldest first, and their figures (each worked
+    out once: the records are kept with the season)."""
 
     key: str
     name: str
     sittings: tuple[Sitting, ...] = field(repr=False)
     opponents: tuple[Opponent, ...] = field(default=(), repr=False)
+    rating: Rating = NEW_PLAYER
 
-    @property
+    @cached_property
     def finished(self) -> list[Sitting]:
         return [sitting for sitting in self.sittings if sitting.finished]
 
-    @property
+    @cached_property
     def games(self) -> int:
         return len(self.finished)
 
-    @property
+    @cached_property
     def wins(self) -> int:
         return sum(1 for sitting in self.finished if sitting.won)
 
-    @property
+    @cached_property
     def win_rate(self) -> float:
         return _ratio(self.wins, self.games, 3) if self.games else 0.0
 
-    @property
+    @cached_property
     def average_total(self) -> float | None:
         totals = [sitting.total for sitting in self.finished]
         return _ratio(sum(totals), len(totals), 1) if totals else None
 
-    @property
+    @cached_property
     def by_rules(self) -> list[RulesRecord]:
         """The finished games by the rule set they were played under, most played first: a
         ten-deal game's total is not a seven-deal one's, so each rule set is averaged apart."""
@@ -127,25 +147,25 @@ class PlayerRecord:
             records.append(RulesRecord(rules, games, wins, _ratio(sum(totals), games, 1)))
         return records
 
-    @property
+    @cached_property
     def ended_early(self) -> int:
         """How many of the finished games the table ended before their last deal: their totals
         are of fewer rounds, which the averages say."""
         return sum(1 for sitting in self.finished if sitting.ended_after is not None)
 
-    @property
+    @cached_property
     def best_total(self) -> int | None:
         return min((sitting.total for sitting in self.finished), default=None)
 
-    @property
+    @cached_property
     def rounds_out(self) -> int:
         return sum(sitting.rounds_out for sitting in self.sittings)
 
-    @property
+    @cached_property
     def cut_bonuses(self) -> int:
         return sum(sitting.cut_bonuses for sitting in self.sittings)
 
-    @property
+    @cached_property
     def average_penalty(self) -> float | None:
         count = sum(sitting.penalty_rounds for sitting in self.sittings)
         if not count:
@@ -166,6 +186,9 @@ class PlayerRecord:
             "average_penalty": self.average_penalty,
             "by_rules": [record.as_json() for record in self.by_rules],
             "ended_early": self.ended_early,
+            "rating": self.rating.rating,
+            "rating_sigma": self.rating.rating_sigma,
+            "provisional": self.rating.provisional,
         }
 
 
@@ -193,7 +216,9 @@ def _sittings() -> dict[int, list[Sitting]]:
     by_seat: dict[tuple[int, int], Sitting] = {}
     for game_id, seat, name, key, rules, created_at, finished_at, ended_after in seats:
         finished = finished_at is not None
-        sitting = Sitting(game_id, seat, name, key, rules, created_at, finished, ended_after)
+        sitting = Sitting(
+            game_id, seat, name, identity(key), rules, created_at, finished, ended_after
+        )
         sitting.finished_at = finished_at
         games[game_id].append(sitting)
         by_seat[game_id, seat] = sitting
@@ -242,16 +267,112 @@ def _records(games: dict[int, list[Sitting]]) -> dict[str, list[Sitting]]:
     return players
 
 
+def _results(games: Mapping[int, list[Sitting]]) -> list[ratings.Result]:
+    """Every finished game as the ratings see it: its players by the season's key (the one
+    `_records` groups by) and their final totals."""
+    results = []
+    for game_id, seated in games.items():
+        if seated[0].finished:
+            # In seat order, whatever order the database gave the seats in: the same game
+            # is always rated the same way, to the last bit.
+            seated = sorted(seated, key=lambda sitting: sitting.seat)
+            keys = tuple(sitting.key for sitting in seated)
+            totals = tuple(sitting.total for sitting in seated)
+            results.append(ratings.Result(seated[0].finished_at, game_id, keys, totals))
+    return results
+
+
+# The parts of the computed season beyond the seats and the players' figures, each computed once
+# per stamp, in this order, from the season (and the season computed before it, to carry on
+# from where that is still right). A new part of the season (records, say) is added here.
+PARTS: dict[str, Callable[[Season, Season | None], Any]] = {
+    "ratings": lambda season, previous: ratings.rate(
+        _results(season.games), previous.parts["ratings"] if previous else None
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Season:
+    """The season as computed at one stamp: every game's sittings, every player's (by key,
+    oldest game first), the finished games' round lines (in game, round and seat order), their
+    records sorted by key, and the `PARTS`; `views` keeps what is worked out from it under
+    filters (`view`)."""
+
+    games: Mapping[int, list[Sitting]]
+    players: Mapping[str, list[Sitting]]
+    lines: tuple[Line, ...] = ()
+    parts: dict[str, Any] = field(default_factory=dict)
+    records: tuple[PlayerRecord, ...] = ()
+    views: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def ratings(self) -> ratings.Ratings:
+        return self.parts["ratings"]
+
+    def view(self, key: Any, work: Callable[[], Any]) -> Any:
+        """What `work` makes of this season under `key` (a filter's), made once while the
+        season is current; at most `VIEWS_KEPT` of them, the oldest dropped first."""
+        if key not in self.views:
+            self.views[key] = work()
+            while len(self.views) > VIEWS_KEPT:
+                self.views.pop(next(iter(self.views)))
+        return self.views[key]
+
+
+def _lines() -> tuple[Line, ...]:
+    """Every round line of the finished games: the records' source (one statement)."""
+    rows = db.session.execute(
+        db.select(
+            Round.game_id, Round.number, RoundScore.seat, RoundScore.score, RoundScore.penalty
+        )
+        .join(Round, Round.id == RoundScore.round_id)
+        .join(Game, Game.id == Round.game_id)
+        .where(Game.finished_at.is_not(None))
+        .order_by(Round.game_id, Round.number, RoundScore.seat)
+    )
+    return tuple(tuple(row) for row in rows)
+
+
+def _compute(previous: Season | None) -> Season:
+    games = _sittings()
+    computed = Season(games, _records(games), _lines())
+    for name, part in PARTS.items():
+        computed.parts[name] = part(computed, previous)
+    rated = computed.ratings
+    records = tuple(
+        PlayerRecord(key, sittings[-1].name, tuple(sittings), rating=rated.of(key))
+        for key, sittings in sorted(computed.players.items())
+    )
+    return Season(computed.games, computed.players, computed.lines, computed.parts, records)
+
+
+def current() -> Season:
+    """The season now: the one kept in this process while the season's stamp is unchanged
+    (one statement), else computed afresh (three more). A page showing several parts of the
+    season asks once and hands the season on, so they all show the same one."""
+    return cache.held().get(stamp.read(), _compute)
+
+
 def season(chosen: Filters | None = None) -> list[PlayerRecord]:
     """Every player who sat in any game, sorted by their key; with filters, only the games
-    finished in their date range count, and only players with enough of them are listed."""
+    finished in their date range count, and only players with enough of them are listed (each
+    with the rating of every game: a rating is the whole season's)."""
+    computed = current()
     chosen = chosen or Filters()
-    players = _records(within(_sittings(), chosen.since()))
-    listed = (
-        PlayerRecord(key=key, name=sittings[-1].name, sittings=tuple(sittings))
-        for key, sittings in sorted(players.items())
-    )
-    return [record for record in listed if record.games >= chosen.min_games]
+    if chosen.is_default:
+        return list(computed.records)
+    since = chosen.since()
+
+    def filtered() -> list[PlayerRecord]:
+        rated = computed.ratings
+        listed = (
+            PlayerRecord(key, sittings[-1].name, tuple(sittings), rating=rated.of(key))
+            for key, sittings in sorted(_records(within(computed.games, since)).items())
+        )
+        return [record for record in listed if record.games >= chosen.min_games]
+
+    return computed.view(("players", chosen, since), filtered)
 
 
 def within(games: dict[int, list[Sitting]], since: datetime | None) -> dict[int, list[Sitting]]:
@@ -261,14 +382,14 @@ def within(games: dict[int, list[Sitting]], since: datetime | None) -> dict[int,
     return {game_id: seated for game_id, seated in games.items() if in_period(seated[:1], since)}
 
 
-def find_player(name: str) -> PlayerRecord | None:
+def find_player(name: str, computed: Season | None = None) -> PlayerRecord | None:
     """One player (any spelling of the name that looks alike) with head to head against each
-    opponent."""
+    opponent, in the season `computed` (the current one unless given)."""
     alike = player_key(name)
     if not alike:
         return None
-    games = _sittings()
-    players = _records(games)
+    computed = computed or current()
+    games, players = computed.games, computed.players
     key = _key_named(players, name, alike)
     sittings = players.get(key)
     if not sittings:
@@ -289,7 +410,20 @@ def find_player(name: str) -> PlayerRecord | None:
         Opponent(players[other][-1].name, *tally)
         for other, tally in sorted(meetings.items(), key=lambda item: (-item[1][0], item[0]))
     )
-    return PlayerRecord(key, sittings[-1].name, tuple(sittings), opponents)
+    rating = computed.ratings.of(key)
+    return PlayerRecord(key, sittings[-1].name, tuple(sittings), opponents, rating)
+
+
+def win_chances(seats) -> list[tuple[str, int]]:
+    """Each seat's name and chance of winning in whole percent (summing to 100), from the
+    ratings now; `seats` are the game's players in seat order (their stored keys).
+
+    The game page is kept per game stamp (`scorebook.pagecache`), which another game finishing
+    does not change: the chances shown are those of the page's first opening, until the game
+    itself changes (and at round 1 they go)."""
+    seated = list(seats)
+    chances = current().ratings.win_chances([identity(seat.name_key) for seat in seated])
+    return [(seat.name, chance) for seat, chance in zip(seated, chances, strict=True)]
 
 
 def _key_named(players: dict[str, list[Sitting]], name: str, key: str) -> str:

@@ -1,9 +1,9 @@
 """The season's records: the figures a table argues about, each with who holds it and where.
 
 Records are read from finished games only (ended early and archived ones too, as the players'
-figures are), in three statements whatever the number of games (`load`), then worked out by
-`compute`, a pure function of what was loaded and the filters: a store of loaded seasons can
-keep either without this module knowing. A record tied is held by everyone on the figure, each
+figures are), from the season as it is kept per process (`players.current`: the seats and the
+finished games' round lines, read in a fixed number of statements whatever the number of
+games), by `compute`, a pure function of that season and the filters. A record tied is held by everyone on the figure, each
 with the game (and, where it happened in one, the round) it was set in.
 """
 
@@ -12,29 +12,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from ..extensions import db
 from ..scorebook.ledger import signed
-from ..scorebook.models import Game, Round, RoundScore
+from . import players
 from .filters import Filters
-from .players import Sitting, _records, _sittings, within
-
-# One player's line of one recorded round of a finished game: (game id, round number, seat,
-# score, penalty). Plain rows, not objects: a season of 20,000 games holds over half a million.
-Line = tuple[int, int, int, int, int]
-
-
-@dataclass(frozen=True)
-class Season:
-    """Everything the records are worked out from: every seat of every game, and every round
-    line of the finished games, in game, round and seat order."""
-
-    games: dict[int, list[Sitting]]
-    lines: tuple[Line, ...]
+from .players import Season, Sitting, _records, within
 
 
 @dataclass(frozen=True)
@@ -75,21 +61,6 @@ class Record:
         }
 
 
-def load() -> Season:
-    """The season as the records need it: the seats and their totals (two statements, shared
-    with the players' figures) and the finished games' round lines (one)."""
-    lines = db.session.execute(
-        db.select(
-            Round.game_id, Round.number, RoundScore.seat, RoundScore.score, RoundScore.penalty
-        )
-        .join(Round, Round.id == RoundScore.round_id)
-        .join(Game, Game.id == Round.game_id)
-        .where(Game.finished_at.is_not(None))
-        .order_by(Round.game_id, Round.number, RoundScore.seat)
-    )
-    return Season(_sittings(), tuple(tuple(row) for row in lines))
-
-
 def compute(
     data: Season, chosen: Filters | None = None, now: datetime | None = None
 ) -> list[Record]:
@@ -125,10 +96,13 @@ def compute(
     return [record for record in records if record is not None]
 
 
-def season_records(chosen: Filters | None = None) -> list[Record]:
-    """The records now, under the filters: what every page and the API show. The one place a
-    store of computed seasons would answer from instead of loading."""
-    return compute(load(), chosen)
+def season_records(chosen: Filters | None = None, season: Season | None = None) -> list[Record]:
+    """The records now (of `season`, the current one unless given), under the filters: what
+    every page and the API show, worked out once per season and filter (`Season.view`)."""
+    chosen = chosen or Filters()
+    now = datetime.now(UTC)
+    season = season or players.current()
+    return season.view(("records", chosen, chosen.since(now)), lambda: compute(season, chosen, now))
 
 
 def held_by(records: Iterable[Record], key: str) -> list[tuple[Record, Holding]]:

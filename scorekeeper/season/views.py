@@ -13,6 +13,8 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 # The columns the players' table sorts by: (heading, how to sort, lowest first?).
 COLUMNS = {
     "name": ("Player", lambda record: record.key, True),
+    # By the exact conservative rating (μ − 3σ), the best first; the page shows it rounded.
+    "rating": ("Rating", lambda record: record.rating.mu - 3 * record.rating.sigma, False),
     "games": ("Games", lambda record: record.games, False),
     "wins": ("Wins", lambda record: record.wins, False),
     "win_rate": ("Win rate", lambda record: record.win_rate, False),
@@ -22,6 +24,8 @@ COLUMNS = {
     "cut_bonuses": ("Cut bonuses", lambda record: record.cut_bonuses, False),
     "average_penalty": ("Average penalty", lambda record: _last(record.average_penalty), True),
 }
+
+DEFAULT_SORT = "rating"
 
 
 def _last(value):
@@ -50,14 +54,14 @@ def player_url(name: str) -> str:
 
 @bp.get("/")
 def list_players():
-    """The players' table, sorted by any column (`?sort=wins`, `&order=asc|desc`) and filtered
-    (`?period=year|12m|all`, `&min_games=5`); with `?name=`, that player's page (see
-    `player_url`)."""
+    """The players' table, by rating unless another column is asked for (`?sort=wins`,
+    `&order=asc|desc`), filtered (`?period=year|12m|all`, `&min_games=5`); with `?name=`, that
+    player's page (see `player_url`)."""
     if name := request.args.get("name"):
         return show_player(name)
-    sort = request.args.get("sort", "name")
+    sort = request.args.get("sort", DEFAULT_SORT)
     if sort not in COLUMNS:
-        sort = "name"
+        sort = DEFAULT_SORT
     _, key, ascending = COLUMNS[sort]
     order = request.args.get("order")
     if order not in ("asc", "desc"):
@@ -103,7 +107,8 @@ def _filtered_page(template: str, chosen: filters.Filters, problems: list[str], 
 def show_player(name: str):
     """One player's games, their final totals over time, and head to head. Every name is
     reached here, whatever it holds; the links say it as `player_url` does."""
-    record = season.find_player(name)
+    computed = season.current()  # one season for every part of the page
+    record = season.find_player(name, computed)
     if record is None:
         abort(404, description=f"nobody called {name!r} has played here yet")
     finished = record.finished
@@ -120,7 +125,7 @@ def show_player(name: str):
             x_title="Finished game, oldest first",
             css_class="chart player-chart",
         )
-    held = records.held_by(records.season_records(), record.key)
+    held = records.held_by(records.season_records(season=computed), record.key)
     return render_template(
         "scorebook/players/show.html",
         record=record,
@@ -128,4 +133,23 @@ def show_player(name: str):
         held=held,
         rivals=rivals.rivals(record),
         tally=rivals.tally,
+        rating_trend=_rating_trend(record),
+    )
+
+
+def _rating_trend(record: season.PlayerRecord):
+    """A small chart of the rating after each of the player's last games (see `ratings.TREND_GAMES`)."""
+    trend = record.rating.trend
+    if not trend:
+        return None
+    return chart.line_chart(
+        [chart.Line(record.name, trend)],
+        [str(index) for index in range(1, len(trend) + 1)],
+        label=(
+            f"{record.name}'s rating after each of their last {len(trend)} finished game"
+            f"{'s' if len(trend) > 1 else ''}, oldest first: "
+            + ", ".join(chart.number(value) for value in trend)
+        ),
+        x_title="Last finished games, oldest first",
+        css_class="chart player-chart rating-chart",
     )

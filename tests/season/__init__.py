@@ -1,0 +1,1 @@
+"""The season: ratings, the season kept per process under its stamp."""
