@@ -5,10 +5,15 @@ that keeps look-alikes apart at one table (`names.name_key`, stored with each se
 "ann", "Ánn" and "Аnn" (Cyrillic А) cannot sit at one table, so they are one player here too.
 The key is the one every seat already stores, so nothing stored changes for it.
 
+A player the table merged into another ("Annie" is "Ann", `models.PlayerMerge`) is that other
+player here: `identities` says which key each merged key now is, and `_sittings` gives every
+seat that key, so every figure, head to head and whatever is computed from `Sitting.key` counts
+them as one without knowing merges exist. The games keep their seats and names as played.
+
 Games played under different rule sets (R11) are compared honestly: totals are averaged per
 game, and a player's figures say under which rules their games were played (`by_rules`, each
-rule set's games, wins and average total). Every figure is read in two statements, whatever
-the number of games.
+rule set's games, wins and average total). Every figure is read in three statements (the
+seats, their rounds, the merges), whatever the number of games.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from sqlalchemy import case, func
 from ..extensions import db
 from ..scorebook.models import Game, Player, Round, RoundScore
 from ..scorebook.names import name_key
+from .models import PlayerMerge
 
 
 def player_key(name: str) -> str:
@@ -39,7 +45,7 @@ class Sitting:
     game_id: int
     seat: int
     name: str
-    key: str  # the seat's stored `name_key`
+    key: str  # the player's key: the seat's stored `name_key`, or the one it was merged into
     rules: str  # the name of the game's rule set
     created_at: datetime
     finished: bool
@@ -52,6 +58,11 @@ class Sitting:
     penalty_sum: int = 0
     penalty_rounds: int = 0
     won: bool = False
+    # The seat's stored `name_key`, as played (`key` unless the player was merged).
+    seat_key: str = ""
+
+    def __post_init__(self) -> None:
+        self.seat_key = self.seat_key or self.key
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,14 @@ class PlayerRecord:
     name: str
     sittings: tuple[Sitting, ...] = field(repr=False)
     opponents: tuple[Opponent, ...] = field(default=(), repr=False)
+    # Every other player's shown name (`find_player`), for the page's merge control.
+    others: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def also_played_as(self) -> list[str]:
+        """The names of the players merged into this one, each as last written, oldest first."""
+        names = {s.seat_key: s.name for s in self.sittings if s.seat_key != self.key}
+        return list(names.values())
 
     @property
     def finished(self) -> list[Sitting]:
@@ -172,8 +191,41 @@ def _ratio(numerator: int, denominator: int, places: int) -> float:
     return float(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
+def identities() -> dict[str, str]:
+    """Each merged player's key -> the key of the player they are now, in one statement.
+
+    Chains resolve to their end ("annie" into "ann", then "ann" into "anne": both are "anne").
+    A merge is refused when it would make a cycle (`merges.merge`); should one be stored anyway
+    (two tablets at once on a database without the merge lock), its players become the one
+    with the least key, so the season is still read the same way every time."""
+    links = db.session.execute(
+        db.select(PlayerMerge.from_key, PlayerMerge.into_key).where(PlayerMerge.undone_at.is_(None))
+    )
+    return resolve(dict(links.all()))
+
+
+def resolve(links: dict[str, str]) -> dict[str, str]:
+    """Each key merged (`links`: merged key -> the key it joined) -> the key at its chain's end."""
+    resolved = {}
+    for start in links:
+        path, key = [start], start
+        while key in links:
+            key = links[key]
+            if key in path:
+                key = min(path[path.index(key) :])
+                break
+            path.append(key)
+        resolved[start] = key
+    return resolved
+
+
 def _sittings() -> dict[int, list[Sitting]]:
-    """Every seat of every game with its round figures, by game: two statements in all."""
+    """Every seat of every game with its round figures, by game, each under the key of the
+    player it is (merges applied): three statements in all.
+
+    Two seats of one game are two people: should a game seat two players the table merged
+    (a game started after the merge), those seats keep their own keys in that game."""
+    identity = identities()
     seats = db.session.execute(
         db.select(
             Player.game_id,
@@ -190,9 +242,17 @@ def _sittings() -> dict[int, list[Sitting]]:
     by_seat: dict[tuple[int, int], Sitting] = {}
     for game_id, seat, name, key, rules, created_at, finished_at, ended_after in seats:
         finished = finished_at is not None
-        sitting = Sitting(game_id, seat, name, key, rules, created_at, finished, ended_after)
+        sitting = Sitting(
+            game_id, seat, name, identity.get(key, key), rules, created_at, finished, ended_after
+        )
+        sitting.seat_key = key
         games[game_id].append(sitting)
         by_seat[game_id, seat] = sitting
+    for seated in games.values():
+        merged = Counter(sitting.key for sitting in seated)
+        for sitting in seated:
+            if merged[sitting.key] > 1:
+                sitting.key = sitting.seat_key
     went_out = Round.out == RoundScore.seat
     not_out = Round.out.is_(None) | (Round.out != RoundScore.seat)
     figures = db.session.execute(
@@ -242,9 +302,17 @@ def season() -> list[PlayerRecord]:
     """Every player who sat in any game, sorted by their key."""
     players = _records(_sittings())
     return [
-        PlayerRecord(key=key, name=sittings[-1].name, sittings=tuple(sittings))
+        PlayerRecord(key=key, name=shown_name(key, sittings), sittings=tuple(sittings))
         for key, sittings in sorted(players.items())
     ]
+
+
+def shown_name(key: str, sittings: list[Sitting]) -> str:
+    """The name a player is shown by: their own name as last written, the player they were
+    merged into keeping theirs ("Annie" merged into "Ann" is "Ann"); their last seat's name
+    when none of their own games is left."""
+    own = [sitting.name for sitting in sittings if sitting.seat_key == key]
+    return own[-1] if own else sittings[-1].name
 
 
 def find_player(name: str) -> PlayerRecord | None:
@@ -272,19 +340,26 @@ def find_player(name: str) -> PlayerRecord | None:
             tally[1] += mine.total < theirs.total
             tally[2] += theirs.total < mine.total
     opponents = tuple(
-        Opponent(players[other][-1].name, *tally)
+        Opponent(shown_name(other, players[other]), *tally)
         for other, tally in sorted(meetings.items(), key=lambda item: (-item[1][0], item[0]))
     )
-    return PlayerRecord(key, sittings[-1].name, tuple(sittings), opponents)
+    others = tuple(
+        shown_name(other, seated) for other, seated in sorted(players.items()) if other != key
+    )
+    return PlayerRecord(key, shown_name(key, sittings), tuple(sittings), opponents, others)
 
 
 def _key_named(players: dict[str, list[Sitting]], name: str, key: str) -> str:
     """The key of the player called `name`: `key`, the key of names that look like it, unless
     only a seat kept apart from a look-alike of its table (an upgraded "Аnn" beside "Ann", key
-    "ann#1") is written exactly so."""
+    "ann#1") is written exactly so; for a merged player ("Annie", any spelling), the key of
+    the player they joined."""
     if any(sitting.name == name for sitting in players.get(key, ())):
         return key
     written = (
         other for other, sittings in players.items() if any(s.name == name for s in sittings)
     )
-    return next(written, key)
+    merged = (
+        other for other, sittings in players.items() if any(s.seat_key == key for s in sittings)
+    )
+    return next(written, None) or next(merged, key)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..scorebook import chart
+from ..scorebook.forms import WriteOnceForm
+from . import merges
 from . import players as season
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -71,6 +73,8 @@ def show_player(name: str):
     record = season.find_player(name)
     if record is None:
         abort(404, description=f"nobody called {name!r} has played here yet")
+    if _merged_away(record, name):
+        return redirect(player_url(record.name))
     finished = record.finished
     over_time = None
     if finished:
@@ -85,4 +89,18 @@ def show_player(name: str):
             x_title="Finished game, oldest first",
             css_class="chart player-chart",
         )
-    return render_template("scorebook/players/show.html", record=record, over_time=over_time)
+    undos = [(row, WriteOnceForm()) for row in merges.into(record.key)]
+    return render_template(
+        "scorebook/players/show.html", record=record, over_time=over_time, undos=undos
+    )
+
+
+def _merged_away(record: season.PlayerRecord, name: str) -> bool:
+    """True when `name` is a player merged into `record`'s (whose page is the one to show),
+    and that player has games of their own under their name to show it by."""
+    asked = season.player_key(name)
+    merged = any(
+        sitting.seat_key != record.key and (sitting.name == name or sitting.seat_key == asked)
+        for sitting in record.sittings
+    )
+    return merged and any(sitting.seat_key == record.key for sitting in record.sittings)
