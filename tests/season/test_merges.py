@@ -240,6 +240,16 @@ def test_a_repeated_post_merges_once(client):
         assert db.session.scalar(select(func.count()).select_from(PlayerMerge)) == 1
 
 
+def test_a_merge_is_keyed_apart_from_the_games(client):
+    """An Idempotency-Key a client used to start a game is not the merge's: it merges."""
+    build_season(client)
+    body = {"players": ["Eve", "Fay", "Gus"], "rules": "family"}
+    started = client.post("/api/games", json=body, headers={"Idempotency-Key": "k-1"})
+    assert started.status_code == 201
+    merged = merge(client, "Annie", "Ann", **{"Idempotency-Key": "k-1"})
+    assert merged.status_code == 201 and "Idempotent-Replayed" not in merged.headers
+
+
 # --- The pages -------------------------------------------------------------------------------
 
 
