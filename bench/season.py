@@ -49,6 +49,9 @@ ROUNDS = 7
 PAGES = (
     ("GET /players/", "/players/"),
     ("GET /api/players", "/api/players"),
+    ("GET /players/records", "/players/records"),
+    ("GET /api/players/records", "/api/players/records"),
+    ("GET /players/Ann", "/players/Ann"),
 )
 REQUESTS, WARMUP = 300, 10
 QUICK_REQUESTS, QUICK_WARMUP = 40, 3

@@ -42,6 +42,9 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
 # The addresses of the saved rule sets, under /api/ and on the pages: their writes are keyed
 # apart from the games' (a route there names its rule set `ruleset_id`).
 RULE_SETS_PATH = "/rulesets"
+# The addresses of the players (the season, built on the score book): a merge of two players
+# is keyed apart from the games' writes too (a route there names its merge `merge_id`).
+PLAYERS_PATH = "/players"
 # The header of a phone's seat token (`scorekeeper.phones`): like the edit key, part of what a
 # request asks for, so a repeat is answered only to the phone that holds the same token.
 SEAT_TOKEN_HEADER = "X-Seat-Token"
@@ -194,17 +197,22 @@ def _ticket(view_args: Mapping[str, Any] | None) -> Once | None:
 
 
 def _subject(view_args: Mapping[str, Any] | None) -> str:
-    """What the write is to: "game 12", "rule set 3", "new game", "new rule set"."""
+    """What the write is to: "game 12", "rule set 3", "player merge 2", "new game", "new rule
+    set", "new player merge"."""
     args = view_args or {}
     if "ruleset_id" in args:
         return f"rule set {args['ruleset_id']}"
+    if "merge_id" in args:
+        return f"player merge {args['merge_id']}"
     if "game_id" in args:
         return f"game {args['game_id']}"
     if "code" in args:  # a phone's write to the round open under a code
         return f"round code {str(args['code']).upper()[:12]}"
     rule = request.url_rule.rule if request.url_rule is not None else request.path
-    about_rule_sets = rule.removeprefix(PREFIX).startswith(RULE_SETS_PATH)
-    return "new rule set" if about_rule_sets else "new game"
+    path = rule.removeprefix(PREFIX)
+    if path.startswith(PLAYERS_PATH):
+        return "new player merge"
+    return "new rule set" if path.startswith(RULE_SETS_PATH) else "new game"
 
 
 def _twin(once: Once | None, shown: int) -> Response | None:

@@ -5,18 +5,22 @@ It reads what the score book stores (`scorekeeper.scorebook`) and never writes a
 score book never imports it, so the dependencies point one way, rules <- scorebook <- season.
 The game page shows the players' chances from the ratings through the template global
 `win_chances`, registered here, which the score book's template calls only where it exists.
+Its one table, the players the table merged (`models`), is imported with the package, so the
+migrations' metadata holds it whenever the app is made.
 """
 
 from __future__ import annotations
 
 from flask import Flask
 
-from . import api, cache, players, views
+from . import api, cache, mergeviews, players, views
+from . import models as models  # the table, in the metadata the migrations compare
 
 
 def init_app(app: Flask) -> None:
     """Register the players' pages, the season's JSON API, its cache and the chances."""
     cache.init_app(app)
     app.register_blueprint(views.bp)
+    app.register_blueprint(mergeviews.bp)
     app.register_blueprint(api.bp)
     app.add_template_global(players.win_chances, "win_chances")

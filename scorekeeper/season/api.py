@@ -1,13 +1,19 @@
-"""The season's JSON API: every player across games, with their figures, and the records."""
+"""The season's JSON API: every player across games, with their figures, the records, and the
+players merged."""
 
 from __future__ import annotations
 
-from flask import jsonify, request
+from flask import jsonify, request, url_for
 
-from ..jsonapi import ApiError, blueprint
-from . import filters, players, records
+from ..jsonapi import ApiError, blueprint, json_body
+from ..scorebook import api as scorebook_api
+from ..scorebook import writeonce
+from . import filters, merges, players, records
 
 bp = blueprint("season_api", __name__)
+scorebook_api.answer_errors(bp)
+
+MERGE_FIELDS = ("from", "into")
 
 
 def _filters() -> filters.Filters:
@@ -34,3 +40,38 @@ def list_records():
         period=chosen.period,
         min_games=chosen.min_games,
     )
+
+
+@bp.get("/players/merges")
+def list_merges():
+    """Every merge the table made, newest first; an undone one with `undone_at`."""
+    return jsonify(merges=[merges.as_json(row) for row in merges.every()])
+
+
+@bp.post("/players/merges")
+@writeonce.write_once
+def merge():
+    """`{"from": "Annie", "into": "Ann"}` → 201 with the merge and the player after it. No edit
+    key: a merge changes no game (see `merges`)."""
+    data = json_body()
+    problems = [f"unknown field {name!r}" for name in sorted(set(data) - set(MERGE_FIELDS))]
+    for name in MERGE_FIELDS:
+        if not isinstance(data.get(name), str):
+            problems.append(f"{name!r} must be a player's name as text")
+    if problems:
+        raise ApiError("; ".join(problems))
+    row = merges.merge(data["from"], data["into"])
+    # The season with the merge in it: the kept one is of the stamp before this write.
+    after = players.find_player(row.into_name, players.fresh())
+    body = {"merge": merges.as_json(row), "player": after.as_json() if after else None}
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = url_for("season_api.undo_merge", merge_id=row.id)
+    return response
+
+
+@bp.delete("/players/merges/<int:merge_id>")
+@writeonce.write_once
+def undo_merge(merge_id: int):
+    """Undo a merge → 200 with it (`undone_at` set); the two players are apart again."""
+    return jsonify(merge=merges.as_json(merges.undo(merge_id)))

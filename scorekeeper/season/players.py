@@ -5,18 +5,24 @@ that keeps look-alikes apart at one table (`names.name_key`, stored with each se
 "ann", "Ánn" and "Аnn" (Cyrillic А) cannot sit at one table, so they are one player here too.
 The key is the one every seat already stores, so nothing stored changes for it.
 
+A player the table merged into another ("Annie" is "Ann", `models.PlayerMerge`) is that other
+player here: `identities` says which key each merged key now is, and `_sittings` gives every
+seat that key, so every figure, head to head and whatever is computed from `Sitting.key` counts
+them as one without knowing merges exist. The games keep their seats and names as played.
+
 Games played under different rule sets (R11) are compared honestly: totals are averaged per
 game, and a player's figures say under which rules their games were played (`by_rules`, each
-rule set's games, wins and average total). Every figure is read in two statements, whatever
-the number of games, and kept per process until the season's stamp changes (`current`,
-`stamp.py`): a page of the season then costs one statement to read the stamp.
+rule set's games, wins and average total). Every figure is read in four statements (the
+merges, the seats, their rounds, the finished games' round lines), whatever the number of
+games, and kept per process until the season's stamp changes (`current`, `stamp.py`): a page of
+the season then costs one statement to read the stamp.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
@@ -29,6 +35,7 @@ from ..scorebook.models import Game, Player, Round, RoundScore
 from ..scorebook.names import name_key
 from . import cache, ratings, stamp
 from .filters import Filters, in_period
+from .identity import identities
 from .ratings import NEW_PLAYER, Rating
 
 # One player's line of one recorded round of a finished game: (game id, round number, seat,
@@ -36,12 +43,6 @@ from .ratings import NEW_PLAYER, Rating
 Line = tuple[int, int, int, int, int]
 # The filtered views of one season kept with it (other periods, other minimums), newest last.
 VIEWS_KEPT = 32
-
-
-def identity(stored_key: str) -> str:
-    """The player a seat belongs to, from the key stored with the seat: the one place the
-    season's figures, ratings, records and chances learn who is who."""
-    return stored_key
 
 
 def player_key(name: str) -> str:
@@ -57,7 +58,7 @@ class Sitting:
     game_id: int
     seat: int
     name: str
-    key: str  # the seat's stored `name_key`
+    key: str  # the player's key: the seat's stored `name_key`, or the one it was merged into
     rules: str  # the name of the game's rule set
     created_at: datetime
     finished: bool
@@ -73,6 +74,11 @@ class Sitting:
     penalty_rounds: int = 0
     won: bool = False
     finished_at: datetime | None = None
+    # The seat's stored `name_key`, as played (`key` unless the player was merged).
+    seat_key: str = ""
+
+    def __post_init__(self) -> None:
+        self.seat_key = self.seat_key or self.key
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,14 @@ class PlayerRecord:
     sittings: tuple[Sitting, ...] = field(repr=False)
     opponents: tuple[Opponent, ...] = field(default=(), repr=False)
     rating: Rating = NEW_PLAYER
+    # Every other player's shown name (`find_player`), for the page's merge control.
+    others: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def also_played_as(self) -> list[str]:
+        """The names of the players merged into this one, each as last written, oldest first."""
+        names = {s.seat_key: s.name for s in self.sittings if s.seat_key != self.key}
+        return list(names.values())
 
     @cached_property
     def finished(self) -> list[Sitting]:
@@ -198,8 +212,14 @@ def _ratio(numerator: int, denominator: int, places: int) -> float:
     return float(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
-def _sittings() -> dict[int, list[Sitting]]:
-    """Every seat of every game with its round figures, by game: two statements in all."""
+def _sittings(identity: Mapping[str, str] | None = None) -> dict[int, list[Sitting]]:
+    """Every seat of every game with its round figures, by game, each under the key of the
+    player it is (merges applied; `identity`, as `identities` reads it unless given): three
+    statements in all.
+
+    Two seats of one game are two people: should a game seat two players the table merged
+    (a game started after the merge), those seats keep their own keys in that game."""
+    identity = identities() if identity is None else identity
     seats = db.session.execute(
         db.select(
             Player.game_id,
@@ -217,11 +237,17 @@ def _sittings() -> dict[int, list[Sitting]]:
     for game_id, seat, name, key, rules, created_at, finished_at, ended_after in seats:
         finished = finished_at is not None
         sitting = Sitting(
-            game_id, seat, name, identity(key), rules, created_at, finished, ended_after
+            game_id, seat, name, identity.get(key, key), rules, created_at, finished, ended_after
         )
+        sitting.seat_key = key
         sitting.finished_at = finished_at
         games[game_id].append(sitting)
         by_seat[game_id, seat] = sitting
+    for seated in games.values():
+        merged = Counter(sitting.key for sitting in seated)
+        for sitting in seated:
+            if merged[sitting.key] > 1:
+                sitting.key = sitting.seat_key
     went_out = Round.out == RoundScore.seat
     not_out = Round.out.is_(None) | (Round.out != RoundScore.seat)
     figures = db.session.execute(
@@ -302,6 +328,8 @@ class Season:
     games: Mapping[int, list[Sitting]]
     players: Mapping[str, list[Sitting]]
     lines: tuple[Line, ...] = ()
+    # Each merged player's key -> the key of the player they are now (`identities`).
+    identity: Mapping[str, str] = field(default_factory=dict)
     parts: dict[str, Any] = field(default_factory=dict)
     records: tuple[PlayerRecord, ...] = ()
     views: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -335,16 +363,23 @@ def _lines() -> tuple[Line, ...]:
 
 
 def _compute(previous: Season | None) -> Season:
-    games = _sittings()
-    computed = Season(games, _records(games), _lines())
+    identity = identities()
+    games = _sittings(identity)
+    computed = Season(games, _records(games), _lines(), identity)
     for name, part in PARTS.items():
         computed.parts[name] = part(computed, previous)
     rated = computed.ratings
     records = tuple(
-        PlayerRecord(key, sittings[-1].name, tuple(sittings), rating=rated.of(key))
+        PlayerRecord(key, shown_name(key, sittings), tuple(sittings), rating=rated.of(key))
         for key, sittings in sorted(computed.players.items())
     )
-    return Season(computed.games, computed.players, computed.lines, computed.parts, records)
+    return replace(computed, records=records)
+
+
+def fresh() -> Season:
+    """The season as this transaction sees it, its own writes included, computed afresh (not
+    kept): for the answer of a write that changes the season."""
+    return _compute(None)
 
 
 def current() -> Season:
@@ -367,7 +402,7 @@ def season(chosen: Filters | None = None) -> list[PlayerRecord]:
     def filtered() -> list[PlayerRecord]:
         rated = computed.ratings
         listed = (
-            PlayerRecord(key, sittings[-1].name, tuple(sittings), rating=rated.of(key))
+            PlayerRecord(key, shown_name(key, sittings), tuple(sittings), rating=rated.of(key))
             for key, sittings in sorted(_records(within(computed.games, since)).items())
         )
         return [record for record in listed if record.games >= chosen.min_games]
@@ -380,6 +415,14 @@ def within(games: dict[int, list[Sitting]], since: datetime | None) -> dict[int,
     if since is None:
         return games
     return {game_id: seated for game_id, seated in games.items() if in_period(seated[:1], since)}
+
+
+def shown_name(key: str, sittings: list[Sitting]) -> str:
+    """The name a player is shown by: their own name as last written, the player they were
+    merged into keeping theirs ("Annie" merged into "Ann" is "Ann"); their last seat's name
+    when none of their own games is left."""
+    own = [sitting.name for sitting in sittings if sitting.seat_key == key]
+    return own[-1] if own else sittings[-1].name
 
 
 def find_player(name: str, computed: Season | None = None) -> PlayerRecord | None:
@@ -407,32 +450,45 @@ def find_player(name: str, computed: Season | None = None) -> PlayerRecord | Non
             tally[1] += mine.total < theirs.total
             tally[2] += theirs.total < mine.total
     opponents = tuple(
-        Opponent(players[other][-1].name, *tally)
+        Opponent(shown_name(other, players[other]), *tally)
         for other, tally in sorted(meetings.items(), key=lambda item: (-item[1][0], item[0]))
     )
+    others = tuple(
+        shown_name(other, seated) for other, seated in sorted(players.items()) if other != key
+    )
     rating = computed.ratings.of(key)
-    return PlayerRecord(key, sittings[-1].name, tuple(sittings), opponents, rating)
+    return PlayerRecord(key, shown_name(key, sittings), tuple(sittings), opponents, rating, others)
 
 
 def win_chances(seats) -> list[tuple[str, int]]:
     """Each seat's name and chance of winning in whole percent (summing to 100), from the
-    ratings now; `seats` are the game's players in seat order (their stored keys).
+    ratings now; `seats` are the game's players in seat order (their stored keys), each the
+    player they are now (`Season.identity`; two seats merged into one player count apart, as in
+    `_sittings`).
 
     The game page is kept per game stamp (`scorebook.pagecache`), which another game finishing
     does not change: the chances shown are those of the page's first opening, until the game
     itself changes (and at round 1 they go)."""
     seated = list(seats)
-    chances = current().ratings.win_chances([identity(seat.name_key) for seat in seated])
+    computed = current()
+    keys = [computed.identity.get(seat.name_key, seat.name_key) for seat in seated]
+    if len(set(keys)) < len(keys):
+        keys = [seat.name_key for seat in seated]
+    chances = computed.ratings.win_chances(keys)
     return [(seat.name, chance) for seat, chance in zip(seated, chances, strict=True)]
 
 
 def _key_named(players: dict[str, list[Sitting]], name: str, key: str) -> str:
     """The key of the player called `name`: `key`, the key of names that look like it, unless
     only a seat kept apart from a look-alike of its table (an upgraded "Аnn" beside "Ann", key
-    "ann#1") is written exactly so."""
+    "ann#1") is written exactly so; for a merged player ("Annie", any spelling), the key of
+    the player they joined."""
     if any(sitting.name == name for sitting in players.get(key, ())):
         return key
     written = (
         other for other, sittings in players.items() if any(s.name == name for s in sittings)
     )
-    return next(written, key)
+    merged = (
+        other for other, sittings in players.items() if any(s.seat_key == key for s in sittings)
+    )
+    return next(written, None) or next(merged, key)

@@ -20,7 +20,7 @@ from typing import Any
 from ..scorebook.ledger import signed
 from . import players
 from .filters import Filters
-from .players import Season, Sitting, _records, within
+from .players import Season, Sitting, _records, shown_name, within
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def compute(
     """Every record there is a holder for, in a fixed order; with filters, only games finished
     in the date range count, and only players with enough of them hold a record."""
     chosen = chosen or Filters()
-    names = {key: sittings[-1].name for key, sittings in _records(data.games).items()}
+    names = {key: shown_name(key, sittings) for key, sittings in _records(data.games).items()}
     games = {
         game_id: seated
         for game_id, seated in within(data.games, chosen.since(now)).items()

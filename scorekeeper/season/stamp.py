@@ -33,9 +33,10 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..extensions import db
 from ..scorebook.models import Game, Player, Rename, Round, RoundScore
+from .models import PlayerMerge
 
 # The rows the season reads: a flush that writes any of them changes the stamp at the commit.
-SEASON_ROWS = (Game, Player, Round, RoundScore, Rename)
+SEASON_ROWS = (Game, Player, Round, RoundScore, Rename, PlayerMerge)
 ROW_ID = 1
 CHANGED = "scorekeeper.season.changed"
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from ..scorebook import chart
-from . import filters, records, rivals
+from ..scorebook.forms import WriteOnceForm
+from . import filters, merges, records, rivals
 from . import players as season
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -111,6 +112,8 @@ def show_player(name: str):
     record = season.find_player(name, computed)
     if record is None:
         abort(404, description=f"nobody called {name!r} has played here yet")
+    if _merged_away(record, name):
+        return redirect(player_url(record.name))
     finished = record.finished
     over_time = None
     if finished:
@@ -134,6 +137,7 @@ def show_player(name: str):
         rivals=rivals.rivals(record),
         tally=rivals.tally,
         rating_trend=_rating_trend(record),
+        undos=[(row, WriteOnceForm()) for row in merges.into(record.key)],
     )
 
 
@@ -153,3 +157,14 @@ def _rating_trend(record: season.PlayerRecord):
         x_title="Last finished games, oldest first",
         css_class="chart player-chart rating-chart",
     )
+
+
+def _merged_away(record: season.PlayerRecord, name: str) -> bool:
+    """True when `name` is a player merged into `record`'s (whose page is the one to show),
+    and that player has games of their own under their name to show it by."""
+    asked = season.player_key(name)
+    merged = any(
+        sitting.seat_key != record.key and (sitting.name == name or sitting.seat_key == asked)
+        for sitting in record.sittings
+    )
+    return merged and any(sitting.seat_key == record.key for sitting in record.sittings)

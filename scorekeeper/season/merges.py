@@ -1,0 +1,182 @@
+"""Merging two players the table wrote two ways ("Annie" is "Ann"), and undoing it.
+
+A merge writes one row (`models.PlayerMerge`) and changes no game: every seat keeps the name it
+was played under, and the season reads the merged player's seats as the player they joined
+(`identity.identities`). So an undo gives back exactly the figures from before.
+
+Refused, with every problem named: a name nobody played under, a player merged with themself
+(or with a player they already are, which would make a cycle), and two players who sat in the
+same game, who are two people.
+
+No edit key is asked for: a game's edit key guards its scores against other devices, and a
+merge changes no game's score or seat; players belong to the table, not to one game, and an
+undo is on the player's page for anyone at the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from .. import database
+from ..extensions import db
+from ..scorebook import errors, ledger
+from ..scorebook.models import utcnow
+from . import identity, players
+from .models import PlayerMerge
+
+# The advisory lock merges take on PostgreSQL, so two tablets merging at once cannot make a
+# cycle between them (SQLite's writers queue for the whole database already); the migrations
+# hold 7217001.
+MERGE_LOCK = 7217002
+SHOWN_GAMES = 5
+
+
+class MergeRefused(errors.ScorebookError):
+    """A merge that cannot be made; its message names every problem."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What merging `source` into `target` would do, or why it cannot be done."""
+
+    source: players.PlayerRecord | None
+    target: players.PlayerRecord | None
+    problems: tuple[str, ...]
+
+    @property
+    def games_after(self) -> int:
+        """The finished games of the player after the merge (no game is both players')."""
+        return (self.source.games if self.source else 0) + (self.target.games if self.target else 0)
+
+
+def propose(from_name: str, into_name: str) -> Proposal:
+    """The two players a merge names, and every problem with merging them."""
+    games = players._sittings()
+    found = players._records(games)
+    source = _named(found, from_name)
+    target = _named(found, into_name)
+    problems = [
+        problem
+        for name, record, role in ((from_name, source, "merge"), (into_name, target, "join"))
+        if (problem := _missing(name, record, role))
+    ]
+    if source and target:
+        problems.extend(_apart(source, target, from_name, into_name))
+    return Proposal(source, target, tuple(problems))
+
+
+def _named(found: dict[str, list[players.Sitting]], name: str) -> players.PlayerRecord | None:
+    alike = players.player_key(name) if name else ""
+    if not alike:
+        return None
+    key = players._key_named(found, name, alike)
+    sittings = found.get(key)
+    if not sittings:
+        return None
+    return players.PlayerRecord(key, players.shown_name(key, sittings), tuple(sittings))
+
+
+def _missing(name: str, record: players.PlayerRecord | None, role: str) -> str | None:
+    if not name.strip():
+        return f"say which player to {role}"
+    if record is None:
+        return f"nobody called {name!r} has played here"
+    return None
+
+
+def _apart(
+    source: players.PlayerRecord, target: players.PlayerRecord, from_name: str, into_name: str
+) -> list[str]:
+    if source.key == target.key:
+        return [
+            f"{from_name!r} and {into_name!r} are already one player, {target.name}"
+            + (": a player is never merged into themself" if from_name == into_name else "")
+        ]
+    shared = sorted({s.game_id for s in source.sittings} & {s.game_id for s in target.sittings})
+    if not shared:
+        return []
+    games = ", ".join(str(game_id) for game_id in shared[:SHOWN_GAMES])
+    more = f" and {len(shared) - SHOWN_GAMES} more" if len(shared) > SHOWN_GAMES else ""
+    return [
+        f"{source.name} and {target.name} both sat in game{'s' if len(shared) > 1 else ''} "
+        f"{games}{more}: they are two people, never merged"
+    ]
+
+
+def merge(from_name: str, into_name: str) -> PlayerMerge:
+    """Merge the player called `from_name` into the one called `into_name` (flushed, for
+    `write_once` to commit), or `MergeRefused` naming every problem."""
+    _lock()
+    proposal = propose(from_name, into_name)
+    if proposal.problems:
+        raise MergeRefused("; ".join(proposal.problems))
+    assert proposal.source and proposal.target
+    row = PlayerMerge(
+        from_key=proposal.source.key,
+        into_key=proposal.target.key,
+        from_name=proposal.source.name,
+        into_name=proposal.target.name,
+    )
+    db.session.add(row)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        raise errors.Conflict(
+            f"{proposal.source.name} was merged meanwhile on another device: nothing was changed"
+        ) from None
+    return row
+
+
+def undo(merge_id: int) -> PlayerMerge:
+    """Undo a merge: the two players are counted apart again, as before it."""
+    _lock()
+    row = get(merge_id)
+    if not row.in_force:
+        raise errors.Conflict(
+            f"the merge of {row.from_name} into {row.into_name} is undone already"
+        )
+    row.undone_at = utcnow()
+    db.session.flush()
+    return row
+
+
+def get(merge_id: int) -> PlayerMerge:
+    row = db.session.get(PlayerMerge, merge_id) if merge_id in database.id_range() else None
+    if row is None:
+        raise errors.Missing(f"merge {merge_id} does not exist")
+    return row
+
+
+def every() -> list[PlayerMerge]:
+    """Every merge the table made, undone ones too, newest first."""
+    return list(db.session.scalars(db.select(PlayerMerge).order_by(PlayerMerge.id.desc())))
+
+
+def into(key: str) -> list[PlayerMerge]:
+    """The merges in force that made other players this one (directly or along a chain),
+    oldest first: what this player's page offers to undo."""
+    rows = list(
+        db.session.scalars(
+            db.select(PlayerMerge).where(PlayerMerge.undone_at.is_(None)).order_by(PlayerMerge.id)
+        )
+    )
+    now = identity.resolve({row.from_key: row.into_key for row in rows})
+    return [row for row in rows if now.get(row.from_key) == key]
+
+
+def as_json(row: PlayerMerge) -> dict:
+    return {
+        "id": row.id,
+        "from": row.from_name,
+        "into": row.into_name,
+        "merged_at": ledger._when(row.merged_at),
+        "undone_at": ledger._when(row.undone_at),
+    }
+
+
+def _lock() -> None:
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": MERGE_LOCK})

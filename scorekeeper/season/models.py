@@ -1,0 +1,48 @@
+"""The season's own table: which players the table said are one person.
+
+A merge names two players by their keys (`players.player_key`), never a seat: every game keeps
+its seats and names as played, and the season reads a merged player's seats as the player they
+joined (`identity.identities`). An undone merge stays, with when it was undone, so the table's
+history of who was said to be whom is kept.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Index, String, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+from ..scorebook.models import KEY_MAX, NAME_MAX, utcnow
+
+
+class PlayerMerge(db.Model):
+    """The player known by `from_key` is the player known by `into_key`, from `merged_at` until
+    `undone_at`. The names are as the players were shown when they were merged."""
+
+    __tablename__ = "player_merges"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    from_key: Mapped[str] = mapped_column(String(KEY_MAX))
+    into_key: Mapped[str] = mapped_column(String(KEY_MAX))
+    from_name: Mapped[str] = mapped_column(String(NAME_MAX))
+    into_name: Mapped[str] = mapped_column(String(NAME_MAX))
+    merged_at: Mapped[datetime] = mapped_column(default=utcnow)
+    undone_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        # A player joins one other at a time: a second merge of the same player, from another
+        # tablet at the same moment, fails here rather than making the player two people's.
+        Index(
+            "ix_player_merges_in_force",
+            "from_key",
+            unique=True,
+            sqlite_where=text("undone_at IS NULL"),
+            postgresql_where=text("undone_at IS NULL"),
+        ),
+    )
+
+    @property
+    def in_force(self) -> bool:
+        return self.undone_at is None
