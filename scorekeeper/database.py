@@ -63,6 +63,10 @@ def database_url(url: str) -> str:
     return url
 
 
+# Connections each process keeps open to PostgreSQL (more are opened, then closed, at a peak).
+POOL_SIZE = 8
+
+
 def init_app(app: Flask) -> None:
     """Set up the engine for its kind, the writer queue and Flask-Migrate's `flask db` commands."""
     # Registered before the database: teardowns run in reverse, so the session closes first.
@@ -70,10 +74,12 @@ def init_app(app: Flask) -> None:
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if url.get_backend_name() == "postgresql":
         # A club's server runs for weeks: a connection dropped by the database is replaced.
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
-            "pool_pre_ping": True,
-            **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
-        }
+        chosen = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+        # A connection kept for each of the server's worker threads (`serve`'s 8), so eight
+        # phones sending at once never open and close connections of their own (unless the
+        # settings choose a pool of their own).
+        pool = {} if "poolclass" in chosen else {"pool_size": POOL_SIZE}
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, **pool, **chosen}
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     wait = float(app.config["DATABASE_BUSY_SECONDS"])

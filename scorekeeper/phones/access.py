@@ -17,7 +17,6 @@ from flask import Response, g, request, url_for
 from .. import security
 from ..database import READ_METHODS
 from ..jsonapi import is_api_request
-from ..scorebook import ledger
 from ..scorebook.models import Game
 from ..scorebook.writeonce import SEAT_TOKEN_HEADER
 from . import service
@@ -62,26 +61,34 @@ def join_url(code: str) -> str:
 
 def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False):
     """Find the round open under the route's `code` (`NoSuchCode` otherwise, the same for any
-    wrong, closed or expired code) as `g.opening`, with its game `g.game`, whose row a write
-    locks first (so `write_once` looks for its token after any twin has finished). With `seat`,
-    the seat this phone's token holds is `g.seat` (`BadSeatToken` without one)."""
+    wrong, closed or expired code) as `g.opening`, with its game `g.game`. With `seat`, the seat
+    this phone's token holds is `g.seat` (`BadSeatToken` without one).
+
+    A write locks before `write_once` looks for its token, so a twin still running in another
+    process has finished (and is found) first: a phone's send locks its own seat's row alone,
+    so eight phones sending at once never wait for each other on PostgreSQL; taking a seat
+    locks the game's row, since it looks at every seat. (SQLite's writers queue for the whole
+    database already.)"""
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(view)
         def checked(*args: Any, **kwargs: Any) -> Any:
             token = held_token()
             writes = request.method not in READ_METHODS
+            lock_game = writes and not seat
             loaded: dict[int, Game] = {}
 
             def load(game_id: int) -> Game:
                 if game_id not in loaded:
-                    loaded[game_id] = ledger.get_game(game_id, scores=False, for_update=writes)
+                    loaded[game_id] = service.phone_game(game_id, lock_game)
                 return loaded[game_id]
 
             opening = service.opening_for(kwargs["code"], token, load)
             g.game, g.opening = load(opening.game_id), opening
             if seat:
                 g.seat = service.seat_for_token(opening, token)
+                if writes:
+                    service.lock_seat(g.seat)
             return view(*args, **kwargs)
 
         return checked

@@ -8,8 +8,8 @@ out, the cut) happens there. Here each hand is checked alone, with the game's ru
 hears at once of a card it misread.
 
 A write is flushed here, never committed: the route commits it with its answer
-(`writeonce.write_once`). Every route that writes locks the game's row first (`access`),
-so two phones sending at once, in one process or two, queue on the game as tablets do.
+(`writeonce.write_once`). Every route that writes locks first (`access.phone_required`): a
+phone's send its seat's row, so phones never wait for each other; taking a seat the game's.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..rules import RulesError, format_cards
@@ -34,6 +35,7 @@ from ..scorebook.models import Game, utcnow
 from . import codes
 from .errors import BadSeatToken, NoSuchCode, PhoneError, RoundClosed, RoundSaved, SeatTaken
 from .models import PhoneHand, RoundOpening
+from .openings import is_live, openings, round_facts, saved_round
 
 KINDS = ("cards", "points", "out")
 # Tries at a free code before giving up (20^4 codes: a clash is rare, two in a row rarer).
@@ -50,46 +52,15 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-# --- Whether an opening is still open --------------------------------------------------------
-
-
-def _history_of(game: Game, number: int) -> int:
-    return sum(1 for change in game.history if change.round_number == number)
-
-
-def is_live(opening: RoundOpening, game: Game | None = None) -> bool:
-    """Open: not closed by the tablet, its round still the one to play, and not recorded (and
-    undone) since it was opened."""
-    game = game or opening.game
-    return (
-        opening.closed_at is None
-        and ledger.next_round(game) == opening.number
-        and _history_of(game, opening.number) == opening.history_mark
-    )
-
-
-def saved_round(opening: RoundOpening, game: Game | None = None):
-    """The round as the ledger holds it, once saved from this opening; else None."""
-    game = game or opening.game
-    played = next((r for r in game.rounds if r.number == opening.number), None)
-    if played is None or _history_of(game, opening.number) != opening.history_mark:
-        return None
-    return played
-
-
 # --- The tablet: open, close, release, see ---------------------------------------------------
 
 
 def live_opening(game: Game, number: int) -> RoundOpening | None:
     """The opening of round `number` of the game that is still open, if any."""
-    rows = db.session.scalars(
-        db.select(RoundOpening)
-        .where(
-            RoundOpening.game_id == game.id,
-            RoundOpening.number == number,
-            RoundOpening.closed_at.is_(None),
-        )
-        .order_by(RoundOpening.id.desc())
+    rows = openings(
+        RoundOpening.game_id == game.id,
+        RoundOpening.number == number,
+        RoundOpening.closed_at.is_(None),
     )
     return next((row for row in rows if is_live(row, game)), None)
 
@@ -117,7 +88,7 @@ def open_round(game: Game, number: int) -> tuple[RoundOpening, bool]:
         game_id=game.id,
         number=number,
         code=_free_code(),
-        history_mark=_history_of(game, number),
+        history_mark=round_facts(game.id, number).history,
     )
     opening.game = game
     opening.hands = [PhoneHand(seat=seat) for seat in range(len(game.players))]
@@ -278,25 +249,16 @@ def opening_for(
     if written is None:
         raise NoSuchCode(code)
     load = load or (lambda game_id: ledger.get_game(game_id, scores=False))
-    rows = db.session.scalars(
-        db.select(RoundOpening)
-        .where(RoundOpening.code == written, RoundOpening.closed_at.is_(None))
-        .order_by(RoundOpening.id.desc())
-    ).all()
-    for row in rows:
+    # With its seats in the same statement: a phone's request always looks for its own.
+    for row in openings(RoundOpening.code == written, RoundOpening.closed_at.is_(None), hands=True):
         if is_live(row, load(row.game_id)):
             return row
     if token:
-        held = db.session.scalar(
-            db.select(RoundOpening)
-            .join(PhoneHand, PhoneHand.opening_id == RoundOpening.id)
-            .where(RoundOpening.code == written, PhoneHand.token_hash == token_hash(token))
-            .order_by(RoundOpening.id.desc())
-            .limit(1)
-        )
-        if held is not None:
-            load(held.game_id)
-            return held
+        mine = db.select(PhoneHand.opening_id).where(PhoneHand.token_hash == token_hash(token))
+        held = openings(RoundOpening.code == written, RoundOpening.id.in_(mine), limit=1)
+        if held:
+            load(held[0].game_id)
+            return held[0]
     raise NoSuchCode(code)
 
 
@@ -330,6 +292,30 @@ def claim_seat(
         row.claimed_at = utcnow()
     db.session.flush()
     return row, token
+
+
+def phone_game(game_id: int, lock: bool = False) -> Game:
+    """The game a phone's request needs: its row (locked for a write that looks at every seat,
+    see `access.phone_required`) and its seats; its rounds are not read (`round_facts` says
+    what the phones need of them)."""
+    statement = db.select(Game).where(Game.id == game_id).options(joinedload(Game.players))
+    if lock:
+        statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
+    return db.session.scalars(statement).unique().one()
+
+
+def lock_seat(row: PhoneHand) -> PhoneHand:
+    """Lock a seat's row for this transaction, reading it again as it is once the lock is held
+    (on PostgreSQL; SQLite's writers queue for the whole database already)."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        return row
+    db.session.execute(
+        db.select(PhoneHand)
+        .where(PhoneHand.id == row.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return row
 
 
 def seat_for_token(opening: RoundOpening, token: str | None) -> PhoneHand:

@@ -32,7 +32,7 @@ from ..scorebook.forms import round_form
 from ..scorebook.views.games import LOOPBACK
 from ..scorebook.views.pages import answer_script_posts, form_page, shown_after_redirect
 from ..scorebook.views.rounds import form_context, pack_copies
-from . import api, codes, service
+from . import api, codes, openings, service
 from .access import give_phone_token, held_token, join_url, phone_required
 from .errors import BadSeatToken, NoSuchCode
 from .forms import HandForm, SeatForm, TabletForm
@@ -191,6 +191,17 @@ def _no_such_code(error: NoSuchCode):
     return no_round(str((request.view_args or {}).get("code", ""))[:40])
 
 
+@bp.errorhandler(BadSeatToken)
+def _no_seat(error: BadSeatToken):
+    """A phone on a hand page without a seat of the round: to the seat picker while the round
+    is open, else the answer of a code no round holds."""
+    opening = g.get("opening")
+    if opening is None or not openings.is_live(opening):
+        return no_round(opening.code if opening is not None else "")
+    flash("Tap your name to pick your seat first.", "warning")
+    return redirect(url_for("phones.pick_seat", code=opening.code), 303)
+
+
 def no_round(code: str, status: int = 404):
     """The same answer for a wrong, a closed and an expired code: the code form again, with
     what was typed and why; nothing of any game."""
@@ -227,7 +238,7 @@ def pick_seat(code: str):
     opening = g.opening
     if code != opening.code:
         return redirect(url_for("phones.pick_seat", code=opening.code), 303)
-    if not service.is_live(opening):  # this phone's round, saved or closed since
+    if not openings.is_live(opening):  # this phone's round, saved or closed since
         return redirect(url_for("phones.hand", code=opening.code), 303)
     return _picker(opening, SeatForm())
 
@@ -282,19 +293,12 @@ def take_seat(code: str):
 
 
 @bp.route("/join/<code>/hand", methods=["GET", "POST"])
-@phone_required
+@phone_required(seat=True)
 @writeonce.write_once
 def hand(code: str):
     """One player's hand: the cards left (the card pad, or typed), or the points, or "I went
     out"; Send. Changeable until the round is saved; then what the ledger holds for the seat."""
-    opening = g.opening
-    try:
-        row = service.seat_for_token(opening, held_token())
-    except BadSeatToken:
-        if not service.is_live(opening):
-            return no_round(opening.code)
-        flash("Tap your name to pick your seat first.", "warning")
-        return redirect(url_for("phones.pick_seat", code=opening.code), 303)
+    opening, row = g.opening, g.seat
     form = HandForm(data=_sent_data(row, opening) if request.method == "GET" else None)
     problem = None
     if form.is_submitted():

@@ -166,7 +166,8 @@ def test_one_finished_game_is_a_point_with_its_value_not_a_line(client):
     game = new_game(client)
     play(client, game, ROUNDS)
     page = client.get("/players/Ann").get_data(as_text=True)
-    svg = re.search(r"<svg .*?</svg>", page, re.S).group(0)
+    # The final totals' chart (the rating's has a class of its own).
+    svg = re.search(r'<svg class="chart player-chart" .*?</svg>', page, re.S).group(0)
     [(totals, body)] = series(svg).values()
     assert totals == [4] and "<polyline" not in body
     marker = re.search(r"<circle [^>]*>", body).group(0)
