@@ -24,31 +24,30 @@ from .models import Game, Round, RoundChange
 from .snapshot import RoundSnapshot
 
 
-def game_query(game_id: int, scores: bool = True, for_update: bool = False, renames: bool = True):
+def game_query(game_id: int, scores: bool = True, for_update: bool = False):
     """The statement that loads a whole game in a fixed number of queries.
 
-    Recording a round needs the rounds but not their scores (`scores=False`): one query fewer;
-    what only asks which round is being played needs no renames either (`renames=False`).
+    Recording a round needs the rounds but not their scores (`scores=False`): one query fewer.
     `for_update` locks the game's row first (see `get_game`).
     """
     rounds = selectinload(Game.rounds)
-    loads = [
-        selectinload(Game.players),
-        rounds.selectinload(Round.scores) if scores else rounds,
-        selectinload(Game.history),
-    ]
-    if renames:
-        loads.append(selectinload(Game.renames))
-    statement = db.select(Game).where(Game.id == game_id).options(*loads)
+    statement = (
+        db.select(Game)
+        .where(Game.id == game_id)
+        .options(
+            selectinload(Game.players),
+            rounds.selectinload(Round.scores) if scores else rounds,
+            selectinload(Game.history),
+            selectinload(Game.renames),
+        )
+    )
     if for_update:
         # Rows this session loaded earlier are read again, as they are once the lock is held.
         statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
     return statement
 
 
-def get_game(
-    game_id: int, scores: bool = True, *, for_update: bool = False, renames: bool = True
-) -> Game:
+def get_game(game_id: int, scores: bool = True, *, for_update: bool = False) -> Game:
     """The game with its players, rounds, scores and history, or `NoSuchGame`.
 
     A request that will change the game passes `for_update`: the game's row is locked before
@@ -57,7 +56,7 @@ def get_game(
     """
     if game_id not in database.id_range():
         raise NoSuchGame(game_id)
-    game = db.session.scalar(game_query(game_id, scores, for_update, renames))
+    game = db.session.scalar(game_query(game_id, scores, for_update))
     if game is None:
         raise NoSuchGame(game_id)
     return game
