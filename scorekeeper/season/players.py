@@ -321,13 +321,12 @@ PARTS: dict[str, Callable[[Season, Season | None], Any]] = {
 @dataclass(frozen=True)
 class Season:
     """The season as computed at one stamp: every game's sittings, every player's (by key,
-    oldest game first), the finished games' round lines (in game, round and seat order), their
-    records sorted by key, and the `PARTS`; `views` keeps what is worked out from it under
-    filters (`view`)."""
+    oldest game first), who is who (`identity`), their records sorted by key, and the `PARTS`;
+    `views` keeps what is worked out from it under filters (`view`), and the finished games'
+    round lines once something asks for them (`lines`)."""
 
     games: Mapping[int, list[Sitting]]
     players: Mapping[str, list[Sitting]]
-    lines: tuple[Line, ...] = ()
     # Each merged player's key -> the key of the player they are now (`identities`).
     identity: Mapping[str, str] = field(default_factory=dict)
     parts: dict[str, Any] = field(default_factory=dict)
@@ -337,6 +336,13 @@ class Season:
     @property
     def ratings(self) -> ratings.Ratings:
         return self.parts["ratings"]
+
+    @cached_property
+    def lines(self) -> tuple[Line, ...]:
+        """Every round line of the finished games, in game, round and seat order: read when the
+        records first ask (one statement; over half a million lines at 20,000 games), so the
+        players' pages never wait for them."""
+        return _lines()
 
     def view(self, key: Any, work: Callable[[], Any]) -> Any:
         """What `work` makes of this season under `key` (a filter's), made once while the
@@ -365,7 +371,7 @@ def _lines() -> tuple[Line, ...]:
 def _compute(previous: Season | None) -> Season:
     identity = identities()
     games = _sittings(identity)
-    computed = Season(games, _records(games), _lines(), identity)
+    computed = Season(games, _records(games), identity)
     for name, part in PARTS.items():
         computed.parts[name] = part(computed, previous)
     rated = computed.ratings

@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -21,6 +22,9 @@ from ..scorebook.ledger import signed
 from . import players
 from .filters import Filters
 from .players import Season, Sitting, _records, shown_name, within
+
+# The holdings of one record a page or an answer lists; the rest are counted.
+SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,9 @@ class Holding:
 
 @dataclass(frozen=True)
 class Record:
-    """A record: what it is (`kind`, `title`), its figure and everyone holding it."""
+    """A record: what it is (`kind`, `title`), its figure and everyone holding it, in the order
+    they set it. A figure thousands share (one exact cut in a game, over a long season) is shown
+    by its first `SHOWN` holdings and how many more there are."""
 
     kind: str
     title: str
@@ -52,12 +58,30 @@ class Record:
     figure_text: str
     holdings: tuple[Holding, ...]
 
+    @property
+    def shown(self) -> tuple[Holding, ...]:
+        return self.holdings[:SHOWN]
+
+    @property
+    def more(self) -> int:
+        """How many holdings are not shown."""
+        return len(self.holdings) - len(self.shown)
+
+    @cached_property
+    def by_player(self) -> dict[str, list[Holding]]:
+        """Each holder's holdings of this record, by the player's key."""
+        held: dict[str, list[Holding]] = defaultdict(list)
+        for holding in self.holdings:
+            held[holding.key].append(holding)
+        return held
+
     def as_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "title": self.title,
             "figure": self.figure,
-            "holders": [holding.as_json() for holding in self.holdings],
+            "holders": [holding.as_json() for holding in self.shown],
+            "holdings": len(self.holdings),
         }
 
 
@@ -105,11 +129,15 @@ def season_records(chosen: Filters | None = None, season: Season | None = None) 
     return season.view(("records", chosen, chosen.since(now)), lambda: compute(season, chosen, now))
 
 
-def held_by(records: Iterable[Record], key: str) -> list[tuple[Record, Holding]]:
-    """The records a player (by key) holds, each with their holding of it."""
-    return [
-        (record, holding) for record in records for holding in record.holdings if holding.key == key
-    ]
+def held_by(records: Iterable[Record], key: str) -> list[tuple[Record, Holding, int]]:
+    """The records a player (by key) holds: each with the first time they set it and how many
+    more times they did."""
+    held = []
+    for record in records:
+        mine = record.by_player.get(key)
+        if mine:
+            held.append((record, mine[0], len(mine) - 1))
+    return held
 
 
 def _out(sitting: Sitting) -> int:

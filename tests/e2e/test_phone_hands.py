@@ -152,3 +152,33 @@ def test_three_phones_send_their_hands_and_the_tablet_saves_the_round(
         words = guesser.locator("main").inner_text()
         assert "No round is open under the code" in words
         assert not any(name in words for name in NAMES)
+
+
+def test_four_phones_enter_the_whole_round_and_one_tap_saves_it(tablet, live_server):
+    """The promise: a 4-player round entered by four phones at once and saved by the tablet
+    with one tap, nothing typed on it."""
+    page = by_lan_name(tablet, live_server, "landscape")
+    start_game(page)  # Ann, Bob, Cat, Dan
+    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
+    page.get_by_role("button", name="Players enter their own hands").tap()
+    code = page.locator(".round-code").inner_text()
+    hands = {"Ann": ("Q", "5"), "Bob": ("K", "K"), "Cat": ("2",), "Dan": None}
+    phones = {}
+    for name in NAMES:
+        phones[name] = phone_at(tablet, live_server)[1]
+        join_by_code(phones[name], code, name)
+    for name, ranks in hands.items():
+        if ranks is None:
+            phones[name].get_by_text("I went out").tap()
+        for rank in ranks or ():
+            phones[name].locator(f'.cardpad button[data-rank="{rank}"]').tap()
+    for phone in phones.values():  # all four at once
+        phone.get_by_role("button", name="Send").tap()
+    for seat in range(4):
+        expect(seat_row(page, seat)).to_have_class(re.compile(r"\bis-received\b"))
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".flash")).to_have_text("Round 1 saved.")
+    [played] = fetched(page, f"/api/games/{game_id}")["rounds"]
+    assert played["out"] == "Dan"
+    assert played["penalties"] == {"Ann": 15, "Bob": 20, "Cat": 2, "Dan": 0}
+    assert played["leftovers"] == {"Ann": ["5", "Q"], "Bob": ["K", "K"], "Cat": ["2"], "Dan": []}

@@ -225,3 +225,22 @@ def test_a_player_named_records_has_a_page(client):
     assert "<h1>Records</h1>" in client.get("/players/records").get_data(as_text=True)
     # Another spelling of the name still opens the player.
     assert "<h1>records</h1>" in client.get("/players/RECORDS").get_data(as_text=True)
+
+
+def test_a_record_shared_by_many_lists_the_first_and_counts_the_rest(client, season, monkeypatch):
+    """A figure thousands share over a long season (one exact cut in a game) is listed by its
+    first holdings and a count, on the page and in the API; each holder's page still says it."""
+    from scorekeeper.season import records as season_records
+
+    monkeypatch.setattr(season_records, "SHOWN", 1)
+    g1, g2, g3, g4, g5 = season
+    answer = client.get("/api/players/records").get_json()["records"]
+    costliest = next(record for record in answer if record["kind"] == "costliest_hand")
+    assert [h["name"] for h in costliest["holders"]] == ["Ann"]
+    assert costliest["holdings"] == 2
+    page = client.get("/players/records").get_data(as_text=True)
+    assert "and 1 more, each on the same figure" in page
+    cat = client.get("/players/Cat").get_data(as_text=True)
+    assert 'data-record="costliest_hand"' in cat
+    ann = client.get("/players/Ann?period=all").get_data(as_text=True)
+    assert 'data-record="lowest_total"' not in ann  # Dan's alone, for all time
