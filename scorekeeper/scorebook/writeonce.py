@@ -45,6 +45,9 @@ RULE_SETS_PATH = "/rulesets"
 # The addresses of the players (the season, built on the score book): a merge of two players
 # is keyed apart from the games' writes too (a route there names its merge `merge_id`).
 PLAYERS_PATH = "/players"
+# Where phones send to the round open under a code (`scorekeeper.phones`), on the pages and
+# under /api/: their writes are keyed by the code.
+JOIN_PATH = "/join/"
 # The header of a phone's seat token (`scorekeeper.phones`): like the edit key, part of what a
 # request asks for, so a repeat is answered only to the phone that holds the same token.
 SEAT_TOKEN_HEADER = "X-Seat-Token"
@@ -206,10 +209,11 @@ def _subject(view_args: Mapping[str, Any] | None) -> str:
         return f"player merge {args['merge_id']}"
     if "game_id" in args:
         return f"game {args['game_id']}"
-    if "code" in args:  # a phone's write to the round open under a code
-        return f"round code {str(args['code']).upper()[:12]}"
     rule = request.url_rule.rule if request.url_rule is not None else request.path
     path = rule.removeprefix(PREFIX)
+    if "code" in args and path.startswith(JOIN_PATH):
+        # A phone's write to the round open under a code.
+        return f"round code {str(args['code']).upper()[:12]}"
     if path.startswith(PLAYERS_PATH):
         return "new player merge"
     return "new rule set" if path.startswith(RULE_SETS_PATH) else "new game"

@@ -29,6 +29,7 @@ REAL_LIMITS = {name: settings.default(name) for name in RAISED_LIMITS}
 NEW_GAMES = 60  # the first of RATELIMIT_NEW_GAMES's limits: "60 per hour"
 WRONG_LINKS = 20
 IMPORTS = 30
+JOINS = 20  # tries at a round's code from phones, a minute
 
 
 @pytest.fixture(autouse=True)
@@ -43,6 +44,7 @@ def test_the_counts_here_are_the_declared_limits():
         "RATELIMIT_NEW_GAMES": f"{NEW_GAMES} per hour; 300 per day",
         "RATELIMIT_IMPORTS": f"{IMPORTS} per hour",
         "RATELIMIT_BAD_EDIT_LINKS": f"{WRONG_LINKS} per hour",
+        "RATELIMIT_JOINS": f"{JOINS} per minute",
     } == REAL_LIMITS
     assert settings.default("RATELIMIT_STORAGE_URI") == "memory://"
 
