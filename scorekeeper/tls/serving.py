@@ -68,11 +68,14 @@ def https_port(app: Flask) -> int:
 
 def names(app: Flask, host: str) -> Names:
     """Every name and address a tablet may open this machine by, as the certificate holds them:
-    the addresses the server offers on `host` and the `HTTPS_NAMES` beside the machine's own."""
+    the addresses the server offers on `host` and the `HTTPS_NAMES` beside the machine's own;
+    with the networks of its interfaces, for a new authority's constraints."""
     given = app.config["HTTPS_NAMES"] or ""
     extra = [name.strip() for name in given.split(",") if name.strip()]
     try:
-        return certificates.machine_names(network.tablet_addresses(host), extra=extra)
+        return certificates.machine_names(
+            network.tablet_addresses(host), extra=extra, networks=network.machine_networks()
+        )
     except ValueError as error:
         raise SystemExit(f"HTTPS_NAMES: {error}") from None
 
