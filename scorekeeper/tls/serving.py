@@ -223,7 +223,8 @@ class Connection(HTTPConnection):
 class Renewal(threading.Thread):
     """Asks for the certificate again every `interval` seconds while the server runs; when
     something was made (the certificate neared its end, or an address changed), the HTTPS
-    server takes the new one without a restart: connections from then on get it."""
+    server takes the new one without a restart: connections from then on get it, and what it
+    leaves out (an address on a network the authority was not made for) is said."""
 
     def __init__(
         self,
@@ -257,6 +258,10 @@ class Renewal(threading.Thread):
             return
         for line in made.made:
             self.log(f"HTTPS certificate renewed: {line}")
+        if made.made:
+            # A new address on another network: the tablets there meet a warning, so say why.
+            for line in made.left_out:
+                self.log(line)
 
     def stop(self) -> None:
         self.stopped.set()
