@@ -30,6 +30,41 @@ def machine_interfaces() -> dict[str, list[str]]:
     }
 
 
+def machine_networks() -> list[str]:
+    """The IPv4 and IPv6 networks of every interface that is up, with their prefix lengths
+    ("192.168.1.0/24", "2001:db8:1:2::/64"), loopback's too; link-local ones left out (no
+    address a tablet is offered is in them)."""
+    import psutil
+
+    stats = psutil.net_if_stats()
+    found: list[str] = []
+    for name, entries in psutil.net_if_addrs().items():
+        if name in stats and not stats[name].isup:
+            continue
+        for entry in entries:
+            network = interface_network(entry.address, entry.netmask)
+            if network is not None and network not in found:
+                found.append(network)
+    return found
+
+
+def interface_network(address: str, netmask: str | None) -> str | None:
+    """The network of an interface's address and netmask ("192.168.1.20", "255.255.255.0" ->
+    "192.168.1.0/24"; IPv6 netmasks as psutil gives them, "ffff:ffff:ffff:ffff::"); None for
+    anything else (a hardware address, no netmask, link-local)."""
+    if not netmask:
+        return None
+    try:
+        parsed = ipaddress.ip_address(address.split("%")[0])
+        mask = ipaddress.ip_address(netmask.split("/")[0])
+        if mask.version != parsed.version:
+            return None
+        network = ipaddress.ip_network(f"{parsed}/{bin(int(mask)).count('1')}", strict=False)
+    except ValueError:
+        return None
+    return None if parsed.is_link_local else str(network)
+
+
 def route_address() -> str | None:
     """The local address this machine reaches the network from, or None with no route out."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:

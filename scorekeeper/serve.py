@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     if serving.wanted(args.https, args.host, app):
         https_port = serving.https_port(app) if args.https_port is None else args.https_port
         made = serving.credentials(app, args.host)
-        notes = made.made + made.left_out
+        notes = made.made + made.left_out + made.advice
         tls = serving.adapter(made)
         # A browser told HSTS for this machine's name opens its plain address over TLS.
         listeners = [

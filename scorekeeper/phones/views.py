@@ -32,6 +32,7 @@ from ..scorebook.forms import round_form
 from ..scorebook.views.games import LOOPBACK
 from ..scorebook.views.pages import answer_script_posts, form_page, shown_after_redirect
 from ..scorebook.views.rounds import form_context, pack_copies
+from ..tls import addresses
 from . import api, codes, openings, service
 from .access import give_phone_token, held_token, join_url, phone_required
 from .errors import BadSeatToken, NoSuchCode
@@ -87,6 +88,8 @@ def collect(game_id: int, number: int):
     opening = service.live_opening(game, number)
     seats = service.seats(opening) if opening is not None else []
     form = round_form(game, number, filled=filled_from(seats))
+    secure_join = join_url(opening.code) if opening is not None else None
+    guest_url = guest_join_url(secure_join) if secure_join else None
     page = render_template(
         "phones/collect.html",
         **form_context(game, number, form, editing=False),
@@ -94,7 +97,9 @@ def collect(game_id: int, number: int):
         opening=opening,
         seats=seats,
         words=SEAT_WORDS,
-        join_url=join_url(opening.code) if opening is not None else None,
+        join_url=secure_join,
+        guest_url=guest_url,
+        guest_qr=qr.svg_data_uri(guest_url) if guest_url else None,
         tag=service.state_tag(opening),
         poll_ms=POLL_MS,
         # Each button its own one-time token: a second seat released is another change.
@@ -102,6 +107,14 @@ def collect(game_id: int, number: int):
         loopback=urlsplit(request.host_url).hostname in LOOPBACK,
     )
     return form_page(page)
+
+
+def guest_join_url(secure_join: str) -> str | None:
+    """The plain-HTTP address of the same join page, when the tablet is on the secure one and
+    the server serves both: a guest's phone that never trusted the score book opens it with no
+    certificate warning. None otherwise (the tablet's own address is the plain one already)."""
+    plain = addresses.plain_address()
+    return plain.rstrip("/") + urlsplit(secure_join).path if plain else None
 
 
 def filled_from(seats: list[service.SeatState]) -> dict[str, Any]:

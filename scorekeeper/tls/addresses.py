@@ -38,11 +38,14 @@ def host_name(request_host: str) -> str | None:
 def secure_url(request_host: str, port: int) -> str | None:
     """`https://<the request's host>:<port>/`, IPv6 in brackets; None for a host that is not
     one (see `host_name`)."""
+    return same_host_url(request_host, port, "https")
+
+
+def same_host_url(request_host: str, port: int, scheme: str) -> str | None:
+    """`<scheme>://<the request's host>:<port>/`, IPv6 in brackets; None for a host that is not
+    one (see `host_name`)."""
     name = host_name(request_host)
-    if name is None:
-        return None
-    shown = f"[{name}]" if ":" in name else name
-    return f"https://{shown}:{port}/"
+    return None if name is None else network.url(name, port, scheme=scheme)
 
 
 def secure_origin(url: str) -> str:
@@ -57,6 +60,17 @@ def secure_address() -> str | None:
     if port is None or request.is_secure:
         return None
     return secure_url(request.host, int(port))
+
+
+def plain_address() -> str | None:
+    """The plain-HTTP address of this request's host, for a guest's phone that has not trusted
+    the score book (it opens that one with no warning); None when there is none to offer: the
+    request came over plain HTTP already, or the server does not serve both (`SERVE_PORT` or
+    `SERVE_HTTPS_PORT` is None, as behind a club's HTTPS proxy)."""
+    port = current_app.config["SERVE_PORT"]
+    if port is None or current_app.config["SERVE_HTTPS_PORT"] is None or not request.is_secure:
+        return None
+    return same_host_url(request.host, int(port), "http")
 
 
 def insecure_context() -> bool:

@@ -4,9 +4,10 @@ A browser gives a page its table features (the screen kept on, the offline page,
 home screen) only in a secure context, and a laptop on the home Wi-Fi has no public name a public
 authority would vouch for. So the first start makes an authority of its own in the instance
 folder; each tablet trusts it once (`/trust`), and every later certificate it signs for this
-machine is trusted with it. The authority is name-constrained to this machine's names, `.local`,
-and the private, shared and link-local address ranges, so that its key, if stolen, cannot vouch
-for any other site a tablet visits.
+machine is trusted with it. The authority is name-constrained to this machine's own full names
+(`laptop.local`, the router's name for it, `HTTPS_NAMES`) and the networks its interfaces were on
+when it was made, so that its key, if stolen, cannot vouch for any other site a tablet visits nor
+for another machine's address elsewhere.
 
 Nothing here is downloaded and nothing reads Flask: `ensure` is called by `make run` at start and
 while it runs. Both keys are written 0600 and never leave this folder.
@@ -46,24 +47,12 @@ RENEW_DAYS = 30
 # Certificates start an hour back, so that a tablet whose clock runs a little slow accepts them.
 CLOCK_SLACK = dt.timedelta(hours=1)
 
-# The addresses a home or club network hands out, with loopback: what the authority may vouch
-# for besides this machine's own addresses when it was made.
-PERMITTED_NETWORKS = tuple(
-    ipaddress.ip_network(block)
-    for block in (
-        "10.0.0.0/8",
-        "172.16.0.0/12",
-        "192.168.0.0/16",
-        "100.64.0.0/10",  # shared address space: carrier NAT, Tailscale
-        "169.254.0.0/16",  # link-local
-        "127.0.0.0/8",
-        "::1/128",
-        "fc00::/7",  # unique local
-        "fe80::/10",  # link-local
-    )
-)
-# Names any machine answers to: itself, and multicast DNS (`laptop.local`).
-PERMITTED_NAMES = ("localhost", "local")
+# Loopback: what the authority may vouch for besides the networks this machine is on.
+LOOPBACK_NETWORKS = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+# The one name without a dot the authority vouches for: every machine's own (RFC 6761). Any other
+# one-label name (`dev`, `app`) would be a constraint over a whole top-level domain, since a DNS
+# name constraint always takes in every name below it (RFC 5280, 4.2.1.10).
+LOOPBACK_NAME = "localhost"
 LOOPBACK_ADDRESSES = ("127.0.0.1", "::1")
 _LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 
@@ -74,6 +63,9 @@ class Names:
 
     dns: tuple[str, ...]
     ips: tuple[str, ...]
+    # The networks of this machine's interfaces ("192.168.1.0/24"): an authority made now may
+    # vouch for any address in them, so that a new lease on the same network needs nothing new.
+    networks: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return ", ".join(self.dns + self.ips)
@@ -91,6 +83,7 @@ class Credentials:
     authority: Path
     made: tuple[str, ...] = ()  # what was made or renewed, in words; empty when nothing
     left_out: tuple[str, ...] = ()  # names and addresses the authority cannot vouch for
+    advice: tuple[str, ...] = ()  # about the authority itself (one of wider constraints), in words
 
 
 def host_name(text: str) -> str | None:
@@ -106,17 +99,20 @@ def machine_names(
     extra: Iterable[str] = (),
     hostname: str | None = None,
     fqdn: str | None = None,
+    networks: Iterable[str] = (),
 ) -> Names:
-    """Every name and address a tablet may open this machine by: `localhost`, the host name,
+    """Every name and address a tablet may open this machine by: `localhost`,
     `<host name>.local`, the fully qualified name, the `extra` names (HTTPS_NAMES), the given
-    addresses and loopback's. A host name no certificate can hold (`my_laptop`) is skipped; an
-    extra name that is not a host name raises ValueError naming it."""
+    addresses and loopback's; and the `networks` this machine is on. The bare host name (`vm`)
+    is not among them: no name constraint can take in `vm` without every `*.vm` site. A host
+    name no certificate can hold (`my_laptop`) is skipped; an extra name that is not a host name
+    with a dot raises ValueError naming it."""
     hostname = socket.gethostname() if hostname is None else hostname
     fqdn = socket.getfqdn() if fqdn is None else fqdn
-    wanted: list[str] = ["localhost"]
+    wanted: list[str] = [LOOPBACK_NAME]
     short = host_name(hostname.split(".")[0])
     if short:
-        wanted += [short, f"{short}.local"]
+        wanted.append(f"{short}.local")
     full = host_name(fqdn)
     if full and "." in full and not full.startswith("localhost"):
         wanted.append(full)
@@ -125,15 +121,19 @@ def machine_names(
         if not text.strip():
             continue
         name = host_name(text)
-        if name is None:
+        if name is None or "." not in name:
             bad.append(repr(text.strip()))
         else:
             wanted.append(name)
     if bad:
-        raise ValueError(f"not a host name a certificate can hold: {', '.join(bad)}")
+        raise ValueError(
+            f"not a host name with a dot a certificate can hold (scores.lan): {', '.join(bad)}"
+        )
     ips = [str(ipaddress.ip_address(text)) for text in addresses]
     return Names(
-        dns=tuple(dict.fromkeys(wanted)), ips=tuple(dict.fromkeys([*ips, *LOOPBACK_ADDRESSES]))
+        dns=tuple(dict.fromkeys(wanted)),
+        ips=tuple(dict.fromkeys([*ips, *LOOPBACK_ADDRESSES])),
+        networks=tuple(dict.fromkeys(str(ipaddress.ip_network(text)) for text in networks)),
     )
 
 
@@ -165,10 +165,11 @@ def ensure(folder: Path, names: Names, now: dt.datetime | None = None) -> Creden
             key=folder / SERVER_KEY,
             authority=folder / AUTHORITY_CERTIFICATE,
             made=tuple(made),
+            advice=_advice(folder, ca_certificate),
             left_out=tuple(
-                f"The certificate leaves out {name}: the authority made for this machine "
-                "cannot vouch for it (remove the folder to make a new one; every tablet then "
-                "trusts again)."
+                f"The certificate leaves out {name}: it is outside the names and networks "
+                "the authority was made for (remove the folder to make a new one for the "
+                "networks this machine is on now; every tablet then trusts again)."
                 for name in left_out
             ),
         )
@@ -216,7 +217,7 @@ def _usable_authority(folder: Path, now: dt.datetime):
 
 def _make_authority(folder: Path, names: Names, now: dt.datetime):
     key = ec.generate_private_key(ec.SECP256R1())
-    host = next((name for name in names.dns if name != "localhost"), "this machine")
+    host = next((name.split(".")[0] for name in names.dns if name != LOOPBACK_NAME), "this machine")
     subject = x509.Name(
         [
             x509.NameAttribute(NameOID.ORGANIZATION_NAME, ORGANISATION),
@@ -248,11 +249,17 @@ def _make_authority(folder: Path, names: Names, now: dt.datetime):
 
 
 def _constraints(names: Names) -> x509.NameConstraints:
-    """This machine's names and `.local`; the private, shared, link-local and loopback ranges
-    and this machine's own addresses outside them."""
-    dns = list(PERMITTED_NAMES)
-    dns += [name for name in names.dns if not _name_within(name, dns)]
-    networks = list(PERMITTED_NETWORKS)
+    """This machine's names with a dot, and `localhost`; the networks of its interfaces,
+    loopback, and each of its addresses outside them."""
+    dns: list[str] = []
+    for name in names.dns:
+        if ("." in name or name == LOOPBACK_NAME) and not _name_within(name, dns):
+            dns.append(name)
+    networks = [*LOOPBACK_NETWORKS]
+    for text in names.networks:
+        network = ipaddress.ip_network(text)
+        if network not in networks:
+            networks.append(network)
     for text in names.ips:
         address = ipaddress.ip_address(text)
         if not any(address in network for network in networks):
@@ -260,6 +267,26 @@ def _constraints(names: Names) -> x509.NameConstraints:
     permitted: list[x509.GeneralName] = [x509.DNSName(name) for name in dns]
     permitted += [x509.IPAddress(network) for network in networks]
     return x509.NameConstraints(permitted_subtrees=permitted, excluded_subtrees=None)
+
+
+def _advice(folder: Path, authority: x509.Certificate) -> tuple[str, ...]:
+    """A sentence when the authority was made with the wider constraints of earlier versions
+    (every private range, all of `.local`, the bare host name): it keeps working, and removing
+    the folder narrows it, at the price of every tablet trusting again."""
+    try:
+        constraints = authority.extensions.get_extension_for_class(x509.NameConstraints).value
+    except x509.ExtensionNotFound:
+        return ()
+    subtrees = constraints.permitted_subtrees or []
+    names = [item.value for item in subtrees if isinstance(item, x509.DNSName)]
+    if all("." in name or name == LOOPBACK_NAME for name in names):
+        return ()
+    return (
+        f"The certificate authority in {folder} was made by an earlier version, with wider "
+        "constraints (every private network, all of .local and the bare host name); it keeps "
+        "working. To narrow it to this machine's own names and networks, remove the folder and "
+        "start again: every tablet then trusts the new one (step 1).",
+    )
 
 
 def _covered(authority: x509.Certificate, names: Names) -> tuple[Names, list[str]]:

@@ -68,11 +68,14 @@ def https_port(app: Flask) -> int:
 
 def names(app: Flask, host: str) -> Names:
     """Every name and address a tablet may open this machine by, as the certificate holds them:
-    the addresses the server offers on `host` and the `HTTPS_NAMES` beside the machine's own."""
+    the addresses the server offers on `host` and the `HTTPS_NAMES` beside the machine's own;
+    with the networks of its interfaces, for a new authority's constraints."""
     given = app.config["HTTPS_NAMES"] or ""
     extra = [name.strip() for name in given.split(",") if name.strip()]
     try:
-        return certificates.machine_names(network.tablet_addresses(host), extra=extra)
+        return certificates.machine_names(
+            network.tablet_addresses(host), extra=extra, networks=network.machine_networks()
+        )
     except ValueError as error:
         raise SystemExit(f"HTTPS_NAMES: {error}") from None
 
@@ -220,7 +223,8 @@ class Connection(HTTPConnection):
 class Renewal(threading.Thread):
     """Asks for the certificate again every `interval` seconds while the server runs; when
     something was made (the certificate neared its end, or an address changed), the HTTPS
-    server takes the new one without a restart: connections from then on get it."""
+    server takes the new one without a restart: connections from then on get it, and what it
+    leaves out (an address on a network the authority was not made for) is said."""
 
     def __init__(
         self,
@@ -254,6 +258,10 @@ class Renewal(threading.Thread):
             return
         for line in made.made:
             self.log(f"HTTPS certificate renewed: {line}")
+        if made.made:
+            # A new address on another network: the tablets there meet a warning, so say why.
+            for line in made.left_out:
+                self.log(line)
 
     def stop(self) -> None:
         self.stopped.set()

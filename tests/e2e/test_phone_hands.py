@@ -182,3 +182,42 @@ def test_four_phones_enter_the_whole_round_and_one_tap_saves_it(tablet, live_ser
     assert played["out"] == "Dan"
     assert played["penalties"] == {"Ann": 15, "Bob": 20, "Cat": 2, "Dan": 0}
     assert played["leftovers"] == {"Ann": ["5", "Q"], "Bob": ["K", "K"], "Cat": ["2"], "Dan": []}
+
+
+def visible_at_first(page, selector: str) -> dict:
+    """The box of the first element `selector` finds, with the page scrolled to its top."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    return page.evaluate(
+        """(selector) => {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            return {top: box.top, bottom: box.bottom, height: innerHeight};
+        }""",
+        selector,
+    )
+
+
+def test_a_phones_first_screen_shows_the_player_the_pad_and_send(tablet, live_server, axe_source):
+    page = by_lan_name(tablet, live_server, "landscape")
+    start_game(page)
+    page.get_by_role("button", name="Players enter their own hands").tap()
+    code = page.locator(".round-code").inner_text()
+    context, phone = phone_at(tablet, live_server)
+    join_by_code(phone, code, "Bob")
+    boxes = {
+        selector: visible_at_first(phone, selector)
+        for selector in ("h1", ".cardpad .pad-rank", ".phone-penalty", ".send-hand")
+    }
+    outside = {
+        selector: box
+        for selector, box in boxes.items()
+        if box["top"] < 0 or box["bottom"] > box["height"]
+    }
+    assert outside == {}, boxes
+    # Send stays in reach while the pad is used further down.
+    phone.locator('.cardpad button[data-rank="K"]').tap()
+    phone.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    send = phone.get_by_role("button", name="Send")
+    assert send.bounding_box()["y"] + send.bounding_box()["height"] <= PHONE_VIEWPORT["height"]
+    assert axe_violations(phone, axe_source) == []
+    send.tap()
+    expect(phone.locator(".flash")).to_have_text("Sent: 10 — the scorekeeper's tablet has it")

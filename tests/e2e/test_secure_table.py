@@ -16,32 +16,25 @@ from playwright.sync_api import expect
 
 from scorekeeper.tls import certificates
 from tests.support.browser import LAN_NAME, TABLET_VIEWPORTS
-from tests.support.server import Client, Server
-from tests.support.tablet import noting_problems, start_game
-from tests.support.trust import launch_trusting, trusting_home
+from tests.support.server import Client
+from tests.support.tablet import start_game
+from tests.support.trust import Profiles, lan_https_server, trusting_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("secure_table")]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, module_database):
-    folder = tmp_path_factory.mktemp("secure-table")
-    env = {"TLS_FOLDER": str(folder / "tls"), "HTTPS_NAMES": LAN_NAME}
-    running = Server(module_database("book"), folder / "server.log", env, https=True)
     # Ports of its own choosing would be bound without SO_REUSEADDR (cheroot's rule for port 0),
     # and the restart below could then not take them again while old connections linger.
-    running.start(ports=(unused_port(), unused_port()))
-    yield running
-    running.stop()
+    ports = (unused_port(), unused_port())
+    yield from lan_https_server(tmp_path_factory, module_database, "secure-table", ports)
 
 
 @pytest.fixture(scope="module")
 def trusting(browser, server, tmp_path_factory):
     """A chromium whose NSS database holds the authority the server made at its first start."""
-    home = trusting_home(tmp_path_factory.mktemp("tablet-home"), server.tls_folder / "ca.crt")
-    chromium = launch_trusting(browser, home)
-    yield chromium
-    chromium.close()
+    yield from trusting_chromium(browser, server, tmp_path_factory)
 
 
 def unused_port() -> int:
@@ -63,19 +56,13 @@ def plain(server) -> str:
 def open_page():
     """Opens a page of a fresh profile of `chromium` at a tablet size; every profile it opened
     is closed after the test. `page.problems` holds the page's script errors."""
-    contexts = []
+    profiles = Profiles()
 
     def opened(chromium, base_url: str, viewport: str = "landscape"):
-        context = chromium.new_context(
-            viewport=TABLET_VIEWPORTS[viewport], has_touch=True, base_url=base_url
-        )
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        return noting_problems(context.new_page())
+        return profiles.open(chromium, TABLET_VIEWPORTS[viewport], base_url=base_url)
 
     yield opened
-    for context in contexts:
-        context.close()
+    profiles.close()
 
 
 @pytest.mark.parametrize("viewport", sorted(TABLET_VIEWPORTS))

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from scorekeeper import qr
 from scorekeeper.extensions import db
 from scorekeeper.phones.models import PhoneHand
 from tests.support.book import start
@@ -248,3 +249,22 @@ def test_the_code_as_a_qr_code(client, table):
     svg = client.get(f"/games/{game_id}/rounds/1/phones/qr.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     assert svg.data.startswith(b"<?xml") and b"<svg" in svg.data
+
+
+def test_over_https_the_tablet_offers_guests_phones_the_plain_address_too(app, client, table):
+    game_id, code = table
+    app.config.update(SERVE_PORT=5000, SERVE_HTTPS_PORT=5443)
+    page = client.get(f"/games/{game_id}/rounds/1/phones", base_url="https://localhost:5443")
+    words = text_of(page)
+    assert "Guests' phones: scan this one (plain address, no warning)" in words
+    assert "Phones that trust this score book" in words
+    assert f"open http://localhost:5000/join and type {code}" in words
+    assert page.text.count('class="join-qr') == 2
+    # The plain one's QR code is drawn in the page; the secure one is the page's own address.
+    assert qr.svg_data_uri(f"http://localhost:5000/join/{code}") in page.text
+    # Over plain HTTP, or with HTTPS not served, the one address there is.
+    for base, https_port in (("http://localhost:5000", 5443), ("https://localhost:5443", None)):
+        app.config["SERVE_HTTPS_PORT"] = https_port
+        page = client.get(f"/games/{game_id}/rounds/1/phones", base_url=base)
+        assert "Guests' phones" not in text_of(page)
+        assert page.text.count('class="join-qr') == 1

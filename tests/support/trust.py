@@ -8,13 +8,16 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cryptography import x509
 
 from scorekeeper.tls import certificates
-from tests.support.browser import CHROMIUM_ARGS, chromium_path
+from tests.support.browser import CHROMIUM_ARGS, LAN_NAME, chromium_path
+from tests.support.server import Server
+from tests.support.tablet import noting_problems
 
 
 def make_authority(folder: Path) -> x509.Certificate:
@@ -59,3 +62,47 @@ def launch_trusting(browser, home: Path):
         args=CHROMIUM_ARGS,
         env={**os.environ, "HOME": str(home)},
     )
+
+
+def lan_https_server(tmp_path_factory, module_database, label: str, ports=(0, 0)) -> Iterator:
+    """`python -m scorekeeper.serve --https yes` as its own process on a module's database, the
+    LAN name among its certificate's names, its authority in a folder of the test's own; for a
+    module-scoped fixture to yield from."""
+    folder = tmp_path_factory.mktemp(label)
+    env = {"TLS_FOLDER": str(folder / "tls"), "HTTPS_NAMES": LAN_NAME}
+    running = Server(module_database("book"), folder / "server.log", env, https=True)
+    running.start(ports=ports)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def trusting_chromium(browser, server: Server, tmp_path_factory) -> Iterator:
+    """A chromium whose NSS database holds the authority `server` made at its first start; for
+    a fixture to yield from."""
+    home = trusting_home(tmp_path_factory.mktemp("tablet-home"), server.tls_folder / "ca.crt")
+    chromium = launch_trusting(browser, home)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+
+
+class Profiles:
+    """Fresh browser profiles of any chromium, each at its own size, by touch; `close` closes
+    every one opened."""
+
+    def __init__(self) -> None:
+        self.contexts: list = []
+
+    def open(self, chromium, viewport: dict, **options):
+        """A page of a new profile; `page.problems` holds its script errors."""
+        context = chromium.new_context(viewport=viewport, has_touch=True, **options)
+        context.set_default_timeout(10_000)
+        self.contexts.append(context)
+        return noting_problems(context.new_page())
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()

@@ -7,6 +7,7 @@ import datetime as dt
 import ipaddress
 import os
 import stat
+from unittest import mock
 
 import pytest
 from cryptography import x509
@@ -19,12 +20,16 @@ from scorekeeper.tls.certificates import Names
 NOW = dt.datetime(2026, 12, 2, 18, 0, tzinfo=dt.UTC)
 # The laptop of tests/web/test_serve.py: Wi-Fi, a container bridge, a VPN, and loopback.
 LAPTOP = {"lo": ["127.0.0.1"], "wlan0": ["192.168.1.20"], "docker0": ["172.17.0.1"]}
+# Its interfaces' networks, as `network.machine_networks` reads them.
+LAPTOP_NETWORKS = ("127.0.0.0/8", "192.168.1.0/24", "172.17.0.0/16", "::1/128")
 
 
 def laptop_names(addresses=None, extra=()) -> Names:
     if addresses is None:
         addresses = network.tablet_addresses("0.0.0.0", LAPTOP, preferred="192.168.1.20")
-    return certificates.machine_names(addresses, extra, hostname="ann-laptop", fqdn="ann-laptop")
+    return certificates.machine_names(
+        addresses, extra, hostname="ann-laptop", fqdn="ann-laptop", networks=LAPTOP_NETWORKS
+    )
 
 
 def fingerprint_of(folder) -> str | None:
@@ -70,7 +75,7 @@ def test_the_first_start_makes_an_authority_and_a_certificate_for_every_printed_
     assert len(made.made) == 2 and "certificate authority" in made.made[0]
     names = alternative_names(load(made.certificate))
     assert set(printed) <= names
-    assert {"localhost", "ann-laptop", "ann-laptop.local", "127.0.0.1", "::1"} <= names
+    assert {"localhost", "ann-laptop.local", "127.0.0.1", "::1"} <= names
     for name in [*printed, "localhost", "ann-laptop.local", "127.0.0.1"]:
         assert verifies(folder, name), name
     assert not verifies(folder, "192.168.1.99")  # an address the certificate does not hold
@@ -85,25 +90,70 @@ def test_a_server_certificate_lives_at_most_397_days_and_only_serves(folder):
     assert not leaf.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
 
 
-def test_the_authority_is_name_constrained_to_this_machine_and_the_private_ranges(folder):
-    names = laptop_names(["192.168.1.20", "203.0.113.7"], extra=["scores.lan"])
-    certificates.ensure(folder, names, now=NOW)
+def constraints_of(folder) -> tuple[set[str], set[str]]:
+    """The DNS names and the networks the folder's authority may vouch for."""
     authority = load(folder / certificates.AUTHORITY_CERTIFICATE)
     extension = authority.extensions.get_extension_for_class(x509.NameConstraints)
     assert extension.critical
+    assert authority.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
     permitted = extension.value.permitted_subtrees
     dns = {item.value for item in permitted if isinstance(item, x509.DNSName)}
     networks = {str(item.value) for item in permitted if isinstance(item, x509.IPAddress)}
-    assert dns == {"localhost", "local", "ann-laptop", "scores.lan"}
-    assert {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10"} <= networks
-    assert {"169.254.0.0/16", "127.0.0.0/8", "fe80::/10", "fc00::/7"} <= networks
-    assert "203.0.113.7/32" in networks  # the machine's own public address when it was made
-    assert authority.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+    return dns, networks
 
 
-@pytest.mark.parametrize("name", ["bank.example", "www.google.com", "8.8.8.8", "scores.lan.evil"])
+def test_the_authority_is_constrained_to_the_machines_own_networks_and_full_names(folder):
+    names = certificates.machine_names(
+        ["192.168.1.20", "203.0.113.7"],
+        ["scores.lan"],
+        hostname="dev",
+        fqdn="dev.fritz.box",
+        networks=["192.168.1.0/24", "172.17.0.0/16", "2001:db8:5:6::/64", "127.0.0.0/8"],
+    )
+    certificates.ensure(folder, names, now=NOW)
+    dns, networks = constraints_of(folder)
+    # Never a one-label name (`dev` would be every `*.dev` site), nor all of `.local`.
+    assert dns == {"localhost", "dev.local", "dev.fritz.box", "scores.lan"}
+    assert networks == {
+        "192.168.1.0/24",
+        "172.17.0.0/16",
+        "2001:db8:5:6::/64",
+        "127.0.0.0/8",
+        "::1/128",
+        "203.0.113.7/32",  # an address the server offers outside every interface's network
+    }
+    certificate = alternative_names(load(folder / certificates.SERVER_CERTIFICATE))
+    assert certificate == {
+        "localhost",
+        "dev.local",
+        "dev.fritz.box",
+        "scores.lan",
+        "192.168.1.20",
+        "203.0.113.7",
+        "127.0.0.1",
+        "::1",
+    }
+    assert verifies(folder, "dev.local") and verifies(folder, "192.168.1.20")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "bank.example",
+        "www.google.com",
+        "8.8.8.8",
+        "scores.lan.evil",
+        "shop.dev",  # the host is called `dev`: a public top-level domain
+        "dev",
+        "printer.local",  # another machine's `.local` name
+        "10.1.2.3",  # private, but not a network this machine is on
+        "192.168.2.9",
+        "100.64.0.1",
+    ],
+)
 def test_a_stolen_authority_key_cannot_vouch_for_another_site(folder, tmp_path, name):
-    certificates.ensure(folder, laptop_names(extra=["scores.lan"]), now=NOW)
+    names = certificates.machine_names(["192.168.1.20"], ["scores.lan"], hostname="dev", fqdn="dev")
+    certificates.ensure(folder, names, now=NOW)
     key = certificates._read_key(folder / certificates.AUTHORITY_KEY)
     authority = load(folder / certificates.AUTHORITY_CERTIFICATE)
     forged = tmp_path / "forged"
@@ -112,6 +162,44 @@ def test_a_stolen_authority_key_cannot_vouch_for_another_site(folder, tmp_path, 
     certificates._make_server(forged, key, authority, Names(dns=dns, ips=ips), NOW)
     leaf = load(forged / certificates.SERVER_CERTIFICATE)
     assert not verifies(folder, name, leaf=leaf)
+
+
+def test_the_one_label_host_name_is_not_in_the_certificate_its_local_name_is():
+    names = certificates.machine_names(["10.0.0.5"], hostname="app", fqdn="app")
+    assert names.dns == ("localhost", "app.local")
+
+
+def old_authority(folder, names: Names) -> None:
+    """An authority as earlier versions made it: every private range, `.local` and the one-label
+    host name in its constraints."""
+    wide = x509.NameConstraints(
+        permitted_subtrees=[
+            *(x509.DNSName(name) for name in ("localhost", "local", "ann-laptop")),
+            *(
+                x509.IPAddress(ipaddress.ip_network(block))
+                for block in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "127.0.0.0/8")
+            ),
+        ],
+        excluded_subtrees=None,
+    )
+    with mock.patch.object(certificates, "_constraints", lambda names: wide):
+        certificates.ensure(folder, names, now=NOW)
+
+
+def test_an_authority_of_an_earlier_version_keeps_working_and_start_says_how_to_narrow_it(
+    folder,
+):
+    old_authority(folder, laptop_names())
+    fingerprint = fingerprint_of(folder)
+    made = certificates.ensure(folder, laptop_names(), now=NOW + dt.timedelta(days=1))
+    assert fingerprint_of(folder) == fingerprint  # no tablet has to trust again
+    assert verifies(folder, "192.168.1.20") and verifies(folder, "ann-laptop.local")
+    assert len(made.advice) == 1
+    assert "wider" in made.advice[0] and str(folder) in made.advice[0]
+    assert certificates.ensure(folder, laptop_names(), now=NOW).advice == made.advice
+    (folder / certificates.AUTHORITY_KEY).unlink()  # as the advice says: the folder removed
+    remade = certificates.ensure(folder, laptop_names(), now=NOW)
+    assert remade.advice == () and fingerprint_of(folder) != fingerprint
 
 
 def test_both_keys_are_private_to_this_user_and_the_folder_too(folder):
@@ -238,7 +326,7 @@ def test_machine_names_skip_a_host_name_no_certificate_holds():
 
 def test_machine_names_take_the_router_given_name_and_lower_case():
     names = certificates.machine_names([], hostname="Ann-Laptop", fqdn="Ann-Laptop.fritz.box")
-    assert names.dns == ("localhost", "ann-laptop", "ann-laptop.local", "ann-laptop.fritz.box")
+    assert names.dns == ("localhost", "ann-laptop.local", "ann-laptop.fritz.box")
 
 
 def test_an_extra_name_that_is_no_host_name_is_named_in_the_error():
@@ -248,3 +336,24 @@ def test_an_extra_name_that_is_no_host_name_is_named_in_the_error():
 
 def test_nothing_to_read_before_the_authority_is_made(folder):
     assert certificates.read_authority(folder) is None
+
+
+@pytest.mark.parametrize(
+    ("address", "netmask", "network_"),
+    [
+        ("192.168.1.20", "255.255.255.0", "192.168.1.0/24"),
+        ("10.1.2.3", "255.0.0.0", "10.0.0.0/8"),
+        ("2001:db8:5:6::7", "ffff:ffff:ffff:ffff::", "2001:db8:5:6::/64"),
+        ("127.0.0.1", "255.0.0.0", "127.0.0.0/8"),
+        ("fe80::1%wlan0", "ffff:ffff:ffff:ffff::", None),  # link-local: no address offered
+        ("169.254.3.4", "255.255.0.0", None),
+        ("aa:bb:cc:dd:ee:ff", None, None),  # a hardware address
+    ],
+)
+def test_an_interfaces_network_is_its_address_with_its_prefix_length(address, netmask, network_):
+    assert network.interface_network(address, netmask) == network_
+
+
+def test_an_extra_name_without_a_dot_is_refused():
+    with pytest.raises(ValueError, match=r"with a dot .*'scores'"):
+        certificates.machine_names([], ["scores"], hostname="a")

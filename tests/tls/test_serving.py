@@ -235,10 +235,15 @@ def der(path: Path) -> bytes:
     return ssl.PEM_cert_to_DER_cert(path.read_text())
 
 
+def on_the_home_network(address: str) -> certificates.Names:
+    """This machine's names at `address` on the home network, 192.168.1.0/24."""
+    return certificates.machine_names([address], networks=["192.168.1.0/24"])
+
+
 @pytest.fixture
 def https_in_process(tmp_path):
     """An HTTPS server in this process, as `make run` binds it, on the first certificate."""
-    first = certificates.ensure(tmp_path, certificates.machine_names(["192.168.1.20"]))
+    first = certificates.ensure(tmp_path, on_the_home_network("192.168.1.20"))
     first_der = der(first.certificate)
     tls = serving.adapter(first)
     (server,) = serve.bind(
@@ -259,7 +264,7 @@ def https_in_process(tmp_path):
 def test_a_renewed_certificate_is_served_without_a_restart(https_in_process, tmp_path):
     port, tls, first = https_in_process
     assert served_certificate(port) == first
-    moved = certificates.machine_names(["192.168.1.21"])  # the laptop changed networks
+    moved = on_the_home_network("192.168.1.21")  # a new lease
     logged: list[str] = []
     renewal = serving.Renewal(
         lambda: certificates.ensure(tmp_path, moved), tls, interval=0.05, log=logged.append
@@ -291,3 +296,18 @@ def test_nothing_made_is_nothing_reloaded_and_a_failure_keeps_the_certificate(ht
     serving.Renewal(broken, tls, log=logged.append).check()
     assert logged == ["Could not renew the HTTPS certificate: [Errno 28] No space left on device"]
     assert served_certificate(port) == first
+
+
+def test_a_renewal_for_an_address_the_authority_cannot_vouch_for_says_so(
+    https_in_process, tmp_path
+):
+    port, tls, first = https_in_process
+    logged: list[str] = []
+    club = certificates.machine_names(["10.0.0.7"], networks=["10.0.0.0/24"])  # another network
+    serving.Renewal(lambda: certificates.ensure(tmp_path, club), tls, log=logged.append).check()
+    assert logged[0].startswith("HTTPS certificate renewed: Made a server certificate")
+    assert logged[1:] == [
+        "The certificate leaves out 10.0.0.7: it is outside the names"
+        " and networks the authority was made for (remove the folder to make a new one for the"
+        " networks this machine is on now; every tablet then trusts again)."
+    ]

@@ -483,6 +483,7 @@ def certificate_asked(monkeypatch, tmp_path):
         authority=tmp_path / "ca.crt",
         made=("Made a certificate authority in instance/tls.",),
         left_out=(),
+        advice=(),
     )
 
     def credentials(app, host):
