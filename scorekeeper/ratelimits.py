@@ -56,8 +56,10 @@ BAD_EDIT_LINKS = Kind(
     ("GET",),
     counts=lambda response: response.status_code == 403,
 )
-# Every try at a round's code from a phone (the seat picker, a seat taken): a guesser of codes
-# gets few tries, a table of eight phones never meets it.
+# Every try at a round's code from a phone that holds no seat of its round: the code form, and
+# every request under /join/<code> and /api/join/<code> (counted by `phones.access`). A guesser
+# of codes gets few tries; a table of eight phones never meets it, since a phone once seated
+# is not counted again in its round.
 JOINS = Kind("RATELIMIT_JOINS", "tries at a round's code", ("GET", "POST"))
 KINDS = (NEW_GAMES, IMPORTS, BAD_EDIT_LINKS, JOINS)
 
@@ -112,12 +114,18 @@ def limited(kind: Kind) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         @functools.wraps(view)
         def counted(*args: Any, **kwargs: Any) -> Any:
             if request.method in kind.methods:
-                current_app.extensions[EXTENSION].count[kind]()
+                count(kind)
             return view(*args, **kwargs)
 
         return counted
 
     return decorate
+
+
+def count(kind: Kind) -> None:
+    """Count this request against the kind's limit now, whatever its method, or raise
+    `RateLimitExceeded` (answered 429 by `too_many`)."""
+    current_app.extensions[EXTENSION].count[kind]()
 
 
 def too_many(error: RateLimitExceeded):

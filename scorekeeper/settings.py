@@ -124,8 +124,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "RATELIMIT_JOINS",
         "20 per minute",
-        "Tries at a round's code from phones (`/join/<code>`, `POST /api/join/<code>`) one"
-        " client address may make: eight phones join in eight.",
+        "Tries at a round's code from phones one client address may make: every request under"
+        " `/join/<code>` and `/api/join/<code>` (and the `/join` form) from a phone holding no"
+        " seat of that round: a phone joins in three (the code, its seats, its tap); once seated it"
+        " is not counted.",
         from_env=True,
     ),
     Setting(

@@ -14,12 +14,13 @@ from typing import Any
 
 from flask import Response, g, request, url_for
 
-from .. import security
+from .. import ratelimits, security
 from ..database import READ_METHODS
 from ..jsonapi import is_api_request
 from ..scorebook.models import Game
 from ..scorebook.writeonce import SEAT_TOKEN_HEADER
 from . import service
+from .errors import NoSuchCode
 
 HEADER = SEAT_TOKEN_HEADER
 COOKIE = "phone"
@@ -62,33 +63,52 @@ def join_url(code: str) -> str:
 def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False):
     """Find the round open under the route's `code` (`NoSuchCode` otherwise, the same for any
     wrong, closed or expired code) as `g.opening`, with its game `g.game`. With `seat`, the seat
-    this phone's token holds is `g.seat` (`BadSeatToken` without one).
+    this phone's token holds is `g.seat`; a phone holding no seat of the round is answered
+    `NoSuchCode` too, so a live code and a wrong one look the same to a phone without a seat.
 
-    A write locks before `write_once` looks for its token, so a twin still running in another
-    process has finished (and is found) first: a phone's send locks its own seat's row alone,
-    so eight phones sending at once never wait for each other on PostgreSQL; taking a seat
-    locks the game's row, since it looks at every seat. (SQLite's writers queue for the whole
-    database already.)"""
+    Every request that holds no seat of the code's round is counted against `RATELIMIT_JOINS`
+    (`ratelimits.JOINS`), found or not, on every route under a code: a guesser's tries are
+    counted wherever they are made, and answered alike. A phone once seated is not counted
+    again in its round (its sends, its page, its retries), so a table never meets the limit
+    in play, and a seat's token (128 random bits) cannot be guessed instead.
+
+    A write locks its game's row first: for update to take a seat (it looks at every seat), in
+    share mode to send a hand, so sends never wait for each other but the tablet's writes
+    (saving the round, closing it, releasing a seat), which lock the row for update, wait for
+    the sends and they for them; a send then locks its own seat's row, so a twin still running
+    in another process has finished (and `write_once` finds it) first. Once locked, the opening
+    is read again, seats and facts, as another process left it: what was read before the lock
+    may be a seat since taken or a round since saved. (SQLite's writers queue for the whole
+    database before their first read already.)"""
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(view)
         def checked(*args: Any, **kwargs: Any) -> Any:
+            code = kwargs["code"]
             token = held_token()
             writes = request.method not in READ_METHODS
-            lock_game = writes and not seat
+            lock: service.Lock = ("share" if seat else "update") if writes else None
             loaded: dict[int, Game] = {}
 
             def load(game_id: int) -> Game:
                 if game_id not in loaded:
-                    loaded[game_id] = service.phone_game(game_id, lock_game)
+                    loaded[game_id] = service.phone_game(game_id, lock)
                 return loaded[game_id]
 
-            opening = service.opening_for(kwargs["code"], token, load)
-            g.game, g.opening = load(opening.game_id), opening
-            if seat:
-                g.seat = service.seat_for_token(opening, token)
-                if writes:
-                    service.lock_seat(g.seat)
+            try:
+                opening = service.opening_for(code, token, load)
+            except NoSuchCode:
+                ratelimits.count(ratelimits.JOINS)
+                raise
+            g.game = load(opening.game_id)
+            g.opening = opening = service.read_again(opening) if writes else opening
+            held = service.held_seat(opening, token)
+            if held is None:
+                ratelimits.count(ratelimits.JOINS)
+                if seat:
+                    raise NoSuchCode(code)
+            elif seat:
+                g.seat = service.lock_seat(held) if writes else held
             return view(*args, **kwargs)
 
         return checked

@@ -7,7 +7,6 @@ from typing import Any
 
 from flask import g, jsonify, request
 
-from .. import ratelimits
 from ..jsonapi import ApiError, blueprint, field, json_body
 from ..scorebook import api as scorebook_api
 from ..scorebook import keys, names, writeonce
@@ -69,7 +68,6 @@ def release_seat(game_id: int, number: int, name: str):
 
 
 @bp.post("/join/<code>")
-@ratelimits.limited(ratelimits.JOINS)
 @phone_required
 @writeonce.write_once
 def join(code: str):

@@ -32,9 +32,12 @@ def round_facts(game_id: int, number: int) -> RoundFacts:
     return RoundFacts(int(row[0]), int(row[1]))
 
 
-def openings(*where, hands: bool = False, limit: int | None = None) -> list[RoundOpening]:
+def openings(
+    *where, hands: bool = False, limit: int | None = None, again: bool = False
+) -> list[RoundOpening]:
     """The openings `where` says, newest first, each with its facts read in the same statement
-    (and with `hands`, its seats too)."""
+    (and with `hands`, its seats too). With `again`, an opening this session holds already is
+    read again as it is now (its seats and facts too), not kept as it was first read."""
     last = (
         db.select(func.coalesce(func.max(Round.number), 0))
         .where(Round.game_id == RoundOpening.game_id)
@@ -57,6 +60,8 @@ def openings(*where, hands: bool = False, limit: int | None = None) -> list[Roun
         statement = statement.options(joinedload(RoundOpening.hands))
     if limit is not None:
         statement = statement.limit(limit)
+    if again:
+        statement = statement.execution_options(populate_existing=True)
     found = []
     for opening, last_round, entries in db.session.execute(statement).unique():
         opening.__dict__["_facts"] = RoundFacts(int(last_round), int(entries))

@@ -9,7 +9,8 @@ hears at once of a card it misread.
 
 A write is flushed here, never committed: the route commits it with its answer
 (`writeonce.write_once`). Every route that writes locks first (`access.phone_required`): a
-phone's send its seat's row, so phones never wait for each other; taking a seat the game's.
+phone's send shares the game's row with the other sends and locks its own seat's row, so phones
+never wait for each other and the tablet's save waits for them; taking a seat locks the game's.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
@@ -38,6 +39,8 @@ from .models import PhoneHand, RoundOpening
 from .openings import is_live, openings, round_facts, saved_round
 
 KINDS = ("cards", "points", "out")
+# How a phone's write locks its game's row (`phone_game`): for update, shared, or not at all.
+Lock = Literal["update", "share"] | None
 # Tries at a free code before giving up (20^4 codes: a clash is rare, two in a row rarer).
 CODE_TRIES = 12
 
@@ -294,14 +297,24 @@ def claim_seat(
     return row, token
 
 
-def phone_game(game_id: int, lock: bool = False) -> Game:
-    """The game a phone's request needs: its row (locked for a write that looks at every seat,
-    see `access.phone_required`) and its seats; its rounds are not read (`round_facts` says
-    what the phones need of them)."""
+def phone_game(game_id: int, lock: Lock = None) -> Game:
+    """The game a phone's request needs: its row and its seats; its rounds are not read
+    (`round_facts` says what the phones need of them). `lock` (see `access.phone_required`):
+    "update" for a write that looks at every seat (taking one), "share" for a send: sends hold
+    it together, while the tablet's writes (saving the round, closing it, releasing a seat),
+    which lock the row for update, wait for them and they for it."""
     statement = db.select(Game).where(Game.id == game_id).options(joinedload(Game.players))
-    if lock:
-        statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
+    if lock is not None:
+        statement = statement.with_for_update(of=Game, read=lock == "share")
+        statement = statement.execution_options(populate_existing=True)
     return db.session.scalars(statement).unique().one()
+
+
+def read_again(opening: RoundOpening) -> RoundOpening:
+    """The opening as it is now, once its game's row is locked: its seats and its facts read
+    again, since another process may have taken a seat, or saved the round, before the lock was
+    held (PostgreSQL reads what was committed when each statement starts)."""
+    return openings(RoundOpening.id == opening.id, hands=True, again=True)[0]
 
 
 def lock_seat(row: PhoneHand) -> PhoneHand:
@@ -318,13 +331,21 @@ def lock_seat(row: PhoneHand) -> PhoneHand:
     return row
 
 
-def seat_for_token(opening: RoundOpening, token: str | None) -> PhoneHand:
-    """The seat this token holds in the opening, or `BadSeatToken`."""
+def held_seat(opening: RoundOpening, token: str | None) -> PhoneHand | None:
+    """The seat this token holds in the opening, if any."""
     if token:
         hashed = token_hash(token)
         for row in opening.hands:
             if row.token_hash is not None and hmac.compare_digest(row.token_hash, hashed):
                 return row
+    return None
+
+
+def seat_for_token(opening: RoundOpening, token: str | None) -> PhoneHand:
+    """The seat this token holds in the opening, or `BadSeatToken`."""
+    row = held_seat(opening, token)
+    if row is not None:
+        return row
     raise BadSeatToken(
         "this phone holds no seat of this round: pick your name again"
         if opening.closed_at is None

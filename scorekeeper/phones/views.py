@@ -204,17 +204,6 @@ def _no_such_code(error: NoSuchCode):
     return no_round(str((request.view_args or {}).get("code", ""))[:40])
 
 
-@bp.errorhandler(BadSeatToken)
-def _no_seat(error: BadSeatToken):
-    """A phone on a hand page without a seat of the round: to the seat picker while the round
-    is open, else the answer of a code no round holds."""
-    opening = g.get("opening")
-    if opening is None or not openings.is_live(opening):
-        return no_round(opening.code if opening is not None else "")
-    flash("Tap your name to pick your seat first.", "warning")
-    return redirect(url_for("phones.pick_seat", code=opening.code), 303)
-
-
 def no_round(code: str, status: int = 404):
     """The same answer for a wrong, a closed and an expired code: the code form again, with
     what was typed and why; nothing of any game."""
@@ -244,7 +233,6 @@ def join():
 
 
 @bp.get("/join/<code>")
-@ratelimits.limited(ratelimits.JOINS)
 @phone_required
 def pick_seat(code: str):
     """The players' names as big buttons: tap yours."""
@@ -284,7 +272,6 @@ def _picker(opening, form: SeatForm, taken: str | None = None, status=200):
 
 
 @bp.post("/join/<code>")
-@ratelimits.limited(ratelimits.JOINS)
 @phone_required
 @writeonce.write_once
 def take_seat(code: str):

@@ -283,3 +283,123 @@ def test_each_app_counts_apart_and_the_switch_turns_limits_off(fresh_database, t
 def new(app) -> int:
     """Start a game by API from this app's test client: the answer's status."""
     return app.test_client().post("/api/games", json={"players": NAMES}).status_code
+
+
+# --- Round codes --------------------------------------------------------------------------------
+
+# Routes whose `<code>` is not a round's: a shared rule set's link carries the rule set itself.
+NOT_ROUND_CODES = {"rulesets.shared"}
+# The routes a phone joins by: a live code shows its seats there, as it must; everywhere else a
+# phone without a seat of the round is answered as for a wrong code.
+JOINING = {"phones.pick_seat", "phones.take_seat", "phones_api.join"}
+# Codes no round is open under here, as long as the live ones (`codes.LENGTH`).
+WRONG_CODES = ("XXXX", "YYYY")
+
+
+def round_code_routes(app) -> list[tuple[str, str, str]]:
+    """(endpoint, method, path with `{code}`) of every route that resolves a round's code."""
+    routes = []
+    for rule in app.url_map.iter_rules():
+        if "code" not in rule.arguments or rule.endpoint in NOT_ROUND_CODES:
+            continue
+        assert rule.arguments == {"code"}, rule.rule
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            routes.append((rule.endpoint, method, rule.rule.replace("<code>", "{code}")))
+    return routes
+
+
+def try_code(client, method: str, path: str, address: str, **extra):
+    """One try at a code from `address`, with a body that takes no seat: an unknown seat."""
+    body = {"json": {"seat": "Nobody"}} if path.startswith("/api/") else {"data": {}}
+    if method == "PUT":
+        body = {"json": {"cards": "K"}}
+    return client.open(
+        path,
+        method=method,
+        environ_base={"REMOTE_ADDR": address},
+        **(body if method != "GET" else {}),
+        **extra,
+    )
+
+
+def open_code(client) -> str:
+    game = new_game(client)
+    opened = client.post(f"/api/games/{game.id}/rounds/1/open", headers=game.write_headers)
+    assert opened.status_code == 201, opened.get_json()
+    return opened.get_json()["code"]
+
+
+def test_every_route_under_a_round_code_counts_a_phone_without_a_seat(app, client):
+    """A guesser's tries are counted on every route that reads a round's code, pages and API,
+    each method, live codes and wrong ones alike: 20 a minute from one address, then 429."""
+    live = open_code(client)
+    routes = round_code_routes(app)
+    assert {path for _, _, path in routes} >= {
+        "/join/{code}",
+        "/join/{code}/hand",
+        "/api/join/{code}",
+        "/api/join/{code}/hand",
+    }
+    refused = {}
+    for number, (endpoint, method, path) in enumerate(routes, start=10):
+        guesser = app.test_client()
+        address = f"192.168.7.{number}"
+        answers = [
+            try_code(guesser, method, path.format(code=(live, *WRONG_CODES)[n % 3]), address)
+            for n in range(JOINS + 1)
+        ]
+        refused[endpoint, method] = [answer.status_code for answer in answers].count(429)
+        assert answers[-1].status_code == 429, (endpoint, method)
+    assert refused == {route: 1 for route in refused}
+
+
+def test_a_seated_phone_is_never_counted_and_never_held_up_by_a_guesser(app, client):
+    """Once seated, a phone's page, sends and retries are not tries at a code: a whole round of
+    them, then its own address past the limit by guesses, and it still sends."""
+    code = open_code(client)
+    phone = app.test_client()
+    address = {"REMOTE_ADDR": "192.168.7.2"}
+    joined = phone.post(f"/api/join/{code}", json={"seat": "Ann"}, environ_base=address)
+    seat = {"X-Seat-Token": joined.get_json()["token"]}
+    for number in range(3 * JOINS):
+        sent = phone.put(
+            f"/api/join/{code}/hand",
+            json={"points": 2 + number % 20},
+            headers=seat,
+            environ_base=address,
+        )
+        assert sent.status_code == 200, sent.get_json()
+    guesses = [try_code(phone, "GET", "/join/XXXX/hand", "192.168.7.2") for _ in range(JOINS)]
+    assert [answer.status_code for answer in guesses].count(429) == 1  # its join counted
+    sent = phone.put(
+        f"/api/join/{code}/hand", json={"out": True}, headers=seat, environ_base=address
+    )
+    assert sent.status_code == 200, sent.get_json()
+
+
+def test_a_live_code_and_a_wrong_one_answer_alike_to_a_phone_without_a_seat(app, client):
+    """Past the joining routes (which show a live code's seats, to be taken), a phone holding no
+    seat of the round is answered exactly as for a code no round has: status, headers and body,
+    but for the code itself."""
+    live = open_code(client)
+    other = open_code(client)
+    elsewhere = client.post(f"/api/join/{other}", json={"seat": "Ann"}).get_json()["token"]
+    compared = 0
+    for number, (endpoint, method, path) in enumerate(round_code_routes(app), start=10):
+        if endpoint in JOINING:
+            continue
+        address = f"192.168.8.{number}"
+        for token in (None, elsewhere):
+            headers = {"X-Seat-Token": token} if token else {}
+            answers = []
+            for code in (live, live.lower(), WRONG_CODES[0]):
+                phone = app.test_client()
+                if token:
+                    phone.set_cookie("phone", token)
+                answer = try_code(phone, method, path.format(code=code), address, headers=headers)
+                text = answer.get_data(as_text=True).replace(code, "CODE")
+                answers.append((answer.status_code, answer.content_type, text))
+            assert answers[0][0] == 404, (endpoint, method, answers[0])
+            assert answers[0] == answers[1] == answers[2], (endpoint, method)
+            compared += 1
+    assert compared >= 6  # the hand's page (GET, POST) and API (GET, PUT), each with and without
