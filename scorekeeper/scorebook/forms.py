@@ -230,6 +230,14 @@ class RoundForm(WriteOnceForm):
     # The version of the round being corrected, as it was when the form was opened.
     version = HiddenField()
     hands = SeatHands(FormField(HandForm))
+    # The live check beside each hand (static/hands.js): why a hand's penalty cannot be counted
+    # yet, in the words the save would use; `{card}` is the card as typed or written, `{names}`
+    # the hands that hold it together.
+    live_words = {
+        "not_card": "'{card}' is not a card",
+        "over": "more {card} than this game's packs hold",
+        "over_together": "more {card} than this game's packs hold, counting {names}",
+    }
 
     def __init__(self, *args: Any, game: Game, number: int, **kwargs: Any):
         self.game = game
