@@ -102,16 +102,36 @@ export class Notation {
    * or null. `copies`: each natural card's copies (`card`, one a pack) and the jokers (`JK`),
    * from the game's rule set; a rank given without its suit may be any of the suits. */
   overCopies(text, copies) {
+    return this.allOver(text, copies)[0] || null;
+  }
+
+  /* Every card of a cards text held more often than the game's packs hold it, as written, in
+   * the order each went over (see `overCopies`). */
+  allOver(text, copies) {
     const held = new Map();
+    const over = [];
     for (const token of this.tokens(text)) {
       const card = this.read(token);
       if (!card) continue;
       const name = card.joker ? this.joker : this.write(card);
       const most = card.joker ? copies.JK : copies.card * (card.suit ? 1 : this.suits.length);
       held.set(name, (held.get(name) || 0) + 1);
-      if (held.get(name) > most) return name;
+      if (held.get(name) > most && !over.includes(name)) over.push(name);
     }
-    return null;
+    return over;
+  }
+
+  /* The first token of a cards text that is not a card, as typed, or null. */
+  unread(text) {
+    return this.tokens(text).find((token) => !this.read(token)) || null;
+  }
+
+  /* Whether a cards text holds a card `overCopies` named (`name`, as it writes it). */
+  holds(text, name) {
+    return this.tokens(text).some((token) => {
+      const card = this.read(token);
+      return Boolean(card) && (card.joker ? this.joker : this.write(card)) === name;
+    });
   }
 
   /* The penalty of a cards text by `penalties` (each rank's and the joker's, from the engine), or

@@ -71,20 +71,54 @@ export class Hands {
     parts.cards.closest(".hand-cards").hidden = counted;
   }
 
-  /* The hand's penalty beside it: its points as typed, or what its cards count (`notation`,
-   * `penalties`: the server's, see cards.js); a card the game's packs hold fewer of (`copies`)
-   * is named instead. */
-  showPenalty(hand, notation, penalties, copies) {
-    const parts = this.parts(hand);
-    if (!parts.penalty) return;
-    if (this.isCounted(hand)) {
-      const typed = parts.points.value.trim();
-      parts.penalty.textContent = /^[0-9]+$/.test(typed) ? String(Number(typed)) : "?";
-    } else {
-      const over = copies && notation.overCopies(parts.cards.value, copies);
-      parts.penalty.textContent = over
-        ? `? — more ${over} than this game's packs hold`
-        : notation.penalty(parts.cards.value, penalties);
+  /* Each hand's penalty beside it: its points as typed, or what its cards count (`notation`,
+   * `penalties`: the server's, see cards.js); when the save would refuse the hand, "?" and why,
+   * in the server's words (the form's `data-words`): a token that is not a card, or a card the
+   * game's packs hold fewer of (`copies`) than this hand holds, or than the open hands hold
+   * together (those hands named). */
+  showPenalties(notation, penalties, copies) {
+    const words = JSON.parse(this.form.dataset.words || "{}");
+    const open = this.open().filter((hand) => !this.isCounted(hand));
+    const texts = open.map((hand) => this.parts(hand).cards.value);
+    // Each card the open hands hold too many of together, and the hands that hold it.
+    const together = (copies ? notation.allOver(texts.join(" "), copies) : []).map((card) => ({
+      card,
+      holding: open.filter((hand, at) => notation.holds(texts[at], card)),
+    }));
+    for (const hand of this.all) {
+      const parts = this.parts(hand);
+      if (!parts.penalty) continue;
+      if (this.isCounted(hand)) {
+        const typed = parts.points.value.trim();
+        show(parts.penalty, /^[0-9]+$/.test(typed) ? String(Number(typed)) : "?");
+        continue;
+      }
+      const text = parts.cards.value;
+      const unread = notation.unread(text);
+      const over = copies && notation.overCopies(text, copies);
+      if (unread) show(parts.penalty, "?", said(words.not_card, { card: unread }));
+      else if (over) show(parts.penalty, "?", said(words.over, { card: over }));
+      else {
+        const shared = together.find((each) => each.holding.length > 1 && each.holding.includes(hand));
+        const names = shared && shared.holding.map((each) => this.parts(each).name).join(", ");
+        if (shared) show(parts.penalty, "?", said(words.over_together, { card: shared.card, names }));
+        else show(parts.penalty, notation.penalty(text, penalties));
+      }
     }
   }
+}
+
+/* A phrase of the server's with its `{slots}` filled in. */
+function said(phrase, slots) {
+  return (phrase || "").replace(/\{(\w+)\}/g, (whole, name) => slots[name] ?? whole);
+}
+
+/* The penalty in its output, and why it cannot be counted, when it cannot, in smaller type. */
+function show(output, penalty, why) {
+  output.textContent = penalty;
+  if (!why) return;
+  const reason = document.createElement("span");
+  reason.className = "penalty-why";
+  reason.textContent = ` — ${why}`;
+  output.append(reason);
 }

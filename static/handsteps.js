@@ -74,8 +74,7 @@ export class HandSteps {
       if (hand && hand !== this.current()) this.pick(hand);
     });
     form.addEventListener("input", (event) => {
-      const hand = hands.of(event.target);
-      if (hand) hands.showPenalty(hand, this.pad.notation, this.penalties, this.copies);
+      if (hands.of(event.target)) this.showPenalties();
     });
     form.addEventListener("change", (event) => {
       if (event.target.classList.contains("points-toggle")) this.toggled(event);
@@ -160,8 +159,11 @@ export class HandSteps {
     const then = hands.after(hand);
     this.next.textContent = then ? `Next: ${hands.parts(then).name}` : "Done";
     this.next.title = then ? "" : "Go to the Save button";
-    for (const each of hands.all) {
-      hands.showPenalty(each, this.pad.notation, this.penalties, this.copies);
-    }
+    this.showPenalties();
+  }
+
+  /* Every hand's penalty, or why the save would refuse it (hands.js). */
+  showPenalties() {
+    this.hands.showPenalties(this.pad.notation, this.penalties, this.copies);
   }
 }

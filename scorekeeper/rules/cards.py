@@ -221,6 +221,15 @@ def check_copies(cards: Iterable[Card], packs: int, jokers: int) -> None:
 
     Rank-only cards count against their rank (4 suits × packs), exact cards against the packs.
     """
+    over = over_copies(cards, packs, jokers)
+    if over:
+        raise CopyLimitError(over[0][1])
+
+
+def over_copies(cards: Iterable[Card], packs: int, jokers: int) -> list[tuple[str, str]]:
+    """Every kind of card held more often than `packs` packs and `jokers` hold, as `(kind,
+    message)`: the jokers first (`JK`), then each exact card (`7♠`), then each rank (`7`: its
+    cards with a suit and without); `copy_kind` says which cards a kind counts."""
     exact: Counter[tuple[int, str]] = Counter()
     by_rank: Counter[int] = Counter()
     joker_count = 0
@@ -232,21 +241,33 @@ def check_copies(cards: Iterable[Card], packs: int, jokers: int) -> None:
         if card.suit:
             exact[(card.rank, card.suit)] += 1
     pack_words = f"{packs}-pack game" if packs != 1 else "1-pack game"
+    over: list[tuple[str, str]] = []
     if joker_count > jokers:
-        raise CopyLimitError(
-            f"{joker_count} jokers, but this game has only {jokers}: one physical card never counts twice"
-        )
+        packs_held = f"{packs} pack{'' if packs == 1 else 's'}"
+        over.append(("JK", f"{joker_count} jokers, but this game has only {jokers} ({packs_held})"))
     for (rank, suit), count in sorted(exact.items()):
         if count > packs:
             card = Card(rank, suit)
-            raise CopyLimitError(
-                f"{count} × {card}, but a {pack_words} holds only {packs} of each card"
+            over.append(
+                (str(card), f"{count} × {card}, but a {pack_words} holds only {packs} of each card")
             )
     for rank, count in sorted(by_rank.items()):
         if count > 4 * packs:
-            raise CopyLimitError(
-                f"{count} cards of rank {rank_name(rank)}, but a {pack_words} holds only {4 * packs}"
+            over.append(
+                (
+                    rank_name(rank),
+                    f"{count} cards of rank {rank_name(rank)}, but a {pack_words} holds only "
+                    f"{4 * packs}",
+                )
             )
+    return over
+
+
+def copy_kind(kind: str, card: Card) -> bool:
+    """Whether `card` counts against a kind `over_copies` names (`JK`, `7♠` or the rank `7`)."""
+    if card.joker:
+        return kind == "JK"
+    return kind in (card.face(), rank_name(card.rank))
 
 
 def notation() -> dict[str, object]:

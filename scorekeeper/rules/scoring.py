@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, parse_cards
+from .cards import Card, copy_kind, over_copies, parse_cards
 from .errors import RulesError, SeatError
 from .presets import get_rules
 from .ruleset import VALUE_KEYS, RuleSet
@@ -59,16 +59,46 @@ def parse_leftovers(text: str | Iterable[str]) -> tuple[Card, ...]:
     return parse_cards(text, rank_only=True)
 
 
-class LeftoverError(RulesError):
-    """Leftover cards that cannot be: the player out holding cards, another holding none.
+# Where a problem of a round's hands lies: a seat, the seats whose hands hold together more
+# copies of a card than the packs do, or None for the round as a whole.
+Where = int | tuple[int, ...] | None
 
-    `problems` names every seat whose hand is wrong; `seat` is the first of them.
+
+class LeftoverError(RulesError):
+    """Leftover cards that cannot be: the player out holding cards, another holding none, more
+    copies of a card than the packs hold (R1) in one hand or in several together.
+
+    `problems` names every problem at once by where it lies (`Where`; several of one seat are
+    joined by `; `); `seat` is the first seat concerned.
     """
 
     def __init__(self, message: str, seat: int | None = None, problems: dict | None = None):
         super().__init__(message)
         self.seat = seat
-        self.problems: dict[int | None, str] = problems or {seat: message}
+        self.problems: dict[Where, str] = problems or {seat: message}
+
+
+def add_problem(problems: dict, where: Where, text: str) -> None:
+    """Add a problem at `where`, after any already there."""
+    problems[where] = f"{problems[where]}; {text}" if where in problems else text
+
+
+def copy_problems(
+    hands: Mapping[int, Sequence[Card]],
+    rules: RuleSet | str | None = None,
+    players: int | None = None,
+) -> dict[Where, str]:
+    """Every card held more often than the game's packs hold it (R1), by the hand that holds
+    too many of it, or by the seats whose hands hold it when only together they hold too many."""
+    rules = get_rules(rules)
+    everyone = [card for cards in hands.values() for card in cards]
+    problems: dict[Where, str] = {}
+    for kind, text in over_copies(everyone, rules.pack_count(players), rules.joker_count(players)):
+        seats = tuple(
+            seat for seat, cards in sorted(hands.items()) if any(copy_kind(kind, c) for c in cards)
+        )
+        add_problem(problems, seats[0] if len(seats) == 1 else seats, text)
+    return problems
 
 
 def most_points(rules: RuleSet | str | None = None, players: int | None = None) -> int:
@@ -129,7 +159,8 @@ def score_round(
 
     `out` is None when the stock ran out and nobody went out (R9): then everybody scores their hand.
     `counted` holds the hands a table counted itself, in points: their cards are unknown, so no
-    copy limit applies to them. A `LeftoverError` names every seat whose hand is wrong at once.
+    copy limit applies to them. A `LeftoverError` names every problem at once: each by the seat
+    whose hand is wrong, or by the seats whose hands hold too many copies of a card together.
     """
     rules = get_rules(rules)
     players = rules.check_players(players)
@@ -141,8 +172,7 @@ def score_round(
             raise SeatError(f"leftover cards for seat {seat!r}, which does not exist")
     limit = most_points(rules, players)
     penalties = []
-    everyone: list[Card] = []
-    problems: dict[int | None, str] = {}
+    problems: dict[Where, str] = {}
     for seat in range(players):
         cards = tuple(leftovers.get(seat, ()))
         if seat in counted:
@@ -160,12 +190,14 @@ def score_round(
                 if out is not None
                 else "nobody went out, so every player still holds cards (R9)"
             )
-        everyone.extend(cards)
         penalties.append(hand_penalty(cards, rules))
+    held = {seat: tuple(cards) for seat, cards in leftovers.items() if seat not in counted}
+    for where, text in copy_problems(held, rules, players).items():
+        add_problem(problems, where, text)
     if problems:
-        seat, message = next(iter(problems.items()))
+        where, message = next(iter(problems.items()))
+        seat = where[0] if isinstance(where, tuple) else where
         raise LeftoverError(message, seat, problems)
-    rules.check_copies(everyone, players)
     bonus = [0] * players
     if cut_exact:
         bonus[cutter] = rules.cut_bonus

@@ -4,12 +4,15 @@ table's saved rule sets."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import g, jsonify, request, url_for
 
 from .. import ratelimits
 from ..jsonapi import ApiError, blueprint, field, json_body
+from ..rules import RulesError
 from . import (
     errors,
     gamelist,
@@ -45,6 +48,8 @@ def _scorebook_error(error: errors.ScorebookError):
     body: dict[str, Any] = {"error": error.message}
     if isinstance(error, errors.RulesRefused):
         body["problems"] = error.rule_problems
+    if isinstance(error, errors.RoundRefused):
+        body["problems"] = error.places
     current = getattr(error, "current", None)
     if current is not None:
         body["round"] = ledger.round_json(current.game, current)
@@ -144,7 +149,9 @@ def record_round(game_id: int):
     if ledger.next_round(game) is None and number is None:
         raise service.finished(game)
     location = url_for("api.get_game", game_id=game.id)
-    played = service.record_round(game, _round_entry(game, data), number)
+    entry = _round_entry(game, data)
+    with _named_by_place(game, entry):
+        played = service.record_round(game, entry, number)
     return jsonify(ledger.round_json(game, played)), 201, {"Location": location}
 
 
@@ -162,7 +169,9 @@ def correct_round(game_id: int, number: int):
             "(from GET), so a change made meanwhile on another device is never overwritten"
         )
     version = field(data, "version", int)
-    played = service.correct_round(game, number, _round_entry(game, data), version)
+    entry = _round_entry(game, data)
+    with _named_by_place(game, entry):
+        played = service.correct_round(game, number, entry, version)
     return jsonify(ledger.round_json(game, played))
 
 
@@ -192,36 +201,96 @@ def _undo_version() -> int | None:
 
 def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
     """Read `{"cut_exact"?, "out", "leftovers": {name: text or [cards]}, "points"?: {name: n}}`
-    into seats."""
-    cut_exact = field(data, "cut_exact", bool, required=False, default=False)
+    into seats; a body with fields that cannot be read is refused naming every one of them, and
+    what can be judged of its hands before the player out is known (`service.check_hands`)."""
+    places: dict[str, str] = {}
+
+    def read(place: str, reading: Callable[[], Any], default: Any = None) -> Any:
+        try:
+            return reading()
+        except (RulesError, errors.ScorebookError, ApiError) as error:
+            places[place] = getattr(error, "message", None) or str(error)
+            return default
+
+    cut_exact = read(
+        "cut_exact", lambda: field(data, "cut_exact", bool, required=False, default=False), False
+    )
     if "out" not in data:
-        raise ApiError(
+        places["out"] = (
             "'out' is missing: give the name of the player who went out, or null when nobody did"
         )
-    out_name = field(data, "out", str, required=False)
-    out = None if out_name is None else names.seat_of(game, out_name)
-    leftovers = field(data, "leftovers", dict, required="points" not in data, default={})
+    out_name = read("out", lambda: field(data, "out", str, required=False))
+    out = None if out_name is None else read("out", lambda: names.seat_of(game, out_name))
+    leftovers = read(
+        "leftovers",
+        lambda: field(data, "leftovers", dict, required="points" not in data, default={}),
+        {},
+    )
     by_seat: dict[int, str | list[str]] = {}
     for name, cards in leftovers.items():
-        seat = names.seat_of(game, name)
-        if seat in by_seat:
-            raise ApiError(f"the cards of {game.names[seat]} are given twice")
+        place = f"leftovers.{name}"
+        seat = read(place, lambda name=name: names.seat_of(game, name))
         is_list = isinstance(cards, list) and all(isinstance(card, str) for card in cards)
-        if not (is_list or isinstance(cards, str)):
-            raise ApiError(f'the cards of {name!r} must be text like "A♠ K♦ 4♥" or a list of cards')
-        by_seat[seat] = cards
+        if seat in by_seat:
+            places[place] = f"the cards of {game.names[seat]} are given twice"
+        elif not (is_list or isinstance(cards, str)):
+            places[place] = f'the cards of {name!r} must be text like "A♠ K♦ 4♥" or a list of cards'
+        elif seat is not None:
+            by_seat[seat] = cards
     points: dict[int, int] = {}
-    for name, value in field(data, "points", dict, required=False, default={}).items():
-        seat = names.seat_of(game, name)
-        if seat in by_seat or seat in points:
-            raise ApiError(
+    given = read("points", lambda: field(data, "points", dict, required=False, default={}), {})
+    for name, value in given.items():
+        place = f"points.{name}"
+        seat = read(place, lambda name=name: names.seat_of(game, name))
+        if seat is not None and (seat in by_seat or seat in points):
+            places[place] = (
                 f"{game.names[seat]} is given twice: a hand is either in 'leftovers' or in "
                 "'points', not both"
             )
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ApiError(f"the points of {name!r} must be a whole number, not {value!r}")
-        points[seat] = value
-    return service.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact, points=points)
+        elif isinstance(value, bool) or not isinstance(value, int):
+            places[place] = f"the points of {name!r} must be a whole number, not {value!r}"
+        elif seat is not None:
+            points[seat] = value
+    entry = service.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact, points=points)
+    if places:
+        said = list(places.values())
+        try:
+            service.check_hands(game, entry)
+        except errors.ScorebookError as error:
+            said.append(error.message)
+            _add_places(places, game, entry, error.problems)
+        raise errors.RoundRefused("; ".join(said), places)
+    return entry
+
+
+@contextmanager
+def _named_by_place(game: Game, entry: service.RoundEntry) -> Iterator[None]:
+    """The score book's refusal of the round's hands, each problem also named by its place."""
+    try:
+        yield
+    except errors.ScorebookError as error:
+        if type(error) is not errors.ScorebookError:
+            raise
+        places: dict[str, str] = {}
+        _add_places(places, game, entry, error.problems)
+        raise errors.RoundRefused(error.message, places) from None
+
+
+def _add_places(
+    places: dict[str, str], game: Game, entry: service.RoundEntry, problems: dict
+) -> None:
+    """Name each of the score book's problems by the place the request gave the hand in; one
+    that several hands share, at each of them, naming them all."""
+    for where, text in problems.items():
+        seats = where if isinstance(where, tuple) else (where,)
+        said = service.problem_line(game.names, where, text) if isinstance(where, tuple) else text
+        for seat in seats:
+            if seat is None or not 0 <= seat < len(game.names):
+                place = "round"
+            else:
+                kind = "points" if seat in entry.points else "leftovers"
+                place = f"{kind}.{game.names[seat]}"
+            places[place] = f"{places[place]}; {said}" if place in places else said
 
 
 # --- The table's corrections to the game: renames, an early end ------------------------------

@@ -10,7 +10,8 @@ if TYPE_CHECKING:
 
 
 class ScorebookError(Exception):
-    """Input or a request the score book refuses; `problems` says where (a seat, or None)."""
+    """Input or a request the score book refuses; `problems` says where (a seat, the seats whose
+    hands together hold too many copies of a card, or None)."""
 
     status = 400
 
@@ -18,11 +19,13 @@ class ScorebookError(Exception):
         self,
         message: str,
         *,
-        problems: Mapping[int | None, str] | None = None,
+        problems: Mapping[int | tuple[int, ...] | None, str] | None = None,
     ):
         super().__init__(message)
         self.message = message
-        self.problems: dict[int | None, str] = dict(problems) if problems else {None: message}
+        self.problems: dict[int | tuple[int, ...] | None, str] = (
+            dict(problems) if problems else {None: message}
+        )
 
 
 class RulesRefused(ScorebookError):
@@ -57,6 +60,15 @@ class NameRefused(FieldRefused):
 
     def __init__(self, message: str):
         super().__init__(message, "name")
+
+
+class RoundRefused(ScorebookError):
+    """A round the API cannot take; `places` names every problem by where the request gives it
+    (`out`, `cut_exact`, `leftovers.Bob`, `points.Cat`; `round` for the round as a whole)."""
+
+    def __init__(self, message: str, places: Mapping[str, str]):
+        super().__init__(message)
+        self.places = dict(places)
 
 
 def rules_path(path: str) -> str:

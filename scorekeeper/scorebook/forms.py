@@ -230,6 +230,14 @@ class RoundForm(WriteOnceForm):
     # The version of the round being corrected, as it was when the form was opened.
     version = HiddenField()
     hands = SeatHands(FormField(HandForm))
+    # The live check beside each hand (static/hands.js): why a hand's penalty cannot be counted
+    # yet, in the words the save would use; `{card}` is the card as typed or written, `{names}`
+    # the hands that hold it together.
+    live_words = {
+        "not_card": "'{card}' is not a card",
+        "over": "more {card} than this game's packs hold",
+        "over_together": "more {card} than this game's packs hold, counting {names}",
+    }
 
     def __init__(self, *args: Any, game: Game, number: int, **kwargs: Any):
         self.game = game
@@ -237,6 +245,8 @@ class RoundForm(WriteOnceForm):
         # The round the entries on this form were typed for, when that is not `number`.
         self.carried_from: int | None = None
         self.counted: set[int] = set()
+        # The problems of the hands, for the summary at the top: the seats named, the words.
+        self.hand_problems: list[tuple[tuple[int, ...], str]] = []
         super().__init__(*args, **kwargs)
         self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
             option(NOBODY, "Nobody — the stock ran out")
@@ -305,10 +315,18 @@ class RoundForm(WriteOnceForm):
         """The seats whose cards or points are marked wrong, for the summary at the top."""
         return [seat for seat, hand in enumerate(self.hands) if hand.errors]
 
+    def problem_list(self) -> list[tuple[tuple[int, ...], str]]:
+        """Every problem the summary at the top lists, each with the seats it names (none for
+        the round's own): who went out, then each hand's, then the rest (`attach`)."""
+        listed: list[tuple[tuple[int, ...], str]] = [((), error) for error in self.out.errors]
+        listed += self.hand_problems
+        return listed
+
     def entry(self) -> service.RoundEntry:
         """The form's data as the score book takes it: each hand by its cards, or by its points
         when it is counted in points (`HandForm.counts_points`)."""
-        out = None if self.out.data in (None, NOBODY) else int(self.out.data)
+        # Read whatever was posted: a form refused for its "out" is still judged (`check_hands`).
+        out = None if self.out.data in (None, NOBODY) else whole_number(self.out.data)
         leftovers: dict[int, str] = {}
         points: dict[int, int | str | None] = {}
         for seat, hand in enumerate(self.hands):
@@ -323,14 +341,32 @@ class RoundForm(WriteOnceForm):
 
     def attach(self, error: errors.ScorebookError) -> None:
         """Put each problem the score book found (it scores the round once, as it saves it)
-        beside the hand concerned, on the field it was read from; the others at the top."""
-        for seat, message in error.problems.items():
-            if seat is not None and 0 <= seat < len(self.hands):
+        beside the hand concerned, on the field it was read from, and in the summary at the top
+        by the player's name; one that several hands share beside each of them, naming them
+        all; the round's own at the top."""
+        names = self.game.names
+        for where, message in error.problems.items():
+            seats = where if isinstance(where, tuple) else (where,)
+            seats = tuple(seat for seat in seats if seat is not None and 0 <= seat < len(names))
+            if not seats:
+                self.form_errors.append(sentence(message))
+                continue
+            said = sentence(message)
+            if isinstance(where, tuple):
+                said = sentence(service.problem_line(names, where, message))
+            for seat in seats:
                 hand = self.hands[seat]
                 field = hand.points if seat in self.counted else hand.cards
-                field.errors = [*field.errors, sentence(message)]
-            else:
-                self.form_errors.append(sentence(message))
+                field.errors = [*field.errors, said]
+            self.hand_problems.append((seats, said))
+
+    def check_hands(self) -> None:
+        """Judge what can be judged of the hands (`service.check_hands`) on a form refused for
+        another reason (nobody picked as out), so that one save names every problem."""
+        try:
+            service.check_hands(self.game, self.entry())
+        except errors.ScorebookError as error:
+            self.attach(error)
 
 
 def round_form(

@@ -70,6 +70,8 @@ def _agrees(
         scored = service.score_entry(game, number, entry)
     except ScorebookError as error:
         seat = next(iter(error.problems))
+        if isinstance(seat, tuple):
+            seat = seat[0]  # cards that several hands hold too many of together: the first
         place = check if seat is None else _place(check, "leftovers", seat, lines)
         raise place.fail(f"{said} is refused by the rules: {error.message}") from None
     for seat, hand in enumerate(scored.counted):

@@ -26,7 +26,14 @@ from ..rules.cards import Card, sort_key
 from ..rules.errors import RuleSetError
 from ..rules.presets import get_rules
 from ..rules.ruleset import RuleSet
-from ..rules.scoring import LeftoverError, RoundResult, parse_leftovers, score_round
+from ..rules.scoring import (
+    LeftoverError,
+    RoundResult,
+    Where,
+    copy_problems,
+    parse_leftovers,
+    score_round,
+)
 from ..rules.seating import RoundSetup
 from . import keys
 from .errors import Conflict, Missing, RulesRefused, ScorebookError
@@ -132,16 +139,11 @@ class ScoredRound:
 
 
 def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
-    """Score a round with the engine, or `ScorebookError` naming every player whose entry is wrong."""
+    """Score a round with the engine, or `ScorebookError` naming every problem of it at once,
+    each by the player (or players) whose hand it concerns."""
     names = game.names
     setup = setup_for(game, number)
-    problems: dict[int | None, str] = {}
-    hands: dict[int, tuple[Card, ...]] = {}
-    for seat, text in entry.leftovers.items():
-        try:
-            hands[seat] = parse_leftovers(text)
-        except RulesError as error:
-            problems[seat] = str(error)
+    hands, problems = _read_hands(entry)
     # The player out counted at 0 simply went out: nothing to mark as counted.
     counted = {
         seat: points
@@ -154,23 +156,69 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
             len(names), entry.out, hands, setup.cutter, entry.cut_exact, rules_of(game), counted
         )
     except LeftoverError as error:
-        for seat, text in error.problems.items():
-            problems.setdefault(seat, text)
+        for where, text in error.problems.items():
+            problems.setdefault(where, text)
     except RulesError as error:
         problems.setdefault(None, str(error))
     if problems:
-        problems = dict(sorted(problems.items(), key=lambda item: (item[0] is None, item[0] or 0)))
-        message = "; ".join(
-            f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
-            for seat, text in problems.items()
-        )
-        raise ScorebookError(message, problems=problems)
+        raise round_refused(names, problems)
     canonical = tuple(
         format_cards(sorted(hands.get(seat, ()), key=sort_key)) for seat in range(len(names))
     )
     return ScoredRound(
         setup, result, canonical, tuple(seat in counted for seat in range(len(names)))
     )
+
+
+def check_hands(game: Game, entry: RoundEntry) -> None:
+    """What can be judged of the hands before anyone is named as out: each hand's cards read
+    (R1) and the copies the packs hold, across the hands (R1); `ScorebookError` naming every
+    problem, each by the player (or players) whose hand it concerns."""
+    hands, problems = _read_hands(entry)
+    rules = rules_of(game)
+    for where, text in copy_problems(hands, rules, len(game.players)).items():
+        problems.setdefault(where, text)
+    if problems:
+        raise round_refused(game.names, problems)
+
+
+def _read_hands(entry: RoundEntry) -> tuple[dict[int, tuple[Card, ...]], dict[Where, str]]:
+    """The cards of each hand given by its cards, and the problem of each hand that cannot be
+    read."""
+    problems: dict[Where, str] = {}
+    hands: dict[int, tuple[Card, ...]] = {}
+    for seat, text in entry.leftovers.items():
+        try:
+            hands[seat] = parse_leftovers(text)
+        except RulesError as error:
+            problems[seat] = str(error)
+    return hands, problems
+
+
+def round_refused(names: Sequence[str], problems: Mapping[Where, str]) -> ScorebookError:
+    """The refusal of a round naming every problem, in seat order, the round's own last."""
+    ordered = dict(sorted(problems.items(), key=lambda item: _problem_order(item[0], len(names))))
+    message = "; ".join(problem_line(names, where, text) for where, text in ordered.items())
+    return ScorebookError(message, problems=ordered)
+
+
+def _problem_order(where: Where, seats: int) -> tuple[int, int, int]:
+    if isinstance(where, tuple):
+        return (0, where[0], 1)
+    if where is not None and 0 <= where < seats:
+        return (0, where, 0)
+    return (1, 0, 0)
+
+
+def problem_line(names: Sequence[str], where: Where, text: str) -> str:
+    """A problem of a round said with whose hand it concerns: `Bob: …`, or for cards that only
+    several hands together hold too many of, `Ann and Bob between them: …`."""
+    if isinstance(where, tuple):
+        who = [names[seat] for seat in where]
+        return f"{', '.join(who[:-1])} and {who[-1]} between them: {text}"
+    if where is not None and 0 <= where < len(names):
+        return f"{names[where]}: {text}"
+    return text
 
 
 def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Round:

@@ -139,3 +139,58 @@ def test_a_phone_takes_a_round_without_a_sideways_scroll(tablet, live_server):
         page.locator(".cardpad .pad-next").tap()
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator(".flash")).to_have_text("Round 1 saved.")
+
+
+def warn_every_hand(page, names) -> list[str]:
+    """Ann out; then a card that is not one, four jokers, and a seven of spades in every other
+    hand, so each hand's live check says why it cannot count it; the reasons shown, in order."""
+    page.locator(".out-choice .tile", has_text=names[0]).tap()
+    typed = ["Q7", "JK JK JK JK JK JK JK JK JK"] + ["7♠ 5"] * (len(names) - 3)
+    for seat, cards in enumerate(typed, start=1):
+        page.locator(f"#cards_{seat}").fill(cards)
+    return page.locator(".hand:not([hidden]) [data-penalty-for]").all_inner_texts()
+
+
+def last_hand_in_reach(page, names, *, at_foot: bool = True) -> dict:
+    """No sideways scroll, and the page scrolled to its foot, as a finger would: the last hand
+    wholly in sight there, not under the dock; on a phone, whose pad follows the hands rather
+    than staying over them, wholly in sight once scrolled to."""
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"]
+    page.mouse.move(page.viewport_size["width"] / 2, 100)
+    page.mouse.wheel(0, 10_000)
+    page.wait_for_function(
+        "() => innerHeight + scrollY >= document.documentElement.scrollHeight - 1"
+    )
+    last = page.locator(f'.hand[data-seat="{len(names) - 1}"]')
+    if not at_foot:
+        last.evaluate("el => el.scrollIntoView({block: 'nearest'})")
+    return in_sight(page, last)
+
+
+@pytest.mark.parametrize(
+    ("names", "profile"), [(FOUR, "liverpool"), (EIGHT, "family")], ids=["4 players", "8 players"]
+)
+def test_the_live_check_says_why_and_its_warnings_leave_the_last_hand_above_the_dock(
+    watched, names, profile
+):
+    page = watched
+    open_round_form(page, names, profile)
+    shown = warn_every_hand(page, names)
+    assert shown[0] == "? — 'Q7' is not a card"
+    assert shown[1] == "? — more JK than this game's packs hold"
+    if len(names) > 4:
+        together = ", ".join(names[3:])
+        assert shown[2:] == [f"? — more 7♠ than this game's packs hold, counting {together}"] * (
+            len(names) - 3
+        )
+    seen = last_hand_in_reach(page, names)
+    with_figures(page, f"last hand under warnings, {len(names)} players", seen)
+
+
+@pytest.mark.parametrize(("names", "profile"), [(FOUR, "liverpool"), (EIGHT, "family")])
+def test_a_phones_warnings_leave_the_last_hand_in_reach(tablet, live_server, names, profile):
+    page = tablet(PHONE_VIEWPORT, base_url=live_server).new_page()
+    open_round_form(page, names, profile)
+    assert warn_every_hand(page, names)[0] == "? — 'Q7' is not a card"
+    last_hand_in_reach(page, names, at_foot=False)

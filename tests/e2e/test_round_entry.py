@@ -228,6 +228,31 @@ def test_every_problem_is_named_at_once(watched, axe_source):
     assert axe_violations(page, axe_source) == []  # the form with its errors
 
 
+def test_a_mistyped_round_is_told_whole_in_one_save(watched, axe_source):
+    """Who went out not picked, Bob's four jokers, Cat's 'Q7', and seven of spades Ann and Dan
+    hold three of together: the first save names all of it, by player, and keeps the typing."""
+    page = watched
+    open_round_form(page, FOUR)
+    typed = {"cards_0": "7♠ 7♠", "cards_1": "JK JK JK JK", "cards_2": "Q7", "cards_3": "7♠"}
+    for field, cards in typed.items():
+        page.locator(f"#{field}").fill(cards)
+    page.get_by_role("button", name="Save round 1").tap()
+    summary = page.locator(".errors-summary li")
+    expect(summary).to_have_text(
+        [
+            "Tap the player who went out, or “nobody”.",
+            "Ann and Dan between them: 3 × 7♠, but a 2-pack game holds only 2 of each card",
+            "Bob: 4 jokers, but this game has only 3 (2 packs)",
+            re.compile(r"^Cat: 'Q7' \(card 1\) is not a card"),
+        ]
+    )
+    expect(hand(page, 0).locator(".error")).to_contain_text("Ann and Dan between them")
+    expect(hand(page, 3).locator(".error")).to_contain_text("Ann and Dan between them")
+    for field, cards in typed.items():
+        expect(page.locator(f"#{field}")).to_have_value(cards)
+    assert axe_violations(page, axe_source) == []
+
+
 def tab_to_save(page, limit: int = 15) -> list[str]:
     """Tab from what has focus until Save has it; what each press reached, in order."""
     stops = []

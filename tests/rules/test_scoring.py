@@ -5,7 +5,6 @@ from dataclasses import replace
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
-from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.presets import LIVERPOOL
 from scorekeeper.rules.ruleset import Values
 from scorekeeper.rules.scoring import (
@@ -96,12 +95,16 @@ def test_impossible_leftovers_are_refused(out, cards, seat):
 
 
 def test_copy_limits_across_the_whole_round():
+    """Named by the hands that hold the copies together (R1)."""
     cards = leftovers(s0="7♠ 7♠", s1="7♠", s3="2")
-    with pytest.raises(CopyLimitError, match="7♠"):
+    with pytest.raises(LeftoverError) as refused:
         score_round(4, 2, cards, cutter=0, cut_exact=False)
+    assert list(refused.value.problems) == [(0, 1)]
+    assert "3 × 7♠" in refused.value.problems[(0, 1)]
     jokers = leftovers(s0="JK JK", s1="JK", s3="JK")
-    with pytest.raises(CopyLimitError, match="jokers"):
+    with pytest.raises(LeftoverError) as refused:
         score_round(4, 2, jokers, cutter=0, cut_exact=False)
+    assert list(refused.value.problems) == [(0, 1, 3)]
 
 
 def test_totals_add_up_without_reset_and_may_go_negative():

@@ -332,6 +332,72 @@ def test_refused_corrections_change_nothing(client, game, payload, problem):
     assert stored(client, game) == before
 
 
+def test_every_problem_of_a_round_is_named_in_one_answer_by_player(client, game):
+    """Ann's hand empty though nobody went out, Bob's four jokers in a game of three, Cat's
+    misread card, and seven of spades that Dan and Ann hold three of together: all at once,
+    each by whose hand it is, in the message and by place in `problems`."""
+    payload = {
+        "out": None,
+        "leftovers": {"Ann": "7♠", "Bob": "JK JK JK JK", "Cat": "Q7", "Dan": "7♠ 7♠"},
+    }
+    response = client.post(rounds_url(game), json=payload)
+    assert response.status_code == 400
+    answer = response.get_json()
+    assert answer["error"] == (
+        "Ann and Dan between them: 3 × 7♠, but a 2-pack game holds only 2 of each card; "
+        "Bob: 4 jokers, but this game has only 3 (2 packs); "
+        "Cat: 'Q7' (card 1) is not a card: write a rank (A 2-10 J Q K) and a suit "
+        "(♠ ♥ ♦ ♣ or S H D C), or JK for a joker"
+    )
+    assert set(answer["problems"]) == {
+        "leftovers.Ann",
+        "leftovers.Bob",
+        "leftovers.Cat",
+        "leftovers.Dan",
+    }
+    assert answer["problems"]["leftovers.Bob"] == "4 jokers, but this game has only 3 (2 packs)"
+    assert answer["problems"]["leftovers.Ann"].startswith("Ann and Dan between them: 3 × 7♠")
+    assert stored(client, game) == game
+    payload["leftovers"] = {"Ann": "", "Bob": "5", "Cat": "5"}
+    payload["points"] = {"Dan": 0}
+    answer = client.post(rounds_url(game), json=payload).get_json()
+    assert answer["problems"] == {
+        "leftovers.Ann": "nobody went out, so every player still holds cards (R9)",
+        "points.Dan": "0 points cannot be: a player who did not go out holds at least one "
+        "card, worth at least 2 (R10)",
+    }
+
+
+def test_a_round_body_with_several_wrong_fields_names_them_all_with_its_hands(client, game):
+    payload = {
+        "out": "Zed",
+        "cut_exact": "yes",
+        "leftovers": {"Ann": 3, "Zip": "5", "Cat": "Q7", "Dan": "JK JK", "Bob": "JK JK"},
+    }
+    response = client.post(rounds_url(game), json=payload)
+    assert response.status_code == 400
+    answer = response.get_json()
+    for said in (
+        "'cut_exact' must be true or false",
+        "unknown player 'Zed'",
+        "the cards of 'Ann' must be text",
+        "unknown player 'Zip'",
+        "Cat: 'Q7' (card 1) is not a card",
+        "Bob and Dan between them: 4 jokers",
+    ):
+        assert said in answer["error"]
+    assert set(answer["problems"]) == {
+        "cut_exact",
+        "out",
+        "leftovers.Ann",
+        "leftovers.Zip",
+        "leftovers.Cat",
+        "leftovers.Bob",
+        "leftovers.Dan",
+    }
+    assert stored(client, game) == game
+
+
 @pytest.mark.parametrize("data", ["{oops", "[]", "null"])
 def test_malformed_round_bodies(client, game, data):
     response = client.post(rounds_url(game), data=data, content_type="application/json")

@@ -13,7 +13,6 @@ from sqlalchemy import text
 from scorekeeper import database
 from scorekeeper.extensions import db
 from scorekeeper.rules.cards import parse_cards
-from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.scoring import LeftoverError, most_points, score_round
 from scorekeeper.scorebook import transfer
 from tests.support.apps import app_on
@@ -42,8 +41,9 @@ def test_a_counted_hand_scores_its_points_with_the_cut_bonus():
 
 def test_the_copy_limit_skips_counted_hands_and_still_checks_the_cards():
     jokers = hands(s0="JK JK", s1="JK JK")
-    with pytest.raises(CopyLimitError):
+    with pytest.raises(LeftoverError) as refused:
         score_round(4, 2, {**jokers, 3: parse_cards("5", rank_only=True)}, 0, False)
+    assert refused.value.problems == {(0, 1): "4 jokers, but this game has only 3 (2 packs)"}
     # Bob's four jokers' worth is counted, not shown: no copy of anything is known.
     result = score_round(4, 2, hands(s0="JK JK", s3="5"), 0, False, counted={1: 60})
     assert result.penalties == (30, 60, 0, 5)
@@ -80,6 +80,27 @@ def test_every_wrong_hand_is_named_at_once():
     with pytest.raises(LeftoverError) as caught:
         score_round(4, 2, hands(s0="A", s2="7"), 0, False, counted={3: 1})
     assert caught.value.problems.keys() == {1, 2, 3}
+
+
+def test_every_copy_limit_is_named_by_the_hand_or_the_hands_that_hold_it():
+    """Bob alone holds four jokers; Ann and Dan hold three seven of spades only together; a
+    hand wrong for another reason does not hide either (R1)."""
+    held = hands(s0="7♠ 7♠ 5", s1="JK JK JK JK", s3="7♠ K")
+    with pytest.raises(LeftoverError) as refused:
+        score_round(4, 2, held, 0, False)
+    assert refused.value.problems == {
+        1: "4 jokers, but this game has only 3 (2 packs)",
+        (0, 3): "3 × 7♠, but a 2-pack game holds only 2 of each card",
+    }
+    held = hands(s0="7 7 7 7 7", s1="7 7 7 7")
+    with pytest.raises(LeftoverError) as refused:
+        score_round(4, 0, held, 0, False)
+    assert refused.value.problems == {
+        0: "the player who went out holds no cards (R10)",
+        2: "every player who did not go out still holds at least one card (R10)",
+        3: "every player who did not go out still holds at least one card (R10)",
+        (0, 1): "9 cards of rank 7, but a 2-pack game holds only 8",
+    }
 
 
 # --- The API ------------------------------------------------------------------------------------
@@ -174,7 +195,8 @@ def test_the_form_takes_points_and_names_each_problem(app, client):
     page = client.post(url, data=bad).get_data(as_text=True)
     assert "&#39;Z&#39; (card 2) is not a card" in page
     assert "The points must be a whole number, not &#39;x&#39;" in page
-    assert 'href="#hand-1">Bob</a>, <a href="#hand-2">Cat</a>' in page
+    assert '<li><a href="#hand-1">Bob</a>: &#39;Z&#39; (card 2)' in page
+    assert '<li><a href="#hand-2">Cat</a>: The points must be' in page
     good = {"out": "0", "cards_1": "7", "counted_2": "y", "points_2": "25", "cards_3": "2"}
     assert client.post(url, data=good).status_code == 302
     played = client.get(f"/api/games/{made['id']}").get_json()["rounds"][0]

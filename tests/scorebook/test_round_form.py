@@ -112,6 +112,63 @@ def test_a_post_missing_hands_names_each_beside_it_at_once(client):
     assert re.findall(r'<a href="#hand-(\d)">', summary) == ["2", "3"]
 
 
+def hands_of(page: str) -> dict[int, str]:
+    """Each hand's block of the round form, by seat."""
+    return {
+        int(seat): block
+        for seat, block in re.findall(
+            r'<section class="hand[^"]*" data-seat="(\d)"(.*?)</section>', page, re.S
+        )
+    }
+
+
+def summary_of(page: str) -> list[str]:
+    """The problems the summary at the top lists, as read (links to the hands as their names)."""
+    summary = re.search(r'<div class="errors-summary".*?</div>', page, re.S).group(0)
+    items = re.findall(r"<li>(.*?)</li>", summary, re.S)
+    return [re.sub(r"<[^>]+>", "", item).strip() for item in items]
+
+
+def test_one_save_names_every_problem_by_player_beside_each_hand_and_at_the_top(client):
+    """Nobody out but Ann's hand empty, Bob's four jokers, Cat's 'Q7', Dan's seven of spades
+    held three times with Ann's: one save says all of it, and keeps what was typed."""
+    game_id = start(client)
+    typed = {"out": "nobody", "cards_1": "JK JK JK JK", "cards_2": "Q7", "cards_3": "7♠ 7♠ 7♠"}
+    page = client.post(f"/games/{game_id}/rounds/new", data=typed).get_data(as_text=True)
+    hands = hands_of(page)
+    assert "Nobody went out, so every player still holds cards (R9)" in hands[0]
+    assert "4 jokers, but this game has only 3 (2 packs)" in hands[1]
+    assert "&#39;Q7&#39; (card 1) is not a card" in hands[2]
+    assert "3 × 7♠, but a 2-pack game holds only 2 of each card" in hands[3]
+    assert summary_of(page) == [
+        "Ann: Nobody went out, so every player still holds cards (R9)",
+        "Bob: 4 jokers, but this game has only 3 (2 packs)",
+        "Cat: &#39;Q7&#39; (card 1) is not a card: write a rank (A 2-10 J Q K) and a suit "
+        "(♠ ♥ ♦ ♣ or S H D C), or JK for a joker",
+        "Dan: 3 × 7♠, but a 2-pack game holds only 2 of each card",
+    ]
+    for name, value in (("cards_1", "JK JK JK JK"), ("cards_2", "Q7"), ("cards_3", "7♠ 7♠ 7♠")):
+        assert re.search(rf'id="{name}"[^>]*value="{value}"|value="{value}"[^>]*id="{name}"', page)
+
+
+def test_the_hands_are_judged_in_the_same_save_as_a_missing_player_out(client):
+    """Who went out not picked: the hands' misread cards and the copies the packs cannot hold
+    (Ann's and Dan's jokers together) are named with it, not on the next save."""
+    game_id = start(client)
+    typed = {"cards_0": "JK JK", "cards_2": "Q7", "cards_3": "JK JK"}
+    page = client.post(f"/games/{game_id}/rounds/new", data=typed).get_data(as_text=True)
+    hands = hands_of(page)
+    together = "Ann and Dan between them: 4 jokers, but this game has only 3 (2 packs)"
+    assert together in hands[0] and together in hands[3]
+    assert "is not a card" in hands[2]
+    assert summary_of(page) == [
+        "Tap the player who went out, or “nobody”.",
+        together,
+        "Cat: &#39;Q7&#39; (card 1) is not a card: write a rank (A 2-10 J Q K) and a suit "
+        "(♠ ♥ ♦ ♣ or S H D C), or JK for a joker",
+    ]
+
+
 # --- The game's own rule set ---------------------------------------------------------------------
 
 

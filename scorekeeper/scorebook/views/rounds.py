@@ -95,6 +95,8 @@ def record_round(game_id: int):
         if answer is not None:
             return answer
         number = ledger.next_round(game)
+    elif form.is_submitted():
+        form.check_hands()
     return _render_form(game, number, form, editing=False)
 
 
@@ -131,6 +133,8 @@ def edit_round(game_id: int, number: int):
         )
         if answer is not None:
             return answer
+    elif form.is_submitted():
+        form.check_hands()
     return _render_form(game, number, form, editing=True)
 
 
