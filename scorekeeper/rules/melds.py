@@ -358,7 +358,7 @@ def check_meld(
     readings = meld_readings(cards, rules)
     deuces = {"wild_deuces": []} if rules.wild_deuces else {}
     if not readings:
-        empty = {"kind": None, "kinds": [], "readings": [], "jokers": [], **deuces}
+        empty = {"kind": None, "kinds": [], "readings": [], "jokers": [], "declared": [], **deuces}
         return meld_problem(cards, rules).verdict(empty)
     kinds = [reading.kind for reading in readings]
     kind_words = " or ".join(dict.fromkeys(kinds))
@@ -368,6 +368,7 @@ def check_meld(
         "kinds": kinds,
         "readings": [reading.faces() for reading in readings],
         "jokers": [reading.joker_faces() for reading in readings],
+        "declared": [reading.declared() for reading in readings],
     }
     if rules.wild_deuces:
         details["wild_deuces"] = [reading.wild_deuces() for reading in readings]

@@ -19,7 +19,7 @@ from .presets import get_rules
 from .ruleset import RuleSet
 from .verdict import Problem, Verdict
 
-EMPTY = {"melds": [], "kinds": [], "jokers": []}
+EMPTY = {"melds": [], "kinds": [], "jokers": [], "declared": []}
 
 
 def runs_touch(lo1: int, hi1: int, lo2: int, hi2: int) -> bool:
@@ -153,6 +153,7 @@ def check_opening(
         "melds": [reading.faces() for reading in chosen],
         "kinds": [reading.kind for reading in chosen],
         "jokers": [reading.joker_faces() for reading in chosen],
+        "declared": [reading.declared() for reading in chosen],
     }
     if rules.wild_deuces:
         details["wild_deuces"] = [reading.wild_deuces() for reading in chosen]

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .arrangement import realise
-from .cards import Card, parse_cards
+from .cards import Card, declared_text, parse_cards
 from .contracts import Contract, contract
 from .errors import SizeError
 from .general import OutOfSteps, solve_general
@@ -126,7 +126,8 @@ def solve_opening(
         return _general(cards, search, deal, rules)
     found, problem = _opening(search, deal, rules)
     if found is None:
-        return problem.verdict({"melds": [], "readings": [], "kinds": [], "left": search.texts})
+        empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts, "declared": []}
+        return problem.verdict(empty)
     runs, ks = found
     melds, readings, kinds, left = realise(cards, search, runs, ks)
     reason = _found_reason(deal, melds, left)
@@ -134,9 +135,16 @@ def solve_opening(
     if _only_by_bigger_melds(search, rules, melds, kinds):
         reason = f"{rules.rules_name} allow opening melds above 3 and 4 cards. {reason}"
         rule = "R11"
-    return Verdict(
-        True, reason, rule, {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
-    )
+    details = {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
+    return Verdict(True, reason, rule, {**details, "declared": declared(melds, readings)})
+
+
+def declared(melds: list[list[str]], readings: list[list[str]]) -> list[list[str]]:
+    """The melds found, each wild card declared as what its reading shows (`JK=7`, `2♦=7♠`)."""
+    return [
+        [declared_text(played, shown) for played, shown in zip(meld, reading, strict=True)]
+        for meld, reading in zip(melds, readings, strict=True)
+    ]
 
 
 def needs_general(deal: Contract, rules: RuleSet) -> bool:
@@ -160,7 +168,7 @@ def _found_reason(deal: Contract, melds, left) -> str:
 
 def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
     """The opening under any contract or setting (general.py), with its reason and rule."""
-    empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts}
+    empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts, "declared": []}
     if rules.wild_deuces:
         empty["wild_deuces"] = []
     found = solve_general(cards, deal, rules)
@@ -168,6 +176,7 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
         return _general_refusal(cards, search, deal, rules).verdict(empty)
     melds, readings, kinds, deuces, left = found
     details = {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
+    details["declared"] = declared(melds, readings)
     reason = _found_reason(deal, melds, left)
     if rules.wild_deuces:
         details["wild_deuces"] = deuces

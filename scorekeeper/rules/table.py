@@ -139,7 +139,7 @@ def check_layoff(
     require_suits(meld + cards)
     rules.check_copies(meld + cards, players)
     left = check_left(left)
-    empty = {"meld": [], "jokers": []}
+    empty = {"meld": [], "jokers": [], "declared": []}
     if rules.deal(round_number).whole_hand:
         return Verdict(
             False,
@@ -181,7 +181,12 @@ def check_layoff(
     if house:
         reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
         rule = "R11"
-    return Verdict(True, reason, rule, {"meld": result.faces(), "jokers": result.joker_faces()})
+    details = {
+        "meld": result.faces(),
+        "jokers": result.joker_faces(),
+        "declared": result.declared(),
+    }
+    return Verdict(True, reason, rule, details)
 
 
 def _extended(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) -> list[Reading]:
@@ -227,7 +232,7 @@ def check_swap(
     meld = tuple(meld)
     require_suits(meld + (card,))
     rules.check_copies(meld + (card,), players)
-    empty = {"meld": [], "freed": None, "joker_to": None}
+    empty = {"meld": [], "freed": None, "joker_to": None, "declared": []}
 
     def fail(reason: str, rule: str = "R7") -> Verdict:
         return Verdict(False, reason, rule, empty)
@@ -315,5 +320,12 @@ def _swapped(
     if house:
         reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
         rule = "R11"
-    details = {"meld": after, "freed": "JK" if wild.joker else str(wild), "joker_to": joker_to}
+    declared = reading.declared()
+    declared[index] = str(card)
+    details = {
+        "meld": after,
+        "freed": "JK" if wild.joker else str(wild),
+        "joker_to": joker_to,
+        "declared": declared,
+    }
     return Verdict(True, reason, rule, details)

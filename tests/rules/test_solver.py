@@ -422,6 +422,7 @@ def test_a_hand_that_cannot_open_says_why():
         "readings": [],
         "kinds": [],
         "left": ["2♠", "5♥", "9♦", "J♣", "K♠", "3♥", "7♦", "10♣", "Q♠", "A♥", "4♦"],
+        "declared": [],
     }
     runs = solve("2♠ 5♥ 9♦ J♣ K♠ 3♥ 7♦ 10♣ Q♠ 9♥ 9♣", 3)
     assert not runs.legal
@@ -492,7 +493,16 @@ def test_verdict_shape():
     data = verdict.to_dict()
     assert data["legal"] is True
     assert data["rule"] == "R5"
-    assert set(data) == {"legal", "reason", "rule", "melds", "readings", "kinds", "left"}
+    assert set(data) == {
+        "legal",
+        "reason",
+        "rule",
+        "melds",
+        "readings",
+        "kinds",
+        "left",
+        "declared",
+    }
 
 
 @pytest.mark.parametrize(

@@ -158,3 +158,31 @@ def test_an_opening_reads_its_2s_natural_where_it_can():
     wild = check_opening(2, [parse_cards("7♥ 7♦ 7♣"), parse_cards("5♠ 6♠ 2♠ JK")], "shanghai")
     assert wild.legal and wild.rule == "R11"
     assert wild.details["wild_deuces"] == [[], ["2♠=3♠"]]
+
+
+# Every answer that shows cards gives them `declared` as well: each wild card in R1 notation as
+# the place it stands for (`JK=J`, `2♠=7`), so a page shows the card played, not a plain card.
+
+
+def test_a_melds_readings_declare_their_wild_cards():
+    jacks = meld("J♠ J♥ JK", "liverpool")
+    assert jacks["readings"] == [["J♠", "J♥", "J"]]
+    assert jacks["declared"] == [["J♠", "J♥", "JK=J"]]
+    sevens = meld("7♠ 7♥ 2♠", "shanghai")
+    assert sevens["declared"] == [["7♠", "7♥", "2♠=7"]]
+    run = meld("5♠ 6♠ 2♥ JK", "shanghai")
+    assert ["5♠", "6♠", "2♥=7♠", "JK=8♠"] in run["declared"]
+    assert len(run["declared"]) == len(run["readings"])
+    assert meld("7♠ 8♥ 9♦", "liverpool")["declared"] == []
+
+
+def test_an_opening_and_the_solver_declare_the_same_wild_cards():
+    melds = [parse_cards("7♠ 7♥ 2♦"), parse_cards("9♠ 9♥ 9♦")]
+    opening = check_opening(1, melds, "shanghai").to_dict()
+    solved = solve_opening("7♠ 7♥ 2♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ K♦", 1, "shanghai").to_dict()
+    assert opening["declared"] == solved["declared"] == [["7♠", "7♥", "2♦=7"], ["9♠", "9♥", "9♦"]]
+    joker = solve_opening("7♠ 7♥ JK 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥", 1, "liverpool").to_dict()
+    assert joker["declared"] == [["7♠", "7♥", "JK=7"], ["9♠", "9♥", "9♦"]]
+    assert joker["melds"] == [["7♠", "7♥", "JK"], ["9♠", "9♥", "9♦"]]  # as before
+    refused = solve_opening("7♠ 8♥ 3♣ 4♣ 5♣ 8♦ A♥ K♦ 10♠ J♦ Q♣", 1, "liverpool").to_dict()
+    assert refused["declared"] == []
