@@ -262,6 +262,11 @@ def test_wild_cards_read_as_wild_on_every_tab_and_size(tablet, live_server, axe_
     deuce = [("2♦ wild as 7", "2 of diamonds wild as 7")]
     assert asked(page, "solve", "shanghai", hand=hand) == deuce
     assert asked(page, "meld", "shanghai", cards="7♠ 7♥ 2♦") == deuce
+    # The line that decides comes first, R11's whole section folded beneath it.
+    expect(page.locator("#rule-line")).to_have_text(
+        "R11 Shanghai rules: every 2 is wild as well as the jokers."
+    )
+    expect(page.locator("#verdict details.rule-text li").first).to_be_hidden()
     assert axe_violations(page, axe_source) == []
     assert wide(page) <= SIZES[size]["width"]
     assert page.problems == []

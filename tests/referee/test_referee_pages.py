@@ -1,6 +1,7 @@
 """The rules-check page and the reference page, through the test client."""
 
 import json
+import re
 from html import unescape
 from html.parser import HTMLParser
 
@@ -403,3 +404,35 @@ def test_the_opening_layoff_and_swap_tabs_show_wild_cards_too(client):
     assert layoff[0] == ("JK as 2♠", "joker as 2 of spades")
     swap = chips(post(client, "swap", round="2", meld="5♥ JK JK 8♥", card="6♥"))
     assert swap == [("5♥", "5♥"), ("6♥", "6♥"), ("JK as 7♥", "joker as 7 of hearts"), ("8♥", "8♥")]
+
+
+def rule_shown(html: str) -> tuple[str, bool]:
+    """The verdict's rule line (tags left out) and whether its whole section is shown open."""
+    verdict = html.split('id="verdict"')[1].split("</section>")[0]
+    line = (
+        verdict.split('id="rule-line">')[1].split("</p>")[0] if 'id="rule-line"' in verdict else ""
+    )
+    details = verdict.split('<details class="rule-text"')[1].split(">")[0]
+    return unescape(" ".join(re.sub(r"<[^>]+>", " ", line).split())), "open" in details
+
+
+def test_a_verdict_shows_the_line_that_decides_and_folds_its_section(client):
+    line, opened = rule_shown(post(client, "meld", cards="Js Jh JK"))
+    assert (
+        line == "R4.3 A joker stands for one missing card. Every meld needs at least one real card."
+    )
+    assert not opened
+    touching = post(client, "opening", round="3", meld1="3♠ 4♠ 5♠ 6♠", meld2="7♠ 8♠ 9♠ 10♠")
+    assert rule_shown(touching)[0].startswith("R5.2 Two runs of the same suit may not touch")
+    assert "R5 Opening" in touching  # the whole section, folded beneath
+
+
+def test_a_house_rule_verdict_shows_the_rule_sets_own_words_not_all_of_r11(client):
+    html = post(client, "meld", rules="shanghai", cards="7s 7h 2s")
+    line, opened = rule_shown(html)
+    assert line == "R11 Shanghai rules: every 2 is wild as well as the jokers."
+    assert not opened
+    html = post(
+        client, "layoff", rules="online", meld="8♠ 8♦ 8♣", layoff_cards="8♥", opened_this_turn="y"
+    )
+    assert rule_shown(html)[0] == "R11 Online rules: a player may lay off on the turn they open."

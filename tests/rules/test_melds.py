@@ -29,6 +29,7 @@ def test_the_briefs_example_exactly():
         "readings": [["5♠", "6♠", "7♠", "8♠"]],
         "jokers": [["7♠"]],
         "declared": [["5♠", "6♠", "JK=7♠", "8♠"]],
+        "rule_line": "R4.3",
     }
     assert "7♠" in verdict["reason"]
 

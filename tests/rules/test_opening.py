@@ -53,6 +53,7 @@ def test_worked_contiguous_spade_runs_are_not_two_runs(rules):
         "kinds": [],
         "jokers": [],
         "declared": [],
+        "rule_line": "R5.2",
     }
 
 

@@ -502,6 +502,7 @@ def test_verdict_shape():
         "kinds",
         "left",
         "declared",
+        "rule_line",
     }
 
 
@@ -586,7 +587,8 @@ def test_every_refusal_has_a_rule_and_a_message():
     search = Search(list(parse_cards("7♠ 7♥ 4♣ 5♣")), contract(2), get_rules("family"), 2, 4)
     for refusal in Refusal:
         problem = refusal.problem(search, contract(2))
-        assert problem.rule == refusal.rule in {"R4", "R5"}
+        assert problem.rule in {"R4", "R5"}
+        assert f"{problem.rule}.{problem.line}" == refusal.rule
         assert problem.reason.endswith(".") and "{" not in problem.reason
     assert Refusal.NATURALS.problem(search, contract(2)).reason == (
         "1 set + 1 run needs at least 5 natural cards (2 a set, 3 a run): "

@@ -62,6 +62,7 @@ def test_the_same_lay_off_is_fine_on_a_later_turn():
         "meld": ["8♠", "8♦", "8♣", "8♥"],
         "jokers": [],
         "declared": ["8♠", "8♦", "8♣", "8♥"],
+        "rule_line": "R6.2",
     }
 
 
@@ -231,6 +232,7 @@ def test_legal_lay_offs(meld, cards, result, jokers):
 )
 def test_illegal_lay_offs(meld, cards, reason):
     verdict = layoff(meld, cards)
+    assert verdict.pop("rule_line").startswith("R6.")
     assert verdict == {
         "legal": False,
         "reason": reason,
@@ -384,6 +386,7 @@ def test_legal_swaps_free_the_joker_to_lay_off(meld, card, result):
     # The meld afterwards with its wild cards declared: the joker left in it stands for 7♥.
     declared = ["5♥", "6♥", "JK=7♥", "8♥"] if meld == "5♥ JK JK 8♥" else result
     assert verdict.pop("declared") == declared
+    assert verdict.pop("rule_line") == "R7.2"  # a run's joker, swapped for its exact card
     assert verdict == {
         "legal": True,
         "reason": (
@@ -447,6 +450,8 @@ def test_where_the_freed_joker_goes(rules, joker_to):
 )
 def test_illegal_swaps(meld, card, reason):
     verdict = swap(meld, card)
+    # A set's joker stays (R7.1); a run's is swapped only for its exact card (R7.2).
+    assert verdict.pop("rule_line") == ("R7.1" if "is a set" in reason else "R7.2")
     assert verdict == {
         "legal": False,
         "reason": reason,

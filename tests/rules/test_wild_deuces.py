@@ -10,6 +10,7 @@ from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.opening import check_opening
 from scorekeeper.rules.presets import PRESETS
 from scorekeeper.rules.solver import solve_opening
+from scorekeeper.rules.table import check_layoff, check_swap
 
 from .test_contracts_rules import CUSTOM
 
@@ -186,3 +187,33 @@ def test_an_opening_and_the_solver_declare_the_same_wild_cards():
     assert joker["melds"] == [["7♠", "7♥", "JK"], ["9♠", "9♥", "9♦"]]  # as before
     refused = solve_opening("7♠ 8♥ 3♣ 4♣ 5♣ 8♦ A♥ K♦ 10♠ J♦ Q♣", 1, "liverpool").to_dict()
     assert refused["declared"] == []
+
+
+# Every verdict names what in its rule decides: a point of R1-R10 (`rule_line`), or the settings
+# of R11's table (`settings`), so a page can show that line before the whole section.
+
+
+def test_a_verdict_names_the_point_or_the_setting_that_decides():
+    assert meld("J♠ J♥ JK", "liverpool")["rule_line"] == "R4.3"
+    assert meld("J♠ J♥ J♦", "liverpool")["rule_line"] == "R4.1"
+    assert meld("JK JK JK", "liverpool")["rule_line"] == "R4.3"
+    assert meld("5♠ 6♠ 8♠ 9♠", "liverpool")["rule_line"] == "R4.2"
+    shanghai = meld("7♠ 7♥ 2♠", "shanghai")
+    assert (shanghai["rule"], shanghai["settings"]) == ("R11", ["wild_deuces"])
+    assert "rule_line" not in shanghai
+    too_wild = meld("7♠ 2♥ JK", "shanghai")
+    assert (too_wild["rule"], too_wild["settings"]) == ("R11", ["naturals"])
+    touching = [parse_cards("3♠ 4♠ 5♠ 6♠"), parse_cards("7♠ 8♠ 9♠ 10♠")]
+    assert check_opening(3, touching, "liverpool").to_dict()["rule_line"] == "R5.2"
+    refused = solve_opening("7♠ 2♥ JK 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ K♦", 1, "shanghai").to_dict()
+    assert refused["settings"] == ["naturals"]
+
+
+def test_a_lay_off_or_a_swap_names_every_setting_that_allows_it():
+    meld_, card = parse_cards("8♠ 8♦ 8♣"), parse_cards("8♥")
+    online = check_layoff(2, meld_, card, True, "online", left=0).to_dict()
+    assert online["settings"] == ["layoff_on_opening_turn", "go_out_by_layoff"]
+    liverpool = check_layoff(2, meld_, card, True, "liverpool").to_dict()
+    assert (liverpool["rule"], liverpool["rule_line"]) == ("R6", "R6.1")
+    swap = check_swap(2, parse_cards("7♠ 7♥ 2♦"), Card(7, "D"), False, "shanghai").to_dict()
+    assert swap["legal"] and swap["settings"] == ["joker_swap", "wild_deuces", "freed_joker"]
