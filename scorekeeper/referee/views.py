@@ -147,6 +147,7 @@ def check():
         verdict=verdict,
         error=error,
         rule=RULES.get(verdict.get("rule")) if verdict else None,
+        decided=deciding_line(verdict, context.rules) if verdict else None,
         context=context,
         game=game,
         back=url_for("games.show_game", game_id=game.id) if game else None,
@@ -170,6 +171,35 @@ def reference():
         deals=deals_table(chosen.rules),
         tables={rules.name: deals_table(rules) for rules in PRESETS.values()},
     )
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """The line of the rulebook that decides a verdict: `R4.3` and its point, or `R11` and the
+    rule set's own words for the settings that decide."""
+
+    number: str
+    text: str
+
+
+def deciding_line(verdict: dict[str, Any], rules: RuleSet) -> RuleLine | None:
+    """The verdict's own line (`rule_line`: a point of R1-R10; `settings`: R11's), or None
+    when the verdict names none (the page then shows the whole section)."""
+    rule = RULES.get(verdict.get("rule"))
+    if rule is None:
+        return None
+    number, _, point = (verdict.get("rule_line") or "").partition(".")
+    if number == rule.number and point.isdigit() and 0 < int(point) <= len(rule.points):
+        return RuleLine(verdict["rule_line"], rule.points[int(point) - 1])
+    settings = verdict.get("settings") or []
+    said = [
+        words
+        for place, words in rules.differences()
+        if any(place == name or place.startswith((f"{name}.", f"{name}[")) for name in settings)
+    ]
+    if not said:
+        return None
+    return RuleLine(rule.number, f"{sentence(rules.rules_name)}: {'; '.join(said)}.")
 
 
 def by_name(bought: dict[str, Any], names: list[str]) -> dict[str, Any]:

@@ -183,6 +183,22 @@ class Card:
 JOKER = Card(None, None, True)
 
 
+def declared_as(card: Card, stood_for: Card) -> Card:
+    """A wild card declared as the place it stands for: `JK=7♠`, `JK=7`, `2♥=7♠`."""
+    if card.joker:
+        return Card(stood_for.rank, stood_for.suit, True)
+    return Card(card.rank, card.suit, False, stood_for.rank or 0, stood_for.suit or "")
+
+
+def declared_text(played: str, shown: str) -> str:
+    """A card as played (`JK`, `2♥`, `7♠`) beside what it shows in its meld (`7♠`): the natural
+    card itself where they are the same, else the wild card declared (`JK=7♠`, `2♥=7♠`)."""
+    card = Card.parse(played)
+    if not card.declared and card.face() == shown:
+        return played
+    return str(declared_as(card.physical, Card.parse(shown, rank_only=True)))
+
+
 def parse_cards(
     text: str | Iterable[str], *, rank_only: bool = False, limit: int = MAX_CARDS
 ) -> tuple[Card, ...]:

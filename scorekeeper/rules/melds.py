@@ -167,12 +167,13 @@ def meld_problem(
             return Problem(
                 f"{declared} declares a place, but under {rules.rules_name} a 2 is a natural "
                 "card: only a joker stands for another card",
-                "R1",
+                "R1.4",
             )
         return _plain_problem(cards, cards, rules, kinds)
     view = problem_view(cards, kinds)
     problem = _plain_problem(view, cards, rules, kinds)
-    return Problem(problem.reason.replace(format_cards(view), format_cards(cards)), problem.rule)
+    reason = problem.reason.replace(format_cards(view), format_cards(cards))
+    return Problem(reason, problem.rule, problem.line)
 
 
 def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> Problem:
@@ -180,9 +181,9 @@ def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> P
     text = format_cards(cards)
     naturals = [card for card in cards if card.natural]
     if not cards:
-        return Problem("a meld needs cards; none were given", "R4")
+        return Problem("a meld needs cards; none were given", "R4.3")
     if not naturals:
-        return Problem(f"{text} has no natural card: a meld needs at least one", "R4")
+        return Problem(f"{text} has no natural card: a meld needs at least one", "R4.3")
     house = _house_naturals(physical, rules, kinds)
     if house:
         return house
@@ -193,7 +194,7 @@ def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> P
             return Problem(
                 f"a meld needs at least {MIN_SET} cards (a set) or {MIN_RUN} (a run); "
                 f"this has {len(cards)}",
-                "R4",
+                "R4.1",
             )
         set_problem = _set_problem(cards, naturals, rules)
         run_problem = _run_problem(cards, naturals, rules)
@@ -203,12 +204,12 @@ def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> P
     if as_run:
         return _run_problem(cards, naturals, rules)
     if kinds == (SET,):
-        return Problem(f"{text} mixes ranks: a set is cards of one rank", "R4")
+        return Problem(f"{text} mixes ranks: a set is cards of one rank", "R4.1")
     if kinds == (RUN,):
-        return Problem(f"{text} mixes suits: a run is one suit", "R4")
+        return Problem(f"{text} mixes suits: a run is one suit", "R4.2")
     if len({card.rank for card in naturals}) == len(naturals):
-        return Problem(f"{text} mixes suits: a run is one suit", "R4")
-    return Problem(f"{text} mixes ranks and suits: a set is one rank and a run is one suit", "R4")
+        return Problem(f"{text} mixes suits: a run is one suit", "R4.2")
+    return Problem(f"{text} mixes ranks and suits: a set is one rank and a run is one suit", "R4.1")
 
 
 WILD_AT_MOST_NATURAL = "a meld may not hold more wild cards than natural cards"
@@ -232,7 +233,7 @@ def _house_naturals(cards: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, .
         return Problem(
             f"{rules.rules_name}: {WILD_AT_MOST_NATURAL}; {format_cards(cards)} has "
             f"{wild} wild and {len(cards) - wild} natural",
-            "R11",
+            "R11:naturals",
         )
     if not minimums:
         return None
@@ -240,7 +241,7 @@ def _house_naturals(cards: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, .
     return Problem(
         f"{rules.rules_name}: {naturals_needed_text(rules, found)}; "
         f"{format_cards(cards)} has {naturals}",
-        "R11",
+        "R11:naturals",
     )
 
 
@@ -257,7 +258,7 @@ def _naturals_problem(cards: tuple[Card, ...], kind: str, rules: RuleSet) -> Pro
     return Problem(
         f"{rules.rules_name}: {naturals_needed_text(rules, [kind])}; "
         f"{format_cards(cards)} has {naturals}",
-        "R11",
+        "R11:naturals",
     )
 
 
@@ -269,10 +270,10 @@ def _set_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) 
             return Problem(
                 f"{card} is declared as {card.face()}, but {format_cards(cards)} "
                 f"is a set of {rank_plural(rank)}",
-                "R4",
+                "R4.4",
             )
     if len(cards) < MIN_SET:
-        return Problem(f"a set needs at least {MIN_SET} cards; this has {len(cards)}", "R4")
+        return Problem(f"a set needs at least {MIN_SET} cards; this has {len(cards)}", "R4.1")
     if len(naturals) < rules.naturals.set:
         return _naturals_problem(cards, SET, rules)
     return Problem(f"{format_cards(cards)} is not a set", "R4")  # pragma: no cover
@@ -285,13 +286,13 @@ def _run_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) 
     for card in cards:
         if card.joker and card.suit not in (None, suit):
             return Problem(
-                f"{card} is declared as {card.face()}, but {text} is in {SUIT_NAMES[suit]}", "R4"
+                f"{card} is declared as {card.face()}, but {text} is in {SUIT_NAMES[suit]}", "R4.4"
             )
     if len(cards) < MIN_RUN:
-        return Problem(f"a run needs at least {MIN_RUN} cards; this has {len(cards)}", "R4")
+        return Problem(f"a run needs at least {MIN_RUN} cards; this has {len(cards)}", "R4.2")
     if len(cards) > MAX_RUN:
         return Problem(
-            f"a run holds at most {MAX_RUN} cards (A 2 … K A); this has {len(cards)}", "R4"
+            f"a run holds at most {MAX_RUN} cards (A 2 … K A); this has {len(cards)}", "R4.2"
         )
     if len(naturals) < rules.naturals.run:
         return _naturals_problem(cards, RUN, rules)
@@ -304,20 +305,20 @@ def _run_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) 
                 return Problem(
                     f"{joker} stands for {card}, which {text} already has: "
                     "a run holds each card once",
-                    "R4",
+                    "R4.2",
                 )
-            return Problem(f"{text} has {card} twice: a run holds each card once", "R4")
+            return Problem(f"{text} has {card} twice: a run holds each card once", "R4.2")
     if ranks[1] > 2 or (ranks[1] == 2 and len(cards) < MAX_RUN):
         return Problem(
             f"{text} has {ranks[1]} aces: only a 14-card run A 2 … K A has an ace at each end",
-            "R4",
+            "R4.2",
         )
     if _wraps(set(ranks), len(cards)):
         return Problem(
             f"{text} wraps around the ace: an ace is low (A 2 3 4) or high (J Q K A), never both",
-            "R4",
+            "R4.2",
         )
-    return Problem(_gap_problem(text, set(ranks), len(cards), suit), "R4")
+    return Problem(_gap_problem(text, set(ranks), len(cards), suit), "R4.2")
 
 
 def _wraps(ranks: set[int], size: int) -> bool:
@@ -358,7 +359,7 @@ def check_meld(
     readings = meld_readings(cards, rules)
     deuces = {"wild_deuces": []} if rules.wild_deuces else {}
     if not readings:
-        empty = {"kind": None, "kinds": [], "readings": [], "jokers": [], **deuces}
+        empty = {"kind": None, "kinds": [], "readings": [], "jokers": [], "declared": [], **deuces}
         return meld_problem(cards, rules).verdict(empty)
     kinds = [reading.kind for reading in readings]
     kind_words = " or ".join(dict.fromkeys(kinds))
@@ -368,12 +369,21 @@ def check_meld(
         "kinds": kinds,
         "readings": [reading.faces() for reading in readings],
         "jokers": [reading.joker_faces() for reading in readings],
+        "declared": [reading.declared() for reading in readings],
     }
     if rules.wild_deuces:
         details["wild_deuces"] = [reading.wild_deuces() for reading in readings]
         if all(reading.wilds for reading in readings):
-            return Verdict(True, f"{wild_deuce_words(rules, readings[0])} {reason}", "R11", details)
-    return Verdict(True, reason, "R4", details)
+            words = wild_deuce_words(rules, readings[0])
+            return Verdict(True, f"{words} {reason}", "R11:wild_deuces", details)
+    return Verdict(
+        True, reason, "R4.3" if any(r.jokers for r in readings) else cited(kinds), details
+    )
+
+
+def cited(kinds: Sequence[str]) -> str:
+    """The point of R4 a meld of these kinds rests on: a set's (R4.1), a run's (R4.2)."""
+    return "R4.1" if kinds[0] == SET else "R4.2"
 
 
 def wild_deuce_words(rules: RuleSet, reading: Reading) -> str:

@@ -19,7 +19,7 @@ from .presets import get_rules
 from .ruleset import RuleSet
 from .verdict import Problem, Verdict
 
-EMPTY = {"melds": [], "kinds": [], "jokers": []}
+EMPTY = {"melds": [], "kinds": [], "jokers": [], "declared": []}
 
 
 def runs_touch(lo1: int, hi1: int, lo2: int, hi2: int) -> bool:
@@ -128,7 +128,7 @@ def check_opening(
     left = check_left(left)
     wanted = contract(round_number, rules)
     if len(melds) != wanted.melds:
-        return _fail(_count_reason(wanted, len(melds)), "R5")
+        return _fail(_count_reason(wanted, len(melds)), "R5.1")
     readings = []
     for meld in melds:
         found = meld_readings(meld, rules)
@@ -148,22 +148,25 @@ def check_opening(
         return _fail(*_diagnose(melds, readings, options, tried, wanted, exact))
     problem = _left_problem(wanted, left)
     if problem:
-        return _fail(problem, "R5")
+        return _fail(problem, "R5.4" if wanted.whole_hand else "R5.3")
     details = {
         "melds": [reading.faces() for reading in chosen],
         "kinds": [reading.kind for reading in chosen],
         "jokers": [reading.joker_faces() for reading in chosen],
+        "declared": [reading.declared() for reading in chosen],
     }
     if rules.wild_deuces:
         details["wild_deuces"] = [reading.wild_deuces() for reading in chosen]
     reason = _legal_reason(wanted, chosen, left)
     if not wanted.whole_hand and not sizes_fit(chosen, wanted, True):
         # Only the rules' "at least" sizes make this legal (R11).
-        return Verdict(True, f"{longer_melds_words(rules, wanted)} {reason}", "R11", details)
+        words = longer_melds_words(rules, wanted)
+        return Verdict(True, f"{words} {reason}", "R11:exact_sizes", details)
     deuces = next((reading for reading in chosen if reading.wilds), None)
     if deuces is not None:
-        return Verdict(True, f"{wild_deuce_words(rules, deuces)} {reason}", "R11", details)
-    return Verdict(True, reason, "R5", details)
+        words = wild_deuce_words(rules, deuces)
+        return Verdict(True, f"{words} {reason}", "R11:wild_deuces", details)
+    return Verdict(True, reason, "R5.4" if wanted.whole_hand else "R5.1", details)
 
 
 def longer_melds_words(rules: RuleSet, wanted: Contract) -> str:
@@ -191,7 +194,7 @@ def _meld_problem(meld: tuple[Card, ...], rules: RuleSet, wanted: Contract) -> P
     text = format_cards(meld)
     if problem.reason.startswith(text) or text in problem.reason:
         return problem
-    return Problem(f"{text}: {problem.reason}", problem.rule)
+    return Problem(f"{text}: {problem.reason}", problem.rule, problem.line)
 
 
 def _diagnose(melds, readings, options, tried, wanted: Contract, exact: bool) -> tuple[str, str]:
@@ -201,16 +204,16 @@ def _diagnose(melds, readings, options, tried, wanted: Contract, exact: bool) ->
     if target not in possible:
         return (
             f"Round {wanted.round} needs {wanted.short()}; you laid {counts_text(possible)}",
-            "R3",
+            "R3.1",
         )
     if not tried:
-        return _size_reason(melds, readings, options, wanted, exact), "R5"
+        return _size_reason(melds, readings, options, wanted, exact), "R5.1"
     one, two = touching_pair(tried[0])
     every = ", whichever way the jokers are read" if len(tried) > 1 else ""
     return (
         f"{one.span()} and {two.span()} touch in one suit, so they count as one run, "
         f"not two{every}",
-        "R5",
+        "R5.2",
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import Card, declared_as
 
 SET, RUN = "set", "run"
 KINDS = (SET, RUN)
@@ -73,6 +73,15 @@ class Reading:
     def joker_faces(self) -> list[str]:
         """What each wild card stands for, as text: `['7♠']` in a run, `['7']` in a set."""
         return [card.face() for card in self.jokers]
+
+    def declared(self) -> list[str]:
+        """The slots in R1 notation, each wild card declared as what it stands for:
+        `['J♠', 'J♥', 'JK=J']`, `['5♠', '6♠', '2♥=7♠', '8♠']`."""
+        stood_for = iter(self.jokers)
+        return [
+            str(declared_as(slot, next(stood_for))) if self.is_wild(index) else slot.face()
+            for index, slot in enumerate(self.slots)
+        ]
 
     def wild_deuces(self) -> list[str]:
         """Each wild 2 and what it stands for, as `2♥=7♠` (R11's wild deuces)."""

@@ -37,21 +37,21 @@ class Refusal(enum.Enum):
     search's counts) and contract."""
 
     SIZE = (
-        "R5",
+        "R5.3",
         lambda hand, deal: (
             f"{contract_text(deal)} needs at least {deal.least_cards + 1} "
             f"cards, one of them kept to discard: this hand has {plural(hand.size, 'card')}."
         ),
     )
     NATURALS = (
-        "R4",
+        "R4.3",
         lambda hand, deal: (
             f"{contract_text(deal)} needs {_naturals_needed(hand, deal)}: "
             f"this hand has {plural(hand.size - hand.jokers, 'natural card')}."
         ),
     )
     SETS = (
-        "R5",
+        "R5.1",
         lambda hand, deal: (
             f"{'No set' if deal.sets == 1 else f'No {deal.sets} sets'} can be made from these "
             f"{hand.size} cards: a set is {MIN_SET} cards of one rank with at least "
@@ -60,7 +60,7 @@ class Refusal(enum.Enum):
         ),
     )
     RUNS = (
-        "R5",
+        "R5.1",
         lambda hand, deal: (
             f"No run can be made from these {hand.size} cards: a run is {MIN_RUN} cards in a row "
             f"of one suit with at least {plural(hand.run_naturals, 'natural card')}, jokers "
@@ -68,21 +68,21 @@ class Refusal(enum.Enum):
         ),
     )
     SUITS = (
-        "R5",
+        "R5.4",
         lambda hand, deal: (
             f"The naturals are in 4 suits, but round {deal.round}'s {deal.runs} runs can hold at "
             f"most {deal.runs} suits and every card must be used."
         ),
     )
     WHOLE = (
-        "R5",
+        "R5.4",
         lambda hand, deal: (
             f"There is no way to split these {hand.size} cards into {deal.runs} runs of at least "
             f"{MIN_RUN} cards that use the whole hand."
         ),
     )
     JOINT = (
-        "R5",
+        "R5.1",
         lambda hand, deal: (
             f"There is no way to make {contract_text(deal)} from these {hand.size} cards at once, "
             "each card in one meld, and still keep a card to discard."

@@ -346,6 +346,11 @@ class RuleSet:
         """The rule a verdict that turns on `path` rests on: R11 where this rule set changes it."""
         return "R11" if self.house(path) else default_rule
 
+    def citation(self, path: str, default: str) -> str:
+        """`cite` naming what decides: `R11:<path>` where this rule set changes the setting,
+        else `default` (`R6.1`: a point of the rule it changes)."""
+        return f"R11:{path}" if self.house(path) else default
+
     # --- deals -------------------------------------------------------------------------------
 
     @property

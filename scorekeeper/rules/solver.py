@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .arrangement import realise
-from .cards import Card, parse_cards
+from .cards import Card, declared_text, parse_cards
 from .contracts import Contract, contract
 from .errors import SizeError
 from .general import OutOfSteps, solve_general
@@ -38,7 +38,8 @@ from .whole_hand import early_refusal, solve_whole
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
 HAND_LIMIT = 30
 
-RULE = "R5"
+# The points of R5 an opening found rests on: the contract laid at once, or the whole hand.
+LAID, WHOLE_HAND = "R5.1", "R5.4"
 
 
 def _hand_cards(hand) -> list[Card]:
@@ -98,7 +99,7 @@ def _opening(search: Search, deal: Contract, rules: RuleSet):
     return None, Problem(
         f"{rules.rules_name}: {naturals_needed_text(rules, kinds)}, and these "
         f"{search.size} cards cannot make {contract_text(deal)} with that many natural cards.",
-        "R11",
+        "R11:naturals",
     )
 
 
@@ -126,17 +127,25 @@ def solve_opening(
         return _general(cards, search, deal, rules)
     found, problem = _opening(search, deal, rules)
     if found is None:
-        return problem.verdict({"melds": [], "readings": [], "kinds": [], "left": search.texts})
+        empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts, "declared": []}
+        return problem.verdict(empty)
     runs, ks = found
     melds, readings, kinds, left = realise(cards, search, runs, ks)
     reason = _found_reason(deal, melds, left)
-    rule = RULE
+    rule = WHOLE_HAND if deal.whole_hand else LAID
     if _only_by_bigger_melds(search, rules, melds, kinds):
         reason = f"{rules.rules_name} allow opening melds above 3 and 4 cards. {reason}"
-        rule = "R11"
-    return Verdict(
-        True, reason, rule, {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
-    )
+        rule = "R11:exact_sizes"
+    details = {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
+    return Verdict(True, reason, rule, {**details, "declared": declared(melds, readings)})
+
+
+def declared(melds: list[list[str]], readings: list[list[str]]) -> list[list[str]]:
+    """The melds found, each wild card declared as what its reading shows (`JK=7`, `2♦=7♠`)."""
+    return [
+        [declared_text(played, shown) for played, shown in zip(meld, reading, strict=True)]
+        for meld, reading in zip(melds, readings, strict=True)
+    ]
 
 
 def needs_general(deal: Contract, rules: RuleSet) -> bool:
@@ -160,7 +169,7 @@ def _found_reason(deal: Contract, melds, left) -> str:
 
 def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
     """The opening under any contract or setting (general.py), with its reason and rule."""
-    empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts}
+    empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts, "declared": []}
     if rules.wild_deuces:
         empty["wild_deuces"] = []
     found = solve_general(cards, deal, rules)
@@ -168,6 +177,7 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
         return _general_refusal(cards, search, deal, rules).verdict(empty)
     melds, readings, kinds, deuces, left = found
     details = {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
+    details["declared"] = declared(melds, readings)
     reason = _found_reason(deal, melds, left)
     if rules.wild_deuces:
         details["wild_deuces"] = deuces
@@ -178,8 +188,9 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
                 f"the {mark.split('=')[0]} is wild here, standing for {mark.split('=')[1]}"
                 for mark in marks
             )
-            return Verdict(True, f"{rules.rules_name}: {words}. {reason}", "R11", details)
-    return Verdict(True, reason, RULE, details)
+            reason = f"{rules.rules_name}: {words}. {reason}"
+            return Verdict(True, reason, "R11:wild_deuces", details)
+    return Verdict(True, reason, WHOLE_HAND if deal.whole_hand else LAID, details)
 
 
 def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> Problem:
@@ -191,29 +202,30 @@ def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> P
         return Problem(
             f"{contract_text(deal)} needs at least {least} cards{kept}: this hand has "
             f"{plural(len(cards), 'card')}.",
-            RULE,
+            "R5.3" if discard else WHOLE_HAND,
         )
     made = f"these {len(cards)} cards cannot make {contract_text(deal)}"
     if rules.naturals.wild_at_most_natural and _opens(cards, deal, rules, capped=False):
-        return Problem(f"{rules.rules_name}: {WILD_AT_MOST_NATURAL}, and {made} that way.", "R11")
+        said = f"{rules.rules_name}: {WILD_AT_MOST_NATURAL}, and {made} that way."
+        return Problem(said, "R11:naturals")
     house = rules.house("naturals.set") or rules.house("naturals.run")
     if house and _opens(cards, deal, rules, minimums=(1, 1)):
         kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
         return Problem(
             f"{rules.rules_name}: {naturals_needed_text(rules, kinds)}, and {made} with that "
             "many natural cards.",
-            "R11",
+            "R11:naturals",
         )
     if deal.whole_hand:
         return Problem(
             f"There is no way to lay these {len(cards)} cards as {contract_text(deal)} "
             "using the whole hand.",
-            RULE,
+            WHOLE_HAND,
         )
     return Problem(
         f"There is no way to make {contract_text(deal)} from these {len(cards)} cards at once, "
         "each card in one meld, and still keep a card to discard.",
-        RULE,
+        LAID,
     )
 
 

@@ -25,10 +25,23 @@ from .opening import check_left
 from .presets import get_rules
 from .ruleset import FreedJoker, JokerSwap, RuleSet
 from .seating import contract_of
-from .verdict import Problem, Verdict
+from .verdict import Problem, Verdict, house_citation
 
 LAID_OFF = "lay it off this turn"
 TO_HAND = "your hand"
+
+
+# What a legal lay-off or swap says of each setting of the rules that allows it (R11).
+LAYOFF_WORDS = {
+    "layoff_on_opening_turn": "you may lay off on the turn you open",
+    "go_out_by_layoff": "you may go out by laying off your last card",
+}
+SWAP_WORDS = {
+    "joker_swap": "a set's joker may be swapped too, for a natural card of the set's rank",
+    "wild_deuces": "a 2 is wild, and a wild 2 is swapped like a joker",
+    "swap_on_opening_turn": "you may replace a joker on the turn you open",
+    "freed_joker": "a freed joker goes into your hand",
+}
 
 
 def turn_setting(
@@ -46,6 +59,7 @@ def _table_problem(meld: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, ...
     return Problem(
         f"The meld on the table, {format_cards(meld)}, is not legal: {problem.reason}",
         problem.rule,
+        problem.line,
     )
 
 
@@ -71,7 +85,7 @@ def _on_the_table(
         f"Round {round_number}'s contract is {contract_of(round_number, rules)}, so only {only} "
         f"are on the table: {format_cards(meld)} is a {kind}, which no player can have put down "
         "this round",
-        "R6",
+        "R6.4",
     )
 
 
@@ -139,19 +153,19 @@ def check_layoff(
     require_suits(meld + cards)
     rules.check_copies(meld + cards, players)
     left = check_left(left)
-    empty = {"meld": [], "jokers": []}
+    empty = {"meld": [], "jokers": [], "declared": []}
     if rules.deal(round_number).whole_hand:
         return Verdict(
             False,
             f"Round {round_number} has no laying off: the whole hand goes down at once",
-            "R6",
+            "R6.3",
             empty,
         )
     if opened_this_turn and not rules.layoff_on_opening_turn:
         return Verdict(
             False,
             "You opened on this turn, so you may lay off only from your next turn on",
-            rules.cite("layoff_on_opening_turn", "R6"),
+            rules.citation("layoff_on_opening_turn", "R6.1"),
             empty,
         )
     before, problem = _on_the_table(meld, meld_readings(meld, rules), round_number, rules)
@@ -162,26 +176,28 @@ def check_layoff(
         wild = _too_wild(meld + cards, before, rules)
         if wild:
             return wild.verdict(empty)
-        return Verdict(False, layoff_problem(meld, cards, before), "R6", empty)
+        return Verdict(False, layoff_problem(meld, cards, before), "R6.2", empty)
     if left == 0 and not rules.go_out_by_layoff:
         return Verdict(
             False,
             "You go out by discarding your last card, so you may not lay it off",
-            rules.cite("go_out_by_layoff", "R6"),
+            rules.citation("go_out_by_layoff", "R6.3"),
             empty,
         )
     result = after[0]
     reason = f"{format_cards(cards)} can go on {format_cards(meld)}, making {result.describe()}"
-    rule = "R6"
-    house = []
-    if opened_this_turn:
-        house.append("you may lay off on the turn you open")
-    if left == 0:
-        house.append("you may go out by laying off your last card")
+    rule = "R6.2"
+    settings = {"layoff_on_opening_turn": opened_this_turn, "go_out_by_layoff": left == 0}
+    house = [LAYOFF_WORDS[setting] for setting, applies in settings.items() if applies]
     if house:
         reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
-        rule = "R11"
-    return Verdict(True, reason, rule, {"meld": result.faces(), "jokers": result.joker_faces()})
+        rule = house_citation(setting for setting, applies in settings.items() if applies)
+    details = {
+        "meld": result.faces(),
+        "jokers": result.joker_faces(),
+        "declared": result.declared(),
+    }
+    return Verdict(True, reason, rule, details)
 
 
 def _extended(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) -> list[Reading]:
@@ -205,7 +221,7 @@ def _too_wild(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) ->
     return Problem(
         f"{rules.rules_name}: a meld may not hold more wild cards than natural cards; "
         f"{format_cards(cards)} would hold {wild} wild and {len(cards) - wild} natural",
-        "R11",
+        "R11:naturals",
     )
 
 
@@ -227,9 +243,9 @@ def check_swap(
     meld = tuple(meld)
     require_suits(meld + (card,))
     rules.check_copies(meld + (card,), players)
-    empty = {"meld": [], "freed": None, "joker_to": None}
+    empty = {"meld": [], "freed": None, "joker_to": None, "declared": []}
 
-    def fail(reason: str, rule: str = "R7") -> Verdict:
+    def fail(reason: str, rule: str = "R7.2") -> Verdict:
         return Verdict(False, reason, rule, empty)
 
     if card.joker:
@@ -238,15 +254,15 @@ def check_swap(
         return fail(
             f"Round {round_number} has no turn after an opening: the whole hand goes down at "
             "once and ends the round, so no joker on the table can be replaced",
-            "R5",
+            "R5.4",
         )
     if rules.joker_swap is JokerSwap.NEVER:
-        return fail(f"{rules.rules_name}: no joker on the table may be swapped", "R11")
+        return fail(f"{rules.rules_name}: no joker on the table may be swapped", "R11:joker_swap")
     if opened_this_turn and not rules.swap_on_opening_turn:
         return fail(
             "You opened on this turn: only a player who opened on an earlier turn may replace "
             "a joker",
-            rules.cite("swap_on_opening_turn", "R7"),
+            rules.citation("swap_on_opening_turn", "R7.2"),
         )
     readings, problem = _on_the_table(meld, meld_readings(meld, rules), round_number, rules)
     if problem:
@@ -258,7 +274,9 @@ def check_swap(
         return fail(f"{text} has no {what} to replace")
     swappable = [(r, place) for r, place in wilds if _swappable(r, rules)]
     if not swappable:
-        return fail(f"A joker in a set stays there for the rest of the round; {text} is a set")
+        return fail(
+            f"A joker in a set stays there for the rest of the round; {text} is a set", "R7.1"
+        )
     # A joker is freed before a wild 2 when the card could replace either.
     for reading, place in sorted(swappable, key=lambda found: not found[1][1].joker):
         if _itself(card, place[2]):
@@ -302,18 +320,23 @@ def _swapped(
             "in hand"
         )
     reason = f"{card} replaces {_wild_name(wild)} in {text}; {where}"
-    house = []
-    if reading.kind == SET:
-        house.append("a set's joker may be swapped too, for a natural card of the set's rank")
-    if not wild.joker:
-        house.append("a 2 is wild, and a wild 2 is swapped like a joker")
-    if opened_this_turn:
-        house.append("you may replace a joker on the turn you open")
-    if rules.house("freed_joker"):
-        house.append("a freed joker goes into your hand")
-    rule = "R7"
+    settings = {
+        "joker_swap": reading.kind == SET,
+        "wild_deuces": not wild.joker,
+        "swap_on_opening_turn": opened_this_turn,
+        "freed_joker": rules.house("freed_joker"),
+    }
+    house = [SWAP_WORDS[setting] for setting, applies in settings.items() if applies]
+    rule = "R7.2"
     if house:
         reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
-        rule = "R11"
-    details = {"meld": after, "freed": "JK" if wild.joker else str(wild), "joker_to": joker_to}
+        rule = house_citation(setting for setting, applies in settings.items() if applies)
+    declared = reading.declared()
+    declared[index] = str(card)
+    details = {
+        "meld": after,
+        "freed": "JK" if wild.joker else str(wild),
+        "joker_to": joker_to,
+        "declared": declared,
+    }
     return Verdict(True, reason, rule, details)

@@ -12,31 +12,83 @@ def sentence(message: str) -> str:
     return message[:1].upper() + message[1:]
 
 
+# Where a citation names what in its rule decides: `R4.3` (the third point of R4 in the
+# rulebook), `R11:wild_deuces` (the setting of R11's table that decides).
+POINT, SETTING = ".", ":"
+
+
+def house_citation(settings) -> str:
+    """R11 citing the settings of its table that decide: `R11:wild_deuces,freed_joker`."""
+    return f"R11{SETTING}{','.join(settings)}"
+
+
+def split_citation(cited: str) -> tuple[str, str]:
+    """`R4.3` → (`R4`, `3`), `R11:wild_deuces` → (`R11`, `wild_deuces`), `R4` → (`R4`, ``)."""
+    for mark in (SETTING, POINT):
+        rule, found, line = cited.partition(mark)
+        if found:
+            return rule, line
+    return cited, ""
+
+
+def cited_as(rule: str, line: str) -> dict[str, str]:
+    """What a verdict's data adds for the line that decides it: `rule_line` (`R4.3`) for a point
+    of R1-R10, `settings` (`["wild_deuces"]`) for the settings of R11's table; nothing when not
+    given."""
+    if not line:
+        return {}
+    if line.isdigit():
+        return {"rule_line": f"{rule}{POINT}{line}"}
+    return {"settings": line.split(",")}
+
+
 @dataclass(frozen=True)
 class Verdict:
     """A ruling: `legal`, one plain `reason` a player would accept, the `rule` it rests on (R-number),
-    and `details` such as the readings of the jokers."""
+    and `details` such as the readings of the jokers. `rule` may be given as `R4.3` or
+    `R11:wild_deuces`: it is then `R4` (or `R11`) and `line` the point or setting that decides."""
 
     legal: bool
     reason: str
     rule: str
     details: Mapping[str, Any] = field(default_factory=dict)
+    line: str = ""
+
+    def __post_init__(self) -> None:
+        rule, line = split_citation(self.rule)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "line", line or self.line)
 
     def __bool__(self) -> bool:
         return self.legal
 
     def to_dict(self) -> dict[str, Any]:
-        """The verdict as JSON-ready data: legal, reason, rule, then the details."""
-        return {"legal": self.legal, "reason": self.reason, "rule": self.rule, **self.details}
+        """The verdict as JSON-ready data: legal, reason, rule, then the details, and the line
+        that decides (`rule_line` or `setting`) where it is known."""
+        cited = cited_as(self.rule, self.line)
+        return {
+            "legal": self.legal,
+            "reason": self.reason,
+            "rule": self.rule,
+            **self.details,
+            **cited,
+        }
 
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a play fails: the `reason` in a player's words and the `rule` that decides it."""
+    """Why a play fails: the `reason` in a player's words and the `rule` that decides it (given
+    as a Verdict's is: `R4`, `R4.3`, `R11:naturals`)."""
 
     reason: str
     rule: str
+    line: str = ""
+
+    def __post_init__(self) -> None:
+        rule, line = split_citation(self.rule)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "line", line or self.line)
 
     def verdict(self, details: Mapping[str, Any]) -> Verdict:
         """The refusal this problem makes, with the question's empty details."""
-        return Verdict(False, self.reason, self.rule, dict(details))
+        return Verdict(False, self.reason, self.rule, dict(details), self.line)

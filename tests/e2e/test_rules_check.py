@@ -3,6 +3,9 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS
+from tests.support.tablet import axe_violations, by_lan_name
+
 pytestmark = pytest.mark.browser
 
 
@@ -225,3 +228,57 @@ def test_the_pad_reads_the_white_suits_and_jkr_as_the_referee_does(watched):
     page.get_by_role("button", name="Check").tap()
     expect(page.locator("#verdict .verdict-title")).to_have_text("LEGAL")
     expect(page.locator("#verdict .verdict-reason")).to_contain_text("7♥ 7♦ JK is a legal set")
+
+
+# Wild cards as wild cards, and the page at every size a table uses, by the LAN name.
+SIZES = {**TABLET_VIEWPORTS, "phone": PHONE_VIEWPORT}
+
+
+def wide(page) -> int:
+    return page.evaluate("() => document.documentElement.scrollWidth")
+
+
+def asked(page, question, rules="liverpool", **fields):
+    """Open a tab, fill its fields, tap Check: the verdict's wild chips as (shown, said)."""
+    page.goto(f"/rules?q={question}&rules={rules}")
+    for name, text in fields.items():
+        page.fill(f"#{name}", text)
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("#verdict")).to_be_visible()
+    wild = page.locator("#verdict .wild-chip")
+    return [
+        (chip.locator("[aria-hidden]").inner_text(), chip.locator(".visually-hidden").inner_text())
+        for chip in wild.all()
+    ]
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_wild_cards_read_as_wild_on_every_tab_and_size(tablet, live_server, axe_source, size):
+    page = by_lan_name(tablet, live_server, SIZES[size])
+    assert asked(page, "meld", cards="Js Jh JK") == [("JK as J", "joker as jack")]
+    assert axe_violations(page, axe_source) == []
+    assert wide(page) <= SIZES[size]["width"]
+    hand = "7♠ 7♥ 2♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ K♦"
+    deuce = [("2♦ wild as 7", "2 of diamonds wild as 7")]
+    assert asked(page, "solve", "shanghai", hand=hand) == deuce
+    assert asked(page, "meld", "shanghai", cards="7♠ 7♥ 2♦") == deuce
+    # The line that decides comes first, R11's whole section folded beneath it.
+    expect(page.locator("#rule-line")).to_have_text(
+        "R11 Shanghai rules: every 2 is wild as well as the jokers."
+    )
+    expect(page.locator("#verdict details.rule-text li").first).to_be_hidden()
+    assert axe_violations(page, axe_source) == []
+    assert wide(page) <= SIZES[size]["width"]
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("question", ["opening", "meld", "layoff", "swap", "solve", "buy"])
+def test_every_tab_fits_a_phone(tablet, live_server, question):
+    """No sideways scroll at 360 px: the rules, round and players pickers wrap to the screen."""
+    page = by_lan_name(tablet, live_server, PHONE_VIEWPORT)
+    page.goto(f"/rules?q={question}")
+    assert wide(page) <= PHONE_VIEWPORT["width"], f"the page is {wide(page)} px wide"
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("#verdict, #input-error")).to_be_visible()
+    assert wide(page) <= PHONE_VIEWPORT["width"], f"the page is {wide(page)} px wide"
+    assert page.problems == []

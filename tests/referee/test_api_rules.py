@@ -244,3 +244,13 @@ def test_presets_listed_as_documents(client):
         assert RuleSet.parse(preset["rules"]) == PRESETS[preset["key"]]
     # The older address answers the same list.
     assert client.get("/api/rules/profiles").get_json() == presets
+
+
+def test_answers_declare_their_wild_cards_as_played(client):
+    jacks = ask(client, "meld", {"cards": "Js Jh JK"}).get_json()
+    assert jacks["readings"] == [["J♠", "J♥", "J"]]  # as before
+    assert jacks["declared"] == [["J♠", "J♥", "JK=J"]]
+    hand = "7♠ 7♥ 2c 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"
+    solved = ask(client, "solve", {"round": 1, "hand": hand, "rules": "shanghai"}).get_json()
+    assert solved["melds"][0] == ["7♠", "7♥", "2♣"]  # as before
+    assert solved["declared"] == [["7♠", "7♥", "2♣=7"], ["9♠", "9♥", "9♦"]]

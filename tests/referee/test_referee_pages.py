@@ -1,7 +1,9 @@
 """The rules-check page and the reference page, through the test client."""
 
 import json
+import re
 from html import unescape
+from html.parser import HTMLParser
 
 import pytest
 
@@ -315,3 +317,122 @@ def test_the_cards_left_field_asks_for_a_number_of_cards(client):
     """The field takes a count, and its label says so (not "Cards left", which reads as cards)."""
     html = client.get("/rules?q=opening").get_data(as_text=True)
     assert "Number of cards left in hand afterwards (optional)" in html
+
+
+class Chips(HTMLParser):
+    """The verdict's card chips: each as (what it shows, what a screen reader says)."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.chips: list[tuple[str, str]] = []
+        self._open: list[str] = []  # the class of each element open inside a chip
+        self._shown: list[str] = []
+        self._said: list[str] = []
+        self.feed(html.split('id="verdict"')[1].split("</section>")[0])
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        if "card-chip" in classes:
+            self._open = ["chip"]
+            self._shown, self._said = [], []
+        elif self._open:
+            hidden = "visually-hidden" in classes
+            self._open.append("said" if hidden else "shown" if attrs.get("aria-hidden") else "")
+
+    def handle_endtag(self, tag):
+        if not self._open:
+            return
+        self._open.pop()
+        if not self._open:
+            shown = "".join(self._shown).strip()
+            said = "".join(self._said).strip() or shown
+            self.chips.append((" ".join(shown.split()), " ".join(said.split())))
+
+    def handle_data(self, data):
+        if not self._open:
+            return
+        if "said" in self._open:
+            self._said.append(data)
+        elif "shown" in self._open:
+            self._shown.append(data)
+        else:
+            self._shown.append(data)
+            self._said.append(data)
+
+
+def chips(html: str) -> list[tuple[str, str]]:
+    return Chips(html).chips
+
+
+def test_a_joker_in_a_set_shows_as_a_joker_standing_for_the_rank(client):
+    shown = chips(post(client, "meld", cards="Js Jh JK"))
+    assert shown == [("J♠", "J♠"), ("J♥", "J♥"), ("JK as J", "joker as jack")]
+
+
+def test_a_joker_in_a_run_says_the_card_it_stands_for(client):
+    shown = chips(post(client, "meld", cards="5♠ 6♠ JK 8♠"))
+    assert shown[2] == ("JK as 7♠", "joker as 7 of spades")
+
+
+def test_a_wild_deuce_shows_as_a_wild_2(client):
+    sevens = chips(post(client, "meld", rules="shanghai", cards="7s 7h 2s"))
+    assert sevens[2] == ("2♠ wild as 7", "2 of spades wild as 7")
+    run = chips(post(client, "meld", rules="shanghai", cards="5♠ 6♠ 2h 8♠"))
+    assert run[2] == ("2♥ wild as 7♠", "2 of hearts wild as 7 of spades")
+
+
+def test_the_solver_and_the_meld_tab_show_the_same_wild_cards(client):
+    meld = chips(post(client, "meld", rules="shanghai", cards="7♠ 7♥ 2♦"))
+    hand = "7♠ 7♥ 2♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ K♦"
+    solved = chips(post(client, "solve", rules="shanghai", hand=hand))
+    assert (
+        solved[:3]
+        == meld
+        == [("7♠", "7♠"), ("7♥", "7♥"), ("2♦ wild as 7", "2 of diamonds wild as 7")]
+    )
+    joker = chips(post(client, "solve", hand="7♠ 7♥ JK 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"))
+    assert joker[2] == chips(post(client, "meld", cards="7♠ 7♥ JK"))[2] == ("JK as 7", "joker as 7")
+    # The cards kept are plain cards, as before.
+    assert joker[-2:] == [("8♦", "8♦"), ("A♥", "A♥")]
+
+
+def test_the_opening_layoff_and_swap_tabs_show_wild_cards_too(client):
+    opening = chips(post(client, "opening", meld1="Q♠ Q♥ JK", meld2="9♠ 9♥ 9♦"))
+    assert opening[2] == ("JK as Q", "joker as queen")
+    layoff = chips(post(client, "layoff", round="2", meld="3♠ 4♠ 5♠ 6♠", layoff_cards="JK"))
+    assert layoff[0] == ("JK as 2♠", "joker as 2 of spades")
+    swap = chips(post(client, "swap", round="2", meld="5♥ JK JK 8♥", card="6♥"))
+    assert swap == [("5♥", "5♥"), ("6♥", "6♥"), ("JK as 7♥", "joker as 7 of hearts"), ("8♥", "8♥")]
+
+
+def rule_shown(html: str) -> tuple[str, bool]:
+    """The verdict's rule line (tags left out) and whether its whole section is shown open."""
+    verdict = html.split('id="verdict"')[1].split("</section>")[0]
+    line = (
+        verdict.split('id="rule-line">')[1].split("</p>")[0] if 'id="rule-line"' in verdict else ""
+    )
+    details = verdict.split('<details class="rule-text"')[1].split(">")[0]
+    return unescape(" ".join(re.sub(r"<[^>]+>", " ", line).split())), "open" in details
+
+
+def test_a_verdict_shows_the_line_that_decides_and_folds_its_section(client):
+    line, opened = rule_shown(post(client, "meld", cards="Js Jh JK"))
+    assert (
+        line == "R4.3 A joker stands for one missing card. Every meld needs at least one real card."
+    )
+    assert not opened
+    touching = post(client, "opening", round="3", meld1="3♠ 4♠ 5♠ 6♠", meld2="7♠ 8♠ 9♠ 10♠")
+    assert rule_shown(touching)[0].startswith("R5.2 Two runs of the same suit may not touch")
+    assert "R5 Opening" in touching  # the whole section, folded beneath
+
+
+def test_a_house_rule_verdict_shows_the_rule_sets_own_words_not_all_of_r11(client):
+    html = post(client, "meld", rules="shanghai", cards="7s 7h 2s")
+    line, opened = rule_shown(html)
+    assert line == "R11 Shanghai rules: every 2 is wild as well as the jokers."
+    assert not opened
+    html = post(
+        client, "layoff", rules="online", meld="8♠ 8♦ 8♣", layoff_cards="8♥", opened_this_turn="y"
+    )
+    assert rule_shown(html)[0] == "R11 Online rules: a player may lay off on the turn they open."

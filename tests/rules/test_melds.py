@@ -28,6 +28,8 @@ def test_the_briefs_example_exactly():
         "kinds": ["run"],
         "readings": [["5♠", "6♠", "7♠", "8♠"]],
         "jokers": [["7♠"]],
+        "declared": [["5♠", "6♠", "JK=7♠", "8♠"]],
+        "rule_line": "R4.3",
     }
     assert "7♠" in verdict["reason"]
 
@@ -328,11 +330,14 @@ def test_listing_order_does_not_matter(text):
 
 def unordered(verdict: dict) -> dict:
     """The verdict without its reason, a set's cards sorted (a set is shown as listed)."""
-    readings = [
-        sorted(reading) if kind == "set" else reading
-        for kind, reading in zip(verdict["kinds"], verdict["readings"], strict=True)
-    ]
-    return {**verdict, "reason": None, "readings": readings}
+    readings, declared = (
+        [
+            sorted(reading) if kind == "set" else reading
+            for kind, reading in zip(verdict["kinds"], verdict[field], strict=True)
+        ]
+        for field in ("readings", "declared")
+    )
+    return {**verdict, "reason": None, "readings": readings, "declared": declared}
 
 
 @pytest.mark.parametrize(

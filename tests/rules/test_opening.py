@@ -52,6 +52,8 @@ def test_worked_contiguous_spade_runs_are_not_two_runs(rules):
         "melds": [],
         "kinds": [],
         "jokers": [],
+        "declared": [],
+        "rule_line": "R5.2",
     }
 
 
@@ -525,11 +527,14 @@ def test_order_inside_each_meld_does_not_matter():
 
 def unordered(verdict: dict) -> dict:
     """The verdict without its reason, a set's cards sorted (a set is shown as listed)."""
-    melds = [
-        sorted(meld) if kind == "set" else meld
-        for kind, meld in zip(verdict["kinds"], verdict["melds"], strict=True)
-    ]
-    return {**verdict, "reason": None, "melds": melds}
+    melds, declared = (
+        [
+            sorted(meld) if kind == "set" else meld
+            for kind, meld in zip(verdict["kinds"], verdict[field], strict=True)
+        ]
+        for field in ("melds", "declared")
+    )
+    return {**verdict, "reason": None, "melds": melds, "declared": declared}
 
 
 def test_legal_reason_names_the_contract_and_the_readings():

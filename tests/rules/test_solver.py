@@ -422,6 +422,7 @@ def test_a_hand_that_cannot_open_says_why():
         "readings": [],
         "kinds": [],
         "left": ["2♠", "5♥", "9♦", "J♣", "K♠", "3♥", "7♦", "10♣", "Q♠", "A♥", "4♦"],
+        "declared": [],
     }
     runs = solve("2♠ 5♥ 9♦ J♣ K♠ 3♥ 7♦ 10♣ Q♠ 9♥ 9♣", 3)
     assert not runs.legal
@@ -492,7 +493,17 @@ def test_verdict_shape():
     data = verdict.to_dict()
     assert data["legal"] is True
     assert data["rule"] == "R5"
-    assert set(data) == {"legal", "reason", "rule", "melds", "readings", "kinds", "left"}
+    assert set(data) == {
+        "legal",
+        "reason",
+        "rule",
+        "melds",
+        "readings",
+        "kinds",
+        "left",
+        "declared",
+        "rule_line",
+    }
 
 
 @pytest.mark.parametrize(
@@ -576,7 +587,8 @@ def test_every_refusal_has_a_rule_and_a_message():
     search = Search(list(parse_cards("7♠ 7♥ 4♣ 5♣")), contract(2), get_rules("family"), 2, 4)
     for refusal in Refusal:
         problem = refusal.problem(search, contract(2))
-        assert problem.rule == refusal.rule in {"R4", "R5"}
+        assert problem.rule in {"R4", "R5"}
+        assert f"{problem.rule}.{problem.line}" == refusal.rule
         assert problem.reason.endswith(".") and "{" not in problem.reason
     assert Refusal.NATURALS.problem(search, contract(2)).reason == (
         "1 set + 1 run needs at least 5 natural cards (2 a set, 3 a run): "

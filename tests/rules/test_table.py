@@ -61,7 +61,17 @@ def test_the_same_lay_off_is_fine_on_a_later_turn():
         "rule": "R6",
         "meld": ["8♠", "8♦", "8♣", "8♥"],
         "jokers": [],
+        "declared": ["8♠", "8♦", "8♣", "8♥"],
+        "rule_line": "R6.2",
     }
+
+
+def test_a_lay_off_declares_the_jokers_in_the_meld_afterwards():
+    verdict = layoff("3♠ 4♠ 5♠ 6♠", "JK", round_number=2)
+    assert verdict["meld"] == ["2♠", "3♠", "4♠", "5♠", "6♠"]
+    assert verdict["declared"] == ["JK=2♠", "3♠", "4♠", "5♠", "6♠"]
+    assert layoff("8♠ 8♦ 8♣", "JK", round_number=1)["declared"] == ["8♠", "8♦", "8♣", "JK=8"]
+    assert layoff("3♠ 4♠ 5♠ 6♠", "8♠", round_number=2)["declared"] == []
 
 
 @pytest.mark.parametrize(
@@ -222,7 +232,15 @@ def test_legal_lay_offs(meld, cards, result, jokers):
 )
 def test_illegal_lay_offs(meld, cards, reason):
     verdict = layoff(meld, cards)
-    assert verdict == {"legal": False, "reason": reason, "rule": "R6", "meld": [], "jokers": []}
+    assert verdict.pop("rule_line").startswith("R6.")
+    assert verdict == {
+        "legal": False,
+        "reason": reason,
+        "rule": "R6",
+        "meld": [],
+        "jokers": [],
+        "declared": [],
+    }
 
 
 def test_a_meld_read_as_set_or_run_takes_either():
@@ -365,6 +383,10 @@ def test_lay_off_order_does_not_matter():
 )
 def test_legal_swaps_free_the_joker_to_lay_off(meld, card, result):
     verdict = swap(meld, card)
+    # The meld afterwards with its wild cards declared: the joker left in it stands for 7♥.
+    declared = ["5♥", "6♥", "JK=7♥", "8♥"] if meld == "5♥ JK JK 8♥" else result
+    assert verdict.pop("declared") == declared
+    assert verdict.pop("rule_line") == "R7.2"  # a run's joker, swapped for its exact card
     assert verdict == {
         "legal": True,
         "reason": (
@@ -428,6 +450,8 @@ def test_where_the_freed_joker_goes(rules, joker_to):
 )
 def test_illegal_swaps(meld, card, reason):
     verdict = swap(meld, card)
+    # A set's joker stays (R7.1); a run's is swapped only for its exact card (R7.2).
+    assert verdict.pop("rule_line") == ("R7.1" if "is a set" in reason else "R7.2")
     assert verdict == {
         "legal": False,
         "reason": reason,
@@ -435,6 +459,7 @@ def test_illegal_swaps(meld, card, reason):
         "meld": [],
         "freed": None,
         "joker_to": None,
+        "declared": [],
     }
 
 

@@ -10,6 +10,7 @@ from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.opening import check_opening
 from scorekeeper.rules.presets import PRESETS
 from scorekeeper.rules.solver import solve_opening
+from scorekeeper.rules.table import check_layoff, check_swap
 
 from .test_contracts_rules import CUSTOM
 
@@ -158,3 +159,61 @@ def test_an_opening_reads_its_2s_natural_where_it_can():
     wild = check_opening(2, [parse_cards("7♥ 7♦ 7♣"), parse_cards("5♠ 6♠ 2♠ JK")], "shanghai")
     assert wild.legal and wild.rule == "R11"
     assert wild.details["wild_deuces"] == [[], ["2♠=3♠"]]
+
+
+# Every answer that shows cards gives them `declared` as well: each wild card in R1 notation as
+# the place it stands for (`JK=J`, `2♠=7`), so a page shows the card played, not a plain card.
+
+
+def test_a_melds_readings_declare_their_wild_cards():
+    jacks = meld("J♠ J♥ JK", "liverpool")
+    assert jacks["readings"] == [["J♠", "J♥", "J"]]
+    assert jacks["declared"] == [["J♠", "J♥", "JK=J"]]
+    sevens = meld("7♠ 7♥ 2♠", "shanghai")
+    assert sevens["declared"] == [["7♠", "7♥", "2♠=7"]]
+    run = meld("5♠ 6♠ 2♥ JK", "shanghai")
+    assert ["5♠", "6♠", "2♥=7♠", "JK=8♠"] in run["declared"]
+    assert len(run["declared"]) == len(run["readings"])
+    assert meld("7♠ 8♥ 9♦", "liverpool")["declared"] == []
+
+
+def test_an_opening_and_the_solver_declare_the_same_wild_cards():
+    melds = [parse_cards("7♠ 7♥ 2♦"), parse_cards("9♠ 9♥ 9♦")]
+    opening = check_opening(1, melds, "shanghai").to_dict()
+    solved = solve_opening("7♠ 7♥ 2♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ K♦", 1, "shanghai").to_dict()
+    assert opening["declared"] == solved["declared"] == [["7♠", "7♥", "2♦=7"], ["9♠", "9♥", "9♦"]]
+    joker = solve_opening("7♠ 7♥ JK 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥", 1, "liverpool").to_dict()
+    assert joker["declared"] == [["7♠", "7♥", "JK=7"], ["9♠", "9♥", "9♦"]]
+    assert joker["melds"] == [["7♠", "7♥", "JK"], ["9♠", "9♥", "9♦"]]  # as before
+    refused = solve_opening("7♠ 8♥ 3♣ 4♣ 5♣ 8♦ A♥ K♦ 10♠ J♦ Q♣", 1, "liverpool").to_dict()
+    assert refused["declared"] == []
+
+
+# Every verdict names what in its rule decides: a point of R1-R10 (`rule_line`), or the settings
+# of R11's table (`settings`), so a page can show that line before the whole section.
+
+
+def test_a_verdict_names_the_point_or_the_setting_that_decides():
+    assert meld("J♠ J♥ JK", "liverpool")["rule_line"] == "R4.3"
+    assert meld("J♠ J♥ J♦", "liverpool")["rule_line"] == "R4.1"
+    assert meld("JK JK JK", "liverpool")["rule_line"] == "R4.3"
+    assert meld("5♠ 6♠ 8♠ 9♠", "liverpool")["rule_line"] == "R4.2"
+    shanghai = meld("7♠ 7♥ 2♠", "shanghai")
+    assert (shanghai["rule"], shanghai["settings"]) == ("R11", ["wild_deuces"])
+    assert "rule_line" not in shanghai
+    too_wild = meld("7♠ 2♥ JK", "shanghai")
+    assert (too_wild["rule"], too_wild["settings"]) == ("R11", ["naturals"])
+    touching = [parse_cards("3♠ 4♠ 5♠ 6♠"), parse_cards("7♠ 8♠ 9♠ 10♠")]
+    assert check_opening(3, touching, "liverpool").to_dict()["rule_line"] == "R5.2"
+    refused = solve_opening("7♠ 2♥ JK 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥ K♦", 1, "shanghai").to_dict()
+    assert refused["settings"] == ["naturals"]
+
+
+def test_a_lay_off_or_a_swap_names_every_setting_that_allows_it():
+    meld_, card = parse_cards("8♠ 8♦ 8♣"), parse_cards("8♥")
+    online = check_layoff(2, meld_, card, True, "online", left=0).to_dict()
+    assert online["settings"] == ["layoff_on_opening_turn", "go_out_by_layoff"]
+    liverpool = check_layoff(2, meld_, card, True, "liverpool").to_dict()
+    assert (liverpool["rule"], liverpool["rule_line"]) == ("R6", "R6.1")
+    swap = check_swap(2, parse_cards("7♠ 7♥ 2♦"), Card(7, "D"), False, "shanghai").to_dict()
+    assert swap["legal"] and swap["settings"] == ["joker_swap", "wild_deuces", "freed_joker"]
