@@ -324,6 +324,11 @@ class Question:
             for name in entry.fields
         )
 
+    @property
+    def asks_seats(self) -> bool:
+        """Whether the question has seat lists, as long as the table."""
+        return any(entry.kind in ("seat", "seats") for entry in self.entries)
+
     def to_data(self, form: Any) -> Data:
         """The form's answers to this question as the JSON API would receive them, the rules
         aside (the page adds its game or its chosen preset)."""

@@ -8,15 +8,16 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request, url_for
 
 from ..rules import RulesError
+from ..rules.buying import seat_labels
 from ..rules.presets import DEFAULT_RULES, PRESETS
 from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
-from ..rules.ruleset import MOST_PLAYERS, RuleSet
+from ..rules.ruleset import RuleSet
 from ..rules.seating import contract_of
 from ..scorebook import ledger, writeonce
 from ..scorebook.forms import sentence
 from ..scorebook.models import Game
 from . import choice, questions
-from .forms import GAME_RULES, RulesCheckForm
+from .forms import GAME_RULES, RulesCheckForm, seat_item
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
 
@@ -39,9 +40,8 @@ class Context:
 
     @property
     def seats(self) -> list[str]:
-        """Every seat a table can have, by the game's names or as `Seat 1` … clockwise."""
-        names = self.game.names if self.game else []
-        return [names[n] if n < len(names) else f"Seat {n + 1}" for n in range(MOST_PLAYERS)]
+        """The table's seats: the game's players by name, else `Seat 1` … clockwise."""
+        return list(self.game.names) if self.game else seat_labels(self.players)
 
     @property
     def choice(self) -> str:
@@ -127,11 +127,12 @@ def check():
         form.players.data = context.players
     verdict = None
     error = None
-    if form.validate_on_submit():
+    # "Show these seats" (without the page's script): the form again for the table's size.
+    if "reseat" not in request.form and form.validate_on_submit():
         data = {**question.to_data(form), **context.asked()}
         data.setdefault("players", context.players)  # the line above the verdict says so
         if game and "requests" in data:
-            data["names"] = context.seats[: context.players]  # the reason names the players
+            data["names"] = context.seats  # the reason names the players
             data["bought"] = by_name(data.get("bought") or {}, data["names"])
         try:
             verdict = question.answer(data)
@@ -150,6 +151,7 @@ def check():
         context=context,
         game=game,
         back=url_for("games.show_game", game_id=game.id) if game else None,
+        seat_item=seat_item,
     )
 
 
@@ -214,7 +216,7 @@ def _context(game: Game | None, values) -> Context:
     number = values.get("round", type=int)
     if number is not None and number in rules.deal_numbers:
         round_number = number
-    count = values.get("players", type=int)
+    count = None if game else values.get("players", type=int)
     if count is not None and count in rules.table_sizes:
         players = count
     return Context(rules, min(round_number, rules.last_deal), players, game, saved)
