@@ -37,3 +37,12 @@ export function step(button) {
   input.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
+
+/* Steppers for every number control under `root`, their taps answered there. */
+export function steppers(root) {
+  addSteppers(root);
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-step]");
+    if (button) step(button);
+  });
+}

@@ -13,11 +13,11 @@ from ..rules.presets import DEFAULT_RULES, PRESETS
 from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
 from ..rules.ruleset import RuleSet
 from ..rules.seating import contract_of
-from ..scorebook import ledger, writeonce
+from ..scorebook import buys, ledger, writeonce
 from ..scorebook.forms import sentence
 from ..scorebook.models import Game
 from . import choice, questions
-from .forms import GAME_RULES, RulesCheckForm, seat_item
+from .forms import GAME_RULES, RulesCheckForm, buys_field, seat_item
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
 
@@ -61,15 +61,12 @@ class Context:
     @property
     def limits(self) -> list[str]:
         """What the rules' buy limits count: `deal`, `game`, both or neither."""
-        buying = self.rules.buying
-        limits = (("deal", buying.per_deal), ("game", buying.per_game))
-        return [what for what, limit in limits if buying.allowed and limit is not None]
+        return list(buys.limits(self.rules))
 
     def limits_text(self) -> str:
-        """`Smith family rules allow 3 buys a game`: the limits the counts are for."""
-        buying = self.rules.buying
-        each = {"deal": buying.per_deal, "game": buying.per_game}
-        allowed = " and ".join(f"{each[what]} a {what}" for what in self.limits)
+        """`Smith family rules allow 3 a game`: the limits the counts are for."""
+        each = buys.limits(self.rules)
+        allowed = " and ".join(f"{limit} a {what}" for what, limit in each.items())
         return f"{sentence(self.rules.rules_name)} allow {allowed}"
 
     @property
@@ -125,6 +122,10 @@ def check():
         form.rules.data = context.choice
         form.round.data = context.round
         form.players.data = context.players
+        if game and "game" in context.limits:
+            # The score book counts each player's buys in the game's rounds: the table need not.
+            for seat, count in enumerate(buys.used(game), start=1):
+                form[buys_field("game", seat)].data = count
     verdict = None
     error = None
     # "Show these seats" (without the page's script): the form again for the table's size.

@@ -221,7 +221,31 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ApiError(f"the points of {name!r} must be a whole number, not {value!r}")
         points[seat] = value
-    return service.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact, points=points)
+    return service.RoundEntry(
+        out=out, leftovers=by_seat, cut_exact=cut_exact, points=points, buys=_buys(game, data)
+    )
+
+
+def _buys(game: Game, data: dict[str, Any]) -> dict[int, Any] | None:
+    """The optional `"buys": {name: n}`, each player's buys this deal, by seat (None when not
+    given); every name that is no player's refused at once (the counts: `buys.problems`)."""
+    given = field(data, "buys", dict, required=False)
+    if given is None:
+        return None
+    by_seat: dict[int, Any] = {}
+    refused: list[str] = []
+    for name, count in given.items():
+        try:
+            seat = names.seat_of(game, name)
+        except errors.ScorebookError as error:
+            refused.append(error.message)
+            continue
+        if seat in by_seat:
+            refused.append(f"the buys of {game.names[seat]} are given twice")
+        by_seat[seat] = count
+    if refused:
+        raise ApiError("'buys': " + "; ".join(refused))
+    return by_seat
 
 
 # --- The table's corrections to the game: renames, an early end ------------------------------

@@ -28,7 +28,7 @@ from ..rules.presets import get_rules
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import LeftoverError, RoundResult, parse_leftovers, score_round
 from ..rules.seating import RoundSetup
-from . import keys
+from . import buys, keys
 from .errors import Conflict, Missing, RulesRefused, ScorebookError
 from .ledger import next_round, rules_of, setup_for
 from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
@@ -119,6 +119,9 @@ class RoundEntry:
     leftovers: Mapping[int, str | Sequence[str]] = field(default_factory=dict)
     cut_exact: bool = False
     points: Mapping[int, Any] = field(default_factory=dict)
+    # Each seat's buys this deal (a seat left out: none); None: not given, so a correction
+    # keeps the round's own.
+    buys: Mapping[int, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -129,10 +132,15 @@ class ScoredRound:
     result: RoundResult
     leftovers: tuple[str, ...]
     counted: tuple[bool, ...]
+    buys: tuple[int | None, ...]
 
 
-def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
-    """Score a round with the engine, or `ScorebookError` naming every player whose entry is wrong."""
+def score_entry(
+    game: Game, number: int, entry: RoundEntry, kept: Sequence[int | None] = ()
+) -> ScoredRound:
+    """Score a round with the engine, or `ScorebookError` naming every player whose entry is wrong.
+
+    `kept`: the round's buys as stored, for an entry that gives none (a correction)."""
     names = game.names
     setup = setup_for(game, number)
     problems: dict[int | None, str] = {}
@@ -158,18 +166,30 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
             problems.setdefault(seat, text)
     except RulesError as error:
         problems.setdefault(None, str(error))
-    if problems:
+    bought = buys.problems(game, number, entry.buys or {})
+    if problems or bought:
         problems = dict(sorted(problems.items(), key=lambda item: (item[0] is None, item[0] or 0)))
         message = "; ".join(
-            f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
-            for seat, text in problems.items()
+            [
+                *(
+                    f"{names[seat]}: {text}" if seat is not None and seat < len(names) else text
+                    for seat, text in problems.items()
+                ),
+                *(f"{names[seat]}'s buys: {text}" for seat, text in bought.items()),
+            ]
         )
-        raise ScorebookError(message, problems=problems)
+        raise buys.BuysRefused(message, problems=problems or {}, buys=bought)
     canonical = tuple(
         format_cards(sorted(hands.get(seat, ()), key=sort_key)) for seat in range(len(names))
     )
+    seats = range(len(names))
+    given = entry.buys if entry.buys is not None else dict(enumerate(kept))
     return ScoredRound(
-        setup, result, canonical, tuple(seat in counted for seat in range(len(names)))
+        setup,
+        result,
+        canonical,
+        tuple(seat in counted for seat in seats),
+        tuple(given.get(seat, 0) for seat in seats),
     )
 
 
@@ -193,15 +213,22 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
         out=entry.out,
         scores=[
             RoundScore(
-                seat=seat, leftovers=text, penalty=penalty, bonus=bonus, score=score, counted=hand
+                seat=seat,
+                leftovers=text,
+                penalty=penalty,
+                bonus=bonus,
+                score=score,
+                counted=hand,
+                buys=bought,
             )
-            for seat, (text, penalty, bonus, score, hand) in enumerate(
+            for seat, (text, penalty, bonus, score, hand, bought) in enumerate(
                 zip(
                     scored.leftovers,
                     scored.result.penalties,
                     scored.result.bonus,
                     scored.result.scores,
                     scored.counted,
+                    scored.buys,
                     strict=True,
                 )
             )
@@ -277,7 +304,7 @@ def correct_round(
     played = find_round(game, number)
     if version is not None and version != played.version:
         raise stale(played)
-    scored = score_entry(game, number, entry)
+    scored = score_entry(game, number, entry, [line.buys for line in played.scores])
     was = RoundSnapshot.of_round(played)
     now = RoundSnapshot.of_scored(entry, scored, played.version + 1)
     if now.same_entry(was):
@@ -293,6 +320,7 @@ def correct_round(
             line.bonus = scored.result.bonus[line.seat]
             line.score = scored.result.scores[line.seat]
             line.counted = scored.counted[line.seat]
+            line.buys = scored.buys[line.seat]
         # The UPDATE says `WHERE version = <as loaded>`: a change slipped in is refused whole.
         played.version += 1
         played.corrected_at = utcnow()

@@ -91,3 +91,33 @@ def test_without_a_script_show_these_seats_asks_for_the_tables_seats(tablet, liv
     expect(page.locator("#requests li")).to_have_count(6)
     expect(page.locator("#active option")).to_have_count(6)
     expect(page.locator("#verdict")).to_have_count(0)
+
+
+def test_the_round_form_counts_the_buys_and_the_game_and_referee_remember(
+    tablet, live_server, size, axe_source
+):
+    """Under "3 buys a game": Bob's two buys stepped in on the round form, saved with the round;
+    the game page says what is left, and the buy question from the game starts from them."""
+    setup = tablet(size, base_url=live_server).new_page()
+    game_id, key = make_game(setup, NAMES, 0, SMITH.to_json())
+    page = by_lan_name(tablet, live_server, size)
+    page.goto(f"/games/{game_id}/join?key={key}")
+    page.goto(f"/games/{game_id}/rounds/new")
+    buys = page.locator("#buys")
+    expect(buys).to_contain_text("Smith family rules allow 3 buys a game")
+    assert small_controls(page, "#buys input, #buys button") == []
+    more = page.get_by_role("button", name="One more: Bob's buys this deal")
+    more.tap()
+    more.tap()
+    expect(page.locator("#buys-1")).to_have_value("2")
+    assert axe_violations(page, axe_source) == []
+    page.screenshot(path=f"/tmp/buys-form-{size['width']}.png", full_page=True)
+    page.get_by_text("Ann", exact=True).first.tap()
+    for seat in (1, 2, 3):
+        page.locator(f"#cards_{seat}").fill("5")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#buys-left")).to_have_text("Buys left: Ann 3 · Bob 1 · Cat 3 · Dan 3")
+    page.goto(f"/rules?q=buy&game={game_id}")
+    expect(page.locator("#game_buys2")).to_have_value("2")
+    expect(page.locator("#game_buys1")).to_have_value("0")
+    assert page.problems == []
