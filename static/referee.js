@@ -3,7 +3,7 @@
  * the seats the table has. What each rules choice has (its deals, its fewest and most players)
  * comes from the form's data-rules attribute.
  *
- * The page works without this script: the links and seats then follow the last answer.
+ * The page works without this script: its "Show these seats" button asks for the seat lists.
  */
 (function () {
   "use strict";
@@ -67,26 +67,48 @@
     round.value = String(Math.min(isNaN(kept) ? 1 : kept, rules.deals.length));
   }
 
+  function label(seat) {
+    return "Seat " + seat;
+  }
+
+  // A seat list made as long as the table: items beyond it go, missing ones are made from the
+  // page's pattern (a <template> whose "__seat__" is the seat number).
+  function relist(list, pattern, count) {
+    if (!list || !pattern) return;
+    list.querySelectorAll("li[data-seat]").forEach(function (item) {
+      if (parseInt(item.getAttribute("data-seat"), 10) > count) item.remove();
+    });
+    for (var seat = list.querySelectorAll("li[data-seat]").length + 1; seat <= count; seat++) {
+      var holder = document.createElement("ul");
+      holder.innerHTML = pattern.innerHTML.replace(/__seat__/g, String(seat));
+      list.appendChild(holder.firstElementChild);
+    }
+  }
+
+  function reselect(select, count) {
+    if (!select) return;
+    Array.prototype.slice.call(select.options).forEach(function (option) {
+      if (parseInt(option.value, 10) > count) option.remove();
+    });
+    for (var seat = select.querySelectorAll("option[data-seat]").length + 1; seat <= count; seat++) {
+      var option = document.createElement("option");
+      option.value = String(seat);
+      option.text = label(seat);
+      option.setAttribute("data-seat", String(seat));
+      select.appendChild(option);
+    }
+  }
+
   function reseat() {
     var count = players();
     var rules = chosen();
     if (count === null || !rules || count < rules.players[0] || count > rules.players[1]) return;
-    form.querySelectorAll("li[data-seat]").forEach(function (item) {
-      var beyond = parseInt(item.getAttribute("data-seat"), 10) > count;
-      item.hidden = beyond;
-      item.querySelectorAll("input").forEach(function (box) {
-        box.disabled = beyond;
-        if (beyond && box.type === "checkbox") box.checked = false;
-      });
-    });
-    form.querySelectorAll("select option").forEach(function (option) {
-      var seat = parseInt(option.value, 10);
-      if (!option.closest("select").matches("#active, #last_buyer") || seat < 1) return;
-      var beyond = seat > count;
-      option.hidden = beyond;
-      option.disabled = beyond;
-      if (beyond && option.selected) option.closest("select").selectedIndex = 0;
-    });
+    if (!document.getElementById("seat-item")) return; // a game's seats are its players
+    relist(document.getElementById("requests"), document.getElementById("seat-item"), count);
+    relist(form.querySelector("#buys ul"), document.getElementById("buys-item"), count);
+    reselect(form.elements.active, count);
+    reselect(form.elements.last_buyer, count);
+    form.dispatchEvent(new CustomEvent("seats-changed", { bubbles: true }));
   }
 
   function update() {

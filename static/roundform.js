@@ -3,6 +3,7 @@
 import { CardPad } from "./cardpad.js";
 import { Hands } from "./hands.js";
 import { HandSteps } from "./handsteps.js";
+import { steppers } from "./steppers.js";
 
 /* The dock's height as `--dock` on the form: what a hand brought into view, and the notice above
  * the dock, keep clear of (games.css); it changes as the pad's chips wrap or its keys hide. */
@@ -23,4 +24,7 @@ for (const form of document.querySelectorAll("form.round-form")) {
   measureDock(form);
   const pad = form.querySelector(".cardpad");
   if (pad) new HandSteps(hands, new CardPad(pad));
+  // Each player's buys this deal, where the rules limit buying (rounds/_buys.html).
+  const buys = form.querySelector(".buys-entry");
+  if (buys) steppers(buys);
 }

@@ -4,42 +4,12 @@
  * control. On the new game page, picking other rules fills the editor with them. The editor is a
  * plain form without this script: its buttons post and the page comes back changed. */
 import { fromTemplate, renumber, resize } from "./rulerows.js";
+import { addSteppers, step } from "./steppers.js";
 
 const CHECK_DELAY_MS = 300;
 
 function placeId(place) {
   return place.replace(/\[/g, "-").replace(/\]/g, "").replace(/\./g, "-");
-}
-
-function labelOf(input) {
-  return input.getAttribute("data-say") || "the number";
-}
-
-function addSteppers(root) {
-  for (const input of root.querySelectorAll("input.stepper")) {
-    if (input.parentElement.querySelector(".step")) continue;
-    for (const [sign, delta, words] of [["−", -1, "One less"], ["+", 1, "One more"]]) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "secondary step";
-      button.textContent = sign;
-      button.setAttribute("data-step", String(delta));
-      button.setAttribute("aria-label", `${words}: ${labelOf(input)}`);
-      if (delta < 0) input.before(button);
-      else input.after(button);
-    }
-  }
-}
-
-function step(button) {
-  const input = button.parentElement.querySelector("input.stepper");
-  const delta = Number(button.getAttribute("data-step"));
-  const min = input.min === "" ? -Infinity : Number(input.min);
-  const max = input.max === "" ? Infinity : Number(input.max);
-  const now = input.value.trim() === "" ? (delta > 0 ? min - 1 : max + 1) : Number(input.value);
-  if (Number.isNaN(now)) return;
-  input.value = String(Math.min(max, Math.max(min, now + delta)));
-  input.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
 function show(editor, answer) {

@@ -16,6 +16,7 @@ const MODULES = [
   "static/roundform.js",
   "static/ruleeditor.js",
   "static/rulerows.js",
+  "static/steppers.js",
 ];
 
 export default [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_wtf import FlaskForm
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from wtforms import (
     BooleanField,
     IntegerField,
@@ -30,17 +30,27 @@ MOST_BUYS = 99
 
 
 class SeatList(ListWidget):
-    """Seat checkboxes, each `<li>` marked with its seat and hidden beyond the table's players."""
+    """Seat checkboxes, one `<li>` a seat of the table, each marked with its seat number."""
 
     def __call__(self, field: Any, **kwargs: Any) -> Markup:
         kwargs.setdefault("id", field.id)
-        html = [f"<ul {html_params(**kwargs)}>"]
-        for subfield in field:
-            seat = int(subfield.data)
-            hidden = " hidden" if seat > field.players else ""
-            html.append(f'<li data-seat="{seat}"{hidden}>{subfield()} {subfield.label}</li>')
-        html.append("</ul>")
-        return Markup("".join(html))
+        items = [
+            seat_item(field, subfield.data, subfield.label.text, subfield.checked)
+            for subfield in field
+        ]
+        return Markup(f"<ul {html_params(**kwargs)}>{''.join(items)}</ul>")
+
+
+def seat_item(field: Any, seat: int | str, label: str, checked: bool = False) -> Markup:
+    """One seat's checkbox of a seat list; `seat_item(field, "__seat__", "Seat __seat__")` is
+    the pattern the page's script makes a seat's item from when the table grows."""
+    box = html_params(
+        id=f"{field.id}-{seat}", name=field.name, type="checkbox", value=seat, checked=checked
+    )
+    return Markup(
+        f'<li data-seat="{seat}"><input {box}> '
+        f'<label for="{field.id}-{seat}">{escape(label)}</label></li>'
+    )
 
 
 class MultiCheckboxField(SelectMultipleField):
@@ -48,7 +58,6 @@ class MultiCheckboxField(SelectMultipleField):
 
     widget = SeatList()
     option_widget = CheckboxInput()
-    players = MOST_PLAYERS
 
 
 def round_choices(rules: RuleSet) -> list[SelectChoice]:
@@ -67,16 +76,15 @@ def rules_choices(
     return [*presets, *(option(value, f"{name} (our table's rules)") for value, name in saved)]
 
 
-def seat_choices(seats: list[str], players: int) -> list[SelectChoice]:
-    """Seats numbered from 1 clockwise, labelled by name; those beyond the table are hidden."""
-    return [
-        option(n, label, {"hidden": True, "disabled": True} if n > players else {"data-seat": n})
-        for n, label in enumerate(seats, start=1)
-    ]
+def seat_choices(seats: list[str]) -> list[SelectChoice]:
+    """The table's seats numbered from 1 clockwise, labelled by name: no seat beyond it."""
+    return [option(n, label, {"data-seat": n}) for n, label in enumerate(seats, start=1)]
 
 
 class RulesCheckForm(FlaskForm):
     """Every field a rules question may need; each question reads its own (`Question.to_data`)."""
+
+    most_buys = MOST_BUYS
 
     # The page's context reads the choice (`views._context`); a stale one is not an error.
     rules = SelectField("Rules", validate_choice=False)
@@ -122,11 +130,9 @@ class RulesCheckForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.rules.choices = rules_choices(rules, from_game, saved)
         self.round.choices = round_choices(rules)
-        seats = seats or [f"Seat {n + 1}" for n in range(MOST_PLAYERS)]
-        choices = seat_choices(seats, players)
+        choices = seat_choices(seats or [f"Seat {n + 1}" for n in range(players)])
         self.active.choices = choices
         self.requests.choices = choices
-        self.requests.players = players
         self.last_buyer.choices = [option(0, "Nobody (first purchase)"), *choices]
 
 

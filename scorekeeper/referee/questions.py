@@ -23,7 +23,7 @@ from ..rules.ruleset import MOST_MELDS, RuleSet
 from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
 from ..rules.solver import solve_opening
 from ..rules.table import check_layoff, check_swap
-from ..scorebook import ledger, rulesets
+from ..scorebook import buys, ledger, rulesets
 from ..scorebook.errors import NoSuchGame, NoSuchRuleSet
 from ..scorebook.models import Game
 from .buys import bought
@@ -242,6 +242,9 @@ def buy(data: Data) -> Data:
     if last_buyer is not None:
         last_buyer = _seat(last_buyer, players, "'last_buyer'")
     in_deal, in_game = bought(data, rules, players, names)
+    if game is not None and "bought" not in data:
+        # The score book counted the game's buys in its rounds: the question needs no count.
+        in_game = dict(enumerate(buys.used(game)))
     verdict = check_buy(players, active, asked, last_buyer, rules, names, in_deal, in_game)
     answer = verdict.to_dict()
     buyer = answer["buyer"]
@@ -323,6 +326,11 @@ class Question:
             if entry.kind in ("cards", "melds")
             for name in entry.fields
         )
+
+    @property
+    def asks_seats(self) -> bool:
+        """Whether the question has seat lists, as long as the table."""
+        return any(entry.kind in ("seat", "seats") for entry in self.entries)
 
     def to_data(self, form: Any) -> Data:
         """The form's answers to this question as the JSON API would receive them, the rules

@@ -8,15 +8,16 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request, url_for
 
 from ..rules import RulesError
+from ..rules.buying import seat_labels
 from ..rules.presets import DEFAULT_RULES, PRESETS
 from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
-from ..rules.ruleset import MOST_PLAYERS, RuleSet
+from ..rules.ruleset import RuleSet
 from ..rules.seating import contract_of
-from ..scorebook import ledger, writeonce
+from ..scorebook import buys, ledger, writeonce
 from ..scorebook.forms import sentence
 from ..scorebook.models import Game
 from . import choice, questions
-from .forms import GAME_RULES, RulesCheckForm
+from .forms import GAME_RULES, RulesCheckForm, buys_field, seat_item
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
 
@@ -39,9 +40,8 @@ class Context:
 
     @property
     def seats(self) -> list[str]:
-        """Every seat a table can have, by the game's names or as `Seat 1` … clockwise."""
-        names = self.game.names if self.game else []
-        return [names[n] if n < len(names) else f"Seat {n + 1}" for n in range(MOST_PLAYERS)]
+        """The table's seats: the game's players by name, else `Seat 1` … clockwise."""
+        return list(self.game.names) if self.game else seat_labels(self.players)
 
     @property
     def choice(self) -> str:
@@ -61,15 +61,12 @@ class Context:
     @property
     def limits(self) -> list[str]:
         """What the rules' buy limits count: `deal`, `game`, both or neither."""
-        buying = self.rules.buying
-        limits = (("deal", buying.per_deal), ("game", buying.per_game))
-        return [what for what, limit in limits if buying.allowed and limit is not None]
+        return list(buys.limits(self.rules))
 
     def limits_text(self) -> str:
-        """`Smith family rules allow 3 buys a game`: the limits the counts are for."""
-        buying = self.rules.buying
-        each = {"deal": buying.per_deal, "game": buying.per_game}
-        allowed = " and ".join(f"{each[what]} a {what}" for what in self.limits)
+        """`Smith family rules allow 3 a game`: the limits the counts are for."""
+        each = buys.limits(self.rules)
+        allowed = " and ".join(f"{limit} a {what}" for what, limit in each.items())
         return f"{sentence(self.rules.rules_name)} allow {allowed}"
 
     @property
@@ -125,13 +122,18 @@ def check():
         form.rules.data = context.choice
         form.round.data = context.round
         form.players.data = context.players
+        if game and "game" in context.limits:
+            # The score book counts each player's buys in the game's rounds: the table need not.
+            for seat, count in enumerate(buys.used(game), start=1):
+                form[buys_field("game", seat)].data = count
     verdict = None
     error = None
-    if form.validate_on_submit():
+    # "Show these seats" (without the page's script): the form again for the table's size.
+    if "reseat" not in request.form and form.validate_on_submit():
         data = {**question.to_data(form), **context.asked()}
         data.setdefault("players", context.players)  # the line above the verdict says so
         if game and "requests" in data:
-            data["names"] = context.seats[: context.players]  # the reason names the players
+            data["names"] = context.seats  # the reason names the players
             data["bought"] = by_name(data.get("bought") or {}, data["names"])
         try:
             verdict = question.answer(data)
@@ -151,6 +153,7 @@ def check():
         context=context,
         game=game,
         back=url_for("games.show_game", game_id=game.id) if game else None,
+        seat_item=seat_item,
     )
 
 
@@ -244,7 +247,7 @@ def _context(game: Game | None, values) -> Context:
     number = values.get("round", type=int)
     if number is not None and number in rules.deal_numbers:
         round_number = number
-    count = values.get("players", type=int)
+    count = None if game else values.get("players", type=int)
     if count is not None and count in rules.table_sizes:
         players = count
     return Context(rules, min(round_number, rules.last_deal), players, game, saved)

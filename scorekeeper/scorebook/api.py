@@ -251,7 +251,10 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
             places[place] = f"the points of {name!r} must be a whole number, not {value!r}"
         elif seat is not None:
             points[seat] = value
-    entry = service.RoundEntry(out=out, leftovers=by_seat, cut_exact=cut_exact, points=points)
+    bought = read("buys", lambda: _buys(game, data))
+    entry = service.RoundEntry(
+        out=out, leftovers=by_seat, cut_exact=cut_exact, points=points, buys=bought
+    )
     if places:
         said = list(places.values())
         try:
@@ -269,10 +272,13 @@ def _named_by_place(game: Game, entry: service.RoundEntry) -> Iterator[None]:
     try:
         yield
     except errors.ScorebookError as error:
-        if type(error) is not errors.ScorebookError:
+        wrong_buys = getattr(error, "buys", None)
+        if type(error) is not errors.ScorebookError and wrong_buys is None:
             raise
         places: dict[str, str] = {}
         _add_places(places, game, entry, error.problems)
+        for seat, text in (wrong_buys or {}).items():
+            places[f"buys.{game.names[seat]}"] = text
         raise errors.RoundRefused(error.message, places) from None
 
 
@@ -291,6 +297,28 @@ def _add_places(
                 kind = "points" if seat in entry.points else "leftovers"
                 place = f"{kind}.{game.names[seat]}"
             places[place] = f"{places[place]}; {said}" if place in places else said
+
+
+def _buys(game: Game, data: dict[str, Any]) -> dict[int, Any] | None:
+    """The optional `"buys": {name: n}`, each player's buys this deal, by seat (None when not
+    given); every name that is no player's refused at once (the counts: `buys.problems`)."""
+    given = field(data, "buys", dict, required=False)
+    if given is None:
+        return None
+    by_seat: dict[int, Any] = {}
+    refused: list[str] = []
+    for name, count in given.items():
+        try:
+            seat = names.seat_of(game, name)
+        except errors.ScorebookError as error:
+            refused.append(error.message)
+            continue
+        if seat in by_seat:
+            refused.append(f"the buys of {game.names[seat]} are given twice")
+        by_seat[seat] = count
+    if refused:
+        raise ApiError("'buys': " + "; ".join(refused))
+    return by_seat
 
 
 # --- The table's corrections to the game: renames, an early end ------------------------------

@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Any
 
 from ..rules.ruleset import MOST_DEALS
+from .buys import MOST_BUYS
 from .models import NAME_MAX, Game, Player, Rename, Round, RoundChange, RoundScore
 from .snapshot import RoundSnapshot
 
@@ -119,6 +120,7 @@ _SNAPSHOT_FIELDS = {
     "scores": Field("scores", Kind.PER_SEAT, of=Kind.WHOLE),
     "version": Field("version", Kind.WHOLE, low=1),
     "counted": Field("counted", Kind.PER_SEAT, of=Kind.FLAG, why="one true or false", default=()),
+    "buys": Field("buys", Kind.PER_SEAT, of=Kind.WHOLE, why="a whole number", default=()),
 }
 SNAPSHOT = Part(
     "round snapshot",
@@ -138,6 +140,8 @@ SCORE_LINE = Part(
         Field("bonus", Kind.WHOLE),
         Field("score", Kind.WHOLE),
         Field("counted", Kind.FLAG, later=True, default=False),
+        # The discards bought in the deal; null for a round stored before buys were counted.
+        Field("buys", Kind.WHOLE, empty=True, later=True, low=0, high=MOST_BUYS),
     ),
 )
 ROUND = Part(

@@ -28,6 +28,8 @@ from ..rules.rulewords import players_range
 from ..rules.scoring import most_points
 from ..rules.verdict import sentence
 from . import errors, ledger, names, rulechoice, service, writeonce
+from .buys import counted as buys_counted
+from .buys import hint as buys_hint
 from .models import NAME_MAX, Game, Round
 from .snapshot import RoundSnapshot
 
@@ -238,6 +240,13 @@ class RoundForm(WriteOnceForm):
         "over": "more {card} than this game's packs hold",
         "over_together": "more {card} than this game's packs hold, counting {names}",
     }
+    # Each seat's buys this deal (`rounds/_buys.html`), asked only where the rules limit buys.
+    buys = SeatHands(
+        StringField(
+            "Buys",
+            render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "stepper"},
+        )
+    )
 
     def __init__(self, *args: Any, game: Game, number: int, **kwargs: Any):
         self.game = game
@@ -336,14 +345,36 @@ class RoundForm(WriteOnceForm):
                 leftovers[seat] = hand.cards.data or ""
         self.counted = set(points)
         return service.RoundEntry(
-            out=out, leftovers=leftovers, cut_exact=bool(self.cut_exact.data), points=points
+            out=out,
+            leftovers=leftovers,
+            cut_exact=bool(self.cut_exact.data),
+            points=points,
+            buys=self.buys_typed(),
         )
+
+    @property
+    def counts_buys(self) -> bool:
+        """Whether the form asks each player's buys: the game's rules limit buying."""
+        return buys_counted(self.game)
+
+    def buys_hint(self) -> str:
+        """What the game's rules allow and each player has left before this deal."""
+        return buys_hint(self.game, self.number)
+
+    def buys_typed(self) -> dict[int, int | str] | None:
+        """Each seat's buys as typed, empty as none; None where the rules count no buys."""
+        if not self.counts_buys:
+            return None
+        return {seat: points_typed(typed.data) or 0 for seat, typed in enumerate(self.buys)}
 
     def attach(self, error: errors.ScorebookError) -> None:
         """Put each problem the score book found (it scores the round once, as it saves it)
         beside the hand concerned, on the field it was read from, and in the summary at the top
         by the player's name; one that several hands share beside each of them, naming them
         all; the round's own at the top."""
+        for seat, message in getattr(error, "buys", {}).items():
+            self.buys[seat].errors = [*self.buys[seat].errors, sentence(message)]
+            self.form_errors.append(f"{self.game.names[seat]}'s buys: {message}")
         names = self.game.names
         for where, message in error.problems.items():
             seats = where if isinstance(where, tuple) else (where,)
@@ -387,6 +418,9 @@ def round_form(
                 "points": str(line.penalty) if line.counted else "",
             }
             for line in sorted(prefill.scores, key=lambda line: line.seat)
+        ]
+        data["buys"] = [
+            str(line.buys or 0) for line in sorted(prefill.scores, key=lambda line: line.seat)
         ]
     return RoundForm(game=game, number=number, data=data)
 

@@ -247,11 +247,14 @@ def _snapshot(check: _Checker, item: Field, value: Any, seats: int) -> dict[str,
     """A round as the history keeps it: the page describes it, so every part must be there."""
     data = check.object(value, SNAPSHOT.names, SNAPSHOT.later)
     values = _read(check, SNAPSHOT, data, seats)
-    # A field kept only when one hand was counted is never there all false.
+    # A field kept only when one hand was counted (or one discard bought) is never there all
+    # false (all none).
     for key in SNAPSHOT.later & data.keys():
         if not any(values[key]):
+            at_least = "one true" if key == "counted" else "one above 0"
             raise check.at(key).fail(
-                f"must hold one true or false for each of the {seats} players, one true at least"
+                f"must hold {SNAPSHOT.field(key).why} for each of the {seats} players, "
+                f"{at_least} at least"
             )
     return RoundSnapshot(**values).to_dict()
 

@@ -19,6 +19,7 @@ from ..rules.presets import get_rules
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import card_penalty, leaders, totals
 from ..rules.seating import RoundSetup, round_setup
+from . import buys
 from .errors import NoSuchGame
 from .models import Game, Round, RoundChange
 from .snapshot import RoundSnapshot
@@ -315,6 +316,8 @@ def round_json(game: Game, played: Round) -> dict[str, Any]:
         "penalties": {names[line.seat]: line.penalty for line in played.scores},
         "bonus": {names[line.seat]: line.bonus for line in played.scores},
         "scores": {names[line.seat]: line.score for line in played.scores},
+        # Each player's buys this deal; null for a round stored before buys were counted.
+        "buys": {names[line.seat]: line.buys for line in played.scores},
         "version": played.version,
         "recorded_at": _when(played.recorded_at),
         "corrected_at": _when(played.corrected_at),
@@ -344,6 +347,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "cut_bonus": setup.cut_bonus if setup else None,
         "stock_after_deal": setup.stock_after_deal if setup else None,
         "rounds": [round_json(game, played) for played in game.rounds],
+        "buys": buys.game_json(game),
         "totals": dict(zip(names, state.totals, strict=True)),
         "leaders": [names[seat] for seat in state.leaders],
         "finished": game.finished,

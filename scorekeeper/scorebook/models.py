@@ -197,6 +197,9 @@ class RoundScore(db.Model):
     score: Mapped[int]
     # The table counted this hand itself: `penalty` is the points they gave, `leftovers` is "".
     counted: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The discards this player bought in this deal (R8, R11); None for a round stored before
+    # buys were counted, which the limits read as none.
+    buys: Mapped[int | None]
 
     round: Mapped[Round] = relationship(back_populates="scores")
 

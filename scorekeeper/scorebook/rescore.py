@@ -67,7 +67,8 @@ def _agrees(
         points={seat: stored.penalties[seat] for seat in counted},
     )
     try:
-        scored = service.score_entry(game, number, entry)
+        # The buys are the table's own count, kept as stored: nothing the engine scores.
+        scored = service.score_entry(game, number, entry, stored.buys)
     except ScorebookError as error:
         seat = next(iter(error.problems))
         if isinstance(seat, tuple):

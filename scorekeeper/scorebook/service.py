@@ -35,7 +35,7 @@ from ..rules.scoring import (
     score_round,
 )
 from ..rules.seating import RoundSetup
-from . import keys
+from . import buys, keys
 from .errors import Conflict, Missing, RulesRefused, ScorebookError
 from .ledger import next_round, rules_of, setup_for
 from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
@@ -126,6 +126,9 @@ class RoundEntry:
     leftovers: Mapping[int, str | Sequence[str]] = field(default_factory=dict)
     cut_exact: bool = False
     points: Mapping[int, Any] = field(default_factory=dict)
+    # Each seat's buys this deal (a seat left out: none); None: not given, so a correction
+    # keeps the round's own.
+    buys: Mapping[int, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -136,11 +139,16 @@ class ScoredRound:
     result: RoundResult
     leftovers: tuple[str, ...]
     counted: tuple[bool, ...]
+    buys: tuple[int | None, ...]
 
 
-def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
+def score_entry(
+    game: Game, number: int, entry: RoundEntry, kept: Sequence[int | None] = ()
+) -> ScoredRound:
     """Score a round with the engine, or `ScorebookError` naming every problem of it at once,
-    each by the player (or players) whose hand it concerns."""
+    each by the player (or players) whose hand it concerns (and each seat's wrong buys).
+
+    `kept`: the round's buys as stored, for an entry that gives none (a correction)."""
     names = game.names
     setup = setup_for(game, number)
     hands, problems = _read_hands(entry)
@@ -160,13 +168,27 @@ def score_entry(game: Game, number: int, entry: RoundEntry) -> ScoredRound:
             problems.setdefault(where, text)
     except RulesError as error:
         problems.setdefault(None, str(error))
+    bought = buys.problems(game, number, entry.buys or {})
+    if bought:
+        refused = round_refused(names, problems) if problems else None
+        said = [refused.message] if refused is not None else []
+        said += [f"{names[seat]}'s buys: {text}" for seat, text in bought.items()]
+        raise buys.BuysRefused(
+            "; ".join(said), problems=refused.problems if refused else {}, buys=bought
+        )
     if problems:
         raise round_refused(names, problems)
     canonical = tuple(
         format_cards(sorted(hands.get(seat, ()), key=sort_key)) for seat in range(len(names))
     )
+    seats = range(len(names))
+    given = entry.buys if entry.buys is not None else dict(enumerate(kept))
     return ScoredRound(
-        setup, result, canonical, tuple(seat in counted for seat in range(len(names)))
+        setup,
+        result,
+        canonical,
+        tuple(seat in counted for seat in seats),
+        tuple(given.get(seat, 0) for seat in seats),
     )
 
 
@@ -241,15 +263,22 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
         out=entry.out,
         scores=[
             RoundScore(
-                seat=seat, leftovers=text, penalty=penalty, bonus=bonus, score=score, counted=hand
+                seat=seat,
+                leftovers=text,
+                penalty=penalty,
+                bonus=bonus,
+                score=score,
+                counted=hand,
+                buys=bought,
             )
-            for seat, (text, penalty, bonus, score, hand) in enumerate(
+            for seat, (text, penalty, bonus, score, hand, bought) in enumerate(
                 zip(
                     scored.leftovers,
                     scored.result.penalties,
                     scored.result.bonus,
                     scored.result.scores,
                     scored.counted,
+                    scored.buys,
                     strict=True,
                 )
             )
@@ -325,7 +354,7 @@ def correct_round(
     played = find_round(game, number)
     if version is not None and version != played.version:
         raise stale(played)
-    scored = score_entry(game, number, entry)
+    scored = score_entry(game, number, entry, [line.buys for line in played.scores])
     was = RoundSnapshot.of_round(played)
     now = RoundSnapshot.of_scored(entry, scored, played.version + 1)
     if now.same_entry(was):
@@ -341,6 +370,7 @@ def correct_round(
             line.bonus = scored.result.bonus[line.seat]
             line.score = scored.result.scores[line.seat]
             line.counted = scored.counted[line.seat]
+            line.buys = scored.buys[line.seat]
         # The UPDATE says `WHERE version = <as loaded>`: a change slipped in is refused whole.
         played.version += 1
         played.corrected_at = utcnow()

@@ -34,6 +34,8 @@ class Scored(Protocol):
     def leftovers(self) -> tuple[str, ...]: ...
     @property
     def counted(self) -> tuple[bool, ...]: ...
+    @property
+    def buys(self) -> tuple[int | None, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,9 @@ class RoundSnapshot:
     version: int
     # One per seat: the table counted this hand itself (its penalty is the points they gave).
     counted: tuple[bool, ...] = ()
+    # One per seat: the discards bought in the deal (R8, R11); a round stored before buys were
+    # counted holds none.
+    buys: tuple[int, ...] = ()
 
     # Each per-seat list and the column of a round's score line (`RoundScore`) that holds it:
     # the history says `penalties[1]` where the ledger says `scores[1].penalty`.
@@ -58,16 +63,28 @@ class RoundSnapshot:
         "bonus": "bonus",
         "scores": "score",
         "counted": "counted",
+        "buys": "buys",
     }
-    # Left out of the stored shape unless a hand was counted (rounds stored before points entry).
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"counted"})
+    # Left out of the stored shape unless a hand was counted (rounds stored before points entry)
+    # or a discard bought (rounds stored before buys were counted).
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"counted", "buys"})
     # What a correction compares: when these are the same, nothing is stored.
-    ENTRY: ClassVar[tuple[str, ...]] = ("out", "cut_exact", "leftovers", "scores", "counted")
+    ENTRY: ClassVar[tuple[str, ...]] = (
+        "out",
+        "cut_exact",
+        "leftovers",
+        "scores",
+        "counted",
+        "buys",
+    )
 
     def __post_init__(self) -> None:
         # An empty `counted` and one all false say the same: no hand was counted.
         if not any(self.counted):
             object.__setattr__(self, "counted", (False,) * len(self.scores))
+        # Unknown buys (null) read as none, and no list as none for every seat.
+        buys = tuple(count or 0 for count in self.buys) or (0,) * len(self.scores)
+        object.__setattr__(self, "buys", buys)
 
     @classmethod
     def shape(cls) -> tuple[str, ...]:
@@ -108,6 +125,7 @@ class RoundSnapshot:
             scores=tuple(scored.result.scores),
             version=version,
             counted=tuple(scored.counted),
+            buys=tuple(scored.buys),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -77,15 +77,76 @@ def test_buy_names_the_buyer_by_seat_number_from_one(client):
     assert "Seat 2" not in html.split('id="verdict"')[1].split("</section>")[0]
 
 
+def seat_lists(html):
+    """The seats each seat list offers: whose turn, who asks, who bought last, buys so far."""
+    form = html.split('class="rules-form"')[1].split("</form>")[0]
+    form = re.sub(r"<template.*?</template>", "", form, flags=re.S)
+
+    def listed(start, end):
+        part = form.split(start)[1].split(end)[0]
+        return re.findall(r'data-seat="(\d+)"', part)
+
+    return {
+        "active": listed('id="active"', "</select>"),
+        "requests": listed('id="requests"', "</ul>"),
+        "last_buyer": listed('id="last_buyer"', "</select>"),
+        "buys": listed('id="buys"', "</fieldset>") if 'id="buys"' in form else None,
+    }
+
+
 def test_only_the_tables_seats_are_offered(client):
-    html = client.get("/rules?q=buy&players=4").get_data(as_text=True)
-    for seat in range(1, 5):
-        assert f'<li data-seat="{seat}"><input' in html
-    for seat in range(5, 9):
-        assert f'<li data-seat="{seat}" hidden>' in html
-        assert f'<option disabled hidden value="{seat}">' in html
-    five = client.get("/rules?q=buy&players=5&profile=family").get_data(as_text=True)
-    assert '<li data-seat="5"><input' in five and '<li data-seat="6" hidden>' in five
+    """A four-player table: every seat list has seats 1 to 4 and no more, hidden or not."""
+    html = client.get("/rules?q=buy&players=4&rules=liverpool").get_data(as_text=True)
+    four = ["1", "2", "3", "4"]
+    assert seat_lists(html) == {"active": four, "requests": four, "last_buyer": four, "buys": None}
+    assert 'value="5"' not in html.split('id="requests"')[1].split("</fieldset>")[0]
+    five = client.get("/rules?q=buy&players=5&rules=family").get_data(as_text=True)
+    assert seat_lists(five)["requests"] == ["1", "2", "3", "4", "5"]
+
+
+def test_the_number_of_players_comes_first_and_the_seats_follow_without_a_script(client):
+    """Players come before the seats; "Show these seats" answers with the chosen table's
+    seats, keeping what was chosen and asking nothing yet."""
+    html = client.get("/rules?q=buy").get_data(as_text=True)
+    form = html.split('class="rules-form"')[1]
+    assert form.index('id="players"') < form.index('id="active"')
+    assert 'name="reseat"' in form
+    answer = client.post(
+        "/rules?q=buy",
+        data={"rules": "family", "players": "6", "reseat": "1", "active": "2", "requests": ["5"]},
+    ).get_data(as_text=True)
+    six = ["1", "2", "3", "4", "5", "6"]
+    assert seat_lists(answer)["requests"] == six and seat_lists(answer)["active"] == six
+    assert 'id="verdict"' not in answer and 'id="input-error"' not in answer
+    assert '<option data-seat="2" selected value="2">Seat 2</option>' in answer
+    assert '<input checked id="requests-5"' in answer
+    # Beyond the rules' table sizes, the rules' own limit stands (liverpool: 3 to 8).
+    too_many = client.post(
+        "/rules?q=buy", data={"rules": "liverpool", "players": "12", "reseat": "1"}
+    ).get_data(as_text=True)
+    assert len(seat_lists(too_many)["requests"]) == 4
+
+
+def test_a_games_seats_are_its_players_by_name(client):
+    """Opened from a game of four, the lists are the four players by name, and the table's
+    size is the game's."""
+    game_id = new_game(client, rules=SMITH.to_json()).id
+    html = client.get(f"/rules?q=buy&game={game_id}&players=6").get_data(as_text=True)
+    four = ["1", "2", "3", "4"]
+    assert seat_lists(html) == {"active": four, "requests": four, "last_buyer": four, "buys": four}
+    assert "Seat 5" not in html and "Seat 1" not in html
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        assert f">{name}</label>" in html
+
+
+def test_buy_counts_are_typed_as_numbers_without_spinners(client):
+    game_id = new_game(client, rules=SMITH.to_json()).id
+    html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
+    buys = html.split('id="buys"')[1].split("</fieldset>")[0]
+    boxes = re.findall(r"<input[^>]*game_buys[^>]*>", buys)
+    assert len(boxes) == 4
+    for box in boxes:
+        assert 'type="text"' in box and 'inputmode="numeric"' in box and "stepper" in box
 
 
 def test_a_seat_beyond_the_table_is_a_clear_error(client):
@@ -121,7 +182,7 @@ def test_opened_from_a_game_uses_its_seat_names_and_rules(client):
     game_id = created["id"]
     html = client.get(f"/rules?q=buy&game={game_id}").get_data(as_text=True)
     assert '<li data-seat="5"><input' in html and ">Eve</label>" in html
-    assert '<li data-seat="6" hidden>' in html
+    assert 'data-seat="6"' not in html
     # Opened from a game, the page offers that game's rules and no preset.
     assert '<option selected value="game">Family (this game&#39;s rules)</option>' in html
     assert 'value="liverpool"' not in html.split('id="rules"')[1].split("</select>")[0]

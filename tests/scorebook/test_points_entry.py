@@ -243,6 +243,7 @@ def test_export_and_import_carry_counted_hands(app, tmp_path, fresh_database):
         "bonus": 0,
         "score": 30,
         "counted": True,
+        "buys": 0,
     }
     assert document["games"][0]["history"][0]["before"]["counted"] == [False, False, True, True]
     target = app_on(fresh_database("points-target"), tmp_path, "target", UPGRADE_ON_START=True)

@@ -21,7 +21,8 @@ from sqlalchemy import MetaData
 
 from scorekeeper import database
 from scorekeeper.extensions import db
-from scorekeeper.scorebook import transfer
+from scorekeeper.scorebook import buys, transfer
+from scorekeeper.scorebook.models import Game
 from scorekeeper.season import players as season
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds, record
@@ -38,6 +39,9 @@ EARLIER = (
     "0007_name_keys_as_played",
     "0008_renames_and_early_ends",
     "0009_phone_hands",
+    "0010_paper_sheets",
+    "0011_season_stamp",
+    "0012_player_merges",
 )
 PLACES = ["P0", "P1", "P2", "P3"]
 # The names each game was played under, by the reference game it copies.
@@ -66,7 +70,13 @@ def reference(module_database, tmp_path_factory) -> dict:
     )
     assert changed.status_code == 200, changed.get_json()
     archived = new_game(client, PLACES)
-    record(client, archived, "P0")
+    # A buy counted (0013): the reference's lines carry buys, an older schema's do not.
+    bought = client.post(
+        f"/api/games/{archived.id}/rounds",
+        json={"out": "P0", "leftovers": {"P1": "5", "P2": "5", "P3": "5"}, "buys": {"P2": 1}},
+        headers=archived.headers,
+    )
+    assert bought.status_code == 201, bought.get_json()
     assert client.post(f"/api/games/{archived.id}/archive", headers=archived.headers).status_code
     with app.app_context():
         return transfer.export_games()
@@ -260,3 +270,25 @@ def test_each_look_alike_kept_from_before_has_a_player_page(upgraded):
         assert (cyrillic.name, [s.game_id for s in cyrillic.sittings]) == ("Аnn", [3])
         assert (latin.name, [s.game_id for s in latin.sittings]) == ("Ann", [1, 2, 3])
         assert season.find_player("Bob").name == "Ｂｏｂ"
+
+
+def test_rounds_kept_from_before_buys_were_counted_read_as_no_buys(
+    reference, fresh_database, tmp_path
+):
+    """A database at the revision before buys: every round kept, each player's buys unknown
+    (null), which the limits and the game's JSON read as none bought."""
+    old = earlier_database("0012_player_merges", fresh_database, tmp_path)
+    write_games(old, reference, played(reference), 10)
+    with old.app_context():
+        database.upgrade()
+        rows = db.session.execute(db.text("SELECT buys FROM round_scores")).scalars().all()
+        games = db.session.scalars(db.select(Game).order_by(Game.id)).all()
+        assert len(rows) == sum(len(r["scores"]) for g in reference["games"] for r in g["rounds"])
+        assert set(rows) == {None}
+        assert [buys.used(game) for game in games] == [[0, 0, 0, 0]] * len(games)
+        assert all(
+            line["buys"] is None
+            for game in transfer.export_games()["games"]
+            for played in game["rounds"]
+            for line in played["scores"]
+        )

@@ -20,7 +20,7 @@ from flask import (
 
 from ... import qr, ratelimits
 from ...errorpages import NotHere
-from .. import chart, errors, gamelist, keys, ledger, newgame, pagecache, summary, writeonce
+from .. import buys, chart, errors, gamelist, keys, ledger, newgame, pagecache, summary, writeonce
 from ..forms import EVERY_PRESET_SEATS
 from .pages import (
     NEW_GAME_DRAFT,
@@ -107,6 +107,7 @@ def show_game(game_id: int):
             book=book,
             chart=chart.totals_chart(book),
             summary=summary.game_summary(book),
+            buys_left=buys.line(game),
             editor=editor,
             live_tag=live_tag(stamp),
             drafts_saved=drafts_saved_before() if one_off else [],
