@@ -65,13 +65,13 @@ function show(editor, answer) {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = `#${problem.place ? placeId(problem.place) : "main"}`;
-    link.textContent = `${problem.label}: ${problem.text}`;
+    link.textContent = problem.label ? `${problem.label}: ${problem.text}` : problem.text;
     item.appendChild(link);
     list.appendChild(item);
   }
-  const count = answer.listed.length;
+  const count = answer.count;
   box.querySelector("[data-problem-count]").textContent = `${count} problem${count === 1 ? "" : "s"}`;
-  box.hidden = count === 0;
+  box.hidden = answer.listed.length === 0;
   editor.querySelector("[data-summary]").textContent = answer.summary;
   editor.dispatchEvent(new CustomEvent("rules-checked", { bubbles: true, detail: answer }));
 }
