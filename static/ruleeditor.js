@@ -145,6 +145,16 @@ function setupEditor(editor) {
     const button = event.target.closest("button[type=submit]");
     if (button && press(button)) event.preventDefault();
   });
+  // A meld's kind changed: its size starts again at the new kind's least (a run of 4 switched to
+  // a set is a set of 3, not "a set of 4" by accident).
+  const leastSizes = JSON.parse(editor.getAttribute("data-least-sizes") || "{}");
+  editor.addEventListener("change", (event) => {
+    const kind = event.target.closest("select.meld-kind");
+    const least = kind && leastSizes[kind.value];
+    if (!least) return;
+    const size = kind.closest(".meld-chip").querySelector("input.stepper");
+    if (size) size.value = String(least);
+  });
   editor.addEventListener("input", changed);
   editor.addEventListener("change", changed);
   addSteppers(editor);

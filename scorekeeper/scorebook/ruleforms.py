@@ -155,6 +155,10 @@ class RuleSetForm(Form):
     freed_joker = RadioField(choices=[SelectChoice(k.value, w) for k, w in _FREED_WORDS.items()])
     buying = FormField(BuyingForm)
 
+    # The size a meld starts at when its kind is picked (the page's script resets it): a run
+    # switched to a set is a set of 3, never "a set of 4" left over from the run.
+    least_sizes = {MeldKind.SET.value: SET_SIZES.start, MeldKind.RUN.value: RUN_SIZES.start}
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.problems: dict[str, str] = {}
