@@ -35,13 +35,13 @@ function show(editor, answer) {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = `#${problem.place ? placeId(problem.place) : "main"}`;
-    link.textContent = `${problem.label}: ${problem.text}`;
+    link.textContent = problem.label ? `${problem.label}: ${problem.text}` : problem.text;
     item.appendChild(link);
     list.appendChild(item);
   }
-  const count = answer.listed.length;
+  const count = answer.count;
   box.querySelector("[data-problem-count]").textContent = `${count} problem${count === 1 ? "" : "s"}`;
-  box.hidden = count === 0;
+  box.hidden = answer.listed.length === 0;
   editor.querySelector("[data-summary]").textContent = answer.summary;
   editor.dispatchEvent(new CustomEvent("rules-checked", { bubbles: true, detail: answer }));
 }
@@ -114,6 +114,16 @@ function setupEditor(editor) {
     }
     const button = event.target.closest("button[type=submit]");
     if (button && press(button)) event.preventDefault();
+  });
+  // A meld's kind changed: its size starts again at the new kind's least (a run of 4 switched to
+  // a set is a set of 3, not "a set of 4" by accident).
+  const leastSizes = JSON.parse(editor.getAttribute("data-least-sizes") || "{}");
+  editor.addEventListener("change", (event) => {
+    const kind = event.target.closest("select.meld-kind");
+    const least = kind && leastSizes[kind.value];
+    if (!least) return;
+    const size = kind.closest(".meld-chip").querySelector("input.stepper");
+    if (size) size.value = String(least);
   });
   editor.addEventListener("input", changed);
   editor.addEventListener("change", changed);

@@ -283,6 +283,19 @@ class SavedRuleSet(db.Model):
         return f"<SavedRuleSet {self.id} {self.name!r}>"
 
 
+class SheetImport(db.Model):
+    """A game brought in from a paper sheet, by the fingerprint of what the sheet says of it
+    (its date, its seats, every round's scores: `sheetimports.fingerprint`). The fingerprint is
+    unique, so a game is stored once however many imports of its sheet race each other; a game
+    imported twice before this table existed keeps its rows, only its first copy holds one."""
+
+    __tablename__ = "sheet_imports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+
+
 class WriteOnce(db.Model):
     """A write that happened, under the one-time token or Idempotency-Key that asked for it.
 

@@ -5,7 +5,8 @@ an exact cut only as a score below 0. So a sheet is checked wherever the rules a
 seats, the deal passing left, what a hand can cost, who may take the cut bonus, that only the
 player who went out scores 0, the totals written under it) and every problem is named by its
 row and column, as a spreadsheet numbers them, before anything is stored. `sheetrows` reads the
-file into rows; `store` writes the games of a sheet with no problem, all of them or none.
+file into rows; `store` (`sheetimports`) writes the games of a sheet with no problem, all of
+them or none, each game once.
 
 The format, one block per game (the template, `template_text`, shows it):
 
@@ -20,65 +21,31 @@ A game with fewer rounds than the rules' deals is stored as ended early after it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import selectinload
-
-from ..extensions import db
 from ..rules import RulesError
 from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import least_points, most_points
-from . import keys, ledger, rulesets, service
+from . import ledger, rulesets, service
 from .errors import NoSuchRuleSet, ScorebookError
 from .models import Game, Player, Round, RoundScore
 from .names import clean_names, name_key, seat_keys
+from .sheetimports import (
+    Sheet,
+    SheetAlreadyStored,
+    SheetGame,
+    SheetRefused,
+    already_stored,
+    fingerprint,
+    store,
+)
 from .sheetrows import MAX_SHEET_BYTES, NAMES_FROM, Problem, Row, column_name, read_rows
 
 # A sheet's dates lie in these years: what an export can carry back (`importcheck.EARLIEST`).
 EARLIEST = date(1970, 1, 1)
 _SCORE = re.compile(r"[+\-\u2212]?\d{1,12}")
 _DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?")
-
-
-class SheetRefused(ScorebookError):
-    """A sheet with problems: nothing of it was stored (`sheet.problems` names each)."""
-
-    def __init__(self, sheet: Sheet):
-        count = len(sheet.problems)
-        super().__init__(
-            f"the sheet has {count} problem{'s' if count != 1 else ''}: nothing was imported"
-        )
-        self.sheet = sheet
-
-
-@dataclass
-class SheetGame:
-    """One game of the sheet, built (its players, rounds and scores) but not stored."""
-
-    row: int
-    game: Game
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def book(self) -> ledger.Book:
-        return ledger.book(self.game)
-
-
-@dataclass
-class Sheet:
-    """What a sheet makes under a rule set: its games, and every problem found in it."""
-
-    rules: RuleSet
-    games: list[SheetGame] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    rows: int = 0
-
-    @property
-    def ready(self) -> bool:
-        return bool(self.games) and not self.problems
 
 
 def read_sheet(raw: bytes | str, rules: RuleSet, *, today: date | None = None) -> Sheet:
@@ -107,7 +74,7 @@ def read_sheet(raw: bytes | str, rules: RuleSet, *, today: date | None = None) -
         found = _GameReader(block, rules, today, sheet.problems).read()
         if found is not None:
             sheet.games.append(found)
-    _already_stored(sheet)
+    already_stored(sheet)
     sheet.problems.sort(key=lambda problem: (problem.row or 0, problem.column or -1))
     return sheet
 
@@ -361,51 +328,6 @@ class _GameReader:
                 )
 
 
-def _already_stored(sheet: Sheet) -> None:
-    """A game of the sheet stored before (same date, seats and every score) is a problem: a
-    sheet imported twice would count every game twice."""
-    if not sheet.games:
-        return
-    days = {found.game.finished_at for found in sheet.games}
-    statement = (
-        db.select(Game)
-        .where(Game.from_sheet.is_(True), Game.finished_at.in_(days))
-        .options(selectinload(Game.players), selectinload(Game.rounds).selectinload(Round.scores))
-    )
-    stored = {_fingerprint(game): game.id for game in db.session.scalars(statement)}
-    for found in sheet.games:
-        if (twin := stored.get(_fingerprint(found.game))) is not None:
-            sheet.problems.append(
-                Problem(found.row, None, f"this game is already in the score book (game {twin})")
-            )
-
-
-def _fingerprint(game: Game) -> tuple:
-    scores = tuple(tuple(line.score for line in played.scores) for played in game.rounds)
-    return game.finished_at, tuple(game.names), scores
-
-
-def store(sheet: Sheet) -> list[Game]:
-    """Add every game of a sheet with no problem, in one flush (the caller commits): all of
-    them, or `SheetRefused` / `ScorebookError` and none. Each gets an edit key nobody holds:
-    `flask --app scorekeeper game-key <id>` gives one, to correct a round."""
-    if not sheet.ready:
-        raise SheetRefused(sheet)
-    games = [found.game for found in sheet.games]
-    for game in games:
-        game.key_hash = keys.new_key()[1]
-    try:
-        db.session.add_all(games)
-        db.session.flush()
-    except SQLAlchemyError as error:
-        db.session.rollback()
-        reason = getattr(error, "orig", None) or error
-        raise ScorebookError(
-            f"the database refused the games, nothing was imported: {reason}"
-        ) from None
-    return games
-
-
 def rules_named(name: str) -> RuleSet:
     """The rules a sheet is read under, by a preset's key or a saved rule set's name (any case
     or look-alike spelling), or `ScorebookError` naming what there is."""
@@ -445,7 +367,9 @@ __all__ = [
     "Problem",
     "Sheet",
     "SheetGame",
+    "SheetAlreadyStored",
     "SheetRefused",
+    "fingerprint",
     "column_name",
     "in_words",
     "read_sheet",

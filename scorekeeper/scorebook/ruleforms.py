@@ -40,6 +40,7 @@ from ..rules.ruleset import (
     JokerSwap,
     MeldKind,
 )
+from ..rules.verdict import sentence
 from .forms import EntryList
 
 # A new meld, and a new deal when there is none to copy.
@@ -154,6 +155,10 @@ class RuleSetForm(Form):
     freed_joker = RadioField(choices=[SelectChoice(k.value, w) for k, w in _FREED_WORDS.items()])
     buying = FormField(BuyingForm)
 
+    # The size a meld starts at when its kind is picked (the page's script resets it): a run
+    # switched to a set is a set of 3, never "a set of 4" left over from the run.
+    least_sizes = {MeldKind.SET.value: SET_SIZES.start, MeldKind.RUN.value: RUN_SIZES.start}
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.problems: dict[str, str] = {}
@@ -258,7 +263,7 @@ class RuleSetForm(Form):
                 f"{self.problems[slot]}; {said}" if slot in self.problems else said
             )
             field = self.field_at(slot)
-            if field is not None and not isinstance(field, FieldList | FormField):
+            if field is not self and not isinstance(field, FieldList | FormField | None):
                 field.errors = [*field.errors, said]
 
     def slot_of(self, place: str) -> str:
@@ -283,8 +288,16 @@ class RuleSetForm(Form):
         return field
 
     def listed(self) -> list[tuple[str, str, str]]:
-        """(place, label, problem) for the list at the top, in the page's order."""
-        return [(place, label(place), text) for place, text in self.problems.items()]
+        """(place, label, problem) for the list at the top, in the page's order; a problem of
+        the rules as a whole (how many more there are than the list names) comes last, as a
+        sentence of its own."""
+        named = [(place, label(place), text) for place, text in self.problems.items() if place]
+        whole = self.problems.get("")
+        return named + ([("", "", sentence(whole))] if whole else [])
+
+    def count(self) -> int:
+        """How many problems the list at the top names: one a setting, else the one refusal."""
+        return sum(1 for place in self.problems if place) or len(self.problems)
 
 
 def _negated(value: object) -> object:

@@ -40,6 +40,8 @@ class Problem:
     column: int | None
     message: str
     player: str = ""
+    # The game in the score book this problem is about (a game of the sheet stored before).
+    game_id: int | None = None
 
     @property
     def place(self) -> str:

@@ -62,14 +62,16 @@ def test_a_share_link_opened_on_a_second_tablet_shows_and_saves_the_same_rules(
     expect(second.locator(".ruleset-summary")).to_have_text(SMITH_RULES.summary())
     expect(second.locator("#shared-read")).to_contain_text("A joker left in hand is 50.")
     expect(second.locator("#shared-read li.changed")).to_have_count(len(SMITH_RULES.differences()))
-    # This table keeps them already under that name: the save says so, and keeps the rules.
+    # This table keeps them already under that name: said, and only a copy is offered.
     expect(second.locator("#already-saved")).to_contain_text(SMITH)
+    expect(second.get_by_role("button", name="Save as our table's rules")).to_have_count(0)
+    second.locator("#save-copy > summary").tap()
     expect(second.locator("#name")).to_have_value(SMITH)
-    second.get_by_role("button", name="Save as our table's rules").tap()
+    second.get_by_role("button", name="Save a copy").tap()
     expect(second.locator("#name-error")).to_contain_text("already saved")
     expect(second.locator("#name")).to_have_value(SMITH)
     second.locator("#name").fill("Smiths at the cottage")
-    second.get_by_role("button", name="Save as our table's rules").tap()
+    second.get_by_role("button", name="Save a copy").tap()
     expect(second.locator(".flash")).to_have_text(
         'Saved as your table\'s rules: "Smiths at the cottage".'
     )

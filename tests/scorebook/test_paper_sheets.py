@@ -124,11 +124,39 @@ def test_a_double_post_imports_once(app, client):
     assert first.status_code == second.status_code == 303
     assert first.location == second.location
     assert game_count(app) == 1
-    # A new form for the same sheet finds the game already there, and imports nothing.
+    # A new form for the same sheet finds the game already there, imports nothing, opens it.
     again = client.post("/games/import-sheet/import", data={**form, "write_token": "n" * 22})
-    assert again.status_code == 400
-    assert "already in the score book" in again.get_data(as_text=True)
+    assert again.status_code == 303 and again.location == first.location
+    shown = unescape(client.get(again.location).get_data(as_text=True))
+    assert "This sheet is already in the score book (game 1): nothing was imported again." in shown
     assert game_count(app) == 1
+
+
+def test_a_sheet_imported_before_is_previewed_as_already_there_with_its_game(app, client):
+    client.post("/games/import-sheet/import", data=import_form(preview(client, GOOD).text))
+    page = unescape(preview(client, GOOD).get_data(as_text=True))
+    assert "Already imported: nothing to import again" in page
+    assert '<a href="/games/1">this game is already in the score book (game 1)</a>' in page
+    assert 'id="import-form"' not in page
+
+
+def test_a_sheet_sharing_one_game_with_one_imported_names_it_and_imports_nothing(app, client):
+    client.post("/games/import-sheet/import", data=import_form(preview(client, GOOD).text))
+    other = sheet(HEAD.replace("2019-12-24", "2019-12-25"), *ROUNDS)
+    both = other + GOOD
+    with app.app_context():
+        read = papersheets.read_sheet(both, LIVERPOOL)
+        assert [str(problem) for problem in read.problems] == [
+            "row 9: this game is already in the score book (game 1)"
+        ]
+        assert read.stored_before == []
+        with pytest.raises(papersheets.SheetRefused):
+            papersheets.store(read)
+    assert game_count(app) == 1
+
+
+def test_the_same_game_twice_in_one_sheet_is_a_problem(app):
+    assert problems(app, GOOD + GOOD) == ["row 10: this game is the one of row 1 again"]
 
 
 # --- A thousand rows ---------------------------------------------------------------------------

@@ -249,8 +249,10 @@ def test_saving_a_shared_rule_set_saves_it_once(client, app):
         assert db.session.scalars(db.select(SavedRuleSet)).one().rule_set == smith().renamed(
             "Smiths"
         )
-    # Opened again, the link says the table keeps these rules already.
-    assert "This table already keeps these rules as" in text(client.get(path))
+    # Opened again, the link says the table keeps these rules already, and offers only a copy.
+    again = text(client.get(path))
+    assert "Saved here as" in again and "nothing to save again" in again
+    assert "Save as our table&#39;s rules</button>" not in again
 
 
 def test_a_shared_rule_set_under_a_name_taken_loses_nothing(client, app):

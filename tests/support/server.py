@@ -151,6 +151,22 @@ class Server:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
 
+@contextlib.contextmanager
+def server_pair(database_url: str, folder: Path) -> Iterator[list[Server]]:
+    """Two server processes on one database (their logs in `folder`), stopped when the block
+    ends; neither may have logged a traceback."""
+    pair = [Server(database_url, folder / f"server-{n}.log") for n in (1, 2)]
+    try:
+        for server in pair:
+            server.start()
+        yield pair
+    finally:
+        for server in pair:
+            server.stop()
+    for server in pair:
+        assert "Traceback" not in server.log(), server.log()
+
+
 @dataclass
 class Response:
     status: int

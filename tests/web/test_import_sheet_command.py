@@ -30,7 +30,10 @@ def test_the_template_is_imported_and_each_game_said(app, runner, tmp_path):
     again = runner.invoke(args=["import-sheet", str(path)])
     assert again.exit_code == 1
     assert "row 7: this game is already in the score book (game 1)" in again.output
-    assert "the sheet has 2 problems: nothing was imported" in again.output
+    assert (
+        "this sheet is already in the score book (games 1 and 2): nothing was imported again"
+        in again.output
+    )
     assert stored(app) == [(1, True), (2, True)]
 
 

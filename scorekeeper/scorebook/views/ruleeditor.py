@@ -21,14 +21,15 @@ def answer(form: RuleSetForm) -> dict:
     """What the editor's script shows: each problem beside its control, each note beside its
     setting, and the summary line (or how many problems remain)."""
     rules = form.rule_set()
+    count = form.count()
     if rules is None:
-        count = len(form.problems)
         summary = f"{count} problem{'' if count == 1 else 's'} to fix"
     else:
         summary = rules.summary()
     return {
         "problems": form.problems,
         "listed": [{"place": p, "label": label, "text": t} for p, label, t in form.listed()],
+        "count": count,
         "notes": form.notes,
         "summary": summary,
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, make_response, redirect, render_template, url_for
 
 from ... import ratelimits
+from ...rules.verdict import sentence
 from .. import errors, papersheets, writeonce
 from ..sheetforms import ImportForm, SheetForm, chosen_rules
 from ..sheetrows import template_text
@@ -39,7 +40,9 @@ def preview():
 @writeonce.write_once
 @ratelimits.limited(ratelimits.IMPORTS)
 def import_sheet():
-    """Store every game of the sheet previewed, or none, and open the first of them."""
+    """Store every game of the sheet previewed, or none, and open the first of them; a sheet
+    already in the score book (imported before, or from another preview at the same moment)
+    opens the game it made, storing nothing."""
     posted = ImportForm()
     rules = chosen_rules(posted.rules.data)
     form = SheetForm(formdata=None, text=posted.text.data, rules=posted.rules.data)
@@ -49,8 +52,12 @@ def import_sheet():
     sheet = papersheets.read_sheet(posted.text.data or "", rules)
     try:
         games = papersheets.store(sheet)
+    except papersheets.SheetAlreadyStored as stored:
+        # Imported before, or by another tablet at the same moment: its games are opened.
+        flash(f"{sentence(stored.message)}.")
+        return redirect(url_for("games.show_game", game_id=stored.game_ids[0]), 303)
     except errors.ScorebookError:
-        return _page(form, sheet, None, 400)  # changed since the preview (already imported)
+        return _page(form, sheet, None, 400)  # changed since the preview
     count = len(games)
     which = f"game {games[0].id}" if count == 1 else f"games {games[0].id} to {games[-1].id}"
     flash(f"Imported {count} game{'s' if count != 1 else ''} from a paper sheet ({which}).")
