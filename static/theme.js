@@ -1,5 +1,6 @@
 /* Light or dark: the tablet's own setting, unless this tablet chose otherwise with the
- * "Dark room" button (remembered here). Runs in the head, before the page paints. */
+ * "Dark room" button (remembered here). Runs in the head, before the page paints; and the top
+ * bar's menu button on a phone. */
 (function () {
   "use strict";
   var KEY = "scorekeeper-theme";
@@ -36,7 +37,27 @@
     if (state) state.textContent = dark ? "✓ " : "";
   }
 
+  /* On a phone the top bar's links fold under "Menu" (static/style.css): a tap opens them,
+   * another tap or Escape closes them. */
+  function foldMenu() {
+    var bar = document.querySelector(".topbar");
+    var menu = bar && bar.querySelector(".menu-toggle");
+    if (!menu) return;
+    function show(open) {
+      bar.classList.toggle("menu-open", open);
+      menu.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    menu.addEventListener("click", function () { show(!bar.classList.contains("menu-open")); });
+    bar.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && bar.classList.contains("menu-open")) {
+        show(false);
+        menu.focus();
+      }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    foldMenu();
     var button = document.querySelector(".theme-toggle");
     if (!button) return;
     showState(button);

@@ -10,12 +10,12 @@ player here: `identities` says which key each merged key now is, and `_sittings`
 seat that key, so every figure, head to head and whatever is computed from `Sitting.key` counts
 them as one without knowing merges exist. The games keep their seats and names as played.
 
-Games played under different rule sets (R11) are compared honestly: totals are averaged per
-game, and a player's figures say under which rules their games were played (`by_rules`, each
-rule set's games, wins and average total). Every figure is read in four statements (the
-merges, the seats, their rounds, the finished games' round lines), whatever the number of
-games, and kept per process until the season's stamp changes (`current`, `stamp.py`): a page of
-the season then costs one statement to read the stamp.
+Every figure (ratings and records too) is of finished games alone; a game in play is counted
+apart (`in_play`). Rule sets (R11) are compared honestly: totals are averaged per game, and a
+player's figures say under which rules their games were played (`by_rules`). Every figure is
+read in four statements (the merges, the seats, their rounds, the finished games' round lines),
+whatever the number of games, and kept per process until the season's stamp changes (`current`,
+`stamp.py`): a page of the season then costs one statement to read the stamp.
 """
 
 from __future__ import annotations
@@ -46,8 +46,7 @@ VIEWS_KEPT = 32
 
 
 def player_key(name: str) -> str:
-    """The one key a player is known by across games: the key of names that look alike at a
-    table (`names.name_key` of the name as stored)."""
+    """The one key a player is known by across games: `names.name_key` of the name as stored."""
     return name_key(name)
 
 
@@ -73,7 +72,6 @@ class Sitting:
     penalty_sum: int = 0
     penalty_rounds: int = 0
     won: bool = False
-    finished_at: datetime | None = None
     # The seat's stored `name_key`, as played (`key` unless the player was merged).
     seat_key: str = ""
 
@@ -171,20 +169,21 @@ class PlayerRecord:
     def best_total(self) -> int | None:
         return min((sitting.total for sitting in self.finished), default=None)
 
+    in_play = property(lambda self: len(self.sittings) - self.games)  # games not finished
+
     @cached_property
     def rounds_out(self) -> int:
-        return sum(sitting.rounds_out for sitting in self.sittings)
+        return sum(sitting.rounds_out for sitting in self.finished)
 
     @cached_property
     def cut_bonuses(self) -> int:
-        return sum(sitting.cut_bonuses for sitting in self.sittings)
+        return sum(sitting.cut_bonuses for sitting in self.finished)
 
     @cached_property
     def average_penalty(self) -> float | None:
-        count = sum(sitting.penalty_rounds for sitting in self.sittings)
-        if not count:
-            return None
-        return _ratio(sum(sitting.penalty_sum for sitting in self.sittings), count, 1)
+        count = sum(sitting.penalty_rounds for sitting in self.finished)
+        penalties = sum(sitting.penalty_sum for sitting in self.finished)
+        return _ratio(penalties, count, 1) if count else None
 
     def as_json(self) -> dict[str, Any]:
         """The API's player object: exactly the documented fields."""
@@ -200,6 +199,7 @@ class PlayerRecord:
             "average_penalty": self.average_penalty,
             "by_rules": [record.as_json() for record in self.by_rules],
             "ended_early": self.ended_early,
+            "in_play": self.in_play,
             "rating": self.rating.rating,
             "rating_sigma": self.rating.rating_sigma,
             "provisional": self.rating.provisional,

@@ -11,19 +11,35 @@ from . import players as season
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
-# The columns the players' table sorts by: (heading, how to sort, lowest first?).
+# The columns the players' table sorts by: (heading, how to sort, lowest first?, short heading
+# for a narrow screen).
 COLUMNS = {
-    "name": ("Player", lambda record: record.key, True),
+    "name": ("Player", lambda record: record.key, True, "Player"),
     # By the exact conservative rating (μ − 3σ), the best first; the page shows it rounded.
-    "rating": ("Rating", lambda record: record.rating.mu - 3 * record.rating.sigma, False),
-    "games": ("Games", lambda record: record.games, False),
-    "wins": ("Wins", lambda record: record.wins, False),
-    "win_rate": ("Win rate", lambda record: record.win_rate, False),
-    "average_total": ("Average total", lambda record: _last(record.average_total), True),
-    "best_total": ("Best total", lambda record: _last(record.best_total), True),
-    "rounds_out": ("Rounds out", lambda record: record.rounds_out, False),
-    "cut_bonuses": ("Cut bonuses", lambda record: record.cut_bonuses, False),
-    "average_penalty": ("Average penalty", lambda record: _last(record.average_penalty), True),
+    "rating": (
+        "Rating",
+        lambda record: record.rating.mu - 3 * record.rating.sigma,
+        False,
+        "Rating",
+    ),
+    "games": ("Games", lambda record: record.games, False, "Games"),
+    "wins": ("Wins", lambda record: record.wins, False, "Wins"),
+    "win_rate": ("Win rate", lambda record: record.win_rate, False, "Win %"),
+    "average_total": (
+        "Average total",
+        lambda record: _last(record.average_total),
+        True,
+        "Avg total",
+    ),
+    "best_total": ("Best total", lambda record: _last(record.best_total), True, "Best"),
+    "rounds_out": ("Rounds out", lambda record: record.rounds_out, False, "Outs"),
+    "cut_bonuses": ("Cut bonuses", lambda record: record.cut_bonuses, False, "Cuts"),
+    "average_penalty": (
+        "Average penalty",
+        lambda record: _last(record.average_penalty),
+        True,
+        "Avg pen",
+    ),
 }
 
 DEFAULT_SORT = "rating"
@@ -63,7 +79,7 @@ def list_players():
     sort = request.args.get("sort", DEFAULT_SORT)
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
-    _, key, ascending = COLUMNS[sort]
+    _, key, ascending, _ = COLUMNS[sort]
     order = request.args.get("order")
     if order not in ("asc", "desc"):
         order = "asc" if ascending else "desc"
@@ -114,20 +130,7 @@ def show_player(name: str):
         abort(404, description=f"nobody called {name!r} has played here yet")
     if _merged_away(record, name):
         return redirect(player_url(record.name))
-    finished = record.finished
-    over_time = None
-    if finished:
-        over_time = chart.line_chart(
-            [chart.Line(record.name, tuple(sitting.total for sitting in finished))],
-            [str(index) for index in range(1, len(finished) + 1)],
-            label=(
-                f"{record.name}'s final totals over {len(finished)} finished game"
-                f"{'s' if len(finished) > 1 else ''}, oldest first: "
-                + ", ".join(chart.number(sitting.total) for sitting in finished)
-            ),
-            x_title="Finished game, oldest first",
-            css_class="chart player-chart",
-        )
+    over_time = _totals_by_rules(record)
     held = records.held_by(records.season_records(season=computed), record.key)
     return render_template(
         "scorebook/players/show.html",
@@ -138,6 +141,32 @@ def show_player(name: str):
         tally=rivals.tally,
         rating_trend=_rating_trend(record),
         undos=[(row, WriteOnceForm()) for row in merges.into(record.key)],
+    )
+
+
+def _totals_by_rules(record: season.PlayerRecord):
+    """The final totals of the player's finished games, one line per rule set (most played
+    first, as `by_rules`), each over its own games oldest first: a total is only drawn beside
+    totals of the same rules, never joined to a game of another deal count."""
+    if not record.finished:
+        return None
+    lines = [
+        chart.Line(rules.rules, tuple(s.total for s in record.finished if s.rules == rules.rules))
+        for rules in record.by_rules
+    ]
+    longest = max(len(line.values) for line in lines)
+    said = "; ".join(
+        f"{line.name}: " + ", ".join(chart.number(value) for value in line.values) for line in lines
+    )
+    return chart.line_chart(
+        lines,
+        [str(index) for index in range(1, longest + 1)],
+        label=(
+            f"{record.name}'s final totals, one line per rule set, each over its own finished "
+            f"games, oldest first. {said}"
+        ),
+        x_title="Finished game under those rules, oldest first",
+        css_class="chart player-chart",
     )
 
 

@@ -9,11 +9,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_tablet import CONTRAST
 from tests.support import games
+from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS
 from tests.support.games import PageSender
 from tests.support.names import LONG_EIGHT_NAMES, NAMES
 from tests.support.tablet import (
     ROUNDS,
+    by_lan_name,
     make_game,
     record_round,
     small_controls,
@@ -157,3 +160,42 @@ def test_eight_players_standings_in_the_first_screen(watched):
     assert first_screen(page, "Round 4 undone: it is kept in the history below.")[0] == (
         "place 1 Hal 1 points ★ leader"
     )
+
+
+WATCHER_SIZES = {**TABLET_VIEWPORTS, "phone": PHONE_VIEWPORT}
+
+
+@pytest.mark.parametrize("size", sorted(WATCHER_SIZES))
+@pytest.mark.parametrize("names", [NAMES, LONG_EIGHT_NAMES], ids=["4", "8"])
+def test_a_watcher_sees_the_standings_on_the_first_screen(tablet, live_server, size, names):
+    """A device without the edit key, by the LAN name: the round's name, then the standings,
+    every line of them in the first screen (on a phone they were 983 px down)."""
+    sender = PageSender(tablet(base_url=live_server).new_page())  # the API on loopback
+    game = games.create_game(sender, names, "family")
+    games.play_rounds(sender, game, 3)
+    page = by_lan_name(tablet, live_server, WATCHER_SIZES[size])
+    page.goto(f"/games/{game.id}")
+    expect(page.locator(".spectator-note")).to_be_visible()
+    height = page.viewport_size["height"]
+    places = page.locator("#places")
+    box = places.bounding_box()
+    assert box["y"] + box["height"] <= height, (box, height)
+    expect(places.locator("li")).to_have_count(len(names))
+    assert page.locator("#round-title").bounding_box()["y"] < box["y"]
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_ledgers_cards_read_in_a_dim_room(page, scheme):
+    """The cards left under each score: at least 15 CSS pixels and 7:1 against their cell
+    (WCAG's enhanced contrast), in the light theme and the dark room's (a hand counted in points,
+    "42 (counted)", is a size smaller at 8 players on a tablet held upright, to fit its cell)."""
+    page.emulate_media(color_scheme=scheme)
+    marked_ledger(page, LONG_EIGHT_NAMES, "family")
+    cards = page.locator(".ledger .cards:not(.counted)")
+    expect(cards).to_have_count(15)
+    sizes = cards.evaluate_all("all => all.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    ratio = page.evaluate(CONTRAST, [".ledger .cards", ".ledger .cards.counted"])
+    ratio.pop("body")
+    assert min(sizes) >= 15 and min(ratio.values()) >= 7, (sizes, ratio)
+    assert page.evaluate(OVERFLOWS) == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.support import games
 from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS
 from tests.support.games import PageSender
 from tests.support.seasons import hand_made_season
@@ -71,3 +72,41 @@ def test_records_and_a_players_page(sized, axe_source, scheme):
     assert axe_violations(page, axe_source) == []
     page.locator("#player-records li", has_text="Costliest").get_by_role("link").tap()
     expect(page.locator("#round-2")).to_be_in_viewport()
+
+
+# The players' table at its widest: long names, a rating's uncertainty and a provisional badge.
+LONG_NAMES = ["Bartholomew", "Evangeline", "Maximilian"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_players_table_fits_the_screen(sized, axe_source, scheme):
+    """The table fits a tablet held upright with every column (it was 952 px wide in a 746 px
+    column) and a phone with the columns that matter most (the rest are on each player's page);
+    the explanation of the rating comes after it, and a game in play is in no figure."""
+    page = sized
+    page.emulate_media(color_scheme=scheme)
+    sender = PageSender(page)
+    hand_made_season(sender)
+    played = games.create_game(sender, LONG_NAMES, "family", LONG_NAMES[0])
+    games.play(
+        sender, played, [(LONG_NAMES[1], True, {n: "K" for n in LONG_NAMES if n != LONG_NAMES[1]})]
+    )
+    page.goto("/players/")
+    table = page.locator(".players-table")
+    expect(table.locator("tbody tr")).to_have_count(7)
+    fits(page)
+    wrap = page.locator(".players-table").locator("xpath=..")
+    widths = wrap.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] <= widths[1], f"the table is {widths[0]} px wide in a {widths[1]} px frame"
+    shown = table.locator("thead th:visible")
+    headings = [shown.nth(index).get_attribute("data-column") for index in range(shown.count())]
+    assert headings[:4] == ["name", "rating", "games", "wins"]
+    if page.viewport_size["width"] >= 768:
+        assert len(headings) == 10
+    # Evangeline is in play only: no game, no round out (her cut bonus waits for the game's end).
+    evangeline = table.locator("tbody tr", has_text="Evangeline")
+    expect(evangeline.locator('[data-column="games"]')).to_have_text("0")
+    note = page.locator(".ratings-note")
+    assert note.bounding_box()["y"] > table.bounding_box()["y"] + table.bounding_box()["height"]
+    assert small_controls(page, ".players-table thead a") == []
+    assert axe_violations(page, axe_source) == []

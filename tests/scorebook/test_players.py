@@ -27,6 +27,7 @@ FIELDS = [
     "average_penalty",
     "by_rules",
     "ended_early",
+    "in_play",
 ]
 
 
@@ -72,18 +73,21 @@ def build_season(client):
 
 EXPECTED = [
     # name, games, wins, win_rate, average_total, best_total, rounds_out, cut_bonuses, avg penalty
-    # Ann: out in A's rounds 1,3-7, B's 1,3,5, C's 2; penalties 5 (A2) + 4×5 (B) + 10 (C1) over 6.
-    ["ANN", 2, 1, 0.5, 12.5, 5, 10, 0, 5.8],
+    # Every figure is of the finished games (A and B) alone: C, in play, is listed as such.
+    # Ann: out in A's rounds 1,3-7 and B's 1,3,5; penalties 5 (A2) + 4×5 (B) over 5.
+    ["ANN", 2, 1, 0.5, 12.5, 5, 9, 0, 5.0],
     ["Bob", 2, 0, 0.0, 30.0, 30, 2, 0, 5.0],
-    # Cat: 7×5 in A and the ace (15) in C over 8 rounds = 6.25, rounded half up.
-    ["Cat", 1, 0, 0.0, 35.0, 35, 1, 0, 6.3],
+    # Cat: 7×5 in A (going out in C's round 1 is not counted while C is in play).
+    ["Cat", 1, 0, 0.0, 35.0, 35, 0, 0, 5.0],
     ["Dan", 1, 1, 1.0, -15.0, -15, 0, 1, 5.0],
     ["Eve", 1, 1, 1.0, 20.0, 20, 3, 0, 5.0],
-    ["Fay", 0, 0, 0.0, None, None, 0, 0, 5.0],
+    ["Fay", 0, 0, 0.0, None, None, 0, 0, None],
     ["Gus", 0, 0, 0.0, None, None, 0, 0, None],
     ["Hal", 0, 0, 0.0, None, None, 0, 0, None],
     ["zo\u00eb", 0, 0, 0.0, None, None, 0, 0, None],
 ]
+# Games in play, listed apart from the figures.
+IN_PLAY = {"ANN": 1, "Cat": 1, "Fay": 1, "Gus": 2, "Hal": 2, "zo\u00eb": 2}
 
 
 def rules_record(rules, games, wins, average_total):
@@ -108,8 +112,9 @@ def test_a_seasons_figures(client):
     # And the rating's three fields (tests/season/test_ratings.py).
     rated = {"rating", "rating_sigma", "provisional"}
     assert all(set(player) == set(FIELDS) | rated for player in listed)
-    assert [[player[field] for field in FIELDS[:-2]] for player in listed] == EXPECTED
+    assert [[player[field] for field in FIELDS[:-3]] for player in listed] == EXPECTED
     assert all(player["ended_early"] == 0 for player in listed)
+    assert {player["name"]: player["in_play"] for player in listed if player["in_play"]} == IN_PLAY
     assert {player["name"]: player["by_rules"] for player in listed} == {
         row[0]: BY_RULES.get(row[0], []) for row in EXPECTED
     }
@@ -189,6 +194,13 @@ def test_the_players_page_sorts_by_any_column(client):
     assert client.get("/players/?sort=nonsense").status_code == 200
 
 
+def test_the_rating_is_explained_after_the_figures(client):
+    build_season(client)
+    page = client.get("/players/").get_data(as_text=True)
+    assert "μ − 3σ" in page
+    assert page.index("μ − 3σ") > page.index("</table>")
+
+
 def test_a_players_page_in_any_spelling(client):
     build_season(client)
     for spelling in ("ann", "ANN", "Ann"):
@@ -199,8 +211,16 @@ def test_a_players_page_in_any_spelling(client):
     # Games as links: A, B and C (the records held link their games too, above the list).
     listed = html[html.index('id="player-games"') :]
     assert len(re.findall(r'href="/games/[123]"', listed)) == 3
-    # Final totals over time: 5 then 20.
-    assert 'data-totals="5,20"' in html and 'role="img"' in html
+    # Final totals over time, one line per rule set: A's 5 under Liverpool rules is never joined
+    # to B's 20 under Family rules (seven deals either way here, but not in general).
+    assert 'data-totals="5,20"' not in html and 'role="img"' in html
+    over_time = html[html.index('id="over-time"') : html.index('id="rivals"')]
+    lines = re.findall(r'data-player="([^"]+)" data-totals="([^"]+)"', over_time)
+    assert lines == [("Family", "20"), ("Liverpool", "5")]
+    assert "One line per rule set (Family, Liverpool)" in html
+    # C, in play, is listed as such and counted in no figure.
+    assert re.search(r'<dd class="rounds-out">9</dd>', html)
+    assert re.search(r'<dt>In play</dt><dd class="in-play-games">1 game</dd>', html)
     # Head to head: Bob twice (Ann lower both times), Cat, Dan and Eve once each.
     rows = dict(
         (name, tuple(map(int, cells)))
@@ -264,3 +284,23 @@ def test_old_links_that_were_right_still_open(client):
     assert "<h1>a/b</h1>" in client.get("/players/a/b").get_data(as_text=True)
     assert client.get("/players/" + quote("Zoë")).status_code == 200
     assert client.get("/players/?name=Nobody").status_code == 404
+
+
+def test_a_game_counts_in_the_figures_once_it_finishes(client):
+    """While a game is in play its rounds are in no figure, the kept season included; its last
+    round changes the season's stamp, and every figure then counts it."""
+    game = new_game(client, ["Ann", "Bob", "Cat"], "family")
+    play(client, game, [("Ann", False, {"Bob": "5", "Cat": "K"})] * 6)
+
+    def ann():
+        listed = client.get("/api/players").get_json()["players"]
+        return next(player for player in listed if player["name"] == "Ann")
+
+    during = ann()
+    assert during == ann()  # the kept season, read again
+    assert [during[name] for name in ("games", "rounds_out", "in_play")] == [0, 0, 1]
+    assert during["average_penalty"] is None and during["rating"] == 0
+    play(client, game, [("Ann", False, {"Bob": "5", "Cat": "K"})])
+    after = ann()
+    assert [after[name] for name in ("games", "wins", "rounds_out", "in_play")] == [1, 1, 7, 0]
+    assert after["rating"] != 0

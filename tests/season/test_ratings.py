@@ -81,7 +81,9 @@ def test_a_seeded_season_is_rated_as_openskill_rates_it(app, client):
     best_first = sorted(expected, key=lambda key: -(expected[key][0] - 3 * expected[key][1]))
     assert [name.casefold() for name in names] == best_first
     assert 'data-column="rating" aria-sort="descending"' in page
-    assert "± " in page and "provisional" not in re.sub(r"<p class=\"lead\">.*?</p>", "", page)
+    assert "± " in page and "provisional" not in re.sub(
+        r"<p class=\"hint ratings-note\".*?</p>", "", page
+    )
 
 
 def test_a_rating_is_provisional_under_five_games(app, client):

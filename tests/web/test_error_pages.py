@@ -28,7 +28,7 @@ def crashing_app(app):
 
 def assert_in_layout(html: str) -> None:
     """The page wears the layout: the main navigation, the theme script and its switch."""
-    assert '<nav aria-label="Main">' in html
+    assert '<nav id="main-nav" aria-label="Main">' in html
     assert "/static/theme.js" in html and 'class="theme-toggle"' in html
     assert '<link rel="stylesheet" href="/static/style.css' in html
 
