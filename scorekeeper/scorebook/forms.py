@@ -27,9 +27,7 @@ from ..rules.ruleset import RuleSet
 from ..rules.rulewords import players_range
 from ..rules.scoring import most_points
 from ..rules.verdict import sentence
-from . import errors, ledger, names, rulechoice, service, writeonce
-from .buys import counted as buys_counted
-from .buys import hint as buys_hint
+from . import buys, errors, ledger, names, rulechoice, service, writeonce
 from .models import NAME_MAX, Game, Round
 from .snapshot import RoundSnapshot
 
@@ -232,15 +230,14 @@ class RoundForm(WriteOnceForm):
     # The version of the round being corrected, as it was when the form was opened.
     version = HiddenField()
     hands = SeatHands(FormField(HandForm))
-    # The live check beside each hand (static/hands.js): why a hand's penalty cannot be counted
-    # yet, in the words the save would use; `{card}` is the card as typed or written, `{names}`
-    # the hands that hold it together.
+    # Why a hand's penalty cannot be counted yet (static/hands.js), in the save's words.
     live_words = {
         "not_card": "'{card}' is not a card",
         "over": "more {card} than this game's packs hold",
         "over_together": "more {card} than this game's packs hold, counting {names}",
     }
-    # Each seat's buys this deal (`rounds/_buys.html`), asked only where the rules limit buys.
+    # Each seat's buys this deal (`rounds/_buys.html`), asked only where the rules limit buys
+    # (`counts_buys`, with `buys_hint`: what each player has left before this deal).
     buys = SeatHands(
         StringField(
             "Buys",
@@ -256,6 +253,8 @@ class RoundForm(WriteOnceForm):
         self.counted: set[int] = set()
         # The problems of the hands, for the summary at the top: the seats named, the words.
         self.hand_problems: list[tuple[tuple[int, ...], str]] = []
+        self.counts_buys = buys.counted(game)
+        self.buys_hint = buys.hint(game, number) if self.counts_buys else ""
         super().__init__(*args, **kwargs)
         self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
             option(NOBODY, "Nobody — the stock ran out")
@@ -351,15 +350,6 @@ class RoundForm(WriteOnceForm):
             points=points,
             buys=self.buys_typed(),
         )
-
-    @property
-    def counts_buys(self) -> bool:
-        """Whether the form asks each player's buys: the game's rules limit buying."""
-        return buys_counted(self.game)
-
-    def buys_hint(self) -> str:
-        """What the game's rules allow and each player has left before this deal."""
-        return buys_hint(self.game, self.number)
 
     def buys_typed(self) -> dict[int, int | str] | None:
         """Each seat's buys as typed, empty as none; None where the rules count no buys."""

@@ -14,7 +14,7 @@ from scorekeeper.scorebook.models import Game, SheetImport
 from tests.scorebook.test_paper_sheets import GOOD
 from tests.support.apps import app_on
 
-BEFORE = "0012_player_merges"
+BEFORE = "0013_round_buys"
 
 
 def test_games_from_sheets_get_their_fingerprint_and_a_twin_keeps_its_rows(

@@ -42,6 +42,7 @@ EARLIER = (
     "0010_paper_sheets",
     "0011_season_stamp",
     "0012_player_merges",
+    "0013_round_buys",
 )
 PLACES = ["P0", "P1", "P2", "P3"]
 # The names each game was played under, by the reference game it copies.

@@ -1,7 +1,7 @@
 """A game from a paper sheet is stored once.
 
-Revision ID: 0013_sheet_imports
-Revises: 0012_player_merges
+Revision ID: 0014_sheet_imports
+Revises: 0013_round_buys
 Create Date: 2026-12-03
 
 Upgrade: a new table, `sheet_imports`: the fingerprint of what a paper sheet says of a game (its
@@ -19,8 +19,8 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013_sheet_imports"
-down_revision = "0012_player_merges"
+revision = "0014_sheet_imports"
+down_revision = "0013_round_buys"
 branch_labels = None
 depends_on = None
 
