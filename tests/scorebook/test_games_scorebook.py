@@ -194,8 +194,9 @@ def test_copy_limits_count_across_the_whole_round(ctx):
     game = new_game()
     with pytest.raises(errors.ScorebookError) as refused:
         service.record_round(game, entry("Cat", Ann="7♠ 7♠", Bob="7♠", Dan="2"))
-    assert None in refused.value.problems
-    assert "7♠" in refused.value.message
+    # Neither hand alone holds too many: the two that hold them together are named.
+    assert set(refused.value.problems) == {(0, 1)}
+    assert refused.value.message.startswith("Ann and Bob between them: 3 × 7♠")
 
 
 def test_errors_name_every_player_concerned(ctx):

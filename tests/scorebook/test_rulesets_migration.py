@@ -85,7 +85,10 @@ def stored_rows(app) -> dict[str, list[dict]]:
 
 # Columns later revisions add to 0005's tables (0008: the early end, playing again; 0011: from
 # a paper sheet): empty (or false) in every row an upgrade keeps.
-LATER_COLUMNS = {"games": ("ended_after", "played_again_at", "from_sheet")}
+LATER_COLUMNS = {
+    "games": ("ended_after", "played_again_at", "from_sheet"),
+    "round_scores": ("buys",),
+}
 
 
 def as_at_0005(rows: dict[str, list[dict]]) -> dict[str, list[dict]]:
