@@ -60,7 +60,8 @@ def test_rules_page_with_a_verdict(page, scheme, axe_source):
     assert axe_violations(page, axe_source) == []
     page.goto("/rules?q=buy&players=4")
     page.get_by_role("button", name="Check").click()
-    assert page.locator("#verdict").is_visible()
+    # The click only starts the post: wait for the page it answers with.
+    page.locator("#verdict").wait_for(state="visible")
     assert axe_violations(page, axe_source) == []
 
 
@@ -87,7 +88,9 @@ def test_rules_check_with_a_verdict_at_both_sizes(page, axe_source, size, questi
     if question == "buy":
         page.get_by_label("Seat 3", exact=True).check()
     page.get_by_role("button", name="Check").click()
-    assert page.locator("#verdict, #input-error").is_visible()
+    # The click only starts the post: wait for the page it answers with (is_visible() alone
+    # would look at the page before it, whenever the answer takes longer than the click).
+    page.locator("#verdict, #input-error").first.wait_for(state="visible")
     assert axe_violations(page, axe_source) == []
     link = page.get_by_role("link", name="Read the rules (R1–R11) and common questions")
     box = link.bounding_box()
