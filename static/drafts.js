@@ -343,6 +343,28 @@
     });
   }
 
+  var NEW_ROUND = /^game-(\d+)\/round-(\d+)\/new$/;
+
+  /* Drop the drafts `stale` names now, and those the page left behind writes as they arrive: it
+   * may still be closing in another process of the browser, its last write landing after this
+   * page has read the storage. */
+  function dropStale(stale) {
+    keys().filter(stale).forEach(drop);
+    function watch(event) {
+      if (!event.key || event.key.indexOf(PREFIX) !== 0 || event.newValue === null) return;
+      var key = event.key.slice(PREFIX.length);
+      if (stale(key)) drop(key);
+    }
+    window.addEventListener("storage", watch);
+    setTimeout(function () { window.removeEventListener("storage", watch); }, SETTLE_MS);
+  }
+
+  /* Whether `key` is the draft of a new round of `game` before round `next`: one in the ledger. */
+  function recorded(key, game, next) {
+    var match = NEW_ROUND.exec(key);
+    return Boolean(match && match[1] === game && Number(match[2]) < next);
+  }
+
   /* The game page: drop the drafts of forms saved, and of rounds recorded since they were typed. */
   function settle(done) {
     var saved;
@@ -353,27 +375,25 @@
     }
     var game = done.getAttribute("data-game");
     var next = Number(done.getAttribute("data-next-round")) || Infinity;
-    var pattern = /^game-(\d+)\/round-(\d+)\/new$/;
-    function stale(key) {
-      var match = pattern.exec(key);
-      return saved.indexOf(key) >= 0 || Boolean(match && match[1] === game && Number(match[2]) < next);
-    }
-    keys().filter(stale).forEach(drop);
-    // The page left behind may still be closing in another process of the browser: a stale
-    // draft it writes now is dropped as it arrives.
-    function watch(event) {
-      if (!event.key || event.key.indexOf(PREFIX) !== 0 || event.newValue === null) return;
-      var key = event.key.slice(PREFIX.length);
-      if (stale(key)) drop(key);
-    }
-    window.addEventListener("storage", watch);
-    setTimeout(function () { window.removeEventListener("storage", watch); }, SETTLE_MS);
+    dropStale(function (key) { return saved.indexOf(key) >= 0 || recorded(key, game, next); });
+  }
+
+  /* A new round's form: the drafts of this game's earlier rounds are of rounds in the ledger. */
+  function settleEarlier(form) {
+    var match = NEW_ROUND.exec(form.getAttribute("data-draft"));
+    if (!match) return;
+    var game = match[1];
+    var next = Number(match[2]);
+    dropStale(function (key) { return recorded(key, game, next); });
   }
 
   function start() {
     dropOld();
     document.querySelectorAll(".drafts-done").forEach(settle);
-    document.querySelectorAll("form[data-draft]").forEach(setupForm);
+    document.querySelectorAll("form[data-draft]").forEach(function (form) {
+      settleEarlier(form);
+      setupForm(form);
+    });
   }
 
   /* A form page the browser brought back from its memory is asked for again: it must show the

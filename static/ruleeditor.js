@@ -214,6 +214,16 @@ function setupPicker(form) {
     }
   }
   editor.addEventListener("rules-checked", seats);
+  // Rules saved already and unchanged: "Saved as …" in place of the offer to save them again.
+  const place = form.querySelector(".save-rules");
+  editor.addEventListener("rules-checked", (event) => {
+    if (!place || !("saved_as" in event.detail)) return;
+    const name = event.detail.saved_as;
+    const note = place.querySelector(".saved-as");
+    note.textContent = name ? place.getAttribute("data-saved-words").replace("{name}", name) : "";
+    note.hidden = !name;
+    place.querySelector(".save-switch").hidden = Boolean(name);
+  });
 }
 
 for (const editor of document.querySelectorAll(".rule-editor")) setupEditor(editor);

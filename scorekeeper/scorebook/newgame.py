@@ -115,6 +115,18 @@ class NewGame:
         named = self._save_name_ok()
         return valid and seated and named
 
+    @property
+    def saved_as(self) -> str | None:
+        """The saved rule set the game would play unchanged: then nothing is offered to save,
+        and a save asked for anyway (a draft, a page picked without its script) is not one."""
+        served = self.rules if request.method == "POST" else self.form.choice().rules
+        return rulechoice.saved_as(served, self.form.choice())
+
+    @property
+    def saves_rules(self) -> bool:
+        """Whether the start also saves the rules as the table's (asked, and not saved yet)."""
+        return bool(self.form.save_rules.data) and self.saved_as is None
+
     def save_name(self) -> str:
         """The name the rules are saved under: the one typed, else the rules' own."""
         assert self.rules is not None
@@ -122,7 +134,7 @@ class NewGame:
 
     def _save_name_ok(self) -> bool:
         """A name the table's rules can be saved under (checked before anything is written)."""
-        if not self.form.save_rules.data:
+        if not self.saves_rules:
             return True
         try:
             rulesets.check_name(self.save_name())
@@ -133,7 +145,7 @@ class NewGame:
 
     def refused(self, error: errors.ScorebookError) -> None:
         """Say why the start was refused; a saved rule set's name taken goes beside its field."""
-        if isinstance(error, errors.Conflict | errors.NameRefused) and self.form.save_rules.data:
+        if isinstance(error, errors.Conflict | errors.NameRefused) and self.saves_rules:
             self.form.save_name.errors = [*self.form.save_name.errors, sentence(error.message)]
         else:
             self.form.form_errors.append(sentence(error.message))
@@ -169,7 +181,7 @@ def start(setup: NewGame) -> tuple[Game, str]:
     form, rules = setup.form, setup.rules
     assert rules is not None
     chosen = form.choice()
-    if form.save_rules.data:
+    if setup.saves_rules:
         name = setup.save_name()
         rules = rules.renamed(name)
         rulesets.save(rules, name)

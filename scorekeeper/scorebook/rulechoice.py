@@ -67,6 +67,14 @@ def game_rules(edited: RuleSet, chosen: Choice) -> RuleSet:
     return edited
 
 
+def saved_as(rules: RuleSet | None, chosen: Choice) -> str | None:
+    """The name of the table's saved rule set a game would play exactly as saved (so there is
+    nothing to save again); None for a preset, a shared set or changed rules."""
+    if chosen.saved_id is None or rules is None or rules is not chosen.rules:
+        return None
+    return chosen.rules.name
+
+
 def is_preset_name(name: str) -> bool:
     """Whether a name is a preset's (any case): a changed rule set is never called so."""
     return name.strip().lower() in {rules.name.lower() for rules in PRESETS.values()}

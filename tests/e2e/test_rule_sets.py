@@ -4,13 +4,17 @@ and its game page reads on a phone."""
 
 from __future__ import annotations
 
+import json
 import re
+from urllib.request import Request, urlopen
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS
+from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS, lan_url
 from tests.support.names import NAMES
+from tests.support.saved import SMITH, smith_document
+from tests.support.server import json_headers
 from tests.support.tablet import by_lan_name, make_game
 
 pytestmark = pytest.mark.browser
@@ -103,3 +107,52 @@ def test_the_new_game_page_seats_what_the_chosen_rules_allow(tablet, live_server
     expect(page.locator("#round-title")).to_contain_text("Round 1 of 10")
     expect(page.locator(".deal")).to_have_text("11")
     assert page.problems == []
+
+
+def save_smith(live_server: str) -> int:
+    """The Smith family's rules saved as the table's, by the API on loopback: the saved id."""
+    body = json.dumps({"rules": smith_document()}).encode()
+    request = Request(f"{live_server}/api/rulesets", data=body, headers=json_headers())
+    with urlopen(request) as answer:
+        assert answer.status == 201
+        return json.load(answer)["id"]
+
+
+@pytest.mark.parametrize(
+    "viewport", ["landscape", "portrait", PHONE_VIEWPORT], ids=["landscape", "portrait", "phone"]
+)
+def test_saved_rules_picked_unchanged_say_saved_as_never_save_again(tablet, live_server, viewport):
+    """The table's saved rules, picked as they are, say "Saved as" where the switch to save them
+    was; a change brings the switch back, and going back to them takes it away again."""
+    saved = save_smith(live_server)
+    page = by_lan_name(tablet, live_server, viewport)
+    saved_as = page.locator(".save-rules .saved-as")
+    switch = page.get_by_text("Save these rules as our table's rules")
+    page.goto("/games/new")
+    expect(saved_as).to_be_hidden()
+    expect(switch).to_be_visible()
+
+    page.select_option(".profile-select", f"ruleset:{saved}")
+    expect(saved_as).to_have_text(f"Saved as “{SMITH}”: our table's rules, unchanged.")
+    expect(switch).to_be_hidden()
+    no_sideways_scroll(page)
+
+    page.locator(".rules-details > summary").click()
+    page.locator("#values-JK").fill("40")
+    expect(switch).to_be_visible()
+    expect(saved_as).to_be_hidden()
+    page.locator("#values-JK").fill("50")
+    expect(saved_as).to_be_visible()
+    expect(switch).to_be_hidden()
+    assert page.problems == []
+
+
+def test_saved_rules_say_saved_as_without_the_page_script(tablet, live_server):
+    context = tablet(PHONE_VIEWPORT, base_url=lan_url(live_server), java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"/games/new?ruleset={save_smith(live_server)}")
+    expect(page.locator(".save-rules .saved-as")).to_have_text(
+        f"Saved as “{SMITH}”: our table's rules, unchanged."
+    )
+    expect(page.get_by_text("Save these rules as our table's rules")).to_be_hidden()
+    no_sideways_scroll(page)

@@ -10,6 +10,7 @@ import urllib.request
 from urllib.request import Request, urlopen
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from scorekeeper.scorebook.keys import COOKIE
@@ -64,11 +65,14 @@ def ledger(live_server: str, game: int) -> dict:
 
 def expect_no_drafts(page, within_ms: int = 2000) -> None:
     """No draft is left once the page's scripts have run (the game page drops the saved ones)."""
-    page.wait_for_function(
-        "prefix => !Object.keys(localStorage).some(k => k.startsWith(prefix))",
-        arg=DRAFTS,
-        timeout=within_ms,
-    )
+    try:
+        page.wait_for_function(
+            "prefix => !Object.keys(localStorage).some(k => k.startsWith(prefix))",
+            arg=DRAFTS,
+            timeout=within_ms,
+        )
+    except PlaywrightTimeoutError:
+        pass  # the assertion below names the drafts left
     assert drafts(page) == {}
 
 
@@ -338,6 +342,31 @@ def test_a_draft_the_left_page_writes_late_is_dropped_too(watched):
     )
     other.close()
     page.wait_for_timeout(300)
+    assert list(drafts(page)) == [f"{DRAFTS}game-{game}/round-2/new"]
+
+
+def test_the_next_rounds_form_drops_drafts_of_rounds_in_the_ledger(watched):
+    """A draft of round 1 that lands after the game page has gone (the page left behind still
+    closing in another process of the browser, on a loaded machine) is dropped by round 2's form,
+    found there or arriving while it is open; round 2's own draft stays."""
+    page = watched
+    start_game(page)
+    game = game_id(page)
+    record_round(page, 1, *ROUNDS[1])
+    keep = """key => localStorage.setItem(key, JSON.stringify({saved: Date.now(), fields: {}}))"""
+    page.goto("/")  # a page that drops no draft
+    page.evaluate(keep, f"{DRAFTS}game-{game}/round-1/new")
+    page.goto(f"/games/{game}/rounds/new")
+    expect(page.locator("h1")).to_contain_text("Record round 2")
+    expect_no_drafts(page)
+    late = page.context.new_page()
+    late.goto(f"/games/{game}")
+    late.evaluate(keep, f"{DRAFTS}game-{game}/round-1/new")
+    late.evaluate(keep, f"{DRAFTS}game-{game}/round-2/new")
+    late.close()
+    page.wait_for_function(
+        "key => !(key in localStorage)", arg=f"{DRAFTS}game-{game}/round-1/new", timeout=2000
+    )
     assert list(drafts(page)) == [f"{DRAFTS}game-{game}/round-2/new"]
 
 

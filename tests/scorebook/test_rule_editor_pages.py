@@ -346,6 +346,60 @@ def test_saving_on_start_under_a_taken_name_writes_nothing(client, app):
     assert 'value="Ann"' in page
 
 
+def saved_as_line(page: str) -> tuple[bool, str]:
+    """Whether the "Saved as" line shows (not hidden), and its words."""
+    found = re.search(r'<span class="saved-as" role="status"( hidden)?>([^<]*)<', page)
+    assert found, "no saved-as line"
+    return found.group(1) is None, html.unescape(found.group(2))
+
+
+def save_switch_shown(page: str) -> bool:
+    found = re.search(r'<span class="save-switch"( hidden)?>', page)
+    assert found, "no save switch"
+    return found.group(1) is None
+
+
+def test_a_saved_set_picked_unchanged_says_saved_as_in_place_of_the_switch(client):
+    save_new(client, name="Smith family")
+    page = text(client.get("/games/new?ruleset=1"))
+    assert saved_as_line(page) == (True, "Saved as “Smith family”: our table's rules, unchanged.")
+    assert not save_switch_shown(page)
+    # A preset, and a refused start from changed saved rules, offer the switch.
+    preset = text(client.get("/games/new"))
+    assert saved_as_line(preset)[0] is False and save_switch_shown(preset)
+    fields = page_fields(client, "/games/new?ruleset=1")
+    changed_rules = text(post(client, fields, **{"values-JK": "40"}))  # no players: refused
+    assert saved_as_line(changed_rules)[0] is False and save_switch_shown(changed_rules)
+    unchanged = text(post(client, fields))  # refused too, the rules as saved
+    assert saved_as_line(unchanged)[0] is True and not save_switch_shown(unchanged)
+
+
+def test_a_save_asked_for_unchanged_saved_rules_starts_the_game_and_saves_nothing(client, app):
+    """A draft or a page without its script may still post the switch on: the rules are saved
+    already, so the game starts from them and no second copy (or name clash) comes of it."""
+    from scorekeeper.scorebook.models import SavedRuleSet
+
+    save_new(client, name="Smith family")
+    fields = page_fields(client, "/games/new?ruleset=1")
+    response = post(client, fields, **SEATED, save_rules="y", save_name="")
+    assert response.status_code == 302, text(response)
+    assert [name for _, name, _ in saved_rows(app)] == ["Smith family"]
+    assert games(app)[0].rule_set.name == "Smith family"
+    with app.app_context():
+        assert db.session.get(SavedRuleSet, 1).used_at is not None
+
+
+def test_the_check_says_when_the_rules_are_a_saved_set_unchanged(client):
+    save_new(client, name="Smith family")
+    fields = page_fields(client, "/games/new?ruleset=1")
+    unchanged = client.post("/rulesets/check", data=changed(fields)).get_json()
+    assert unchanged["saved_as"] == "Smith family"
+    edited = client.post("/rulesets/check", data=changed(fields, **{"values-JK": "40"}))
+    assert edited.get_json()["saved_as"] is None
+    preset = client.post("/rulesets/check", data=changed(page_fields(client))).get_json()
+    assert preset["saved_as"] is None
+
+
 def test_a_shared_code_preselects_its_rules(client):
     from scorekeeper.rules import sharing
 

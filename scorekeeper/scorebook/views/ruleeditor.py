@@ -48,7 +48,9 @@ def check():
         shared = shared_rules(request.form.get("shared_code", ""))
         chosen = {c.value: c for c in rulechoice.choices(shared)}.get(picked)
         if chosen is not None:
-            found["summary"] = rulechoice.game_rules(rules, chosen).summary()
+            played = rulechoice.game_rules(rules, chosen)
+            found["summary"] = played.summary()
+            found["saved_as"] = rulechoice.saved_as(played, chosen)
     return jsonify(found)
 
 
