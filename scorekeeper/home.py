@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
@@ -13,6 +12,7 @@ from .rules import rulewords
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .scorebook import gamelist, keys, ledger
+from .scorebook.models import localtime
 from .tls import addresses
 
 bp = Blueprint("home", __name__)
@@ -58,16 +58,7 @@ def _globals(state) -> None:
     state.app.jinja_env.globals["card_notation"] = notation()
 
 
-@bp.app_template_filter("localtime")
-def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
-    """A stored UTC time in the clock of the machine serving the table."""
-    if moment is None:
-        return ""
-    try:
-        return moment.replace(tzinfo=UTC).astimezone().strftime(pattern)
-    except (OverflowError, ValueError, OSError):
-        # Near year 1 or 9999 the local clock's offset falls outside what a date holds.
-        return moment.strftime(pattern) + " UTC"
+bp.add_app_template_filter(localtime, "localtime")
 
 
 # A score with a real minus sign, as the ledger shows it.

@@ -5,8 +5,11 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Iterable, Mapping
+from urllib.parse import urlsplit
 
 EVERY_INTERFACE = ("0.0.0.0", "::", "")
+# Names only this machine reaches: a link made with one is useless to another tablet.
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 # Any address outside this machine: connecting a UDP socket to it sends nothing, but tells which
 # local address the default route leaves from (the Wi-Fi or wired network, not a VM bridge).
 ROUTE_PROBE = ("198.51.100.1", 9)
@@ -136,3 +139,9 @@ def url(address: str, port: int, scheme: str = "http") -> str:
 def tablet_urls(host: str, port: int, interfaces: Interfaces | None = None) -> list[str]:
     """`tablet_addresses` as links on `port`."""
     return [url(address, port) for address in tablet_addresses(host, interfaces)]
+
+
+def on_loopback(host_url: str) -> bool:
+    """Whether a page was opened by a name only this machine reaches (its links then need the
+    machine's network address to work on another tablet)."""
+    return urlsplit(host_url).hostname in LOOPBACK

@@ -17,12 +17,13 @@ from flask import Response, g, request, url_for
 from .. import ratelimits, security
 from ..database import READ_METHODS
 from ..jsonapi import is_api_request
+from ..scorebook import writeonce
 from ..scorebook.models import Game
-from ..scorebook.writeonce import SEAT_TOKEN_HEADER
 from . import service
 from .errors import NoSuchCode
 
-HEADER = SEAT_TOKEN_HEADER
+# The header of a phone's seat token: like the edit key, part of what a write asks for.
+HEADER = "X-Seat-Token"
 COOKIE = "phone"
 # 400 days: the longest a browser keeps a cookie, so a phone is the same phone all season.
 COOKIE_MAX_AGE = 400 * 24 * 60 * 60
@@ -114,3 +115,14 @@ def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False
         return checked
 
     return decorate(view) if view is not None else decorate
+
+
+def _code_label(code: Any) -> str:
+    return str(code).upper()[:12]
+
+
+# A phone's writes are to the round open under its code ("round code K7QX"), asked with its
+# seat token; the token a seat is given with is never kept for a repeat.
+CODE_WRITES = writeonce.Scope(
+    "round code", "code", label=_code_label, held=(HEADER,), secrets=("token",)
+)

@@ -8,14 +8,13 @@ from typing import Any
 from flask import g, jsonify, request
 
 from ..jsonapi import ApiError, blueprint, field, json_body
-from ..scorebook import api as scorebook_api
-from ..scorebook import keys, names, writeonce
+from ..scorebook import answers, keys, names, writeonce
 from . import openings, service
-from .access import join_url, phone_required
+from .access import CODE_WRITES, HEADER, join_url, phone_required
 from .models import RoundOpening
 
 bp = blueprint("phones_api", __name__)
-scorebook_api.answer_errors(bp)
+answers.answer_errors(bp)
 
 HAND_FIELDS = ("cards", "points", "out", "round")
 
@@ -69,20 +68,18 @@ def release_seat(game_id: int, number: int, name: str):
 
 @bp.post("/join/<code>")
 @phone_required
-@writeonce.write_once
+@writeonce.write_once(scope=CODE_WRITES)
 def join(code: str):
     """`{"seat": "Ann"}` → 201 with the seat token (only in this answer) for `X-Seat-Token`; a
     seat another phone holds 409, a wrong code 404."""
     seat = field(json_body(), "seat", str)
-    row, token = service.claim_seat(
-        g.opening, seat, request.headers.get(writeonce.SEAT_TOKEN_HEADER)
-    )
+    row, token = service.claim_seat(g.opening, seat, request.headers.get(HEADER))
     return jsonify({**service.phone_state(g.opening, row), "token": token}), 201
 
 
 @bp.route("/join/<code>/hand", methods=["GET", "PUT"])
 @phone_required(seat=True)
-@writeonce.write_once
+@writeonce.write_once(scope=CODE_WRITES)
 def hand(code: str):
     """GET: this phone's seat, its hand and the round's state; PUT `{"cards": "K Q 5"}`,
     `{"points": 25}` or `{"out": true}` (with `"round"`, the round the phone is on) → 200."""

@@ -27,14 +27,13 @@ from flask import (
 
 from .. import qr, ratelimits
 from ..extensions import csrf
+from ..formpages import answer_script_posts, form_page, shown_after_redirect
+from ..network import on_loopback
 from ..scorebook import errors, keys, ledger, writeonce
-from ..scorebook.forms import round_form
-from ..scorebook.views.games import LOOPBACK
-from ..scorebook.views.pages import answer_script_posts, form_page, shown_after_redirect
-from ..scorebook.views.rounds import form_context, pack_copies
+from ..scorebook.forms import form_context, pack_copies, round_form
 from ..tls import addresses
 from . import api, codes, openings, service
-from .access import give_phone_token, held_token, join_url, phone_required
+from .access import CODE_WRITES, give_phone_token, held_token, join_url, phone_required
 from .errors import BadSeatToken, NoSuchCode
 from .forms import HandForm, SeatForm, TabletForm
 
@@ -104,7 +103,7 @@ def collect(game_id: int, number: int):
         poll_ms=POLL_MS,
         # Each button its own one-time token: a second seat released is another change.
         new_token=writeonce.new_token,
-        loopback=urlsplit(request.host_url).hostname in LOOPBACK,
+        loopback=on_loopback(request.host_url),
     )
     return form_page(page)
 
@@ -273,7 +272,7 @@ def _picker(opening, form: SeatForm, taken: str | None = None, status=200):
 
 @bp.post("/join/<code>")
 @phone_required
-@writeonce.write_once
+@writeonce.write_once(scope=CODE_WRITES)
 def take_seat(code: str):
     """Take the seat tapped; a seat another phone holds says so, and what to do."""
     opening = g.opening
@@ -294,7 +293,7 @@ def take_seat(code: str):
 
 @bp.route("/join/<code>/hand", methods=["GET", "POST"])
 @phone_required(seat=True)
-@writeonce.write_once
+@writeonce.write_once(scope=CODE_WRITES)
 def hand(code: str):
     """One player's hand: the cards left (the card pad, or typed), or the points, or "I went
     out"; Send. Changeable until the round is saved; then what the ledger holds for the seat."""

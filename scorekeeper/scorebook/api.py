@@ -14,6 +14,7 @@ from .. import ratelimits
 from ..jsonapi import ApiError, blueprint, field, json_body
 from ..rules import RulesError
 from . import (
+    answers,
     errors,
     gamelist,
     keys,
@@ -30,33 +31,7 @@ from .models import Game
 bp = blueprint("api", __name__)
 
 
-def answer_errors(blueprint) -> None:
-    """Answer the score book's refusals in JSON on `blueprint`: this API's, and every API built
-    on the score book (the phones')."""
-    blueprint.register_error_handler(writeonce.BadKey, _bad_key)
-    blueprint.register_error_handler(errors.ScorebookError, _scorebook_error)
-
-
-def _bad_key(error: writeonce.BadKey):
-    return jsonify(error=str(error)), 400
-
-
-def _scorebook_error(error: errors.ScorebookError):
-    # A repeat of the DELETE that removed its game: the first answer, not this 404.
-    if (first := writeonce.answer_of_gone(error)) is not None:
-        return first
-    body: dict[str, Any] = {"error": error.message}
-    if isinstance(error, errors.RulesRefused):
-        body["problems"] = error.rule_problems
-    if isinstance(error, errors.RoundRefused):
-        body["problems"] = error.places
-    current = getattr(error, "current", None)
-    if current is not None:
-        body["round"] = ledger.round_json(current.game, current)
-    return jsonify(body), error.status
-
-
-answer_errors(bp)
+answers.answer_errors(bp)
 
 
 @bp.get("/games")
@@ -397,7 +372,7 @@ def list_rulesets():
 
 
 @bp.post("/rulesets")
-@writeonce.write_once
+@writeonce.write_once(scope=rulesets.WRITES)
 @ratelimits.limited(ratelimits.IMPORTS)
 def create_ruleset():
     """`{"rules": preset name or document, "name"?: "Smith family"}` → 201 with the saved rule
@@ -434,7 +409,7 @@ def get_ruleset(ruleset_id: int):
 
 
 @bp.put("/rulesets/<int:ruleset_id>")
-@writeonce.write_once
+@writeonce.write_once(scope=rulesets.WRITES)
 def change_ruleset(ruleset_id: int):
     """`{"name"?: new name, "rules"?: preset name or document}` (one or both) → 200. The saved
     rule set keeps its name unless `"name"` is given (a document's own name is not a rename);
@@ -448,7 +423,7 @@ def change_ruleset(ruleset_id: int):
 
 
 @bp.delete("/rulesets/<int:ruleset_id>")
-@writeonce.write_once
+@writeonce.write_once(scope=rulesets.WRITES)
 def delete_ruleset(ruleset_id: int):
     """Forget a saved rule set → 204 (a repeat of the same `Idempotency-Key` → 204 again); the
     games started from it keep their own copies."""

@@ -497,3 +497,22 @@ class EndEarlyForm(WriteOnceForm):
 
     def arguments(self) -> dict[str, Any]:
         return {"after": whole_number(self.after.data or "")}
+
+
+def form_context(game, number: int, form, *, editing: bool) -> dict[str, Any]:
+    """What the round form (templates/scorebook/rounds/_form.html) is drawn from, on its own
+    page and on any other page that shows it."""
+    return {
+        "game": game,
+        "number": number,
+        "form": form,
+        "editing": editing,
+        "setup": ledger.setup_for(game, number),
+        "rules": form.rules,
+        "copies": pack_copies(form.rules, len(game.players)),
+    }
+
+
+def pack_copies(rules, players: int) -> dict[str, int]:
+    """What the game's packs hold of each card and of jokers (R1): the card pad's live check."""
+    return {"card": rules.pack_count(players), "JK": rules.joker_count(players)}

@@ -39,6 +39,17 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
+    """A stored UTC time in the clock of the machine serving the table."""
+    if moment is None:
+        return ""
+    try:
+        return moment.replace(tzinfo=UTC).astimezone().strftime(pattern)
+    except (OverflowError, ValueError, OSError):
+        # Near year 1 or 9999 the local clock's offset falls outside what a date holds.
+        return moment.strftime(pattern) + " UTC"
+
+
 class Game(db.Model):
     """One evening's game: its own rule set (R11), the seats and who dealt first (R2).
 

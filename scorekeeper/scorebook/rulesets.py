@@ -26,6 +26,10 @@ from .errors import Conflict, NameRefused, NoSuchRuleSet
 from .ledger import _when
 from .models import SavedRuleSet, utcnow
 from .names import clean_name, name_key, written_problem
+from .writeonce import Scope
+
+# A write to a saved rule set, on the pages and the API: "rule set 3", or "new rule set".
+WRITES = Scope("rule set", "ruleset_id")
 
 EXAMPLE = '"Smith family"'
 

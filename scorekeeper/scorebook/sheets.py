@@ -9,7 +9,7 @@ from typing import Any
 
 from . import transfer
 from .ledger import Book
-from .models import Game
+from .models import Game, localtime
 
 # A spreadsheet takes a cell starting with one of these for a formula (or, with a tab or a
 # carriage return first, strips them and then does): OWASP's CSV injection list.
@@ -60,8 +60,6 @@ def rounds_csv(book: Book) -> str:
     when the round was recorded (date and time on the serving machine's clock).
 
     Written as the ledger is (`safe_cell`, numbers bare), so a name cannot become a formula."""
-    from ..home import localtime  # the pages' clock: the sheet says the times the pages say
-
     names = book.names
     running = [0] * len(names)
     rows: list[list[object]] = [list(ROUNDS_HEADER)]

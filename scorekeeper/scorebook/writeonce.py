@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..database import READ_METHODS, READS_ONLY
 from ..extensions import db
-from ..jsonapi import PREFIX, is_api_request
+from ..jsonapi import is_api_request
 from . import errors, keys
 from .models import WriteOnce, utcnow
 
@@ -39,23 +39,37 @@ KEEP = timedelta(hours=25)
 KEY_MAX = 255
 _VISIBLE_ASCII = re.compile(rf"[\x21-\x7e]{{1,{KEY_MAX}}}")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{22,64}")
-# The addresses of the saved rule sets, under /api/ and on the pages: their writes are keyed
-# apart from the games' (a route there names its rule set `ruleset_id`).
-RULE_SETS_PATH = "/rulesets"
-# The addresses of the players (the season, built on the score book): a merge of two players
-# is keyed apart from the games' writes too (a route there names its merge `merge_id`).
-PLAYERS_PATH = "/players"
-# Where phones send to the round open under a code (`scorekeeper.phones`), on the pages and
-# under /api/: their writes are keyed by the code.
-JOIN_PATH = "/join/"
-# The header of a phone's seat token (`scorekeeper.phones`): like the edit key, part of what a
-# request asks for, so a repeat is answered only to the phone that holds the same token.
-SEAT_TOKEN_HEADER = "X-Seat-Token"
 # Fields of an API answer that are secrets handed over once, never kept for a repeat: a new
-# game's edit key, a phone's seat token.
-SECRET_FIELDS = (keys.ANSWER_FIELD, "token")
+# game's edit key (a route's `Scope` may name more).
+SECRET_FIELDS = (keys.ANSWER_FIELD,)
 # What `write_once` and `reads_only` mark a view with, for the test that every write route is one.
 WRITES_ONCE = "writes_once"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a route's writes are to, given by the feature that owns the route: the one its view
+    argument `arg` names ("game 12", "rule set 3", `label` writing the argument), or a new one
+    ("new game") on a route without it. Tokens and keys are unique within a scope, so a key used
+    for a game never answers a write to a rule set. `held` are the request headers that are
+    part of what a request asks, like the edit key (a repeat is answered only to a request that
+    holds the same); `secrets` the fields of an API answer handed over once, never kept."""
+
+    what: str = "game"
+    arg: str = "game_id"
+    label: Callable[[Any], str] = str
+    held: tuple[str, ...] = ()
+    secrets: tuple[str, ...] = ()
+
+    def subject(self, view_args: Mapping[str, Any] | None) -> str:
+        args = view_args or {}
+        return (
+            f"{self.what} {self.label(args[self.arg])}" if self.arg in args else f"new {self.what}"
+        )
+
+
+# The score book's games: the scope of a route that names no other.
+GAMES = Scope()
 
 
 class BadKey(ValueError):
@@ -69,6 +83,8 @@ class Once:
     scope: str
     key: str
     request_hash: str
+    # The answer's fields never kept (the scope's secrets with the edit key).
+    secrets: tuple[str, ...] = SECRET_FIELDS
 
     @property
     def key_hash(self) -> str:
@@ -80,16 +96,16 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def from_form(scope: str) -> Once | None:
+def from_form(scope: str, where: Scope = GAMES) -> Once | None:
     """The posted form's token, if it carries a well-formed one (a page opened before tokens
     existed carries none: its write goes through as before, unguarded)."""
     token = request.form.get(FORM_FIELD, "")
     if not _TOKEN.fullmatch(token):
         return None
-    return Once(scope, token, _request_hash())
+    return Once(scope, token, _request_hash(where), SECRET_FIELDS + where.secrets)
 
 
-def from_header(scope: str) -> Once | None:
+def from_header(scope: str, where: Scope = GAMES) -> Once | None:
     """The API request's `Idempotency-Key`, or None without one; `BadKey` for a bad one."""
     value = request.headers.get(HEADER)
     if value is None:
@@ -102,12 +118,12 @@ def from_header(scope: str) -> Once | None:
             f"the {HEADER} header must be 1 to {KEY_MAX} visible ASCII characters, "
             "like a UUID: a new one for each write"
         )
-    return Once(scope, key, _request_hash())
+    return Once(scope, key, _request_hash(where), SECRET_FIELDS + where.secrets)
 
 
-def _request_hash() -> str:
+def _request_hash(where: Scope) -> str:
     """What the request asks for: method, address, body (JSON compared as data) and, for the
-    API, the edit key it holds."""
+    API, the edit key it holds and the headers its scope holds."""
     body = request.get_data(cache=True)
     try:
         canonical = json.dumps(
@@ -124,10 +140,12 @@ def _request_hash() -> str:
     held = request.headers.get(keys.HEADER) if is_api_request() else None
     edit_key = keys.hash_key(held).encode() if held else b""
     parts = [request.method.encode(), request.full_path.encode("utf-8"), canonical, edit_key]
-    # A phone's seat token likewise, when it sends one (requests without one hash as before).
-    seat = request.headers.get(SEAT_TOKEN_HEADER) if is_api_request() else None
-    if seat:
-        parts.append(keys.hash_key(seat).encode())
+    # The scope's own held headers likewise (a phone's seat token), those sent only: a request
+    # without them hashes as one without a scope's headers.
+    for name in where.held:
+        value = request.headers.get(name) if is_api_request() else None
+        if value:
+            parts.append(keys.hash_key(value).encode())
     digest = hashlib.sha256()
     for part in parts:
         digest.update(len(part).to_bytes(8, "big") + part)
@@ -137,8 +155,11 @@ def _request_hash() -> str:
 # --- The decorator every write route wears ---------------------------------------------------
 
 
-def write_once(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Make a route's writes happen once, and commit them.
+def write_once(
+    view: Callable[..., Any] | None = None, *, scope: Scope = GAMES
+) -> Callable[..., Any]:
+    """Make a route's writes happen once, and commit them: `@write_once` for a game's route,
+    `@write_once(scope=...)` for another feature's writes (see `Scope`).
 
     Placed under `keys.editor_required`, so that a write to a game looks for its token once the
     game's row is locked: a twin still running in another process has finished (and is found)
@@ -149,6 +170,9 @@ def write_once(view: Callable[..., Any]) -> Callable[..., Any]:
     given instead (its commit is what made this one fail). A request without a token (a page
     opened before tokens existed, an API client that sends no key) is written as it asks.
     """
+
+    if view is None:
+        return functools.partial(write_once, scope=scope)
 
     @functools.wraps(view)
     def once(*args: Any, **kwargs: Any) -> Any:
@@ -177,7 +201,7 @@ def write_once(view: Callable[..., Any]) -> Callable[..., Any]:
             ) from None
         return answer
 
-    setattr(once, WRITES_ONCE, True)
+    setattr(once, WRITES_ONCE, scope)
     return once
 
 
@@ -193,30 +217,13 @@ def reads_only(reason: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
 
 
 def _ticket(view_args: Mapping[str, Any] | None) -> Once | None:
-    """The request's token or key, unique per game or saved rule set (or among new ones), API
-    and pages apart: a key used for a game never answers a write to a rule set."""
+    """The request's token or key, unique within its route's scope (API and pages apart): a key
+    used for a game never answers a write to a rule set."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    where = getattr(view, WRITES_ONCE, None) or GAMES
     api = is_api_request()
-    return (from_header if api else from_form)(f"{'api' if api else 'page'} {_subject(view_args)}")
-
-
-def _subject(view_args: Mapping[str, Any] | None) -> str:
-    """What the write is to: "game 12", "rule set 3", "player merge 2", "new game", "new rule
-    set", "new player merge"."""
-    args = view_args or {}
-    if "ruleset_id" in args:
-        return f"rule set {args['ruleset_id']}"
-    if "merge_id" in args:
-        return f"player merge {args['merge_id']}"
-    if "game_id" in args:
-        return f"game {args['game_id']}"
-    rule = request.url_rule.rule if request.url_rule is not None else request.path
-    path = rule.removeprefix(PREFIX)
-    if "code" in args and path.startswith(JOIN_PATH):
-        # A phone's write to the round open under a code.
-        return f"round code {str(args['code']).upper()[:12]}"
-    if path.startswith(PLAYERS_PATH):
-        return "new player merge"
-    return "new rule set" if path.startswith(RULE_SETS_PATH) else "new game"
+    scope = f"{'api' if api else 'page'} {where.subject(view_args)}"
+    return (from_header if api else from_form)(scope, where)
 
 
 def _twin(once: Once | None, shown: int) -> Response | None:
@@ -273,7 +280,7 @@ def keep(once: Once | None, answer: Response, shown: int) -> None:
     db.session.execute(db.delete(WriteOnce).where(WriteOnce.created_at < utcnow() - KEEP))
     sealed = None
     if is_api_request():
-        body = _without_key(answer)
+        body = _without_key(answer, once.secrets)
     else:
         news: dict[str, Any] = {"flashes": session.get("_flashes", [])[shown:]}
         for game_id, key in keys.given(answer).items():
@@ -292,13 +299,13 @@ def keep(once: Once | None, answer: Response, shown: int) -> None:
     )
 
 
-def _without_key(answer: Response) -> str:
-    """The API's answer as kept: without a new game's edit key or a phone's seat token, which
-    only the first answer holds."""
+def _without_key(answer: Response, hidden: tuple[str, ...]) -> str:
+    """The API's answer as kept: without the secrets only the first answer holds (a new game's
+    edit key, a phone's seat token)."""
     data = answer.get_json(silent=True)
-    if not isinstance(data, dict) or not set(SECRET_FIELDS) & set(data):
+    if not isinstance(data, dict) or not set(hidden) & set(data):
         return answer.get_data(as_text=True)
-    data = {name: value for name, value in data.items() if name not in SECRET_FIELDS}
+    data = {name: value for name, value in data.items() if name not in hidden}
     return current_app.json.response(data).get_data(as_text=True)  # as jsonify writes it
 
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 from flask import jsonify, request, url_for
 
 from ..jsonapi import ApiError, blueprint, json_body
-from ..scorebook import api as scorebook_api
-from ..scorebook import writeonce
+from ..scorebook import answers, writeonce
 from . import filters, merges, players, records
 
 bp = blueprint("season_api", __name__)
-scorebook_api.answer_errors(bp)
+answers.answer_errors(bp)
 
 MERGE_FIELDS = ("from", "into")
 
@@ -49,7 +48,7 @@ def list_merges():
 
 
 @bp.post("/players/merges")
-@writeonce.write_once
+@writeonce.write_once(scope=merges.WRITES)
 def merge():
     """`{"from": "Annie", "into": "Ann"}` → 201 with the merge and the player after it. No edit
     key: a merge changes no game (see `merges`)."""
@@ -71,7 +70,7 @@ def merge():
 
 
 @bp.delete("/players/merges/<int:merge_id>")
-@writeonce.write_once
+@writeonce.write_once(scope=merges.WRITES)
 def undo_merge(merge_id: int):
     """Undo a merge → 200 with it (`undone_at` set); the two players are apart again."""
     return jsonify(merge=merges.as_json(merges.undo(merge_id)))

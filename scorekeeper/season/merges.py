@@ -24,8 +24,12 @@ from .. import database
 from ..extensions import db
 from ..scorebook import errors, ledger
 from ..scorebook.models import utcnow
+from ..scorebook.writeonce import Scope
 from . import identity, players
 from .models import PlayerMerge
+
+# A merge of two players, or its undo: "player merge 2", or "new player merge".
+WRITES = Scope("player merge", "merge_id")
 
 # The advisory lock merges take on PostgreSQL, so two tablets merging at once cannot make a
 # cycle between them (SQLite's writers queue for the whole database already); the migrations

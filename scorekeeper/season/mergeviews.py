@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request
 
+from ..formpages import form_page, shown_after_redirect
 from ..scorebook import errors, writeonce
 from ..scorebook.forms import WriteOnceForm
-from ..scorebook.views.pages import form_page, shown_after_redirect
 from . import merges
 from .views import player_url
 
@@ -21,7 +21,7 @@ shown_after_redirect(bp)
 
 
 @bp.route("/new", methods=["GET", "POST"])
-@writeonce.write_once
+@writeonce.write_once(scope=merges.WRITES)
 def new():
     """`?from=Annie&into=Ann`: what merging Annie into Ann does, and the button that does it;
     or every problem (nobody of that name, one player already, a game both sat in)."""
@@ -54,7 +54,7 @@ def new():
 
 
 @bp.post("/<int:merge_id>/undo")
-@writeonce.write_once
+@writeonce.write_once(scope=merges.WRITES)
 def undo(merge_id: int):
     """Undo a merge: the two players are counted apart again, exactly as before it."""
     form = WriteOnceForm()

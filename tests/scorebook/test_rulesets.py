@@ -508,22 +508,29 @@ def test_any_request_is_saved_or_refused_with_a_reason_and_changes_nothing_then(
 
 
 @pytest.mark.parametrize(
-    ("path", "args", "scope"),
+    ("method", "path", "args", "scope"),
     [
-        ("/rulesets/new", {}, "page new rule set"),
-        ("/rulesets/shared/abc", {"code": "abc"}, "page new rule set"),
-        ("/rulesets/3/edit", {"ruleset_id": 3}, "page rule set 3"),
-        ("/games/new", {}, "page new game"),
-        ("/games/4/rounds/new", {"game_id": 4}, "page game 4"),
-        ("/api/rulesets", {}, "api new rule set"),
-        ("/api/rulesets/5", {"ruleset_id": 5}, "api rule set 5"),
-        ("/api/games", {}, "api new game"),
+        ("POST", "/rulesets/new", {}, "page new rule set"),
+        ("POST", "/rulesets/shared/abc", {"code": "abc"}, "page new rule set"),
+        ("POST", "/rulesets/3/edit", {"ruleset_id": 3}, "page rule set 3"),
+        ("POST", "/games/new", {}, "page new game"),
+        ("POST", "/games/4/rounds/new", {"game_id": 4}, "page game 4"),
+        ("POST", "/api/rulesets", {}, "api new rule set"),
+        ("PUT", "/api/rulesets/5", {"ruleset_id": 5}, "api rule set 5"),
+        ("DELETE", "/api/rulesets/5", {"ruleset_id": 5}, "api rule set 5"),
+        ("POST", "/api/games", {}, "api new game"),
+        ("POST", "/players/merges/new", {}, "page new player merge"),
+        ("DELETE", "/api/players/merges/2", {"merge_id": 2}, "api player merge 2"),
+        ("POST", "/join/k7qx", {"code": "k7qx"}, "page round code K7QX"),
+        ("PUT", "/api/join/k7qx/hand", {"code": "k7qx"}, "api round code K7QX"),
     ],
 )
-def test_the_pages_and_the_api_key_rule_sets_apart_from_games(app, path, args, scope):
+def test_the_pages_and_the_api_key_each_features_writes_apart(app, method, path, args, scope):
+    """Each route's scope comes from the feature that owns it: a key used for a game never
+    answers a write to a rule set, a merge or a phone's round."""
     token = "t" * 22
     headers = {"Idempotency-Key": token}
     with app.test_request_context(
-        path, method="POST", data={"write_token": token}, headers=headers
+        path, method=method, data={"write_token": token}, headers=headers
     ):
         assert writeonce._ticket(args).scope == scope

@@ -516,7 +516,7 @@ def test_any_stored_time_shows_in_any_time_zone(app, zone, monkeypatch):
     import time
     from datetime import datetime
 
-    from scorekeeper.home import localtime
+    from scorekeeper.scorebook.models import localtime
 
     monkeypatch.setenv("TZ", zone)
     time.tzset()

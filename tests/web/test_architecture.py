@@ -1,5 +1,6 @@
-"""The shape of the code: the direction of imports, no cycles, modules a reader can hold, every
-write route write-once, the engine importing alone, and the tests on the engine they say."""
+"""The shape of the code: the direction of imports, no cycles, no feature built on another's pages
+or API, plumbing that names no feature, every write route write-once, the engine importing alone,
+and the tests on the engine they say."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from scorekeeper import create_app
 from tests.support.config import ENGINE, TEST_CONFIG
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
-MAX_LINES = 500
 
 
 def module_name(path: Path) -> str:
@@ -93,6 +93,7 @@ def test_the_engine_imports_nothing_outside_itself():
         ("scorekeeper.scorebook", "scorekeeper.referee"),
         ("scorekeeper.scorebook", "scorekeeper.season"),
         ("scorekeeper.scorebook", "scorekeeper.phones"),
+        ("scorekeeper.scorebook", "scorekeeper.home"),
         ("scorekeeper.rules", "scorekeeper.scorebook"),
         ("scorekeeper.rules", "scorekeeper.season"),
     ],
@@ -106,13 +107,66 @@ def test_dependencies_point_one_way(feature, never):
             assert not wrong, f"{name} imports {wrong}"
 
 
-def test_every_module_is_short_enough_to_read():
-    long = {
-        name: lines
-        for name, path in MODULES.items()
-        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+FEATURES = ("scorebook", "phones", "season", "referee", "tls")
+
+
+def feature_of(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 and parts[1] in FEATURES else None
+
+
+def is_pages_or_api(name: str) -> bool:
+    """A feature's requests answered: its pages (`views`, `pages`) or its JSON `api`."""
+    return any(part in {"views", "pages", "api", "mergeviews"} for part in name.split(".")[2:])
+
+
+def test_no_feature_imports_another_features_pages_or_api():
+    """A feature builds on another's service, queries and forms, never on its pages or API: the
+    plumbing they share lives beneath every feature (`formpages`, `jsonapi`, `network`)."""
+    wrong = sorted(
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        for target in targets
+        if feature_of(name)
+        and feature_of(target) not in (None, feature_of(name))
+        and is_pages_or_api(target)
+    )
+    assert not wrong, wrong
+
+
+# The plumbing under every feature: it names no feature's address or header (each feature
+# gives its own, like a route's write-once `Scope`).
+PLUMBING = [
+    "scorekeeper.database",
+    "scorekeeper.errorpages",
+    "scorekeeper.formpages",
+    "scorekeeper.jsonapi",
+    "scorekeeper.network",
+    "scorekeeper.security",
+    "scorekeeper.scorebook.writeonce",
+]
+FEATURE_WORDS = ("/games", "/rulesets", "/players", "/join", "/referee", "X-Seat", "X-Game")
+
+
+@pytest.mark.parametrize("name", PLUMBING)
+def test_the_plumbing_names_no_features_address_or_header(name):
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    strings = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+    docstrings = {
+        ast.get_docstring(node, clean=False)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
     }
-    assert not long, long
+    named = sorted(
+        text
+        for text in strings
+        if text not in docstrings and any(word in text for word in FEATURE_WORDS)
+    )
+    assert not named, named
 
 
 ENGINE_MODULES = sorted(name for name in MODULES if name.startswith("scorekeeper.rules"))

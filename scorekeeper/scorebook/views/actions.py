@@ -19,10 +19,11 @@ from flask import (
 )
 
 from ... import ratelimits
+from ...formpages import attachment, form_page, shown_after_redirect
 from .. import errors, gamelist, keys, ledger, rematch, sheets, tablefixes, transfer, writeonce
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
-from .pages import attachment, form_page, shown_after_redirect, started
+from .pages import started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
 shown_after_redirect(bp)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -20,20 +19,12 @@ from flask import (
 
 from ... import qr, ratelimits
 from ...errorpages import NotHere
+from ...formpages import answer_script_posts, form_page, shown_after_redirect
+from ...network import on_loopback
 from .. import buys, chart, errors, gamelist, keys, ledger, newgame, pagecache, summary, writeonce
 from ..forms import EVERY_PRESET_SEATS
-from .pages import (
-    NEW_GAME_DRAFT,
-    answer_script_posts,
-    draft_saved,
-    drafts_saved_before,
-    form_page,
-    shown_after_redirect,
-    started,
-)
+from .pages import NEW_GAME_DRAFT, draft_saved, drafts_saved_before, started
 
-# Names only this machine reaches: an edit link made with one is useless to another tablet.
-LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 bp = Blueprint("games", __name__, url_prefix="/games")
 bp.after_request(answer_script_posts)
 shown_after_redirect(bp)
@@ -112,7 +103,7 @@ def show_game(game_id: int):
             live_tag=live_tag(stamp),
             drafts_saved=drafts_saved_before() if one_off else [],
             join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
-            loopback=urlsplit(request.host_url).hostname in LOOPBACK,
+            loopback=on_loopback(request.host_url),
         )
         if not one_off:
             pages.put(cache_key, page)

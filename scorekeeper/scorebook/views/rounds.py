@@ -19,10 +19,11 @@ from flask import (
     url_for,
 )
 
+from ...formpages import answer_script_posts, form_page, shown_after_redirect
 from .. import errors, keys, ledger, service, writeonce
-from ..forms import UndoForm, round_form
+from ..forms import UndoForm, form_context, round_form
 from ..snapshot import RoundSnapshot
-from .pages import answer_script_posts, draft_saved, form_page, shown_after_redirect
+from .pages import draft_saved
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
 bp.after_request(answer_script_posts)
@@ -201,22 +202,3 @@ def _render_form(game, number: int, form, *, editing: bool):
         draft=draft_key(game.id, number, str(form.seen_version()) if editing else None),
     )
     return form_page(page)
-
-
-def form_context(game, number: int, form, *, editing: bool) -> dict[str, Any]:
-    """What the round form (templates/scorebook/rounds/_form.html) is drawn from, on its own
-    page and on any other page that shows it."""
-    return {
-        "game": game,
-        "number": number,
-        "form": form,
-        "editing": editing,
-        "setup": ledger.setup_for(game, number),
-        "rules": form.rules,
-        "copies": pack_copies(form.rules, len(game.players)),
-    }
-
-
-def pack_copies(rules, players: int) -> dict[str, int]:
-    """What the game's packs hold of each card and of jokers (R1): the card pad's live check."""
-    return {"card": rules.pack_count(players), "JK": rules.joker_count(players)}

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 
+from ...formpages import form_page, shown_after_redirect
 from ...rules import PRESETS, RuleSet
 from .. import errors, rulechoice, rulesets, writeonce
 from ..forms import WriteOnceForm
 from ..newgame import sentence, shared_rules
 from ..ruleforms import RuleSetForm
-from .pages import form_page, shown_after_redirect
 
 bp = Blueprint("ruleeditor", __name__, url_prefix="/rulesets")
 shown_after_redirect(bp)
@@ -103,7 +103,7 @@ def refused(editor: RuleSetForm, error: errors.ScorebookError) -> None:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-@writeonce.write_once
+@writeonce.write_once(scope=rulesets.WRITES)
 def new_rule_set():
     """Make the table's own rules from a preset (or a saved or shared set) and save them."""
     page = WriteOnceForm()
@@ -126,7 +126,7 @@ def new_rule_set():
 
 
 @bp.route("/<int:ruleset_id>/edit", methods=["GET", "POST"])
-@writeonce.write_once
+@writeonce.write_once(scope=rulesets.WRITES)
 def edit_rule_set(ruleset_id: int):
     """Change a saved rule set; the games already played keep the copy they started with."""
     row = rulesets.get(ruleset_id)

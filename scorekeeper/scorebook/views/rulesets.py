@@ -11,17 +11,15 @@ read (a damaged share code) is an error page.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from ... import qr, ratelimits
+from ...formpages import attachment, form_page, shown_after_redirect
+from ...network import on_loopback
 from ...rules import RuleSetError, sharing
 from ...rules.ruleset import RuleSet
 from .. import errors, rulesets, writeonce
 from ..rulesetforms import ConfirmForm, NameForm, UploadForm
-from .games import LOOPBACK
-from .pages import attachment, form_page, shown_after_redirect
 
 bp = Blueprint("rulesets", __name__, url_prefix="/rulesets")
 shown_after_redirect(bp)
@@ -46,7 +44,7 @@ def show(ruleset_id: int):
         rules=row.rule_set,
         link=link,
         qr=qr.svg_data_uri(link),
-        loopback=urlsplit(request.host_url).hostname in LOOPBACK,
+        loopback=on_loopback(request.host_url),
     )
 
 
@@ -58,7 +56,7 @@ def download(ruleset_id: int):
 
 
 @bp.route("/<int:ruleset_id>/rename", methods=["GET", "POST"])
-@writeonce.write_once
+@writeonce.write_once(scope=rulesets.WRITES)
 def rename(ruleset_id: int):
     """A new name for a saved rule set; a name taken or a preset's is refused beside the field,
     with what was typed kept."""
@@ -78,7 +76,7 @@ def rename(ruleset_id: int):
 
 
 @bp.route("/<int:ruleset_id>/delete", methods=["GET", "POST"])
-@writeonce.write_once
+@writeonce.write_once(scope=rulesets.WRITES)
 def delete(ruleset_id: int):
     """Forget a saved rule set, after asking; the games played with it keep their copy."""
     row = rulesets.get(ruleset_id)
@@ -92,7 +90,7 @@ def delete(ruleset_id: int):
 
 
 @bp.route("/shared/<code>", methods=["GET", "POST"])
-@writeonce.write_once
+@writeonce.write_once(scope=rulesets.WRITES)
 @ratelimits.limited(ratelimits.IMPORTS)
 def shared(code: str):
     """A rule set another tablet shared, read out: save it here under a name, or start a game

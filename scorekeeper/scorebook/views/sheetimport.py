@@ -6,11 +6,11 @@ from __future__ import annotations
 from flask import Blueprint, flash, make_response, redirect, render_template, url_for
 
 from ... import ratelimits
+from ...formpages import form_page
 from ...rules.verdict import sentence
 from .. import errors, papersheets, writeonce
 from ..sheetforms import ImportForm, SheetForm, chosen_rules
 from ..sheetrows import template_text
-from .pages import form_page
 
 bp = Blueprint("paper_sheets", __name__, url_prefix="/games/import-sheet")
 # A sheet of thousands of mistakes is named in full by the command; the page shows this many.
