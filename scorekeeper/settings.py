@@ -2,8 +2,8 @@
 what it does.
 
 `create_app` starts from these defaults, so every module reads `app.config[NAME]` and none keeps
-a default of its own. The README's settings table is written from this list (`python -m
-scorekeeper.settings` prints it), and a test keeps the two the same.
+a default of its own. The settings table of docs/settings.md is written from this list (`python
+-m scorekeeper.settings` prints it), and a test keeps the two the same.
 """
 
 from __future__ import annotations
@@ -245,7 +245,7 @@ def default(name: str) -> Any:
 
 
 def markdown_table() -> str:
-    """The README's table of settings."""
+    """The table of settings in docs/settings.md."""
     rows = [
         "| Setting | Default | Set in | What it does |",
         "| --- | --- | --- | --- |",
