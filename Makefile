@@ -51,8 +51,8 @@ test-postgres: $(VENV)/.installed-test tests/node_modules/.installed
 ESLINT := tests/node_modules/.bin/eslint
 
 lint: $(VENV)/.installed-test tests/node_modules/.installed
-	$(BIN)/ruff check scorekeeper tests bench
-	$(BIN)/ruff format --check scorekeeper tests bench
+	$(BIN)/ruff check scorekeeper tests bench tools
+	$(BIN)/ruff format --check scorekeeper tests bench tools
 	@test -x $(ESLINT) || { echo "ESLint is missing: install npm (apt-get install npm)" >&2; exit 1; }
 	$(ESLINT) --config tests/eslint.config.mjs static
 
