@@ -33,7 +33,9 @@ def page_for(svg: str, size: int, full_bleed: bool) -> str:
 def main() -> None:
     svg = (STATIC / "favicon.svg").read_text()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--no-sandbox"]
+        )
         for name, (size, full_bleed) in ICONS.items():
             page = browser.new_page(viewport={"width": size, "height": size})
             page.set_content(page_for(svg, size, full_bleed))
