@@ -2,6 +2,8 @@
  * choice), each hand's cards, "Points" toggle and points, and whether the hand is counted in
  * points. The hand of the player who went out is hidden and its fields disabled, so that it is
  * not sent; a hand counted in points shows its points field instead of its cards. */
+import { cardsPenalty, showPenalty, typedPoints } from "./penalty.js";
+import { said, wordsOf } from "./words.js";
 
 export class Hands {
   constructor(form) {
@@ -71,13 +73,11 @@ export class Hands {
     parts.cards.closest(".hand-cards").hidden = counted;
   }
 
-  /* Each hand's penalty beside it: its points as typed, or what its cards count (`notation`,
-   * `penalties`: the server's, see cards.js); when the save would refuse the hand, "?" and why,
-   * in the server's words (the form's `data-words`): a token that is not a card, or a card the
-   * game's packs hold fewer of (`copies`) than this hand holds, or than the open hands hold
-   * together (those hands named). */
+  /* Each hand's penalty beside it (penalty.js); when no one hand holds more of a card than the
+   * game's packs (`copies`), the open hands may together: those hands named. */
   showPenalties(notation, penalties, copies) {
-    const words = JSON.parse(this.form.dataset.words || "{}");
+    const words = wordsOf(this.form);
+    const counting = { penalties, copies, words };
     const open = this.open().filter((hand) => !this.isCounted(hand));
     const texts = open.map((hand) => this.parts(hand).cards.value);
     // Each card the open hands hold too many of together, and the hands that hold it.
@@ -89,36 +89,17 @@ export class Hands {
       const parts = this.parts(hand);
       if (!parts.penalty) continue;
       if (this.isCounted(hand)) {
-        const typed = parts.points.value.trim();
-        show(parts.penalty, /^[0-9]+$/.test(typed) ? String(Number(typed)) : "?");
+        showPenalty(parts.penalty, typedPoints(parts.points.value));
         continue;
       }
-      const text = parts.cards.value;
-      const unread = notation.unread(text);
-      const over = copies && notation.overCopies(text, copies);
-      if (unread) show(parts.penalty, "?", said(words.not_card, { card: unread }));
-      else if (over) show(parts.penalty, "?", said(words.over, { card: over }));
-      else {
-        const shared = together.find((each) => each.holding.length > 1 && each.holding.includes(hand));
-        const names = shared && shared.holding.map((each) => this.parts(each).name).join(", ");
-        if (shared) show(parts.penalty, "?", said(words.over_together, { card: shared.card, names }));
-        else show(parts.penalty, notation.penalty(text, penalties));
+      const [penalty, why] = cardsPenalty(notation, parts.cards.value, counting);
+      const shared = !why && together.find((each) => each.holding.length > 1 && each.holding.includes(hand));
+      if (shared) {
+        const names = shared.holding.map((each) => this.parts(each).name).join(", ");
+        showPenalty(parts.penalty, "?", said(words.over_together, { card: shared.card, names }));
+      } else {
+        showPenalty(parts.penalty, penalty, why);
       }
     }
   }
-}
-
-/* A phrase of the server's with its `{slots}` filled in. */
-function said(phrase, slots) {
-  return (phrase || "").replace(/\{(\w+)\}/g, (whole, name) => slots[name] ?? whole);
-}
-
-/* The penalty in its output, and why it cannot be counted, when it cannot, in smaller type. */
-function show(output, penalty, why) {
-  output.textContent = penalty;
-  if (!why) return;
-  const reason = document.createElement("span");
-  reason.className = "penalty-why";
-  reason.textContent = ` — ${why}`;
-  output.append(reason);
 }

@@ -2,31 +2,30 @@
  * with no body while it has not) and, when it has, swaps in the new page's content. The parts
  * marked data-live-keep (the open "Let another tablet edit" panel, this announcer) stay as they
  * are, and focus goes back to the same control. */
-(function () {
-  "use strict";
-  var EVERY_MS = 2000;
-  var live = document.getElementById("live");
-  var main = document.querySelector("main");
-  if (!live || !main || !window.fetch || !window.DOMParser) return;
-  var stateUrl = live.getAttribute("data-state");
-  var busy = false;
+const EVERY_MS = 2000;
+const live = document.getElementById("live");
+const main = document.querySelector("main");
+
+function follow() {
+  const stateUrl = live.getAttribute("data-state");
+  let busy = false;
 
   function focusKey(element) {
     if (!element || element === document.body || !main.contains(element)) return null;
     if (element.id) return "#" + CSS.escape(element.id);
-    var href = element.getAttribute("href");
+    const href = element.getAttribute("href");
     if (href) return element.tagName.toLowerCase() + '[href="' + CSS.escape(href) + '"]';
     return null;
   }
 
   function swapIn(html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var fresh = doc.querySelector("main");
-    var freshLive = doc.getElementById("live");
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const fresh = doc.querySelector("main");
+    const freshLive = doc.getElementById("live");
     if (!fresh || !freshLive) return;
-    var focused = focusKey(document.activeElement);
+    const focused = focusKey(document.activeElement);
     Array.prototype.forEach.call(main.querySelectorAll("[data-live-keep][id]"), function (kept) {
-      var twin = fresh.querySelector("#" + CSS.escape(kept.id));
+      const twin = fresh.querySelector("#" + CSS.escape(kept.id));
       if (twin) twin.replaceWith(kept);
     });
     // Flash messages were for the load that showed them.
@@ -35,7 +34,7 @@
     main.replaceChildren.apply(main, Array.prototype.slice.call(fresh.childNodes));
     document.title = doc.title;
     if (focused) {
-      var again = main.querySelector(focused);
+      const again = main.querySelector(focused);
       if (again) again.focus({ preventScroll: true });
     }
     live.textContent = "Scores updated from another tablet.";
@@ -50,7 +49,7 @@
   function check() {
     if (busy || document.visibilityState !== "visible") return;
     busy = true;
-    var tag = live.getAttribute("data-tag");
+    const tag = live.getAttribute("data-tag");
     fetch(stateUrl, {
       cache: "no-store",
       credentials: "same-origin",
@@ -66,4 +65,6 @@
 
   window.setInterval(check, EVERY_MS);
   document.addEventListener("visibilitychange", check);
-})();
+}
+
+if (live && main && window.fetch && window.DOMParser) follow();

@@ -1,13 +1,10 @@
 /* The offline page tries again by itself: it asks the server's health check every few seconds
  * (never from a cache) and, once it answers, reloads the page, which the service worker then
  * takes from the network. The check's URL and the interval are on this script's tag. */
-(function () {
-  "use strict";
-  var tag = document.currentScript;
-  var status = document.getElementById("retry");
-  if (!tag || !window.fetch) return;
-  var health = tag.getAttribute("data-health");
-  var seconds = Number(tag.getAttribute("data-seconds")) || 5;
+const tag = document.querySelector("script[data-health]");
+const status = document.getElementById("retry");
+
+function retry(health, seconds) {
   if (status) status.textContent = "Trying again by itself every " + seconds + " seconds…";
 
   function later() {
@@ -15,7 +12,7 @@
   }
 
   function tryAgain() {
-    fetch(health, { cache: "no-store", credentials: "omit" }).then(function (response) {
+    fetch(health, { cache: "no-store", credentials: "omit" }).then((response) => {
       if (!response.ok) { later(); return; }
       if (status) status.textContent = "The score book answers again: opening the page…";
       window.location.reload();
@@ -23,4 +20,6 @@
   }
 
   later();
-})();
+}
+
+if (tag && window.fetch) retry(tag.getAttribute("data-health"), Number(tag.getAttribute("data-seconds")) || 5);

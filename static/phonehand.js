@@ -1,21 +1,16 @@
 /* A player's hand on their own phone: the card pad enters the cards (cards.js reads them as the
- * server does), the penalty shows as they go in, and Send posts the form itself so that a phone
- * off the Wi-Fi keeps the send: it waits in localStorage with the form's one-time token (a repeat
- * of it writes once, scorebook/writeonce.py) and goes when the `online` event fires or at the
- * next try, every `data-retry-ms`. The page works without this script: a plain form. */
+ * server does), the penalty shows as they go in (penalty.js), and Send goes by the outbox
+ * (outbox.js) so that a phone off the Wi-Fi keeps the send: it waits in localStorage with the
+ * form's one-time token (a repeat of it writes once, scorebook/writeonce.py) and goes when the
+ * phone is back online, or at the next try, every `data-retry-ms`. The words are the server's
+ * (`data-words`). The page works without this script: a plain form. */
 import { CardPad } from "./cardpad.js";
 import { Notation } from "./cards.js";
+import { Outbox, canPost, storage } from "./outbox.js";
+import { cardsPenalty, showPenalty, typedPoints } from "./penalty.js";
+import { wordsOf } from "./words.js";
 
-const SCRIPT_POST_HEADER = "X-Posted-By-Script";
 const form = document.querySelector("form.phone-hand");
-
-function storage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null; // storage refused: sends still go, they just do not outlive the page
-  }
-}
 
 class PhoneHand {
   constructor() {
@@ -26,27 +21,41 @@ class PhoneHand {
     this.penalty = form.querySelector(".phone-penalty");
     this.status = form.querySelector(".send-status");
     this.button = form.querySelector(".send-hand");
+    this.words = wordsOf(form);
     const pad = form.querySelector(".cardpad");
     this.notation = Notation.of(pad);
-    this.penalties = JSON.parse(pad.dataset.penalties);
-    this.copies = JSON.parse(pad.dataset.copies);
+    this.counting = {
+      penalties: JSON.parse(pad.dataset.penalties),
+      copies: JSON.parse(pad.dataset.copies),
+      words: this.words,
+    };
     new CardPad(pad);
     this.key = form.dataset.pending;
-    this.retryMs = Number(form.dataset.retryMs);
-    this.store = storage();
-    this.sending = false;
+    this.body = null;
+    this.outbox = new Outbox(form, {
+      body: () => this.body,
+      retryMs: Number(form.dataset.retryMs),
+      // The server busy or away: kept, and tried again.
+      retryable: (response) => response.status >= 500,
+      trying: () => {
+        this.button.disabled = true;
+        this.status.textContent = this.words.sending;
+      },
+      settled: () => { this.button.disabled = false; },
+      waiting: () => this.waiting(),
+      saved: () => this.drop(),
+      refused: (response, body) => this.refused(response, body),
+    });
     form.addEventListener("input", () => this.show());
     form.addEventListener("change", () => this.show());
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.keep(new URLSearchParams(new FormData(form)).toString());
-      this.send();
+      this.outbox.send(true);
     });
-    window.addEventListener("online", () => this.send());
-    window.setInterval(() => this.send(), this.retryMs);
     this.restore();
     this.show();
-    this.send();
+    this.outbox.send(false);
   }
 
   /* Cards, points or neither, as the hand is entered; and the penalty so far. */
@@ -56,49 +65,25 @@ class PhoneHand {
     form.querySelector(".phone-cards").hidden = out || counted;
     form.querySelector(".phone-points").hidden = out || !counted;
     this.counted.closest(".points-switch").hidden = out;
-    if (out) {
-      this.penalty.textContent = "0";
-    } else if (counted) {
-      const typed = this.points.value.trim();
-      this.penalty.textContent = /^[0-9]+$/.test(typed) ? String(Number(typed)) : "?";
-    } else {
-      const over = this.notation.overCopies(this.cards.value, this.copies);
-      this.penalty.textContent = over
-        ? `? — more ${over} than this game's packs hold`
-        : this.notation.penalty(this.cards.value, this.penalties);
-    }
-  }
-
-  pending() {
-    try {
-      return this.store && this.store.getItem(this.key);
-    } catch {
-      return null;
-    }
+    if (out) showPenalty(this.penalty, "0");
+    else if (counted) showPenalty(this.penalty, typedPoints(this.points.value));
+    else showPenalty(this.penalty, ...cardsPenalty(this.notation, this.cards.value, this.counting));
   }
 
   keep(body) {
     this.body = body;
-    try {
-      if (this.store) this.store.setItem(this.key, body);
-    } catch {
-      /* storage full: this page still holds the send */
-    }
+    storage.set(this.key, body);
   }
 
   drop() {
     this.body = null;
-    try {
-      if (this.store) this.store.removeItem(this.key);
-    } catch {
-      /* nothing kept */
-    }
+    storage.remove(this.key);
   }
 
   /* A send left waiting by an earlier page (the phone reloaded, the browser closed): its
    * entries back into the form, and its token, so that it still writes once. */
   restore() {
-    const body = this.pending();
+    const body = storage.get(this.key);
     if (!body) return;
     this.body = body;
     const fields = new URLSearchParams(body);
@@ -114,57 +99,25 @@ class PhoneHand {
   }
 
   waiting() {
-    this.status.textContent = "Not sent yet — will send when the Wi-Fi is back.";
+    this.status.textContent = this.words.waiting;
     form.classList.add("is-waiting");
   }
 
-  send() {
-    if (!this.body || this.sending) return;
-    this.sending = true;
-    this.button.disabled = true;
-    this.status.textContent = "Sending…";
-    fetch(form.action, {
-      method: "POST",
-      body: this.body,
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        [SCRIPT_POST_HEADER]: "1",
-      },
-    })
-      .then((response) => this.answered(response))
-      .catch(() => this.waiting())
-      .finally(() => {
-        this.sending = false;
-        this.button.disabled = false;
-      });
-  }
-
-  /* Sent: the page the server sends the phone to. Refused: the same form posted natively, so
-   * the page says what to fix. The server busy or away: kept, and tried again. */
-  answered(response) {
-    if (response.status >= 500) {
-      this.waiting();
-      return null;
-    }
-    const json = (response.headers.get("Content-Type") || "").includes("application/json");
-    const body = this.body;
+  /* Not sent: a refusal of the page (its code gone, the seat released) reloads it; the hand
+   * refused (a card misread, too many points) is posted natively, its token as sent, so the
+   * page says what to fix. Either way the send is no longer kept. */
+  refused(response, body) {
     this.drop();
-    if (response.ok && json) {
-      return response.json().then((answer) => window.location.assign(answer.location));
-    }
     if (!response.ok) {
       window.location.reload();
-      return null;
+      return;
     }
-    // The hand was refused (a card misread, too many points): post it natively to show why.
     const again = new URLSearchParams(body);
     for (const element of form.elements) {
       if (element.type === "hidden" && again.has(element.name)) element.value = again.get(element.name);
     }
     form.submit();
-    return null;
   }
 }
 
-if (form && window.fetch) new PhoneHand();
+if (form && canPost()) new PhoneHand();

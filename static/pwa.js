@@ -1,14 +1,12 @@
 /* Register the service worker (its URL and scope are on this script's tag) where the browser
  * allows one: HTTPS or this machine itself. */
-(function () {
-  "use strict";
-  var tag = document.currentScript;
-  if (!tag || !("serviceWorker" in navigator) || !window.isSecureContext) return;
-  var worker = tag.getAttribute("data-worker");
-  var scope = tag.getAttribute("data-scope") || "/";
-  window.addEventListener("load", function () {
-    navigator.serviceWorker.register(worker, { scope: scope }).catch(function () {
+const tag = document.querySelector("script[data-worker]");
+if (tag && "serviceWorker" in navigator && window.isSecureContext) {
+  const worker = tag.getAttribute("data-worker");
+  const scope = tag.getAttribute("data-scope") || "/";
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register(worker, { scope }).catch(() => {
       /* the app works the same without it */
     });
   });
-})();
+}

@@ -5,12 +5,10 @@
  *
  * The page works without this script: its "Show these seats" button asks for the seat lists.
  */
-(function () {
-  "use strict";
-  var form = document.querySelector(".rules-form");
-  if (!form) return;
-  var fields = ["rules", "round", "players"];
-  var choices = {};
+const form = document.querySelector(".rules-form");
+function keepContext() {
+  const fields = ["rules", "round", "players"];
+  let choices = {};
   try {
     choices = JSON.parse(form.getAttribute("data-rules") || "{}");
   } catch {
@@ -18,7 +16,7 @@
   }
 
   function value(name) {
-    var field = form.elements[name];
+    const field = form.elements[name];
     return field ? field.value : null;
   }
 
@@ -27,15 +25,15 @@
   }
 
   function players() {
-    var count = parseInt(value("players"), 10);
+    const count = parseInt(value("players"), 10);
     return isNaN(count) ? null : count;
   }
 
   function retab() {
     document.querySelectorAll(".tabs a.tab").forEach(function (link) {
-      var url = new URL(link.href);
+      const url = new URL(link.href);
       fields.forEach(function (name) {
-        var v = value(name);
+        const v = value(name);
         if (v && !(name === "rules" && url.searchParams.has("game"))) url.searchParams.set(name, v);
       });
       link.href = url.pathname + url.search;
@@ -43,23 +41,23 @@
   }
 
   function rerule() {
-    var rules = chosen();
+    const rules = chosen();
     if (!rules) return;
-    var count = form.elements.players;
+    const count = form.elements.players;
     if (count) {
       count.min = rules.players[0];
       count.max = rules.players[1];
     }
-    var round = form.elements.round;
+    const round = form.elements.round;
     if (!round || round.tagName !== "SELECT") return;
-    var kept = parseInt(round.value, 10);
+    const kept = parseInt(round.value, 10);
     if (round.options.length === rules.deals.length &&
         Array.prototype.every.call(round.options, function (option, index) {
           return option.text === rules.deals[index];
         })) return;
     round.innerHTML = "";
     rules.deals.forEach(function (label, index) {
-      var option = document.createElement("option");
+      const option = document.createElement("option");
       option.value = String(index + 1);
       option.text = label;
       round.appendChild(option);
@@ -78,8 +76,8 @@
     list.querySelectorAll("li[data-seat]").forEach(function (item) {
       if (parseInt(item.getAttribute("data-seat"), 10) > count) item.remove();
     });
-    for (var seat = list.querySelectorAll("li[data-seat]").length + 1; seat <= count; seat++) {
-      var holder = document.createElement("ul");
+    for (let seat = list.querySelectorAll("li[data-seat]").length + 1; seat <= count; seat++) {
+      const holder = document.createElement("ul");
       holder.innerHTML = pattern.innerHTML.replace(/__seat__/g, String(seat));
       list.appendChild(holder.firstElementChild);
     }
@@ -90,8 +88,8 @@
     Array.prototype.slice.call(select.options).forEach(function (option) {
       if (parseInt(option.value, 10) > count) option.remove();
     });
-    for (var seat = select.querySelectorAll("option[data-seat]").length + 1; seat <= count; seat++) {
-      var option = document.createElement("option");
+    for (let seat = select.querySelectorAll("option[data-seat]").length + 1; seat <= count; seat++) {
+      const option = document.createElement("option");
       option.value = String(seat);
       option.text = label(seat);
       option.setAttribute("data-seat", String(seat));
@@ -100,8 +98,8 @@
   }
 
   function reseat() {
-    var count = players();
-    var rules = chosen();
+    const count = players();
+    const rules = chosen();
     if (count === null || !rules || count < rules.players[0] || count > rules.players[1]) return;
     if (!document.getElementById("seat-item")) return; // a game's seats are its players
     relist(document.getElementById("requests"), document.getElementById("seat-item"), count);
@@ -118,11 +116,13 @@
   }
 
   fields.forEach(function (name) {
-    var field = form.elements[name];
+    const field = form.elements[name];
     if (!field) return;
     field.addEventListener("change", update);
     field.addEventListener("input", update);
   });
   // A value changed while the page was still loading counts too.
   update();
-})();
+}
+
+if (form) keepContext();

@@ -1,17 +1,15 @@
 /* The Check on /trust: ask the secure address (its URL is on the button) whether this tablet
  * reaches it without a certificate warning. Yes: say so and go there. No: say so in words,
  * and what to do. Without this script the button is a link to the same check. */
-(function () {
-  "use strict";
-  var button = document.getElementById("trust-check");
-  var result = document.getElementById("trust-result");
-  // An iPad asking for the desktop site says "Macintosh": a Mac with a touch screen is one.
-  if (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1) {
-    var apple = document.getElementById("steps-apple");
-    if (apple) apple.open = true;
-  }
-  if (!button || !result || !window.fetch) return;
-  var WAIT_MS = 8000;
+const button = document.getElementById("trust-check");
+const result = document.getElementById("trust-result");
+// An iPad asking for the desktop site says "Macintosh": a Mac with a touch screen is one.
+if (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1) {
+  const apple = document.getElementById("steps-apple");
+  if (apple) apple.open = true;
+}
+function check() {
+  const WAIT_MS = 8000;
 
   function say(text, kind) {
     result.textContent = text;
@@ -25,8 +23,8 @@
   button.addEventListener("click", function (event) {
     event.preventDefault();
     say("Checking…", "");
-    var controller = window.AbortController ? new AbortController() : null;
-    var timer = controller ? setTimeout(function () { controller.abort(); }, WAIT_MS) : null;
+    const controller = window.AbortController ? new AbortController() : null;
+    const timer = controller ? setTimeout(function () { controller.abort(); }, WAIT_MS) : null;
     fetch(button.getAttribute("data-check"), {
       cache: "no-store",
       credentials: "omit",
@@ -44,4 +42,6 @@
       notYet();
     });
   });
-})();
+}
+
+if (button && result && window.fetch) check();

@@ -3,57 +3,51 @@
  * when it is hidden), and say so in the top bar. On a plain-HTTP address the browser offers
  * no wake lock: the top bar says the screen may sleep and, where the server offers a secure
  * address (on this script's tag), links the same page there and the steps to trust it. */
-(function () {
-  "use strict";
-  var tag = document.currentScript;
+const tag = document.querySelector('script[src*="/wakelock.js"]');
 
-  // In the top bar, beside the name, where it covers none of the page's keys.
-  function place(note) {
-    var bar = document.querySelector(".topbar");
-    if (bar) bar.insertBefore(note, bar.querySelector("nav"));
-    else document.body.appendChild(note);
-  }
+// In the top bar, beside the name, where it covers none of the page's keys.
+function place(note) {
+  const bar = document.querySelector(".topbar");
+  if (bar) bar.insertBefore(note, bar.querySelector("nav"));
+  else document.body.appendChild(note);
+}
 
-  function link(text, href) {
-    var anchor = document.createElement("a");
-    anchor.href = href;
-    anchor.textContent = text;
-    return anchor;
-  }
+function link(text, href) {
+  const anchor = document.createElement("a");
+  anchor.href = href;
+  anchor.textContent = text;
+  return anchor;
+}
 
-  function warn() {
-    var secure = tag && tag.getAttribute("data-secure");
-    var how = tag && tag.getAttribute("data-trust");
-    var note = document.createElement("p");
-    note.className = "wakelock-note wakelock-missing";
-    note.setAttribute("role", "status");
-    note.appendChild(document.createTextNode("Screen may sleep"));
-    if (secure) {
-      note.appendChild(document.createTextNode(": "));
-      note.appendChild(link("open the secure address",
-        secure + location.pathname + location.search + location.hash));
-      if (how) {
-        note.appendChild(document.createTextNode(" · "));
-        note.appendChild(link("how", how));
-      }
-    } else {
-      var reason = document.createElement("span");
-      reason.className = "visually-hidden";
-      reason.textContent = ": a plain-HTTP address cannot keep the screen on";
-      note.appendChild(reason);
-      note.title = "This address is plain HTTP, where the browser keeps no screen on; the score " +
-        "book was started without a secure address (make run serves one).";
+function warn() {
+  const secure = tag && tag.getAttribute("data-secure");
+  const how = tag && tag.getAttribute("data-trust");
+  const note = document.createElement("p");
+  note.className = "wakelock-note wakelock-missing";
+  note.setAttribute("role", "status");
+  note.appendChild(document.createTextNode("Screen may sleep"));
+  if (secure) {
+    note.appendChild(document.createTextNode(": "));
+    note.appendChild(link("open the secure address",
+      secure + location.pathname + location.search + location.hash));
+    if (how) {
+      note.appendChild(document.createTextNode(" · "));
+      note.appendChild(link("how", how));
     }
-    place(note);
+  } else {
+    const reason = document.createElement("span");
+    reason.className = "visually-hidden";
+    reason.textContent = ": a plain-HTTP address cannot keep the screen on";
+    note.appendChild(reason);
+    note.title = "This address is plain HTTP, where the browser keeps no screen on; the score " +
+      "book was started without a secure address (make run serves one).";
   }
+  place(note);
+}
 
-  if (!window.isSecureContext) {
-    warn();
-    return;
-  }
-  if (!("wakeLock" in navigator) || !navigator.wakeLock) return;
-  var lock = null;
-  var note = null;
+function keepAwake() {
+  let lock = null;
+  let note = null;
 
   function show(on) {
     if (!note) {
@@ -68,7 +62,7 @@
 
   function acquire() {
     if (lock || document.visibilityState !== "visible") return;
-    var asked;
+    let asked;
     try { asked = navigator.wakeLock.request("screen"); } catch { return; }
     Promise.resolve(asked).then(function (sentinel) {
       lock = sentinel;
@@ -86,4 +80,7 @@
     if (document.visibilityState === "visible") acquire();
   });
   acquire();
-})();
+}
+
+if (!window.isSecureContext) warn();
+else if ("wakeLock" in navigator && navigator.wakeLock) keepAwake();

@@ -10,7 +10,7 @@ from flask import request
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.widgets import NumberInput
 
-from ..scorebook.forms import WriteOnceForm, points_typed, whole_number
+from ..scorebook.forms import RoundForm, WriteOnceForm, points_typed, whole_number
 from .service import HandSent
 
 
@@ -45,6 +45,14 @@ class HandForm(WriteOnceForm):
     went_out = BooleanField("I went out", render_kw={"class": "out-toggle"})
     # The round the page was opened for: a phone left on an old round is told so.
     round_number = HiddenField()
+    # What the phone's script says (`data-words`): why a hand's penalty cannot be counted, as the
+    # round form says it, and how its send is going.
+    live_words = {
+        "not_card": RoundForm.live_words["not_card"],
+        "over": RoundForm.live_words["over"],
+        "sending": "Sending…",
+        "waiting": "Not sent yet — will send when the Wi-Fi is back.",
+    }
 
     def sent(self) -> HandSent:
         """The hand as the phones' service takes it."""

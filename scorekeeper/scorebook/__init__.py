@@ -12,7 +12,7 @@ from werkzeug.exceptions import NotFound
 
 from . import api, pagecache, writeonce
 from .errors import Missing, NoSuchGame, NotEditor
-from .views import actions, games, rounds, ruleeditor, sheetimport
+from .views import actions, games, pages, rounds, ruleeditor, sheetimport
 from .views import rulesets as ruleset_pages  # not `rulesets`: that is the service
 
 
@@ -24,6 +24,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(Missing, _not_found)
     app.register_error_handler(NotEditor, _spectator)
     pagecache.init_app(app)
+    # The words of the drafts' notices, on the tag of every page's static/drafts.js.
+    app.jinja_env.globals["draft_words"] = pages.DRAFT_WORDS
 
 
 def _not_found(error: Missing):

@@ -213,6 +213,11 @@ def test_a_phones_first_screen_shows_the_player_the_pad_and_send(tablet, live_se
         if box["top"] < 0 or box["bottom"] > box["height"]
     }
     assert outside == {}, boxes
+    # The penalty says why it cannot count a hand, in the round form's words (the server's).
+    cards = phone.get_by_label("Cards left in my hand")
+    cards.fill("K Z")
+    expect(phone.locator(".phone-penalty")).to_have_text("? — 'Z' is not a card")
+    cards.fill("")
     # Send stays in reach while the pad is used further down.
     phone.locator('.cardpad button[data-rank="K"]').tap()
     phone.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")

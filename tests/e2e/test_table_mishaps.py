@@ -66,7 +66,8 @@ def ledger(live_server: str, game: int) -> dict:
 
 def expect_no_drafts(page, within_ms: int = 2000) -> None:
     """No draft is left once the page's scripts have run (the game page drops the saved ones)."""
-    with contextlib.suppress(PlaywrightTimeoutError):  # the assertion names the drafts left
+    # A timeout is not the failure: the assertion below names the drafts left.
+    with contextlib.suppress(PlaywrightTimeoutError):
         page.wait_for_function(
             "prefix => !Object.keys(localStorage).some(k => k.startsWith(prefix))",
             arg=DRAFTS,

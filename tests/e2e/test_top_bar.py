@@ -3,6 +3,8 @@ folded under a menu button), and one line on a tablet either way up, "✓ Dark r
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -73,3 +75,37 @@ def test_the_screen_note_and_the_dark_room_keep_the_bar_one_line(tablet, live_se
         expect(page.locator(".wakelock-note")).to_have_text("Screen stays on")
         expect(page.get_by_role("button", name="Dark room")).to_have_text("✓ Dark room")
         assert bar_height(page) <= MOST, path
+
+
+# Before any script of the page: the tablet chose the dark room, and when the theme is set.
+DARK_ROOM_CHOSEN = """
+localStorage.setItem("scorekeeper-theme", "dark");
+window.themeSetAt = null;
+new MutationObserver(() => {
+  if (window.themeSetAt === null && document.documentElement.dataset.theme === "dark") {
+    window.themeSetAt = performance.now();
+  }
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-theme"] });
+"""
+THEME_LATE_S = 0.6
+
+
+def test_a_dark_room_never_sees_the_light_page_first(tablet, live_server):
+    """The theme is an ES module, run after the page is parsed: the page is not painted before
+    it has set the tablet's choice, even when the module is slow to arrive."""
+    context = tablet(base_url=live_server, color_scheme="light")
+    context.add_init_script(DARK_ROOM_CHOSEN)
+    page = context.new_page()
+
+    def late(route):
+        time.sleep(THEME_LATE_S)
+        route.continue_()
+
+    page.route("**/static/theme.js*", late)
+    page.goto("/games/new")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.wait_for_function("performance.getEntriesByType('paint').length > 0")
+    painted = page.evaluate("performance.getEntriesByType('paint')[0].startTime")
+    set_at = page.evaluate("window.themeSetAt")
+    assert set_at is not None and set_at <= painted, (set_at, painted)
+    expect(page.get_by_role("button", name="Dark room")).to_have_attribute("aria-pressed", "true")

@@ -4,6 +4,8 @@ the tablet's page that collects the hands on its round form."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from html.parser import HTMLParser
 
@@ -268,3 +270,16 @@ def test_over_https_the_tablet_offers_guests_phones_the_plain_address_too(app, c
         page = client.get(f"/games/{game_id}/rounds/1/phones", base_url=base)
         assert "Guests' phones" not in text_of(page)
         assert page.text.count('class="join-qr') == 1
+
+
+def test_the_phone_script_says_only_the_servers_words(app, table):
+    """The hand page gives its script every word it shows: why a penalty cannot be counted, as
+    the round form says it, and how the send is going."""
+    _, code = table
+    page = join(phone(app), code, 1)
+    form = re.search(r"<form [^>]*class=\"phone-hand\"[^>]*>", page.text).group(0)
+    words = json.loads(html.unescape(re.search(r"data-words='([^']*)'", form).group(1)))
+    assert words["not_card"] == "'{card}' is not a card"
+    assert words["over"] == "more {card} than this game's packs hold"
+    assert words["sending"] == "Sending…"
+    assert words["waiting"] == "Not sent yet — will send when the Wi-Fi is back."

@@ -711,7 +711,9 @@ def test_form_pages_are_asked_for_again_and_name_their_draft(client, path, draft
     form = re.search(r"<form [^>]*>", text(response)).group(0)
     assert 'autocomplete="off"' in form
     assert f'data-draft="{draft.format(id=game_id)}"' in form
-    assert "drafts.js" in text(response)
+    # The drafts' script, a module, with the words of its notices from the server.
+    tag = re.search(r"<script src=\"/static/drafts\.js[^>]*>", text(response)).group(0)
+    assert 'type="module"' in tag and '"try_again": "Try again"' in tag
 
 
 def test_a_refused_form_is_not_kept_by_the_browser_either(client):

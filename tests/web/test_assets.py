@@ -312,3 +312,30 @@ def test_no_page_or_script_holds_a_rule_of_its_own(path):
         if FIXED_RULES.search(line)
     ]
     assert found == []
+
+
+# The scripts that show words and take every one from the server (`data-words`, `data-draft-words`).
+SERVER_WORDED = ["drafts.js", "outbox.js", "penalty.js", "phonehand.js", "words.js", "hands.js"]
+# A string literal in a script, its comments taken out first.
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+LITERAL = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
+# Prose: two words with a space between, or an ellipsis.
+PROSE = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}|…")
+
+
+@pytest.mark.parametrize("name", SERVER_WORDED)
+def test_a_script_worded_by_the_server_has_no_words_of_its_own(name):
+    code = COMMENT.sub("", (ROOT / "static" / name).read_text())
+    prose = [match[2] for match in LITERAL.finditer(code) if PROSE.search(match[2])]
+    assert prose == []
+
+
+def test_every_script_is_an_es_module(client):
+    """No classic script is left: every page's scripts are modules, and none asks for its own
+    tag (`document.currentScript` is null in a module)."""
+    for name in sorted(path.name for path in (ROOT / "static").glob("*.js")):
+        assert "document.currentScript" not in (ROOT / "static" / name).read_text(), name
+    for path in (*pages(client), "/trust"):
+        html = client.get(path).get_data(as_text=True)
+        tags = re.findall(r"<script\b[^>]*>", html)
+        assert [tag for tag in tags if 'type="module"' not in tag] == [], path
