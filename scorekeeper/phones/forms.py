@@ -10,7 +10,7 @@ from flask import request
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.widgets import NumberInput
 
-from ..scorebook.forms import RoundForm, WriteOnceForm, points_typed, whole_number
+from ..scorebook.forms import HandFields, RoundForm, WriteOnceForm, whole_number
 from .service import HandSent
 
 
@@ -22,9 +22,9 @@ class SeatForm(WriteOnceForm):
         return whole_number(request.form.get("seat"))
 
 
-class HandForm(WriteOnceForm):
-    """One player's hand, as a plain form a phone without its script sends: the cards left, or
-    the points the hand counts ("Points" ticked, or only points typed), or "I went out"."""
+class PhoneHandForm(HandFields, WriteOnceForm):
+    """One player's hand, as a plain form a phone without its script sends: the hand
+    (`HandFields`, worded for the player holding it), or "I went out"."""
 
     cards = StringField(
         "Cards left in my hand",
@@ -58,11 +58,9 @@ class HandForm(WriteOnceForm):
         """The hand as the phones' service takes it."""
         if self.went_out.data:
             return HandSent("out")
-        typed = (self.points.data or "").strip()
-        cards = (self.cards.data or "").strip()
-        if self.counted.data or (typed and not cards):
-            return HandSent("points", points=points_typed(typed))
-        return HandSent("cards", cards=cards)
+        if self.counts_points():
+            return HandSent("points", points=self.points_typed())
+        return HandSent("cards", cards=(self.cards.data or "").strip())
 
     def for_round(self) -> int | None:
         return whole_number(self.round_number.data)

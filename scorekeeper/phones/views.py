@@ -35,7 +35,7 @@ from ..tls import addresses
 from . import api, codes, openings, service
 from .access import CODE_WRITES, give_phone_token, held_token, join_url, phone_required
 from .errors import BadSeatToken, NoSuchCode
-from .forms import HandForm, SeatForm, TabletForm
+from .forms import PhoneHandForm, SeatForm, TabletForm
 
 bp = Blueprint("phones", __name__)
 bp.after_request(answer_script_posts)
@@ -298,7 +298,7 @@ def hand(code: str):
     """One player's hand: the cards left (the card pad, or typed), or the points, or "I went
     out"; Send. Changeable until the round is saved; then what the ledger holds for the seat."""
     opening, row = g.opening, g.seat
-    form = HandForm(data=_sent_data(row, opening) if request.method == "GET" else None)
+    form = PhoneHandForm(data=_sent_data(row, opening) if request.method == "GET" else None)
     problem = None
     if form.is_submitted():
         if not form.validate_on_submit():
@@ -325,7 +325,7 @@ def _sent_data(row, opening) -> dict[str, Any]:
     }
 
 
-def _hand_page(opening, row, form: HandForm, problem: str | None):
+def _hand_page(opening, row, form: PhoneHandForm, problem: str | None):
     game = opening.game
     rules = ledger.rules_of(game)
     page = render_template(

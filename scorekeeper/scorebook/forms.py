@@ -169,9 +169,10 @@ class NewGameForm(WriteOnceForm):
             )
 
 
-class HandForm(Form):
-    """One seat's hand on the round form: the cards left in it, or, with its "Points" toggle on,
-    the points the table counted for it. The engine judges both (see `RoundForm.attach`)."""
+class HandFields:
+    """A hand as it is typed, wherever it is typed (the round form's seats, a phone): the cards
+    left in it, or, with its "Points" toggle on, the points the table counted for it. A form
+    built on it may word its fields its own way."""
 
     cards = StringField(
         "Cards left",
@@ -184,15 +185,6 @@ class HandForm(Form):
         render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
     )
 
-    class Meta:
-        def bind_field(self, form, unbound_field, options):
-            """Name a seat's fields `cards_2`, `counted_2`, `points_2` rather than WTForms'
-            `hands-2-cards`: the names a round form has always posted, which a page without its
-            script and a draft kept on the tablet still send."""
-            seat = options["prefix"].rstrip("-").rpartition("-")[2]
-            named = {**options, "name": f"{options['name']}_{seat}", "prefix": ""}
-            return super().bind_field(form, unbound_field, named)
-
     def counts_points(self) -> bool:
         """True when the hand is counted in points: its toggle is on, or only its points were
         typed (a page without its script, where the toggle may not have been ticked)."""
@@ -201,6 +193,20 @@ class HandForm(Form):
 
     def points_typed(self) -> int | str | None:
         return points_typed(self.points.data)
+
+
+class HandForm(HandFields, Form):
+    """One seat's hand on the round form (`HandFields`). The engine judges it (see
+    `RoundForm.attach`)."""
+
+    class Meta:
+        def bind_field(self, form, unbound_field, options):
+            """Name a seat's fields `cards_2`, `counted_2`, `points_2` rather than WTForms'
+            `hands-2-cards`: the names a round form has always posted, which a page without its
+            script and a draft kept on the tablet still send."""
+            seat = options["prefix"].rstrip("-").rpartition("-")[2]
+            named = {**options, "name": f"{options['name']}_{seat}", "prefix": ""}
+            return super().bind_field(form, unbound_field, named)
 
 
 class SeatHands(FieldList):
