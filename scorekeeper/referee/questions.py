@@ -20,6 +20,7 @@ from ..rules.melds import check_meld
 from ..rules.opening import check_opening
 from ..rules.presets import PRESETS, get_rules
 from ..rules.ruleset import MOST_MELDS, RuleSet
+from ..rules.rulewords import applied
 from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
 from ..rules.solver import solve_opening
 from ..rules.table import check_layoff, check_swap
@@ -130,10 +131,16 @@ def _left(data: Data) -> int | None:
     return left
 
 
+def answered(rules: RuleSet, answer: Data) -> Data:
+    """An answer with the rule set it applied (`rule_set`: its key, name and one-line summary),
+    so that every answer says which rules it judged by (R11's citing)."""
+    return {**answer, "rule_set": applied(rules)}
+
+
 def meld(data: Data) -> Data:
     """Is this a meld? (R4)"""
     rules, players = _rules(data)
-    return check_meld(_cards(data, "cards"), rules, players).to_dict()
+    return answered(rules, check_meld(_cards(data, "cards"), rules, players).to_dict())
 
 
 def opening(data: Data) -> Data:
@@ -146,7 +153,8 @@ def opening(data: Data) -> Data:
     if len(melds) > MAX_MELDS:
         raise InputError(f"{len(melds)} melds is more than an opening can hold")
     parsed = [_cards({"meld": item}, "meld") for item in melds]
-    return check_opening(round_number, parsed, rules, players, left=_left(data)).to_dict()
+    verdict = check_opening(round_number, parsed, rules, players, left=_left(data))
+    return answered(rules, verdict.to_dict())
 
 
 def layoff(data: Data) -> Data:
@@ -161,7 +169,7 @@ def layoff(data: Data) -> Data:
         players,
         left=_left(data),
     )
-    return verdict.to_dict()
+    return answered(rules, verdict.to_dict())
 
 
 def swap(data: Data) -> Data:
@@ -173,13 +181,14 @@ def swap(data: Data) -> Data:
     verdict = check_swap(
         _round(data, rules), _cards(data, "meld"), card[0], _opened_this_turn(data), rules, players
     )
-    return verdict.to_dict()
+    return answered(rules, verdict.to_dict())
 
 
 def solve(data: Data) -> Data:
     """Can this hand go down? (R5)"""
     rules, players = _rules(data)
-    return solve_opening(_cards(data, "hand"), _round(data, rules), rules, players).to_dict()
+    verdict = solve_opening(_cards(data, "hand"), _round(data, rules), rules, players)
+    return answered(rules, verdict.to_dict())
 
 
 def score(data: Data) -> Data:
@@ -195,7 +204,7 @@ def score(data: Data) -> Data:
     }
     if said:
         answer["reason"] = said
-    return answer
+    return answered(rules, answer)
 
 
 def _seat(value: object, players: int, what: str) -> int:
@@ -250,7 +259,7 @@ def buy(data: Data) -> Data:
     buyer = answer["buyer"]
     answer["buyer"] = None if buyer is None else buyer + 1
     answer["buyer_name"] = seat_labels(players, names)[buyer] if buyer is not None else None
-    return answer
+    return answered(rules, answer)
 
 
 def seat_counts(columns: dict[str, list[int | None]]) -> dict[str, dict[str, int]]:

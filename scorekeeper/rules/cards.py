@@ -259,8 +259,7 @@ def over_copies(cards: Iterable[Card], packs: int, jokers: int) -> list[tuple[st
     pack_words = f"{packs}-pack game" if packs != 1 else "1-pack game"
     over: list[tuple[str, str]] = []
     if joker_count > jokers:
-        packs_held = f"{packs} pack{'' if packs == 1 else 's'}"
-        over.append(("JK", f"{joker_count} jokers, but this game has only {jokers} ({packs_held})"))
+        over.append(("JK", _too_many_jokers(joker_count, jokers, packs)))
     for (rank, suit), count in sorted(exact.items()):
         if count > packs:
             card = Card(rank, suit)
@@ -277,6 +276,16 @@ def over_copies(cards: Iterable[Card], packs: int, jokers: int) -> list[tuple[st
                 )
             )
     return over
+
+
+def _too_many_jokers(count: int, jokers: int, packs: int) -> str:
+    """`1 joker, but this game is played without jokers`; `4 jokers, but this game has only 3
+    (2 packs)`."""
+    laid = f"{count} joker" if count == 1 else f"{count} jokers"
+    if not jokers:
+        return f"{laid}, but this game is played without jokers"
+    packs_held = f"{packs} pack{'' if packs == 1 else 's'}"
+    return f"{laid}, but this game has only {jokers} ({packs_held})"
 
 
 def copy_kind(kind: str, card: Card) -> bool:

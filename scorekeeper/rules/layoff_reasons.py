@@ -10,16 +10,30 @@ from collections.abc import Iterable
 from itertools import product
 
 from .cards import SUIT_NAMES, Card, format_cards
+from .deuces import as_wild, is_deuce
 from .melds import HIGH_ACE, LOW_ACE, MAX_RUN, SET, Reading, positions_of, rank_at, rank_plural
 from .verdict import sentence
 
 
-def layoff_problem(meld: tuple[Card, ...], cards: tuple[Card, ...], before: list[Reading]) -> str:
-    """Why the cards extend no reading of the meld: each different reason said once."""
+def layoff_problem(
+    meld: tuple[Card, ...],
+    cards: tuple[Card, ...],
+    before: list[Reading],
+    wild_deuces: bool = False,
+) -> str:
+    """Why the cards extend no reading of the meld: each different reason said once. Where
+    deuces are wild (R11), a 2 that cannot stand as itself on a reading is read as the wild card
+    it plays, and named as the 2 it is."""
     text, laid = format_cards(meld), format_cards(cards)
     whys: dict[str, list[Reading]] = {}
     for reading in before:
-        whys.setdefault(_why_not(reading, text, cards), []).append(reading)
+        view = _as_played(reading, cards) if wild_deuces else cards
+        why = (
+            _why_not_set(reading, text, view, cards, wild_deuces)
+            if reading.kind == SET
+            else (_why_not_run(reading, text, view, cards))
+        )
+        whys.setdefault(why, []).append(reading)
     if len(whys) == 1:
         return sentence(next(iter(whys)))
     kinds = {reading.kind for reading in before}
@@ -40,49 +54,75 @@ def _short(reading: Reading) -> str:
     return f"{reading.span()} ({word} {jokers})" if reading.jokers else reading.span()
 
 
-def _why_not(reading: Reading, text: str, cards: tuple[Card, ...]) -> str:
-    """The first condition that keeps the cards off this reading of the meld (R4, R6)."""
-    if reading.kind == SET:
-        return _why_not_set(reading, text, cards)
-    return _why_not_run(reading, text, cards)
+def _as_played(reading: Reading, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards as they would play on this reading with deuces wild: a declared 2, or one that
+    cannot stand as itself (a set of another rank, a run of another suit), as a wild card."""
+    own = SET if reading.kind == SET else reading.suit
+    rank = reading.cards()[0].rank if reading.kind == SET else None
+
+    def itself(card: Card) -> bool:
+        return rank == 2 if own == SET else card.suit == own
+
+    return tuple(
+        as_wild(card) if is_deuce(card) and (card.as_rank or not itself(card)) else card
+        for card in cards
+    )
 
 
-def _why_not_set(reading: Reading, text: str, cards: tuple[Card, ...]) -> str:
-    """A card of another rank, or a joker declared as another rank."""
+def _wild_word(cards: Iterable[Card], count: int) -> str:
+    """`joker`, `jokers`, or `wild card(s)` when a 2 plays among them."""
+    word = "joker" if all(card.joker for card in cards) else "wild card"
+    return word if count == 1 else f"{word}s"
+
+
+def _why_not_set(
+    reading: Reading,
+    text: str,
+    view: tuple[Card, ...],
+    cards: tuple[Card, ...],
+    wild_deuces: bool,
+) -> str:
+    """A card of another rank, or a wild card declared as another rank (R4, R6): `view` is the
+    cards as played, `cards` as laid (a wild 2 is named as the 2 it is)."""
     rank = reading.cards()[0].rank
     plural = rank_plural(rank)
-    takes = f"a set of {plural} takes only more {plural} or jokers"
-    for card in cards:
-        if card.natural and card.rank != rank:
+    wild = "wild cards" if wild_deuces else "jokers"
+    takes = f"a set of {plural} takes only more {plural} or {wild}"
+    for shown, card in zip(view, cards, strict=True):
+        if shown.natural and shown.rank != rank:
             return f"{card} does not belong on {text}: {takes}"
-        if card.declared and card.rank != rank:
-            return f"{card} is declared as {card.face()}, but {text} is a set of {plural}"
+        if shown.declared and shown.rank != rank:
+            return f"{card} is declared as {shown.face()}, but {text} is a set of {plural}"
     return f"{format_cards(cards)} does not belong on {text}: {takes}"  # pragma: no cover
 
 
-def _why_not_run(reading: Reading, text: str, cards: tuple[Card, ...]) -> str:
-    """A wrong suit, a card already there, one laid twice, a run past 14, or a gap left."""
+def _why_not_run(
+    reading: Reading, text: str, view: tuple[Card, ...], cards: tuple[Card, ...]
+) -> str:
+    """A wrong suit, a card already there, one laid twice, a run past 14, or a gap left (R4,
+    R6): `view` is the cards as played, `cards` as laid (a wild 2 is named as the 2 it is)."""
     suit = reading.suit
     suit_name = SUIT_NAMES[suit]
-    for card in cards:
-        if card.natural and card.suit != suit:
+    for shown, card in zip(view, cards, strict=True):
+        if shown.natural and shown.suit != suit:
             return f"{card} cannot go on {text}: a run is all {suit_name}"
-        if card.declared and card.suit not in (None, suit):
-            return f"{card} is declared as {card.face()}, but {text} is a run of {suit_name}"
+        if shown.declared and shown.suit not in (None, suit):
+            return f"{card} is declared as {shown.face()}, but {text} is a run of {suit_name}"
     size = len(reading.slots) + len(cards)
     if size > MAX_RUN:
         return f"a run holds at most {MAX_RUN} cards (A 2 … K A); {text} would have {size}"
-    fixed = [card for card in cards if card.rank is not None]
+    pairs = [(shown, card) for shown, card in zip(view, cards, strict=True) if shown.rank]
+    fixed = [shown for shown, _ in pairs]
     free = len(cards) - len(fixed)
     choices = []
-    for card in fixed:
-        outside = [p for p in positions_of(card.rank) if not reading.low <= p <= reading.high]
+    for shown, card in pairs:
+        outside = [p for p in positions_of(shown.rank) if not reading.low <= p <= reading.high]
         if not outside:
-            return _already_there(reading, text, card)
+            return _already_there(reading, text, shown, card)
         choices.append(outside)
     placements = [p for p in product(*choices) if len(set(p)) == len(p)]
     if not placements:
-        return _laid_twice(fixed, choices, suit)
+        return _laid_twice(pairs, choices, suit)
     missing = min((_missing(reading, placement) for placement in placements), key=len)
     if len(missing) <= free:
         return f"{format_cards(cards)} does not extend {text}"  # pragma: no cover
@@ -90,10 +130,11 @@ def _why_not_run(reading: Reading, text: str, cards: tuple[Card, ...]) -> str:
     if past_ace:
         return past_ace
     gap = _stretches([Card(rank_at(p), suit) for p in missing])
-    jokers = "" if not free else f" ({free} joker{'s' if free > 1 else ''} can fill only {free})"
+    wild = [shown for shown in view if shown.rank is None]
+    jokers = "" if not free else f" ({free} {_wild_word(wild, free)} can fill only {free})"
     verb = "leaves" if len(cards) == 1 else "leave"
     reason = f"{format_cards(cards)} {verb} a gap on {text}: {gap} would be missing{jokers}"
-    ace = next((card for card in fixed if card.rank == 1), None)
+    ace = next((card for shown, card in pairs if shown.rank == 1), None)
     if ace is not None and reading.low == LOW_ACE:
         reason += f"; the run already starts with its ace, so {ace} could go only after the K"
     elif ace is not None and reading.high == HIGH_ACE:
@@ -104,33 +145,43 @@ def _why_not_run(reading: Reading, text: str, cards: tuple[Card, ...]) -> str:
     return reason
 
 
-def _already_there(reading: Reading, text: str, card: Card) -> str:
-    """The card, or the card a joker is declared as, already holds its place in the run."""
-    positions = [p for p in positions_of(card.rank) if reading.low <= p <= reading.high]
-    slot = reading.slots[positions[0] - reading.low]
-    face = str(Card(card.rank, reading.suit))
-    if card.joker:
+def _already_there(reading: Reading, text: str, shown: Card, card: Card) -> str:
+    """The card, or the card a wild card is declared as, already holds its place in the run:
+    `shown` as it plays, `card` as laid."""
+    positions = [p for p in positions_of(shown.rank) if reading.low <= p <= reading.high]
+    index = positions[0] - reading.low
+    slot = reading.slots[index]
+    face = str(Card(shown.rank, reading.suit))
+    if shown.joker:
         return f"{card} stands for {face}, which {text} already has: a run holds each card once"
     if slot.joker:
         return f"{card} is already in {text} as a joker: replace the joker instead (R7)"
+    if reading.is_wild(index):
+        return (
+            f"{card} is already in {text} as the wild {slot}: replace the wild {slot} instead (R7)"
+        )
     return f"{card} is already in {text}: a run holds each card once"
 
 
-def _laid_twice(fixed: list[Card], choices: list[list[int]], suit: str) -> str:
-    """Two of the cards need the same place: name the first card that finds its place taken."""
-    for count in range(2, len(fixed) + 1):
+def _laid_twice(pairs: list[tuple[Card, Card]], choices: list[list[int]], suit: str) -> str:
+    """Two of the cards need the same place: name the first card that finds its place taken
+    (each pair the card as it plays and as laid)."""
+    for count in range(2, len(pairs) + 1):
         if not any(len(set(p)) == len(p) for p in product(*choices[:count])):
-            card = fixed[count - 1]
-            face = Card(card.rank, suit)
-            twin = next(c for c in fixed[: count - 1] if c.rank == card.rank)
-            if card.joker or twin.joker:
+            shown, card = pairs[count - 1]
+            face = Card(shown.rank, suit)
+            twin_shown, twin = next(
+                pair for pair in pairs[: count - 1] if pair[0].rank == shown.rank
+            )
+            if shown.joker or twin_shown.joker:
                 return (
                     f"{twin} and {card} both take the place of {face}: a run holds each card once"
                 )
-            if card.rank == 1:
+            if shown.rank == 1:
                 return f"{card} is laid twice, but the run has room for only one more ace"
             return f"{card} is laid twice: a run holds each card once"
-    return f"{format_cards(fixed)} need more places than the run has"  # pragma: no cover
+    laid = format_cards([card for _, card in pairs])
+    return f"{laid} need more places than the run has"  # pragma: no cover
 
 
 def _missing(reading: Reading, placement: tuple[int, ...]) -> list[int]:

@@ -196,13 +196,13 @@ def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> P
                 f"this has {len(cards)}",
                 "R4.1",
             )
-        set_problem = _set_problem(cards, naturals, rules)
-        run_problem = _run_problem(cards, naturals, rules)
+        set_problem = _set_problem(cards, naturals, rules, physical)
+        run_problem = _run_problem(cards, naturals, rules, physical)
         return Problem(f"as a set, {set_problem.reason}; as a run, {run_problem.reason}", "R4")
     if as_set:
-        return _set_problem(cards, naturals, rules)
+        return _set_problem(cards, naturals, rules, physical)
     if as_run:
-        return _run_problem(cards, naturals, rules)
+        return _run_problem(cards, naturals, rules, physical)
     if kinds == (SET,):
         return Problem(f"{text} mixes ranks: a set is cards of one rank", "R4.1")
     if kinds == (RUN,):
@@ -262,13 +262,16 @@ def _naturals_problem(cards: tuple[Card, ...], kind: str, rules: RuleSet) -> Pro
     )
 
 
-def _set_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) -> Problem:
-    """What keeps one-rank cards from being a set: a joker declared elsewhere, too few cards."""
+def _set_problem(
+    cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet, physical: tuple[Card, ...]
+) -> Problem:
+    """What keeps one-rank cards from being a set: a wild card declared elsewhere, too few
+    cards. `cards` are as read (a wild 2 as a joker), `physical` as laid (it names the 2)."""
     rank = naturals[0].rank
-    for card in cards:
+    for card, laid in zip(cards, physical, strict=True):
         if card.declared and card.rank != rank:
             return Problem(
-                f"{card} is declared as {card.face()}, but {format_cards(cards)} "
+                f"{laid} is declared as {card.face()}, but {format_cards(cards)} "
                 f"is a set of {rank_plural(rank)}",
                 "R4.4",
             )
@@ -279,14 +282,20 @@ def _set_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) 
     return Problem(f"{format_cards(cards)} is not a set", "R4")  # pragma: no cover
 
 
-def _run_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) -> Problem:
-    """What keeps one-suit cards from being a run, most specific first."""
+def _run_problem(
+    cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet, physical: tuple[Card, ...]
+) -> Problem:
+    """What keeps one-suit cards from being a run, most specific first. `cards` are as read (a
+    wild 2 as a joker), `physical` as laid (it names the 2)."""
     text = format_cards(cards)
     suit = naturals[0].suit
+    laid = dict(zip(map(id, cards), physical, strict=True))
     for card in cards:
         if card.joker and card.suit not in (None, suit):
             return Problem(
-                f"{card} is declared as {card.face()}, but {text} is in {SUIT_NAMES[suit]}", "R4.4"
+                f"{laid[id(card)]} is declared as {card.face()}, but {text} is in "
+                f"{SUIT_NAMES[suit]}",
+                "R4.4",
             )
     if len(cards) < MIN_RUN:
         return Problem(f"a run needs at least {MIN_RUN} cards; this has {len(cards)}", "R4.2")
@@ -303,7 +312,7 @@ def _run_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) 
             joker = next((c for c in cards if c.declared and c.rank == rank), None)
             if joker is not None:
                 return Problem(
-                    f"{joker} stands for {card}, which {text} already has: "
+                    f"{laid[id(joker)]} stands for {card}, which {text} already has: "
                     "a run holds each card once",
                     "R4.2",
                 )
@@ -318,7 +327,8 @@ def _run_problem(cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet) 
             f"{text} wraps around the ace: an ace is low (A 2 3 4) or high (J Q K A), never both",
             "R4.2",
         )
-    return Problem(_gap_problem(text, set(ranks), len(cards), suit), "R4.2")
+    wild = "a joker" if cards == physical else "a wild card"
+    return Problem(_gap_problem(text, set(ranks), len(cards), suit, wild), "R4.2")
 
 
 def _wraps(ranks: set[int], size: int) -> bool:
@@ -329,7 +339,7 @@ def _wraps(ranks: set[int], size: int) -> bool:
     return bool(gaps) and max(gaps) > around and 13 - max(gaps) + 1 <= size
 
 
-def _gap_problem(text: str, ranks: set[int], size: int, suit: str) -> str:
+def _gap_problem(text: str, ranks: set[int], size: int, suit: str, wild: str) -> str:
     """The run's naturals spread over more places than it has cards."""
     others = [rank for rank in ranks if rank != 1]
     spans = []
@@ -339,7 +349,7 @@ def _gap_problem(text: str, ranks: set[int], size: int, suit: str) -> str:
     width, low, high = min(spans)
     return (
         f"{text} is not consecutive: {Card(rank_at(low), suit)}–{Card(rank_at(high), suit)} "
-        f"needs {width} cards and it has {size}; a joker fills only one missing card"
+        f"needs {width} cards and it has {size}; {wild} fills only one missing card"
     )
 
 
@@ -388,8 +398,13 @@ def cited(kinds: Sequence[str]) -> str:
 
 def wild_deuce_words(rules: RuleSet, reading: Reading) -> str:
     """`shanghai rules: the 2♠ is wild here, standing for 7♥.` (R11's citation of wild deuces)."""
+    return f"{rules.rules_name}: {wild_deuce_parts(reading)}."
+
+
+def wild_deuce_parts(reading: Reading) -> str:
+    """`the 2♠ is wild here, standing for 7♥`: each wild 2 of a reading and what it stands for."""
     parts = []
     for text in reading.wild_deuces():
         card, stood_for = text.split("=")
         parts.append(f"the {card} is wild here, standing for {stood_for}")
-    return f"{rules.rules_name}: {', '.join(parts)}."
+    return ", ".join(parts)

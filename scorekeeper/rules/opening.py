@@ -17,6 +17,7 @@ from .errors import RulesError
 from .melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
 from .presets import get_rules
 from .ruleset import RuleSet
+from .rulewords import cite_deal
 from .verdict import Problem, Verdict
 
 EMPTY = {"melds": [], "kinds": [], "jokers": [], "declared": []}
@@ -119,9 +120,22 @@ def check_opening(
     players: int | None = None,
     left: int | None = None,
 ) -> Verdict:
-    """Judge an opening (R5): the entire contract at once, under some reading of the jokers."""
+    """Judge an opening (R5): the entire contract at once, under some reading of the jokers;
+    on R11 with the rules named where a deal they change decides (R11's citing)."""
     rules = get_rules(rules)
     round_number = rules.check_deal(round_number)
+    verdict = _judge(round_number, melds, rules, players, left)
+    return cite_deal(verdict, rules, round_number)
+
+
+def _judge(
+    round_number: int,
+    melds: Sequence[Sequence[Card]],
+    rules: RuleSet,
+    players: int | None,
+    left: int | None,
+) -> Verdict:
+    """`check_opening`'s verdict on the rules of R1-R10 and the settings that decide it."""
     players = rules.check_players(players)
     melds = [tuple(meld) for meld in melds]
     rules.check_copies([c for meld in melds for c in meld], players)

@@ -70,8 +70,9 @@ class Refusal(enum.Enum):
     SUITS = (
         "R5.4",
         lambda hand, deal: (
-            f"The naturals are in 4 suits, but round {deal.round}'s {deal.runs} runs can hold at "
-            f"most {deal.runs} suits and every card must be used."
+            f"The naturals are in {hand.suit_count} suits, but round {deal.round}'s "
+            f"{plural(deal.runs, 'run')} can hold at most {plural(deal.runs, 'suit')} and every "
+            "card must be used."
         ),
     )
     WHOLE = (

@@ -126,6 +126,11 @@ class Search:
         self._base = None
         self._sets_alone = _UNSET  # worked out by `early_refusal`
 
+    @property
+    def suit_count(self) -> int:
+        """The suits the hand's natural cards are in."""
+        return sum(1 for held in self.mask if held)
+
     def variant(self, set_naturals: int, run_naturals: int, exact: bool) -> Search:
         """The same hand searched under other natural-card minimums or opening sizes (R11's
         settings), without counting it again."""

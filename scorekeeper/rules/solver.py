@@ -31,6 +31,7 @@ from .melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_ne
 from .presets import get_rules
 from .refusals import contract_text, plural
 from .ruleset import RuleSet
+from .rulewords import cite_deal
 from .search import Search
 from .verdict import Problem, Verdict
 from .whole_hand import early_refusal, solve_whole
@@ -121,6 +122,11 @@ def solve_opening(
     """
     rules = get_rules(rules)
     deal = contract(round_number, rules)
+    return cite_deal(_solve(hand, deal, rules, players), rules, deal.round)
+
+
+def _solve(hand: Sequence[Card] | str, deal: Contract, rules: RuleSet, players: int | None):
+    """`solve_opening`'s verdict on the rules of R1-R10 and the settings that decide it."""
     cards = _hand_cards(hand)
     search = Search(cards, deal, rules, rules.pack_count(players), rules.joker_count(players))
     if needs_general(deal, rules):

@@ -20,10 +20,12 @@ from .melds import (
     meld_readings,
     rank_at,
     require_suits,
+    wild_deuce_parts,
 )
 from .opening import check_left
 from .presets import get_rules
 from .ruleset import FreedJoker, JokerSwap, RuleSet
+from .rulewords import cite_deal
 from .seating import contract_of
 from .verdict import Problem, Verdict, house_citation
 
@@ -124,12 +126,13 @@ def _wild_name(card: Card) -> str:
 
 
 def extends(new: Reading, old: Reading) -> bool:
-    """Whether `new` is `old` with cards added: same kind, and for a run every old card kept in
-    its place (a wild card stays what it stood for)."""
+    """Whether `new` is `old` with cards added: same kind, a set's rank kept (a set of 2s never
+    becomes a set of 5s held by wild 2s), and for a run every old card kept in its place (a wild
+    card stays what it stood for)."""
     if new.kind != old.kind:
         return False
     if new.kind == SET:
-        return True
+        return new.cards()[0].rank == old.cards()[0].rank
     if new.low > old.low or new.high < old.high or new.suit != old.suit:
         return False
     offset = old.low - new.low
@@ -145,9 +148,25 @@ def check_layoff(
     players: int | None = None,
     left: int | None = None,
 ) -> Verdict:
-    """Judge laying cards off on a meld on the table (R6), under the table's rules (R11)."""
+    """Judge laying cards off on a meld on the table (R6), under the table's rules (R11): on
+    R11 with the rules named where a setting they change decides (R11's citing)."""
     round_number, rules, players = turn_setting(round_number, rules, players)
-    meld, cards = tuple(meld), tuple(cards)
+    verdict = _judge_layoff(
+        round_number, tuple(meld), tuple(cards), opened_this_turn, rules, players, left
+    )
+    return cite_deal(verdict, rules, round_number, after_opening=True)
+
+
+def _judge_layoff(
+    round_number: int,
+    meld: tuple[Card, ...],
+    cards: tuple[Card, ...],
+    opened_this_turn: bool,
+    rules: RuleSet,
+    players: int,
+    left: int | None,
+) -> Verdict:
+    """`check_layoff`'s verdict on the rules of R1-R10 and the settings that decide it."""
     if not cards:
         raise RulesError("name at least one card to lay off")
     require_suits(meld + cards)
@@ -176,7 +195,8 @@ def check_layoff(
         wild = _too_wild(meld + cards, before, rules)
         if wild:
             return wild.verdict(empty)
-        return Verdict(False, layoff_problem(meld, cards, before), "R6.2", empty)
+        reason = layoff_problem(meld, cards, before, rules.wild_deuces)
+        return Verdict(False, reason, "R6.2", empty)
     if left == 0 and not rules.go_out_by_layoff:
         return Verdict(
             False,
@@ -184,11 +204,20 @@ def check_layoff(
             rules.citation("go_out_by_layoff", "R6.3"),
             empty,
         )
-    result = after[0]
+    # The fewest 2s played wild (R11): a lay-off turns on wild deuces only when it must.
+    result = min(after, key=lambda reading: len(reading.wilds))
     reason = f"{format_cards(cards)} can go on {format_cards(meld)}, making {result.describe()}"
     rule = "R6.2"
-    settings = {"layoff_on_opening_turn": opened_this_turn, "go_out_by_layoff": left == 0}
-    house = [LAYOFF_WORDS[setting] for setting, applies in settings.items() if applies]
+    settings = {
+        "layoff_on_opening_turn": opened_this_turn,
+        "go_out_by_layoff": left == 0,
+        "wild_deuces": bool(result.wilds),
+    }
+    house = [
+        wild_deuce_parts(result) if setting == "wild_deuces" else LAYOFF_WORDS[setting]
+        for setting, applies in settings.items()
+        if applies
+    ]
     if house:
         reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
         rule = house_citation(setting for setting, applies in settings.items() if applies)
@@ -238,9 +267,22 @@ def check_swap(
 ) -> Verdict:
     """Judge replacing a wild card on the table with the exact natural card it stands for (R7):
     a run's joker by default; `joker_swap` allows none, or a set's too, and a wild 2 is swapped
-    like a joker where deuces are wild (R11)."""
+    like a joker where deuces are wild (R11); on R11 with the rules named where a setting they
+    change decides (R11's citing)."""
     round_number, rules, players = turn_setting(round_number, rules, players)
-    meld = tuple(meld)
+    verdict = _judge_swap(round_number, tuple(meld), card, opened_this_turn, rules, players)
+    return cite_deal(verdict, rules, round_number, after_opening=True)
+
+
+def _judge_swap(
+    round_number: int,
+    meld: tuple[Card, ...],
+    card: Card,
+    opened_this_turn: bool,
+    rules: RuleSet,
+    players: int,
+) -> Verdict:
+    """`check_swap`'s verdict on the rules of R1-R10 and the settings that decide it."""
     require_suits(meld + (card,))
     rules.check_copies(meld + (card,), players)
     empty = {"meld": [], "freed": None, "joker_to": None, "declared": []}

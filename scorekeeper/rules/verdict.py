@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -61,6 +61,20 @@ class Verdict:
 
     def __bool__(self) -> bool:
         return self.legal
+
+    @property
+    def citation(self) -> str:
+        """The rule and the point or settings that decide, as given: `R5.3`, `R11:deals`."""
+        if not self.line:
+            return self.rule
+        return f"{self.rule}{POINT if self.line.isdigit() else SETTING}{self.line}"
+
+    def on_setting(self, setting: str, reason: str) -> Verdict:
+        """The same ruling resting on a setting of R11's table, beside any it already rests on,
+        with the reason that says so."""
+        settings = self.line.split(",") if self.rule == "R11" and self.line else []
+        cited = house_citation(dict.fromkeys([setting, *settings]))
+        return replace(self, reason=reason, rule=cited, line="")
 
     def to_dict(self) -> dict[str, Any]:
         """The verdict as JSON-ready data: legal, reason, rule, then the details, and the line

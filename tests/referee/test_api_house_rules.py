@@ -42,6 +42,7 @@ def test_a_document_prices_the_hand_with_its_own_values(client):
         "Smith family rules: a joker left in hand is 50 and an ace left in hand is 20"
     )
     plain = ask(client, "score", {"rules": smith_document(), "cards": "K 7"}).get_json()
+    assert plain.pop("rule_set")["name"] == "Smith family"
     assert plain == {"penalty": 17, "cards": ["K", "7"], "rule": "R10"}
 
 
@@ -207,3 +208,29 @@ def test_a_long_bought_key_is_quoted_short(client):
     body = {"active": 1, "requests": [2], "bought": {"x" * 5000: 1}}
     problem = ask(client, "buy", body).get_json()["problems"]["bought." + "x" * 5000]
     assert len(problem) < 120 and problem.startswith("'xxxx")
+
+
+@pytest.mark.parametrize(
+    ("question", "body"),
+    [
+        ("meld", {"cards": "7♣ 7♦ 7♥"}),
+        ("opening", {"round": 1, "melds": ["7♣ 7♦ 7♥", "9♠ 9♥ 9♦"]}),
+        ("layoff", {"round": 2, "meld": "7♣ 7♦ 7♥", "cards": "7♠"}),
+        ("swap", {"round": 2, "meld": "7♠ 8♠ JK 10♠", "card": "9♠"}),
+        ("solve", {"round": 1, "hand": "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"}),
+        ("score", {"cards": "A♠ K♦"}),
+        ("buy", {"players": 4, "active": 1, "requests": [3]}),
+    ],
+)
+def test_every_answer_names_the_rule_set_it_applied(client, question, body):
+    preset = ask(client, question, {**body, "rules": "shanghai"}).get_json()
+    assert preset["rule_set"] == {
+        "key": "shanghai",
+        "name": "Shanghai",
+        "summary": "Shanghai · 10 deals · 3–8 players · deuces wild · buying: no limit",
+    }
+    own = ask(client, question, {**body, "rules": smith_document()}).get_json()
+    assert own["rule_set"]["key"] is None
+    assert own["rule_set"]["name"] == "Smith family"
+    assert own["rule_set"]["summary"].startswith("Smith family · ")
+    assert ask(client, question, body).get_json()["rule_set"]["key"] == "liverpool"

@@ -497,3 +497,16 @@ def test_a_house_rule_verdict_shows_the_rule_sets_own_words_not_all_of_r11(clien
         client, "layoff", rules="online", meld="8♠ 8♦ 8♣", layoff_cards="8♥", opened_this_turn="y"
     )
     assert rule_shown(html)[0] == "R11 Online rules: a player may lay off on the turn they open."
+
+
+def test_a_verdict_names_the_rule_set_it_applied(client):
+    html = post(
+        client, "layoff", rules="shanghai", round="3", meld="5♠ 6♠ 7♠ 8♠", layoff_cards="2♣"
+    )
+    said = re.search(r'id="verdict-rules">([^<]*)<', html)
+    assert said is not None
+    assert unescape(said.group(1)) == (
+        "Judged by Shanghai · 10 deals · 3–8 players · deuces wild · buying: no limit"
+    )
+    # The lay-off needs the 2♣ wild: the reason names the rules and R11 decides.
+    assert "shanghai rules: the 2♣ is wild here, standing for 4♠." in unescape(html)

@@ -74,11 +74,18 @@ def test_a_deal_the_rules_do_not_have(rules, bad):
 def test_an_opening_at_the_deals_sizes():
     run10 = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠"
     verdict = opening(8, "7♥ 7♦ 7♣", run10)
-    assert verdict.legal and verdict.rule == "R5"  # the 2♠ stands as itself: natural
+    # Liverpool has no deal 8: the deal decides, cited as R11 with the rules named; the 2♠ stands
+    # as itself (natural), so wild deuces do not decide.
+    assert verdict.legal and verdict.rule == "R11" and verdict.line == "deals"
+    assert verdict.reason.startswith(
+        "shanghai rules: deal 8 is 1 set of 3 + 1 run of 10, a card kept to discard. "
+        "A legal opening for round 8"
+    )
     assert verdict.details["kinds"] == ["set", "run"]
     short = opening(8, "7♥ 7♦ 7♣", "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠")
     assert not short.legal
-    assert short.reason.startswith("A run in the opening is at least 10 cards")
+    assert short.rule == "R11" and short.line == "deals"
+    assert "A run in the opening is at least 10 cards" in short.reason
 
 
 def test_shanghai_allows_longer_melds_and_says_so():
@@ -94,14 +101,17 @@ def test_exact_sizes_hold_each_meld_to_its_own_size():
     assert opening(1, "7♥ 7♦ 7♣", run10, rules=CUSTOM).legal
     longer = opening(1, "7♥ 7♦ 7♣", run10 + " K♠", rules=CUSTOM)
     assert not longer.legal
-    assert longer.reason == "A run in the opening is exactly 10 cards (R5); " + (
-        "3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ has 11"
+    # The deal's run of 10 is the rules' own (R11's citing), not liverpool's deal 1.
+    assert longer.rule == "R11" and longer.line == "deals"
+    assert longer.reason == (
+        "Smith family rules: deal 1's contract is 1 set of 3 + 1 run of 10. "
+        "A run in the opening is exactly 10 cards (R5); 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ has 11"
     )
 
 
 def test_three_sets_and_a_run_of_five():
     verdict = opening(9, "7♥ 7♦ 7♣", "8♥ 8♦ 8♣", "K♥ K♦ JK", "3♠ 4♠ 5♠ 6♠ 7♠", left=1)
-    assert verdict.legal and verdict.rule == "R5"
+    assert verdict.legal and verdict.rule == "R11" and verdict.line == "deals"
     four = opening(9, "7♥ 7♦ 7♣", "8♥ 8♦ 8♣", "K♥ K♦ JK", "3♠ 4♠ 5♠ 6♠")
     assert not four.legal and "at least 5" in four.reason
 
@@ -119,8 +129,9 @@ def test_the_solver_finds_a_set_and_a_run_of_ten():
 
 def test_the_solver_refuses_too_few_cards_for_the_sizes():
     verdict = solve_opening("7♥ 7♦ 7♣ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠", 8, "shanghai")
-    assert not verdict.legal and verdict.rule == "R5"
+    assert not verdict.legal and verdict.rule == "R11" and verdict.line == "deals"
     assert verdict.reason == (
+        "shanghai rules: deal 8 is 1 set of 3 + 1 run of 10, a card kept to discard. "
         "1 set of 3 + 1 run of 10 needs at least 14 cards, one of them kept to discard: "
         "this hand has 11 cards."
     )

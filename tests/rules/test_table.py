@@ -749,8 +749,13 @@ def test_a_whole_hand_deal_has_no_laying_off_whichever_it_is():
     deals[2] = replace(deals[2], whole_hand=True)
     rules = house(deals=tuple(deals))
     verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=3, rules=rules)
-    assert verdict["reason"] == "Round 3 has no laying off: the whole hand goes down at once"
-    assert swap("7♠ 8♠ JK 10♠", "9♠", round_number=3, rules=rules)["rule"] == "R5"
+    # The rules' own deal 3 decides: R11, with the rules named (R11's citing).
+    assert verdict["rule"] == "R11" and verdict["settings"] == ["deals"]
+    assert verdict["reason"] == (
+        f"{rules.rules_name}: deal 3 is laid all at once, with no discard. "
+        "Round 3 has no laying off: the whole hand goes down at once"
+    )
+    assert swap("7♠ 8♠ JK 10♠", "9♠", round_number=3, rules=rules)["rule"] == "R11"
     # Liverpool's seventh deal, under these rules, is still a whole-hand deal.
     assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules=rules)["legal"] is False
 
