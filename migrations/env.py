@@ -6,7 +6,7 @@ from logging.config import fileConfig
 from alembic import context
 from flask import current_app
 
-from scorekeeper import database
+from scorekeeper.platform import database
 
 config = context.config
 # Keep the app's own logging when run from inside it (tests, `make run`); `flask db` logs here.

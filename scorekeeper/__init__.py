@@ -17,7 +17,7 @@ def create_app(
     test_config: dict[str, Any] | None = None, instance_path: str | None = None
 ) -> Flask:
     """Build the app: defaults, then instance/config.py, then the environment, then test_config
-    (see `scorekeeper.factory`, and the settings in `scorekeeper.settings`)."""
+    (see `scorekeeper.factory`, and the settings in `scorekeeper.platform.settings`)."""
     from .factory import make_app
 
     return make_app(test_config, instance_path)

@@ -17,14 +17,15 @@ from flask import Flask
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy.engine import Engine
 
-from . import database
-from .extensions import db
+from .games import keys, papersheets
+from .games.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
+from .games.transfer import dumps, export_games, import_games
+from .platform import database
+from .platform.extensions import db
 from .rules import sharing
 from .rules.errors import RuleSetError
 from .rules.ruleset import RuleSet
-from .scorebook import keys, papersheets, rulesets
-from .scorebook.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
-from .scorebook.transfer import dumps, export_games, import_games
+from .rulesets import service as rulesets
 
 
 def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:

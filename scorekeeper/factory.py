@@ -12,22 +12,9 @@ from typing import Any
 
 from flask import Flask
 
-from . import (
-    assets,
-    cli,
-    database,
-    errorpages,
-    home,
-    paths,
-    phones,
-    ratelimits,
-    referee,
-    scorebook,
-    season,
-    security,
-    settings,
-)
-from .extensions import csrf
+from . import cli, games, home, phones, referee, rulesets, season
+from .platform import assets, database, errorpages, limits, paths, security, settings
+from .platform.extensions import csrf
 from .tls import views as tls_views
 
 # A key file shorter than this was cut short (a real one has 64 hex digits): it is replaced.
@@ -56,12 +43,13 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     security.init_app(app)
     assets.init_app(app)
     errorpages.init_app(app)
-    ratelimits.init_app(app)
+    limits.init_app(app)
     app.register_blueprint(home.bp)
     # The step a tablet takes once to open the secure address (`/trust`).
     app.register_blueprint(tls_views.bp)
     # The features: each registers its own pages, API and error answers.
-    scorebook.init_app(app)
+    games.init_app(app)
+    rulesets.init_app(app)
     season.init_app(app)
     phones.init_app(app)
     referee.init_app(app)
@@ -70,7 +58,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
 
 
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
-    """The settings (`scorekeeper.settings`): their defaults, then instance/config.py, then the
+    """The settings (`scorekeeper.platform.settings`): their defaults, then instance/config.py, then the
     environment, then test_config; the database and the secret key filled in when none is set."""
     app.config.from_mapping(settings.defaults())
     app.config.from_pyfile("config.py", silent=True)

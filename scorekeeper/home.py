@@ -7,12 +7,12 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
 
-from . import network, qr
+from .games import gamelist, keys, ledger
+from .games.models import localtime
+from .platform import network, qr
 from .rules import rulewords
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
-from .scorebook import gamelist, keys, ledger
-from .scorebook.models import localtime
 from .tls import addresses
 
 bp = Blueprint("home", __name__)

@@ -20,8 +20,9 @@ from typing import Any
 
 from cheroot import wsgi
 
-from . import create_app, database, network, qr, settings
-from .scorebook import names
+from . import create_app
+from .games import names
+from .platform import database, network, qr, settings
 from .tls import addresses, serving
 
 BODY_CAP = 8 * 1024 * 1024

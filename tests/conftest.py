@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from sqlalchemy.pool import NullPool
 
-import scorekeeper.database
+import scorekeeper.platform.database
 from scorekeeper import create_app
 from tests.support.book import Book
 from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
@@ -50,14 +50,14 @@ _made: list[str] = []
 def _apps_made() -> Iterator[None]:
     """Note the database of every app the tests make, however they make it (every app passes
     through `database.init_app`), so a test on another engine cannot quietly run on SQLite."""
-    original = scorekeeper.database.init_app
+    original = scorekeeper.platform.database.init_app
 
     def noted(app):
         _made.append(app.config["SQLALCHEMY_DATABASE_URI"])
         return original(app)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(scorekeeper.database, "init_app", noted)
+        patch.setattr(scorekeeper.platform.database, "init_app", noted)
         yield
 
 

@@ -37,7 +37,7 @@ def upgrade():
         sa.UniqueConstraint("scope", "key_hash", name="write_once_key"),
     )
     op.create_index("ix_write_once_created", "write_once", ["created_at"], unique=False)
-    from scorekeeper.scorebook.names import name_key
+    from scorekeeper.games.names import name_key
 
     _rekey(lambda name: name_key(name))
 
@@ -51,7 +51,7 @@ def downgrade():
 def _rekey(key_of) -> None:
     """Give every player the key `key_of` makes; a seat whose key is taken gets "#<seat>" added
     (`names.seat_keys`)."""
-    from scorekeeper import database
-    from scorekeeper.scorebook.names import seat_keys
+    from scorekeeper.platform import database
+    from scorekeeper.games.names import seat_keys
 
     database.rekey_players(op.get_bind(), lambda names: seat_keys(names, key_of))

@@ -47,8 +47,8 @@ def upgrade():
 def _rekey_players() -> None:
     """Every player's key as `names.name_key` makes it now (one definition: a seat whose key its
     game already has gets "#<seat>", `names.seat_keys`)."""
-    from scorekeeper import database
-    from scorekeeper.scorebook.names import seat_keys
+    from scorekeeper.platform import database
+    from scorekeeper.games.names import seat_keys
 
     database.rekey_players(op.get_bind(), seat_keys)
 

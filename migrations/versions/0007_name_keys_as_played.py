@@ -24,8 +24,8 @@ depends_on = None
 
 
 def upgrade():
-    from scorekeeper import database
-    from scorekeeper.scorebook.names import seat_keys
+    from scorekeeper.platform import database
+    from scorekeeper.games.names import seat_keys
 
     database.rekey_players(op.get_bind(), seat_keys)
 

@@ -3,7 +3,7 @@ sends their own leftover cards from their phone, and the round form on the table
 
 The phones read and write only their own tables (`models`); the round itself is stored by the
 score book when the scorekeeper saves it, so the dependencies point one way,
-rules <- scorebook <- phones, and the score book never imports this package.
+rules <- platform <- games <- phones, and the score book never imports this package.
 """
 
 from __future__ import annotations

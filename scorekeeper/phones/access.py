@@ -14,11 +14,11 @@ from typing import Any
 
 from flask import Response, g, request, url_for
 
-from .. import ratelimits, security
-from ..database import READ_METHODS
-from ..jsonapi import is_api_request
-from ..scorebook import writeonce
-from ..scorebook.models import Game
+from ..games import writeonce
+from ..games.models import Game
+from ..platform import limits, security
+from ..platform.database import READ_METHODS
+from ..platform.http import is_api_request
 from . import service
 from .errors import NoSuchCode
 
@@ -68,7 +68,7 @@ def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False
     `NoSuchCode` too, so a live code and a wrong one look the same to a phone without a seat.
 
     Every request that holds no seat of the code's round is counted against `RATELIMIT_JOINS`
-    (`ratelimits.JOINS`), found or not, on every route under a code: a guesser's tries are
+    (`limits.JOINS`), found or not, on every route under a code: a guesser's tries are
     counted wherever they are made, and answered alike. A phone once seated is not counted
     again in its round (its sends, its page, its retries), so a table never meets the limit
     in play, and a seat's token (128 random bits) cannot be guessed instead.
@@ -99,13 +99,13 @@ def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False
             try:
                 opening = service.opening_for(code, token, load)
             except NoSuchCode:
-                ratelimits.count(ratelimits.JOINS)
+                limits.count(limits.JOINS)
                 raise
             g.game = load(opening.game_id)
             g.opening = opening = service.read_again(opening) if writes else opening
             held = service.held_seat(opening, token)
             if held is None:
-                ratelimits.count(ratelimits.JOINS)
+                limits.count(limits.JOINS)
                 if seat:
                     raise NoSuchCode(code)
             elif seat:

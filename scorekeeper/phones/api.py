@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import g, jsonify, request
 
-from ..jsonapi import ApiError, blueprint, field, json_body
-from ..scorebook import answers, keys, names, writeonce
+from ..games import answers, keys, names, writeonce
+from ..platform.http import ApiError, blueprint, field, json_body
 from . import openings, service
 from .access import CODE_WRITES, HEADER, join_url, phone_required
 from .models import RoundOpening

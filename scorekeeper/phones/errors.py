@@ -3,7 +3,7 @@ with its HTTP status, so the pages and the JSON API answer them as they answer t
 
 from __future__ import annotations
 
-from ..scorebook.errors import Conflict, Missing, ScorebookError
+from ..games.errors import Conflict, Missing, ScorebookError
 
 
 class PhoneError(ScorebookError):

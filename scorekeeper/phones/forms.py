@@ -1,6 +1,6 @@
 """The phones' forms: the seat a phone takes, the hand it sends, and the tablet's buttons.
 
-Each is a write-once form (`scorebook.writeonce`): a double tap, or a phone sending again once
+Each is a write-once form (`games.writeonce`): a double tap, or a phone sending again once
 its Wi-Fi is back, writes once.
 """
 
@@ -10,7 +10,7 @@ from flask import request
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.widgets import NumberInput
 
-from ..scorebook.forms import HandFields, RoundForm, WriteOnceForm, whole_number
+from ..games.forms import HandFields, RoundForm, WriteOnceForm, whole_number
 from .service import HandSent
 
 

@@ -11,8 +11,8 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
-from ..scorebook.models import Game, utcnow
+from ..games.models import Game, utcnow
+from ..platform.extensions import db
 
 CARDS_MAX = 400  # as a round score's `leftovers`
 

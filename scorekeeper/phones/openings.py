@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 
-from ..extensions import db
-from ..scorebook.models import Game, Round, RoundChange
+from ..games.models import Game, Round, RoundChange
+from ..platform.extensions import db
 from .models import RoundOpening
 
 

@@ -2,7 +2,7 @@
 
 A phone holds nothing but a seat token for one seat of one opened round: it can send that
 seat's hand while the round is open, and read back its own hand. The score is still written
-once, by the score book (`scorebook.service.record_round`), when the scorekeeper saves the
+once, by the score book (`games.service.record_round`), when the scorekeeper saves the
 round form these hands fill; every check of the round (copy limits across all hands, who went
 out, the cut) happens there. Here each hand is checked alone, with the game's rules, so a phone
 hears at once of a card it misread.
@@ -26,13 +26,13 @@ from typing import Any, Literal
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
-from ..extensions import db
+from ..games import ledger, names
+from ..games.errors import Conflict, ScorebookError
+from ..games.models import Game, utcnow
+from ..platform.extensions import db
 from ..rules import RulesError, format_cards
 from ..rules.cards import sort_key
 from ..rules.scoring import hand_penalty, most_points, parse_leftovers, points_problem
-from ..scorebook import ledger, names
-from ..scorebook.errors import Conflict, ScorebookError
-from ..scorebook.models import Game, utcnow
 from . import codes
 from .errors import BadSeatToken, NoSuchCode, PhoneError, RoundClosed, RoundSaved, SeatTaken
 from .models import PhoneHand, RoundOpening
@@ -73,7 +73,7 @@ def open_round(game: Game, number: int) -> tuple[RoundOpening, bool]:
     again when there is one. Only the round to play next can be opened."""
     expected = ledger.next_round(game)
     if expected is None:
-        from ..scorebook.service import finished
+        from ..games.service import finished
 
         raise finished(game)
     if number != expected:

@@ -25,12 +25,12 @@ from flask import (
     url_for,
 )
 
-from .. import qr, ratelimits
-from ..extensions import csrf
-from ..formpages import answer_script_posts, form_page, shown_after_redirect
-from ..network import on_loopback
-from ..scorebook import errors, keys, ledger, writeonce
-from ..scorebook.forms import form_context, pack_copies, round_form
+from ..games import errors, keys, ledger, writeonce
+from ..games.forms import form_context, pack_copies, round_form
+from ..platform import limits, qr
+from ..platform.extensions import csrf
+from ..platform.formpages import answer_script_posts, form_page, shown_after_redirect
+from ..platform.network import on_loopback
 from ..tls import addresses
 from . import api, codes, openings, service
 from .access import CODE_WRITES, give_phone_token, held_token, join_url, phone_required
@@ -219,7 +219,7 @@ def capital(message: str) -> str:
 
 
 @bp.get("/join")
-@ratelimits.limited(ratelimits.JOINS)
+@limits.limited(limits.JOINS)
 def join():
     """Type the code the tablet shows; a plain GET form, so it works without a script."""
     typed = request.args.get("code")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import jsonify
 
-from ..jsonapi import ApiError, blueprint, json_body
+from ..games import writeonce
+from ..platform.http import ApiError, blueprint, json_body
 from ..rules import RulesError
-from ..scorebook import writeonce
 from . import questions
 
 bp = blueprint("rules_api", __name__)

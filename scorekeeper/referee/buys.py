@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jsonapi import field
+from ..games.names import name_key
+from ..platform.http import field
 from ..rules.errors import InputError
 from ..rules.ruleset import MOST_PLAYERS, RuleSet
-from ..scorebook.names import name_key
 
 Data = dict[str, Any]
 # The longest value a message quotes whole.

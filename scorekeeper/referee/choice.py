@@ -13,13 +13,15 @@ from typing import Any
 
 from flask import abort
 
+from ..games import ledger
+from ..games.errors import NoSuchGame, NoSuchRuleSet
+from ..games.models import Game
 from ..rules import RuleSetError, sharing
 from ..rules.presets import DEFAULT_RULES, PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.verdict import sentence
-from ..scorebook import ledger, rulechoice, rulesets
-from ..scorebook.errors import NoSuchGame, NoSuchRuleSet
-from ..scorebook.models import Game
+from ..rulesets import choice as rulechoice
+from ..rulesets import service as rulesets
 
 SAVED = rulechoice.SAVED
 GAME = "game:"

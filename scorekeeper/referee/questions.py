@@ -12,7 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..jsonapi import ApiError, field
+from ..games import buys, ledger
+from ..games.errors import NoSuchGame, NoSuchRuleSet
+from ..games.models import Game
+from ..platform.http import ApiError, field
 from ..rules import Card, parse_cards
 from ..rules.buying import check_buy, seat_labels
 from ..rules.errors import InputError, RuleSetError
@@ -24,9 +27,7 @@ from ..rules.rulewords import applied
 from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
 from ..rules.solver import solve_opening
 from ..rules.table import check_layoff, check_swap
-from ..scorebook import buys, ledger, rulesets
-from ..scorebook.errors import NoSuchGame, NoSuchRuleSet
-from ..scorebook.models import Game
+from ..rulesets import service as rulesets
 from .buys import bought
 from .forms import BUYS_FIELDS
 

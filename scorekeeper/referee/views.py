@@ -7,15 +7,15 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 
+from ..games import buys, ledger, writeonce
+from ..games.forms import sentence
+from ..games.models import Game
 from ..rules import RulesError
 from ..rules.buying import seat_labels
 from ..rules.presets import DEFAULT_RULES, PRESETS
 from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
 from ..rules.ruleset import RuleSet
 from ..rules.seating import contract_of
-from ..scorebook import buys, ledger, writeonce
-from ..scorebook.forms import sentence
-from ..scorebook.models import Game
 from . import choice, questions
 from .forms import GAME_RULES, RulesCheckForm, buys_field, seat_item
 

@@ -1,8 +1,8 @@
 """The season: the players across every game of the score book, their figures, head to head
 and ratings.
 
-It reads what the score book stores (`scorekeeper.scorebook`) and never writes a game: the
-score book never imports it, so the dependencies point one way, rules <- scorebook <- season.
+It reads what the score book stores (`scorekeeper.games`) and never writes a game: the
+score book never imports it, so the dependencies point one way, rules <- platform <- games <- season.
 The game page shows the players' chances from the ratings through the template global
 `win_chances`, registered here, which the score book's template calls only where it exists.
 Its one table, the players the table merged (`models`), is imported with the package, so the

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from flask import jsonify, request, url_for
 
-from ..jsonapi import ApiError, blueprint, json_body
-from ..scorebook import answers, writeonce
+from ..games import answers, writeonce
+from ..platform.http import ApiError, blueprint, json_body
 from . import filters, merges, players, records
 
 bp = blueprint("season_api", __name__)

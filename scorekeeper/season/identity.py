@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..extensions import db
+from ..platform.extensions import db
 from .models import PlayerMerge
 
 

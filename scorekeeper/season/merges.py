@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from .. import database
-from ..extensions import db
-from ..scorebook import errors, ledger
-from ..scorebook.models import utcnow
-from ..scorebook.writeonce import Scope
+from ..games import errors, ledger
+from ..games.models import utcnow
+from ..games.writeonce import Scope
+from ..platform import database
+from ..platform.extensions import db
 from . import identity, players
 from .models import PlayerMerge
 

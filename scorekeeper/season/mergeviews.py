@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request
 
-from ..formpages import form_page, shown_after_redirect
-from ..scorebook import errors, writeonce
-from ..scorebook.forms import WriteOnceForm
+from ..games import errors, writeonce
+from ..games.forms import WriteOnceForm
+from ..platform.formpages import form_page, shown_after_redirect
 from . import merges
 from .views import player_url
 
@@ -43,7 +43,7 @@ def new():
             )
             return redirect(player_url(row.into_name), 303)
     page = render_template(
-        "scorebook/players/merge.html",
+        "season/merge.html",
         proposal=proposal,
         problems=problems,
         from_name=from_name,

@@ -13,8 +13,8 @@ from datetime import datetime
 from sqlalchemy import Index, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
-from ..scorebook.models import KEY_MAX, NAME_MAX, utcnow
+from ..games.models import KEY_MAX, NAME_MAX, utcnow
+from ..platform.extensions import db
 
 
 class PlayerMerge(db.Model):

@@ -30,9 +30,9 @@ from typing import Any
 
 from sqlalchemy import case, func
 
-from ..extensions import db
-from ..scorebook.models import Game, Player, Round, RoundScore
-from ..scorebook.names import name_key
+from ..games.models import Game, Player, Round, RoundScore
+from ..games.names import name_key
+from ..platform.extensions import db
 from . import cache, ratings, stamp
 from .filters import Filters, in_period
 from .identity import identities
@@ -472,7 +472,7 @@ def win_chances(seats) -> list[tuple[str, int]]:
     player they are now (`Season.identity`; two seats merged into one player count apart, as in
     `_sittings`).
 
-    The game page is kept per game stamp (`scorebook.pagecache`), which another game finishing
+    The game page is kept per game stamp (`games.pagecache`), which another game finishing
     does not change: the chances shown are those of the page's first opening, until the game
     itself changes (and at round 1 they go)."""
     seated = list(seats)

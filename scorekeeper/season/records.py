@@ -18,7 +18,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from ..scorebook.ledger import signed
+from ..games.ledger import signed
 from . import players
 from .filters import Filters
 from .players import Season, Sitting, _records, shown_name, within

@@ -31,8 +31,8 @@ import secrets
 from sqlalchemy import BigInteger, String, event, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..extensions import db
-from ..scorebook.models import Game, Player, Rename, Round, RoundScore
+from ..games.models import Game, Player, Rename, Round, RoundScore
+from ..platform.extensions import db
 from .models import PlayerMerge
 
 # The rows the season reads: a flush that writes any of them changes the stamp at the commit.

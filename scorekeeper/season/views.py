@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from ..scorebook import chart
-from ..scorebook.forms import WriteOnceForm
+from ..games import chart
+from ..games.forms import WriteOnceForm
 from . import filters, merges, records, rivals
 from . import players as season
 
@@ -111,7 +111,7 @@ def _filters() -> tuple[filters.Filters, list[str]]:
 def _filtered_page(template: str, chosen: filters.Filters, problems: list[str], **context):
     """A page with the filters' form: 400 with every problem said when the query had any."""
     page = render_template(
-        f"scorebook/players/{template}",
+        f"season/{template}",
         chosen=chosen,
         problems=problems,
         periods=filters.PERIODS,
@@ -133,7 +133,7 @@ def show_player(name: str):
     over_time = _totals_by_rules(record)
     held = records.held_by(records.season_records(season=computed), record.key)
     return render_template(
-        "scorebook/players/show.html",
+        "season/show.html",
         record=record,
         over_time=over_time,
         held=held,

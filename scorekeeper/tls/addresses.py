@@ -9,7 +9,7 @@ import re
 
 from flask import current_app, request
 
-from .. import network
+from ..platform import network
 
 # A host name as a link or a Content-Security-Policy may carry it: letters, digits, dots and
 # hyphens. Anything else in a Host header gives no secure address rather than a broken one.

@@ -16,7 +16,7 @@ from cheroot.makefile import MakeFile
 from cheroot.server import HTTPConnection, HTTPRequest
 from cheroot.ssl.builtin import BuiltinSSLAdapter
 
-from .. import network, security
+from ..platform import network, security
 from . import certificates, folder
 from .certificates import Credentials, Names
 

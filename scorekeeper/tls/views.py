@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from .. import security
+from ..platform import security
 from . import addresses, certificates, downloads, folder
 
 bp = Blueprint("trust", __name__)

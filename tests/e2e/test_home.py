@@ -5,7 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import create_app, network
+from scorekeeper import create_app
+from scorekeeper.platform import network
 from tests.support.browser import TABLET_VIEWPORTS
 from tests.support.config import TEST_CONFIG
 from tests.support.server import serving

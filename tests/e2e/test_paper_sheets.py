@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.scorebook.sheetrows import template_text
+from scorekeeper.games.sheetrows import template_text
 from tests.support.tablet import axe_violations
 
 pytestmark = pytest.mark.browser

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import create_app, qr
+from scorekeeper import create_app
+from scorekeeper.platform import qr
 from scorekeeper.rules import RuleSet, sharing
 from tests.support import games
 from tests.support.browser import lan_url

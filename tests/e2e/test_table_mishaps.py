@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from scorekeeper.scorebook.keys import COOKIE
+from scorekeeper.games.keys import COOKIE
 from tests.support.games import keys_in
 from tests.support.tablet import (
     DRAFTS,

@@ -11,9 +11,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from scorekeeper import qr
-from scorekeeper.extensions import db
 from scorekeeper.phones.models import PhoneHand
+from scorekeeper.platform import qr
+from scorekeeper.platform.extensions import db
 from tests.support.book import start
 from tests.support.names import NAMES
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from scorekeeper.extensions import db
-from scorekeeper.scorebook import gamelist, service, tablefixes
-from scorekeeper.scorebook.models import Game
+from scorekeeper.games import gamelist, service, tablefixes
+from scorekeeper.games.models import Game
+from scorekeeper.platform.extensions import db
 
 PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lee")
 

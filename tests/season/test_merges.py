@@ -12,9 +12,9 @@ import flask_migrate
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import database
-from scorekeeper.extensions import db
-from scorekeeper.scorebook.models import Game, Player
+from scorekeeper.games.models import Game, Player
+from scorekeeper.platform import database
+from scorekeeper.platform.extensions import db
 from scorekeeper.season import identity
 from scorekeeper.season import players as season
 from scorekeeper.season.models import PlayerMerge

@@ -8,9 +8,9 @@ import re
 
 from openskill.models import PlackettLuce
 
-from scorekeeper.extensions import db
-from scorekeeper.scorebook import service
-from scorekeeper.scorebook.models import Game
+from scorekeeper.games import service
+from scorekeeper.games.models import Game
+from scorekeeper.platform.extensions import db
 from scorekeeper.season import cache, players, ratings
 from tests.season.seeding import entry, play_game, seed_season
 from tests.support.apps import app_on

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.extensions import db
-from scorekeeper.scorebook import gamelist, service, tablefixes, transfer
-from scorekeeper.scorebook.models import Game
+from scorekeeper.games import gamelist, service, tablefixes, transfer
+from scorekeeper.games.models import Game
+from scorekeeper.platform.extensions import db
 from scorekeeper.season import stamp
 from tests.season.seeding import entry, play_game
 from tests.support.apps import app_on

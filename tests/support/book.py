@@ -14,9 +14,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from scorekeeper.extensions import db
-from scorekeeper.scorebook.models import Player
-from scorekeeper.scorebook.names import name_key
+from scorekeeper.games.models import Player
+from scorekeeper.games.names import name_key
+from scorekeeper.platform.extensions import db
 from tests.support import games
 from tests.support.games import FlaskSender, Game, Round
 from tests.support.names import NAMES

@@ -11,7 +11,7 @@ class FormClient(FlaskClient):
     """Posts like a browser: a post answered 303 to the page it came from (the form shown again
     with what to fix, `pages.shown_after_redirect`) is followed to that page, so a test reads
     the form a person sees; every other answer (a save's redirect to the game) is left as it is.
-    `tests/scorebook/test_post_redirect_get.py` checks the 303 itself."""
+    `tests/games/test_post_redirect_get.py` checks the 303 itself."""
 
     def post(self, *args, **kwargs):
         follow = kwargs.get("follow_redirects", False)

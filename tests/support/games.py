@@ -14,8 +14,8 @@ from http.cookies import SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import quote
 
-from scorekeeper import security
-from scorekeeper.scorebook import keys
+from scorekeeper.games import keys
+from scorekeeper.platform import security
 from tests.support.names import NAMES
 from tests.support.server import Response, encode, json_headers
 

@@ -13,7 +13,7 @@ import pytest
 from cryptography import x509
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
-from scorekeeper import network
+from scorekeeper.platform import network
 from scorekeeper.tls import certificates
 from scorekeeper.tls.certificates import Names
 

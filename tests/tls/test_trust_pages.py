@@ -14,7 +14,7 @@ import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 
-from scorekeeper.security import CONTENT_SECURITY_POLICY
+from scorekeeper.platform.security import CONTENT_SECURITY_POLICY
 from scorekeeper.tls import views
 from tests.support.trust import make_authority
 

@@ -19,6 +19,12 @@ from tests.support.config import ENGINE, TEST_CONFIG
 PACKAGE = Path(__file__).resolve().parents[2] / "scorekeeper"
 
 
+def in_package(name: str, package: str) -> bool:
+    """Whether module `name` is `package` or inside it (`scorekeeper.rulesets` is not in
+    `scorekeeper.rules`)."""
+    return name == package or name.startswith(package + ".")
+
+
 def module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -74,7 +80,7 @@ def test_there_is_no_import_cycle():
 
 def test_the_engine_imports_nothing_outside_itself():
     for name, path in MODULES.items():
-        if not name.startswith("scorekeeper.rules"):
+        if not in_package(name, "scorekeeper.rules"):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -84,30 +90,36 @@ def test_the_engine_imports_nothing_outside_itself():
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     assert alias.name.split(".")[0] not in {"scorekeeper", "flask"}, name
-        assert all(target.startswith("scorekeeper.rules") for target in GRAPH[name]), name
+        assert all(in_package(target, "scorekeeper.rules") for target in GRAPH[name]), name
 
 
-@pytest.mark.parametrize(
-    ("feature", "never"),
-    [
-        ("scorekeeper.scorebook", "scorekeeper.referee"),
-        ("scorekeeper.scorebook", "scorekeeper.season"),
-        ("scorekeeper.scorebook", "scorekeeper.phones"),
-        ("scorekeeper.scorebook", "scorekeeper.home"),
-        ("scorekeeper.rules", "scorekeeper.scorebook"),
-        ("scorekeeper.rules", "scorekeeper.season"),
-    ],
-)
-def test_dependencies_point_one_way(feature, never):
-    """rules <- scorebook <- referee, scorebook <- season and scorebook <- phones: the score book
-    never reaches into the features built on it."""
+# The layers, bottom up: rules <- platform <- games, rulesets <- referee, phones, season <- app.
+FEATURES_ABOVE = ("scorekeeper.referee", "scorekeeper.phones", "scorekeeper.season")
+APP = ("scorekeeper.home", "scorekeeper.factory", "scorekeeper.cli", "scorekeeper.serve")
+ONE_WAY = [
+    ("scorekeeper.platform", "scorekeeper.games"),
+    ("scorekeeper.platform", "scorekeeper.rulesets"),
+    *(("scorekeeper.platform", above) for above in FEATURES_ABOVE + APP),
+    *(("scorekeeper.games", above) for above in FEATURES_ABOVE + APP),
+    *(("scorekeeper.rulesets", above) for above in FEATURES_ABOVE + APP),
+    *(("scorekeeper.tls", above) for above in FEATURES_ABOVE + APP),
+    ("scorekeeper.rules", "scorekeeper.platform"),
+    ("scorekeeper.rules", "scorekeeper.games"),
+]
+
+
+@pytest.mark.parametrize(("layer", "never"), ONE_WAY)
+def test_dependencies_point_one_way(layer, never):
+    """rules <- platform <- games, rulesets <- referee, phones, season <- app: no layer reaches
+    into one above it (the plumbing knows no feature, the score book none built on it)."""
+    assert any(in_package(name, layer) for name in GRAPH), layer
     for name, targets in GRAPH.items():
-        if name == feature or name.startswith(feature + "."):
-            wrong = sorted(t for t in targets if t == never or t.startswith(never + "."))
+        if in_package(name, layer):
+            wrong = sorted(t for t in targets if in_package(t, never))
             assert not wrong, f"{name} imports {wrong}"
 
 
-FEATURES = ("scorebook", "phones", "season", "referee", "tls")
+FEATURES = ("games", "rulesets", "phones", "season", "referee", "tls")
 
 
 def feature_of(name: str) -> str | None:
@@ -122,7 +134,7 @@ def is_pages_or_api(name: str) -> bool:
 
 def test_no_feature_imports_another_features_pages_or_api():
     """A feature builds on another's service, queries and forms, never on its pages or API: the
-    plumbing they share lives beneath every feature (`formpages`, `jsonapi`, `network`)."""
+    plumbing they share lives beneath every feature, in `scorekeeper.platform`."""
     wrong = sorted(
         f"{name} imports {target}"
         for name, targets in GRAPH.items()
@@ -136,14 +148,14 @@ def test_no_feature_imports_another_features_pages_or_api():
 
 # The plumbing under every feature: it names no feature's address or header (each feature
 # gives its own, like a route's write-once `Scope`).
+# The settings' catalogue is the exception: it describes every setting for people, features' too.
 PLUMBING = [
-    "scorekeeper.database",
-    "scorekeeper.errorpages",
-    "scorekeeper.formpages",
-    "scorekeeper.jsonapi",
-    "scorekeeper.network",
-    "scorekeeper.security",
-    "scorekeeper.scorebook.writeonce",
+    *(
+        name
+        for name in MODULES
+        if in_package(name, "scorekeeper.platform") and name != "scorekeeper.platform.settings"
+    ),
+    "scorekeeper.games.writeonce",
 ]
 FEATURE_WORDS = ("/games", "/rulesets", "/players", "/join", "/referee", "X-Seat", "X-Game")
 
@@ -169,7 +181,7 @@ def test_the_plumbing_names_no_features_address_or_header(name):
     assert not named, named
 
 
-ENGINE_MODULES = sorted(name for name in MODULES if name.startswith("scorekeeper.rules"))
+ENGINE_MODULES = sorted(name for name in MODULES if in_package(name, "scorekeeper.rules"))
 # Run in a fresh interpreter: each import in turn, and every module it brought in that is neither
 # the engine nor the standard library.
 IMPORT_ALONE = """
@@ -257,7 +269,7 @@ WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 def test_every_write_route_is_write_once_or_says_it_only_reads(app):
     """A route taking a write method either keeps its answer for a repeat (`write_once`) or is
     marked as writing nothing (`reads_only`, with its reason): none is forgotten."""
-    from scorekeeper.scorebook import writeonce
+    from scorekeeper.games import writeonce
 
     writes = [rule for rule in app.url_map.iter_rules() if rule.methods & WRITE_METHODS]
     assert len(writes) >= 10  # the walk reached the score book's routes

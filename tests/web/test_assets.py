@@ -14,7 +14,7 @@ import brotli
 import pytest
 from flask import Flask
 
-from scorekeeper import assets
+from scorekeeper.platform import assets
 from tests.support.book import new_game, record, start
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -285,7 +285,9 @@ def test_no_colour_token_is_defined_by_itself():
 # The pages and scripts of the score book: every rule they show or use comes from the game's
 # rule set (templates from `book.rules`, scripts from the `data-` attributes the templates write).
 RULE_FREE = [
-    *(ROOT / "templates" / "scorebook").rglob("*.html"),
+    *(ROOT / "templates" / "games").rglob("*.html"),
+    *(ROOT / "templates" / "rulesets").rglob("*.html"),
+    *(ROOT / "templates" / "season").rglob("*.html"),
     ROOT / "templates" / "_macros.html",
     ROOT / "templates" / "index.html",
     *(
@@ -293,8 +295,10 @@ RULE_FREE = [
         for path in (ROOT / "static").glob("*.js")
         if path.name not in ("referee.js", "checkpad.js")
     ),
-    *(ROOT / "scorekeeper" / "scorebook" / "views").glob("*.py"),
-    ROOT / "scorekeeper" / "scorebook" / "forms.py",
+    *(ROOT / "scorekeeper" / "games" / "views").glob("*.py"),
+    ROOT / "scorekeeper" / "games" / "forms.py",
+    ROOT / "scorekeeper" / "rulesets" / "editor.py",
+    ROOT / "scorekeeper" / "rulesets" / "pages.py",
     ROOT / "scorekeeper" / "home.py",
 ]
 # What a fixed rule looked like there: the last round, the round range, the table sizes.

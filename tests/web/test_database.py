@@ -18,11 +18,11 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import database
-from scorekeeper.extensions import db
+from scorekeeper.games import transfer
+from scorekeeper.games.names import name_key
+from scorekeeper.platform import database
+from scorekeeper.platform.extensions import db
 from scorekeeper.rules.presets import PRESETS
-from scorekeeper.scorebook import transfer
-from scorekeeper.scorebook.names import name_key
 from tests.support.apps import app_on
 from tests.support.book import new_game, record
 from tests.support.names import NAMES

@@ -131,8 +131,8 @@ def test_every_module_has_a_docstring_and_its_line_on_the_architecture_page():
 def test_the_layers_are_read_from_the_imports():
     layer = make_docs.layers(make_docs.modules())
     assert layer["rules"] == "engine"
-    assert layer["scorebook"] == layer["referee"] == "feature"
-    assert layer["extensions"] == "plumbing"
+    assert layer["games"] == layer["rulesets"] == layer["referee"] == "feature"
+    assert layer["platform"] == "plumbing"
     assert layer["factory"] == "app"
 
 

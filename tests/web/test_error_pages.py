@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import create_engine, text
 
-from scorekeeper import database
+from scorekeeper.platform import database
 from tests.support.apps import app_on
 
 LIMIT = 64 * 1024
@@ -203,7 +203,7 @@ def _head(app) -> str:
 
 
 def test_a_500_whose_layout_fails_too_is_still_an_answer(crashing_app, monkeypatch):
-    from scorekeeper import errorpages
+    from scorekeeper.platform import errorpages
 
     def broken(name, **context):
         raise RuntimeError("the layout is broken")

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, database
-from scorekeeper.extensions import db
+from scorekeeper import create_app
+from scorekeeper.platform import database
+from scorekeeper.platform.extensions import db
 from tests.support.config import TEST_CONFIG
 
 # These build the app from its defaults alone, and the default database is a SQLite file in the

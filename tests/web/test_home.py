@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from scorekeeper import network
+from scorekeeper.platform import network
 from tests.support.book import new_game
 
 HOME_WIFI = {"lo": ["127.0.0.1"], "docker0": ["172.17.0.1"], "wlan0": ["192.168.1.20"]}

@@ -3,9 +3,9 @@ and a non-zero exit with nothing stored."""
 
 from __future__ import annotations
 
-from scorekeeper.extensions import db
-from scorekeeper.scorebook.models import Game
-from scorekeeper.scorebook.sheetrows import template_text
+from scorekeeper.games.models import Game
+from scorekeeper.games.sheetrows import template_text
+from scorekeeper.platform.extensions import db
 from tests.support.saved import SMITH, save_ruleset, smith_document
 
 

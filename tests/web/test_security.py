@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 
 import scorekeeper
 from scorekeeper import create_app, serve
-from scorekeeper.security import CONTENT_SECURITY_POLICY
+from scorekeeper.platform.security import CONTENT_SECURITY_POLICY
 from tests.support.config import TEST_CONFIG
 from tests.support.forms import read_form
 from tests.support.server import serving
@@ -488,7 +488,7 @@ class _Unread(io.BytesIO):
 def test_a_stream_the_server_says_is_not_terminated_is_not_read(app):
     """cheroot sets `wsgi.input_terminated` on every request, False unless the body is chunked:
     a false flag with no length is no body to read, not a chunked one."""
-    from scorekeeper import security
+    from scorekeeper.platform import security
 
     environ = {"wsgi.input": _Unread(), "wsgi.input_terminated": False}
     with app.test_request_context("/api/rules/meld", method="POST", environ_overrides=environ):

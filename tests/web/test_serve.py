@@ -14,7 +14,8 @@ import pytest
 import qrcode
 
 import scorekeeper
-from scorekeeper import network, serve
+from scorekeeper import serve
+from scorekeeper.platform import network
 from scorekeeper.tls import serving
 from tests.support.server import refused_on_a_busy_port
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, settings
+from scorekeeper import create_app
+from scorekeeper.platform import settings
 from tests.support.config import TEST_CONFIG
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,408 @@
+"""The checks an export document passes before `transfer.import_games` stores any of it.
+
+Every game is rebuilt from its parts and scored again by the engine: the document must agree
+with the rules (seats, dealers, cut bonus, penalties, copy limits, winners) and with itself
+(rounds, history, times), and the first problem is named with its place in the document. The
+parts and their fields are the ones `exportformat` defines and `transfer` writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any
+
+from ..platform import database
+from ..rules import RulesError
+from ..rules.errors import RuleSetError
+from ..rules.ruleset import RuleSet
+from ..rules.scoring import parse_leftovers
+from . import formerly
+from .errors import ImportRefused, ScorebookError
+from .exportformat import (
+    CHANGE,
+    DOCUMENT_FIELDS,
+    FORMAT,
+    FORMAT_VERSION,
+    GAME,
+    PLAYER,
+    READS,
+    RENAME,
+    ROUND,
+    SCORE_LINE,
+    SNAPSHOT,
+    Field,
+    Kind,
+    Part,
+)
+from .models import Game, Player, Rename, Round, RoundChange, RoundScore
+from .names import clean_names, kept_as_played, seat_keys
+from .rescore import rescore
+from .snapshot import RoundSnapshot
+
+KEY_HASH = re.compile(r"[0-9a-f]{64}")
+# Every stored time lies in these years: any other was typed by hand, or is a broken clock.
+EARLIEST = datetime(1970, 1, 1)
+LATEST = datetime(2200, 12, 31, 23, 59, 59, 999999)
+
+
+class _Checker:
+    """Walks the document, naming the place of the first problem found (games[2].rounds[0]...)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def at(self, part: str | int) -> _Checker:
+        return _Checker(f"{self.path}[{part}]" if isinstance(part, int) else f"{self.path}.{part}")
+
+    def fail(self, problem: str) -> ImportRefused:
+        return ImportRefused(f"{self.path} {problem}: nothing was imported")
+
+    def object(
+        self, value: Any, fields: frozenset[str], optional: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        """A JSON object with exactly these fields (`optional` ones may be left out: documents
+        made before they existed), so nothing is silently dropped or guessed."""
+        if not isinstance(value, dict):
+            raise self.fail("must be an object")
+        missing = sorted(fields - optional - value.keys())
+        if missing:
+            raise self.fail(f"lacks {', '.join(missing)}")
+        extra = sorted(set(value) - fields)
+        if extra:
+            raise self.fail(f"has unknown field{'s' if len(extra) > 1 else ''} {', '.join(extra)}")
+        return value
+
+    def list(self, value: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail("must be a list")
+        return value
+
+    def whole(self, value: Any, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail("must be a whole number")
+        if not low <= value <= high:
+            shown = value if abs(value) < 10**20 else f"a number of {len(str(abs(value)))} digits"
+            raise self.fail(f"must be from {low} to {high}, not {shown}")
+        return value
+
+    def flag(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail("must be true or false")
+        return value
+
+    def text(self, value: Any, limit: int) -> str:
+        if not isinstance(value, str):
+            raise self.fail("must be text")
+        if len(value) > limit:
+            raise self.fail(f"is longer than {limit} characters")
+        return value
+
+    def time(self, value: Any) -> datetime:
+        if not isinstance(value, str) or not value.endswith("Z"):
+            raise self.fail("must be a UTC time like 2025-01-31T20:15:00.000000Z")
+        try:
+            moment = datetime.fromisoformat(value[:-1])
+        except ValueError:
+            raise self.fail(f"is not a time: {value[:40]!r}") from None
+        if moment.tzinfo is not None:
+            raise self.fail("must be a UTC time marked only with Z")
+        if not EARLIEST <= moment <= LATEST:
+            raise self.fail(f"must be a time from {EARLIEST.year} to {LATEST.year}, not {value}")
+        return moment
+
+    def cards(self, value: Any) -> str:
+        text = self.text(value, 400)
+        try:
+            parse_leftovers(text)
+        except RulesError as error:
+            raise self.fail(f"holds cards the app cannot read ({error})") from None
+        return text
+
+
+def check_document(data: Any) -> list[Game]:
+    """The games of a document, built but not stored, or `ImportRefused` naming the problem."""
+    top = _Checker("the document")
+    document = top.object(data, DOCUMENT_FIELDS)
+    if document["format"] != FORMAT:
+        raise top.at("format").fail(f"must be {FORMAT!r}: this is not a score book export")
+    version = document["format_version"]
+    if version not in READS or isinstance(version, bool):
+        raise top.at("format_version").fail(
+            f"is {version!r}, and this app reads versions "
+            f"{' and '.join(map(str, READS))}: use a matching app"
+        )
+    check = _Checker("games")
+    games = []
+    seen: set[int] = set()
+    for index, item in enumerate(check.list(document["games"])):
+        if version < FORMAT_VERSION:
+            item = _from_format_1(check.at(index), item)
+        game = _check_game(check.at(index), item)
+        if game.id in seen:
+            raise check.at(index).at("id").fail(f"repeats game {game.id}")
+        seen.add(game.id)
+        games.append(game)
+    return games
+
+
+# --- Reading a part by its fields ----------------------------------------------------------
+
+
+def _read(
+    check: _Checker, part: Part, data: dict[str, Any], seats: int, names: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The part's fields (only `names`, if given) checked by their kind, as its model's columns.
+
+    A field added later in the format's version is its default when the document lacks it.
+    """
+    wanted = set(names) or part.names
+    return {
+        item.name: _value(check.at(item.name), item, data[item.name], seats)
+        if item.name in data or not item.later
+        else item.default
+        for item in part.fields
+        if item.name in wanted
+    }
+
+
+def _value(check: _Checker, item: Field, value: Any, seats: int) -> Any:
+    """One field's value, checked as its kind says, or `ImportRefused` naming its place."""
+    if value is None and item.empty:
+        return None
+    kind = item.kind
+    if kind is Kind.WHOLE:
+        return check.whole(value, item.low, item.high)
+    if kind is Kind.SEAT:
+        return check.whole(value, 0, seats - 1)
+    if kind is Kind.FLAG:
+        return check.flag(value)
+    if kind is Kind.TEXT:
+        return check.text(value, item.high)
+    if kind is Kind.CARDS:
+        return check.cards(value)
+    if kind is Kind.TIME:
+        return check.time(value)
+    return _STRUCTURED[kind](check, item, value, seats)
+
+
+def _game_id(check: _Checker, item: Field, value: Any, seats: int) -> int:
+    return check.whole(value, 1, database.id_range()[-1])
+
+
+def _rules(check: _Checker, item: Field, value: Any, seats: int) -> dict[str, Any]:
+    """The game's rule set as the app stores it (the whole document), or every problem named."""
+    if not isinstance(value, dict):
+        raise check.fail("must be a rule set document (an object)")
+    try:
+        return RuleSet.parse(value).to_json()
+    except RuleSetError as error:
+        problems = "; ".join(
+            f"{path or 'the document'}: {text}" for path, text in error.problems.items()
+        )
+        raise check.fail(f"is not a rule set that can be used ({problems})") from None
+
+
+def _from_format_1(check: _Checker, item: Any) -> Any:
+    """A game of a format 1 export, its profile's name turned into the profile's document."""
+    try:
+        return formerly.game_of_format_1(item)
+    except ValueError as error:
+        raise check.at("profile").fail(str(error)) from None
+
+
+def _choice(check: _Checker, item: Field, value: Any, seats: int) -> str:
+    if value not in item.choices or not isinstance(value, str):
+        raise check.fail("must be " + " or ".join(map(repr, item.choices)))
+    return value
+
+
+def _hash(check: _Checker, item: Field, value: Any, seats: int) -> str:
+    if not (isinstance(value, str) and KEY_HASH.fullmatch(value)):
+        raise check.fail(
+            ("must be null or " if item.empty else "must be ") + "a sha256 hash in lowercase hex"
+        )
+    return value
+
+
+def _per_seat(check: _Checker, item: Field, value: Any, seats: int) -> list[Any]:
+    values = check.list(value)
+    if len(values) != seats:
+        raise check.fail(f"must hold {item.why or 'one entry'} for each of the {seats} players")
+    assert item.of is not None
+    entry = Field(item.name, item.of)
+    return [_value(check.at(seat), entry, each, seats) for seat, each in enumerate(values)]
+
+
+def _parts(check: _Checker, item: Field, value: Any, seats: int) -> list[Any]:
+    assert item.part is not None
+    read = _ROWS[item.part.name]
+    return [
+        read(check.at(index), each, seats, index) for index, each in enumerate(check.list(value))
+    ]
+
+
+def _snapshot(check: _Checker, item: Field, value: Any, seats: int) -> dict[str, Any]:
+    """A round as the history keeps it: the page describes it, so every part must be there."""
+    data = check.object(value, SNAPSHOT.names, SNAPSHOT.later)
+    values = _read(check, SNAPSHOT, data, seats)
+    # A field kept only when one hand was counted (or one discard bought) is never there all
+    # false (all none).
+    for key in SNAPSHOT.later & data.keys():
+        if not any(values[key]):
+            at_least = "one true" if key == "counted" else "one above 0"
+            raise check.at(key).fail(
+                f"must hold {SNAPSHOT.field(key).why} for each of the {seats} players, "
+                f"{at_least} at least"
+            )
+    return RoundSnapshot(**values).to_dict()
+
+
+_STRUCTURED: dict[Kind, Callable[[_Checker, Field, Any, int], Any]] = {
+    Kind.GAME_ID: _game_id,
+    Kind.RULES: _rules,
+    Kind.CHOICE: _choice,
+    Kind.HASH: _hash,
+    Kind.PER_SEAT: _per_seat,
+    Kind.PARTS: _parts,
+    Kind.SNAPSHOT: _snapshot,
+    # The place is checked by the part's reader, which knows it (see `_row`).
+    Kind.INDEX: lambda check, item, value, seats: value,
+}
+
+
+def _row(
+    check: _Checker, part: Part, item: Any, seats: int, index: int, names: Iterable[str] = ()
+) -> dict[str, Any]:
+    """A part's object: exactly its fields, each checked, its place where it has one."""
+    data = check.object(item, part.names, part.later)
+    for each in part.fields:
+        if each.kind is Kind.INDEX:
+            place = data[each.name]
+            if type(place) is not int or place != index:  # 2.0 and true are not places
+                raise check.at(each.name).fail(f"must be {index}: {each.why}")
+    return _read(check, part, data, seats, names)
+
+
+# --- The parts -----------------------------------------------------------------------------
+
+
+def _check_game(check: _Checker, item: Any) -> Game:
+    # The players first: the other fields are checked against the table they make.
+    first = ("id", "rules", "players")
+    values = _row(check, GAME, item, 0, 0, first)
+    players: list[Player] = values["players"]
+    names = [player.name for player in players]
+    _check_names(check.at("players"), names)
+    for player, key in zip(players, seat_keys(names), strict=True):
+        player.name_key = key
+    rules = RuleSet.parse(values["rules"])
+    try:
+        rules.check_players(len(players))
+    except RulesError as error:
+        raise check.at("players").fail(str(error)) from None
+    values |= _read(check, GAME, item, len(players), GAME.names - set(first))
+    numbers = [played.number for played in values["rounds"]]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise check.at("rounds").fail(f"must be rounds 1, 2, 3… in order, not {numbers}")
+    last = rules.last_deal
+    if len(numbers) > last:
+        raise check.at("rounds").fail(
+            f"must be at most {last}: {rules.rules_name} have {last} deals"
+        )
+    beyond = [change.round_number for change in values["history"] if change.round_number > last]
+    if beyond:
+        raise check.at("history").fail(
+            f"names round {beyond[0]}, and {rules.rules_name} have rounds 1 to {last}"
+        )
+    _check_end(check, values, len(numbers), last)
+    values["renames"] = list(values["renames"])
+    _check_renames(check.at("renames"), values["renames"], names)
+    game = Game(**values)
+    rescore(check, game)
+    return game
+
+
+def _check_end(check: _Checker, values: dict[str, Any], played: int, last: int) -> None:
+    """Finished exactly when all rounds are in, or when the table ended it after the last one
+    recorded (before the last deal)."""
+    ended = values["ended_after"]
+    if ended is not None and not (ended == played < last):
+        raise check.at("ended_after").fail(
+            f"must be the last round recorded ({played}), before the last deal ({last})"
+        )
+    if (values["finished_at"] is not None) != (played == last or ended is not None):
+        raise check.at("finished_at").fail(
+            f"must be set exactly when all {last} rounds are in (there are {played}) or the "
+            "game was ended early"
+        )
+
+
+def _check_renames(check: _Checker, renames: list[Rename], names: list[str]) -> None:
+    """Each seat's renames follow one another, the last giving the name the seat has."""
+    now = list(names)
+    for index, rename in reversed(list(enumerate(renames))):
+        if rename.after != now[rename.seat]:
+            raise (
+                check.at(index)
+                .at("after")
+                .fail(f"must be {now[rename.seat]!r}: the seat's next name")
+            )
+        now[rename.seat] = rename.before
+
+
+def _check_player(check: _Checker, item: Any, seats: int, index: int) -> Player:
+    return Player(**_row(check, PLAYER, item, seats, index))
+
+
+def _check_names(check: _Checker, names: list[str]) -> None:
+    """Names as the app writes them today, or exactly as an earlier release kept them (an
+    upgraded database keeps those as they were played: `names.kept_as_played`)."""
+    if kept_as_played(names):
+        return
+    try:
+        cleaned = clean_names(names)
+    except ScorebookError as error:
+        raise check.fail(error.message) from None
+    for index, (name, clean) in enumerate(zip(names, cleaned, strict=True)):
+        if name != clean:
+            raise check.at(index).at("name").fail(f"must be written {clean!r}, as the app keeps it")
+
+
+def _check_line(check: _Checker, item: Any, seats: int, index: int) -> RoundScore:
+    values = _row(check, SCORE_LINE, item, seats, index)
+    total = values["penalty"] + values["bonus"]
+    if values["score"] != total:
+        raise check.at("score").fail(f"must be penalty + bonus = {total}")
+    return RoundScore(**values)
+
+
+def _check_round(check: _Checker, item: Any, seats: int, index: int) -> Round:
+    values = _row(check, ROUND, item, seats, index)
+    if len(values["scores"]) != seats:
+        raise check.at("scores").fail(f"must hold one line for each of the {seats} players")
+    return Round(**values)
+
+
+def _check_change(check: _Checker, item: Any, seats: int, index: int) -> RoundChange:
+    values = _row(check, CHANGE, item, seats, index, CHANGE.names - {"after"})
+    after = item["after"]
+    if values["action"] == "undone":
+        if after is not None:
+            raise check.at("after").fail("must be null for an undone round")
+        return RoundChange(**values, after=None)
+    return RoundChange(
+        **values, after=_snapshot(check.at("after"), CHANGE.field("after"), after, seats)
+    )
+
+
+_ROWS: dict[str, Callable[[_Checker, Any, int, int], Any]] = {
+    PLAYER.name: _check_player,
+    ROUND.name: _check_round,
+    SCORE_LINE.name: _check_line,
+    CHANGE.name: _check_change,
+    RENAME.name: lambda check, item, seats, index: Rename(
+        **_row(check, RENAME, item, seats, index)
+    ),
+}

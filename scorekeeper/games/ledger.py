@@ -1,0 +1,360 @@
+"""Reading the score book: load a game, and what its pages and the API show of it.
+
+Totals, leaders, winners and the next round's setup all come from the engine in
+`scorekeeper.rules`; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import selectinload
+
+from ..platform import database
+from ..platform.extensions import db
+from ..rules.cards import JOKER, RANKS, Card, rank_name
+from ..rules.presets import get_rules
+from ..rules.ruleset import RuleSet
+from ..rules.scoring import card_penalty, leaders, totals
+from ..rules.seating import RoundSetup, round_setup
+from . import buys
+from .errors import NoSuchGame
+from .models import Game, Round, RoundChange
+from .snapshot import RoundSnapshot
+
+
+def game_query(game_id: int, scores: bool = True, for_update: bool = False):
+    """The statement that loads a whole game in a fixed number of queries.
+
+    Recording a round needs the rounds but not their scores (`scores=False`): one query fewer.
+    `for_update` locks the game's row first (see `get_game`).
+    """
+    rounds = selectinload(Game.rounds)
+    statement = (
+        db.select(Game)
+        .where(Game.id == game_id)
+        .options(
+            selectinload(Game.players),
+            rounds.selectinload(Round.scores) if scores else rounds,
+            selectinload(Game.history),
+            selectinload(Game.renames),
+        )
+    )
+    if for_update:
+        # Rows this session loaded earlier are read again, as they are once the lock is held.
+        statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
+    return statement
+
+
+def get_game(game_id: int, scores: bool = True, *, for_update: bool = False) -> Game:
+    """The game with its players, rounds, scores and history, or `NoSuchGame`.
+
+    A request that will change the game passes `for_update`: the game's row is locked before
+    its rounds are read, so every write to one game waits for the one before it, in any process
+    (PostgreSQL's row lock; SQLite's whole-database write lock is already held, see `database`).
+    """
+    if game_id not in database.id_range():
+        raise NoSuchGame(game_id)
+    game = db.session.scalar(game_query(game_id, scores, for_update))
+    if game is None:
+        raise NoSuchGame(game_id)
+    return game
+
+
+_STAMP = db.text(
+    "SELECT g.key_hash, g.finished_at,"
+    " (SELECT count(*) FROM rounds r WHERE r.game_id = g.id),"
+    " (SELECT coalesce(sum(r.version), 0) FROM rounds r WHERE r.game_id = g.id),"
+    " (SELECT count(*) FROM round_changes c WHERE c.game_id = g.id),"
+    " g.archived_at, g.ended_after, g.played_again_at,"
+    " (SELECT count(*) FROM renames n WHERE n.game_id = g.id)"
+    " FROM games g WHERE g.id = :id"
+)
+
+
+def game_stamp(game_id: int) -> tuple | None:
+    """What the game page shows changes exactly when this row does (None: no such game).
+
+    One cheap statement on its own connection, outside the ORM session, that sees every
+    writer, in this process or another: the key, the finish, the rounds' and history's
+    counts and versions, whether the game is archived, ended early or played again, and how
+    many renames it had.
+    """
+    if game_id not in database.id_range():
+        return None
+    with db.engine.connect() as connection:
+        row = connection.execute(_STAMP, {"id": game_id}).first()
+    return tuple(row) if row is not None else None
+
+
+def has_games() -> bool:
+    """Whether any game was ever started: the home page greets a first evening differently."""
+    return db.session.scalar(db.select(Game.id).limit(1)) is not None
+
+
+def rules_of(game: Game) -> RuleSet:
+    """The rule set the game is played under: its own stored copy (R11)."""
+    return game.rule_set
+
+
+def next_round(game: Game) -> int | None:
+    """The number of the round to record next, or None once the game's last deal is in."""
+    number = (game.rounds[-1].number if game.rounds else 0) + 1
+    return None if game.finished or number > rules_of(game).last_deal else number
+
+
+def setup_for(game: Game, number: int) -> RoundSetup:
+    """Dealer, cutter, first player, deal and exact cut for a round of this game (R2, R3)."""
+    return round_setup(game.first_dealer, number, len(game.players), rules_of(game))
+
+
+def penalty_table(rules: RuleSet | str | dict | None) -> dict[str, int]:
+    """The penalty of each rank and the joker under these rules, from the engine (R10, R11)."""
+    rules = get_rules(rules)
+    table = {rank_name(rank): card_penalty(Card(rank, None), rules) for rank in RANKS}
+    table["JK"] = card_penalty(JOKER, rules)
+    return table
+
+
+# --- The book ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings: place (ties share it), seat, name, total, and how far behind
+    the leader's total it is (0 for a leader)."""
+
+    place: int
+    seat: int
+    name: str
+    total: int
+    behind: int = 0
+
+
+@dataclass(frozen=True)
+class Book:
+    """Everything the game page and the API show, computed once from the stored rounds."""
+
+    game: Game
+    rules: RuleSet
+    names: list[str]
+    totals: list[int]
+    leaders: list[int]
+    winners: list[int]
+    next_round: int | None
+    setup: RoundSetup | None
+    standings: list[Standing]
+    changes: list[Change] = field(default_factory=list)
+    # Each seat's former names, oldest first (a misspelt name put right): "Bob (was Bbo)".
+    former: list[list[str]] = field(default_factory=list)
+
+    @property
+    def last_round(self) -> int:
+        """The number of the game's last deal: how many rounds the game has (R11)."""
+        return self.rules.last_deal
+
+    @property
+    def leader_names(self) -> list[str]:
+        return [self.names[seat] for seat in self.leaders]
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [self.names[seat] for seat in self.winners]
+
+    def was(self, seat: int) -> str:
+        """The seat's name with what it was before, if it was renamed: "Bob (was Bbo)"."""
+        former = self.former[seat] if seat < len(self.former) else []
+        return f"{self.names[seat]} (was {', '.join(former)})" if former else self.names[seat]
+
+    @property
+    def ended_after(self) -> int | None:
+        """The last round of a game the table ended before its last deal, else None."""
+        return self.game.ended_after
+
+
+@dataclass(frozen=True)
+class Change:
+    """A history entry in words: when, which round, what it was and what it became; a rename
+    has no round (its one line says who became whom)."""
+
+    when: datetime
+    round_number: int | None
+    action: str
+    lines: list[str]
+
+    @property
+    def title(self) -> str:
+        """What happened, in a few words: "round 3 corrected", "a player renamed"."""
+        if self.round_number is None:
+            return f"a player {self.action}"
+        return f"round {self.round_number} {self.action}"
+
+
+def book(game: Game) -> Book:
+    """Totals, leaders, winners (R10) and the next round's setup (R2) for a loaded game."""
+    names = game.names
+    sums = totals(([line.score for line in r.scores] for r in game.rounds), len(names))
+    ahead = leaders(sums) if game.rounds else []
+    number = next_round(game)
+    order = sorted(range(len(names)), key=lambda seat: (sums[seat], seat))
+    standings = [
+        Standing(
+            place=1 + sum(1 for other in sums if other < sums[seat]),
+            seat=seat,
+            name=names[seat],
+            total=sums[seat],
+            behind=sums[seat] - sums[order[0]],
+        )
+        for seat in order
+    ]
+    return Book(
+        game=game,
+        rules=rules_of(game),
+        names=names,
+        totals=sums,
+        leaders=ahead,
+        winners=ahead if game.finished else [],
+        next_round=number,
+        setup=setup_for(game, number) if number else None,
+        standings=standings,
+        changes=_changes(game, names),
+        former=former_names(game),
+    )
+
+
+def former_names(game: Game) -> list[list[str]]:
+    """Each seat's former names, oldest first, as the history of renames keeps them."""
+    former: list[list[str]] = [[] for _ in game.players]
+    for rename in game.renames:
+        if rename.seat < len(former) and rename.before not in former[rename.seat]:
+            former[rename.seat].append(rename.before)
+    return former
+
+
+def _changes(game: Game, names: list[str]) -> list[Change]:
+    """Corrections, undos and renames in words, newest first."""
+    changes = [describe(change, names) for change in game.history]
+    changes += [
+        Change(rename.renamed_at, None, "renamed", [f"{rename.before} → {rename.after}"])
+        for rename in game.renames
+    ]
+    return sorted(changes, key=lambda change: change.when, reverse=True)
+
+
+def describe(change: RoundChange, names: list[str]) -> Change:
+    """A correction or undo in words: only what changed, before → after."""
+    before = RoundSnapshot.from_dict(change.before)
+    if change.after is None:
+        return Change(
+            change.changed_at, change.round_number, change.action, [summary(before, names)]
+        )
+    after = RoundSnapshot.from_dict(change.after)
+    lines = []
+    if before.out != after.out:
+        lines.append(f"went out: {_out_name(before, names)} → {_out_name(after, names)}")
+    if before.cut_exact != after.cut_exact:
+        lines.append(
+            f"exact cut: {'yes' if before.cut_exact else 'no'} → "
+            f"{'yes' if after.cut_exact else 'no'}"
+        )
+    for seat, name in enumerate(names):
+        was = _line(before, seat)
+        now = _line(after, seat)
+        if was != now:
+            lines.append(f"{name}: {was} → {now}")
+    return Change(change.changed_at, change.round_number, change.action, lines)
+
+
+def summary(data: RoundSnapshot, names: list[str]) -> str:
+    """A whole round in one line: who went out, the exact cut, each player's cards and score."""
+    head = "nobody went out" if data.out is None else f"{names[data.out]} went out"
+    if data.cut_exact:
+        head += ", exact cut"
+    return head + "; " + ", ".join(f"{name} {_line(data, seat)}" for seat, name in enumerate(names))
+
+
+def _out_name(data: RoundSnapshot, names: list[str]) -> str:
+    return "nobody" if data.out is None else names[data.out]
+
+
+def _line(data: RoundSnapshot, seat: int) -> str:
+    """One player's round: cards = penalty, the cut bonus if any, = score."""
+    cards = "counted" if data.counted[seat] else data.leftovers[seat] or "out"
+    penalty, bonus, score = data.penalties[seat], data.bonus[seat], data.scores[seat]
+    if not bonus:
+        return f"{cards} = {signed(score)}"
+    return f"{cards} = {signed(penalty)}, cut {signed(bonus)} = {signed(score)}"
+
+
+def signed(value: int) -> str:
+    """A number with a real minus sign."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds") + "Z"
+
+
+def round_json(game: Game, played: Round) -> dict[str, Any]:
+    """A recorded round with every player named (the API's round object)."""
+    names = game.names
+    return {
+        "number": played.number,
+        "dealer": names[played.dealer],
+        "cutter": names[played.cutter],
+        "cut_exact": played.cut_exact,
+        "out": None if played.out is None else names[played.out],
+        "leftovers": {
+            names[line.seat]: line.leftovers.split() for line in played.scores if not line.counted
+        },
+        "points": {names[line.seat]: line.penalty for line in played.scores if line.counted},
+        "penalties": {names[line.seat]: line.penalty for line in played.scores},
+        "bonus": {names[line.seat]: line.bonus for line in played.scores},
+        "scores": {names[line.seat]: line.score for line in played.scores},
+        # Each player's buys this deal; null for a round stored before buys were counted.
+        "buys": {names[line.seat]: line.buys for line in played.scores},
+        "version": played.version,
+        "recorded_at": _when(played.recorded_at),
+        "corrected_at": _when(played.corrected_at),
+    }
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """The whole game as the API returns it: seats, next round's setup, rounds, totals, winners."""
+    state = book(game)
+    names = state.names
+    setup = state.setup
+    return {
+        "id": game.id,
+        "rules": state.rules.to_json(),
+        # The preset's key when the game's rules are exactly a preset, else null.
+        "profile": state.rules.preset,
+        "last_round": state.last_round,
+        "players": names,
+        "first_dealer": names[game.first_dealer],
+        "round": state.next_round,
+        "contract": setup.contract.short() if setup else None,
+        "deal": setup.cards_dealt if setup else None,
+        "dealer": names[setup.dealer] if setup else None,
+        "cutter": names[setup.cutter] if setup else None,
+        "first_player": names[setup.first_player] if setup else None,
+        "exact_cut": setup.exact_cut if setup else None,
+        "cut_bonus": setup.cut_bonus if setup else None,
+        "stock_after_deal": setup.stock_after_deal if setup else None,
+        "rounds": [round_json(game, played) for played in game.rounds],
+        "buys": buys.game_json(game),
+        "totals": dict(zip(names, state.totals, strict=True)),
+        "leaders": [names[seat] for seat in state.leaders],
+        "finished": game.finished,
+        "ended_after": game.ended_after,
+        "winners": [names[seat] for seat in state.winners],
+        "former_names": {names[seat]: former for seat, former in enumerate(state.former) if former},
+        "created_at": _when(game.created_at),
+        "finished_at": _when(game.finished_at),
+        "archived_at": _when(game.archived_at),
+    }

@@ -1,0 +1,379 @@
+"""Old paper score sheets, typed into a spreadsheet and saved as CSV, read into finished games.
+
+A paper sheet holds each round's score per player and little else: no cards, often no dealer,
+an exact cut only as a score below 0. So a sheet is checked wherever the rules are certain (the
+seats, the deal passing left, what a hand can cost, who may take the cut bonus, that only the
+player who went out scores 0, the totals written under it) and every problem is named by its
+row and column, as a spreadsheet numbers them, before anything is stored. `sheetrows` reads the
+file into rows; `store` (`sheetimports`) writes the games of a sheet with no problem, all of
+them or none, each game once.
+
+The format, one block per game (the template, `template_text`, shows it):
+
+    game,2019-12-24,Ann,Ann,Bob,Cat,Dan      date, who dealt round 1 (may be empty), the seats
+    round,1,,25,0,40,15                      the round, who dealt it (may be empty), the scores
+    total,,,…                                optional: checked against the rounds' sums
+
+A game with fewer rounds than the rules' deals is stored as ended early after its last round
+(its leaders win), and the preview says so; more rounds than deals is a problem.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, time
+
+from ..rules import RulesError
+from ..rules.presets import PRESETS
+from ..rules.ruleset import RuleSet
+from ..rules.scoring import least_points, most_points
+from ..rulesets import service as rulesets
+from . import ledger, service
+from .errors import NoSuchRuleSet, ScorebookError
+from .models import Game, Player, Round, RoundScore
+from .names import clean_names, name_key, seat_keys
+from .sheetimports import (
+    Sheet,
+    SheetAlreadyStored,
+    SheetGame,
+    SheetRefused,
+    already_stored,
+    fingerprint,
+    store,
+)
+from .sheetrows import MAX_SHEET_BYTES, NAMES_FROM, Problem, Row, column_name, read_rows
+
+# A sheet's dates lie in these years: what an export can carry back (`importcheck.EARLIEST`).
+EARLIEST = date(1970, 1, 1)
+_SCORE = re.compile(r"[+\-\u2212]?\d{1,12}")
+_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?")
+
+
+def read_sheet(raw: bytes | str, rules: RuleSet, *, today: date | None = None) -> Sheet:
+    """Every game of the sheet under `rules`, checked, with every problem named; stores nothing."""
+    rows, problems = read_rows(raw)
+    sheet = Sheet(rules, problems=problems, rows=rows[-1].number if rows else 0)
+    today = today or datetime.now(UTC).date()
+    block: list[Row] = []
+    blocks: list[list[Row]] = []
+    for row in rows:
+        kind = row.cells[0].casefold()
+        if kind == "game":
+            block = [row]
+            blocks.append(block)
+        elif kind in ("round", "total") and block:
+            block.append(row)
+        elif kind in ("round", "total"):
+            sheet.problems.append(row.at(0, f"a {kind} row must follow its game's game row"))
+        else:
+            sheet.problems.append(
+                row.at(0, f"must be game, round or total, not {row.cells[0][:30]!r}")
+            )
+    if not blocks and not sheet.problems:
+        sheet.problems.append(Problem(None, None, "the sheet has no game row: see the template"))
+    for block in blocks:
+        found = _GameReader(block, rules, today, sheet.problems).read()
+        if found is not None:
+            sheet.games.append(found)
+    already_stored(sheet)
+    sheet.problems.sort(key=lambda problem: (problem.row or 0, problem.column or -1))
+    return sheet
+
+
+class _GameReader:
+    """One game's block of rows: its game row, its round rows, its total row."""
+
+    def __init__(self, rows: list[Row], rules: RuleSet, today: date, problems: list[Problem]):
+        self.head, self.body = rows[0], rows[1:]
+        self.rules, self.today, self.problems = rules, today, problems
+        self.names: list[str] = []
+
+    def fail(self, row: Row, column: int | None, message: str) -> None:
+        self.problems.append(row.at(column, message, self.names))
+
+    def read(self) -> SheetGame | None:
+        before = len(self.problems)
+        when = self._date()
+        names = self._names()
+        if names is None:
+            return None  # without its seats nothing else of the game can be judged
+        self.names = names
+        rounds = [row for row in self.body if row.cells[0].casefold() == "round"]
+        totals = [row for row in self.body if row.cells[0].casefold() == "total"]
+        for extra in totals[1:]:
+            self.fail(extra, 0, "a game has one total row at most")
+        if totals and self.body[-1] is not totals[0]:
+            self.fail(totals[0], 0, "the total row comes after the game's last round")
+        if not rounds:
+            self.fail(self.head, 0, "this game has no round rows")
+        last = self.rules.last_deal
+        for row in rounds[last : last + 1]:
+            self.fail(row, 1, f"is one round too many: {self.rules.rules_name} have {last} deals")
+        rounds = rounds[:last]
+        scores = [self._scores(row, index + 1) for index, row in enumerate(rounds)]
+        first, notes = self._first_dealer(rounds, scores)
+        game = Game(first_dealer=first, from_sheet=True, rules=self.rules.to_json())
+        game.players = [
+            Player(seat=seat, name=name, name_key=key)
+            for seat, (name, key) in enumerate(zip(names, seat_keys(names), strict=True))
+        ]
+        for number, (row, values) in enumerate(zip(rounds, scores, strict=True), start=1):
+            if values is not None and (played := self._round(game, row, number, values)):
+                game.rounds.append(played)
+        if totals and len(self.problems) == before:  # else a wrong round's sum is named wrong
+            self._totals(totals[0], game)
+        if len(self.problems) > before or when is None:
+            return None
+        game.created_at = game.finished_at = when
+        for played in game.rounds:
+            played.recorded_at = when
+        if len(rounds) < last:
+            game.ended_after = len(rounds)
+            notes.append(f"ended early after round {len(rounds)} of {last}")
+        return SheetGame(self.head.number, game, notes)
+
+    def _date(self) -> datetime | None:
+        text = self.head.cell(1)
+        match = _DATE.fullmatch(text)
+        try:
+            day = date(*map(int, match.groups()[:3])) if match else None
+            hour, minute = (int(match[4]), int(match[5])) if match and match[4] else (0, 0)
+            moment = datetime.combine(day, time(hour, minute)) if day else None
+        except ValueError:
+            moment = None
+        if moment is None:
+            shown = repr(text[:30]) if text else "empty"
+            self.fail(
+                self.head, 1, f"must be the game's date as year-month-day (2019-12-24), not {shown}"
+            )
+            return None
+        if not EARLIEST <= moment.date() <= self.today:
+            self.fail(self.head, 1, f"must be a date from {EARLIEST.year} to today, not {text}")
+            return None
+        return moment
+
+    def _names(self) -> list[str] | None:
+        raw = self.head.cells[NAMES_FROM:]
+        if not raw:
+            self.fail(self.head, NAMES_FROM, "the players' names go here, in seat order")
+            return None
+        empty = [index for index, text in enumerate(raw) if not text]
+        for index in empty:
+            self.fail(self.head, NAMES_FROM + index, "a player's name is empty")
+        try:
+            self.rules.check_players(len(raw))
+        except RulesError as error:
+            self.fail(self.head, NAMES_FROM, str(error))
+            return None
+        if empty:
+            return None
+        try:
+            return clean_names(raw)
+        except ScorebookError as error:
+            for index, text in error.problems.items():
+                self.fail(self.head, NAMES_FROM + (index or 0), f"{raw[index or 0]!r}: {text}")
+            return None
+
+    def _seat(self, row: Row, text: str) -> int | None:
+        """The seat of the player a dealer cell names (any spelling that names them)."""
+        for seat, name in enumerate(self.names):
+            if name_key(name) == name_key(text):
+                return seat
+        self.fail(row, 2, f"{text[:30]!r} is not one of the players: {', '.join(self.names)}")
+        return None
+
+    def _scores(self, row: Row, number: int) -> list[int] | None:
+        """The round's scores, one per seat, or None with every bad cell named."""
+        before = len(self.problems)
+        if row.cell(1) != str(number):
+            self.fail(row, 1, f"must be {number}: rounds are numbered 1, 2, 3… in order")
+        cells = row.cells[NAMES_FROM:]
+        players = len(self.names)
+        if len(cells) > players:
+            self.fail(
+                row,
+                NAMES_FROM + players,
+                f"has a score past the last player's column: {players} players",
+            )
+        values = []
+        for seat in range(players):
+            text = cells[seat] if seat < len(cells) else ""
+            if not text:
+                self.fail(row, NAMES_FROM + seat, "has no score: every player scores each round")
+            elif not _SCORE.fullmatch(text):
+                self.fail(row, NAMES_FROM + seat, f"must be a whole number, not {text[:30]!r}")
+            else:
+                values.append(int(text.replace("\u2212", "-")))
+        return values if len(self.problems) == before else None
+
+    def _first_dealer(
+        self, rounds: list[Row], scores: list[list[int] | None]
+    ) -> tuple[int, list[str]]:
+        """Who dealt round 1: the game row's dealer, else a round row's (the deal passes left),
+        else the one an exact cut shows (the cutter sits on the dealer's right), else the
+        first player; every dealer named must agree with it (R2)."""
+        players = len(self.names)
+        said: list[tuple[Row, int, int]] = []  # (row, the round, its dealer's seat)
+        if self.head.cell(2):
+            seat = self._seat(self.head, self.head.cell(2))
+            if seat is not None:
+                said.append((self.head, 1, seat))
+        for number, row in enumerate(rounds, start=1):
+            if row.cell(2) and (seat := self._seat(row, row.cell(2))) is not None:
+                said.append((row, number, seat))
+        if said:
+            row, number, seat = said[0]
+            first = (seat - number + 1) % players
+            for row, number, seat in said[1:]:
+                expected = (first + number - 1) % players
+                if seat != expected:
+                    self.fail(
+                        row,
+                        2,
+                        f"{self.names[expected]} deals round {number} when "
+                        f"{self.names[first]} deals round 1: the deal passes left (R2)",
+                    )
+            return first, []
+        for number, values in enumerate(scores, start=1):
+            cutters = [seat for seat, value in enumerate(values or ()) if value < 0]
+            if len(cutters) == 1 and self.rules.cut_bonus:
+                dealer = (cutters[0] + 1) % players
+                first = (dealer - number + 1) % players
+                return first, [
+                    f"{self.names[first]} dealt round 1, as the exact cut of round {number} shows"
+                ]
+        return 0, [f"{self.names[0]} is taken to have dealt round 1 (no dealer on the sheet)"]
+
+    def _round(self, game: Game, row: Row, number: int, values: list[int]) -> Round | None:
+        """The round stored as the table counted it in points, or None with its problems named."""
+        setup = ledger.setup_for(game, number)
+        bonus = self.rules.cut_bonus
+        limit = most_points(self.rules, len(values))
+        before = len(self.problems)
+        penalties = []
+        for seat, value in enumerate(values):
+            penalty = value
+            if value < 0 and not bonus:
+                self.fail(
+                    row,
+                    NAMES_FROM + seat,
+                    f"{value} is below 0, and {self.rules.rules_name} have no exact-cut bonus",
+                )
+            elif value < 0 and seat != setup.cutter:
+                self.fail(
+                    row,
+                    NAMES_FROM + seat,
+                    f"{value} is below 0: only the cutter, "
+                    f"{self.names[setup.cutter]} in round {number}, takes the exact-cut "
+                    f"bonus ({bonus})",
+                )
+            elif value < 0:
+                penalty = value - bonus
+                if penalty < 0:
+                    self.fail(
+                        row,
+                        NAMES_FROM + seat,
+                        f"{value} cannot be: the cutter's score "
+                        f"is a hand of 0 or more plus the exact-cut bonus ({bonus})",
+                    )
+            if penalty > limit:
+                self.fail(
+                    row,
+                    NAMES_FROM + seat,
+                    f"{value} cannot be: a hand counts 0 to {limit} with {self.rules.rules_name}",
+                )
+            penalties.append(penalty)
+        zeros = [seat for seat, penalty in enumerate(penalties) if penalty == 0]
+        if len(zeros) > 1 and least_points(self.rules) > 0:
+            who = " and ".join(self.names[seat] for seat in zeros)
+            self.fail(
+                row,
+                NAMES_FROM + zeros[1],
+                f"{who} score 0, and only the player who went "
+                "out can: every other hand holds a card (R10)",
+            )
+        if len(self.problems) > before:
+            return None
+        cut = any(value < 0 for value in values)
+        out = zeros[0] if zeros else None
+        entry = service.RoundEntry(out=out, cut_exact=cut, points=dict(enumerate(penalties)))
+        try:
+            scored = service.score_entry(game, number, entry)
+        except ScorebookError as error:
+            for seat, text in error.problems.items():
+                self.fail(row, None if seat is None else NAMES_FROM + seat, text)
+            return None
+        result = scored.result
+        return Round(
+            number=number, version=1, dealer=setup.dealer, cutter=setup.cutter,
+            cut_exact=cut, out=out,
+            scores=[
+                RoundScore(seat=seat, leftovers="", penalty=result.penalties[seat],
+                           bonus=result.bonus[seat], score=result.scores[seat],
+                           counted=scored.counted[seat])
+                for seat in range(len(values))
+            ],
+        )  # fmt: skip
+
+    def _totals(self, row: Row, game: Game) -> None:
+        """A total row, when the sheet has one, must be each player's sum of the rounds."""
+        sums = ledger.book(game).totals
+        cells = row.cells[NAMES_FROM:]
+        for seat, total in enumerate(sums):
+            text = cells[seat] if seat < len(cells) else ""
+            if text and (not _SCORE.fullmatch(text) or int(text.replace("\u2212", "-")) != total):
+                self.fail(
+                    row,
+                    NAMES_FROM + seat,
+                    f"is {text[:30]!r}, and the rounds add up to {total} for {self.names[seat]}",
+                )
+
+
+def rules_named(name: str) -> RuleSet:
+    """The rules a sheet is read under, by a preset's key or a saved rule set's name (any case
+    or look-alike spelling), or `ScorebookError` naming what there is."""
+    if name.strip().lower() in PRESETS:
+        return PRESETS[name.strip().lower()]
+    try:
+        return rulesets.named(name).rule_set
+    except NoSuchRuleSet:
+        saved = [row.name for row in rulesets.saved()]
+        raise ScorebookError(
+            f"no rules are called {name!r}: the presets are {', '.join(PRESETS)}"
+            + (f"; the saved rule sets {', '.join(map(repr, saved))}" if saved else "")
+        ) from None
+
+
+def in_words(found: SheetGame) -> str:
+    """One game of a sheet in a line: "2019-12-24 · Ann, Bob, Cat, Dan · 7 rounds · Ann 70,
+    Bob 195, Cat 265, Dan 235 · Ann wins"."""
+    book = found.book
+    game = found.game
+    rounds = len(game.rounds)
+    played = f"{rounds} round{'s' if rounds != 1 else ''}"
+    if game.ended_early:
+        played += f" (ended early, of {book.last_round})"
+    totals = ", ".join(
+        f"{name} {ledger.signed(total)}"
+        for name, total in zip(book.names, book.totals, strict=True)
+    )
+    winners = book.winner_names
+    won = f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
+    day = game.finished_at.strftime("%Y-%m-%d") if game.finished_at else "?"
+    return f"{day} · {', '.join(book.names)} · {played} · {totals} · {won}"
+
+
+__all__ = [
+    "MAX_SHEET_BYTES",
+    "Problem",
+    "Sheet",
+    "SheetGame",
+    "SheetAlreadyStored",
+    "SheetRefused",
+    "fingerprint",
+    "column_name",
+    "in_words",
+    "read_sheet",
+    "rules_named",
+    "store",
+]

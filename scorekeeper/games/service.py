@@ -1,0 +1,441 @@
+"""The score book's writes: create games, record, correct and undo rounds (a rename and an early
+end: `tablefixes`).
+
+The pages and the JSON API both call these functions, so the two can never disagree. Every rule
+(seats, deal, cut bonus, penalties, copy limits, winners) comes from the engine in
+`scorekeeper.rules`; this module only stores what the engine decides.
+
+A write is flushed here, never committed: the route that asked for it commits it together with
+its answer (`writeonce.write_once`), and any other caller commits it itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from ..platform import database
+from ..platform.extensions import db
+from ..rules import RulesError, format_cards
+from ..rules.cards import Card, sort_key
+from ..rules.errors import RuleSetError
+from ..rules.presets import get_rules
+from ..rules.ruleset import RuleSet
+from ..rules.scoring import (
+    LeftoverError,
+    RoundResult,
+    Where,
+    copy_problems,
+    parse_leftovers,
+    score_round,
+)
+from ..rules.seating import RoundSetup
+from . import buys, keys
+from .errors import Conflict, Missing, RulesRefused, ScorebookError
+from .ledger import next_round, rules_of, setup_for
+from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
+from .names import clean_name, clean_names, name_key, seat_keys
+from .snapshot import RoundSnapshot
+
+
+def create_game(
+    names: Sequence[str],
+    rules: RuleSet | str | Mapping[str, Any] | None = None,
+    first_dealer: str | int | None = None,
+    *,
+    as_played: bool = False,
+) -> tuple[Game, str]:
+    """Seat the players under a rule set (R11: a `RuleSet`, a preset's name or a document;
+    `liverpool` when none) and draw the first dealer if not given (R2). The game keeps its own
+    copy of the rules. The key is returned, never stored. With `as_played` (playing again)
+    names kept from before the name rules stay as they were played (`names.clean_names`)."""
+    rules = read_rules(rules)
+    cleaned = clean_names(names, as_played=as_played)
+    try:
+        rules.check_players(len(cleaned))
+    except RulesError as error:
+        raise ScorebookError(str(error)) from None
+    key, key_hash = keys.new_key()
+    game = Game(first_dealer=_first_dealer(cleaned, first_dealer), key_hash=key_hash)
+    game.rule_set = rules
+    game.players = [
+        Player(seat=seat, name=name, name_key=key)
+        for seat, (name, key) in enumerate(zip(cleaned, seat_keys(cleaned), strict=True))
+    ]
+    db.session.add(game)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict("the game could not be saved: nothing was stored, try again") from None
+    except DBAPIError as error:
+        if not database.ids_used_up(error):
+            raise
+        db.session.rollback()
+        raise Conflict(
+            f"no new game can be numbered: game {database.id_range()[-1]}, the highest number "
+            "this database holds, is taken (it came in with an import); nothing was stored"
+        ) from None
+    return game, key
+
+
+def read_rules(rules: RuleSet | str | Mapping[str, Any] | None) -> RuleSet:
+    """The rule set asked for, or `ScorebookError` naming every problem of a bad one (R11)."""
+    try:
+        return get_rules(rules)
+    except RuleSetError as error:
+        raise RulesRefused(str(error), error.problems) from None
+    except RulesError as error:
+        raise RulesRefused(str(error), {"rules": str(error)}) from None
+
+
+def _first_dealer(names: list[str], chosen: str | int | None) -> int:
+    """The chosen first dealer's seat, or one drawn at random (R2)."""
+    if chosen is None or chosen == "":
+        return secrets.randbelow(len(names))
+    if isinstance(chosen, int) and not isinstance(chosen, bool):
+        if 0 <= chosen < len(names):
+            return chosen
+        raise ScorebookError(f"there is no seat {chosen + 1}")
+    written = clean_name(str(chosen))
+    if written in names:
+        return names.index(written)
+    key = name_key(written)
+    for seat, name in enumerate(names):
+        if name_key(name) == key:
+            return seat
+    raise ScorebookError(
+        f"the first dealer {chosen!r} is not one of the players: {', '.join(names)}",
+    )
+
+
+# --- Rounds --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """What the table reports after a round: who went out, the cut, the cards left per seat,
+    or for a hand the table counted itself, its points (a seat is in one or the other)."""
+
+    out: int | None
+    leftovers: Mapping[int, str | Sequence[str]] = field(default_factory=dict)
+    cut_exact: bool = False
+    points: Mapping[int, Any] = field(default_factory=dict)
+    # Each seat's buys this deal (a seat left out: none); None: not given, so a correction
+    # keeps the round's own.
+    buys: Mapping[int, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """A round scored by the engine but not yet stored."""
+
+    setup: RoundSetup
+    result: RoundResult
+    leftovers: tuple[str, ...]
+    counted: tuple[bool, ...]
+    buys: tuple[int | None, ...]
+
+
+def score_entry(
+    game: Game, number: int, entry: RoundEntry, kept: Sequence[int | None] = ()
+) -> ScoredRound:
+    """Score a round with the engine, or `ScorebookError` naming every problem of it at once,
+    each by the player (or players) whose hand it concerns (and each seat's wrong buys).
+
+    `kept`: the round's buys as stored, for an entry that gives none (a correction)."""
+    names = game.names
+    setup = setup_for(game, number)
+    hands, problems = _read_hands(entry)
+    # The player out counted at 0 simply went out: nothing to mark as counted.
+    counted = {
+        seat: points
+        for seat, points in entry.points.items()
+        if not (seat == entry.out and points == 0 and not isinstance(points, bool))
+    }
+    try:
+        # Even with a card misread, every other hand is judged, so every problem is named at once.
+        result = score_round(
+            len(names), entry.out, hands, setup.cutter, entry.cut_exact, rules_of(game), counted
+        )
+    except LeftoverError as error:
+        for where, text in error.problems.items():
+            problems.setdefault(where, text)
+    except RulesError as error:
+        problems.setdefault(None, str(error))
+    bought = buys.problems(game, number, entry.buys or {})
+    if bought:
+        refused = round_refused(names, problems) if problems else None
+        said = [refused.message] if refused is not None else []
+        said += [f"{names[seat]}'s buys: {text}" for seat, text in bought.items()]
+        raise buys.BuysRefused(
+            "; ".join(said), problems=refused.problems if refused else {}, buys=bought
+        )
+    if problems:
+        raise round_refused(names, problems)
+    canonical = tuple(
+        format_cards(sorted(hands.get(seat, ()), key=sort_key)) for seat in range(len(names))
+    )
+    seats = range(len(names))
+    given = entry.buys if entry.buys is not None else dict(enumerate(kept))
+    return ScoredRound(
+        setup,
+        result,
+        canonical,
+        tuple(seat in counted for seat in seats),
+        tuple(given.get(seat, 0) for seat in seats),
+    )
+
+
+def check_hands(game: Game, entry: RoundEntry) -> None:
+    """What can be judged of the hands before anyone is named as out: each hand's cards read
+    (R1) and the copies the packs hold, across the hands (R1); `ScorebookError` naming every
+    problem, each by the player (or players) whose hand it concerns."""
+    hands, problems = _read_hands(entry)
+    rules = rules_of(game)
+    for where, text in copy_problems(hands, rules, len(game.players)).items():
+        problems.setdefault(where, text)
+    if problems:
+        raise round_refused(game.names, problems)
+
+
+def _read_hands(entry: RoundEntry) -> tuple[dict[int, tuple[Card, ...]], dict[Where, str]]:
+    """The cards of each hand given by its cards, and the problem of each hand that cannot be
+    read."""
+    problems: dict[Where, str] = {}
+    hands: dict[int, tuple[Card, ...]] = {}
+    for seat, text in entry.leftovers.items():
+        try:
+            hands[seat] = parse_leftovers(text)
+        except RulesError as error:
+            problems[seat] = str(error)
+    return hands, problems
+
+
+def round_refused(names: Sequence[str], problems: Mapping[Where, str]) -> ScorebookError:
+    """The refusal of a round naming every problem, in seat order, the round's own last."""
+    ordered = dict(sorted(problems.items(), key=lambda item: _problem_order(item[0], len(names))))
+    message = "; ".join(problem_line(names, where, text) for where, text in ordered.items())
+    return ScorebookError(message, problems=ordered)
+
+
+def _problem_order(where: Where, seats: int) -> tuple[int, int, int]:
+    if isinstance(where, tuple):
+        return (0, where[0], 1)
+    if where is not None and 0 <= where < seats:
+        return (0, where, 0)
+    return (1, 0, 0)
+
+
+def problem_line(names: Sequence[str], where: Where, text: str) -> str:
+    """A problem of a round said with whose hand it concerns: `Bob: …`, or for cards that only
+    several hands together hold too many of, `Ann and Bob between them: …`."""
+    if isinstance(where, tuple):
+        who = [names[seat] for seat in where]
+        return f"{', '.join(who[:-1])} and {who[-1]} between them: {text}"
+    if where is not None and 0 <= where < len(names):
+        return f"{names[where]}: {text}"
+    return text
+
+
+def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Round:
+    """Store the next round whole; with `number`, `Conflict` if another device recorded it first."""
+    expected = next_round(game)
+    if number is not None:
+        _check_next(game, number, expected)
+    if expected is None:
+        raise finished(game)
+    number = expected
+    scored = score_entry(game, number, entry)
+    now = utcnow()  # the last round is recorded the moment the game finishes
+    played = Round(
+        number=number,
+        recorded_at=now,
+        version=_first_version(game, number),
+        dealer=scored.setup.dealer,
+        cutter=scored.setup.cutter,
+        cut_exact=entry.cut_exact,
+        out=entry.out,
+        scores=[
+            RoundScore(
+                seat=seat,
+                leftovers=text,
+                penalty=penalty,
+                bonus=bonus,
+                score=score,
+                counted=hand,
+                buys=bought,
+            )
+            for seat, (text, penalty, bonus, score, hand, bought) in enumerate(
+                zip(
+                    scored.leftovers,
+                    scored.result.penalties,
+                    scored.result.bonus,
+                    scored.result.scores,
+                    scored.counted,
+                    scored.buys,
+                    strict=True,
+                )
+            )
+        ],
+    )
+    with db.session.no_autoflush:
+        game.rounds.append(played)
+        if number == rules_of(game).last_deal:
+            game.finished_at = now
+    _flush(game, number, "was recorded meanwhile on another device")
+    return played
+
+
+def _check_next(game: Game, number: int, expected: int | None) -> None:
+    """Refuse to record round `number` when it is not the next one, saying what is there now."""
+    if number == expected:
+        return
+    last = rules_of(game).last_deal
+    if not 1 <= number <= last:
+        raise ScorebookError(
+            f"there is no round {number}: {rules_of(game).rules_name} have rounds 1 to {last}"
+        )
+    if expected is None or number < expected:
+        raise Conflict(
+            f"round {number} was recorded meanwhile on another device; "
+            + (f"the next round is {expected}" if expected else f"game {game.id} is finished")
+            + ": reload and try again",
+            current=find_round(game, number),
+        )
+    raise Conflict(
+        f"round {number} cannot be recorded yet: the next round is {expected}; reload and try again"
+    )
+
+
+def finished(game: Game) -> Conflict:
+    """The refusal of a round for a game whose last deal is recorded, or that was ended early."""
+    if game.ended_early:
+        return Conflict(
+            f"game {game.id} was ended after round {game.ended_after}: take the early end "
+            "back first to play on"
+        )
+    last = rules_of(game).last_deal
+    return Conflict(f"game {game.id} is finished: all {last} rounds are recorded")
+
+
+def _first_version(game: Game, number: int) -> int:
+    """1 for a new round; past any version an undone round of that number had, so none recurs."""
+    seen = [
+        RoundSnapshot.from_dict(data).version
+        for change in game.history
+        if change.round_number == number
+        for data in (change.before, change.after)
+        if data is not None
+    ]
+    return max(seen, default=0) + 1
+
+
+def find_round(game: Game, number: int) -> Round:
+    """Round `number` of the game, or `Missing`."""
+    for played in game.rounds:
+        if played.number == number:
+            return played
+    raise Missing(f"round {number} of game {game.id} has not been recorded")
+
+
+def correct_round(
+    game: Game,
+    number: int,
+    entry: RoundEntry,
+    version: int | None = None,
+) -> Round:
+    """Replace a round's entry, history kept; `Conflict` if it changed since the caller's version."""
+    played = find_round(game, number)
+    if version is not None and version != played.version:
+        raise stale(played)
+    scored = score_entry(game, number, entry, [line.buys for line in played.scores])
+    was = RoundSnapshot.of_round(played)
+    now = RoundSnapshot.of_scored(entry, scored, played.version + 1)
+    if now.same_entry(was):
+        return played  # nothing changed: no new version, nothing in the history
+    before, after = was.to_dict(), now.to_dict()
+    # No flush before `_flush`: it alone turns a refused write into `Conflict`.
+    with db.session.no_autoflush:
+        played.cut_exact = entry.cut_exact
+        played.out = entry.out
+        for line in played.scores:
+            line.leftovers = scored.leftovers[line.seat]
+            line.penalty = scored.result.penalties[line.seat]
+            line.bonus = scored.result.bonus[line.seat]
+            line.score = scored.result.scores[line.seat]
+            line.counted = scored.counted[line.seat]
+            line.buys = scored.buys[line.seat]
+        # The UPDATE says `WHERE version = <as loaded>`: a change slipped in is refused whole.
+        played.version += 1
+        played.corrected_at = utcnow()
+        game.history.append(
+            RoundChange(round_number=number, action="corrected", before=before, after=after)
+        )
+    _flush(game, number, "was changed meanwhile on another device")
+    return played
+
+
+def undo_round(game: Game, number: int | None = None, version: int | None = None) -> dict[str, Any]:
+    """Remove the latest round into the history; `Conflict` if it changed since `version`.
+
+    Returns the round as the history keeps it (`RoundSnapshot.to_dict`).
+    """
+    if not game.rounds:
+        raise Missing(f"game {game.id} has no round to undo")
+    latest = game.rounds[-1]
+    if number is not None and number != latest.number:
+        find_round(game, number)
+        raise Conflict(
+            f"only the latest round ({latest.number}) can be undone; correct round {number} instead"
+        )
+    if version is not None and version != latest.version:
+        raise stale(latest)
+    if game.ended_early:
+        raise finished(game)  # the early end names its last round: it is taken back first
+    before = RoundSnapshot.of_round(latest).to_dict()
+    with db.session.no_autoflush:
+        game.rounds.remove(latest)
+        db.session.delete(latest)
+        game.finished_at = None
+        game.history.append(
+            RoundChange(round_number=latest.number, action="undone", before=before, after=None)
+        )
+    _flush(game, latest.number, "was changed meanwhile on another device")
+    return before
+
+
+def stale(played: Round) -> Conflict:
+    """The refusal for a caller who saw an older version of the round than the one stored."""
+    return Conflict(
+        f"round {played.number} was changed on another device (now version {played.version}); "
+        "reload and try again",
+        current=played,
+    )
+
+
+def _flush(game: Game, number: int, what_happened: str) -> None:
+    """Write all or nothing; a lost race with another device becomes `Conflict`, nothing stored."""
+    # On SQLite the whole request is one BEGIN IMMEDIATE transaction, so races queue up and the
+    # checks before this catch them; elsewhere the unique (game, number) constraint and the
+    # versioned UPDATE/DELETE catch them here.
+    try:
+        db.session.flush()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        db.session.expire_all()
+        current = next((r for r in game.rounds if r.number == number), None)
+        if current is None:
+            raise Conflict(
+                f"the database refused round {number}: nothing was saved; reload and try again"
+            ) from None
+        raise Conflict(
+            f"round {number} {what_happened} (now version {current.version}); "
+            "nothing was saved: reload and try again",
+            current=current,
+        ) from None

@@ -1,0 +1,258 @@
+"""Game pages beyond the evening: play again, archive, restore, delete, and the sheets to take.
+
+Play again, archive, restore and delete need the game's edit key (in this tablet's cookie) and
+a confirming POST; the ledger CSV and the export are open to anyone who can see the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from flask import (
+    Blueprint,
+    flash,
+    g,
+    redirect,
+    render_template,
+    url_for,
+)
+
+from ...platform import limits
+from ...platform.formpages import attachment, form_page, shown_after_redirect
+from .. import errors, gamelist, keys, ledger, rematch, sheets, tablefixes, transfer, writeonce
+from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
+from ..models import Game
+from .pages import started
+
+bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
+shown_after_redirect(bp)
+
+
+@dataclass(frozen=True)
+class Action:
+    """A change to a whole game that is confirmed first: what its page asks and explains, its
+    button, the service call that does it, what it says when done, and whether the game is
+    gone afterwards (then the games list is shown, not the game)."""
+
+    question: str
+    explanation: str
+    button: str
+    do: Callable[..., object]
+    done: str
+    gone: bool = False
+    # The form that confirms it; its `arguments()` are passed on to `do` after the game.
+    form: type[WriteOnceForm] = WriteOnceForm
+
+    def explain(self, game: Game) -> str:
+        """The explanation, with the game's last round and leaders filled in."""
+        return self.explanation.format(**self._facts(game))
+
+    def news(self, game: Game) -> str:
+        """What it says once done, with the same facts filled in (the winners of a game just
+        ended early, say)."""
+        return self.done.format(**self._facts(game))
+
+    @staticmethod
+    def _facts(game: Game) -> dict[str, object]:
+        book = ledger.book(game)
+        leaders = book.leader_names
+        return {
+            "round": len(game.rounds),
+            "last": book.last_round,
+            "leaders": " and ".join(leaders) or "nobody",
+            "winners": (
+                f"{leaders[0]} wins"
+                if len(leaders) == 1
+                else " and ".join(leaders) + " share the win"
+            ),
+        }
+
+
+ACTIONS = {
+    "archive": Action(
+        question="Archive this game?",
+        explanation="It leaves the games lists; its link still opens it, and Archived games "
+        "lists it so that it can be restored. Nothing is deleted.",
+        button="Archive the game",
+        do=gamelist.archive,
+        done="Game archived: it no longer shows in the games lists.",
+    ),
+    "restore": Action(
+        question="Restore this game?",
+        explanation="It comes back into the games lists.",
+        button="Restore the game",
+        do=gamelist.restore,
+        done="Game restored to the games lists.",
+    ),
+    "delete": Action(
+        question="Delete this game?",
+        explanation="No round is recorded in it yet. It is removed for good, with its edit link.",
+        button="Delete the game",
+        do=gamelist.delete,
+        done="Game deleted.",
+        gone=True,
+    ),
+    "end_early": Action(
+        question="End the game here?",
+        explanation="The game ends after round {round} of {last}: {leaders}, leading now, "
+        "wins (a tie shares the win). The summary, the games list and the players' figures say "
+        "it ended early. It can be taken back until the table plays again from it.",
+        button="End after this round",
+        do=tablefixes.end_early,
+        done="Game ended early after round {round} of {last}: {winners}.",
+        form=EndEarlyForm,
+    ),
+    "resume": Action(
+        question="Take back the early end?",
+        explanation="The game goes on after round {round} of {last}, as if it had never ended.",
+        button="Play on",
+        do=tablefixes.resume_game,
+        done="The early end is taken back: play on.",
+    ),
+}
+
+
+@bp.route("/archive", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def archive(game_id: int):
+    """Take the game out of the games lists, after asking."""
+    return _confirm(game_id, "archive")
+
+
+@bp.route("/restore", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def restore(game_id: int):
+    """Bring the game back into the games lists, after asking."""
+    return _confirm(game_id, "restore")
+
+
+@bp.route("/delete", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def delete(game_id: int):
+    """Delete a game that has no round yet, after asking."""
+    return _confirm(game_id, "delete")
+
+
+@bp.route("/end", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def end_early(game_id: int):
+    """End the game after its last recorded round, after asking: the leaders win."""
+    return _confirm(game_id, "end_early")
+
+
+@bp.route("/resume", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def resume(game_id: int):
+    """Take back an early end, after asking."""
+    return _confirm(game_id, "resume")
+
+
+def _confirm(game_id: int, name: str):
+    """Ask first, then do it: archive, restore, delete a game that has no round yet, end it
+    early or take the early end back."""
+    game, action = g.game, ACTIONS[name]
+    form = action.form()  # a double tap acts once
+    if isinstance(form, EndEarlyForm) and not form.is_submitted():
+        form.after.data = str(len(game.rounds))
+    error = None
+    if form.validate_on_submit():
+        try:
+            action.do(game, **getattr(form, "arguments", dict)())
+        except errors.ScorebookError as refused:
+            error = refused.message
+        else:
+            flash(action.news(game))
+            if action.gone:
+                return redirect(url_for("games.list_games"), 303)
+            return redirect(url_for("games.show_game", game_id=game_id), 303)
+    return render_template(
+        "games/confirm.html", game=game, form=form, name=name, action=action, error=error
+    )
+
+
+@bp.route("/rematch", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+@limits.limited(limits.NEW_GAMES)
+def play_again(game_id: int):
+    """The same table again: shows the seats and the first dealer, then starts the game with
+    this tablet holding the new game's key."""
+    game = g.game
+    form = WriteOnceForm()  # a double tap starts one game
+    error = None
+    if form.validate_on_submit():
+        try:
+            new_game, key = rematch.rematch(game)
+        except errors.ScorebookError as refused:
+            error = refused.message
+        else:
+            return started(new_game, key, "New game with the same table", 303)
+    elif not game.finished:
+        last = ledger.rules_of(game).last_deal
+        error = f"This game is not finished yet: play again once round {last} is in."
+    return render_template(
+        "games/rematch.html",
+        game=game,
+        form=form,
+        coming=rematch.coming(game),
+        error=error,
+    )
+
+
+@bp.route("/rename", methods=["GET", "POST"])
+@keys.editor_required
+@writeonce.write_once
+def rename(game_id: int):
+    """Put a misspelt name right: every seat's name to write over, under the name rules of a
+    new game; the history keeps the former name, and the player's page follows the new one."""
+    game = g.game
+    form = RenameForm.of(game)
+    error, problems = None, {}
+    if form.validate_on_submit():
+        try:
+            made = tablefixes.rename_players(game, form.renamed(), form.seen_names())
+        except errors.ScorebookError as refused:
+            error, problems = refused.message, refused.problems or {}
+        else:
+            flash(
+                "Renamed: " + ", ".join(f"{each.before} is now {each.after}" for each in made)
+                if made
+                else "No name was changed."
+            )
+            return redirect(url_for("games.show_game", game_id=game_id), 303)
+    return form_page(
+        render_template("games/rename.html", game=game, form=form, error=error, problems=problems)
+    )
+
+
+@bp.get("/rounds.csv")
+def rounds_csv(game_id: int):
+    """The detailed sheet as CSV: a row per player and round (dealer, cutter, who went out, the
+    cut bonus, the cards left, counted or not, penalty, score, running total, when)."""
+    game = ledger.get_game(game_id)
+    return _download(sheets.rounds_csv(ledger.book(game)), "text/csv", game, "rounds.csv")
+
+
+@bp.get("/ledger.csv")
+def ledger_csv(game_id: int):
+    """The ledger as CSV: a row per recorded round and the totals."""
+    game = ledger.get_game(game_id)
+    return _download(sheets.ledger_csv(ledger.book(game)), "text/csv", game, "csv")
+
+
+@bp.get("/export.json")
+def export_json(game_id: int):
+    """The game in the export format, without its edit key's hash, for `import` elsewhere."""
+    game = ledger.get_game(game_id)
+    return _download(transfer.dumps(sheets.game_export(game)), "application/json", game, "json")
+
+
+def _download(text: str, media_type: str, game: Game, suffix: str):
+    """The text as a UTF-8 file to save, named after the game."""
+    return attachment(text, media_type, sheets.export_filename(game, suffix))

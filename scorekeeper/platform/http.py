@@ -1,0 +1,121 @@
+"""The JSON API's conventions, shared by every feature's API blueprint.
+
+Every error is JSON: `{"error": "..."}` with 400 for input the engine refuses, 401/403 for a
+write without the game's edit key or with a wrong one, 404 for an unknown game, 409 for a
+conflict, 413 for a body over the limit, 415 for a body that is not JSON, 429 past a limit per
+client address (`ratelimits`), 503 when the database stayed busy or is not set up. An error no
+API route saw (an unknown /api/ address) is answered
+the same way by `errorpages`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from ..rules import RulesError
+from ..rules.errors import InputError
+from .extensions import csrf
+
+PREFIX = "/api"
+
+_KIND_NAMES = {
+    int: "a whole number",
+    str: "text",
+    bool: "true or false",
+    list: "a list",
+    dict: "an object",
+}
+
+
+class ApiError(Exception):
+    """An error answered as `{"error": message}` with the given status."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def blueprint(name: str, import_name: str) -> Blueprint:
+    """A feature's blueprint under /api/: no CSRF token (the edit key guards writes), JSON errors
+    (its own here; Werkzeug's, like every error under /api/, from `errorpages`)."""
+    bp = Blueprint(name, import_name, url_prefix=PREFIX)
+    csrf.exempt(bp)
+    bp.register_error_handler(ApiError, _api_error)
+    bp.register_error_handler(RulesError, _rules_error)
+    return bp
+
+
+def is_api_request() -> bool:
+    """True for the JSON API, whose answers (errors included) are JSON and never cached."""
+    return request.path.startswith(PREFIX + "/")
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object, or an ApiError that says what is wrong with the body."""
+    if not request.is_json:
+        raise ApiError("send the body as JSON with Content-Type: application/json", 415)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        raise ApiError("the body nests too deeply to be a rules question or a score") from None
+    if data is None:
+        raise ApiError("the body is not valid JSON")
+    if not isinstance(data, dict):
+        raise ApiError('the body must be a JSON object, like {"cards": "7♠ 7♥ 7♦"}')
+    return data
+
+
+def field(
+    data: dict[str, Any],
+    name: str,
+    kind: type | tuple[type, ...],
+    *,
+    required: bool = True,
+    default: Any = None,
+) -> Any:
+    """One field, checked for presence and type (a bool is never taken for a number)."""
+    if name not in data or data[name] is None:
+        if required:
+            raise InputError(f"'{name}' is missing")
+        return default
+    value = data[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    wanted = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
+    if isinstance(value, bool) and bool not in kinds:
+        raise InputError(f"'{name}' must be {wanted}, not {value!r}")
+    if not isinstance(value, kinds):
+        raise InputError(f"'{name}' must be {wanted}, not {_json_type(value)}")
+    return value
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a value's type, as the caller wrote it."""
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _api_error(error: ApiError):
+    return jsonify(error=error.message), error.status
+
+
+def _rules_error(error: RulesError):
+    return jsonify(error=str(error)), 400
+
+
+def http_error(error: HTTPException):
+    """Werkzeug's error as JSON, with its status and headers (405's Allow)."""
+    headers = [(name, value) for name, value in error.get_headers() if name.lower() == "allow"]
+    return jsonify(error=error.description or error.name), error.code, headers

@@ -1,0 +1,166 @@
+"""Limits per client address on what one visitor could repeat without end: starting games,
+opening rule sets and importing paper sheets from elsewhere, trying edit links and round
+codes (Flask-Limiter, over the `limits` library's storage).
+
+A table never meets them: a family's evening is a dozen games, and each limit is several times
+that (`scorekeeper.platform.settings`). A client past one is answered 429 with `Retry-After`: JSON under
+/api/, elsewhere a page in the layout that keeps what was typed, ready to send again.
+
+Each app has a limiter of its own, counting in its own storage (`RATELIMIT_STORAGE_URI`; memory
+by default), so two apps in one process never share counts. A limited view wears `limited`
+beneath `writeonce.write_once`: the repeat of a write already done is given its first answer
+before anything is counted, and a refused request never reaches the view, so its form's
+one-time token stays unused for the next try.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, make_response, request
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+
+from . import errorpages, security
+from .http import is_api_request
+
+# Counts a window that slides, without the burst at a fixed window's edge, in every storage
+# the `limits` library has (memory, Redis, Memcached, MongoDB).
+STRATEGY = "sliding-window-counter"
+EXTENSION = "scorekeeper.platform.limits"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One limit: its setting, the requests it counts, and what it says when reached."""
+
+    setting: str
+    what: str
+    methods: tuple[str, ...]
+    # Count only answers like this (wrong edit links, not the right ones); None: every request.
+    counts: Callable[[Response], bool] | None = None
+
+
+NEW_GAMES = Kind("RATELIMIT_NEW_GAMES", "games started", ("POST",))
+IMPORTS = Kind(
+    "RATELIMIT_IMPORTS", "rule sets or paper sheets brought in from elsewhere", ("POST",)
+)
+BAD_EDIT_LINKS = Kind(
+    "RATELIMIT_BAD_EDIT_LINKS",
+    "wrong edit links tried",
+    ("GET",),
+    counts=lambda response: response.status_code == 403,
+)
+# Every try at a round's code from a phone that holds no seat of its round: the code form, and
+# every request under /join/<code> and /api/join/<code> (counted by `phones.access`). A guesser
+# of codes gets few tries; a table of eight phones never meets it, since a phone once seated
+# is not counted again in its round.
+JOINS = Kind("RATELIMIT_JOINS", "tries at a round's code", ("GET", "POST"))
+KINDS = (NEW_GAMES, IMPORTS, BAD_EDIT_LINKS, JOINS)
+
+
+@dataclass(frozen=True)
+class Counters:
+    """An app's limiter, and for each kind the call that counts a request against its limit."""
+
+    limiter: Limiter
+    count: dict[Kind, Callable[[], None]]
+
+
+def client_address() -> str:
+    """Whom a limit counts: the client's address (the one a trusted proxy saw, see
+    `TRUSTED_PROXIES`)."""
+    return request.remote_addr or "unknown"
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its own limiter, and answer 429 as a page or JSON."""
+    limiter = Limiter(
+        client_address,
+        app=app,
+        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        strategy=STRATEGY,
+        key_prefix="scorekeeper",
+    )
+    app.extensions[EXTENSION] = Counters(limiter, {kind: _counter(limiter, kind) for kind in KINDS})
+    app.register_error_handler(RateLimitExceeded, too_many)
+
+
+def _counter(limiter: Limiter, kind: Kind) -> Callable[[], None]:
+    """A call that counts one request against the kind's limit, or raises `RateLimitExceeded`."""
+
+    def count() -> None:
+        """Flask-Limiter checks its limit each time this is called."""
+
+    count.__name__ = count.__qualname__ = f"count_{kind.setting.lower()}"
+    return limiter.shared_limit(
+        lambda: current_app.config[kind.setting],
+        scope=kind.setting,
+        error_message=kind.what,
+        deduct_when=kind.counts,
+    )(count)
+
+
+def limited(kind: Kind) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Count each request of the kind's methods to this view against its limit, before the view
+    runs (under `write_once`, which gives a repeat its first answer without counting it)."""
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(view)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            if request.method in kind.methods:
+                count(kind)
+            return view(*args, **kwargs)
+
+        return counted
+
+    return decorate
+
+
+def count(kind: Kind) -> None:
+    """Count this request against the kind's limit now, whatever its method, or raise
+    `RateLimitExceeded` (answered 429 by `too_many`)."""
+    current_app.extensions[EXTENSION].count[kind]()
+
+
+def too_many(error: RateLimitExceeded):
+    """429 with `Retry-After`: JSON under /api/; elsewhere the error page, with what was typed
+    kept and, for a post that passed its CSRF check, sent again by one tap once the wait is
+    over. Never kept by a cache, and never a Referer (a wrong edit link's address holds a key)."""
+    wait = retry_after()
+    error.retry_after = wait
+    message = (
+        f"too many {error.description} from this address ({error.limit.limit}): nothing was "
+        f"changed, try again in {_in_words(wait)}"
+    )
+    if is_api_request():
+        response = make_response(jsonify(error=message, retry_after=wait), 429)
+        response.headers["Retry-After"] = str(wait)
+    else:
+        error.description = message
+        page = errorpages.http_error(error, entries=security.kept_entries(), retry_after=wait)
+        response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def retry_after() -> int:
+    """Whole seconds until the limit reached lets one more request through (at least 1)."""
+    reached = current_app.extensions[EXTENSION].limiter.current_limit
+    if reached is None:
+        return 1
+    return max(1, math.ceil(reached.reset_at - time.time()))
+
+
+def _in_words(seconds: int) -> str:
+    """`40 seconds`, `1 minute`, `12 minutes`: how long to wait, as a person says it."""
+    if seconds < 90:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minutes"

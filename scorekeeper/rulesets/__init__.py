@@ -1,0 +1,20 @@
+"""The rule sets a table keeps (R11): saved under a name, shared by a code or a file, changed in
+the editor, and the one answer to which rule set a request means (`choice`).
+
+`service` writes the saved rule sets, `choice` reads which rule set a request names (a preset,
+a saved one, a shared code, a game's), `forms` holds the editor's and the saved pages' forms,
+and `editor` and `pages` only translate requests into calls to them.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import editor, pages
+from . import models as models  # the table, in the metadata the migrations compare
+
+
+def init_app(app: Flask) -> None:
+    """Register the rule set editor and the saved rule sets' pages."""
+    app.register_blueprint(editor.bp)
+    app.register_blueprint(pages.bp)

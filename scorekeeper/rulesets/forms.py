@@ -1,0 +1,459 @@
+"""The rule set editor's form: every R11 setting as a control that fits it, read back into the
+document the engine judges.
+
+The form never judges a value itself: what was typed goes into the document as it is (a whole
+number as a number, anything else as the text), and `RuleSet.parse` names every problem under
+its place in the document (`deals[4].cards`), which `attach` puts beside the control for that
+place. Each field's name mirrors its place (`deals-4-cards`), so the page's script and the
+server speak of the same places. The add and remove buttons (`add_deal`, `remove_deal=3`,
+`add_meld=2`, `remove_meld=2.1`, `add_pack`, `remove_pack=1`) work without the script: the
+form comes back changed and nothing is written.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import BooleanField, FieldList, Form, FormField, RadioField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.widgets import NumberInput
+
+from ..games.forms import EntryList, WriteOnceForm
+from ..rules import RuleSet, RuleSetError, ruleeffects
+from ..rules.ruleschema import FIXED_JOKERS, JOKERS_PER_PACK
+from ..rules.ruleset import (
+    BUY_LIMITS,
+    CUT_BONUSES,
+    MOST_DEALS,
+    MOST_MELDS,
+    MOST_PACKS,
+    MOST_PLAYERS,
+    NAME_MAX,
+    PENALTY_CARDS,
+    RUN_SIZES,
+    SET_SIZES,
+    VALUE_KEYS,
+    VALUES,
+    VERSION,
+    FreedJoker,
+    JokerSwap,
+    MeldKind,
+)
+from ..rules.verdict import sentence
+
+# A new meld, and a new deal when there is none to copy.
+NEW_MELD = {"kind": MeldKind.SET.value, "size": SET_SIZES.start}
+_WHOLE = re.compile(r"-?[0-9]{1,6}")
+_PLACE_PART = re.compile(r"\[(\d+)\]")
+
+
+def number(minimum: int, maximum: int, **extra: Any) -> StringField:
+    """A number control (the page's script adds − and + beside it); kept as text, so that what
+    was typed comes back as typed and the engine names what is wrong with it."""
+    return StringField(
+        widget=NumberInput(step=1, min=minimum, max=maximum),
+        render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "stepper", **extra},
+    )
+
+
+def switch() -> BooleanField:
+    """A yes/no setting: a checkbox the page styles as a switch."""
+    return BooleanField(render_kw={"class": "switch", "role": "switch"})
+
+
+def typed(text: str | None, blank: object = "") -> object:
+    """A number control's text as the document takes it: a whole number, `blank` when empty,
+    else the text itself (for the engine to refuse by name)."""
+    text = (text or "").strip()
+    if not text:
+        return blank
+    return int(text) if _WHOLE.fullmatch(text) else text
+
+
+def shown(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+class MeldForm(Form):
+    kind = SelectField(
+        choices=[SelectChoice(kind.value, kind.value) for kind in MeldKind],
+        default=MeldKind.SET.value,
+        render_kw={"class": "meld-kind"},
+    )
+    size = number(SET_SIZES.start, RUN_SIZES.stop - 1)
+
+
+class DealForm(Form):
+    cards = number(1, 60)
+    contract = EntryList(FormField(MeldForm), min_entries=0, max_entries=MOST_MELDS)
+    whole_hand = switch()
+
+
+class PackStepForm(Form):
+    up_to = number(2, MOST_PLAYERS)
+    packs = number(1, MOST_PACKS)
+
+
+class PlayersForm(Form):
+    min = number(2, MOST_PLAYERS)
+    max = number(2, MOST_PLAYERS)
+
+
+class JokersForm(Form):
+    fixed = number(FIXED_JOKERS.start, FIXED_JOKERS.stop - 1)
+    per_pack = number(JOKERS_PER_PACK.start, JOKERS_PER_PACK.stop - 1)
+
+
+class NaturalsForm(Form):
+    set = number(1, 8)
+    run = number(1, 14)
+    wild_at_most_natural = switch()
+
+
+class BuyingForm(Form):
+    allowed = switch()
+    per_deal = number(BUY_LIMITS.start, BUY_LIMITS.stop - 1, placeholder="none")
+    per_game = number(BUY_LIMITS.start, BUY_LIMITS.stop - 1, placeholder="none")
+    penalty_cards = number(PENALTY_CARDS.start, PENALTY_CARDS.stop - 1)
+
+
+# One field a card value, named by its key (`values-JK`).
+ValuesForm = type(
+    "ValuesForm", (Form,), {key: number(VALUES.start, VALUES.stop - 1) for key in VALUE_KEYS}
+)
+_SWAP_WORDS = {
+    JokerSwap.NEVER: "never",
+    JokerSwap.RUNS: "in runs only",
+    JokerSwap.ANY: "in sets and runs",
+}
+_FREED_WORDS = {
+    FreedJoker.LAY_OFF: "laid off the same turn",
+    FreedJoker.HAND: "goes into the hand",
+}
+
+
+class RuleSetForm(Form):
+    """Every R11 setting as a control, named by its place in the document."""
+
+    name = StringField(render_kw={"maxlength": NAME_MAX, "autocomplete": "off"})
+    players = FormField(PlayersForm)
+    packs = EntryList(FormField(PackStepForm), min_entries=1, max_entries=MOST_PLAYERS)
+    jokers = FormField(JokersForm)
+    deals = EntryList(FormField(DealForm), min_entries=1, max_entries=MOST_DEALS)
+    exact_sizes = switch()
+    values = FormField(ValuesForm)
+    wild_deuces = switch()
+    naturals = FormField(NaturalsForm)
+    # Shown as points taken off the cutter's round: "takes 50 off"; the document holds −50.
+    cut_bonus = number(0, -CUT_BONUSES.start)
+    layoff_on_opening_turn = switch()
+    go_out_by_layoff = switch()
+    joker_swap = RadioField(choices=[SelectChoice(k.value, w) for k, w in _SWAP_WORDS.items()])
+    swap_on_opening_turn = switch()
+    freed_joker = RadioField(choices=[SelectChoice(k.value, w) for k, w in _FREED_WORDS.items()])
+    buying = FormField(BuyingForm)
+
+    # The size a meld starts at when its kind is picked (the page's script resets it): a run
+    # switched to a set is a set of 3, never "a set of 4" left over from the run.
+    least_sizes = {MeldKind.SET.value: SET_SIZES.start, MeldKind.RUN.value: RUN_SIZES.start}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.problems: dict[str, str] = {}
+        self.notes: dict[str, str] = {}
+
+    # --- filling and reading -------------------------------------------------------------
+
+    @classmethod
+    def of(cls, rules: RuleSet | dict[str, Any], **kwargs: Any) -> RuleSetForm:
+        """The form filled from a rule set, or from a document as typed (values kept as text)."""
+        document = rules.to_json() if isinstance(rules, RuleSet) else rules
+        return cls(data=form_data(document), **kwargs)
+
+    def document(self) -> dict[str, Any]:
+        """The rule set document the fields hold, each value as typed for the engine to judge."""
+        return {
+            "version": VERSION,
+            "name": (self.name.data or "").strip(),
+            "players": {"min": typed(self.players.min.data), "max": typed(self.players.max.data)},
+            "packs": [
+                {"up_to": typed(step.up_to.data), "packs": typed(step.packs.data)}
+                for step in self.packs
+            ],
+            "jokers": {
+                "fixed": typed(self.jokers.fixed.data),
+                "per_pack": typed(self.jokers.per_pack.data),
+            },
+            "deals": [
+                {
+                    "cards": typed(deal.cards.data),
+                    "contract": [
+                        {"kind": meld.kind.data, "size": typed(meld.size.data)}
+                        for meld in deal.contract
+                    ],
+                    "whole_hand": bool(deal.whole_hand.data),
+                }
+                for deal in self.deals
+            ],
+            "exact_sizes": bool(self.exact_sizes.data),
+            "values": {key: typed(self.values[key].data) for key in VALUE_KEYS},
+            "wild_deuces": bool(self.wild_deuces.data),
+            "naturals": {
+                "set": typed(self.naturals.set.data),
+                "run": typed(self.naturals.run.data),
+                "wild_at_most_natural": bool(self.naturals.wild_at_most_natural.data),
+            },
+            "cut_bonus": _negated(typed(self.cut_bonus.data)),
+            "layoff_on_opening_turn": bool(self.layoff_on_opening_turn.data),
+            "go_out_by_layoff": bool(self.go_out_by_layoff.data),
+            "joker_swap": self.joker_swap.data,
+            "swap_on_opening_turn": bool(self.swap_on_opening_turn.data),
+            "freed_joker": self.freed_joker.data,
+            "buying": {
+                "allowed": bool(self.buying.allowed.data),
+                "per_deal": typed(self.buying.per_deal.data, None),
+                "per_game": typed(self.buying.per_game.data, None),
+                "penalty_cards": typed(self.buying.penalty_cards.data),
+            },
+        }
+
+    def rule_set(self) -> RuleSet | None:
+        """The rule set the fields describe; None when it is not playable, every problem put
+        beside its control (`problems`)."""
+        try:
+            rules = RuleSet.parse(self.document())
+        except RuleSetError as error:
+            self.attach(error.problems)
+            return None
+        self.notes = ruleeffects.notes(rules)
+        return rules
+
+    def blank_deal(self) -> DealForm:
+        """The deal row the page's script copies for "Add a deal" (`__d__`: its number)."""
+        data = {"cards": "11", "contract": [{"kind": "run", "size": "4"}], "whole_hand": False}
+        return DealForm(prefix="deals-__d__-", data=data)
+
+    def blank_meld(self) -> MeldForm:
+        """The meld chip the page's script copies for "Add a meld"."""
+        return MeldForm(prefix="deals-__d__-contract-__m__-", data=_meld_data(NEW_MELD))
+
+    # --- the buttons that change the form's shape ---------------------------------------
+
+    @classmethod
+    def edited(cls, formdata: Any, **kwargs: Any) -> tuple[RuleSetForm, bool]:
+        """The form as posted, then changed by the add or remove button pressed, if any
+        (True: a button was pressed, and the page shows the form again, writing nothing)."""
+        form = cls(formdata, **kwargs)
+        document = form.document()
+        if not _press(document, formdata):
+            return form, False
+        return cls.of(document, **kwargs), True
+
+    # --- problems beside their controls ---------------------------------------------------
+
+    def attach(self, problems: dict[str, str]) -> None:
+        """Put each problem (keyed by its place in the document) beside the control for that
+        place, or the nearest one holding it; every one is listed at the top too."""
+        for place, message in problems.items():
+            slot = self.slot_of(place)
+            said = _reworded(place, message)
+            self.problems[slot] = (
+                f"{self.problems[slot]}; {said}" if slot in self.problems else said
+            )
+            field = self.field_at(slot)
+            if field is not self and not isinstance(field, FieldList | FormField | None):
+                field.errors = [*field.errors, said]
+
+    def slot_of(self, place: str) -> str:
+        """The nearest place at or above `place` that has a control or a row on the page."""
+        while place:
+            if self.field_at(place) is not None:
+                return place
+            trimmed = re.sub(r"(\.[^.\[\]]+|\[\d+\])$", "", place)
+            if trimmed == place:
+                break
+            place = trimmed
+        return ""
+
+    def field_at(self, place: str) -> Any:
+        """The field (or list, or group) for a place in the document; None when there is none."""
+        field: Any = self
+        for part in re.findall(r"\[\d+\]|[^.\[\]]+", place):
+            try:
+                field = field.entries[int(part[1:-1])] if part.startswith("[") else field[part]
+            except (KeyError, IndexError, AttributeError, TypeError):
+                return None
+        return field
+
+    def listed(self) -> list[tuple[str, str, str]]:
+        """(place, label, problem) for the list at the top, in the page's order; a problem of
+        the rules as a whole (how many more there are than the list names) comes last, as a
+        sentence of its own."""
+        named = [(place, label(place), text) for place, text in self.problems.items() if place]
+        whole = self.problems.get("")
+        return named + ([("", "", sentence(whole))] if whole else [])
+
+    def count(self) -> int:
+        """How many problems the list at the top names: one a setting, else the one refusal."""
+        return sum(1 for place in self.problems if place) or len(self.problems)
+
+
+def _negated(value: object) -> object:
+    return -value if isinstance(value, int) else value
+
+
+def _reworded(place: str, message: str) -> str:
+    if place == "cut_bonus" and message.startswith("must be"):
+        return f"must be from 0 to {-CUT_BONUSES.start} points off the cutter's round"
+    return message
+
+
+def form_data(document: dict[str, Any]) -> dict[str, Any]:
+    """A document as the form's data: numbers as the text of their control."""
+    data = copy.deepcopy(document)
+    data["players"] = {key: shown(value) for key, value in data.get("players", {}).items()}
+    data["packs"] = [{k: shown(v) for k, v in step.items()} for step in data.get("packs", [])]
+    data["jokers"] = {key: shown(value) for key, value in data.get("jokers", {}).items()}
+    for deal in data.get("deals", []):
+        deal["cards"] = shown(deal.get("cards"))
+        deal["contract"] = [_meld_data(meld) for meld in deal.get("contract", [])]
+    data["values"] = {key: shown(value) for key, value in data.get("values", {}).items()}
+    naturals = data.get("naturals", {})
+    naturals.update({key: shown(naturals.get(key)) for key in ("set", "run")})
+    data["cut_bonus"] = shown(_negated(data.get("cut_bonus")))
+    buying = data.get("buying", {})
+    buying.update({k: shown(buying.get(k)) for k in ("per_deal", "per_game", "penalty_cards")})
+    return data
+
+
+def _meld_data(meld: dict[str, Any]) -> dict[str, str]:
+    return {"kind": meld.get("kind"), "size": shown(meld.get("size"))}
+
+
+def _index(text: object, count: int) -> int | None:
+    text = str(text or "")
+    return (
+        int(text)
+        if text.isascii() and text.isdigit() and len(text) < 4 and int(text) < count
+        else None
+    )
+
+
+def _add_deal(document: dict[str, Any], _: str) -> None:
+    deals = document["deals"]
+    if len(deals) < MOST_DEALS:
+        deals.append(copy.deepcopy(deals[-1]) if deals else {"cards": 10, "contract": []})
+
+
+def _remove_deal(document: dict[str, Any], value: str) -> None:
+    deals = document["deals"]
+    if (index := _index(value, len(deals))) is not None and len(deals) > 1:
+        del deals[index]
+
+
+def _add_meld(document: dict[str, Any], value: str) -> None:
+    deals = document["deals"]
+    index = _index(value, len(deals))
+    if index is not None and len(deals[index]["contract"]) < MOST_MELDS:
+        deals[index]["contract"].append(dict(NEW_MELD))
+
+
+def _remove_meld(document: dict[str, Any], value: str) -> None:
+    deals = document["deals"]
+    deal, _, meld = value.partition(".")
+    if (index := _index(deal, len(deals))) is not None:
+        contract = deals[index]["contract"]
+        if (at := _index(meld, len(contract))) is not None:
+            del contract[at]
+
+
+def _add_pack(document: dict[str, Any], _: str) -> None:
+    packs = document["packs"]
+    if len(packs) < MOST_PLAYERS:
+        last = packs[-1] if packs else {"up_to": 2, "packs": 1}
+        packs.append(dict(last))
+
+
+def _remove_pack(document: dict[str, Any], value: str) -> None:
+    packs = document["packs"]
+    if (index := _index(value, len(packs))) is not None and len(packs) > 1:
+        del packs[index]
+
+
+# Each button's name, and what it does to the document (its value: which deal, meld or step).
+_BUTTONS = {
+    "add_deal": _add_deal,
+    "remove_deal": _remove_deal,
+    "add_meld": _add_meld,
+    "remove_meld": _remove_meld,
+    "add_pack": _add_pack,
+    "remove_pack": _remove_pack,
+}
+
+
+def _press(document: dict[str, Any], formdata: Any) -> bool:
+    """Apply the add or remove button in `formdata` to the document; False when none was."""
+    for name, press in _BUTTONS.items():
+        if name in formdata:
+            press(document, str(formdata.get(name) or ""))
+            return True
+    return False
+
+
+def label(place: str) -> str:
+    """A place in the document as the list at the top names it: `Deal 5, meld 2: size`."""
+    indices = [int(found) + 1 for found in _PLACE_PART.findall(place)]
+    words = _PLACE_PART.sub("", place).split(".")
+    if words[0] == "deals" and indices:
+        said = f"Deal {indices[0]}"
+        if len(indices) > 1:
+            said += f", meld {indices[1]}"
+        rest = [w for w in words[1:] if w != "contract" or len(indices) == 1]
+        return said + (": " + " ".join(rest).replace("_", " ") if rest else "")
+    if words[0] == "packs" and indices:
+        return f"Packs, step {indices[0]}: " + " ".join(words[1:]).replace("_", " ")
+    if words[0] == "values" and len(words) > 1:
+        return f"Value of {'a joker' if words[1] == 'JK' else words[1]}"
+    return " ".join(words).replace("_", " ").capitalize()
+
+
+# The saved rule sets' pages: a name (rename, or save a shared rule set), a confirm (delete),
+# and a rule set file to open. Each form that writes carries a one-time token (`WriteOnceForm`),
+# so a double tap renames, saves or deletes once.
+NAME_INPUT = {
+    "maxlength": NAME_MAX,
+    "autocomplete": "off",
+    "autocapitalize": "words",
+    "spellcheck": "false",
+}
+
+
+class NameForm(WriteOnceForm):
+    """The name a saved rule set goes by ("Smith family"): checked by `rulesets.check_name`,
+    whose refusal is shown beside the field with what was typed kept."""
+
+    name = StringField("Name", render_kw=NAME_INPUT)
+
+    def refuse(self, message: str) -> None:
+        """Show the service's refusal of the name beside the field."""
+        self.name.errors = [*self.name.errors, message]
+
+
+class ConfirmForm(WriteOnceForm):
+    """A confirming post (delete): only its CSRF and one-time tokens."""
+
+
+class UploadForm(FlaskForm):
+    """A rule set file (the JSON document, as the download writes it) to open. Reading it
+    writes nothing, so it carries no one-time token."""
+
+    file = FileField("Rule set file (.json)", render_kw={"accept": ".json,application/json"})
+    problems: dict[str, str]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.problems = {}
