@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 
 from . import cli, games, home, phones, referee, rulesets, season
-from .platform import assets, database, errorpages, limits, paths, security, settings
+from .platform import assets, database, errorpages, formpages, limits, paths, security, settings
 from .platform.extensions import csrf
 from .tls import views as tls_views
 
@@ -43,6 +43,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     security.init_app(app)
     assets.init_app(app)
     errorpages.init_app(app)
+    formpages.init_app(app)
     limits.init_app(app)
     app.register_blueprint(home.bp)
     # The step a tablet takes once to open the secure address (`/trust`).

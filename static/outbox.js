@@ -3,9 +3,10 @@
  * server for a JSON answer; kept when it does not arrive, and tried again by itself a few seconds
  * later, at once when the device is back online, or when the page asks (a tap on "Try again").
  * A repeat never writes twice: the form's one-time token makes the second post write nothing
- * (scorebook/writeonce.py). Also this device's storage, which a browser may refuse. */
+ * (the write-once tokens). Also this device's storage, which a browser may refuse. */
 
-const SCRIPT_POST_HEADER = "X-Posted-By-Script";
+// The header that asks for a JSON answer, named by the server in every page's head.
+const SCRIPT_POST_HEADER = document.querySelector('meta[name="script-post-header"]').content;
 const RETRY_MS = 4000;
 // A post with no answer by then is taken as lost (Wi-Fi gone mid-way) and tried again; the
 // server's own wait for a busy database is shorter, so a slow answer still arrives first.

@@ -13,12 +13,13 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from flask import Blueprint, Response, make_response, redirect, request, session
+from flask import Blueprint, Flask, Response, make_response, redirect, request, session
 
 from .errorpages import reopen_link
 
-# Sent by static/drafts.js with a form it posts itself, so that it can keep the page when the
-# post does not arrive; the answer to such a post says where to go instead of redirecting.
+# Sent by static/outbox.js with a form it posts itself, so that it can keep the page when the
+# post does not arrive; the answer to such a post says where to go instead of redirecting. The
+# script reads the name from every page's head (`init_app`).
 SCRIPT_POST_HEADER = "X-Posted-By-Script"
 # The form page a refused post drew, kept for the GET it redirects to (see `shown_after_redirect`):
 # the session names it, this process keeps it, the newest few, each once.
@@ -27,6 +28,11 @@ KEPT_PAGES = 64
 KEPT_PAGE_BYTES = 512 * 1024
 _kept_pages: OrderedDict[str, bytes] = OrderedDict()
 _kept_lock = threading.Lock()
+
+
+def init_app(app: Flask) -> None:
+    """Give every page the header's name (`<meta name="script-post-header">` in _head.html)."""
+    app.jinja_env.globals["script_post_header"] = SCRIPT_POST_HEADER
 
 
 def form_page(page: str) -> Response:

@@ -343,3 +343,16 @@ def test_every_script_is_an_es_module(client):
         html = client.get(path).get_data(as_text=True)
         tags = re.findall(r"<script\b[^>]*>", html)
         assert [tag for tag in tags if 'type="module"' not in tag] == [], path
+
+
+def test_the_header_of_a_script_post_is_named_by_the_server(client):
+    """The outbox sends the header the server reads, by the name every page's head gives; no
+    script spells it."""
+    from scorekeeper.platform.formpages import SCRIPT_POST_HEADER
+
+    page = client.get("/").get_data(as_text=True)
+    assert f'<meta name="script-post-header" content="{SCRIPT_POST_HEADER}">' in page
+    spelled = [
+        p.name for p in (ROOT / "static").glob("*.js") if SCRIPT_POST_HEADER in p.read_text()
+    ]
+    assert spelled == []
