@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from ..games import chart, errors, writeonce
@@ -14,34 +18,36 @@ from . import players as season
 bp = Blueprint("players", __name__, url_prefix="/players")
 
 
-# The columns the players' table sorts by: (heading, how to sort, lowest first?, short heading
-# for a narrow screen).
+@dataclass(frozen=True)
+class Column:
+    """A column the players' table sorts by: its heading, how it sorts, whether lowest first
+    by default, and its heading on a narrow screen (`short`, else the heading)."""
+
+    heading: str
+    sort_by: Callable[[season.PlayerRecord], Any]
+    ascending: bool
+    short: str = ""
+
+    @property
+    def narrow(self) -> str:
+        return self.short or self.heading
+
+
 COLUMNS = {
-    "name": ("Player", lambda record: record.key, True, "Player"),
+    "name": Column("Player", lambda record: record.key, True),
     # By the exact conservative rating (μ − 3σ), the best first; the page shows it rounded.
-    "rating": (
-        "Rating",
-        lambda record: record.rating.mu - 3 * record.rating.sigma,
-        False,
-        "Rating",
+    "rating": Column("Rating", lambda record: record.rating.mu - 3 * record.rating.sigma, False),
+    "games": Column("Games", lambda record: record.games, False),
+    "wins": Column("Wins", lambda record: record.wins, False),
+    "win_rate": Column("Win rate", lambda record: record.win_rate, False, "Win %"),
+    "average_total": Column(
+        "Average total", lambda record: _last(record.average_total), True, "Avg total"
     ),
-    "games": ("Games", lambda record: record.games, False, "Games"),
-    "wins": ("Wins", lambda record: record.wins, False, "Wins"),
-    "win_rate": ("Win rate", lambda record: record.win_rate, False, "Win %"),
-    "average_total": (
-        "Average total",
-        lambda record: _last(record.average_total),
-        True,
-        "Avg total",
-    ),
-    "best_total": ("Best total", lambda record: _last(record.best_total), True, "Best"),
-    "rounds_out": ("Rounds out", lambda record: record.rounds_out, False, "Outs"),
-    "cut_bonuses": ("Cut bonuses", lambda record: record.cut_bonuses, False, "Cuts"),
-    "average_penalty": (
-        "Average penalty",
-        lambda record: _last(record.average_penalty),
-        True,
-        "Avg pen",
+    "best_total": Column("Best total", lambda record: _last(record.best_total), True, "Best"),
+    "rounds_out": Column("Rounds out", lambda record: record.rounds_out, False, "Outs"),
+    "cut_bonuses": Column("Cut bonuses", lambda record: record.cut_bonuses, False, "Cuts"),
+    "average_penalty": Column(
+        "Average penalty", lambda record: _last(record.average_penalty), True, "Avg pen"
     ),
 }
 
@@ -82,13 +88,13 @@ def list_players():
     sort = request.args.get("sort", DEFAULT_SORT)
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
-    _, key, ascending, _ = COLUMNS[sort]
+    column = COLUMNS[sort]
     order = request.args.get("order")
     if order not in ("asc", "desc"):
-        order = "asc" if ascending else "desc"
+        order = "asc" if column.ascending else "desc"
     chosen, problems = _filters()
     listed = [] if problems else sorted(season.season(chosen), key=lambda record: record.key)
-    listed.sort(key=key, reverse=order == "desc")
+    listed.sort(key=column.sort_by, reverse=order == "desc")
     return _filtered_page(
         "list.html", chosen, problems, records=listed, columns=COLUMNS, sort=sort, order=order
     )
