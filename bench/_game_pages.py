@@ -60,7 +60,7 @@ def _render_ms(app, client: FlaskSender, path: str, headers: dict[str, str]) -> 
 def file_app(name: str) -> Iterator[Any]:
     """An app in-process on a private SQLite file made by the migrations, disposed afterwards."""
     from scorekeeper import create_app
-    from scorekeeper.platform.extensions import db
+    from scorekeeper.platform.database import db
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
         app = create_app(

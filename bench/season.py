@@ -113,14 +113,14 @@ def seed(path, games: int, seed: int = 27) -> None:
 
 def statements(url: str, folder: Path) -> dict[str, tuple[int, int]]:
     """Each page's statements (computed afresh, kept), from an app in this process."""
-    from scorekeeper.season import cache
+    from scorekeeper.season import stamp
 
     app = app_on(url, folder, f"count-{abs(hash(url))}")
     client = app.test_client()
     found = {}
     for label, path in PAGES:
         with app.app_context():
-            cache.held().clear()
+            stamp.held().clear()
         with counted(app) as fresh:
             assert client.get(path).status_code == 200
         with counted(app) as kept:

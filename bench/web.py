@@ -337,7 +337,7 @@ def count_statements() -> list[dict[str, Any]]:
     """Statements per request on the game page (1 and 7 rounds, 4 and 8 players) and a round POST."""
     from sqlalchemy import event
 
-    from scorekeeper.platform.extensions import db
+    from scorekeeper.platform.database import db
 
     rows = []
     with file_app("queries") as app:

@@ -21,7 +21,7 @@ from .games import keys, papersheets
 from .games.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
 from .games.transfer import dumps, export_games, import_games
 from .platform import database
-from .platform.extensions import db
+from .platform.database import db
 from .rules import sharing
 from .rules.errors import RuleSetError
 from .rules.ruleset import RuleSet

@@ -13,8 +13,8 @@ from typing import Any
 from flask import Flask
 
 from . import cli, games, home, phones, referee, rulesets, season
-from .platform import assets, database, errorpages, formpages, limits, paths, security, settings
-from .platform.extensions import csrf
+from .platform import assets, database, errorpages, formpages, limits, security, settings
+from .platform.http import csrf
 from .tls import views as tls_views
 
 # A key file shorter than this was cut short (a real one has 64 hex digits): it is replaced.
@@ -26,9 +26,9 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     app = Flask(
         "scorekeeper",
         instance_relative_config=True,
-        instance_path=instance_path or paths.instance_folder(),
-        template_folder=str(paths.shipped("templates")),
-        static_folder=str(paths.shipped("static")),
+        instance_path=instance_path or settings.instance_folder(),
+        template_folder=str(settings.shipped("templates")),
+        static_folder=str(settings.shipped("static")),
     )
     private_instance_folder(app.instance_path)
     configure(app, test_config)

@@ -12,7 +12,7 @@ from werkzeug.exceptions import NotFound
 
 from . import api, pagecache, writeonce
 from .errors import Missing, NoSuchGame, NotEditor
-from .views import actions, games, pages, rounds, sheetimport
+from .views import DRAFT_WORDS, actions, games, rounds, sheetimport
 
 
 def init_app(app: Flask) -> None:
@@ -24,7 +24,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(NotEditor, _spectator)
     pagecache.init_app(app)
     # The words of the drafts' notices, on the tag of every page's static/drafts.js.
-    app.jinja_env.globals["draft_words"] = pages.DRAFT_WORDS
+    app.jinja_env.globals["draft_words"] = DRAFT_WORDS
 
 
 def _not_found(error: Missing):

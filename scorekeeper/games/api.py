@@ -15,7 +15,6 @@ from ..platform.http import ApiError, blueprint, field, json_body
 from ..rules import RulesError
 from ..rulesets import service as rulesets
 from . import answers, errors, gamelist, keys, ledger, names, service, tablefixes, writeonce
-from . import rematch as rematch_service
 from .models import Game
 
 bp = blueprint("api", __name__)
@@ -325,7 +324,7 @@ def end_game(game_id: int):
 @limits.limited(limits.NEW_GAMES)
 def rematch(game_id: int):
     """Play again with this table → 201 with the new game and its own key; unfinished → 409."""
-    return _new_game(*rematch_service.rematch(g.game))
+    return _new_game(*service.rematch(g.game))
 
 
 @bp.route("/games/<int:game_id>/archive", methods=["POST", "DELETE"])

@@ -1,4 +1,8 @@
-"""Forms for the score book pages: CSRF-protected, validated by the same engine as the API."""
+"""Forms for the score book pages: CSRF-protected, validated by the same engine as the API.
+
+The paper sheet page has two: the sheet (a file or pasted text) and its rules to preview
+(`SheetForm`), then the sheet as read, posted again to import it (`ImportForm`). Only the second
+writes, so only it carries a one-time token: a double tap on "Import" imports once."""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import re
 from typing import Any
 
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     FieldList,
@@ -15,6 +20,7 @@ from wtforms import (
     RadioField,
     SelectField,
     StringField,
+    TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.utils import unset_value
@@ -523,3 +529,33 @@ def form_context(game, number: int, form, *, editing: bool) -> dict[str, Any]:
 def pack_copies(rules, players: int) -> dict[str, int]:
     """What the game's packs hold of each card and of jokers (R1): the card pad's live check."""
     return {"card": rules.pack_count(players), "JK": rules.joker_count(players)}
+
+
+def chosen_rules(value: str | None) -> RuleSet | None:
+    """The rules a picker's value names (`liverpool`, `ruleset:3`), or None for no such choice."""
+    return next((c.rules for c in rulechoice.choices() if c.value == value), None)
+
+
+class SheetForm(FlaskForm):
+    """A sheet to preview: a CSV file, or its rows pasted (a range of spreadsheet cells pastes
+    as tab-separated rows, which is read the same); the rules its games were played by (the
+    presets, then the table's saved rule sets, as the new game page offers them)."""
+
+    file = FileField("A CSV file", render_kw={"accept": ".csv,.txt,text/csv,text/plain"})
+    text = TextAreaField(
+        "Or paste its rows",
+        render_kw={"rows": 8, "spellcheck": "false", "autocapitalize": "off"},
+    )
+    rules = SelectField("Rules the games were played by", default=rulechoice.default_choice())
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules.choices = [(choice.value, choice.label) for choice in rulechoice.choices()]
+
+
+class ImportForm(WriteOnceForm):
+    """The sheet as the preview read it, and its rules, to import: all of its games or none."""
+
+    # Shown hidden: a textarea keeps the sheet's line breaks as they were.
+    text = TextAreaField()
+    rules = HiddenField()

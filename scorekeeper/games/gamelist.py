@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import selectinload
 
-from ..platform.extensions import db
+from ..platform.database import db
 from . import errors, keys, ledger
 from .models import Game, Round, utcnow
 

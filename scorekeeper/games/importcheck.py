@@ -18,7 +18,6 @@ from ..rules import RulesError
 from ..rules.errors import RuleSetError
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import parse_leftovers
-from . import formerly
 from .errors import ImportRefused, ScorebookError
 from .exportformat import (
     CHANGE,
@@ -35,6 +34,7 @@ from .exportformat import (
     Field,
     Kind,
     Part,
+    game_of_format_1,
 )
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore
 from .names import clean_names, kept_as_played, seat_keys
@@ -207,7 +207,7 @@ def _rules(check: _Checker, item: Field, value: Any, seats: int) -> dict[str, An
 def _from_format_1(check: _Checker, item: Any) -> Any:
     """A game of a format 1 export, its profile's name turned into the profile's document."""
     try:
-        return formerly.game_of_format_1(item)
+        return game_of_format_1(item)
     except ValueError as error:
         raise check.at("profile").fail(str(error)) from None
 

@@ -19,7 +19,7 @@ from flask import Request, Response, current_app, g, request
 from itsdangerous import BadSignature, Signer
 
 from ..platform import database, security
-from ..platform.extensions import db
+from ..platform.database import db
 from ..platform.http import is_api_request
 from . import ledger
 from .errors import NoSuchGame, NotEditor

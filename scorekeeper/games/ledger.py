@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.orm import selectinload
 
 from ..platform import database
-from ..platform.extensions import db
+from ..platform.database import db
 from ..rules.cards import JOKER, RANKS, Card, rank_name
 from ..rules.presets import get_rules
 from ..rules.ruleset import RuleSet

@@ -19,7 +19,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..platform.extensions import db
+from ..platform.database import db
 from ..rules.ruleset import MOST_DEALS, MOST_PLAYERS, RuleSet
 
 NAME_MAX = 24

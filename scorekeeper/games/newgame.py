@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import request, url_for
 
-from ..platform.extensions import db
+from ..platform.database import db
 from ..rules import RuleSet, RuleSetError, sharing
 from ..rules.verdict import sentence as capitalised
 from ..rulesets import choice as rulechoice

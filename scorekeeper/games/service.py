@@ -1,5 +1,5 @@
-"""The score book's writes: create games, record, correct and undo rounds (a rename and an early
-end: `tablefixes`).
+"""The score book's writes: create games and play them again with the same table, record,
+correct and undo rounds (a rename and an early end: `tablefixes`).
 
 The pages and the JSON API both call these functions, so the two can never disagree. Every rule
 (seats, deal, cut bonus, penalties, copy limits, winners) comes from the engine in
@@ -14,13 +14,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..platform import database
-from ..platform.extensions import db
+from ..platform.database import db
 from ..rules import RulesError, format_cards
 from ..rules.cards import Card, sort_key
 from ..rules.errors import RuleSetError
@@ -439,3 +439,35 @@ def _flush(game: Game, number: int, what_happened: str) -> None:
             "nothing was saved: reload and try again",
             current=current,
         ) from None
+
+
+class Coming(NamedTuple):
+    """The game that playing again starts: who deals its first round, under which rules."""
+
+    first_dealer: int
+    rules: RuleSet
+
+
+def coming(game: Game) -> Coming:
+    """What playing `game` again starts."""
+    return Coming(next_first_dealer(game), rules_of(game))
+
+
+def next_first_dealer(game: Game) -> int:
+    """The seat after the last game's first dealer, in playing order (R2), wrapping round."""
+    return (game.first_dealer + 1) % len(game.players)
+
+
+def rematch(game: Game) -> tuple[Game, str]:
+    """A new game of the same players in the same seats under the same rules (its own copy of
+    this game's, so even a table's own rules carry over); `Conflict` while this one is unfinished.
+    The names carry over as they were played, kept from before the name rules or not."""
+    rules = rules_of(game)
+    if not game.finished:
+        raise Conflict(
+            f"game {game.id} is not finished: play again once round {rules.last_deal} is recorded"
+        )
+    made = create_game(game.names, rules, next_first_dealer(game), as_played=True)
+    # From now on this game's result is where the new one started: its early end stays.
+    game.played_again_at = game.played_again_at or utcnow()
+    return made

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
-from ..platform.extensions import db
+from ..platform.database import db
 from ..rules.ruleset import RuleSet
 from . import keys, ledger
 from .errors import ScorebookError

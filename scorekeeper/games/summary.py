@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ledger import Book, Standing
-from .rematch import next_first_dealer
+from .service import next_first_dealer
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..platform.extensions import db
+from ..platform.database import db
 from .errors import Conflict, ScorebookError
 from .models import Game, Rename, utcnow
 from .names import clean_name, name_key, rename_problems, seat_of

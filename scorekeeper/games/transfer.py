@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from ..platform import database
-from ..platform.extensions import db
+from ..platform.database import db
 from .errors import ImportRefused
 from .exportformat import GAME, document
 from .importcheck import check_document

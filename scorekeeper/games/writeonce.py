@@ -26,8 +26,7 @@ from typing import Any
 from flask import Response, current_app, flash, g, jsonify, redirect, request, session
 from sqlalchemy.exc import IntegrityError
 
-from ..platform.database import READ_METHODS, READS_ONLY
-from ..platform.extensions import db
+from ..platform.database import READ_METHODS, READS_ONLY, db
 from ..platform.http import is_api_request
 from . import errors, keys
 from .models import WriteOnce, utcnow

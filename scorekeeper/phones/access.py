@@ -20,7 +20,6 @@ from ..platform import limits, security
 from ..platform.database import READ_METHODS
 from ..platform.http import is_api_request
 from . import service
-from .errors import NoSuchCode
 
 # The header of a phone's seat token: like the edit key, part of what a write asks for.
 HEADER = "X-Seat-Token"
@@ -98,7 +97,7 @@ def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False
 
             try:
                 opening = service.opening_for(code, token, load)
-            except NoSuchCode:
+            except service.NoSuchCode:
                 limits.count(limits.JOINS)
                 raise
             g.game = load(opening.game_id)
@@ -107,7 +106,7 @@ def phone_required(view: Callable[..., Any] | None = None, *, seat: bool = False
             if held is None:
                 limits.count(limits.JOINS)
                 if seat:
-                    raise NoSuchCode(code)
+                    raise service.NoSuchCode(code)
             elif seat:
                 g.seat = service.lock_seat(held) if writes else held
             return view(*args, **kwargs)

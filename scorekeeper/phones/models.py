@@ -12,7 +12,7 @@ from sqlalchemy import ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..games.models import Game, utcnow
-from ..platform.extensions import db
+from ..platform.database import db
 
 CARDS_MAX = 400  # as a round score's `leftovers`
 

@@ -10,7 +10,7 @@ from sqlalchemy import func
 from sqlalchemy.orm import joinedload
 
 from ..games.models import Game, Round, RoundChange
-from ..platform.extensions import db
+from ..platform.database import db
 from .models import RoundOpening
 
 

@@ -11,12 +11,22 @@ A write is flushed here, never committed: the route commits it with its answer
 (`writeonce.write_once`). Every route that writes locks first (`access.phone_required`): a
 phone's send shares the game's row with the other sends and locks its own seat's row, so phones
 never wait for each other and the tablet's save waits for them; taking a seat locks the game's.
+
+A round is opened under a round code: four characters a player reads off the tablet and types on
+a phone. Only letters and digits that cannot be taken for another are used (no I/1/L, O/0/Q, S/5,
+Z/2, B/8, G/6, U/V), in capitals; a code is read case-insensitively, with spaces and dashes
+ignored. Twenty characters, four of them: 160,000 codes, against at most `RATELIMIT_JOINS` tries
+a minute from one address.
+
+What a phone or the tablet is refused here (`PhoneError` and its kin) is a score book error with
+its HTTP status, so the pages and the JSON API answer it as they answer the score book's.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,14 +37,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
 from ..games import ledger, names
-from ..games.errors import Conflict, ScorebookError
+from ..games.errors import Conflict, Missing, ScorebookError
 from ..games.models import Game, utcnow
-from ..platform.extensions import db
+from ..platform.database import db
 from ..rules import RulesError, format_cards
 from ..rules.cards import sort_key
 from ..rules.scoring import hand_penalty, most_points, parse_leftovers, points_problem
-from . import codes
-from .errors import BadSeatToken, NoSuchCode, PhoneError, RoundClosed, RoundSaved, SeatTaken
 from .models import PhoneHand, RoundOpening
 from .openings import is_live, openings, round_facts, saved_round
 
@@ -43,6 +51,56 @@ KINDS = ("cards", "points", "out")
 Lock = Literal["update", "share"] | None
 # Tries at a free code before giving up (20^4 codes: a clash is rare, two in a row rarer).
 CODE_TRIES = 12
+# The round codes' characters and length.
+ALPHABET = "ACDEFHJKMNPRTWXY3479"
+LENGTH = 4
+_IGNORED = re.compile(r"[\s\-_.]+")
+
+
+def new_code() -> str:
+    """A random code (the caller makes sure no open round holds it)."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+
+
+def normal_code(code: str) -> str | None:
+    """The code as stored (`acde` and `A-C D E` read `ACDE`), or None for what cannot be one."""
+    written = _IGNORED.sub("", code or "").upper()
+    if len(written) != LENGTH or any(char not in ALPHABET for char in written):
+        return None
+    return written
+
+
+class PhoneError(ScorebookError):
+    """The root of the phones' refusals (400 unless a subclass says otherwise)."""
+
+
+class NoSuchCode(Missing):
+    """A code no open round has: wrong, closed or expired alike, so a guess learns nothing."""
+
+    def __init__(self, code: str):
+        shown = code if len(code) <= 12 else code[:12] + "…"
+        super().__init__(
+            f"no round is open under the code {shown!r}: check the code on the scorekeeper's "
+            "tablet (it changes for every round)"
+        )
+
+
+class BadSeatToken(PhoneError):
+    """A send without this seat's token, or with one released or of another code."""
+
+    status = 403
+
+
+class SeatTaken(Conflict):
+    """A seat another phone holds: only the tablet can release it."""
+
+
+class RoundClosed(Conflict):
+    """The round's code was closed by the tablet, or the round is no longer the one to play."""
+
+
+class RoundSaved(Conflict):
+    """The round was saved in the ledger: no phone can change it any more."""
 
 
 def token_hash(token: str) -> str:
@@ -109,7 +167,7 @@ def open_round(game: Game, number: int) -> tuple[RoundOpening, bool]:
 def _free_code() -> str:
     """A code no open round holds; an opening whose round is over gives its code back here."""
     for _ in range(CODE_TRIES):
-        code = codes.new_code()
+        code = new_code()
         holders = db.session.scalars(
             db.select(RoundOpening).where(
                 RoundOpening.code == code, RoundOpening.closed_at.is_(None)
@@ -248,7 +306,7 @@ def opening_for(
     round saved, or closed) that opening, so it can be told; `NoSuchCode` otherwise, one answer
     for a wrong, a closed and an expired code. `load` reads an opening's game (locked, for a
     write) before its state is judged."""
-    written = codes.normal(code)
+    written = normal_code(code)
     if written is None:
         raise NoSuchCode(code)
     load = load or (lambda game_id: ledger.get_game(game_id, scores=False))

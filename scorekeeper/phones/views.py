@@ -28,14 +28,14 @@ from flask import (
 from ..games import errors, keys, ledger, writeonce
 from ..games.forms import form_context, pack_copies, round_form
 from ..platform import limits, qr
-from ..platform.extensions import csrf
 from ..platform.formpages import answer_script_posts, form_page, shown_after_redirect
+from ..platform.http import csrf
 from ..platform.network import on_loopback
 from ..tls import addresses
-from . import api, codes, openings, service
+from . import api, openings, service
 from .access import CODE_WRITES, give_phone_token, held_token, join_url, phone_required
-from .errors import BadSeatToken, NoSuchCode
 from .forms import PhoneHandForm, SeatForm, TabletForm
+from .service import BadSeatToken, NoSuchCode
 
 bp = Blueprint("phones", __name__)
 bp.after_request(answer_script_posts)
@@ -225,7 +225,7 @@ def join():
     typed = request.args.get("code")
     if typed is None:
         return form_page(render_template("phones/join.html", typed="", error=None))
-    written = codes.normal(typed)
+    written = service.normal_code(typed)
     if written is None:
         return no_round(typed[:40])
     return redirect(url_for("phones.pick_seat", code=written), 303)

@@ -1,4 +1,5 @@
-"""The database under the score book: engine set-up per engine, the writer queue, migrations.
+"""The database under the score book: the models' base and session (`db`), engine set-up per
+engine, the writer queue, migrations.
 
 SQLite (the default, one machine) and PostgreSQL (a club's several app processes) are both real
 engines here. Each write is serialised: on SQLite by one `BEGIN IMMEDIATE` transaction per
@@ -20,15 +21,27 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 from flask import Flask, current_app, g, has_request_context, request
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.orm import DeclarativeBase
 
-from . import paths
-from .extensions import db, migrate
+from . import settings
+
+
+class Base(DeclarativeBase):
+    """Typed declarative base for every model."""
+
+
+# Every model and query imports these from here, never from the app, so none needs the app made.
+# Objects stay readable after a commit, so answering a write needs no second transaction.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+migrate = Migrate()
 
 # Flask-Migrate's folder, at the top of the project beside templates/ and static/.
-MIGRATIONS = paths.shipped("migrations")
+MIGRATIONS = settings.shipped("migrations")
 # The revision that reproduces the schema of databases made before migrations existed.
 BASELINE = "0001_baseline"
 

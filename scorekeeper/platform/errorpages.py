@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import RequestRedirect
 
 from . import database, http, security
-from .extensions import db
+from .database import db
 
 bp = Blueprint("errors", __name__)
 

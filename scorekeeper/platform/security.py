@@ -16,7 +16,7 @@ from markupsafe import escape
 from sqlalchemy.exc import OperationalError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .extensions import db
+from .database import db
 from .http import is_api_request
 
 SECRET_FIELD_WORDS = ("key", "password", "secret", "token")

@@ -1,18 +1,38 @@
 """Every setting the app reads, declared once: its name, its default, where it can be set and
-what it does.
+what it does; and where the app's own files are.
 
 `create_app` starts from these defaults, so every module reads `app.config[NAME]` and none keeps
 a default of its own. The settings table of docs/settings.md is written from this list (`python
 -m scorekeeper.platform.settings` prints it), and a test keeps the two the same.
+
+A checkout keeps `templates/`, `static/`, `migrations/` and the `instance/` folder (where
+`instance/config.py` is read) at its top level; a wheel carries the first three inside the
+`scorekeeper` package (see pyproject.toml), so an installed app runs from anywhere (`shipped`,
+`instance_folder`).
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 CONFIG_FILE = "`instance/config.py`"
+
+PACKAGE = Path(__file__).resolve().parent.parent
+CHECKOUT = PACKAGE.parent if (PACKAGE.parent / "pyproject.toml").is_file() else None
+
+
+def shipped(folder: str) -> Path:
+    """The folder inside the installed package, or else the checkout's."""
+    inside = PACKAGE / folder
+    return inside if inside.is_dir() or CHECKOUT is None else CHECKOUT / folder
+
+
+def instance_folder() -> str | None:
+    """The checkout's `instance/`; None for an installed app (Flask's own `var/` place)."""
+    return str(CHECKOUT / "instance") if CHECKOUT is not None else None
 
 
 @dataclass(frozen=True)

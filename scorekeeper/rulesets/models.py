@@ -10,7 +10,7 @@ from sqlalchemy import JSON, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..games.models import KEY_MAX, _parsed, utcnow
-from ..platform.extensions import db
+from ..platform.database import db
 from ..rules.ruleset import NAME_MAX as RULES_NAME_MAX
 from ..rules.ruleset import RuleSet
 

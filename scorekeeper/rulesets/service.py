@@ -24,7 +24,7 @@ from ..games.models import utcnow
 from ..games.names import clean_name, name_key, written_problem
 from ..games.writeonce import Scope
 from ..platform import database
-from ..platform.extensions import db
+from ..platform.database import db
 from ..rules.presets import PRESETS
 from ..rules.ruleset import NAME_MAX, RuleSet
 from .models import SavedRuleSet

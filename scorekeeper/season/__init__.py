@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, cache, mergeviews, players, views
+from . import api, players, stamp, views
 from . import models as models  # the table, in the metadata the migrations compare
 
 
 def init_app(app: Flask) -> None:
     """Register the players' pages, the season's JSON API, its cache and the chances."""
-    cache.init_app(app)
+    stamp.init_app(app)
     app.register_blueprint(views.bp)
-    app.register_blueprint(mergeviews.bp)
+    app.register_blueprint(views.merges_bp)
     app.register_blueprint(api.bp)
     app.add_template_global(players.win_chances, "win_chances")

@@ -2,7 +2,7 @@
 
 A merge writes one row (`models.PlayerMerge`) and changes no game: every seat keeps the name it
 was played under, and the season reads the merged player's seats as the player they joined
-(`identity.identities`). So an undo gives back exactly the figures from before.
+(`models.identities`). So an undo gives back exactly the figures from before.
 
 Refused, with every problem named: a name nobody played under, a player merged with themself
 (or with a player they already are, which would make a cycle), and two players who sat in the
@@ -24,9 +24,9 @@ from ..games import errors, ledger
 from ..games.models import utcnow
 from ..games.writeonce import Scope
 from ..platform import database
-from ..platform.extensions import db
-from . import identity, players
-from .models import PlayerMerge
+from ..platform.database import db
+from . import players
+from .models import PlayerMerge, resolve
 
 # A merge of two players, or its undo: "player merge 2", or "new player merge".
 WRITES = Scope("player merge", "merge_id")
@@ -167,7 +167,7 @@ def into(key: str) -> list[PlayerMerge]:
             db.select(PlayerMerge).where(PlayerMerge.undone_at.is_(None)).order_by(PlayerMerge.id)
         )
     )
-    now = identity.resolve({row.from_key: row.into_key for row in rows})
+    now = resolve({row.from_key: row.into_key for row in rows})
     return [row for row in rows if now.get(row.from_key) == key]
 
 

@@ -1,8 +1,9 @@
-"""The season's own table: which players the table said are one person.
+"""The season's own table: which players the table said are one person, and who is who now.
 
 A merge names two players by their keys (`players.player_key`), never a seat: every game keeps
 its seats and names as played, and the season reads a merged player's seats as the player they
-joined (`identity.identities`). An undone merge stays, with when it was undone, so the table's
+joined (`identities`: each merged key and the key of the player they are now, the merges in
+force read in one statement). An undone merge stays, with when it was undone, so the table's
 history of who was said to be whom is kept.
 """
 
@@ -14,7 +15,7 @@ from sqlalchemy import Index, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..games.models import KEY_MAX, NAME_MAX, utcnow
-from ..platform.extensions import db
+from ..platform.database import db
 
 
 class PlayerMerge(db.Model):
@@ -46,3 +47,31 @@ class PlayerMerge(db.Model):
     @property
     def in_force(self) -> bool:
         return self.undone_at is None
+
+
+def identities() -> dict[str, str]:
+    """Each merged player's key -> the key of the player they are now, in one statement.
+
+    Chains resolve to their end ("annie" into "ann", then "ann" into "anne": both are "anne").
+    A merge is refused when it would make a cycle (`merges.merge`); should one be stored anyway
+    (two tablets at once on a database without the merge lock), its players become the one
+    with the least key, so the season is still read the same way every time."""
+    links = db.session.execute(
+        db.select(PlayerMerge.from_key, PlayerMerge.into_key).where(PlayerMerge.undone_at.is_(None))
+    )
+    return resolve(dict(links.all()))
+
+
+def resolve(links: dict[str, str]) -> dict[str, str]:
+    """Each key merged (`links`: merged key -> the key it joined) -> the key at its chain's end."""
+    resolved = {}
+    for start in links:
+        path, key = [start], start
+        while key in links:
+            key = links[key]
+            if key in path:
+                key = min(path[path.index(key) :])
+                break
+            path.append(key)
+        resolved[start] = key
+    return resolved

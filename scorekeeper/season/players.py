@@ -1,4 +1,5 @@
-"""Players across games: who sat where, their figures over the season, and head to head.
+"""Players across games: who sat where, their figures over the season, head to head, and each
+player's rivals read from it (`rivals`).
 
 A player is the same person in every game of this score book when their names share the key
 that keeps look-alikes apart at one table (`names.name_key`, stored with each seat): "Ann",
@@ -32,10 +33,10 @@ from sqlalchemy import case, func
 
 from ..games.models import Game, Player, Round, RoundScore
 from ..games.names import name_key
-from ..platform.extensions import db
-from . import cache, ratings, stamp
+from ..platform.database import db
+from . import ratings, stamp
 from .filters import Filters, in_period
-from .identity import identities
+from .models import identities
 from .ratings import NEW_PLAYER, Rating
 
 # One player's line of one recorded round of a finished game: (game id, round number, seat,
@@ -392,7 +393,7 @@ def current() -> Season:
     """The season now: the one kept in this process while the season's stamp is unchanged
     (one statement), else computed afresh (three more). A page showing several parts of the
     season asks once and hands the season on, so they all show the same one."""
-    return cache.held().get(stamp.read(), _compute)
+    return stamp.held().get(stamp.read(), _compute)
 
 
 def season(chosen: Filters | None = None) -> list[PlayerRecord]:
@@ -498,3 +499,38 @@ def _key_named(players: dict[str, list[Sitting]], name: str, key: str) -> str:
         other for other, sittings in players.items() if any(s.seat_key == key for s in sittings)
     )
     return next(written, None) or next(merged, key)
+
+
+# Fewer finished games together than this say nothing about a rivalry.
+LEAST_GAMES = 3
+
+
+@dataclass(frozen=True)
+class Rivals:
+    """Who the player beats most (`beaten`) and loses to most (`nemesis`): every opponent tied
+    on the count, most games together first; empty when nobody qualifies."""
+
+    beaten: tuple[Opponent, ...]
+    nemesis: tuple[Opponent, ...]
+
+
+def rivals(record: PlayerRecord, least: int = LEAST_GAMES) -> Rivals:
+    """The rivals among the opponents met in at least `least` finished games. Beating someone
+    is finishing a game on a lower total than theirs (a higher place); the same total is
+    neither."""
+    met = [opponent for opponent in record.opponents if opponent.games >= least]
+    return Rivals(_most(met, lambda o: o.lower), _most(met, lambda o: o.their_lower))
+
+
+def _most(opponents: list[Opponent], count) -> tuple[Opponent, ...]:
+    top = max((count(opponent) for opponent in opponents), default=0)
+    if top <= 0:
+        return ()
+    return tuple(opponent for opponent in opponents if count(opponent) == top)
+
+
+def tally(opponent: Opponent) -> str:
+    """ "5–2 in 7 games": games finished above, below, and together; the same total said apart."""
+    level = opponent.games - opponent.lower - opponent.their_lower
+    text = f"{opponent.lower}–{opponent.their_lower} in {opponent.games} games"
+    return text + (f", {level} level" if level else "")

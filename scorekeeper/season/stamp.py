@@ -1,9 +1,15 @@
-"""The season's stamp: one row that changes whenever anything the season shows could change.
+"""The season's stamp: one row that changes whenever anything the season shows could change,
+and the computed season kept per process under the stamp it was computed at.
 
 The season (figures, ratings) is computed from every seat of every game, which takes seconds
-with tens of thousands of games; it is kept per process (`players.current`) under this stamp,
-and computed again only when the stamp read at the start of a request differs from the one it
-was computed under.
+with tens of thousands of games; it is kept per process (`players.current`, `SeasonCache`) under
+this stamp, and computed again only when the stamp read at the start of a request differs from
+the one it was computed under.
+
+One season is kept: the newest. A request whose stamp matches it reads it as it is; otherwise
+one thread computes it again (from the one kept, which lets the ratings carry on where the games
+before are unchanged) while the others wait for it, so a change never makes every thread compute
+at once. Nothing is kept where the database has no stamp.
 
 Why a counter row, and not a stamp from aggregates (the games' count, the largest id, the sum of
 the rounds' versions): an aggregate over every round is not O(1) to read, and a largest id
@@ -27,12 +33,16 @@ reads one snapshot): a change committed in between is computed again at the next
 from __future__ import annotations
 
 import secrets
+import threading
+from collections.abc import Callable, Hashable
+from typing import Any
 
+from flask import Flask, current_app
 from sqlalchemy import BigInteger, String, event, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..games.models import Game, Player, Rename, Round, RoundScore
-from ..platform.extensions import db
+from ..platform.database import db
 from .models import PlayerMerge
 
 # The rows the season reads: a flush that writes any of them changes the stamp at the commit.
@@ -89,3 +99,38 @@ def _count_change(session: Session) -> None:
 def _forget_changes(session: Session, previous) -> None:
     if not previous.nested:
         session.info.pop(CHANGED, None)
+
+
+EXTENSION = "scorekeeper.season"
+
+
+class SeasonCache:
+    """The newest computed season and its stamp, shared by the threads of one process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._stamp: Hashable | None = None
+        self._season: Any = None
+
+    def get(self, stamp: Hashable | None, compute: Callable[[Any], Any]) -> Any:
+        """The season computed at `stamp`: the one kept, or `compute(previous)` kept now."""
+        if stamp is None:
+            return compute(None)
+        with self._lock:
+            if self._season is None or self._stamp != stamp:
+                self._season = compute(self._season)
+                self._stamp = stamp
+            return self._season
+
+    def clear(self) -> None:
+        with self._lock:
+            self._stamp = self._season = None
+
+
+def held() -> SeasonCache:
+    """This app's season cache."""
+    return current_app.extensions[EXTENSION]
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[EXTENSION] = SeasonCache()

@@ -1,44 +1,53 @@
-"""Player pages: everyone who has sat at this table, and one player's season."""
+"""Player pages: everyone who has sat at this table, one player's season, and the merge pages
+(`merges_bp`: "Annie" is "Ann", confirmed, and undone)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from ..games import chart
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from ..games import chart, errors, writeonce
 from ..games.forms import WriteOnceForm
-from . import filters, merges, records, rivals
+from ..platform.formpages import form_page, shown_after_redirect
+from . import filters, merges, records
 from . import players as season
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
-# The columns the players' table sorts by: (heading, how to sort, lowest first?, short heading
-# for a narrow screen).
+
+@dataclass(frozen=True)
+class Column:
+    """A column the players' table sorts by: its heading, how it sorts, whether lowest first
+    by default, and its heading on a narrow screen (`short`, else the heading)."""
+
+    heading: str
+    sort_by: Callable[[season.PlayerRecord], Any]
+    ascending: bool
+    short: str = ""
+
+    @property
+    def narrow(self) -> str:
+        return self.short or self.heading
+
+
 COLUMNS = {
-    "name": ("Player", lambda record: record.key, True, "Player"),
+    "name": Column("Player", lambda record: record.key, True),
     # By the exact conservative rating (μ − 3σ), the best first; the page shows it rounded.
-    "rating": (
-        "Rating",
-        lambda record: record.rating.mu - 3 * record.rating.sigma,
-        False,
-        "Rating",
+    "rating": Column("Rating", lambda record: record.rating.mu - 3 * record.rating.sigma, False),
+    "games": Column("Games", lambda record: record.games, False),
+    "wins": Column("Wins", lambda record: record.wins, False),
+    "win_rate": Column("Win rate", lambda record: record.win_rate, False, "Win %"),
+    "average_total": Column(
+        "Average total", lambda record: _last(record.average_total), True, "Avg total"
     ),
-    "games": ("Games", lambda record: record.games, False, "Games"),
-    "wins": ("Wins", lambda record: record.wins, False, "Wins"),
-    "win_rate": ("Win rate", lambda record: record.win_rate, False, "Win %"),
-    "average_total": (
-        "Average total",
-        lambda record: _last(record.average_total),
-        True,
-        "Avg total",
-    ),
-    "best_total": ("Best total", lambda record: _last(record.best_total), True, "Best"),
-    "rounds_out": ("Rounds out", lambda record: record.rounds_out, False, "Outs"),
-    "cut_bonuses": ("Cut bonuses", lambda record: record.cut_bonuses, False, "Cuts"),
-    "average_penalty": (
-        "Average penalty",
-        lambda record: _last(record.average_penalty),
-        True,
-        "Avg pen",
+    "best_total": Column("Best total", lambda record: _last(record.best_total), True, "Best"),
+    "rounds_out": Column("Rounds out", lambda record: record.rounds_out, False, "Outs"),
+    "cut_bonuses": Column("Cut bonuses", lambda record: record.cut_bonuses, False, "Cuts"),
+    "average_penalty": Column(
+        "Average penalty", lambda record: _last(record.average_penalty), True, "Avg pen"
     ),
 }
 
@@ -79,13 +88,13 @@ def list_players():
     sort = request.args.get("sort", DEFAULT_SORT)
     if sort not in COLUMNS:
         sort = DEFAULT_SORT
-    _, key, ascending, _ = COLUMNS[sort]
+    column = COLUMNS[sort]
     order = request.args.get("order")
     if order not in ("asc", "desc"):
-        order = "asc" if ascending else "desc"
+        order = "asc" if column.ascending else "desc"
     chosen, problems = _filters()
     listed = [] if problems else sorted(season.season(chosen), key=lambda record: record.key)
-    listed.sort(key=key, reverse=order == "desc")
+    listed.sort(key=column.sort_by, reverse=order == "desc")
     return _filtered_page(
         "list.html", chosen, problems, records=listed, columns=COLUMNS, sort=sort, order=order
     )
@@ -137,8 +146,8 @@ def show_player(name: str):
         record=record,
         over_time=over_time,
         held=held,
-        rivals=rivals.rivals(record),
-        tally=rivals.tally,
+        rivals=season.rivals(record),
+        tally=season.tally,
         rating_trend=_rating_trend(record),
         undos=[(row, WriteOnceForm()) for row in merges.into(record.key)],
     )
@@ -197,3 +206,66 @@ def _merged_away(record: season.PlayerRecord, name: str) -> bool:
         for sitting in record.sittings
     )
     return merged and any(sitting.seat_key == record.key for sitting in record.sittings)
+
+
+# The merge pages: "Annie" is "Ann", asked on a player's page, confirmed, and undone. A player's
+# page picks the other player; the confirmation says what will happen ("Annie's 12 games become
+# Ann's: Ann will have 30 games") or every reason it cannot; its post merges once (`write_once`,
+# the form's token), and the merged-into player's page offers the undo. No edit key is asked
+# for: a merge changes no game (see `merges`).
+merges_bp = Blueprint("player_merges", __name__, url_prefix="/players/merges")
+shown_after_redirect(merges_bp)
+
+
+@merges_bp.route("/new", methods=["GET", "POST"])
+@writeonce.write_once(scope=merges.WRITES)
+def new():
+    """`?from=Annie&into=Ann`: what merging Annie into Ann does, and the button that does it;
+    or every problem (nobody of that name, one player already, a game both sat in)."""
+    from_name = request.args.get("from", "")
+    into_name = request.args.get("into", "")
+    form = WriteOnceForm()
+    proposal = merges.propose(from_name, into_name)
+    problems = list(proposal.problems)
+    if not problems and form.validate_on_submit():
+        try:
+            row = merges.merge(from_name, into_name)
+        except merges.MergeRefused as refused:
+            problems = [refused.message]  # changed meanwhile on another device
+        else:
+            flash(
+                f"{row.from_name}'s {_games(proposal.source.games)} became {row.into_name}'s: "
+                f"{row.into_name} has {_games(proposal.games_after)}. "
+                "Every game keeps the names as played."
+            )
+            return redirect(player_url(row.into_name), 303)
+    page = render_template(
+        "season/merge.html",
+        proposal=proposal,
+        problems=problems,
+        from_name=from_name,
+        into_name=into_name,
+        form=form,
+    )
+    return form_page(page)
+
+
+@merges_bp.post("/<int:merge_id>/undo")
+@writeonce.write_once(scope=merges.WRITES)
+def undo(merge_id: int):
+    """Undo a merge: the two players are counted apart again, exactly as before it."""
+    form = WriteOnceForm()
+    if not form.validate_on_submit():
+        abort(400, description="the undo's form was not complete: open the player's page again")
+    row = merges.get(merge_id)
+    try:
+        merges.undo(merge_id)
+    except errors.Conflict as refused:
+        flash(f"{refused.message}.", "error")
+        return redirect(player_url(row.into_name), 303)
+    flash(f"{row.from_name} is counted apart from {row.into_name} again.")
+    return redirect(player_url(row.into_name), 303)
+
+
+def _games(count: int) -> str:
+    return f"{count} game{'' if count == 1 else 's'}"

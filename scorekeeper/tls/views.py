@@ -2,14 +2,21 @@
 trust the score book's own certificate authority. The page shows the tablet's own system's
 steps, the downloads (the certificate as DER and PEM, and a profile for iPadOS and iOS), the
 certificate's fingerprint, and a Check that asks the secure address whether this tablet now
-reaches it without a warning."""
+reaches it without a warning.
+
+Only the certificate is read (`certificates.read_authority`): the key beside it (`ca.key`) never
+leaves the machine."""
 
 from __future__ import annotations
+
+import plistlib
+import uuid
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from ..platform import security
-from . import addresses, certificates, downloads, folder
+from . import addresses, certificates, folder
+from .certificates import ORGANISATION, Authority
 
 bp = Blueprint("trust", __name__)
 
@@ -23,6 +30,11 @@ DOWNLOADS = {
     "scorekeeper-ca.pem": "application/x-pem-file",
     "scorekeeper.mobileconfig": "application/x-apple-aspen-config",
 }
+DISPLAY_NAME = ORGANISATION
+PROFILE_IDENTIFIER = "lan.scorekeeper.trust"
+# The namespace of the profile's UUIDs: the same certificate always gives the same profile, so
+# installing it again replaces the one installed rather than adding a second.
+PROFILE_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_DNS, "trust.scorekeeper.lan")
 
 
 @bp.record_once
@@ -85,7 +97,7 @@ def download(name: str):
     elif name.endswith(".pem"):
         body = found.pem
     else:
-        body = downloads.mobileconfig(found)
+        body = mobileconfig(found)
     response = Response(body, mimetype=DOWNLOADS[name])
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     response.headers["Cache-Control"] = "no-cache"
@@ -108,3 +120,34 @@ def check():
     response.headers["Access-Control-Allow-Origin"] = "*"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def mobileconfig(authority: Authority) -> bytes:
+    """An unsigned configuration profile holding the certificate as one root payload, which
+    Safari hands to Settings → Profile Downloaded; its UUIDs come from the fingerprint."""
+    profile_uuid = uuid.uuid5(PROFILE_NAMESPACE, authority.fingerprint)
+    payload_uuid = uuid.uuid5(PROFILE_NAMESPACE, "root:" + authority.fingerprint)
+    profile = {
+        "PayloadType": "Configuration",
+        "PayloadVersion": 1,
+        "PayloadIdentifier": PROFILE_IDENTIFIER,
+        "PayloadUUID": str(profile_uuid).upper(),
+        "PayloadDisplayName": DISPLAY_NAME,
+        "PayloadDescription": (
+            "Lets this tablet open the score book's secure address on the home network."
+        ),
+        "PayloadOrganization": DISPLAY_NAME,
+        "PayloadRemovalDisallowed": False,
+        "PayloadContent": [
+            {
+                "PayloadType": "com.apple.security.root",
+                "PayloadVersion": 1,
+                "PayloadIdentifier": f"{PROFILE_IDENTIFIER}.root",
+                "PayloadUUID": str(payload_uuid).upper(),
+                "PayloadDisplayName": authority.subject,
+                "PayloadCertificateFileName": "scorekeeper-ca.crt",
+                "PayloadContent": authority.der,
+            }
+        ],
+    }
+    return plistlib.dumps(profile, fmt=plistlib.FMT_XML)

@@ -556,7 +556,7 @@ def test_a_round_recorded_again_never_reuses_a_version(client, game):
 
 def test_a_round_that_fails_half_way_stores_nothing(client, app, game):
     """All or nothing: the fourth player's line fails to save, so the round is not saved at all."""
-    from scorekeeper.platform.extensions import db
+    from scorekeeper.platform.database import db
 
     with app.app_context(), db.engine.begin() as connection:
         if connection.dialect.name == "sqlite":
@@ -588,7 +588,7 @@ def test_a_round_that_fails_half_way_stores_nothing(client, app, game):
 def test_a_busy_database_is_503_json(client, game, monkeypatch):
     from sqlalchemy.exc import OperationalError
 
-    from scorekeeper.platform.extensions import db
+    from scorekeeper.platform.database import db
 
     def locked():
         raise OperationalError("COMMIT", {}, Exception("database is locked"))

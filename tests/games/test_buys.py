@@ -8,7 +8,7 @@ import re
 
 from scorekeeper.games import buys, ledger, transfer
 from scorekeeper.games.models import Game
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.referee.house_rules import SMITH
 from tests.support.book import new_game
 

@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
-from scorekeeper.games import formerly, transfer
+from scorekeeper.games import transfer
+from scorekeeper.games.exportformat import FORMAT_1_PROFILES
 from scorekeeper.games.models import Game
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules.presets import LIVERPOOL, PRESETS
 from scorekeeper.rules.ruleset import RuleSet
 from tests.support.book import new_game, play_rounds, record
@@ -293,8 +294,8 @@ def test_format_1_profiles_are_the_migrations_frozen_documents():
     spec = importlib.util.spec_from_file_location("game_rules_revision", path)
     revision = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(revision)
-    assert revision.FROZEN == formerly.PROFILES
-    assert set(formerly.PROFILES) == {"liverpool", "contract", "online", "family", "shanghai"}
+    assert revision.FROZEN == FORMAT_1_PROFILES
+    assert set(FORMAT_1_PROFILES) == {"liverpool", "contract", "online", "family", "shanghai"}
 
 
 # --- Whatever the rules hold, never a 500 -----------------------------------------------------

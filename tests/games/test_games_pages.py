@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.games.models import Game, Round
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules.presets import LIVERPOOL
 from tests.support.book import new_game, play_rounds, record_page, round_form, start
 from tests.support.config import TEST_CONFIG

@@ -10,7 +10,7 @@ from scorekeeper import create_app
 from scorekeeper.games import errors, ledger, service
 from scorekeeper.games.models import Game, Round, RoundChange, RoundScore
 from scorekeeper.games.service import RoundEntry
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support import book as through_the_api
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES

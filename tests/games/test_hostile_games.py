@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import create_app
 from scorekeeper.platform import database
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules.presets import PRESETS
 from scorekeeper.rules.ruleset import RuleSet
 from tests.support.book import new_game, record

@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 from scorekeeper.games.names import clean_name, kept_as_played, name_key, seat_keys
 from scorekeeper.platform import database
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.apps import app_on
 from tests.support.book import new_game
 

@@ -92,7 +92,7 @@ def test_cache_forgets_the_oldest_page():
 
 def test_a_change_from_another_process_is_seen_once_the_stamp_expires(app, client):
     """Writes this process does not make (a second server, a command) show within STAMP_SECONDS."""
-    from scorekeeper.platform.extensions import db
+    from scorekeeper.platform.database import db
 
     game_id = start(client)
     record_page(client, game_id, out="Cat", Ann="K", Bob="7", Dan="JK")

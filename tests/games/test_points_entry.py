@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 from scorekeeper.games import transfer
 from scorekeeper.platform import database
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.scoring import LeftoverError, most_points, score_round
 from tests.support.apps import app_on

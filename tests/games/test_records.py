@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from scorekeeper.games.models import Game
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.season.filters import FilterError, Filters, parse
 from tests.support.book import game_with_stored_names, new_game, play_rounds
 from tests.support.games import FlaskSender

@@ -11,7 +11,7 @@ import pytest
 from scorekeeper.games import errors
 from scorekeeper.games.forms import round_form
 from scorekeeper.games.models import Game
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules.presets import LIVERPOOL, SHANGHAI
 from scorekeeper.rules.scoring import most_points
 from tests.support.book import start

@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.games import exportformat, transfer
 from scorekeeper.games.models import Game, Player
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules.presets import LIVERPOOL
 from tests.support.book import new_game, play_rounds
 from tests.support.games import handed_key

@@ -22,7 +22,7 @@ from scorekeeper.games.errors import ImportRefused
 from scorekeeper.games.models import Game, RoundChange, utcnow
 from scorekeeper.games.service import RoundEntry
 from scorekeeper.games.snapshot import RoundSnapshot
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.names import NAMES
 
 LEGACY = Path(__file__).parents[1] / "database" / "legacy-v0.sqlite"

@@ -13,7 +13,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.games import transfer
 from scorekeeper.games.errors import ImportRefused
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.book import new_game, play_rounds, record, record_page, start
 from tests.support.config import TEST_CONFIG
 

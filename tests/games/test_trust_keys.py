@@ -18,7 +18,7 @@ from itsdangerous import Signer
 from scorekeeper import create_app
 from scorekeeper.games import keys
 from scorekeeper.games.models import Game, Round
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.book import new_game, start
 from tests.support.config import TEST_CONFIG
 from tests.support.games import handed_key, held_key, keys_in

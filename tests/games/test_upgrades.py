@@ -22,7 +22,7 @@ from sqlalchemy import MetaData
 from scorekeeper.games import buys, transfer
 from scorekeeper.games.models import Game
 from scorekeeper.platform import database
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.season import players as season
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds, record

@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.games import writeonce
 from scorekeeper.games.models import Game, Round, RoundChange, WriteOnce, utcnow
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.book import new_game as book_game
 from tests.support.book import play_rounds
 from tests.support.games import Game as Started

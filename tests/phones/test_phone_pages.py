@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.phones.models import PhoneHand
 from scorekeeper.platform import qr
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.book import start
 from tests.support.names import NAMES
 

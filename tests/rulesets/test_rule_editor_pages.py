@@ -8,7 +8,7 @@ import html
 import re
 
 from scorekeeper.games.models import Game
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules import PRESETS
 from tests.support.browserform import changed, fields_of
 from tests.support.names import NAMES

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.games.models import WriteOnce
 from scorekeeper.platform import qr
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules import RuleSet, sharing
 from scorekeeper.rules.presets import PRESETS
 from scorekeeper.rulesets.models import SavedRuleSet

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.games.names import name_key
 from scorekeeper.platform import database
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules.presets import PRESETS
 from scorekeeper.rulesets import service as rulesets
 from tests.support.apps import app_on

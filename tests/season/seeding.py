@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from scorekeeper.games import gamelist, service, tablefixes
 from scorekeeper.games.models import Game
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 
 PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lee")
 

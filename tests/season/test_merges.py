@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from scorekeeper.games.models import Game, Player
 from scorekeeper.platform import database
-from scorekeeper.platform.extensions import db
-from scorekeeper.season import identity
+from scorekeeper.platform.database import db
+from scorekeeper.season import models
 from scorekeeper.season import players as season
 from scorekeeper.season.models import PlayerMerge
 from tests.support.apps import app_on
@@ -141,7 +141,7 @@ def test_a_chain_resolves_to_its_end(client):
     assert merge(client, "Annie", "Ann").status_code == 201
     assert merge(client, "Ann", "Anna").status_code == 201
     with client.application.app_context():
-        assert identity.identities() == {"annie": "anna", "ann": "anna"}
+        assert models.identities() == {"annie": "anna", "ann": "anna"}
         found = season.find_player("Annie")
     assert found.name == "Anna" and sorted(found.also_played_as) == ["Ann", "Annie"]
     # 4 games: A 0 (won), B 35, C 0 (won), Anna's 35 → 70 / 4 = 17.5.
@@ -157,8 +157,8 @@ def test_a_chain_resolves_to_its_end(client):
 
 def test_a_stored_cycle_still_reads_as_one_player(client):
     """Refused by the API; should one be stored anyway, the season still reads the same way."""
-    assert identity.resolve({"b": "a", "a": "b"}) == {"a": "a", "b": "a"}
-    assert identity.resolve({"x": "b", "b": "c", "c": "b"}) == {"x": "b", "b": "b", "c": "b"}
+    assert models.resolve({"b": "a", "a": "b"}) == {"a": "a", "b": "a"}
+    assert models.resolve({"x": "b", "b": "c", "c": "b"}) == {"x": "b", "b": "b", "c": "b"}
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.games import gamelist, service, tablefixes, transfer
 from scorekeeper.games.models import Game
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.season import stamp
 from tests.season.seeding import entry, play_game
 from tests.support.apps import app_on

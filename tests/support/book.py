@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from scorekeeper.games.models import Player
 from scorekeeper.games.names import name_key
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support import games
 from tests.support.games import FlaskSender, Game, Round
 from tests.support.names import NAMES

@@ -90,7 +90,7 @@ def _migrate(url: str, folder: Path) -> None:
     """Bring the database at `url` to the newest revision, through the migrations, and let go of
     every connection to it."""
     from scorekeeper import create_app
-    from scorekeeper.platform.extensions import db
+    from scorekeeper.platform.database import db
 
     config = {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url, "UPGRADE_ON_START": True}
     config["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": NullPool}

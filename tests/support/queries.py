@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import event
 
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 
 
 @contextmanager

@@ -129,7 +129,7 @@ def feature_of(name: str) -> str | None:
 
 def is_pages_or_api(name: str) -> bool:
     """A feature's requests answered: its pages (`views`, `pages`) or its JSON `api`."""
-    return any(part in {"views", "pages", "api", "mergeviews"} for part in name.split(".")[2:])
+    return any(part in {"views", "pages", "api"} for part in name.split(".")[2:])
 
 
 def test_no_feature_imports_another_features_pages_or_api():

@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.games import transfer
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from scorekeeper.rules import sharing
 from scorekeeper.rules.presets import LIVERPOOL, PRESETS
 from scorekeeper.rules.ruleset import RuleSet

@@ -6,7 +6,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.platform import database
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.config import TEST_CONFIG
 
 # These build the app from its defaults alone, and the default database is a SQLite file in the

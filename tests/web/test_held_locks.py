@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from scorekeeper import create_app
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.book import new_game
 from tests.support.config import ENGINE, TEST_CONFIG, is_sqlite
 from tests.support.forms import read_form

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from scorekeeper.games.models import Game
 from scorekeeper.games.sheetrows import template_text
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.saved import SMITH, save_ruleset, smith_document
 
 

@@ -17,7 +17,7 @@ import pytest
 from scorekeeper.games.models import Game as GameRow
 from scorekeeper.games.models import WriteOnce
 from scorekeeper.platform import settings
-from scorekeeper.platform.extensions import db
+from scorekeeper.platform.database import db
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds
 from tests.support.config import RAISED_LIMITS, TEST_CONFIG

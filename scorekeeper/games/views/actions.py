@@ -20,10 +20,10 @@ from flask import (
 
 from ...platform import limits
 from ...platform.formpages import attachment, form_page, shown_after_redirect
-from .. import errors, gamelist, keys, ledger, rematch, sheets, tablefixes, transfer, writeonce
+from .. import errors, gamelist, keys, ledger, service, sheets, tablefixes, transfer, writeonce
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
-from .pages import started
+from . import started
 
 bp = Blueprint("game_actions", __name__, url_prefix="/games/<int:game_id>")
 shown_after_redirect(bp)
@@ -188,7 +188,7 @@ def play_again(game_id: int):
     error = None
     if form.validate_on_submit():
         try:
-            new_game, key = rematch.rematch(game)
+            new_game, key = service.rematch(game)
         except errors.ScorebookError as refused:
             error = refused.message
         else:
@@ -200,7 +200,7 @@ def play_again(game_id: int):
         "games/rematch.html",
         game=game,
         form=form,
-        coming=rematch.coming(game),
+        coming=service.coming(game),
         error=error,
     )
 

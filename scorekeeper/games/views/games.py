@@ -23,7 +23,7 @@ from ...platform.formpages import answer_script_posts, form_page, shown_after_re
 from ...platform.network import on_loopback
 from .. import buys, chart, errors, gamelist, keys, ledger, newgame, pagecache, summary, writeonce
 from ..forms import EVERY_PRESET_SEATS
-from .pages import NEW_GAME_DRAFT, draft_saved, drafts_saved_before, started
+from . import NEW_GAME_DRAFT, draft_saved, drafts_saved_before, started
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 bp.after_request(answer_script_posts)

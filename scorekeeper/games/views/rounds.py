@@ -23,7 +23,7 @@ from ...platform.formpages import answer_script_posts, form_page, shown_after_re
 from .. import errors, keys, ledger, service, writeonce
 from ..forms import UndoForm, form_context, round_form
 from ..snapshot import RoundSnapshot
-from .pages import draft_saved
+from . import draft_saved
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
 bp.after_request(answer_script_posts)

@@ -9,7 +9,7 @@ from ...platform import limits
 from ...platform.formpages import form_page
 from ...rules.verdict import sentence
 from .. import errors, papersheets, writeonce
-from ..sheetforms import ImportForm, SheetForm, chosen_rules
+from ..forms import ImportForm, SheetForm, chosen_rules
 from ..sheetrows import template_text
 
 bp = Blueprint("paper_sheets", __name__, url_prefix="/games/import-sheet")
