@@ -4,6 +4,7 @@ problems, then import, with nothing axe-core finds on the way."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from scorekeeper.games.sheetrows import template_text
 from tests.support.tablet import axe_violations
@@ -22,12 +23,13 @@ def test_a_sheet_is_previewed_then_imported(page, axe_source, tmp_path):
         template_text().replace("round,3,,10,", "round,3,,ten,")
     )
     page.get_by_role("button", name="Preview").click()
+    # The preview is a new page: wait for it (a count taken at once may read the page before).
     problems = page.locator(".sheet-problems li")
-    assert problems.count() == 1
+    expect(problems).to_have_count(1)
     assert (
         problems.first.inner_text() == "Row 10, column D (Ann): must be a whole number, not 'ten'"
     )
-    assert page.locator("#import-form").count() == 0
+    expect(page.locator("#import-form")).to_have_count(0)
     assert axe_violations(page, axe_source) == []
 
     # The template as downloaded, from a file.
@@ -38,7 +40,7 @@ def test_a_sheet_is_previewed_then_imported(page, axe_source, tmp_path):
     page.get_by_role("button", name="Preview").click()
     assert page.locator("#preview-title").inner_text() == "2 games to import"
     rows = page.locator(".sheet-games tbody tr")
-    assert rows.count() == 2
+    expect(rows).to_have_count(2)
     assert "Ann 70, Bob 195, Cat 265, Dan 235" in rows.nth(0).inner_text()
     assert "ended early after round 4 of 7" in rows.nth(1).inner_text()
     assert axe_violations(page, axe_source) == []
@@ -53,4 +55,4 @@ def test_a_sheet_is_previewed_then_imported(page, axe_source, tmp_path):
     assert "from a paper sheet" in page.locator("#summary .kicker").inner_text()
     assert axe_violations(page, axe_source) == []
     page.goto("/games/")
-    assert page.locator(".badge.from-sheet").count() == 2
+    expect(page.locator(".badge.from-sheet")).to_have_count(2)
