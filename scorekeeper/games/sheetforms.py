@@ -15,7 +15,8 @@ from .forms import WriteOnceForm
 
 def chosen_rules(value: str | None) -> RuleSet | None:
     """The rules a picker's value names (`liverpool`, `ruleset:3`), or None for no such choice."""
-    return next((c.rules for c in rulechoice.choices() if c.value == value), None)
+    chosen = rulechoice.offered(value)
+    return chosen.rules if chosen is not None else None
 
 
 class SheetForm(FlaskForm):
