@@ -12,7 +12,8 @@ from flask import g, jsonify, request, url_for
 
 from ..platform import limits
 from ..platform.http import ApiError, blueprint, field, json_body
-from ..rules import RulesError
+from ..rules import RulesError, RuleSetError
+from ..rulesets import choice as rulechoice
 from ..rulesets import service as rulesets
 from . import answers, errors, gamelist, keys, ledger, names, service, tablefixes, writeonce
 from .models import Game
@@ -52,11 +53,11 @@ def create_game():
     if not all(isinstance(name, str) for name in players):
         raise ApiError("'players' must be a list of names, each one text")
     first_dealer = field(data, "first_dealer", str, required=False)
-    saved = _saved_asked(data)
-    rules = saved.rule_set if saved is not None else _rules_asked(data)
+    chosen = _chosen_asked(data)
+    rules = chosen.rules if chosen is not None else _rules_asked(data)
     answer = _new_game(*service.create_game(players, rules, first_dealer))
-    if saved is not None:
-        rulesets.mark_used(saved.id)
+    if chosen is not None and chosen.saved is not None:
+        rulesets.mark_used(chosen.saved)
     return answer
 
 
@@ -69,7 +70,28 @@ def _rules_asked(data: dict[str, Any]) -> Any:
     return data.get("rules")  # anything else is refused by the rules' reader, every problem named
 
 
-def _saved_asked(data: dict[str, Any]):
+def _chosen_asked(data: dict[str, Any]) -> rulechoice.Chosen | None:
+    """The rules `"ruleset"` names, or `"rules"` as a page's picker would name them
+    (`ruleset:<id>`, `code:<share code>`, `game:<id>`, a preset's key); None for any other
+    request, whose rules the rules' reader reads. A damaged share code is refused naming the
+    problem, a saved rule set that is not there under the field that names it."""
+    saved = _saved_asked(data)
+    value = data.get("rules")
+    if saved is not None or "profile" in data or not isinstance(value, str):
+        return saved
+    try:
+        return rulechoice.named(value)
+    except errors.NoSuchRuleSet as error:
+        raise _no_saved(error, "rules") from None
+    except RuleSetError as error:
+        raise errors.RulesRefused(str(error), error.problems) from None
+
+
+def _no_saved(error: errors.NoSuchRuleSet, name: str) -> errors.FieldRefused:
+    return errors.FieldRefused(f"{error.message}: GET /api/rulesets lists the saved ones", name)
+
+
+def _saved_asked(data: dict[str, Any]) -> rulechoice.Chosen | None:
     """The saved rule set `"ruleset"` names (by id), whose document the game copies; None when
     the request gives none. With `"rules"` or `"profile"` as well it is refused: one set of
     rules, said once."""
@@ -81,11 +103,9 @@ def _saved_asked(data: dict[str, Any]):
             "give the rules once: 'ruleset' (a saved rule set's id) or 'rules', not both"
         )
     try:
-        return rulesets.get(ruleset_id)
+        return rulechoice.saved(ruleset_id)
     except errors.NoSuchRuleSet as error:
-        raise errors.FieldRefused(
-            f"{error.message}: GET /api/rulesets lists the saved ones", "ruleset"
-        ) from None
+        raise _no_saved(error, "ruleset") from None
 
 
 def _new_game(game: Game, key: str):

@@ -125,12 +125,12 @@ class NewGameForm(WriteOnceForm):
         validators=[InputRequired("Pick the first dealer, or draw at random.")],
     )
 
-    def __init__(self, *args: Any, choices: list[rulechoice.Choice], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, choices: list[rulechoice.Chosen], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.choices = {choice.value: choice for choice in choices}
         self.rules.choices = [rules_option(c.value, c.rules, c.label) for c in choices]
 
-    def choice(self) -> rulechoice.Choice:
+    def choice(self) -> rulechoice.Chosen:
         """The choice picked (one of them after validation; the default one before)."""
         return self.choices.get(self.rules.data) or self.choices[rulechoice.default_choice()]
 
@@ -533,7 +533,8 @@ def pack_copies(rules, players: int) -> dict[str, int]:
 
 def chosen_rules(value: str | None) -> RuleSet | None:
     """The rules a picker's value names (`liverpool`, `ruleset:3`), or None for no such choice."""
-    return next((c.rules for c in rulechoice.choices() if c.value == value), None)
+    chosen = rulechoice.offered(value)
+    return chosen.rules if chosen is not None else None
 
 
 class SheetForm(FlaskForm):

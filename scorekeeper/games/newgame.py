@@ -13,7 +13,7 @@ from typing import Any
 from flask import request, url_for
 
 from ..platform.database import db
-from ..rules import RuleSet, RuleSetError, sharing
+from ..rules import RuleSet
 from ..rules.verdict import sentence as capitalised
 from ..rulesets import choice as rulechoice
 from ..rulesets import service as rulesets
@@ -21,16 +21,6 @@ from ..rulesets.forms import RuleSetForm
 from . import errors, service
 from .forms import NewGameForm
 from .models import Game, Player
-
-
-def shared_rules(code: str) -> RuleSet | None:
-    """The rule set a shared code carries; None for none or a damaged one."""
-    if not code:
-        return None
-    try:
-        return sharing.from_code(code)
-    except RuleSetError:
-        return None
 
 
 @dataclass
@@ -49,13 +39,16 @@ class NewGame:
 
     @classmethod
     def from_request(cls) -> NewGame:
-        code = request.values.get("shared_code") or request.args.get("rules", "")
-        shared = shared_rules(code)
+        posted = request.values.get("shared_code")
+        if posted:
+            shared = rulechoice.shared_or_none(posted)
+        else:
+            shared = rulechoice.link_code(request.args.get("rules", ""))
         choices = rulechoice.choices(shared)
         form = NewGameForm(choices=choices)
         documents = {choice.value: choice.rules.to_json() for choice in choices}
         if request.method != "POST":
-            form.shared_code.data = code if shared is not None else ""
+            form.shared_code.data = shared.code if shared is not None else ""
             form.rules.data = _preselected(form, shared)
             form.filled_from.data = form.rules.data
             editor = RuleSetForm.of(form.choice().rules)
@@ -168,13 +161,17 @@ def sentence(message: str) -> str:
     return message if message.endswith(".") else message + "."
 
 
-def _preselected(form: NewGameForm, shared: RuleSet | None) -> str:
+def _preselected(form: NewGameForm, shared: rulechoice.Chosen | None) -> str:
+    """The choice the address names: the shared rule set it opened, `?ruleset=<id>`, or
+    `?rules=` a preset's key or `ruleset:<id>`; else the default (an unknown one is ignored)."""
     if shared is not None:
         return rulechoice.SHARED
-    saved = request.args.get("ruleset", "")
-    value = f"{rulechoice.SAVED}{saved}"
-    if value in form.choices:
-        return value
+    for value in (
+        f"{rulechoice.SAVED}{request.args.get('ruleset', '')}",
+        request.args.get("rules"),
+    ):
+        if value in form.choices:
+            return value
     return rulechoice.default_choice()
 
 
@@ -188,8 +185,8 @@ def start(setup: NewGame) -> tuple[Game, str]:
         rules = rules.renamed(name)
         rulesets.save(rules, name)
     game, key = service.create_game(form.player_names(), rules, form.dealer_seat())
-    if chosen.saved_id is not None and rules is chosen.rules:
-        rulesets.mark_used(chosen.saved_id)
+    if chosen.saved is not None and rules is chosen.rules:
+        rulesets.mark_used(chosen.saved)
     return game, key
 
 

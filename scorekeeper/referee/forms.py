@@ -66,14 +66,15 @@ def round_choices(rules: RuleSet) -> list[SelectChoice]:
 
 
 def rules_choices(
-    rules: RuleSet, from_game: bool, saved: list[tuple[str, str]] = ()
+    rules: RuleSet, from_game: bool, offered: list[tuple[str, str]] = ()
 ) -> list[SelectChoice]:
-    """The presets and then the table's saved rule sets (`saved`: value and name, most recent
-    first), or only the game's own rules when the page was opened from a game."""
+    """The presets and then the other choices `offered` (value and label: a shared rule set,
+    the table's saved ones, most recent first), or only the game's own rules when the page was
+    opened from a game."""
     if from_game:
         return [option(GAME_RULES, f"{rules.label} (this game's rules)")]
     presets = [option(key, preset.label) for key, preset in PRESETS.items()]
-    return [*presets, *(option(value, f"{name} (our table's rules)") for value, name in saved)]
+    return [*presets, *(option(value, label) for value, label in offered)]
 
 
 def seat_choices(seats: list[str]) -> list[SelectChoice]:
@@ -122,13 +123,13 @@ class RulesCheckForm(FlaskForm):
         *args: Any,
         rules: RuleSet,
         from_game: bool = False,
-        saved: list[tuple[str, str]] = (),
+        offered: list[tuple[str, str]] = (),
         seats: list[str] | None = None,
         players: int = 4,
         **kwargs: Any,
     ):
         super().__init__(*args, **kwargs)
-        self.rules.choices = rules_choices(rules, from_game, saved)
+        self.rules.choices = rules_choices(rules, from_game, offered)
         self.round.choices = round_choices(rules)
         choices = seat_choices(seats or [f"Seat {n + 1}" for n in range(players)])
         self.active.choices = choices

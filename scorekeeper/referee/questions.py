@@ -27,7 +27,7 @@ from ..rules.rulewords import applied
 from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
 from ..rules.solver import solve_opening
 from ..rules.table import check_layoff, check_swap
-from ..rulesets import service as rulesets
+from ..rulesets import choice as rulechoice
 from .buys import bought
 from .forms import BUYS_FIELDS
 
@@ -66,15 +66,27 @@ def asked_ruleset(data: Data) -> RuleSet | None:
     if ruleset_id is None:
         return None
     try:
-        return rulesets.get(ruleset_id).rule_set
+        return rulechoice.saved(ruleset_id).rules
     except NoSuchRuleSet as missing:
         raise ApiError(str(missing), 404) from None
 
 
+def named_rules(value: str) -> rulechoice.Chosen | None:
+    """The rules `"rules"` names as a page's picker would (`ruleset:<id>`, `code:<code>`,
+    `game:<id>`, a preset's key), or None for another value (a preset's name in any case, a
+    document's text); 404 for a saved rule set or game that is not there, and a damaged share
+    code is refused naming the problem."""
+    try:
+        return rulechoice.named(value)
+    except (NoSuchRuleSet, NoSuchGame) as missing:
+        raise ApiError(str(missing), 404) from None
+
+
 def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
-    """The rules a question is asked under: `"rules"` (a preset's name or a document),
-    `"profile"` (a preset's name), a saved rule set (`"ruleset"`: its id) or the stored rules
-    of `"game"`; liverpool when none."""
+    """The rules a question is asked under: `"rules"` (a preset's name, a document, or a value
+    a page's picker sends: `ruleset:<id>`, `code:<share code>`, `game:<id>`), `"profile"` (a
+    preset's name), a saved rule set (`"ruleset"`: its id) or the stored rules of `"game"`;
+    liverpool when none."""
     given = [name for name in RULES_FIELDS if data.get(name) is not None]
     if len(given) > 1:
         raise InputError(
@@ -95,6 +107,9 @@ def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
                     "rules": f"a preset's name ({', '.join(PRESETS)}) or a document, not {_kind(value)}"
                 },
             )
+        chosen = named_rules(value) if isinstance(value, str) else None
+        if chosen is not None:
+            return chosen.rules, chosen.game
         return get_rules(value), None
     return get_rules(field(data, "profile", str, required=False)), None
 

@@ -12,11 +12,13 @@ from ..games.forms import sentence
 from ..games.models import Game
 from ..rules import RulesError
 from ..rules.buying import seat_labels
-from ..rules.presets import DEFAULT_RULES, PRESETS
+from ..rules.presets import PRESETS
 from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
 from ..rules.ruleset import RuleSet
 from ..rules.seating import contract_of
-from . import choice, questions
+from ..rulesets import choice as rulechoice
+from ..rulesets.choice import Chosen
+from . import questions
 from .forms import GAME_RULES, RulesCheckForm, buys_field, seat_item
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
@@ -24,19 +26,30 @@ bp = Blueprint("referee", __name__, url_prefix="/rules")
 
 @dataclass(frozen=True)
 class Context:
-    """What a question assumes: the rules, the round and the table, from a game or as chosen."""
+    """What a question assumes: the rules (a game's, or as chosen), the round and the table."""
 
-    rules: RuleSet
+    chosen: Chosen
     round: int
     players: int
     game: Game | None = None
-    # The saved rule set chosen (its id), when the page was opened alone and one was picked.
-    saved: int | None = None
 
     @property
-    def offered(self) -> list[tuple[str, RuleSet]]:
-        """The saved rule sets the rules field offers beside the presets (none from a game)."""
-        return [] if self.game else choice.saved_choices()
+    def rules(self) -> RuleSet:
+        return self.chosen.rules
+
+    @property
+    def offered(self) -> list[Chosen]:
+        """The choices the rules field offers beside the presets (none from a game): a shared
+        rule set opened by its code, then the table's saved rule sets."""
+        if self.game:
+            return []
+        shared = [self.chosen] if self.chosen.code is not None else []
+        return [*shared, *rulechoice.saved_choices()]
+
+    def offered_labels(self) -> list[tuple[str, str]]:
+        """The rules field's other choices: `Ours (our table's rules)`, `Theirs (shared)`."""
+        whose = {True: "shared", False: "our table's rules"}
+        return [(c.value, f"{c.rules.label} ({whose[c.code is not None]})") for c in self.offered]
 
     @property
     def seats(self) -> list[str]:
@@ -45,12 +58,8 @@ class Context:
 
     @property
     def choice(self) -> str:
-        """The rules field's value: the game's rules, or the preset's key."""
-        if self.game:
-            return GAME_RULES
-        if self.saved is not None:
-            return f"{choice.SAVED}{self.saved}"
-        return self.rules.preset or DEFAULT_RULES.preset
+        """The rules field's value: the game's rules, or the chosen ones' (see `rulechoice`)."""
+        return GAME_RULES if self.game else self.chosen.value
 
     def whose(self) -> str:
         """`Smith family rules · Deal 8 · 5 players`: whose rules a page opened from a game
@@ -85,14 +94,23 @@ class Context:
         return {"game": self.game.id, **query} if self.game else {"rules": self.choice, **query}
 
     def asked(self) -> dict[str, Any]:
-        """How a question names these rules: the game's, or the preset's."""
+        """How a question names these rules: the game's, a saved rule set's, or the value that
+        names them (a preset's key, `code:<code>`)."""
         if self.game:
             return {"game": self.game.id}
-        return {"ruleset": self.saved} if self.saved is not None else {"rules": self.choice}
+        return (
+            {"ruleset": self.chosen.saved}
+            if self.chosen.saved is not None
+            else {"rules": self.choice}
+        )
 
     def script_data(self) -> dict[str, Any]:
         """What the page's script needs of each rules choice: its deals and its table sizes."""
-        choices = {GAME_RULES: self.rules} if self.game else {**PRESETS, **dict(self.offered)}
+        choices = (
+            {GAME_RULES: self.rules}
+            if self.game
+            else {**PRESETS, **{c.value: c.rules for c in self.offered}}
+        )
         return {
             key: {
                 "deals": [f"Round {n}: {contract_of(n, rules)}" for n in rules.deal_numbers],
@@ -114,7 +132,7 @@ def check():
     form = RulesCheckForm(
         rules=context.rules,
         from_game=game is not None,
-        saved=[(value, rules.label) for value, rules in context.offered],
+        offered=context.offered_labels(),
         seats=context.seats,
         players=context.players,
     )
@@ -162,11 +180,11 @@ def reference():
     """R1-R11 in the app's own words, with the questions players ask most, for the rules the
     address names (a preset, a saved or shared rule set, a game's): each setting they change
     from liverpool said beside the text of the rule it changes."""
-    chosen = choice.from_args(request.args)
+    chosen = rulechoice.from_args(request.args)
     return render_template(
         "referee/reference.html",
         chosen=chosen,
-        choices=choice.choices(),
+        choices=rulechoice.choices(),
         changes=changes_by_rule(chosen.rules),
         rules=RULES.values(),
         common=COMMON_QUESTIONS,
@@ -232,16 +250,18 @@ def _context(game: Game | None, values) -> Context:
     A chosen value that does not fit (an unknown preset, a round the rules do not have, more
     players than they allow) is ignored here: the question itself reports it when asked.
     """
-    rules = ledger.rules_of(game) if game else DEFAULT_RULES
+    chosen = rulechoice.of_game(game) if game else rulechoice.DEFAULT
+    rules = chosen.rules
     players = len(game.names) if game else rules.default_players
-    saved = None
     if game is None:
         asked = values.get("rules") or values.get("profile")
         if not asked and values.get("ruleset", type=int) is not None:
-            asked = f"{choice.SAVED}{values.get('ruleset', type=int)}"
-        chosen = choice.pick(asked) if asked and not asked.startswith(("game", "code")) else None
-        if chosen is not None:
-            rules, saved = chosen.rules, chosen.saved
+            asked = f"{rulechoice.SAVED}{values.get('ruleset', type=int)}"
+        if not asked and values.get("code"):
+            asked = f"{rulechoice.CODE}{values['code']}"
+        picked = rulechoice.pick(asked) if asked and not asked.startswith("game") else None
+        if picked is not None:
+            chosen, rules = picked, picked.rules
             players = min(max(players, rules.min_players), rules.max_players)
     round_number = (ledger.next_round(game) or rules.last_deal) if game else 1
     number = values.get("round", type=int)
@@ -250,4 +270,4 @@ def _context(game: Game | None, values) -> Context:
     count = None if game else values.get("players", type=int)
     if count is not None and count in rules.table_sizes:
         players = count
-    return Context(rules, min(round_number, rules.last_deal), players, game, saved)
+    return Context(chosen, min(round_number, rules.last_deal), players, game)

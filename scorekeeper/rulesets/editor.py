@@ -8,7 +8,7 @@ from flask import Blueprint, flash, jsonify, redirect, render_template, request,
 
 from ..games import errors, writeonce
 from ..games.forms import WriteOnceForm
-from ..games.newgame import sentence, shared_rules
+from ..games.newgame import sentence
 from ..platform.formpages import form_page, shown_after_redirect
 from ..rules import PRESETS, RuleSet
 from . import choice
@@ -47,8 +47,8 @@ def check():
     picked = request.form.get("profile")
     rules = form.rule_set() if picked and not form.problems else None
     if rules is not None:
-        shared = shared_rules(request.form.get("shared_code", ""))
-        chosen = {c.value: c for c in choice.choices(shared)}.get(picked)
+        shared = choice.shared_or_none(request.form.get("shared_code", ""))
+        chosen = choice.offered(picked, shared)
         if chosen is not None:
             played = choice.game_rules(rules, chosen)
             found["summary"] = played.summary()
@@ -60,15 +60,14 @@ def starting_rules() -> tuple[RuleSet, str]:
     """The rules a new rule set starts from (`?from=` a preset, `?ruleset=` a saved one,
     `?rules=` a shared code; else the default) and the name it is offered under: none for a
     preset's or a saved set's copy, which need a name of their own."""
-    shared = shared_rules(request.args.get("rules", ""))
+    shared = choice.link_code(request.args.get("rules", ""))
     if shared is not None:
-        return shared, shared.name
+        return shared.rules, shared.rules.name
     saved = request.args.get("ruleset", "")
     if saved.isascii() and saved.isdigit() and len(saved) < 10:
-        try:
-            return rulesets.get(int(saved)).rule_set, ""
-        except errors.NoSuchRuleSet:
-            pass
+        chosen = choice.pick(f"{choice.SAVED}{saved}")
+        if chosen is not None:
+            return chosen.rules, ""
     return PRESETS.get(request.args.get("from", ""), PRESETS["liverpool"]), ""
 
 

@@ -11,7 +11,7 @@ read (a damaged share code) is an error page.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ..games import errors, writeonce
 from ..platform import limits, qr
@@ -19,6 +19,7 @@ from ..platform.formpages import attachment, form_page, shown_after_redirect
 from ..platform.network import on_loopback
 from ..rules import RuleSetError, sharing
 from ..rules.ruleset import RuleSet
+from . import choice
 from . import service as rulesets
 from .forms import ConfirmForm, NameForm, UploadForm
 
@@ -96,7 +97,7 @@ def delete(ruleset_id: int):
 def shared(code: str):
     """A rule set another tablet shared, read out: save it here under a name, or start a game
     with it. A damaged code is a 400 page naming the problem."""
-    rules = opened(code)
+    rules = choice.opened(code).rules
     form = NameForm(name=rules.name)
     if form.validate_on_submit():
         try:
@@ -131,15 +132,6 @@ def upload():
         else:
             return redirect(url_for("rulesets.shared", code=sharing.code(rules)), 303)
     return form_page(render_template("rulesets/upload.html", form=form))
-
-
-def opened(code: str) -> RuleSet:
-    """The rule set a share code holds, or a 400 page naming what is wrong with the code (or
-    every problem of the rules it holds)."""
-    try:
-        return sharing.from_code(code)
-    except RuleSetError as damaged:
-        abort(400, description=str(damaged))
 
 
 def read_file(upload) -> RuleSet:
