@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request
 
-from ..games import errors, writeonce
+from ..games import errors
 from ..games.forms import WriteOnceForm
+from ..platform import writeonce
 from ..platform.formpages import form_page, shown_after_redirect
 from . import merges
 from .views import player_url
