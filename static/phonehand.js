@@ -1,7 +1,7 @@
 /* A player's hand on their own phone: the card pad enters the cards (cards.js reads them as the
  * server does), the penalty shows as they go in (penalty.js), and Send goes by the outbox
  * (outbox.js) so that a phone off the Wi-Fi keeps the send: it waits in localStorage with the
- * form's one-time token (a repeat of it writes once, scorebook/writeonce.py) and goes when the
+ * form's one-time token (a repeat of it writes once, platform/writeonce.py) and goes when the
  * phone is back online, or at the next try, every `data-retry-ms`. The words are the server's
  * (`data-words`). The page works without this script: a plain form. */
 import { CardPad } from "./cardpad.js";

@@ -10,13 +10,16 @@ from __future__ import annotations
 from flask import Flask, current_app, make_response, render_template
 from werkzeug.exceptions import NotFound
 
-from . import api, pagecache, writeonce
+from ..platform import writeonce
+from . import api, keys, pagecache
 from .errors import Missing, NoSuchGame, NotEditor
 from .views import DRAFT_WORDS, actions, games, rounds, sheetimport
 
 
 def init_app(app: Flask) -> None:
-    """Register the score book's pages, its JSON API and its page cache."""
+    """Register the score book's pages, its JSON API, its page cache and what every write-once
+    route shares (its edit keys and refusals)."""
+    writeonce.init_app(app, keys.write_hooks())
     blueprints = (api.bp, games.bp, rounds.bp, actions.bp, sheetimport.bp)
     for blueprint in blueprints:
         app.register_blueprint(blueprint)

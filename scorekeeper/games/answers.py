@@ -8,7 +8,8 @@ from typing import Any
 
 from flask import jsonify
 
-from . import errors, ledger, writeonce
+from ..platform import writeonce
+from . import errors, ledger
 
 
 def answer_errors(blueprint) -> None:

@@ -10,12 +10,12 @@ from typing import Any
 
 from flask import g, jsonify, request, url_for
 
-from ..platform import limits
+from ..platform import limits, writeonce
 from ..platform.http import ApiError, blueprint, field, json_body
 from ..rules import RulesError, RuleSetError
 from ..rulesets import choice as rulechoice
 from ..rulesets import service as rulesets
-from . import answers, errors, gamelist, keys, ledger, names, service, tablefixes, writeonce
+from . import answers, errors, gamelist, keys, ledger, names, service, tablefixes
 from .models import Game
 
 bp = blueprint("api", __name__)
@@ -38,7 +38,7 @@ def list_games():
 
 
 @bp.post("/games")
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 @limits.limited(limits.NEW_GAMES)
 def create_game():
     """`{"players": [...], "rules"?: preset name or document, "first_dealer"?: name}` → 201
@@ -124,7 +124,7 @@ def get_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/rounds")
 @keys.editor_required(scores=False)
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def record_round(game_id: int):
     """Record the next round → 201; `"number"` (optional) → 409 if another device recorded it."""
     game = g.game
@@ -141,7 +141,7 @@ def record_round(game_id: int):
 
 @bp.put("/games/<int:game_id>/rounds/<int:number>")
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def correct_round(game_id: int, number: int):
     """Correct a round at the `"version"` the caller saw → 200; stale → 409 with the round now."""
     game = g.game
@@ -161,7 +161,7 @@ def correct_round(game_id: int, number: int):
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>")
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def undo_round(game_id: int, number: int):
     """Remove the latest round → 200 with the game; earlier or stale (`version`) 409, missing 404."""
     game = g.game
@@ -310,7 +310,7 @@ def _buys(game: Game, data: dict[str, Any]) -> dict[int, Any] | None:
 
 @bp.post("/games/<int:game_id>/renames")
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def rename_players(game_id: int):
     """`{"renames": {"Bbo": "Bob"}}` → 200 with the game; every problem named in one 400, a
     player renamed meanwhile (named by a former name) 409."""
@@ -323,7 +323,7 @@ def rename_players(game_id: int):
 
 @bp.route("/games/<int:game_id>/end", methods=["POST", "DELETE"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def end_game(game_id: int):
     """POST `{"after": 5}`: end the game after its last recorded round (the leaders win) → 200
     with the game, 409 if round 5 is not the last one now; DELETE: take the early end back
@@ -340,7 +340,7 @@ def end_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/rematch")
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 @limits.limited(limits.NEW_GAMES)
 def rematch(game_id: int):
     """Play again with this table → 201 with the new game and its own key; unfinished → 409."""
@@ -349,7 +349,7 @@ def rematch(game_id: int):
 
 @bp.route("/games/<int:game_id>/archive", methods=["POST", "DELETE"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def archive_game(game_id: int):
     """POST: hide the game from both lists (its link still opens it); DELETE: bring it back
     into them. Either → 200 with the game in brief."""
@@ -359,7 +359,7 @@ def archive_game(game_id: int):
 
 @bp.delete("/games/<int:game_id>")
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def delete_game(game_id: int):
     """Delete a game with no recorded round → 204; one with rounds → 409 (archive it instead).
 

@@ -27,6 +27,7 @@ from wtforms.utils import unset_value
 from wtforms.validators import InputRequired, ValidationError
 from wtforms.widgets import NumberInput
 
+from ..platform import writeonce
 from ..rules import RulesError
 from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
@@ -34,7 +35,7 @@ from ..rules.rulewords import players_range
 from ..rules.scoring import most_points
 from ..rules.verdict import sentence
 from ..rulesets import choice as rulechoice
-from . import buys, errors, ledger, names, service, writeonce
+from . import buys, errors, ledger, names, service
 from .models import NAME_MAX, Game, Round
 from .snapshot import RoundSnapshot
 

@@ -18,17 +18,19 @@ from typing import Any
 from flask import Request, Response, current_app, g, request
 from itsdangerous import BadSignature, Signer
 
-from ..platform import database, security
+from ..platform import database, security, writeonce
 from ..platform.database import db
 from ..platform.http import is_api_request
 from . import ledger
-from .errors import NoSuchGame, NotEditor
+from .errors import Conflict, NoSuchGame, NotEditor, ScorebookError
 from .models import Game
 
 HEADER = "X-Game-Key"
 # The field of the API's answer that hands a new game's key over, once.
 ANSWER_FIELD = "key"
 NEEDS_KEY = f"this game needs its edit key: send it in the {HEADER} header"
+# A write to a game, on the pages and the API: "game 12", or "new game".
+GAMES = writeonce.Scope("game", "game_id")
 # Keys are 22 characters; anything much longer is refused before it is hashed.
 KEY_MAX = 128
 # 400 days: the longest a browser keeps a cookie, so a table's tablet never forgets its games.
@@ -166,15 +168,15 @@ def _put(response: Response, request: Request, name: str, value: str, max_age=CO
     )
 
 
-def given(response: Response) -> dict[int, str]:
+def handed(response: Response) -> tuple[int, str] | None:
     """The game id and key this answer hands the browser (see `set_cookie`): the newest of the
-    cookie it sets; nothing when it sets none."""
+    cookie it sets; None when it sets none (or an empty one)."""
     for line in response.headers.getlist("Set-Cookie"):
         name, _, rest = line.partition("=")
         if name in (COOKIE, security.HOST_ONLY + COOKIE):
             newest = _unsigned(rest.split(";", 1)[0])
-            return dict(list(newest.items())[:1])
-    return {}
+            return next(iter(newest.items()), None)
+    return None
 
 
 def rekey(game_id: int) -> str:
@@ -223,3 +225,18 @@ def editor_required(view: Callable[..., Any] | None = None, *, scores: bool = Tr
         return checked
 
     return decorate(view) if view is not None else decorate
+
+
+def write_hooks() -> writeonce.Hooks:
+    """What every write-once route shares: an API request's edit key is part of what it asks,
+    a new game's key is never kept in clear (left out of the API's kept answer, sealed for the
+    repeat of a page's form, whose cookie gets it again), and the score book's refusals."""
+    return writeonce.Hooks(
+        held=HEADER,
+        secrets=(ANSWER_FIELD,),
+        handed=handed,
+        hand=set_cookie,
+        refused=ScorebookError,
+        unsaved=Conflict,
+        gone=NoSuchGame,
+    )

@@ -13,13 +13,12 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     String,
-    Text,
     UniqueConstraint,
     false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..platform.database import db
+from ..platform.database import db, utcnow
 from ..rules.ruleset import MOST_DEALS, MOST_PLAYERS, RuleSet
 
 NAME_MAX = 24
@@ -31,11 +30,6 @@ KEY_MAX = 72
 def _parsed(document: str) -> RuleSet:
     """A stored rule set document, read (a `RuleSet` is frozen, so games may share one)."""
     return RuleSet.parse(document)
-
-
-def utcnow() -> datetime:
-    """Naive UTC, since SQLite keeps no time zone: every stored time is UTC."""
-    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def localtime(moment: datetime | None, pattern: str = "%a %d %b, %H:%M") -> str:
@@ -263,34 +257,3 @@ class SheetImport(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     fingerprint: Mapped[str] = mapped_column(String(64), unique=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
-
-
-class WriteOnce(db.Model):
-    """A write that happened, under the one-time token or Idempotency-Key that asked for it.
-
-    Kept in the write's own transaction, so a repeat of the same token finds either both or
-    neither; the answer it got is kept to be given again. Purged after `writeonce.KEEP`.
-    """
-
-    __tablename__ = "write_once"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    # Where the key is unique: "api game 12", "page game 12", "api new game", "page new game",
-    # "api rule set 3", "api new rule set" (pages likewise).
-    scope: Mapped[str] = mapped_column(String(40))
-    # sha256 of the token or key: a page's token is a secret of the tablet that holds the page.
-    key_hash: Mapped[str] = mapped_column(String(64))
-    # sha256 of the request (method, address, body): the same key with another request is refused.
-    request_hash: Mapped[str] = mapped_column(String(64))
-    status: Mapped[int]
-    location: Mapped[str | None] = mapped_column(String(400))
-    # The API's JSON answer, or the message a page showed.
-    body: Mapped[str] = mapped_column(Text)
-    # A new game's edit key, sealed with the page's token (never in clear), for the repeat's cookie.
-    sealed_key: Mapped[str | None] = mapped_column(String(64))
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-    __table_args__ = (
-        UniqueConstraint("scope", "key_hash", name="write_once_key"),
-        Index("ix_write_once_created", "created_at"),
-    )

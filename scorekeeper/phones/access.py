@@ -14,9 +14,8 @@ from typing import Any
 
 from flask import Response, g, request, url_for
 
-from ..games import writeonce
 from ..games.models import Game
-from ..platform import limits, security
+from ..platform import limits, security, writeonce
 from ..platform.database import READ_METHODS
 from ..platform.http import is_api_request
 from . import service

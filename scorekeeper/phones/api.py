@@ -7,7 +7,8 @@ from typing import Any
 
 from flask import g, jsonify, request
 
-from ..games import answers, keys, names, writeonce
+from ..games import answers, keys, names
+from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, field, json_body
 from . import openings, service
 from .access import CODE_WRITES, HEADER, join_url, phone_required
@@ -36,7 +37,7 @@ def opening_json(game, opening: RoundOpening | None, number: int) -> dict[str, A
 
 @bp.route("/games/<int:game_id>/rounds/<int:number>/open", methods=["POST", "DELETE"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def open_round(game_id: int, number: int):
     """POST: open round `number` (the round to play) to phones → 201 with the code, or 200 with
     the one already open; DELETE: close it (every seat token of it stops working) → 200."""
@@ -56,7 +57,7 @@ def round_hands(game_id: int, number: int):
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>/hands/<path:name>")
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def release_seat(game_id: int, number: int, name: str):
     """Free the seat a phone holds (its token stops working; a hand it sent stays) → 200."""
     service.release_seat(g.game, number, names.seat_of(g.game, name))

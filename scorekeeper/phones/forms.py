@@ -1,6 +1,6 @@
 """The phones' forms: the seat a phone takes, the hand it sends, and the tablet's buttons.
 
-Each is a write-once form (`games.writeonce`): a double tap, or a phone sending again once
+Each is a write-once form (`platform.writeonce`): a double tap, or a phone sending again once
 its Wi-Fi is back, writes once.
 """
 

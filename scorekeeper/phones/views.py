@@ -25,9 +25,9 @@ from flask import (
     url_for,
 )
 
-from ..games import errors, keys, ledger, writeonce
+from ..games import errors, keys, ledger
 from ..games.forms import form_context, pack_copies, round_form
-from ..platform import limits, qr
+from ..platform import limits, qr, writeonce
 from ..platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from ..platform.http import csrf
 from ..platform.network import on_loopback
@@ -64,7 +64,7 @@ SEAT_WORDS = {
 # site's post never carries it), it is idempotent (the open round again) and it shows nothing.
 @csrf.exempt
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def open_round(game_id: int, number: int):
     """Open the round to phones (the one open already, again), then the collecting page."""
     try:
@@ -165,7 +165,7 @@ def code_qr(game_id: int, number: int):
 
 @bp.post(TABLET + "/release")
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def release(game_id: int, number: int):
     """Free a seat a phone holds (the wrong name picked, a phone gone): its token stops working."""
     form = TabletForm()
@@ -186,7 +186,7 @@ def release(game_id: int, number: int):
 
 @bp.post(TABLET + "/close")
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def close(game_id: int, number: int):
     """Close the round to phones: every phone's token of it stops working; the game page."""
     form = TabletForm()

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from flask import Flask, current_app, g, has_request_context, request
@@ -50,7 +51,7 @@ PRIVATE_FILE = 0o600
 PRIVATE_FOLDER = 0o700
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-# The mark of a view that writes nothing whatever its method (`games.writeonce.reads_only`,
+# The mark of a view that writes nothing whatever its method (`writeonce.reads_only`,
 # e.g. a rules question posted as a form): like a GET, it takes no write lock.
 READS_ONLY = "reads_only"
 # One writer at a time in this process: writers queue here and wake at once, instead of sleeping
@@ -66,6 +67,11 @@ PORTABLE_ID_RANGE = range(-(2**31), 2**31)
 SQLITE_MISSING = ("no such table", "no such column")
 POSTGRES_MISSING = frozenset({"42P01", "42703"})  # SQLSTATE undefined_table, undefined_column
 SEQUENCE_USED_UP = "2200H"  # SQLSTATE sequence_generator_limit_exceeded
+
+
+def utcnow() -> datetime:
+    """Naive UTC, since SQLite keeps no time zone: every stored time is UTC."""
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def database_url(url: str) -> str:

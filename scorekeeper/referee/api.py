@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import jsonify
 
-from ..games import writeonce
+from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, json_body
 from ..rules import RulesError
 from . import questions

@@ -7,9 +7,10 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 
-from ..games import buys, ledger, writeonce
+from ..games import buys, ledger
 from ..games.forms import sentence
 from ..games.models import Game
+from ..platform import writeonce
 from ..rules import RulesError
 from ..rules.buying import seat_labels
 from ..rules.presets import PRESETS

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 
-from ..games import errors, writeonce
+from ..games import errors
 from ..games.forms import WriteOnceForm
 from ..games.newgame import sentence
+from ..platform import writeonce
 from ..platform.formpages import form_page, shown_after_redirect
 from ..rules import PRESETS, RuleSet
 from . import choice

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from ..games import errors, writeonce
-from ..platform import limits, qr
+from ..games import errors
+from ..platform import limits, qr, writeonce
 from ..platform.formpages import attachment, form_page, shown_after_redirect
 from ..platform.network import on_loopback
 from ..rules import RuleSetError, sharing

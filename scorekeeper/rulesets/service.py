@@ -22,9 +22,9 @@ from ..games.errors import Conflict, NameRefused, NoSuchRuleSet
 from ..games.ledger import _when
 from ..games.models import utcnow
 from ..games.names import clean_name, name_key, written_problem
-from ..games.writeonce import Scope
 from ..platform import database
 from ..platform.database import db
+from ..platform.writeonce import Scope
 from ..rules.presets import PRESETS
 from ..rules.ruleset import NAME_MAX, RuleSet
 from .models import SavedRuleSet

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from flask import jsonify, request, url_for
 
-from ..games import answers, writeonce
+from ..games import answers
+from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, json_body
 from . import filters, merges, players, records
 

@@ -22,9 +22,9 @@ from sqlalchemy.exc import IntegrityError
 
 from ..games import errors, ledger
 from ..games.models import utcnow
-from ..games.writeonce import Scope
 from ..platform import database
 from ..platform.database import db
+from ..platform.writeonce import Scope
 from . import players
 from .models import PlayerMerge, resolve
 

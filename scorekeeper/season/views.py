@@ -9,8 +9,9 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from ..games import chart, errors, writeonce
+from ..games import chart, errors
 from ..games.forms import WriteOnceForm
+from ..platform import writeonce
 from ..platform.formpages import form_page, shown_after_redirect
 from . import filters, merges, records
 from . import players as season

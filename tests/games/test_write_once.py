@@ -7,9 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from scorekeeper.games import writeonce
-from scorekeeper.games.models import Game, Round, RoundChange, WriteOnce, utcnow
-from scorekeeper.platform.database import db
+from scorekeeper.games.models import Game, Round, RoundChange
+from scorekeeper.platform import writeonce
+from scorekeeper.platform.database import db, utcnow
+from scorekeeper.platform.writeonce import WriteOnce
 from tests.support.book import new_game as book_game
 from tests.support.book import play_rounds
 from tests.support.games import Game as Started

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.games.models import WriteOnce
 from scorekeeper.platform import qr
 from scorekeeper.platform.database import db
+from scorekeeper.platform.writeonce import WriteOnce
 from scorekeeper.rules import RuleSet, sharing
 from scorekeeper.rules.presets import PRESETS
 from scorekeeper.rulesets.models import SavedRuleSet

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.games import errors, writeonce
+from scorekeeper.games import errors
 from scorekeeper.games.models import Game, utcnow
+from scorekeeper.platform import writeonce
 from scorekeeper.platform.database import db
 from scorekeeper.rules.presets import LIVERPOOL, PRESETS, SHANGHAI
 from scorekeeper.rules.ruleset import NAME_MAX, RuleSet

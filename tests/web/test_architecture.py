@@ -150,12 +150,9 @@ def test_no_feature_imports_another_features_pages_or_api():
 # gives its own, like a route's write-once `Scope`).
 # The settings' catalogue is the exception: it describes every setting for people, features' too.
 PLUMBING = [
-    *(
-        name
-        for name in MODULES
-        if in_package(name, "scorekeeper.platform") and name != "scorekeeper.platform.settings"
-    ),
-    "scorekeeper.games.writeonce",
+    name
+    for name in MODULES
+    if in_package(name, "scorekeeper.platform") and name != "scorekeeper.platform.settings"
 ]
 FEATURE_WORDS = ("/games", "/rulesets", "/players", "/join", "/referee", "X-Seat", "X-Game")
 
@@ -269,7 +266,7 @@ WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 def test_every_write_route_is_write_once_or_says_it_only_reads(app):
     """A route taking a write method either keeps its answer for a repeat (`write_once`) or is
     marked as writing nothing (`reads_only`, with its reason): none is forgotten."""
-    from scorekeeper.games import writeonce
+    from scorekeeper.platform import writeonce
 
     writes = [rule for rule in app.url_map.iter_rules() if rule.methods & WRITE_METHODS]
     assert len(writes) >= 10  # the walk reached the score book's routes

@@ -15,9 +15,9 @@ import re
 import pytest
 
 from scorekeeper.games.models import Game as GameRow
-from scorekeeper.games.models import WriteOnce
 from scorekeeper.platform import settings
 from scorekeeper.platform.database import db
+from scorekeeper.platform.writeonce import WriteOnce
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds
 from tests.support.config import RAISED_LIMITS, TEST_CONFIG

@@ -18,9 +18,9 @@ from flask import (
     url_for,
 )
 
-from ...platform import limits
+from ...platform import limits, writeonce
 from ...platform.formpages import attachment, form_page, shown_after_redirect
-from .. import errors, gamelist, keys, ledger, service, sheets, tablefixes, transfer, writeonce
+from .. import errors, gamelist, keys, ledger, service, sheets, tablefixes, transfer
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
 from . import started
@@ -115,7 +115,7 @@ ACTIONS = {
 
 @bp.route("/archive", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def archive(game_id: int):
     """Take the game out of the games lists, after asking."""
     return _confirm(game_id, "archive")
@@ -123,7 +123,7 @@ def archive(game_id: int):
 
 @bp.route("/restore", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def restore(game_id: int):
     """Bring the game back into the games lists, after asking."""
     return _confirm(game_id, "restore")
@@ -131,7 +131,7 @@ def restore(game_id: int):
 
 @bp.route("/delete", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def delete(game_id: int):
     """Delete a game that has no round yet, after asking."""
     return _confirm(game_id, "delete")
@@ -139,7 +139,7 @@ def delete(game_id: int):
 
 @bp.route("/end", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def end_early(game_id: int):
     """End the game after its last recorded round, after asking: the leaders win."""
     return _confirm(game_id, "end_early")
@@ -147,7 +147,7 @@ def end_early(game_id: int):
 
 @bp.route("/resume", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def resume(game_id: int):
     """Take back an early end, after asking."""
     return _confirm(game_id, "resume")
@@ -178,7 +178,7 @@ def _confirm(game_id: int, name: str):
 
 @bp.route("/rematch", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 @limits.limited(limits.NEW_GAMES)
 def play_again(game_id: int):
     """The same table again: shows the seats and the first dealer, then starts the game with
@@ -207,7 +207,7 @@ def play_again(game_id: int):
 
 @bp.route("/rename", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def rename(game_id: int):
     """Put a misspelt name right: every seat's name to write over, under the name rules of a
     new game; the history keeps the former name, and the player's page follows the new one."""

@@ -17,11 +17,11 @@ from flask import (
     url_for,
 )
 
-from ...platform import limits, qr
+from ...platform import limits, qr, writeonce
 from ...platform.errorpages import NotHere
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from ...platform.network import on_loopback
-from .. import buys, chart, errors, gamelist, keys, ledger, newgame, pagecache, summary, writeonce
+from .. import buys, chart, errors, gamelist, keys, ledger, newgame, pagecache, summary
 from ..forms import EVERY_PRESET_SEATS
 from . import NEW_GAME_DRAFT, draft_saved, drafts_saved_before, started
 
@@ -31,7 +31,7 @@ shown_after_redirect(bp)
 
 
 @bp.route("/new", methods=["GET", "POST"])
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 @limits.limited(limits.NEW_GAMES)
 def new_game():
     """Seat the players clockwise, pick the rules (and change any of them) and the first dealer;

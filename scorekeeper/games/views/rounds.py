@@ -19,8 +19,9 @@ from flask import (
     url_for,
 )
 
+from ...platform import writeonce
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
-from .. import errors, keys, ledger, service, writeonce
+from .. import errors, keys, ledger, service
 from ..forms import UndoForm, form_context, round_form
 from ..snapshot import RoundSnapshot
 from . import draft_saved
@@ -70,7 +71,7 @@ def draft_key(game_id: int, number: int, version: str | None = None) -> str:
 
 @bp.route("/new", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def record_round(game_id: int):
     """Who went out, the exact cut, and the cards left in every other hand (R10)."""
     game = g.game
@@ -113,7 +114,7 @@ def _recorded_meanwhile(game, form):
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def edit_round(game_id: int, number: int):
     """The same form, filled in with the round as recorded; the change goes into the history."""
     played = _round_or_gone(g.game, number)
@@ -141,7 +142,7 @@ def edit_round(game_id: int, number: int):
 
 @bp.route("/<int:number>/undo", methods=["GET", "POST"])
 @keys.editor_required
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 def undo_round(game_id: int, number: int):
     """Ask, then remove the latest round as it was shown; it stays in the history."""
     game = g.game

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, make_response, redirect, render_template, url_for
 
-from ...platform import limits
+from ...platform import limits, writeonce
 from ...platform.formpages import form_page
 from ...rules.verdict import sentence
-from .. import errors, papersheets, writeonce
+from .. import errors, keys, papersheets
 from ..forms import ImportForm, SheetForm, chosen_rules
 from ..sheetrows import template_text
 
@@ -37,7 +37,7 @@ def preview():
 
 
 @bp.post("/import")
-@writeonce.write_once
+@writeonce.write_once(scope=keys.GAMES)
 @limits.limited(limits.IMPORTS)
 def import_sheet():
     """Store every game of the sheet previewed, or none, and open the first of them; a sheet
