@@ -17,8 +17,7 @@ from ..games import ledger
 from ..games.errors import NoSuchGame, NoSuchRuleSet
 from ..games.models import Game
 from ..rules import RuleSetError, sharing
-from ..rules.presets import DEFAULT_RULES, PRESETS
-from ..rules.ruleset import RuleSet
+from ..rules.ruleset import DEFAULT_RULES, PRESETS, RuleSet
 from ..rules.verdict import sentence
 from ..rulesets import choice as rulechoice
 from ..rulesets import service as rulesets

@@ -12,9 +12,8 @@ from ..games.forms import sentence
 from ..games.models import Game
 from ..rules import RulesError
 from ..rules.buying import seat_labels
-from ..rules.presets import DEFAULT_RULES, PRESETS
 from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
-from ..rules.ruleset import RuleSet
+from ..rules.ruleset import DEFAULT_RULES, PRESETS, RuleSet
 from ..rules.seating import contract_of
 from . import choice, questions
 from .forms import GAME_RULES, RulesCheckForm, buys_field, seat_item

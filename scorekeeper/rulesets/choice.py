@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import PRESETS, RuleSet, RuleSetError
-from ..rules.presets import DEFAULT_RULES
-from ..rules.ruleschema import UNNAMED
-from ..rules.rulewords import players_range
+from ..rules.ruleset import DEFAULT_RULES
+from ..rules.ruleset.schema import UNNAMED
+from ..rules.ruleset.words import players_range
 from . import service as rulesets
 
 # A saved rule set in a picker (the new game page's, the referee's): `ruleset:<id>`.

@@ -16,8 +16,7 @@ from scorekeeper import create_app
 from scorekeeper.games import formerly, transfer
 from scorekeeper.games.models import Game
 from scorekeeper.platform.extensions import db
-from scorekeeper.rules.presets import LIVERPOOL, PRESETS
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 from tests.support.book import new_game, play_rounds, record
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES

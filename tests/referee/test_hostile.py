@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from scorekeeper import create_app
 from scorekeeper.rules import Card, RulesError, format_cards, parse_cards
 from scorekeeper.rules.cards import MAX_CARDS, SUITS
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from tests.support.config import TEST_CONFIG
 
 # The module's tests share a fixture: one process makes it, once.

@@ -219,15 +219,16 @@ def test_the_engine_imports_alone():
 # The rule set's modules (R11): named, so a rename cannot drop them from the runs above.
 RULE_SET_MODULES = [
     "scorekeeper.rules.errors",
-    "scorekeeper.rules.presets",
-    "scorekeeper.rules.rulereader",
-    "scorekeeper.rules.ruleschema",
+    "scorekeeper.rules.citing",
     "scorekeeper.rules.ruleset",
-    "scorekeeper.rules.rulewords",
+    "scorekeeper.rules.ruleset.reader",
+    "scorekeeper.rules.ruleset.schema",
+    "scorekeeper.rules.ruleset.values",
+    "scorekeeper.rules.ruleset.words",
 ]
 # Fresh interpreters, one per module: import only it, then use a rule set as the score book and
-# the referee do. The value takes its reader, presets and words from the modules above it as
-# the package loads (ruleset.lend): whichever module comes first, all of it works.
+# the referee do. `RuleSet` is defined above its settings, its reader and its words, so each of
+# its methods is where Python finds it: whichever module comes first, all of it works.
 USE_ALONE = """
 import importlib, json, sys
 importlib.import_module(sys.argv[1])
