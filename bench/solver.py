@@ -39,8 +39,8 @@ from pathlib import Path
 from scorekeeper.rules.cards import JOKER, SUITS, Card, format_cards, parse_cards
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.melds import check_meld
+from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
-from scorekeeper.rules.solver import solve_opening
 from tests.rules.exhaustive import exhaustive_opening
 
 from ._api_side_by_side import THIS_TREE, close_workers, open_workers, time_side_by_side

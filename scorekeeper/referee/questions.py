@@ -21,10 +21,10 @@ from ..rules.buying import check_buy, seat_labels
 from ..rules.citing import applied
 from ..rules.errors import InputError, RuleSetError
 from ..rules.melds import check_meld
-from ..rules.opening import check_opening
+from ..rules.opening.laid import check_opening
+from ..rules.opening.solver import solve_opening
 from ..rules.ruleset import DEFAULT_RULES, MOST_MELDS, PRESETS, RuleSet
 from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
-from ..rules.solver import solve_opening
 from ..rules.table import check_layoff, check_swap
 from ..rulesets import service as rulesets
 from .buys import bought

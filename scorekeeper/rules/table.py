@@ -23,7 +23,7 @@ from .melds import (
     require_suits,
     wild_deuce_parts,
 )
-from .opening import check_left
+from .opening.laid import check_left
 from .ruleset import FreedJoker, JokerSwap, RuleSet
 from .seating import contract_of
 from .verdict import Problem, Verdict, house_citation

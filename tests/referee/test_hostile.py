@@ -32,10 +32,10 @@ LIMIT = 64 * 1024
 # The engine module each question needs; its tests run as soon as the module exists.
 ENGINE = {
     "meld": ("scorekeeper.rules.melds",),
-    "opening": ("scorekeeper.rules.melds", "scorekeeper.rules.opening"),
+    "opening": ("scorekeeper.rules.melds", "scorekeeper.rules.opening.laid"),
     "layoff": ("scorekeeper.rules.melds", "scorekeeper.rules.table"),
     "swap": ("scorekeeper.rules.melds", "scorekeeper.rules.table"),
-    "solve": ("scorekeeper.rules.melds", "scorekeeper.rules.solver"),
+    "solve": ("scorekeeper.rules.melds", "scorekeeper.rules.opening.solver"),
     "score": ("scorekeeper.rules.scoring",),
     "buy": ("scorekeeper.rules.buying",),
 }

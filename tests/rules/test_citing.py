@@ -9,9 +9,9 @@ from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.citing import deal_change
 from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.melds import check_meld
-from scorekeeper.rules.opening import check_opening
+from scorekeeper.rules.opening.laid import check_opening
+from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
-from scorekeeper.rules.solver import solve_opening
 from scorekeeper.rules.table import check_layoff, check_swap
 
 

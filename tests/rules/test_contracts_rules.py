@@ -7,9 +7,9 @@ import pytest
 from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.contracts import contract, contracts
 from scorekeeper.rules.errors import RoundError
-from scorekeeper.rules.opening import check_opening
+from scorekeeper.rules.opening.laid import check_opening
+from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
-from scorekeeper.rules.solver import solve_opening
 
 
 def _need(kind: str, size: int) -> dict:

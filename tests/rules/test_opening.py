@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError
-from scorekeeper.rules.opening import check_opening, runs_touch
+from scorekeeper.rules.opening.laid import check_opening, runs_touch
 from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 
 PRESET_RULES = [PRESETS[name] for name in ("liverpool", "contract", "online", "family")]

@@ -1,8 +1,8 @@
 """R5 opening search: the fast solver against a slow exhaustive search, and hand-built edge cases.
 
-Every "yes" is re-checked twice: by `check_opening` (scorekeeper.rules.opening, the referee's own
-judgement of laid melds) and by `validate_opening` in tests/rules/exhaustive.py (an independent
-check of the melds, the readings and the cards left). No timing is asserted here: `make bench`
+Every "yes" is re-checked twice: by `check_opening` (scorekeeper.rules.opening.laid, the
+referee's own judgement of laid melds) and by `validate_opening` in tests/rules/exhaustive.py (an
+independent check of the melds, the readings and the cards left). No timing is asserted here: `make bench`
 measures speed.
 """
 
@@ -19,18 +19,18 @@ from hypothesis import strategies as st
 from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
 from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError, SizeError
-from scorekeeper.rules.opening import runs_touch
-from scorekeeper.rules.refusals import Refusal
+from scorekeeper.rules.opening.laid import runs_touch
+from scorekeeper.rules.opening.refusals import Refusal
+from scorekeeper.rules.opening.runs import Run
+from scorekeeper.rules.opening.search import Search
+from scorekeeper.rules.opening.solver import HAND_LIMIT, solve_opening
+from scorekeeper.rules.opening.whole_hand import solve_whole
 from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, Naturals, RuleSet
-from scorekeeper.rules.runs import Run
-from scorekeeper.rules.search import Search
-from scorekeeper.rules.solver import HAND_LIMIT, solve_opening
-from scorekeeper.rules.whole_hand import solve_whole
 from tests.rules.exhaustive import card_type, exhaustive_opening, validate_opening
 
 try:  # the referee's judgement of laid melds, written alongside the solver
-    from scorekeeper.rules.opening import check_opening
-except ImportError:  # pragma: no cover - only before opening.py exists
+    from scorekeeper.rules.opening.laid import check_opening
+except ImportError:  # pragma: no cover - only before laid.py exists
     check_opening = None
 
 PROFILES = [PRESETS[name] for name in ("liverpool", "contract", "online", "family")]

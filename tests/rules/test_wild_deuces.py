@@ -7,9 +7,9 @@ import pytest
 from scorekeeper.rules.cards import Card, parse_cards
 from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.melds import check_meld
-from scorekeeper.rules.opening import check_opening
+from scorekeeper.rules.opening.laid import check_opening
+from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import PRESETS
-from scorekeeper.rules.solver import solve_opening
 from scorekeeper.rules.table import check_layoff, check_swap
 
 from .test_contracts_rules import CUSTOM

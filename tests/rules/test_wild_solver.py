@@ -12,8 +12,8 @@ import pytest
 
 from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
 from scorekeeper.rules.contracts import contract
+from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
-from scorekeeper.rules.solver import solve_opening
 from tests.rules.exhaustive import exhaustive_opening, validate_opening
 
 from .test_contracts_rules import CUSTOM, _need

@@ -22,17 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..cards import Card, declared_text, parse_cards
+from ..citing import cite_deal
+from ..contracts import Contract, contract
+from ..errors import SizeError
+from ..melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
+from ..ruleset import RuleSet
+from ..verdict import Problem, Verdict
 from .arrangement import realise
-from .cards import Card, declared_text, parse_cards
-from .citing import cite_deal
-from .contracts import Contract, contract
-from .errors import SizeError
 from .general import OutOfSteps, solve_general
-from .melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
 from .refusals import contract_text, plural
-from .ruleset import RuleSet
 from .search import Search
-from .verdict import Problem, Verdict
 from .whole_hand import early_refusal, solve_whole
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.

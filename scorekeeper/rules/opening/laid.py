@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, product
 
-from .cards import Card, format_cards
-from .citing import cite_deal
-from .contracts import Contract, contract
-from .errors import RulesError
-from .melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
-from .ruleset import RuleSet
-from .verdict import Problem, Verdict
+from ..cards import Card, format_cards
+from ..citing import cite_deal
+from ..contracts import Contract, contract
+from ..errors import RulesError
+from ..melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
+from ..ruleset import RuleSet
+from ..verdict import Problem, Verdict
 
 EMPTY = {"melds": [], "kinds": [], "jokers": [], "declared": []}
 
