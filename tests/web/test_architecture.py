@@ -230,10 +230,14 @@ RULE_SET_MODULES = [
 # the referee do. `RuleSet` is defined above its settings, its reader and its words, so each of
 # its methods is where Python finds it: whichever module comes first, all of it works.
 USE_ALONE = """
-import importlib, json, sys
+import importlib, inspect, json, sys
 importlib.import_module(sys.argv[1])
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.errors import RuleSetError
+# Each method is written in the class, not handed to it by a module that imports it.
+home = inspect.getsourcefile(RuleSet)
+for method in (RuleSet.parse, RuleSet.summary, RuleSet.differences, RuleSet.house):
+    assert inspect.getsourcefile(method) == home, method
 rules = RuleSet.parse('{"name": "Smith family", "values": {"JK": 50}}')
 assert RuleSet.parse("shanghai").preset == "shanghai"
 assert rules.differences() == (("values.JK", "a joker left in hand is 50"),)
