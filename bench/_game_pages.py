@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from tests.support.games import FlaskSender, cookie_header, create_game, key_cookie, round_body
 from tests.support.names import EIGHT_NAMES
 

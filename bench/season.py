@@ -36,7 +36,7 @@ from typing import Any
 from sqlalchemy import make_url
 
 from bench.games_list import measure
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from tests.support.apps import app_on
 from tests.support.queries import counted
 from tests.support.server import Client, private_server

@@ -39,9 +39,8 @@ from pathlib import Path
 from scorekeeper.rules.cards import JOKER, SUITS, Card, format_cards, parse_cards
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.melds import check_meld
-from scorekeeper.rules.presets import PRESETS
-from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.rules.solver import solve_opening
+from scorekeeper.rules.opening.solver import solve_opening
+from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from tests.rules.exhaustive import exhaustive_opening
 
 from ._api_side_by_side import THIS_TREE, close_workers, open_workers, time_side_by_side
@@ -162,7 +161,7 @@ def api_body(preset: str, deal: int, players: int, hand: list[Card]) -> dict:
 def wild_deuces_honoured(preset: str) -> bool:
     """Whether the engine reads this preset's deuces as wild (a deuce completes a set)."""
     try:
-        return check_meld(parse_cards(WILD_DEUCE_PROBE), preset).legal
+        return check_meld(parse_cards(WILD_DEUCE_PROBE), PRESETS[preset]).legal
     except Exception:  # noqa: BLE001 - an engine without the setting may refuse in any way
         return False
 
@@ -275,11 +274,13 @@ def _exhaustive(preset: str, hands: list, runs: int) -> list[tuple[float, bool] 
     out: list[tuple[float, bool] | None] = []
     for deal, _players, hand in hands:
         try:
-            found = exhaustive_opening(hand, deal, preset) is not None
+            found = exhaustive_opening(hand, deal, PRESETS[preset]) is not None
         except Exception:  # noqa: BLE001 - a deal or setting the oracle does not know
             out.append(None)
             continue
-        times = _time_all([(exhaustive_opening, (hand, deal, preset))] * runs, time.thread_time_ns)
+        times = _time_all(
+            [(exhaustive_opening, (hand, deal, PRESETS[preset]))] * runs, time.thread_time_ns
+        )
         out.append((statistics.median(times), found))
     return out
 
@@ -287,7 +288,7 @@ def _exhaustive(preset: str, hands: list, runs: int) -> list[tuple[float, bool] 
 def _solve(hand, deal: int, preset: str, players: int):
     """`solve_opening` as the API calls it: a hand the engine cannot judge is an answer too."""
     try:
-        return solve_opening(hand, deal, preset, players)
+        return solve_opening(hand, deal, PRESETS[preset], players)
     except RulesError as error:
         return error
 
@@ -380,7 +381,7 @@ def _trees() -> dict[str, Path]:
 def _adversarial_row(count: int, runs: int) -> dict:
     adversarial = adversarial_hands(count)
     calls = [
-        (solve_opening, (hand, deal, preset, players))
+        (solve_opening, (hand, deal, PRESETS[preset], players))
         for preset, players, deal, hand in adversarial
     ]
     figures = _measure(calls, runs)

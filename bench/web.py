@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.rules.presets import DEFAULT_RULES
+from scorekeeper.rules.ruleset import DEFAULT_RULES
 from tests.support.games import (
     FlaskSender,
     Game,

@@ -10,7 +10,6 @@ from flask import Blueprint, current_app, render_template, request
 from .games import gamelist, keys, ledger
 from .games.models import localtime
 from .platform import network, qr
-from .rules import rulewords
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .tls import addresses
@@ -65,7 +64,7 @@ bp.add_app_template_filter(localtime, "localtime")
 bp.add_app_template_filter(ledger.signed, "points")
 # A rule set read out, group by group, each setting marked where it differs from liverpool
 # (templates/_rules.html shows it on every page that reads a rule set).
-bp.add_app_template_filter(rulewords.read_out, "read_out")
+bp.add_app_template_filter(RuleSet.read_out, "read_out")
 
 
 @bp.app_template_filter("changes_count")

@@ -29,9 +29,8 @@ from wtforms.widgets import NumberInput
 
 from ..platform import writeonce
 from ..rules import RulesError
-from ..rules.presets import PRESETS
-from ..rules.ruleset import RuleSet
-from ..rules.rulewords import players_range
+from ..rules.ruleset import PRESETS, RuleSet
+from ..rules.ruleset.words import players_range
 from ..rules.scoring import most_points
 from ..rules.verdict import sentence
 from ..rulesets import choice as rulechoice

@@ -15,7 +15,6 @@ from sqlalchemy.orm import selectinload
 from ..platform import database
 from ..platform.database import db
 from ..rules.cards import JOKER, RANKS, Card, rank_name
-from ..rules.presets import get_rules
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import card_penalty, leaders, totals
 from ..rules.seating import RoundSetup, round_setup
@@ -110,9 +109,8 @@ def setup_for(game: Game, number: int) -> RoundSetup:
     return round_setup(game.first_dealer, number, len(game.players), rules_of(game))
 
 
-def penalty_table(rules: RuleSet | str | dict | None) -> dict[str, int]:
+def penalty_table(rules: RuleSet) -> dict[str, int]:
     """The penalty of each rank and the joker under these rules, from the engine (R10, R11)."""
-    rules = get_rules(rules)
     table = {rank_name(rank): card_penalty(Card(rank, None), rules) for rank in RANKS}
     table["JK"] = card_penalty(JOKER, rules)
     return table

@@ -24,8 +24,7 @@ import re
 from datetime import UTC, date, datetime, time
 
 from ..rules import RulesError
-from ..rules.presets import PRESETS
-from ..rules.ruleset import RuleSet
+from ..rules.ruleset import PRESETS, RuleSet
 from ..rules.scoring import least_points, most_points
 from ..rulesets import service as rulesets
 from . import ledger, service

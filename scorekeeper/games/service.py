@@ -24,8 +24,7 @@ from ..platform.database import db
 from ..rules import RulesError, format_cards
 from ..rules.cards import Card, sort_key
 from ..rules.errors import RuleSetError
-from ..rules.presets import get_rules
-from ..rules.ruleset import RuleSet
+from ..rules.ruleset import DEFAULT_RULES, RuleSet
 from ..rules.scoring import (
     LeftoverError,
     RoundResult,
@@ -85,9 +84,12 @@ def create_game(
 
 
 def read_rules(rules: RuleSet | str | Mapping[str, Any] | None) -> RuleSet:
-    """The rule set asked for, or `ScorebookError` naming every problem of a bad one (R11)."""
+    """The rule set asked for (a `RuleSet`, a preset's name or a document; `liverpool` when
+    none), or `ScorebookError` naming every problem of a bad one (R11)."""
+    if rules is None or rules == "":
+        return DEFAULT_RULES
     try:
-        return get_rules(rules)
+        return RuleSet.parse(rules)
     except RuleSetError as error:
         raise RulesRefused(str(error), error.problems) from None
     except RulesError as error:

@@ -18,8 +18,7 @@ from wtforms.validators import NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget, html_params
 
 from ..games.forms import option
-from ..rules.presets import PRESETS
-from ..rules.ruleset import FEWEST_PLAYERS, MOST_PLAYERS, RuleSet
+from ..rules.ruleset import FEWEST_PLAYERS, MOST_PLAYERS, PRESETS, RuleSet
 from ..rules.seating import contract_of
 
 # The rules choice that means "the rules of the game the page was opened from".

@@ -18,14 +18,13 @@ from ..games.models import Game
 from ..platform.http import ApiError, field
 from ..rules import Card, parse_cards
 from ..rules.buying import check_buy, seat_labels
+from ..rules.citing import applied
 from ..rules.errors import InputError, RuleSetError
 from ..rules.melds import check_meld
-from ..rules.opening import check_opening
-from ..rules.presets import PRESETS, get_rules
-from ..rules.ruleset import MOST_MELDS, RuleSet
-from ..rules.rulewords import applied
+from ..rules.opening.laid import check_opening
+from ..rules.opening.solver import solve_opening
+from ..rules.ruleset import DEFAULT_RULES, MOST_MELDS, PRESETS, RuleSet
 from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
-from ..rules.solver import solve_opening
 from ..rules.table import check_layoff, check_swap
 from ..rulesets import choice as rulechoice
 from .buys import bought
@@ -110,8 +109,9 @@ def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
         chosen = named_rules(value) if isinstance(value, str) else None
         if chosen is not None:
             return chosen.rules, chosen.game
-        return get_rules(value), None
-    return get_rules(field(data, "profile", str, required=False)), None
+    else:
+        value = field(data, "profile", str, required=False)
+    return (DEFAULT_RULES if value is None or value == "" else RuleSet.parse(value)), None
 
 
 def _kind(value: object) -> str:
@@ -270,7 +270,7 @@ def buy(data: Data) -> Data:
     if game is not None and "bought" not in data:
         # The score book counted the game's buys in its rounds: the question needs no count.
         in_game = dict(enumerate(buys.used(game)))
-    verdict = check_buy(players, active, asked, last_buyer, rules, names, in_deal, in_game)
+    verdict = check_buy(players, active, asked, rules, last_buyer, names, in_deal, in_game)
     answer = verdict.to_dict()
     buyer = answer["buyer"]
     answer["buyer"] = None if buyer is None else buyer + 1

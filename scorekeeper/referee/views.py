@@ -13,9 +13,8 @@ from ..games.models import Game
 from ..platform import writeonce
 from ..rules import RulesError
 from ..rules.buying import seat_labels
-from ..rules.presets import PRESETS
 from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
-from ..rules.ruleset import RuleSet
+from ..rules.ruleset import PRESETS, RuleSet
 from ..rules.seating import contract_of
 from ..rulesets import choice as rulechoice
 from ..rulesets.choice import Chosen

@@ -2,13 +2,10 @@
 
 Nothing here imports Flask or the database: the pages, the JSON API and the tests all call the
 same functions. Checks return a `Verdict`; input that cannot be judged raises a `RulesError`.
-Every number a table may change is in its `RuleSet` (R11): `get_rules` reads one from a preset's
-name or a document.
+Every number a table may change is in its `RuleSet` (R11), and every check takes one: a preset
+(`preset("shanghai")`, `PRESETS`) or a table's own, read once where it comes in (`RuleSet.parse`).
 """
 
-# The reader and the words first: they lend the rule set value its `parse`, `summary` and
-# `differences` (ruleset.lend) before any other module can use them.
-from . import ruleschema, rulewords  # noqa: F401  # isort: skip
 from .cards import JOKER, Card, check_copies, format_cards, parse_cards
 from .contracts import Contract, contract
 from .errors import (
@@ -20,8 +17,17 @@ from .errors import (
     SeatError,
     SizeError,
 )
-from .presets import DEFAULT_RULES, PRESETS, get_rules, preset
-from .ruleset import Deal, FreedJoker, JokerSwap, MeldKind, Need, RuleSet
+from .ruleset import (
+    DEFAULT_RULES,
+    PRESETS,
+    Deal,
+    FreedJoker,
+    JokerSwap,
+    MeldKind,
+    Need,
+    RuleSet,
+    preset,
+)
 from .verdict import Verdict
 
 __all__ = [
@@ -47,7 +53,6 @@ __all__ = [
     "check_copies",
     "contract",
     "format_cards",
-    "get_rules",
     "parse_cards",
     "preset",
 ]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from .presets import get_rules
 from .ruleset import RuleSet
 from .seating import check_seat, turn_order_after
 from .verdict import Verdict, sentence
@@ -21,8 +20,8 @@ def check_buy(
     players: int,
     active: int,
     requests: Iterable[int],
+    rules: RuleSet,
     last_buyer: int | None = None,
-    rules: RuleSet | str | None = None,
     names: Sequence[str] | None = None,
     bought_in_deal: Mapping[int, int] | None = None,
     bought_in_game: Mapping[int, int] | None = None,
@@ -33,7 +32,6 @@ def check_buy(
     Seats are 0-based indices here; the reason names them by `names`, or as `Seat 1` … `Seat n`.
     `bought_in_deal` / `bought_in_game` count each seat's buys so far, for the rules' limits.
     """
-    rules = get_rules(rules)
     players = rules.check_players(players)
     active = check_seat(active, players, "the active player")
     asked = [check_seat(seat, players, "a buyer") for seat in requests]

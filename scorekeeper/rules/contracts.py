@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .presets import get_rules
 from .ruleset import MeldKind, Need, RuleSet
 
 WHOLE_HAND_WORDS = " using the whole hand, no discard"
@@ -74,14 +73,12 @@ class Contract:
         return needs_text(self.needs)
 
 
-def contract(round_number: int, rules: RuleSet | str | None = None) -> Contract:
+def contract(round_number: int, rules: RuleSet) -> Contract:
     """The contract of one deal of the rule set (R3, R11), or `RoundError` naming its deals."""
-    rules = get_rules(rules)
     deal = rules.deal(rules.check_deal(round_number))
     return Contract(round_number, tuple(deal.contract), deal.whole_hand)
 
 
-def contracts(rules: RuleSet | str | None = None) -> tuple[Contract, ...]:
+def contracts(rules: RuleSet) -> tuple[Contract, ...]:
     """Every deal's contract, in order."""
-    rules = get_rules(rules)
     return tuple(contract(number, rules) for number in rules.deal_numbers)

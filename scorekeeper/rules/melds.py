@@ -16,7 +16,6 @@ from itertools import product
 from .cards import SUIT_NAMES, Card, format_cards, parse_cards
 from .deuces import deuce_readings, problem_view
 from .errors import RulesError
-from .presets import get_rules
 from .reading import (  # noqa: F401 - the meld's vocabulary, read from here too
     HIGH_ACE,
     KINDS,
@@ -53,7 +52,7 @@ class Meld:
         """Read a meld in R1 notation."""
         return cls(parse_cards(text))
 
-    def readings(self, rules: RuleSet | str | None = None) -> list[Reading]:
+    def readings(self, rules: RuleSet) -> list[Reading]:
         """Every legal reading under the rules (R4)."""
         return meld_readings(self.cards, rules)
 
@@ -77,11 +76,10 @@ def require_suits(cards: Iterable[Card]) -> None:
             raise RulesError(f"{card} has no suit: a card on the table is written like 7♠")
 
 
-def meld_readings(cards: Sequence[Card], rules: RuleSet | str | None = None) -> list[Reading]:
+def meld_readings(cards: Sequence[Card], rules: RuleSet) -> list[Reading]:
     """Every legal reading of the cards (R4): sets first, then runs from low to high.
 
     Where the rules make deuces wild (R11), each 2 is tried as itself and as a wild card."""
-    rules = get_rules(rules)
     cards = tuple(cards)
     require_suits(cards)
     if rules.wild_deuces and any(card.natural and card.rank == 2 for card in cards):
@@ -149,16 +147,13 @@ def _place_run(
     return Reading(RUN, placed, jokers, low)
 
 
-def meld_problem(
-    cards: Sequence[Card], rules: RuleSet | str | None = None, kinds: Iterable[str] = KINDS
-) -> Problem:
+def meld_problem(cards: Sequence[Card], rules: RuleSet, kinds: Iterable[str] = KINDS) -> Problem:
     """Why the cards are no meld of the wanted `kinds` (call only when there is no such reading).
 
     The reason names the first condition that fails; a setting the rules change from the
     default (natural-card minimums above one, wild cards never outnumbering natural ones, wild
     deuces) is cited as R11 with the rules named.
     """
-    rules = get_rules(rules)
     cards = tuple(cards)
     kinds = tuple(kind for kind in KINDS if kind in set(kinds))
     if not rules.wild_deuces:
@@ -358,11 +353,8 @@ def describe_readings(readings: Sequence[Reading]) -> str:
     return " or ".join(reading.describe() for reading in readings)
 
 
-def check_meld(
-    cards: Sequence[Card], rules: RuleSet | str | None = None, players: int | None = None
-) -> Verdict:
+def check_meld(cards: Sequence[Card], rules: RuleSet, players: int | None = None) -> Verdict:
     """Judge one meld (R4): every reading when legal, the plain problem when not."""
-    rules = get_rules(rules)
     players = rules.check_players(players)
     cards = tuple(cards)
     rules.check_copies(cards, players)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .ruleset import Deal, RuleSet
-from .rulewords import pack_steps, plural
+from .ruleset.words import pack_steps, plural
 
 # The cards one buy brings into the hand, as R11's "every contract fits the hand" counts it:
 # the discard bought and its penalty card.

@@ -7,19 +7,17 @@ from dataclasses import dataclass
 
 from .cards import Card, copy_kind, over_copies, parse_cards
 from .errors import RulesError, SeatError
-from .presets import get_rules
 from .ruleset import VALUE_KEYS, RuleSet
 
 
-def card_penalty(card: Card, rules: RuleSet | str | None = None) -> int:
+def card_penalty(card: Card, rules: RuleSet) -> int:
     """A card's penalty left in hand, from the rules' `values`: liverpool's 2-10 face value,
     J Q K 10, A 15, joker 15; a 2 scores the 2's value, wild or not (R10, R11)."""
-    return get_rules(rules).card_value(card)
+    return rules.card_value(card)
 
 
-def hand_penalty(cards: Iterable[Card], rules: RuleSet | str | None = None) -> int:
+def hand_penalty(cards: Iterable[Card], rules: RuleSet) -> int:
     """The penalty for a hand left at the end of a round."""
-    rules = get_rules(rules)
     return sum(rules.card_value(card) for card in cards)
 
 
@@ -28,11 +26,10 @@ def value_key(card: Card) -> str:
     return "JK" if card.joker else VALUE_KEYS[card.rank - 1]
 
 
-def value_citation(cards: Iterable[Card], rules: RuleSet | str | None = None) -> tuple[str, str]:
+def value_citation(cards: Iterable[Card], rules: RuleSet) -> tuple[str, str]:
     """The rule a hand's penalty rests on, and what the rules' own values say (R10, R11):
     `("R11", "Smith family rules: a joker left in hand is 50")` when a card in the hand scores
     other than under liverpool, else `("R10", "")`."""
-    rules = get_rules(rules)
     keys = dict.fromkeys(value_key(card) for card in cards)
     changed = [key for key in keys if rules.house(f"values.{key}")]
     if not changed:
@@ -85,12 +82,11 @@ def add_problem(problems: dict, where: Where, text: str) -> None:
 
 def copy_problems(
     hands: Mapping[int, Sequence[Card]],
-    rules: RuleSet | str | None = None,
+    rules: RuleSet,
     players: int | None = None,
 ) -> dict[Where, str]:
     """Every card held more often than the game's packs hold it (R1), by the hand that holds
     too many of it, or by the seats whose hands hold it when only together they hold too many."""
-    rules = get_rules(rules)
     everyone = [card for cards in hands.values() for card in cards]
     problems: dict[Where, str] = {}
     for kind, text in over_copies(everyone, rules.pack_count(players), rules.joker_count(players)):
@@ -101,22 +97,19 @@ def copy_problems(
     return problems
 
 
-def most_points(rules: RuleSet | str | None = None, players: int | None = None) -> int:
+def most_points(rules: RuleSet, players: int | None = None) -> int:
     """The largest penalty a hand counted in points can have: buying (R8) lets a hand grow until
     the stock is gone, so at most every card of the game, each worth the rules' highest value."""
-    rules = get_rules(rules)
     return rules.pack_size(players) * rules.values.highest
 
 
-def least_points(rules: RuleSet | str | None = None) -> int:
+def least_points(rules: RuleSet) -> int:
     """The smallest penalty a hand of at least one card can have: the rules' lowest value, which
     may be 0 (R10, R11)."""
-    return min(get_rules(rules).values.points)
+    return min(rules.values.points)
 
 
-def points_problem(
-    points: object, went_out: bool, limit: int, rules: RuleSet | str | None = None
-) -> str | None:
+def points_problem(points: object, went_out: bool, limit: int, rules: RuleSet) -> str | None:
     """What is wrong with a hand counted in points rather than by its cards, or None (R10)."""
     lowest = least_points(rules)
     if points is None:
@@ -128,7 +121,7 @@ def points_problem(
     if went_out and points:
         return f"the player who went out scores 0, not {points} (R10)"
     if not went_out and points < lowest:
-        rule = get_rules(rules).cite("values", "R10")
+        rule = rules.cite("values", "R10")
         return (
             f"{points} points cannot be: a player who did not go out holds at least one card, "
             f"worth at least {lowest} ({rule})"
@@ -151,7 +144,7 @@ def score_round(
     leftovers: Mapping[int, Sequence[Card]],
     cutter: int,
     cut_exact: bool,
-    rules: RuleSet | str | None = None,
+    rules: RuleSet,
     counted: Mapping[int, int] | None = None,
 ) -> RoundResult:
     """Score a round (R10): the player out scores 0, every other player their leftover cards, the
@@ -162,7 +155,6 @@ def score_round(
     copy limit applies to them. A `LeftoverError` names every problem at once: each by the seat
     whose hand is wrong, or by the seats whose hands hold too many copies of a card together.
     """
-    rules = get_rules(rules)
     players = rules.check_players(players)
     counted = counted or {}
     if out is not None and not (isinstance(out, int) and 0 <= out < players):

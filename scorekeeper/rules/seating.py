@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from .contracts import Contract, contract
 from .errors import SeatError
-from .presets import get_rules
 from .ruleset import RuleSet
 
 
@@ -33,12 +32,10 @@ def right_of(seat: int, players: int) -> int:
     return (seat - 1) % players
 
 
-def dealer_seat(
-    first_dealer: int, round_number: int, players: int, rules: RuleSet | str | None = None
-) -> int:
+def dealer_seat(first_dealer: int, round_number: int, players: int, rules: RuleSet) -> int:
     """The deal passes to the left each round: round n is dealt by first dealer + n - 1."""
     check_seat(first_dealer, players, "the first dealer")
-    return (first_dealer + get_rules(rules).check_deal(round_number) - 1) % players
+    return (first_dealer + rules.check_deal(round_number) - 1) % players
 
 
 def contract_of(round_number: int, rules: RuleSet) -> Contract:
@@ -61,12 +58,9 @@ class RoundSetup:
     stock_after_deal: int
 
 
-def round_setup(
-    first_dealer: int, round_number: int, players: int, rules: RuleSet | str | None = None
-) -> RoundSetup:
+def round_setup(first_dealer: int, round_number: int, players: int, rules: RuleSet) -> RoundSetup:
     """Dealer, cutter (dealer's right), first player (dealer's left), and from the rules the
     deal's contract, cards, exact-cut packet and its bonus (R2, R3, R11)."""
-    rules = get_rules(rules)
     players = rules.check_players(players)
     dealer = dealer_seat(first_dealer, round_number, players, rules)
     return RoundSetup(

@@ -18,8 +18,8 @@ import unicodedata
 import zlib
 
 from .errors import RuleSetError
-from .ruleschema import MOST_TEXT, UNNAMED
 from .ruleset import RuleSet
+from .ruleset.schema import MOST_TEXT, UNNAMED
 
 # Raw deflate: no zlib header or checksum, a few bytes fewer in every link.
 _WINDOW = -15

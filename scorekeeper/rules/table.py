@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .cards import Card, format_cards
+from .citing import cite_deal
 from .errors import RulesError
 from .layoff_reasons import layoff_problem
 from .melds import (
@@ -22,10 +23,8 @@ from .melds import (
     require_suits,
     wild_deuce_parts,
 )
-from .opening import check_left
-from .presets import get_rules
+from .opening.laid import check_left
 from .ruleset import FreedJoker, JokerSwap, RuleSet
-from .rulewords import cite_deal
 from .seating import contract_of
 from .verdict import Problem, Verdict, house_citation
 
@@ -47,11 +46,10 @@ SWAP_WORDS = {
 
 
 def turn_setting(
-    round_number: int, rules: RuleSet | str | None, players: int | None
+    round_number: int, rules: RuleSet, players: int | None
 ) -> tuple[int, RuleSet, int]:
     """What a question about one turn assumes, each part checked in turn: the rules (R11), the
     deal (R3, from the rules) and the number of players (the rule set's usual table if not given)."""
-    rules = get_rules(rules)
     return rules.check_deal(round_number), rules, rules.check_players(players)
 
 
@@ -144,7 +142,7 @@ def check_layoff(
     meld: Sequence[Card],
     cards: Sequence[Card],
     opened_this_turn: bool,
-    rules: RuleSet | str | None = None,
+    rules: RuleSet,
     players: int | None = None,
     left: int | None = None,
 ) -> Verdict:
@@ -262,7 +260,7 @@ def check_swap(
     meld: Sequence[Card],
     card: Card,
     opened_this_turn: bool,
-    rules: RuleSet | str | None = None,
+    rules: RuleSet,
     players: int | None = None,
 ) -> Verdict:
     """Judge replacing a wild card on the table with the exact natural card it stands for (R7):

@@ -27,9 +27,9 @@ from ..games import ledger
 from ..games.errors import NoSuchGame, NoSuchRuleSet
 from ..games.models import Game
 from ..rules import PRESETS, RuleSet, RuleSetError, sharing
-from ..rules.presets import DEFAULT_RULES
-from ..rules.ruleschema import UNNAMED
-from ..rules.rulewords import players_range
+from ..rules.ruleset import DEFAULT_RULES
+from ..rules.ruleset.schema import UNNAMED
+from ..rules.ruleset.words import players_range
 from ..rules.verdict import sentence
 from . import service as rulesets
 

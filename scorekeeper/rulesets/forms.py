@@ -24,7 +24,6 @@ from wtforms.widgets import NumberInput
 
 from ..games.forms import EntryList, WriteOnceForm
 from ..rules import RuleSet, RuleSetError, ruleeffects
-from ..rules.ruleschema import FIXED_JOKERS, JOKERS_PER_PACK
 from ..rules.ruleset import (
     BUY_LIMITS,
     CUT_BONUSES,
@@ -43,6 +42,7 @@ from ..rules.ruleset import (
     JokerSwap,
     MeldKind,
 )
+from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
 from ..rules.verdict import sentence
 
 # A new meld, and a new deal when there is none to copy.

@@ -25,8 +25,7 @@ from ..games.names import clean_name, name_key, written_problem
 from ..platform import database
 from ..platform.database import db
 from ..platform.writeonce import Scope
-from ..rules.presets import PRESETS
-from ..rules.ruleset import NAME_MAX, RuleSet
+from ..rules.ruleset import NAME_MAX, PRESETS, RuleSet
 from .models import SavedRuleSet
 
 # A write to a saved rule set, on the pages and the API: "rule set 3", or "new rule set".

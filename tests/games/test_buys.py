@@ -35,7 +35,7 @@ def game_json(client, game):
 
 def test_the_limits_are_the_rules_own(app):
     assert buys.limits(SMITH) == {"game": 3}
-    from scorekeeper.rules.presets import PRESETS
+    from scorekeeper.rules.ruleset import PRESETS
 
     assert buys.limits(PRESETS["liverpool"]) == {}
     assert buys.limits(PRESETS["online"]) == {}

@@ -17,8 +17,7 @@ from scorekeeper.games import transfer
 from scorekeeper.games.exportformat import FORMAT_1_PROFILES
 from scorekeeper.games.models import Game
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import LIVERPOOL, PRESETS
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 from tests.support.book import new_game, play_rounds, record
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES

@@ -11,7 +11,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.games.models import Game, Round
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import LIVERPOOL
+from scorekeeper.rules.ruleset import LIVERPOOL
 from tests.support.book import new_game, play_rounds, record_page, round_form, start
 from tests.support.config import TEST_CONFIG
 from tests.support.games import handed_key

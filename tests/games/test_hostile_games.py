@@ -22,8 +22,7 @@ from hypothesis import strategies as st
 from scorekeeper import create_app
 from scorekeeper.platform import database
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import PRESETS
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from tests.support.book import new_game, record
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES

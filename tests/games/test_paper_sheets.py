@@ -15,7 +15,7 @@ from scorekeeper.games import papersheets, transfer
 from scorekeeper.games.models import Game
 from scorekeeper.games.sheetrows import template_text
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from tests.support.apps import app_on
 from tests.support.saved import save_ruleset, smith_document
 

@@ -14,6 +14,7 @@ from scorekeeper.games import transfer
 from scorekeeper.platform import database
 from scorekeeper.platform.database import db
 from scorekeeper.rules.cards import parse_cards
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS
 from scorekeeper.rules.scoring import LeftoverError, most_points, score_round
 from tests.support.apps import app_on
 from tests.support.book import rounds_url, with_key
@@ -28,13 +29,15 @@ def hands(**cards):
 
 def test_the_most_points_a_hand_can_count():
     # Every card of the game (R8's buying lets a hand take the stock) at the highest penalty.
-    assert most_points("liverpool", 4) == (2 * 52 + 3) * 15 == 1605
-    assert most_points("online", 8) == (3 * 52 + 2) * 25 == 3950
-    assert most_points("family", 3) == (2 * 52 + 4) * 15
+    assert most_points(PRESETS["liverpool"], 4) == (2 * 52 + 3) * 15 == 1605
+    assert most_points(PRESETS["online"], 8) == (3 * 52 + 2) * 25 == 3950
+    assert most_points(PRESETS["family"], 3) == (2 * 52 + 4) * 15
 
 
 def test_a_counted_hand_scores_its_points_with_the_cut_bonus():
-    result = score_round(4, 2, hands(s0="A", s3="7"), cutter=1, cut_exact=True, counted={1: 25})
+    result = score_round(
+        4, 2, hands(s0="A", s3="7"), cutter=1, cut_exact=True, counted={1: 25}, rules=LIVERPOOL
+    )
     assert result.penalties == (15, 25, 0, 7)
     assert result.scores == (15, -25, 0, 7)
 
@@ -42,10 +45,10 @@ def test_a_counted_hand_scores_its_points_with_the_cut_bonus():
 def test_the_copy_limit_skips_counted_hands_and_still_checks_the_cards():
     jokers = hands(s0="JK JK", s1="JK JK")
     with pytest.raises(LeftoverError) as refused:
-        score_round(4, 2, {**jokers, 3: parse_cards("5", rank_only=True)}, 0, False)
+        score_round(4, 2, {**jokers, 3: parse_cards("5", rank_only=True)}, 0, False, LIVERPOOL)
     assert refused.value.problems == {(0, 1): "4 jokers, but this game has only 3 (2 packs)"}
     # Bob's four jokers' worth is counted, not shown: no copy of anything is known.
-    result = score_round(4, 2, hands(s0="JK JK", s3="5"), 0, False, counted={1: 60})
+    result = score_round(4, 2, hands(s0="JK JK", s3="5"), 0, False, LIVERPOOL, counted={1: 60})
     assert result.penalties == (30, 60, 0, 5)
 
 
@@ -64,21 +67,21 @@ def test_the_copy_limit_skips_counted_hands_and_still_checks_the_cards():
 )
 def test_impossible_points_are_refused(points, problem):
     with pytest.raises(LeftoverError) as caught:
-        score_round(4, 2, hands(s0="A", s3="7"), 0, False, counted={1: points})
+        score_round(4, 2, hands(s0="A", s3="7"), 0, False, LIVERPOOL, counted={1: points})
     assert caught.value.seat == 1
     assert problem in str(caught.value)
 
 
 def test_the_player_out_counts_nothing_and_cards_and_points_do_not_mix():
     with pytest.raises(LeftoverError, match="scores 0, not 5"):
-        score_round(4, 2, hands(s0="A", s1="2", s3="7"), 0, False, counted={2: 5})
+        score_round(4, 2, hands(s0="A", s1="2", s3="7"), 0, False, LIVERPOOL, counted={2: 5})
     with pytest.raises(LeftoverError, match="not both"):
-        score_round(4, 2, hands(s0="A", s1="2", s3="7"), 0, False, counted={1: 5})
+        score_round(4, 2, hands(s0="A", s1="2", s3="7"), 0, False, LIVERPOOL, counted={1: 5})
 
 
 def test_every_wrong_hand_is_named_at_once():
     with pytest.raises(LeftoverError) as caught:
-        score_round(4, 2, hands(s0="A", s2="7"), 0, False, counted={3: 1})
+        score_round(4, 2, hands(s0="A", s2="7"), 0, False, LIVERPOOL, counted={3: 1})
     assert caught.value.problems.keys() == {1, 2, 3}
 
 
@@ -87,14 +90,14 @@ def test_every_copy_limit_is_named_by_the_hand_or_the_hands_that_hold_it():
     hand wrong for another reason does not hide either (R1)."""
     held = hands(s0="7♠ 7♠ 5", s1="JK JK JK JK", s3="7♠ K")
     with pytest.raises(LeftoverError) as refused:
-        score_round(4, 2, held, 0, False)
+        score_round(4, 2, held, 0, False, LIVERPOOL)
     assert refused.value.problems == {
         1: "4 jokers, but this game has only 3 (2 packs)",
         (0, 3): "3 × 7♠, but a 2-pack game holds only 2 of each card",
     }
     held = hands(s0="7 7 7 7 7", s1="7 7 7 7")
     with pytest.raises(LeftoverError) as refused:
-        score_round(4, 0, held, 0, False)
+        score_round(4, 0, held, 0, False, LIVERPOOL)
     assert refused.value.problems == {
         0: "the player who went out holds no cards (R10)",
         2: "every player who did not go out still holds at least one card (R10)",

@@ -12,7 +12,7 @@ from scorekeeper.games import errors
 from scorekeeper.games.forms import round_form
 from scorekeeper.games.models import Game
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import LIVERPOOL, SHANGHAI
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, SHANGHAI
 from scorekeeper.rules.scoring import most_points
 from tests.support.book import start
 from tests.support.names import NAMES
@@ -48,7 +48,7 @@ def test_a_hand_form_per_seat_under_the_names_a_round_form_posts(app, client):
                 f"points_{seat}",
             ]
             assert hand.cards.id == f"cards_{seat}"
-            assert hand.points.render_kw["max"] == most_points("family", 8)
+            assert hand.points.render_kw["max"] == most_points(PRESETS["family"], 8)
 
 
 def test_a_post_cannot_add_drop_or_reorder_a_hand(posted):

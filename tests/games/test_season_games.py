@@ -12,7 +12,7 @@ import pytest
 from scorekeeper.games import exportformat, transfer
 from scorekeeper.games.models import Game, Player
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import LIVERPOOL
+from scorekeeper.rules.ruleset import LIVERPOOL
 from tests.support.book import new_game, play_rounds
 from tests.support.games import handed_key
 from tests.support.names import NAMES

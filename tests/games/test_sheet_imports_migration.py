@@ -10,7 +10,7 @@ from scorekeeper.games import papersheets
 from scorekeeper.games.models import Game, SheetImport
 from scorekeeper.platform import database
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from tests.games.test_paper_sheets import GOOD
 from tests.support.apps import app_on
 

@@ -16,7 +16,7 @@ from scorekeeper import create_app
 from scorekeeper.games import transfer
 from scorekeeper.games.models import Game, Player, Round, RoundChange, RoundScore
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from tests.support.book import new_game
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES

@@ -1,7 +1,6 @@
 """A table's own rule set for the tests: what a family changes from liverpool (R11)."""
 
-from scorekeeper.rules.presets import LIVERPOOL
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, RuleSet
 
 
 def smith_document() -> dict:

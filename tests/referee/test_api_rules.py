@@ -2,8 +2,7 @@
 
 import pytest
 
-from scorekeeper.rules.presets import PRESETS
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import PRESETS, RuleSet
 
 
 def ask(client, question, body):

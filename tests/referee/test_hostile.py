@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from scorekeeper import create_app
 from scorekeeper.rules import Card, RulesError, format_cards, parse_cards
 from scorekeeper.rules.cards import MAX_CARDS, SUITS
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from tests.support.config import TEST_CONFIG
 
 # The module's tests share a fixture: one process makes it, once.
@@ -32,10 +32,10 @@ LIMIT = 64 * 1024
 # The engine module each question needs; its tests run as soon as the module exists.
 ENGINE = {
     "meld": ("scorekeeper.rules.melds",),
-    "opening": ("scorekeeper.rules.melds", "scorekeeper.rules.opening"),
+    "opening": ("scorekeeper.rules.melds", "scorekeeper.rules.opening.laid"),
     "layoff": ("scorekeeper.rules.melds", "scorekeeper.rules.table"),
     "swap": ("scorekeeper.rules.melds", "scorekeeper.rules.table"),
-    "solve": ("scorekeeper.rules.melds", "scorekeeper.rules.solver"),
+    "solve": ("scorekeeper.rules.melds", "scorekeeper.rules.opening.solver"),
     "score": ("scorekeeper.rules.scoring",),
     "buy": ("scorekeeper.rules.buying",),
 }

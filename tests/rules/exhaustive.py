@@ -17,7 +17,7 @@ from itertools import product
 
 from scorekeeper.rules.cards import SUIT_SYMBOLS, Card, rank_name
 from scorekeeper.rules.contracts import contract
-from scorekeeper.rules.presets import get_rules
+from scorekeeper.rules.ruleset import RuleSet
 
 JOKER = "JK"
 
@@ -147,9 +147,8 @@ def deuce_views(cards: Counter, rules):
         yield +view
 
 
-def exhaustive_opening(hand, round_number: int, rules=None):
+def exhaustive_opening(hand, round_number: int, rules: RuleSet):
     """One legal opening as a list of (kind, Counter of cards, reading) or None if none exists."""
-    rules = get_rules(rules)
     for cards in deuce_views(Counter(card_type(card) for card in hand), rules):
         found = _exhaustive(cards, round_number, rules)
         if found is not None:
@@ -236,9 +235,8 @@ def _reading_position_list(reading: list[str]):
     return (suits.pop(), positions[0], positions[-1]), None
 
 
-def validate_opening(hand, round_number: int, rules, details) -> list[str]:
+def validate_opening(hand, round_number: int, rules: RuleSet, details) -> list[str]:
     """What is wrong with the arrangement in `details` (empty when it is a legal opening)."""
-    rules = get_rules(rules)
     deal = contract(round_number, rules)
     exact = rules.exact_sizes and not deal.whole_hand
     melds, readings, kinds, left = (

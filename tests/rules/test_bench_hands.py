@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from bench.solver import EXHAUSTIVE_FLOOR, _speed_up, api_body, realistic_hands
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

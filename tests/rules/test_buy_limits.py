@@ -5,8 +5,7 @@ from dataclasses import replace
 import pytest
 
 from scorekeeper.rules.buying import check_buy, penalty_text
-from scorekeeper.rules.presets import FAMILY, LIVERPOOL, PRESETS, SHANGHAI
-from scorekeeper.rules.ruleset import Buying
+from scorekeeper.rules.ruleset import FAMILY, LIVERPOOL, PRESETS, SHANGHAI, Buying
 from tests.referee.house_rules import SMITH
 from tests.support.names import NAMES
 
@@ -20,13 +19,13 @@ def with_buying(**settings):
 def test_the_presets_that_buy_have_no_limit(key):
     rules = PRESETS[key]
     many = {seat: 50 for seat in range(4)}
-    verdict = check_buy(4, 0, [2, 1], None, rules, NAMES, many, many)
+    verdict = check_buy(4, 0, [2, 1], rules, None, NAMES, many, many)
     assert verdict.details == {"buyer": 1, "penalty_cards": 1}
     assert verdict.rule == "R8"
 
 
 def test_an_asker_at_the_games_limit_is_passed_over_with_the_reason():
-    verdict = check_buy(4, 0, [1, 2], None, SMITH, NAMES, bought_in_game={1: 3, 2: 2})
+    verdict = check_buy(4, 0, [1, 2], SMITH, None, NAMES, bought_in_game={1: 3, 2: 2})
     assert verdict.details["buyer"] == 2
     assert verdict.rule == "R11"
     assert verdict.reason == (
@@ -36,34 +35,34 @@ def test_an_asker_at_the_games_limit_is_passed_over_with_the_reason():
 
 
 def test_below_the_limit_the_first_asker_still_buys():
-    verdict = check_buy(4, 0, [1, 2], None, SMITH, NAMES, bought_in_game={1: 2})
+    verdict = check_buy(4, 0, [1, 2], SMITH, None, NAMES, bought_in_game={1: 2})
     assert verdict.details["buyer"] == 1
     assert verdict.rule == "R8"
 
 
 def test_the_deals_limit_counts_the_deals_buys():
     rules = with_buying(per_deal=1)
-    verdict = check_buy(4, 3, [0], None, rules, NAMES, bought_in_deal={0: 1})
+    verdict = check_buy(4, 3, [0], rules, None, NAMES, bought_in_deal={0: 1})
     assert verdict.details["buyer"] is None
     assert verdict.reason == (
         "Ann has bought once this deal: Jones rules allow 1 a deal, so nobody buys it"
     )
     # The game's count does not matter to a limit a deal.
-    assert check_buy(4, 3, [0], None, rules, NAMES, bought_in_game={0: 9}).details["buyer"] == 0
+    assert check_buy(4, 3, [0], rules, None, NAMES, bought_in_game={0: 9}).details["buyer"] == 0
 
 
 def test_both_limits_each_count_their_own_buys():
     rules = with_buying(per_deal=2, per_game=5)
-    assert check_buy(4, 0, [1], None, rules, NAMES, {1: 1}, {1: 4}).details["buyer"] == 1
-    assert check_buy(4, 0, [1], None, rules, NAMES, {1: 2}, {1: 4}).details["buyer"] is None
-    refused = check_buy(4, 0, [1], None, rules, NAMES, {1: 0}, {1: 5})
+    assert check_buy(4, 0, [1], rules, None, NAMES, {1: 1}, {1: 4}).details["buyer"] == 1
+    assert check_buy(4, 0, [1], rules, None, NAMES, {1: 2}, {1: 4}).details["buyer"] is None
+    refused = check_buy(4, 0, [1], rules, None, NAMES, {1: 0}, {1: 5})
     assert refused.reason == (
         "Bob has bought 5 times this game: Jones rules allow 5 a game, so nobody buys it"
     )
 
 
 def test_the_last_buyer_and_a_limit_are_both_named():
-    verdict = check_buy(4, 0, [1, 2, 3], 1, SMITH, NAMES, bought_in_game={2: 3})
+    verdict = check_buy(4, 0, [1, 2, 3], SMITH, 1, NAMES, bought_in_game={2: 3})
     assert verdict.details["buyer"] == 3
     assert verdict.reason == (
         "Bob took the previous discard and may not take two in a row; Cat has bought 3 times "
@@ -84,7 +83,7 @@ def test_the_last_buyer_and_a_limit_are_both_named():
 def test_the_penalty_cards_come_from_the_rules(cards, text):
     assert penalty_text(cards) == text
     rules = with_buying(penalty_cards=cards)
-    verdict = check_buy(4, 0, [1], None, rules, NAMES)
+    verdict = check_buy(4, 0, [1], rules, None, NAMES)
     assert verdict.details == {"buyer": 1, "penalty_cards": cards}
     assert text in verdict.reason
     # A penalty other than liverpool's one card is the table's own rule.
@@ -94,7 +93,7 @@ def test_the_penalty_cards_come_from_the_rules(cards, text):
 
 def test_no_buying_says_so_whatever_was_bought():
     rules = with_buying(allowed=False)
-    verdict = check_buy(4, 0, [1], None, rules, NAMES, {1: 0}, {1: 0})
+    verdict = check_buy(4, 0, [1], rules, None, NAMES, {1: 0}, {1: 0})
     assert verdict.details == {"buyer": None, "penalty_cards": None}
     assert verdict.rule == "R11" and verdict.reason.startswith("Jones rules have no buying")
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
+from scorekeeper.rules.citing import deal_change
 from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.melds import check_meld
-from scorekeeper.rules.opening import check_opening
-from scorekeeper.rules.presets import LIVERPOOL, get_rules
-from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.rules.rulewords import deal_change
-from scorekeeper.rules.solver import solve_opening
+from scorekeeper.rules.opening.laid import check_opening
+from scorekeeper.rules.opening.solver import solve_opening
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 from scorekeeper.rules.table import check_layoff, check_swap
 
 
@@ -40,37 +39,37 @@ def cards(text: str):
 
 def test_a_set_of_2s_takes_no_5_even_with_deuces_wild():
     # The 2s of a set of 2s are natural (R11): 5♣ does not fit, whatever 2s may do elsewhere.
-    verdict = check_layoff(1, cards("2♠ 2♥ 2♦"), cards("5♣"), False, "shanghai")
+    verdict = check_layoff(1, cards("2♠ 2♥ 2♦"), cards("5♣"), False, PRESETS["shanghai"])
     assert not verdict.legal and verdict.rule == "R6" and verdict.line == "2"
     assert verdict.reason == (
         "5♣ does not belong on 2♠ 2♥ 2♦: a set of 2s takes only more 2s or wild cards"
     )
-    assert check_layoff(1, cards("2♠ 2♥ 2♦"), cards("2♣"), False, "shanghai").rule == "R6"
+    assert check_layoff(1, cards("2♠ 2♥ 2♦"), cards("2♣"), False, PRESETS["shanghai"]).rule == "R6"
 
 
 def test_a_wild_2_in_a_meld_is_named_as_the_2_it_is():
-    twice = check_meld(cards("5♠ 6♠ 2♣=8♠ 8♠"), "shanghai")
+    twice = check_meld(cards("5♠ 6♠ 2♣=8♠ 8♠"), PRESETS["shanghai"])
     assert twice.reason == (
         "2♣=8♠ stands for 8♠, which 5♠ 6♠ 2♣=8♠ 8♠ already has: a run holds each card once"
     )
-    gap = check_meld(cards("5♠ 6♠ 2♣=9♠ 8♠"), "shanghai")
+    gap = check_meld(cards("5♠ 6♠ 2♣=9♠ 8♠"), PRESETS["shanghai"])
     assert "JK" not in gap.reason and "a wild card fills only one missing card" in gap.reason
 
 
 def test_a_wild_2_laid_off_is_named_as_the_2_it_is():
-    verdict = check_layoff(3, cards("5♠ 6♠ 7♠ 8♠"), cards("2♣=8♠"), False, "shanghai")
+    verdict = check_layoff(3, cards("5♠ 6♠ 7♠ 8♠"), cards("2♣=8♠"), False, PRESETS["shanghai"])
     assert verdict.reason == (
         "2♣=8♠ stands for 8♠, which 5♠ 6♠ 7♠ 8♠ already has: a run holds each card once"
     )
 
 
 def test_a_lay_off_that_needs_a_wild_2_cites_the_deuces_setting():
-    verdict = check_layoff(3, cards("5♠ 6♠ 7♠ 8♠"), cards("2♣"), False, "shanghai")
+    verdict = check_layoff(3, cards("5♠ 6♠ 7♠ 8♠"), cards("2♣"), False, PRESETS["shanghai"])
     assert verdict.legal and verdict.rule == "R11"
     assert verdict.to_dict()["settings"] == ["wild_deuces"]
     assert verdict.reason.startswith("shanghai rules: the 2♣ is wild here, standing for 4♠. ")
     # A 2 of the run's own suit at its own place is natural: R6 decides.
-    natural = check_layoff(3, cards("3♠ 4♠ 5♠ 6♠"), cards("2♠"), False, "shanghai")
+    natural = check_layoff(3, cards("3♠ 4♠ 5♠ 6♠"), cards("2♠"), False, PRESETS["shanghai"])
     assert natural.legal and natural.rule == "R6" and natural.line == "2"
 
 
@@ -102,7 +101,7 @@ def test_a_deal_7_that_is_not_whole_hand_is_not_refused_by_r5():
     opening = check_opening(7, [cards("3♠ 4♠ 5♠ 6♠"), cards("8♥ 9♥ 10♥ J♥")], SMITH)
     assert opening.rule == "R11" and opening.line == "deals"
     # Liverpool's own deal 7 is cited by R5, as before.
-    assert solve_opening(hand, 7).rule == "R5"
+    assert solve_opening(hand, 7, LIVERPOOL).rule == "R5"
 
 
 def test_a_lay_off_in_a_deal_liverpool_lays_all_at_once_cites_the_deal():
@@ -115,7 +114,7 @@ def test_a_lay_off_in_a_deal_liverpool_lays_all_at_once_cites_the_deal():
 
 
 def test_a_setting_already_cited_keeps_its_place_beside_the_deal():
-    verdict = check_layoff(7, cards("3♠ 4♠ 5♠ 6♠"), cards("7♠"), True, "shanghai")
+    verdict = check_layoff(7, cards("3♠ 4♠ 5♠ 6♠"), cards("7♠"), True, PRESETS["shanghai"])
     assert verdict.to_dict()["settings"] == ["deals", "layoff_on_opening_turn"]
     assert verdict.reason.startswith(
         "shanghai rules: deal 7 is not laid all at once, so a card is kept to discard; "
@@ -134,4 +133,4 @@ def test_a_setting_already_cited_keeps_its_place_beside_the_deal():
     ],
 )
 def test_the_deals_a_verdict_names(rules, number, said):
-    assert deal_change(get_rules(rules), number) == said
+    assert deal_change(PRESETS[rules], number) == said

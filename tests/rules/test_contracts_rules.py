@@ -7,10 +7,9 @@ import pytest
 from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.contracts import contract, contracts
 from scorekeeper.rules.errors import RoundError
-from scorekeeper.rules.opening import check_opening
-from scorekeeper.rules.presets import LIVERPOOL
-from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.rules.solver import solve_opening
+from scorekeeper.rules.opening.laid import check_opening
+from scorekeeper.rules.opening.solver import solve_opening
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 
 
 def _need(kind: str, size: int) -> dict:
@@ -38,12 +37,12 @@ CUSTOM = RuleSet.parse(
 )
 
 
-def opening(number: int, *melds: str, rules="shanghai", left=None):
+def opening(number: int, *melds: str, rules=PRESETS["shanghai"], left=None):
     return check_opening(number, [parse_cards(m) for m in melds], rules, left=left)
 
 
 def test_liverpool_contracts_read_as_before():
-    assert [str(c) for c in contracts()] == [
+    assert [str(c) for c in contracts(rules=LIVERPOOL)] == [
         "2 sets",
         "1 set + 1 run",
         "2 runs",
@@ -52,20 +51,23 @@ def test_liverpool_contracts_read_as_before():
         "1 set + 2 runs",
         "3 runs using the whole hand, no discard",
     ]
-    assert contract(7).whole_hand and not contract(6).whole_hand
-    assert tuple(contract(n, LIVERPOOL) for n in range(1, 8)) == contracts()
+    assert contract(7, LIVERPOOL).whole_hand and not contract(6, LIVERPOOL).whole_hand
+    assert tuple(contract(n, LIVERPOOL) for n in range(1, 8)) == contracts(rules=LIVERPOOL)
 
 
 def test_shanghai_contracts_name_their_sizes():
-    assert str(contract(1, "shanghai")) == "2 sets"
-    assert str(contract(5, "shanghai")) == "1 set of 3 + 1 run of 7"
-    assert str(contract(8, "shanghai")) == "1 set of 3 + 1 run of 10"
-    assert str(contract(9, "shanghai")) == "3 sets of 3 + 1 run of 5"
-    assert contract(9, "shanghai").sizes("set") == [3, 3, 3]
-    assert not any(contract(n, "shanghai").whole_hand for n in range(1, 11))
+    assert str(contract(1, PRESETS["shanghai"])) == "2 sets"
+    assert str(contract(5, PRESETS["shanghai"])) == "1 set of 3 + 1 run of 7"
+    assert str(contract(8, PRESETS["shanghai"])) == "1 set of 3 + 1 run of 10"
+    assert str(contract(9, PRESETS["shanghai"])) == "3 sets of 3 + 1 run of 5"
+    assert contract(9, PRESETS["shanghai"]).sizes("set") == [3, 3, 3]
+    assert not any(contract(n, PRESETS["shanghai"]).whole_hand for n in range(1, 11))
 
 
-@pytest.mark.parametrize(("rules", "bad"), [("liverpool", 8), ("shanghai", 11), ("shanghai", 0)])
+@pytest.mark.parametrize(
+    ("rules", "bad"),
+    [(PRESETS["liverpool"], 8), (PRESETS["shanghai"], 11), (PRESETS["shanghai"], 0)],
+)
 def test_a_deal_the_rules_do_not_have(rules, bad):
     with pytest.raises(RoundError, match="rounds 1 to|whole number"):
         contract(bad, rules)
@@ -118,17 +120,17 @@ def test_three_sets_and_a_run_of_five():
 
 def test_the_solver_finds_a_set_and_a_run_of_ten():
     hand = "7♥ 7♦ JK 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♦"
-    verdict = solve_opening(hand, 8, "shanghai")
+    verdict = solve_opening(hand, 8, PRESETS["shanghai"])
     assert verdict.legal
     assert [len(meld) for meld in verdict.details["melds"]] == [3, 10]
     assert verdict.details["left"] == ["K♦"]
-    assert str(contract(8, "shanghai")) in verdict.reason
-    assert not solve_opening(hand.replace("J♠", "Q♣"), 8, "shanghai").legal
+    assert str(contract(8, PRESETS["shanghai"])) in verdict.reason
+    assert not solve_opening(hand.replace("J♠", "Q♣"), 8, PRESETS["shanghai"]).legal
     assert solve_opening(hand, 1, CUSTOM).legal
 
 
 def test_the_solver_refuses_too_few_cards_for_the_sizes():
-    verdict = solve_opening("7♥ 7♦ 7♣ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠", 8, "shanghai")
+    verdict = solve_opening("7♥ 7♦ 7♣ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠", 8, PRESETS["shanghai"])
     assert not verdict.legal and verdict.rule == "R11" and verdict.line == "deals"
     assert verdict.reason == (
         "shanghai rules: deal 8 is 1 set of 3 + 1 run of 10, a card kept to discard. "

@@ -4,8 +4,7 @@ import pytest
 
 from scorekeeper.rules.contracts import contract, contracts
 from scorekeeper.rules.errors import RoundError, RuleSetError, SeatError
-from scorekeeper.rules.presets import PRESETS, get_rules
-from scorekeeper.rules.ruleset import FreedJoker
+from scorekeeper.rules.ruleset import DEFAULT_RULES, LIVERPOOL, PRESETS, FreedJoker, preset
 
 
 @pytest.mark.parametrize(
@@ -21,20 +20,20 @@ from scorekeeper.rules.ruleset import FreedJoker
     ],
 )
 def test_contracts(number, sets, runs, text):
-    c = contract(number)
+    c = contract(number, LIVERPOOL)
     assert (c.sets, c.runs, c.short()) == (sets, runs, text)
     assert c.whole_hand == (number == 7)
 
 
 def test_round_seven_says_whole_hand():
-    assert str(contract(7)) == "3 runs using the whole hand, no discard"
-    assert len(contracts()) == 7
+    assert str(contract(7, LIVERPOOL)) == "3 runs using the whole hand, no discard"
+    assert len(contracts(rules=LIVERPOOL)) == 7
 
 
 @pytest.mark.parametrize("bad", [0, 8, -1, "2", 2.0, True, None])
 def test_round_outside_one_to_seven(bad):
     with pytest.raises(RoundError):
-        contract(bad)
+        contract(bad, LIVERPOOL)
 
 
 @pytest.mark.parametrize(
@@ -47,7 +46,7 @@ def test_round_outside_one_to_seven(bad):
     ],
 )
 def test_preset_numbers_with_four_players(name, deal, cuts, packs, jokers, bonus, joker_penalty):
-    rules = get_rules(name)
+    rules = preset(name)
     assert tuple(rules.cards_dealt(n) for n in rules.deal_numbers) == deal
     assert tuple(rules.exact_cut(n, 4) for n in rules.deal_numbers) == cuts
     assert (rules.pack_count(4), rules.joker_count(4)) == (packs, jokers)
@@ -56,7 +55,7 @@ def test_preset_numbers_with_four_players(name, deal, cuts, packs, jokers, bonus
 
 
 def test_shanghai_deals_eleven_cards_ten_times():
-    shanghai = get_rules("shanghai")
+    shanghai = preset("shanghai")
     assert shanghai.last_deal == 10
     assert {shanghai.cards_dealt(n) for n in shanghai.deal_numbers} == {11}
     assert [shanghai.pack_count(n) for n in (3, 4, 5, 6, 7, 8)] == [2, 2, 3, 3, 4, 4]
@@ -66,14 +65,14 @@ def test_shanghai_deals_eleven_cards_ten_times():
 
 
 def test_default_pack_is_107_cards_and_round_one_stock_is_66():
-    rules = get_rules(None)
+    rules = DEFAULT_RULES
     assert rules.preset == "liverpool"
     assert rules.pack_size() == 107
     assert rules.stock_after_deal(1) == 66  # 40 dealt, 1 up
 
 
 def test_family_uses_three_packs_and_two_jokers_a_pack_for_five_or_more():
-    family = get_rules("family")
+    family = preset("family")
     assert (family.pack_count(5), family.joker_count(5)) == (3, 6)
     assert family.exact_cut(5, 6) == 6 * 12 + 1
 
@@ -92,34 +91,34 @@ def test_exact_cut_is_players_times_cards_plus_one_in_every_preset():
 )
 def test_player_count_outside_the_rules(name, players):
     with pytest.raises(SeatError, match=str(players)) as refused:
-        get_rules(name).check_players(players)
+        preset(name).check_players(players)
     # The message names the rules as a verdict does (R11).
     assert f"{name} rules are for" in str(refused.value)
 
 
 def test_unknown_preset_names_itself():
     with pytest.raises(RuleSetError, match="vegas"):
-        get_rules("vegas")
+        preset("vegas")
 
 
 def test_house_presets_change_only_what_r11_says():
-    liverpool = get_rules("liverpool")
-    assert get_rules("contract").exact_sizes == liverpool.exact_sizes
-    assert get_rules("family").naturals.set == 2 and get_rules("family").naturals.run == 3
-    online = get_rules("online")
+    liverpool = preset("liverpool")
+    assert preset("contract").exact_sizes == liverpool.exact_sizes
+    assert preset("family").naturals.set == 2 and preset("family").naturals.run == 3
+    online = preset("online")
     assert online.buying.allowed is False and online.freed_joker is FreedJoker.HAND
     for name in ("online", "family", "shanghai"):
-        rules = get_rules(name)
+        rules = preset(name)
         assert rules.layoff_on_opening_turn and rules.go_out_by_layoff
         assert not rules.exact_sizes
 
 
 def test_the_deck_holds_every_card_the_profile_shuffles():
-    deck = get_rules("liverpool").deck()
+    deck = preset("liverpool").deck()
     assert len(deck) == 107
     assert sum(card.joker for card in deck) == 3
-    family = get_rules("family").deck(6)
-    assert len(family) == 3 * 52 + 6 == get_rules("family").pack_size(6)
+    family = preset("family").deck(6)
+    assert len(family) == 3 * 52 + 6 == preset("family").pack_size(6)
 
 
 @pytest.mark.parametrize(
@@ -128,7 +127,7 @@ def test_the_deck_holds_every_card_the_profile_shuffles():
 )
 def test_online_pack_count_leaves_a_real_stock_in_round_7(players, packs, stock_round_7):
     # R11: 2 packs for 3-5 players, 3 for 6-8, always 2 jokers; round 7 deals 14 each.
-    online = get_rules("online")
+    online = preset("online")
     assert online.pack_count(players) == packs
     assert online.joker_count(players) == 2
     assert online.stock_after_deal(7, players) == stock_round_7 > 0
@@ -137,5 +136,5 @@ def test_online_pack_count_leaves_a_real_stock_in_round_7(players, packs, stock_
 def test_joker_swap_on_the_opening_turn_only_online_and_family():
     allowed = {name for name, p in PRESETS.items() if p.swap_on_opening_turn}
     assert allowed == {"online", "family"}
-    assert get_rules("family").cite("swap_on_opening_turn", "R7") == "R11"
-    assert get_rules("contract").cite("swap_on_opening_turn", "R7") == "R7"
+    assert preset("family").cite("swap_on_opening_turn", "R7") == "R11"
+    assert preset("contract").cite("swap_on_opening_turn", "R7") == "R7"

@@ -9,12 +9,13 @@ import pytest
 from scorekeeper.rules.cards import Card, parse_cards
 from scorekeeper.rules.errors import CopyLimitError, RulesError
 from scorekeeper.rules.melds import Meld, Reading, check_meld, meld_readings
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 
 SPADES_A_TO_K = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠"
 FULL_RUN = ["A♠", "2♠", "3♠", "4♠", "5♠", "6♠", "7♠", "8♠", "9♠", "10♠", "J♠", "Q♠", "K♠", "A♠"]
 
 
-def judge(text: str, rules: str | None = None, players: int | None = None) -> dict:
+def judge(text: str, rules: RuleSet = LIVERPOOL, players: int | None = None) -> dict:
     return check_meld(parse_cards(text), rules, players).to_dict()
 
 
@@ -159,7 +160,7 @@ def test_a_joker_inside_the_fourteen_card_run():
 
 
 @pytest.mark.parametrize(
-    ("text", "rules", "reason"),
+    ("text", "name", "reason"),
     [
         (
             "K♠ A♠ 2♠ 3♠",
@@ -244,11 +245,11 @@ def test_a_joker_inside_the_fourteen_card_run():
         ("K♠ K♥ JK=Q♠", None, "JK=Q♠ is declared as Q♠, but K♠ K♥ JK=Q♠ is a set of kings"),
     ],
 )
-def test_illegal_melds_name_the_problem(text, rules, reason):
-    verdict = judge(text, rules)
+def test_illegal_melds_name_the_problem(text, name, reason):
+    verdict = judge(text, PRESETS[name or "liverpool"])
     assert verdict["legal"] is False
     # Only the family rules' natural-card minimums are a house rule (R11, rules named).
-    assert verdict["rule"] == ("R11" if rules == "family" else "R4")
+    assert verdict["rule"] == ("R11" if name == "family" else "R4")
     assert verdict["kind"] is None
     assert verdict["kinds"] == []
     assert verdict["readings"] == []
@@ -282,10 +283,10 @@ def test_nothing_goes_past_an_ace():
 )
 def test_family_rules_need_more_natural_cards(text, liverpool, family):
     assert judge(text)["legal"] is liverpool
-    assert judge(text, "contract")["legal"] is liverpool
+    assert judge(text, PRESETS["contract"])["legal"] is liverpool
     if text.count("JK") <= 2:  # the online game has only 2 jokers
-        assert judge(text, "online")["legal"] is liverpool
-    assert judge(text, "family")["legal"] is family
+        assert judge(text, PRESETS["online"])["legal"] is liverpool
+    assert judge(text, PRESETS["family"])["legal"] is family
 
 
 def test_declared_joker_fixes_the_reading():
@@ -321,11 +322,11 @@ def test_undeclared_jokers_are_interchangeable():
 )
 def test_listing_order_does_not_matter(text):
     cards = list(parse_cards(text))
-    expected = unordered(check_meld(cards).to_dict())
+    expected = unordered(check_meld(cards, LIVERPOOL).to_dict())
     shuffler = random.Random(text)
     for _ in range(6):
         shuffler.shuffle(cards)
-        assert unordered(check_meld(cards).to_dict()) == expected
+        assert unordered(check_meld(cards, LIVERPOOL).to_dict()) == expected
 
 
 def unordered(verdict: dict) -> dict:
@@ -343,10 +344,10 @@ def unordered(verdict: dict) -> dict:
 @pytest.mark.parametrize(
     ("text", "rules", "players"),
     [
-        ("7♠ 7♠ 7♠", None, None),
-        ("7♠ JK JK JK JK", None, None),
-        ("7♠ JK JK JK", "online", 4),
-        ("7♠ 7♠ 7♠", "family", 4),
+        ("7♠ 7♠ 7♠", LIVERPOOL, None),
+        ("7♠ JK JK JK JK", LIVERPOOL, None),
+        ("7♠ JK JK JK", PRESETS["online"], 4),
+        ("7♠ 7♠ 7♠", PRESETS["family"], 4),
     ],
 )
 def test_copy_limits_raise(text, rules, players):
@@ -355,26 +356,26 @@ def test_copy_limits_raise(text, rules, players):
 
 
 def test_copy_limits_grow_with_the_packs():
-    assert judge("7♠ 7♠ 7♠", "family", 5)["legal"] is True
-    assert judge("7♠ 7♥ JK JK JK JK JK JK", "family", 5)["legal"] is True
+    assert judge("7♠ 7♠ 7♠", PRESETS["family"], 5)["legal"] is True
+    assert judge("7♠ 7♥ JK JK JK JK JK JK", PRESETS["family"], 5)["legal"] is True
     with pytest.raises(CopyLimitError):
-        check_meld(parse_cards("7♠ 7♥ JK JK JK JK JK"), "family", 4)
+        check_meld(parse_cards("7♠ 7♥ JK JK JK JK JK"), PRESETS["family"], 4)
     assert judge("7♠ JK JK JK")["legal"] is True
 
 
 def test_a_card_without_a_suit_cannot_be_placed():
     with pytest.raises(RulesError):
-        meld_readings([Card(7, None), Card(7, "S"), Card(7, "H")])
+        meld_readings([Card(7, None), Card(7, "S"), Card(7, "H")], LIVERPOOL)
 
 
 def test_readings_use_the_rules():
     cards = parse_cards("7♠ JK JK")
-    assert [r.kind for r in meld_readings(cards)] == ["set"]
-    assert meld_readings(cards, "family") == []
+    assert [r.kind for r in meld_readings(cards, LIVERPOOL)] == ["set"]
+    assert meld_readings(cards, PRESETS["family"]) == []
 
 
 def test_reading_value_object():
-    [low, high] = meld_readings(parse_cards("7♠ 5♠ JK 6♠"))
+    [low, high] = meld_readings(parse_cards("7♠ 5♠ JK 6♠"), LIVERPOOL)
     assert isinstance(low, Reading)
     assert (low.kind, low.low, low.high, low.suit) == ("run", 4, 7, "S")
     assert low.slots == parse_cards("JK 5♠ 6♠ 7♠")
@@ -382,16 +383,16 @@ def test_reading_value_object():
     assert low.cards() == parse_cards("4♠ 5♠ 6♠ 7♠")
     assert low.span() == "4♠–7♠"
     assert str(high) == "5♠ 6♠ 7♠ 8♠ (joker 8♠)"
-    [as_set] = meld_readings(parse_cards("9♦ JK 9♠"))
+    [as_set] = meld_readings(parse_cards("9♦ JK 9♠"), LIVERPOOL)
     assert (as_set.kind, as_set.suit, as_set.low) == ("set", None, 0)
     assert as_set.joker_faces() == ["9"]
     assert as_set.describe() == "9♦ 9 9♠ (joker 9)"
 
 
 def test_the_high_ace_is_position_fourteen():
-    [reading] = meld_readings(parse_cards("J♥ Q♥ K♥ A♥"))
+    [reading] = meld_readings(parse_cards("J♥ Q♥ K♥ A♥"), LIVERPOOL)
     assert (reading.low, reading.high) == (11, 14)
-    [reading] = meld_readings(parse_cards("A♥ 2♥ 3♥ 4♥"))
+    [reading] = meld_readings(parse_cards("A♥ 2♥ 3♥ 4♥"), LIVERPOOL)
     assert (reading.low, reading.high) == (1, 4)
 
 
@@ -403,7 +404,7 @@ def test_meld_value_object():
     assert hash(meld) == hash(Meld.parse("10♠ J♠ Q♠ JK"))
     assert len(meld) == 4
     assert list(meld) == list(parse_cards("10♠ J♠ Q♠ JK"))
-    assert [r.faces() for r in meld.readings()] == [
+    assert [r.faces() for r in meld.readings(rules=LIVERPOOL)] == [
         ["9♠", "10♠", "J♠", "Q♠"],
         ["10♠", "J♠", "Q♠", "K♠"],
     ]
@@ -421,4 +422,4 @@ def test_legal_reason_lists_every_reading():
 
 def test_players_are_checked():
     with pytest.raises(RulesError):
-        check_meld(parse_cards("7♠ 7♥ 7♦"), "liverpool", 5)
+        check_meld(parse_cards("7♠ 7♥ 7♦"), PRESETS["liverpool"], 5)

@@ -7,22 +7,23 @@ import random
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
-from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, RuleSetError, SeatError
-from scorekeeper.rules.opening import check_opening, runs_touch
+from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError
+from scorekeeper.rules.opening.laid import check_opening, runs_touch
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 
-PRESET_NAMES = ["liverpool", "contract", "online", "family"]
-EXACT = ["liverpool", "contract"]
-LOOSE = ["online", "family"]
+PRESET_RULES = [PRESETS[name] for name in ("liverpool", "contract", "online", "family")]
+EXACT = [PRESETS["liverpool"], PRESETS["contract"]]
+LOOSE = [PRESETS["online"], PRESETS["family"]]
 
 
-def opening(round_number: int, *melds: str, **options) -> dict:
-    return check_opening(round_number, [parse_cards(m) for m in melds], **options).to_dict()
+def opening(round_number: int, *melds: str, rules: RuleSet = LIVERPOOL, **options) -> dict:
+    return check_opening(round_number, [parse_cards(m) for m in melds], rules, **options).to_dict()
 
 
 # Worked cases from RULES.md
 
 
-@pytest.mark.parametrize("rules", PRESET_NAMES)
+@pytest.mark.parametrize("rules", PRESET_RULES, ids=str)
 def test_worked_round_1_two_sets_with_five_left(rules):
     verdict = opening(1, "7♠ 7♥ 7♦", "9♠ 9♥ 9♦", rules=rules, left=5)
     assert verdict["legal"] is True
@@ -33,7 +34,7 @@ def test_worked_round_1_two_sets_with_five_left(rules):
     assert "5 cards left" in verdict["reason"]
 
 
-@pytest.mark.parametrize("rules", PRESET_NAMES)
+@pytest.mark.parametrize("rules", PRESET_RULES, ids=str)
 def test_worked_round_2_set_and_run_with_the_discard(rules):
     verdict = opening(2, "7♣ 7♦ 7♥", "3♠ 4♠ 5♠ 6♠", rules=rules)
     assert verdict["legal"] is True
@@ -42,7 +43,7 @@ def test_worked_round_2_set_and_run_with_the_discard(rules):
     assert sum(len(m) for m in verdict["melds"]) == 7
 
 
-@pytest.mark.parametrize("rules", PRESET_NAMES)
+@pytest.mark.parametrize("rules", PRESET_RULES, ids=str)
 def test_worked_contiguous_spade_runs_are_not_two_runs(rules):
     verdict = opening(3, "3♠ 4♠ 5♠ 6♠", "7♠ 8♠ 9♠ 10♠", rules=rules)
     assert verdict == {
@@ -226,7 +227,7 @@ def test_a_meld_read_either_way_fills_the_missing_kind():
     ],
 )
 def test_no_piecemeal_and_no_extra_melds(round_number, melds, reason):
-    for rules in PRESET_NAMES:
+    for rules in PRESET_RULES:
         verdict = opening(round_number, *melds, rules=rules)
         assert verdict["legal"] is False
         assert verdict["rule"] == "R5"
@@ -245,7 +246,7 @@ def test_no_piecemeal_and_no_extra_melds(round_number, melds, reason):
     ],
 )
 def test_every_contract_of_rounds_1_to_6(round_number, melds):
-    for rules in PRESET_NAMES:
+    for rules in PRESET_RULES:
         assert opening(round_number, *melds, rules=rules, left=1)["legal"] is True
     shuffled = tuple(reversed(melds))
     if round_number in (1, 4):
@@ -297,7 +298,7 @@ def test_exact_size_openings_in_liverpool_and_contract(round_number, melds, reas
 
 
 def test_longer_melds_are_reported_as_laid_in_loose_rules():
-    verdict = opening(2, "7♣ 7♦ 7♥ 7♥ 7♠", "3♠ 4♠ 5♠ 6♠ 7♠ 8♠", rules="online")
+    verdict = opening(2, "7♣ 7♦ 7♥ 7♥ 7♠", "3♠ 4♠ 5♠ 6♠ 7♠ 8♠", rules=PRESETS["online"])
     assert verdict["melds"] == [
         ["7♣", "7♦", "7♥", "7♥", "7♠"],
         ["3♠", "4♠", "5♠", "6♠", "7♠", "8♠"],
@@ -338,7 +339,7 @@ def test_a_bad_meld_cites_r4(round_number, melds, reason):
 )
 def test_family_natural_cards(melds, family):
     assert opening(2, *melds)["legal"] is True
-    verdict = opening(2, *melds, rules="family")
+    verdict = opening(2, *melds, rules=PRESETS["family"])
     assert verdict["legal"] is family
     if not family:
         # The house rule decides: R11 with the rules named, never R4.
@@ -348,7 +349,7 @@ def test_family_natural_cards(melds, family):
 
 def test_family_round_7_run_short_of_naturals_is_judged_as_a_run():
     # Round 7 has no sets: the reason is the family run minimum, not a set's.
-    verdict = opening(7, "5♠ JK JK JK", "6♥ 7♥ 8♥ 9♥", "2♣ 3♣ 4♣ 5♣ 6♣", rules="family")
+    verdict = opening(7, "5♠ JK JK JK", "6♥ 7♥ 8♥ 9♥", "2♣ 3♣ 4♣ 5♣ 6♣", rules=PRESETS["family"])
     assert verdict["legal"] is False
     assert verdict["rule"] == "R11"
     assert verdict["reason"] == "family rules: a run needs 3 natural cards; 5♠ JK JK JK has 1"
@@ -380,13 +381,14 @@ def test_a_bad_meld_is_judged_as_the_kinds_the_contract_lays(round_number, melds
     assert verdict["reason"] == reason
 
 
-@pytest.mark.parametrize("rules", ["online", "family"])
-def test_a_bigger_opening_meld_is_legal_by_the_house_rule(rules):
+@pytest.mark.parametrize("name", ["online", "family"])
+def test_a_bigger_opening_meld_is_legal_by_the_house_rule(name):
+    rules = PRESETS[name]
     verdict = opening(1, "7♣ 7♦ 7♥ 7♠", "9♠ 9♥ 9♦", rules=rules)
     assert verdict["legal"] is True
     assert verdict["rule"] == "R11"
     assert verdict["reason"].startswith(
-        f"{rules} rules allow opening melds above 3 and 4 cards. A legal opening for round 1"
+        f"{name} rules allow opening melds above 3 and 4 cards. A legal opening for round 1"
     )
     exact = opening(1, "7♣ 7♦ 7♥", "9♠ 9♥ 9♦", rules=rules)
     assert exact["legal"] is True and exact["rule"] == "R5"
@@ -402,7 +404,7 @@ def test_round_7_three_runs_using_the_whole_hand():
     assert [len(m) for m in verdict["melds"]] == [5, 4, 4]
 
 
-@pytest.mark.parametrize("rules", PRESET_NAMES)
+@pytest.mark.parametrize("rules", PRESET_RULES, ids=str)
 def test_round_7_runs_may_be_longer_in_every_rule_set(rules):
     melds = ("2♦ 3♦ 4♦ 5♦ 6♦ 7♦", "8♣ 9♣ 10♣ J♣ Q♣", "J♥ Q♥ K♥ A♥")
     assert opening(7, *melds, rules=rules, left=0)["legal"] is True
@@ -470,7 +472,7 @@ def test_rounds_1_to_6_keep_a_card_for_the_discard(round_number):
 @pytest.mark.parametrize("left", [-1, 1.5, "2", True])
 def test_a_bad_left_count_raises(left):
     with pytest.raises(RulesError):
-        check_opening(1, [parse_cards("7♣ 7♦ 7♥"), parse_cards("9♠ 9♥ 9♦")], left=left)
+        check_opening(1, [parse_cards("7♣ 7♦ 7♥"), parse_cards("9♠ 9♥ 9♦")], LIVERPOOL, left=left)
 
 
 # Copy limits (R1) and input checks
@@ -490,7 +492,7 @@ def test_copy_limits_across_the_melds(round_number, melds):
 
 
 def test_a_third_copy_is_fine_with_three_packs():
-    assert opening(1, "7♠ 7♠ 7♥", "7♠ 7♦ 7♣", rules="family", players=5)["legal"] is True
+    assert opening(1, "7♠ 7♠ 7♥", "7♠ 7♦ 7♣", rules=PRESETS["family"], players=5)["legal"] is True
 
 
 @pytest.mark.parametrize(
@@ -498,14 +500,15 @@ def test_a_third_copy_is_fine_with_three_packs():
     [
         ({"round_number": 0}, RoundError),
         ({"round_number": 8}, RoundError),
-        ({"round_number": 1, "rules": "bridge"}, RuleSetError),
         ({"round_number": 1, "players": 5}, SeatError),
-        ({"round_number": 1, "rules": "online", "players": 9}, SeatError),
+        ({"round_number": 1, "rules": PRESETS["online"], "players": 9}, SeatError),
     ],
 )
 def test_bad_input_raises(args, error):
     with pytest.raises(error):
-        check_opening(melds=[parse_cards("7♣ 7♦ 7♥"), parse_cards("9♠ 9♥ 9♦")], **args)
+        check_opening(
+            melds=[parse_cards("7♣ 7♦ 7♥"), parse_cards("9♠ 9♥ 9♦")], **{"rules": LIVERPOOL, **args}
+        )
 
 
 def test_order_inside_each_meld_does_not_matter():
@@ -518,11 +521,11 @@ def test_order_inside_each_meld_does_not_matter():
     shuffler = random.Random(7)
     for round_number, melds in cases:
         cards = [list(parse_cards(m)) for m in melds]
-        expected = unordered(check_opening(round_number, cards).to_dict())
+        expected = unordered(check_opening(round_number, cards, LIVERPOOL).to_dict())
         for _ in range(5):
             for meld in cards:
                 shuffler.shuffle(meld)
-            assert unordered(check_opening(round_number, cards).to_dict()) == expected
+            assert unordered(check_opening(round_number, cards, LIVERPOOL).to_dict()) == expected
 
 
 def unordered(verdict: dict) -> dict:

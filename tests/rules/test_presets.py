@@ -6,17 +6,18 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules import PRESETS, RuleSet, RuleSetError
-from scorekeeper.rules.presets import (
+from scorekeeper.rules.ruleset import (
     CONTRACT,
     DEFAULT_RULES,
     FAMILY,
     LIVERPOOL,
     ONLINE,
     SHANGHAI,
-    get_rules,
+    FreedJoker,
+    JokerSwap,
+    MeldKind,
     preset,
 )
-from scorekeeper.rules.ruleset import FreedJoker, JokerSwap, MeldKind
 
 COLUMNS = ("liverpool", "contract", "online", "family", "shanghai")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK")
@@ -198,7 +199,7 @@ def test_every_preset_is_playable_and_reads_back_as_itself(name):
     assert RuleSet.parse(rules.dumps()) is rules
     assert eval(repr(rules), {"RuleSet": RuleSet}) == rules
     assert rules.preset == name
-    assert preset(name.upper()) is rules and get_rules(f" {name} ") is rules
+    assert preset(name.upper()) is rules and RuleSet.parse(f" {name} ") is rules
     for number in rules.deal_numbers:
         for players in rules.table_sizes:
             assert rules.stock_after_deal(number, players) > 0

@@ -15,9 +15,10 @@ import pytest
 from scorekeeper.rules.cards import SUITS, Card, format_cards
 from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.melds import check_meld
+from scorekeeper.rules.ruleset import PRESETS
 from scorekeeper.rules.table import check_layoff
 
-PRESET_NAMES = ["liverpool", "family", "shanghai"]
+PRESET_RULES = [PRESETS[name] for name in ("liverpool", "family", "shanghai")]
 
 
 def random_run(rng: random.Random) -> list[Card]:
@@ -55,7 +56,7 @@ def test_lay_off_reasons_never_contradict_the_cards(seed):
         meld = random_run(rng)
         suit = next(card.suit for card in meld if card.natural)
         laid = random_laid(rng, suit)
-        rules = rng.choice(PRESET_NAMES)
+        rules = rng.choice(PRESET_RULES)
         try:
             verdict = check_layoff(2, meld, laid, False, rules)
         except CopyLimitError:
@@ -86,7 +87,7 @@ def test_meld_gap_reasons_are_true(seed):
         size = rng.randint(4, 7)
         cards = [Card(rng.randint(1, 13), suit) for _ in range(size - 1)]
         cards.append(Card(None, None, True) if rng.random() < 0.5 else Card(7, suit))
-        rules = PRESET_NAMES[seed % len(PRESET_NAMES)]
+        rules = PRESET_RULES[seed % len(PRESET_RULES)]
         if rules == "shanghai" and rng.random() < 0.5:
             cards.append(Card(2, rng.choice(SUITS)))  # a wild 2 where it is not the run's own
         try:

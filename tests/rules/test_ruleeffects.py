@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scorekeeper.rules import PRESETS
-from scorekeeper.rules.presets import LIVERPOOL, SHANGHAI
 from scorekeeper.rules.ruleeffects import buys_needed, notes
-from scorekeeper.rules.ruleset import Buying, Deal, MeldKind, Need
+from scorekeeper.rules.ruleset import LIVERPOOL, SHANGHAI, Buying, Deal, MeldKind, Need
 
 
 def three_runs(size: int) -> tuple[Need, ...]:

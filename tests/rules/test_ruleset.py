@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import PRESETS, RulesError, RuleSet, RuleSetError, get_rules
-from scorekeeper.rules.presets import CONTRACT, LIVERPOOL, SHANGHAI
-from scorekeeper.rules.rulereader import MOST_PROBLEMS
-from scorekeeper.rules.ruleschema import MOST_TEXT
+from scorekeeper.rules import PRESETS, RulesError, RuleSet, RuleSetError
+from scorekeeper.rules.ruleset import CONTRACT, LIVERPOOL, SHANGHAI
+from scorekeeper.rules.ruleset.reader import MOST_PROBLEMS
+from scorekeeper.rules.ruleset.schema import MOST_TEXT
 
 # Derandomized like the other hostile-input runs: each run draws the same examples.
 SETTINGS = settings(
@@ -78,10 +78,13 @@ def test_a_named_document_keeps_its_name_tidied():
     assert rules.rules_name == "Smith family rules" and rules.preset is None
 
 
-def test_get_rules_takes_a_rule_set_a_name_a_document_or_nothing():
-    assert get_rules(None) is LIVERPOOL and get_rules("") is LIVERPOOL
-    assert get_rules(SHANGHAI) is SHANGHAI and get_rules("Shanghai") is SHANGHAI
-    assert get_rules(SHANGHAI.to_json()) is SHANGHAI and get_rules(SHANGHAI.dumps()) is SHANGHAI
+def test_parse_takes_a_rule_set_a_name_or_a_document():
+    assert RuleSet.parse(SHANGHAI) is SHANGHAI and RuleSet.parse("Shanghai") is SHANGHAI
+    assert RuleSet.parse(SHANGHAI.to_json()) is SHANGHAI
+    assert RuleSet.parse(SHANGHAI.dumps()) is SHANGHAI
+    assert RuleSet.parse({}) is LIVERPOOL
+    with pytest.raises(RuleSetError, match="unknown rule set ''"):
+        RuleSet.parse("")
 
 
 def test_the_document_is_fresh_each_time_and_setting_reads_one_place():

@@ -3,12 +3,15 @@
 import pytest
 
 from scorekeeper.rules.errors import RoundError, SeatError
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS
 from scorekeeper.rules.seating import dealer_seat, round_setup, turn_order_after
 from tests.referee.house_rules import SMITH
 
 
 def test_rotation_through_seven_rounds_with_four_players():
-    setups = [round_setup(first_dealer=1, round_number=n, players=4) for n in range(1, 8)]
+    setups = [
+        round_setup(first_dealer=1, round_number=n, players=4, rules=LIVERPOOL) for n in range(1, 8)
+    ]
     assert [s.dealer for s in setups] == [1, 2, 3, 0, 1, 2, 3]
     assert [s.cutter for s in setups] == [0, 1, 2, 3, 0, 1, 2]
     assert [s.first_player for s in setups] == [2, 3, 0, 1, 2, 3, 0]
@@ -18,7 +21,7 @@ def test_rotation_through_seven_rounds_with_four_players():
 
 
 def test_setup_carries_deal_cut_and_stock():
-    setup = round_setup(0, 4, 4)
+    setup = round_setup(0, 4, 4, LIVERPOOL)
     assert (setup.cards_dealt, setup.exact_cut, setup.cut_bonus, setup.stock_after_deal) == (
         12,
         49,
@@ -29,7 +32,7 @@ def test_setup_carries_deal_cut_and_stock():
 
 
 def test_six_players_in_the_family_profile():
-    setup = round_setup(5, 2, 6, "family")
+    setup = round_setup(5, 2, 6, PRESETS["family"])
     assert (setup.dealer, setup.cutter, setup.first_player) == (0, 5, 1)
     assert setup.exact_cut == 61
 
@@ -37,7 +40,7 @@ def test_six_players_in_the_family_profile():
 @pytest.mark.parametrize("first", [-1, 4, "0", None, True])
 def test_first_dealer_must_be_a_seat(first):
     with pytest.raises(SeatError):
-        dealer_seat(first, 1, 4)
+        dealer_seat(first, 1, 4, LIVERPOOL)
 
 
 def test_turn_order_after_the_active_player():
@@ -45,14 +48,14 @@ def test_turn_order_after_the_active_player():
 
 
 def test_shanghai_deals_ten_rounds_of_eleven_cards():
-    setups = [round_setup(0, n, 5, "shanghai") for n in range(1, 11)]
+    setups = [round_setup(0, n, 5, PRESETS["shanghai"]) for n in range(1, 11)]
     assert [s.dealer for s in setups] == [0, 1, 2, 3, 4, 0, 1, 2, 3, 4]
     assert {s.cards_dealt for s in setups} == {11}
     # 5 players: 3 packs and 3 jokers (one a pack); the exact cut is 5 × 11 + 1.
     assert {s.exact_cut for s in setups} == {56}
     assert {s.stock_after_deal for s in setups} == {3 * 52 + 3 - 56}
     assert {s.cut_bonus for s in setups} == {0}
-    assert dealer_seat(0, 10, 5, "shanghai") == 4
+    assert dealer_seat(0, 10, 5, PRESETS["shanghai"]) == 4
 
 
 def test_a_custom_rule_sets_deals_and_exact_cut():
@@ -63,6 +66,6 @@ def test_a_custom_rule_sets_deals_and_exact_cut():
 
 def test_a_deal_beyond_the_rules_is_refused():
     with pytest.raises(RoundError, match="rounds 1 to 7"):
-        dealer_seat(0, 8, 4)
+        dealer_seat(0, 8, 4, LIVERPOOL)
     with pytest.raises(RoundError, match="rounds 1 to 10"):
-        round_setup(0, 11, 4, "shanghai")
+        round_setup(0, 11, 4, PRESETS["shanghai"])

@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import sharing
 from scorekeeper.rules.errors import RuleSetError
-from scorekeeper.rules.presets import LIVERPOOL, PRESETS
-from scorekeeper.rules.ruleschema import MOST_TEXT
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
+from scorekeeper.rules.ruleset.schema import MOST_TEXT
 
 # Derandomized like the other hostile-input runs: each run draws the same examples.
 SETTINGS = settings(

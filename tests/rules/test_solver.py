@@ -1,8 +1,8 @@
 """R5 opening search: the fast solver against a slow exhaustive search, and hand-built edge cases.
 
-Every "yes" is re-checked twice: by `check_opening` (scorekeeper.rules.opening, the referee's own
-judgement of laid melds) and by `validate_opening` in tests/rules/exhaustive.py (an independent
-check of the melds, the readings and the cards left). No timing is asserted here: `make bench`
+Every "yes" is re-checked twice: by `check_opening` (scorekeeper.rules.opening.laid, the
+referee's own judgement of laid melds) and by `validate_opening` in tests/rules/exhaustive.py (an
+independent check of the melds, the readings and the cards left). No timing is asserted here: `make bench`
 measures speed.
 """
 
@@ -19,30 +19,29 @@ from hypothesis import strategies as st
 from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
 from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError, SizeError
-from scorekeeper.rules.opening import runs_touch
-from scorekeeper.rules.presets import PRESETS, get_rules
-from scorekeeper.rules.refusals import Refusal
-from scorekeeper.rules.ruleset import Naturals
-from scorekeeper.rules.runs import Run
-from scorekeeper.rules.search import Search
-from scorekeeper.rules.solver import HAND_LIMIT, solve_opening
-from scorekeeper.rules.whole_hand import solve_whole
+from scorekeeper.rules.opening.laid import runs_touch
+from scorekeeper.rules.opening.refusals import Refusal
+from scorekeeper.rules.opening.runs import Run
+from scorekeeper.rules.opening.search import Search
+from scorekeeper.rules.opening.solver import HAND_LIMIT, solve_opening
+from scorekeeper.rules.opening.whole_hand import solve_whole
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, Naturals, RuleSet
 from tests.rules.exhaustive import card_type, exhaustive_opening, validate_opening
 
 try:  # the referee's judgement of laid melds, written alongside the solver
-    from scorekeeper.rules.opening import check_opening
-except ImportError:  # pragma: no cover - only before opening.py exists
+    from scorekeeper.rules.opening.laid import check_opening
+except ImportError:  # pragma: no cover - only before laid.py exists
     check_opening = None
 
-PROFILE_NAMES = ["liverpool", "contract", "online", "family"]
+PROFILES = [PRESETS[name] for name in ("liverpool", "contract", "online", "family")]
 # Player counts that change the packs: family and online shuffle 3 packs for 5+ (6) players.
 TABLES = [
-    ("liverpool", None),
-    ("contract", None),
-    ("online", None),
-    ("online", 6),
-    ("family", None),
-    ("family", 6),
+    (PRESETS["liverpool"], None),
+    (PRESETS["contract"], None),
+    (PRESETS["online"], None),
+    (PRESETS["online"], 6),
+    (PRESETS["family"], None),
+    (PRESETS["family"], 6),
 ]
 
 
@@ -77,16 +76,16 @@ def agree(hand, round_number, rules, players=None):
     )
     if verdict.rule == "R11" and verdict.legal:
         # Only a house rule allows it: with exact 3 / 4 melds the hand cannot open.
-        exact = replace(get_rules(rules), exact_sizes=True)
+        exact = replace(rules, exact_sizes=True)
         assert exhaustive_opening(hand, round_number, exact) is None
-        assert verdict.reason.startswith(f"{get_rules(rules).rules_name} allow opening melds above")
+        assert verdict.reason.startswith(f"{rules.rules_name} allow opening melds above")
     elif verdict.rule == "R11":
         # Only a house rule refuses: the same hand opens with one natural card a meld.
-        relaxed = replace(get_rules(rules), naturals=Naturals(1, 1, False))
+        relaxed = replace(rules, naturals=Naturals(1, 1, False))
         assert exhaustive_opening(hand, round_number, relaxed) is not None
-        assert verdict.reason.startswith(f"{get_rules(rules).rules_name}: ")
+        assert verdict.reason.startswith(f"{rules.rules_name}: ")
     elif verdict.rule == "R4":
-        assert sum(card.natural for card in hand) < contract(round_number).melds
+        assert sum(card.natural for card in hand) < contract(round_number, LIVERPOOL).melds
     else:
         assert verdict.rule == "R5"
     if verdict.legal:
@@ -102,19 +101,18 @@ def agree(hand, round_number, rules, players=None):
 # ----- hand generators --------------------------------------------------------------------------
 
 
-def full_pack(rules: str, players: int | None) -> list[Card]:
-    return get_rules(rules).deck(players)
+def full_pack(rules: RuleSet, players: int | None) -> list[Card]:
+    return rules.deck(players)
 
 
 def realistic_hand(rng, rules, players, round_number) -> list[Card]:
     """The cards dealt plus the draw, from a shuffled pack."""
-    size = get_rules(rules).cards_dealt(round_number) + 1
+    size = rules.cards_dealt(round_number) + 1
     return rng.sample(full_pack(rules, players), size)
 
 
 def crowded_hand(rng, rules, players, round_number) -> list[Card]:
     """Few suits, a narrow band of ranks, duplicates and many jokers: many near-openings."""
-    rules = get_rules(rules)
     suits = rng.sample(SUITS, rng.choice([1, 1, 2, 2, 3]))
     width = rng.randint(3, 8)
     low = rng.randint(1, 14 - width)
@@ -134,7 +132,6 @@ def crowded_hand(rng, rules, players, round_number) -> list[Card]:
 
 
 def _fits_copies(cards, rules, players) -> bool:
-    rules = get_rules(rules)
     counts = Counter(card_type(card) for card in cards)
     return all(
         count <= (rules.joker_count(players) if kind == "JK" else rules.pack_count(players))
@@ -145,8 +142,7 @@ def _fits_copies(cards, rules, players) -> bool:
 def built_hand(rng, rules, players, round_number) -> list[Card]:
     """A legal-looking opening built meld by meld, plus spare cards, then maybe spoiled by one
     change: the hands closest to the line between yes and no."""
-    rules = get_rules(rules)
-    deal = contract(round_number)
+    deal = contract(round_number, LIVERPOOL)
     exact = rules.exact_sizes and not deal.whole_hand
     for _ in range(100):
         cards: list[Card] = []
@@ -197,7 +193,7 @@ GENERATORS = {"realistic": realistic_hand, "crowded": crowded_hand, "built": bui
 @pytest.mark.parametrize("generator", sorted(GENERATORS))
 @pytest.mark.parametrize(("rules", "players"), TABLES, ids=lambda v: str(v))
 def test_agrees_with_exhaustive_search(generator, rules, players):
-    rng = random.Random(f"{generator}-{rules}-{players}")
+    rng = random.Random(f"{generator}-{rules.preset}-{players}")
     make = GENERATORS[generator]
     count = {"realistic": 105, "crowded": 105, "built": 140}[generator]
     results = Counter()
@@ -212,7 +208,7 @@ def test_agrees_with_exhaustive_search(generator, rules, players):
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "players"), TABLES, ids=lambda v: str(v))
 def test_agrees_with_exhaustive_search_wider_sweep(rules, players):
-    rng = random.Random(f"sweep-{rules}-{players}")
+    rng = random.Random(f"sweep-{rules.preset}-{players}")
     for index in range(280):
         round_number = index % 7 + 1
         make = (crowded_hand, built_hand)[index % 2]
@@ -236,7 +232,6 @@ card_kinds = st.one_of(
 )
 def test_hypothesis_agrees_with_exhaustive_search(cards, round_number, table):
     rules, players = table
-    rules = get_rules(rules)
     held: Counter = Counter()
     hand = []
     for card in cards:  # drop the copies the packs cannot hold
@@ -251,7 +246,7 @@ def test_hypothesis_agrees_with_exhaustive_search(cards, round_number, table):
 # ----- hand-built cases -------------------------------------------------------------------------
 
 
-def solve(text: str, round_number: int, rules="liverpool", players=None):
+def solve(text: str, round_number: int, rules=PRESETS["liverpool"], players=None):
     hand = hand_of(text)
     verdict = solve_opening(hand, round_number, rules, players)
     if verdict.legal:
@@ -277,7 +272,7 @@ def test_round_2_set_and_3_4_5_6_run():
     assert verdict.details["left"] == ["8♥"]
 
 
-@pytest.mark.parametrize("rules", PROFILE_NAMES)
+@pytest.mark.parametrize("rules", PROFILES, ids=str)
 def test_contiguous_runs_are_refused(rules):
     verdict = solve("3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ 2♥", 3, rules)
     assert not verdict.legal
@@ -338,7 +333,7 @@ def test_declared_joker_may_be_used_anywhere():
 def test_family_set_takes_the_natural_a_run_would_have_used():
     # Family: 2 naturals a set, 3 a run. The set of 7s needs 7♠, so the run must read
     # 5♠ 6♠ JK 8♠ with the joker standing for 7♠ although 7♠ is in the hand.
-    verdict = solve("5♠ 6♠ 7♠ 8♠ 7♥ JK JK 2♣", 2, "family")
+    verdict = solve("5♠ 6♠ 7♠ 8♠ 7♥ JK JK 2♣", 2, PRESETS["family"])
     assert verdict.legal
     assert verdict.details["melds"][0] == ["7♠", "7♥", "JK"]
     assert verdict.details["melds"][1] == ["5♠", "6♠", "JK", "8♠"]
@@ -348,18 +343,18 @@ def test_family_set_takes_the_natural_a_run_would_have_used():
 
 
 def test_family_run_may_need_five_cards_for_three_naturals():
-    verdict = solve("5♠ JK 7♠ JK 9♠ 2♥ 2♦ 2♣ 4♥", 2, "family")
+    verdict = solve("5♠ JK 7♠ JK 9♠ 2♥ 2♦ 2♣ 4♥", 2, PRESETS["family"])
     assert verdict.legal
     assert verdict.details["readings"][1] == ["5♠", "6♠", "7♠", "8♠", "9♠"]
     # Liverpool asks exactly 4 cards a run: 5♠ JK 7♠ JK will do there.
     assert solve("5♠ JK 7♠ JK 9♠ 2♥ 2♦ 2♣ 4♥", 2).legal
     # Family with no fifth card to keep for the discard.
-    assert not solve("5♠ JK 7♠ JK 9♠ 2♥ 2♦ 2♣", 2, "family").legal
+    assert not solve("5♠ JK 7♠ JK 9♠ 2♥ 2♦ 2♣", 2, PRESETS["family"]).legal
 
 
 def test_family_natural_minimums_refuse_thin_melds():
     # Each set needs 2 naturals in family: 7♠ JK JK is not a set there.
-    assert not solve("7♠ JK JK 9♠ 9♥ 9♦ 3♣", 1, "family").legal
+    assert not solve("7♠ JK JK 9♠ 9♥ 9♦ 3♣", 1, PRESETS["family"]).legal
     assert solve("7♠ JK JK 9♠ 9♥ 9♦ 3♣", 1).legal
 
 
@@ -393,7 +388,7 @@ def test_round_7_every_card_must_fit():
         (6, "7♠ 7♥ 7♦ 3♣ 4♣ 5♣ 6♣ 9♦ 10♦ J♦ Q♦"),
     ],
 )
-@pytest.mark.parametrize("rules", PROFILE_NAMES)
+@pytest.mark.parametrize("rules", PROFILES, ids=str)
 def test_no_card_left_for_the_discard(round_number, text, rules):
     bare = solve(text, round_number, rules)
     assert not bare.legal
@@ -436,16 +431,16 @@ def test_round_7_with_four_suits_is_refused_plainly():
 
 
 def test_online_round_1_with_eight_cards():
-    assert solve("7♠ 7♥ 7♦ 9♠ 9♥ JK 3♣ 4♦", 1, "online").legal
+    assert solve("7♠ 7♥ 7♦ 9♠ 9♥ JK 3♣ 4♦", 1, PRESETS["online"]).legal
 
 
 def test_hand_given_as_text():
-    assert solve_opening("7s 7h 7d 9s 9h 9d 3c", 1).legal
+    assert solve_opening("7s 7h 7d 9s 9h 9d 3c", 1, LIVERPOOL).legal
 
 
 def test_empty_hand_is_a_plain_no():
     for round_number in range(1, 8):
-        assert not solve_opening([], round_number).legal
+        assert not solve_opening([], round_number, LIVERPOOL).legal
 
 
 # ----- input that cannot be judged --------------------------------------------------------------
@@ -453,15 +448,15 @@ def test_empty_hand_is_a_plain_no():
 
 def test_copy_limits_follow_the_packs():
     with pytest.raises(CopyLimitError):
-        solve_opening(hand_of("7♠ 7♠ 7♠ 9♠ 9♥ 9♦ 3♣"), 1)
+        solve_opening(hand_of("7♠ 7♠ 7♠ 9♠ 9♥ 9♦ 3♣"), 1, LIVERPOOL)
     with pytest.raises(CopyLimitError):
-        solve_opening(hand_of("JK JK JK JK 9♠ 9♥ 9♦ 3♣"), 1)
+        solve_opening(hand_of("JK JK JK JK 9♠ 9♥ 9♦ 3♣"), 1, LIVERPOOL)
     with pytest.raises(CopyLimitError):
-        solve_opening(hand_of("JK JK JK 9♠ 9♥ 9♦ 3♣"), 1, "online")
+        solve_opening(hand_of("JK JK JK 9♠ 9♥ 9♦ 3♣"), 1, PRESETS["online"])
     # Family with 6 players shuffles 3 packs and 6 jokers.
-    assert solve_opening(hand_of("7♠ 7♠ 7♠ 7♥ JK JK JK JK JK JK 3♣"), 1, "family", 6).legal
+    assert solve_opening(hand_of("7♠ 7♠ 7♠ 7♥ JK JK JK JK JK JK 3♣"), 1, PRESETS["family"], 6).legal
     with pytest.raises(CopyLimitError):
-        solve_opening(hand_of("7♠ 7♠ 7♠ JK 3♣ 9♥ 9♦"), 1, "family", 4)
+        solve_opening(hand_of("7♠ 7♠ 7♠ JK 3♣ 9♥ 9♦"), 1, PRESETS["family"], 4)
 
 
 def test_size_limit():
@@ -470,26 +465,26 @@ def test_size_limit():
         "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ "
         "8♥ 9♥ 10♥ J♥ Q♥ K♥ A♦ 2♦ 3♦ 4♦"
     )
-    assert solve_opening(thirty, 6).legal
+    assert solve_opening(thirty, 6, LIVERPOOL).legal
     with pytest.raises(SizeError, match="30"):
-        solve_opening(thirty + hand_of("5♦"), 6)
+        solve_opening(thirty + hand_of("5♦"), 6, LIVERPOOL)
 
 
 def test_rank_only_cards_and_bad_input_are_refused():
     with pytest.raises(RulesError, match="suit"):
-        solve_opening([Card(7, None), Card(7, "S"), Card(7, "H")], 1)
+        solve_opening([Card(7, None), Card(7, "S"), Card(7, "H")], 1, LIVERPOOL)
     with pytest.raises(RulesError):
-        solve_opening(["not a card"], 1)
+        solve_opening(["not a card"], 1, LIVERPOOL)
     with pytest.raises(RulesError):
-        solve_opening([object()], 1)
+        solve_opening([object()], 1, LIVERPOOL)
     with pytest.raises(RoundError):
-        solve_opening(hand_of("7♠ 7♥ 7♦"), 8)
+        solve_opening(hand_of("7♠ 7♥ 7♦"), 8, LIVERPOOL)
     with pytest.raises(SeatError):
-        solve_opening(hand_of("7♠ 7♥ 7♦"), 1, "liverpool", 6)
+        solve_opening(hand_of("7♠ 7♥ 7♦"), 1, PRESETS["liverpool"], 6)
 
 
 def test_verdict_shape():
-    verdict = solve_opening(hand_of("7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣"), 1)
+    verdict = solve_opening(hand_of("7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣"), 1, LIVERPOOL)
     data = verdict.to_dict()
     assert data["legal"] is True
     assert data["rule"] == "R5"
@@ -509,32 +504,67 @@ def test_verdict_shape():
 @pytest.mark.parametrize(
     ("hand", "round_number", "rules", "players", "words", "rule"),
     [
-        ("7♠ 7♥ 7♦ 9♠ 9♥ 9♦", 1, "liverpool", None, "needs at least 7 cards", "R5"),
+        ("7♠ 7♥ 7♦ 9♠ 9♥ 9♦", 1, PRESETS["liverpool"], None, "needs at least 7 cards", "R5"),
         # One natural card for two melds: even one natural a meld is too few (R4).
-        ("JK JK JK JK JK JK 7♠", 1, "family", 5, "needs at least 2 natural cards", "R4"),
+        ("JK JK JK JK JK JK 7♠", 1, PRESETS["family"], 5, "needs at least 2 natural cards", "R4"),
         # Two sets with one natural card each would do; the family rules want two each.
-        ("7♠ 7♥ 9♠ JK JK JK 2♣", 1, "family", None, "family rules: a set needs 2 natural", "R11"),
+        (
+            "7♠ 7♥ 9♠ JK JK JK 2♣",
+            1,
+            PRESETS["family"],
+            None,
+            "family rules: a set needs 2 natural",
+            "R11",
+        ),
         (
             "5♠ JK JK 8♠ 6♥ 7♥ JK 9♥ 2♣ 3♣ 4♣ 5♣ 6♣",
             7,
-            "family",
+            PRESETS["family"],
             None,
             "family rules: a run needs 3 natural cards",
             "R11",
         ),
-        ("2♠ 5♥ 9♦ J♣ K♠ 3♥ 7♦ 10♣ Q♠ A♥ 4♦", 1, "liverpool", None, "No 2 sets can be made", "R5"),
-        ("2♠ 5♥ 9♦ J♣ K♠ 3♥ 7♦ 10♣ Q♠ 9♥ 9♣", 3, "liverpool", None, "No run can be made", "R5"),
-        ("A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ 9♣ 10♣ J♣ Q♣ K♦", 7, "liverpool", None, "in 4 suits", "R5"),
+        (
+            "2♠ 5♥ 9♦ J♣ K♠ 3♥ 7♦ 10♣ Q♠ A♥ 4♦",
+            1,
+            PRESETS["liverpool"],
+            None,
+            "No 2 sets can be made",
+            "R5",
+        ),
+        (
+            "2♠ 5♥ 9♦ J♣ K♠ 3♥ 7♦ 10♣ Q♠ 9♥ 9♣",
+            3,
+            PRESETS["liverpool"],
+            None,
+            "No run can be made",
+            "R5",
+        ),
+        (
+            "A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ 9♣ 10♣ J♣ Q♣ K♦",
+            7,
+            PRESETS["liverpool"],
+            None,
+            "in 4 suits",
+            "R5",
+        ),
         (
             "A♠ 2♠ 3♠ 4♠ 5♥ 6♥ 7♥ 8♥ 9♣ 10♣ J♣ K♣ 2♥",
             7,
-            "liverpool",
+            PRESETS["liverpool"],
             None,
             "no way to split these 13 cards into 3 runs",
             "R5",
         ),
         # A set of 7s and a run through 7♣ each exist, but not both with the one 7♣.
-        ("7♠ 7♥ 4♣ 5♣ 6♣ 7♣ K♦ 2♠", 2, "liverpool", None, "at once, each card in one meld", "R5"),
+        (
+            "7♠ 7♥ 4♣ 5♣ 6♣ 7♣ K♦ 2♠",
+            2,
+            PRESETS["liverpool"],
+            None,
+            "at once, each card in one meld",
+            "R5",
+        ),
     ],
 )
 def test_every_refusal_names_its_condition_and_rule(
@@ -549,13 +579,13 @@ def test_every_refusal_names_its_condition_and_rule(
 def test_an_opening_only_the_bigger_melds_allow_cites_r11():
     # Family runs need 3 natural cards: 5♠ 7♠ 9♠ hold them only in a 5-card run.
     hand = "5♠ JK 7♠ JK 9♠ 2♥ 3♥ 4♥ 5♥ K♦"
-    verdict = solve(hand, 3, "family")
+    verdict = solve(hand, 3, PRESETS["family"])
     assert verdict.legal is True
     assert verdict.rule == "R11"
     assert verdict.reason.startswith("family rules allow opening melds above 3 and 4 cards.")
     assert verdict.details["melds"][0] == ["5♠", "JK", "7♠", "JK", "9♠"]
     # Two 4-card runs need no house rule.
-    plain = solve("4♠ 5♠ 6♠ 7♠ 9♥ 10♥ J♥ Q♥ 2♣", 3, "online")
+    plain = solve("4♠ 5♠ 6♠ 7♠ 9♥ 10♥ J♥ Q♥ 2♣", 3, PRESETS["online"])
     assert plain.legal is True and plain.rule == "R5"
 
 
@@ -584,13 +614,15 @@ def test_a_run_reads_as_its_cards_and_touches_as_r5_says():
 
 
 def test_every_refusal_has_a_rule_and_a_message():
-    search = Search(list(parse_cards("7♠ 7♥ 4♣ 5♣")), contract(2), get_rules("family"), 2, 4)
+    search = Search(
+        list(parse_cards("7♠ 7♥ 4♣ 5♣")), contract(2, LIVERPOOL), PRESETS["family"], 2, 4
+    )
     for refusal in Refusal:
-        problem = refusal.problem(search, contract(2))
+        problem = refusal.problem(search, contract(2, LIVERPOOL))
         assert problem.rule in {"R4", "R5"}
         assert f"{problem.rule}.{problem.line}" == refusal.rule
         assert problem.reason.endswith(".") and "{" not in problem.reason
-    assert Refusal.NATURALS.problem(search, contract(2)).reason == (
+    assert Refusal.NATURALS.problem(search, contract(2, LIVERPOOL)).reason == (
         "1 set + 1 run needs at least 5 natural cards (2 a set, 3 a run): "
         "this hand has 4 natural cards."
     )
@@ -608,12 +640,12 @@ def test_a_refusal_under_house_minimums_is_the_one_both_searches_give(generator)
     refused = 0
     for _ in range(150):
         round_number = rng.randint(1, 7)
-        hand = generator(rng, "family", 6, round_number)
-        verdict = solve_opening(hand, round_number, "family", 6)
+        hand = generator(rng, PRESETS["family"], 6, round_number)
+        verdict = solve_opening(hand, round_number, PRESETS["family"], 6)
         if verdict.legal:
             continue
         refused += 1
-        deal = contract(round_number)
+        deal = contract(round_number, LIVERPOOL)
         search = Search(hand, deal, family, family.pack_count(6), family.joker_count(6))
         found, refusal = solve_whole(search) if deal.whole_hand else search.solve_partial()
         assert found is None

@@ -10,23 +10,36 @@ from scorekeeper.rules.buying import check_buy
 from scorekeeper.rules.cards import JOKER, Card, parse_cards
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError
 from scorekeeper.rules.melds import Reading
-from scorekeeper.rules.presets import LIVERPOOL, PRESETS
-from scorekeeper.rules.ruleset import JokerSwap, RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, JokerSwap, RuleSet
 from scorekeeper.rules.table import check_layoff, check_swap, wild_places
 
-PROFILES = ["liverpool", "contract", "online", "family"]
+PROFILES = [PRESETS[name] for name in ("liverpool", "contract", "online", "family")]
 SPADES_2_TO_A = "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠"
 
 
-def layoff(meld: str, cards: str, round_number: int = 2, opened: bool = False, **options) -> dict:
+def layoff(
+    meld: str,
+    cards: str,
+    round_number: int = 2,
+    opened: bool = False,
+    rules: RuleSet = LIVERPOOL,
+    **options,
+) -> dict:
     return check_layoff(
-        round_number, parse_cards(meld), parse_cards(cards), opened, **options
+        round_number, parse_cards(meld), parse_cards(cards), opened, rules, **options
     ).to_dict()
 
 
-def swap(meld: str, card: str, round_number: int = 2, opened: bool = False, **options) -> dict:
+def swap(
+    meld: str,
+    card: str,
+    round_number: int = 2,
+    opened: bool = False,
+    rules: RuleSet = LIVERPOOL,
+    **options,
+) -> dict:
     [natural] = parse_cards(card)
-    return check_swap(round_number, parse_cards(meld), natural, opened, **options).to_dict()
+    return check_swap(round_number, parse_cards(meld), natural, opened, rules, **options).to_dict()
 
 
 # R6 Laying off
@@ -34,7 +47,12 @@ def swap(meld: str, card: str, round_number: int = 2, opened: bool = False, **op
 
 @pytest.mark.parametrize(
     ("rules", "legal"),
-    [("liverpool", False), ("contract", False), ("online", True), ("family", True)],
+    [
+        (PRESETS["liverpool"], False),
+        (PRESETS["contract"], False),
+        (PRESETS["online"], True),
+        (PRESETS["family"], True),
+    ],
 )
 def test_worked_case_no_lay_off_on_the_opening_turn(rules, legal):
     verdict = layoff("8♠ 8♦ 8♣", "8♥", round_number=2, opened=True, rules=rules)
@@ -49,7 +67,7 @@ def test_worked_case_no_lay_off_on_the_opening_turn(rules, legal):
         # The house rule decides: R11, with the rules named.
         assert verdict["rule"] == "R11"
         assert verdict["reason"].startswith(
-            f"{rules} rules: you may lay off on the turn you open. 8♥ can go on 8♠ 8♦ 8♣"
+            f"{rules.rules_name}: you may lay off on the turn you open. 8♥ can go on 8♠ 8♦ 8♣"
         )
 
 
@@ -256,7 +274,7 @@ def test_a_meld_read_as_set_or_run_takes_either():
         (3, "7♠ 7♥ 7♦", "7♣", "set", "2 runs"),
     ],
 )
-@pytest.mark.parametrize("rules", PROFILES)
+@pytest.mark.parametrize("rules", PROFILES, ids=str)
 def test_no_lay_off_on_a_meld_the_contract_cannot_have_put_down(
     round_number, meld, cards, kind, contract, rules
 ):
@@ -287,7 +305,7 @@ def test_a_meld_read_as_set_or_run_is_the_kind_the_contract_has():
     assert "a run is all spades" in refused["reason"]
 
 
-@pytest.mark.parametrize("rules", PROFILES)
+@pytest.mark.parametrize("rules", PROFILES, ids=str)
 def test_round_7_has_no_laying_off(rules):
     verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules=rules)
     assert verdict["legal"] is False
@@ -304,7 +322,7 @@ def test_the_meld_on_the_table_must_be_legal():
 
 def test_the_family_table_meld_needs_its_naturals():
     assert layoff("5♠ 6♠ JK JK", "9♠")["legal"] is True
-    verdict = layoff("5♠ 6♠ JK JK", "9♠", rules="family")
+    verdict = layoff("5♠ 6♠ JK JK", "9♠", rules=PRESETS["family"])
     assert verdict["legal"] is False
     assert verdict["rule"] == "R11"
     assert verdict["reason"] == (
@@ -316,7 +334,7 @@ def test_the_family_table_meld_needs_its_naturals():
 def test_a_table_meld_in_a_runs_only_round_is_judged_as_a_run():
     # Round 3 has no sets: 5♠ JK JK is judged as a run (too short), not as a set that
     # lacks the family rules' second natural card.
-    verdict = layoff("5♠ JK JK", "6♠", round_number=3, rules="family")
+    verdict = layoff("5♠ JK JK", "6♠", round_number=3, rules=PRESETS["family"])
     assert verdict["rule"] == "R4"
     assert verdict["reason"] == (
         "The meld on the table, 5♠ JK JK, is not legal: a run needs at least 4 cards; this has 3"
@@ -325,7 +343,12 @@ def test_a_table_meld_in_a_runs_only_round_is_judged_as_a_run():
 
 @pytest.mark.parametrize(
     ("rules", "legal"),
-    [("liverpool", False), ("contract", False), ("online", True), ("family", True)],
+    [
+        (PRESETS["liverpool"], False),
+        (PRESETS["contract"], False),
+        (PRESETS["online"], True),
+        (PRESETS["family"], True),
+    ],
 )
 def test_going_out_by_laying_off_the_last_card(rules, legal):
     verdict = layoff("5♠ 6♠ 7♠ 8♠", "9♠", rules=rules, left=0)
@@ -338,7 +361,7 @@ def test_going_out_by_laying_off_the_last_card(rules, legal):
     else:
         assert verdict["rule"] == "R11"
         assert verdict["reason"].startswith(
-            f"{rules} rules: you may go out by laying off your last card. 9♠ can go on"
+            f"{rules.rules_name}: you may go out by laying off your last card. 9♠ can go on"
         )
     kept = layoff("5♠ 6♠ 7♠ 8♠", "9♠", rules=rules, left=1)
     assert kept["legal"] is True and kept["rule"] == "R6"
@@ -403,10 +426,10 @@ def test_legal_swaps_free_the_joker_to_lay_off(meld, card, result):
 @pytest.mark.parametrize(
     ("rules", "joker_to"),
     [
-        ("liverpool", "lay it off this turn"),
-        ("contract", "lay it off this turn"),
-        ("online", "your hand"),
-        ("family", "lay it off this turn"),
+        (PRESETS["liverpool"], "lay it off this turn"),
+        (PRESETS["contract"], "lay it off this turn"),
+        (PRESETS["online"], "your hand"),
+        (PRESETS["family"], "lay it off this turn"),
     ],
 )
 def test_where_the_freed_joker_goes(rules, joker_to):
@@ -463,7 +486,7 @@ def test_illegal_swaps(meld, card, reason):
     }
 
 
-@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+@pytest.mark.parametrize("rules", [PRESETS["liverpool"], PRESETS["contract"]], ids=str)
 def test_swapping_needs_an_earlier_opening(rules):
     verdict = swap("5♠ 6♠ JK 8♠", "7♠", opened=True, rules=rules)
     assert verdict["legal"] is False
@@ -477,13 +500,13 @@ def test_swapping_needs_an_earlier_opening(rules):
     ("rules", "after"),
     [
         (
-            "online",
+            PRESETS["online"],
             "online rules: you may replace a joker on the turn you open and a freed joker goes "
             "into your hand. 7♠ replaces the joker in 5♠ 6♠ JK 8♠; the freed joker goes into "
             "your hand",
         ),
         (
-            "family",
+            PRESETS["family"],
             "family rules: you may replace a joker on the turn you open. 7♠ replaces the joker "
             "in 5♠ 6♠ JK 8♠; the freed joker must be laid off on a meld on the table this turn, "
             "never kept in hand",
@@ -498,12 +521,12 @@ def test_online_and_family_swap_on_the_opening_turn(rules, after):
 
 
 def test_the_online_freed_joker_to_hand_cites_r11():
-    verdict = swap("5♠ 6♠ JK 8♠", "7♠", rules="online")
+    verdict = swap("5♠ 6♠ JK 8♠", "7♠", rules=PRESETS["online"])
     assert verdict["rule"] == "R11"
     assert verdict["reason"].startswith("online rules: a freed joker goes into your hand. ")
 
 
-@pytest.mark.parametrize("rules", PROFILES)
+@pytest.mark.parametrize("rules", PROFILES, ids=str)
 def test_no_swapping_in_round_7(rules):
     verdict = swap("5♠ 6♠ JK 8♠", "7♠", round_number=7, rules=rules)
     assert verdict["legal"] is False
@@ -532,7 +555,7 @@ def test_swap_on_an_illegal_meld_cites_r4():
 
 
 def test_swap_on_a_family_meld_short_of_naturals_cites_r11():
-    verdict = swap("5♠ 6♠ JK JK", "7♠", rules="family")
+    verdict = swap("5♠ 6♠ JK JK", "7♠", rules=PRESETS["family"])
     assert verdict["rule"] == "R11"
     assert "family rules: a run needs 3 natural cards" in verdict["reason"]
 
@@ -548,7 +571,7 @@ def test_swap_input_errors():
     with pytest.raises(CopyLimitError):
         swap("5♠ 5♠ JK 8♠", "5♠")
     with pytest.raises(RulesError):
-        check_swap(3, parse_cards("5♠ 6♠ JK 8♠"), Card(7, None), False)
+        check_swap(3, parse_cards("5♠ 6♠ JK 8♠"), Card(7, None), False, LIVERPOOL)
 
 
 # R8 Buying
@@ -574,43 +597,43 @@ def test_swap_input_errors():
     ],
 )
 def test_the_requester_who_plays_soonest_buys(players, active, requests, last_buyer, buyer):
-    verdict = check_buy(players, active, requests, last_buyer)
+    verdict = check_buy(players, active, requests, LIVERPOOL, last_buyer)
     assert verdict.to_dict()["buyer"] == buyer
     assert verdict.legal is (buyer is not None)
     assert verdict.rule == "R8"
 
 
 def test_buy_reasons_number_seats_from_one():
-    assert check_buy(4, 0, [3, 2]).reason == (
+    assert check_buy(4, 0, [3, 2], LIVERPOOL).reason == (
         "Seat 3 plays before Seat 4 after Seat 1, whose turn it is, so Seat 3 gets the discard and "
         "takes the top stock card as a penalty"
     )
-    assert check_buy(4, 0, [1]).reason == (
+    assert check_buy(4, 0, [1], LIVERPOOL).reason == (
         "Seat 2 gets the discard and takes the top stock card as a penalty"
     )
-    assert check_buy(4, 0, [1, 2], last_buyer=1).reason == (
+    assert check_buy(4, 0, [1, 2], LIVERPOOL, last_buyer=1).reason == (
         "Seat 2 took the previous discard and may not take two in a row, so Seat 3 gets the "
         "discard and takes the top stock card as a penalty"
     )
-    assert check_buy(4, 0, []).reason == "Nobody asked to buy the discard"
-    assert check_buy(4, 0, [0]).reason == (
+    assert check_buy(4, 0, [], LIVERPOOL).reason == "Nobody asked to buy the discard"
+    assert check_buy(4, 0, [0], LIVERPOOL).reason == (
         "It is Seat 1's turn and Seat 1 passed the discard, so nobody buys it"
     )
-    assert check_buy(4, 0, [1], last_buyer=1).reason == (
+    assert check_buy(4, 0, [1], LIVERPOOL, last_buyer=1).reason == (
         "Seat 2 took the previous discard and may not take two in a row, so nobody buys this one"
     )
 
 
 def test_buy_reasons_use_the_seat_names():
     names = ["Ann", "Bob", "Cat", "Dan"]
-    assert check_buy(4, 0, [3, 2], names=names).reason == (
+    assert check_buy(4, 0, [3, 2], LIVERPOOL, names=names).reason == (
         "Cat plays before Dan after Ann, whose turn it is, so Cat gets the discard and "
         "takes the top stock card as a penalty"
     )
-    assert check_buy(4, 0, [0], names=names).reason == (
+    assert check_buy(4, 0, [0], LIVERPOOL, names=names).reason == (
         "It is Ann's turn and Ann passed the discard, so nobody buys it"
     )
-    assert check_buy(4, 0, [1], last_buyer=1, names=names).reason == (
+    assert check_buy(4, 0, [1], LIVERPOOL, last_buyer=1, names=names).reason == (
         "Bob took the previous discard and may not take two in a row, so nobody buys this one"
     )
 
@@ -618,10 +641,10 @@ def test_buy_reasons_use_the_seat_names():
 @pytest.mark.parametrize(
     ("rules", "players", "active", "requests", "buyer"),
     [
-        ("contract", 4, 1, [3, 0], 3),
-        ("family", 6, 4, [1, 5, 3], 5),
-        ("family", 8, 7, [6, 3], 3),
-        ("family", 3, 2, [1, 0], 0),
+        (PRESETS["contract"], 4, 1, [3, 0], 3),
+        (PRESETS["family"], 6, 4, [1, 5, 3], 5),
+        (PRESETS["family"], 8, 7, [6, 3], 3),
+        (PRESETS["family"], 3, 2, [1, 0], 0),
     ],
 )
 def test_buying_in_other_profiles(rules, players, active, requests, buyer):
@@ -629,7 +652,7 @@ def test_buying_in_other_profiles(rules, players, active, requests, buyer):
 
 
 def test_the_online_profile_has_no_buying():
-    verdict = check_buy(5, 0, [1, 2], rules="online")
+    verdict = check_buy(5, 0, [1, 2], rules=PRESETS["online"])
     assert verdict.to_dict() == {
         "legal": False,
         "reason": "Online rules have no buying: a player may instead take several discards "
@@ -643,19 +666,19 @@ def test_the_online_profile_has_no_buying():
 @pytest.mark.parametrize(
     ("players", "active", "requests", "last_buyer", "rules"),
     [
-        (4, 4, [1], None, None),
-        (4, 0, [4], None, None),
-        (4, 0, [-1], None, None),
-        (4, 0, [1], 7, None),
-        (4, "0", [1], None, None),
-        (5, 0, [1], None, None),
-        (2, 0, [1], None, "family"),
-        (9, 0, [1], None, "online"),
+        (4, 4, [1], None, LIVERPOOL),
+        (4, 0, [4], None, LIVERPOOL),
+        (4, 0, [-1], None, LIVERPOOL),
+        (4, 0, [1], 7, LIVERPOOL),
+        (4, "0", [1], None, LIVERPOOL),
+        (5, 0, [1], None, LIVERPOOL),
+        (2, 0, [1], None, PRESETS["family"]),
+        (9, 0, [1], None, PRESETS["online"]),
     ],
 )
 def test_buy_input_errors(players, active, requests, last_buyer, rules):
     with pytest.raises(SeatError):
-        check_buy(players, active, requests, last_buyer, rules)
+        check_buy(players, active, requests, rules, last_buyer)
 
 
 # R11: lay-off and swap under any rule set
@@ -675,7 +698,7 @@ def test_no_swap_at_all_where_the_rules_say_never():
 
 
 def test_a_sets_joker_may_be_swapped_where_the_rules_say_any():
-    verdict = swap("7♠ 7♥ JK", "7♣", round_number=1, rules="shanghai")
+    verdict = swap("7♠ 7♥ JK", "7♣", round_number=1, rules=PRESETS["shanghai"])
     assert verdict["legal"] is True
     assert verdict["rule"] == "R11"
     assert verdict["reason"].startswith(
@@ -683,7 +706,7 @@ def test_a_sets_joker_may_be_swapped_where_the_rules_say_any():
     )
     assert verdict["meld"] == ["7♠", "7♥", "7♣"]
     assert verdict["freed"] == "JK" and verdict["joker_to"] == "your hand"
-    wrong = swap("7♠ 7♥ JK", "8♣", round_number=1, rules="shanghai")
+    wrong = swap("7♠ 7♥ JK", "8♣", round_number=1, rules=PRESETS["shanghai"])
     assert wrong["legal"] is False
     assert wrong["reason"] == "8♣ is not what a joker stands for in 7♠ 7♥ JK: the joker is 7"
 
@@ -694,7 +717,8 @@ def test_under_runs_a_sets_joker_stays_whatever_the_card():
 
 
 @pytest.mark.parametrize(
-    ("rules", "legal", "rule"), [("online", True, "R11"), ("shanghai", False, "R7")]
+    ("rules", "legal", "rule"),
+    [(PRESETS["online"], True, "R11"), (PRESETS["shanghai"], False, "R7")],
 )
 def test_swapping_on_the_opening_turn_follows_the_rules(rules, legal, rule):
     verdict = swap("7♠ 8♠ JK 10♠", "9♠", opened=True, rules=rules)
@@ -702,8 +726,8 @@ def test_swapping_on_the_opening_turn_follows_the_rules(rules, legal, rule):
 
 
 def test_a_freed_joker_goes_where_the_rules_say():
-    laid = swap("7♠ 8♠ JK 10♠", "9♠", rules="liverpool")
-    kept = swap("7♠ 8♠ JK 10♠", "9♠", rules="shanghai")
+    laid = swap("7♠ 8♠ JK 10♠", "9♠", rules=PRESETS["liverpool"])
+    kept = swap("7♠ 8♠ JK 10♠", "9♠", rules=PRESETS["shanghai"])
     assert laid["joker_to"] == "lay it off this turn" and laid["rule"] == "R7"
     assert kept["joker_to"] == "your hand" and kept["rule"] == "R11"
     assert "a freed joker goes into your hand" in kept["reason"]
@@ -725,7 +749,7 @@ def test_a_wild_two_is_found_by_its_place():
 
 
 def test_a_wild_two_is_swapped_like_a_joker():
-    verdict = swap("5♠ 6♠ 2♥ 8♠", "7♠", round_number=3, rules="shanghai")
+    verdict = swap("5♠ 6♠ 2♥ 8♠", "7♠", round_number=3, rules=PRESETS["shanghai"])
     assert verdict["legal"] is True and verdict["rule"] == "R11"
     assert verdict["freed"] == "2♥"
     assert verdict["meld"] == ["5♠", "6♠", "7♠", "8♠"]
@@ -734,14 +758,14 @@ def test_a_wild_two_is_swapped_like_a_joker():
 
 def test_the_melds_on_the_table_are_the_deals_contracts():
     # Shanghai's third deal is 2 runs: no set can be on the table.
-    refused = layoff("8♠ 8♦ 8♣", "8♥", round_number=3, rules="shanghai")
+    refused = layoff("8♠ 8♦ 8♣", "8♥", round_number=3, rules=PRESETS["shanghai"])
     assert refused["legal"] is False and refused["rule"] == "R6"
     assert "Round 3's contract is" in refused["reason"]
     assert "so only runs are on the table" in refused["reason"]
     # Its seventh deal is 3 runs of 4 and not a whole-hand deal: laying off is allowed.
-    assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules="shanghai")["legal"] is True
+    assert layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=7, rules=PRESETS["shanghai"])["legal"] is True
     # Its tenth deal exists, and is runs only too.
-    assert layoff("8♠ 8♦ 8♣", "8♥", round_number=10, rules="shanghai")["legal"] is False
+    assert layoff("8♠ 8♦ 8♣", "8♥", round_number=10, rules=PRESETS["shanghai"])["legal"] is False
 
 
 def test_a_whole_hand_deal_has_no_laying_off_whichever_it_is():
@@ -762,13 +786,13 @@ def test_a_whole_hand_deal_has_no_laying_off_whichever_it_is():
 
 def test_a_deal_the_rules_do_not_have_is_refused_by_name():
     with pytest.raises(RoundError, match="shanghai rules have rounds 1 to 10"):
-        layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=11, rules="shanghai")
+        layoff("5♠ 6♠ 7♠ 8♠", "9♠", round_number=11, rules=PRESETS["shanghai"])
     with pytest.raises(RoundError, match="liverpool rules have rounds 1 to 7"):
         swap("7♠ 8♠ JK 10♠", "9♠", round_number=8)
 
 
 def test_a_lay_off_that_makes_wild_cards_outnumber_natural_ones():
-    verdict = layoff("7♠ 7♥ JK", "JK JK", round_number=1, rules="shanghai", players=8)
+    verdict = layoff("7♠ 7♥ JK", "JK JK", round_number=1, rules=PRESETS["shanghai"], players=8)
     assert verdict["legal"] is False and verdict["rule"] == "R11"
     assert verdict["reason"] == (
         "shanghai rules: a meld may not hold more wild cards than natural cards; "

@@ -12,9 +12,8 @@ import pytest
 
 from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
 from scorekeeper.rules.contracts import contract
-from scorekeeper.rules.presets import get_rules
-from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.rules.solver import solve_opening
+from scorekeeper.rules.opening.solver import solve_opening
+from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from tests.rules.exhaustive import exhaustive_opening, validate_opening
 
 from .test_contracts_rules import CUSTOM, _need
@@ -37,8 +36,8 @@ WHOLE = RuleSet.parse(
     }
 )
 # The default rules with deuces wild: round 7's whole hand of 3 runs in the general search.
-DEUCES = RuleSet.parse({**get_rules("liverpool").to_json(), "name": "Deuces", "wild_deuces": True})
-RULES = {"shanghai": get_rules("shanghai"), "custom": CUSTOM, "whole": WHOLE, "deuces": DEUCES}
+DEUCES = RuleSet.parse({**PRESETS["liverpool"].to_json(), "name": "Deuces", "wild_deuces": True})
+RULES = {"shanghai": PRESETS["shanghai"], "custom": CUSTOM, "whole": WHOLE, "deuces": DEUCES}
 
 
 def _fits(cards, rules, players) -> bool:

@@ -10,7 +10,6 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.ruleschema import DEALT
 from scorekeeper.rules.ruleset import (
     MOST_DEALS,
     MOST_MELDS,
@@ -19,6 +18,7 @@ from scorekeeper.rules.ruleset import (
     VALUE_KEYS,
     VALUES,
 )
+from scorekeeper.rules.ruleset.schema import DEALT
 from tests.support.browserform import fields_of
 
 # Derandomized like the other hostile-input runs: each run draws the same examples.

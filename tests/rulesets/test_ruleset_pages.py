@@ -20,7 +20,7 @@ from scorekeeper.platform import qr
 from scorekeeper.platform.database import db
 from scorekeeper.platform.writeonce import WriteOnce
 from scorekeeper.rules import RuleSet, sharing
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from scorekeeper.rulesets.models import SavedRuleSet
 from tests.support.book import new_game, play_rounds
 from tests.support.forms import read_form

@@ -15,8 +15,7 @@ from scorekeeper.games import errors
 from scorekeeper.games.models import Game, utcnow
 from scorekeeper.platform import writeonce
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import LIVERPOOL, PRESETS, SHANGHAI
-from scorekeeper.rules.ruleset import NAME_MAX, RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, NAME_MAX, PRESETS, SHANGHAI, RuleSet
 from scorekeeper.rulesets import service as rulesets
 from scorekeeper.rulesets.models import SavedRuleSet
 from tests.support.names import NAMES

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.games.names import name_key
 from scorekeeper.platform import database
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from scorekeeper.rulesets import service as rulesets
 from tests.support.apps import app_on
 from tests.support.names import NAMES

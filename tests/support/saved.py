@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.rules.presets import LIVERPOOL
+from scorekeeper.rules.ruleset import LIVERPOOL
 
 SMITH = "Smith family"
 

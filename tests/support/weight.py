@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from scorekeeper.rules.presets import DEFAULT_RULES
+from scorekeeper.rules.ruleset import DEFAULT_RULES
 from tests.support.games import key_cookie, seed_game
 from tests.support.server import Client
 

@@ -216,20 +216,25 @@ def test_the_engine_imports_alone():
 # The rule set's modules (R11): named, so a rename cannot drop them from the runs above.
 RULE_SET_MODULES = [
     "scorekeeper.rules.errors",
-    "scorekeeper.rules.presets",
-    "scorekeeper.rules.rulereader",
-    "scorekeeper.rules.ruleschema",
+    "scorekeeper.rules.citing",
     "scorekeeper.rules.ruleset",
-    "scorekeeper.rules.rulewords",
+    "scorekeeper.rules.ruleset.reader",
+    "scorekeeper.rules.ruleset.schema",
+    "scorekeeper.rules.ruleset.values",
+    "scorekeeper.rules.ruleset.words",
 ]
 # Fresh interpreters, one per module: import only it, then use a rule set as the score book and
-# the referee do. The value takes its reader, presets and words from the modules above it as
-# the package loads (ruleset.lend): whichever module comes first, all of it works.
+# the referee do. `RuleSet` is defined above its settings, its reader and its words, so each of
+# its methods is where Python finds it: whichever module comes first, all of it works.
 USE_ALONE = """
-import importlib, json, sys
+import importlib, inspect, json, sys
 importlib.import_module(sys.argv[1])
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.errors import RuleSetError
+# Each method is written in the class, not handed to it by a module that imports it.
+home = inspect.getsourcefile(RuleSet)
+for method in (RuleSet.parse, RuleSet.summary, RuleSet.differences, RuleSet.house):
+    assert inspect.getsourcefile(method) == home, method
 rules = RuleSet.parse('{"name": "Smith family", "values": {"JK": 50}}')
 assert RuleSet.parse("shanghai").preset == "shanghai"
 assert rules.differences() == (("values.JK", "a joker left in hand is 50"),)

@@ -15,8 +15,7 @@ from scorekeeper import create_app
 from scorekeeper.games import transfer
 from scorekeeper.platform.database import db
 from scorekeeper.rules import sharing
-from scorekeeper.rules.presets import LIVERPOOL, PRESETS
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 from tests.support.apps import app_on
 from tests.support.book import new_game
 from tests.support.config import ENGINE, TEST_CONFIG

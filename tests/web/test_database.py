@@ -22,7 +22,7 @@ from scorekeeper.games import transfer
 from scorekeeper.games.names import name_key
 from scorekeeper.platform import database
 from scorekeeper.platform.database import db
-from scorekeeper.rules.presets import PRESETS
+from scorekeeper.rules.ruleset import PRESETS
 from tests.support.apps import app_on
 from tests.support.book import new_game, record
 from tests.support.names import NAMES

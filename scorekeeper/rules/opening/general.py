@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .cards import rank_name
-from .contracts import Contract
-from .melds import HIGH_ACE, RUN, SET, rank_at
-from .opening import runs_touch
-from .ruleset import MeldKind, RuleSet
+from ..cards import rank_name
+from ..contracts import Contract
+from ..melds import HIGH_ACE, RUN, SET, rank_at
+from ..ruleset import MeldKind, RuleSet
+from .laid import runs_touch
 from .runs import INTERVAL_MASK, SLOT_TEXT, SUIT_INDEX, face, slot
 
 # The places of every run of each length, as bit masks over positions 1..14.

@@ -1,6 +1,6 @@
 """The reader's tools: a problem kept under its place, a value quoted back short, and the one
 `RuleSetError` that names them all (R11). Nothing here knows what a rule set holds: the
-document's shape is in `ruleschema`.
+document's shape is in `schema`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from difflib import get_close_matches
 from typing import Any
 
-from .errors import RuleSetError
+from ..errors import RuleSetError
 
 # The most problems one refusal lists; a document of junk gets a count for the rest.
 MOST_PROBLEMS = 40

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import enum
 
-from .contracts import Contract
-from .melds import MIN_RUN, MIN_SET, RUN, SET
-from .verdict import Problem
+from ..contracts import Contract
+from ..melds import MIN_RUN, MIN_SET, RUN, SET
+from ..verdict import Problem
 
 
 def contract_text(deal: Contract) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card, rank_name
-from .melds import HIGH_ACE, MIN_SET, rank_at
+from ..cards import Card, rank_name
+from ..melds import HIGH_ACE, MIN_SET, rank_at
 from .runs import SUIT_INDEX, Run, face, slot
 from .search import Search
 

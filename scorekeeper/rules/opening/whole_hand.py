@@ -14,8 +14,8 @@ match.
 
 from __future__ import annotations
 
-from .melds import HIGH_ACE, MIN_RUN
-from .opening import runs_touch
+from ..melds import HIGH_ACE, MIN_RUN
+from .laid import runs_touch
 from .refusals import Refusal
 from .runs import INTERVAL_MASK, INTERVAL_RANKS, SUBSETS, Run, slot
 from .search import Search

@@ -9,12 +9,11 @@ misspelt setting is never silently ignored.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-from .presets import LIVERPOOL, PRESETS, preset
-from .rulereader import MISSING, SKIP, Reader, refusal, shown
-from .ruleset import (
+from .reader import MISSING, SKIP, Reader, refusal, shown
+from .values import (
     BUY_LIMITS,
     CUT_BONUSES,
     FEWEST_PLAYERS,
@@ -38,9 +37,8 @@ from .ruleset import (
     Naturals,
     Need,
     PackStep,
-    RuleSet,
+    Settings,
     Values,
-    lend,
 )
 
 # The most jokers a rule set may add: more than any real table shuffles in.
@@ -55,6 +53,8 @@ TABLE_SIZES = range(FEWEST_PLAYERS, MOST_PLAYERS + 1)
 LISTS = (list, tuple)
 # A document larger than this is refused before it is read: the five presets are under 2,500.
 MOST_TEXT = 20_000
+# The rule set a document is read into: the one class that holds the settings and their names.
+Rules = TypeVar("Rules", bound=Settings)
 
 _TOP = (
     "version",
@@ -110,30 +110,27 @@ def _decoded(document: object, reader: Reader) -> object:
     return {}
 
 
-def read_document(document: object) -> RuleSet:
-    """The rule set a document describes, or `RuleSetError` naming every problem (R11)."""
-    if isinstance(document, RuleSet):
-        return document
-    if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
-        return preset(document)
+def read(document: object, default: Settings, make: Callable[..., Rules]) -> Rules:
+    """The rule set (`make`'s) a document describes, every key left out taken from `default`'s;
+    `RuleSetError` naming every problem when it is not playable (R11). Left unnamed, a rule set
+    that changes anything from `default` is called `UNNAMED`."""
     reader = Reader()
     data = reader.mapping("", _decoded(document, reader), _TOP)
     if "rules" in reader.problems:
         raise refusal(reader.listed(_order))
-    default = LIVERPOOL.to_json()
-    given = {key: data.get(key, default[key]) for key in _TOP}
-    rules = _build(reader, given, default)
+    defaults = default.to_json()
+    given = {key: data.get(key, defaults[key]) for key in _TOP}
+    rules = make(**_fields(reader, given, defaults))
     _playable(rules, reader)
     if reader.problems:
         raise refusal(reader.listed(_order))
-    if "name" not in data and rules != LIVERPOOL:
-        # Left unnamed, a changed rule set is not called Liverpool.
+    if "name" not in data and rules.to_json() != defaults:
+        # Left unnamed, a changed rule set is not called by the default's name.
         rules = rules.renamed(UNNAMED)
-    # A preset read back is the preset itself, with where it comes from.
-    return next((known for known in PRESETS.values() if known == rules), rules)
+    return rules
 
 
-def _build(reader: Reader, given: Mapping[str, Any], default: Mapping[str, Any]) -> RuleSet:
+def _fields(reader: Reader, given: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
     version = given["version"]
     if type(version) is not int or version != VERSION:
         reader.problem(
@@ -142,7 +139,7 @@ def _build(reader: Reader, given: Mapping[str, Any], default: Mapping[str, Any])
     players = reader.mapping("players", given["players"], ("min", "max"))
     values = reader.mapping("values", given["values"], VALUE_KEYS)
     flags = {key: reader.flag(key, given[key]) for key in _FLAGS}
-    return RuleSet(
+    return dict(
         name=_name(reader, given["name"]),
         min_players=reader.whole(
             "players.min", players.get("min", default["players"]["min"]), TABLE_SIZES
@@ -290,7 +287,7 @@ def _buying(reader: Reader, value: object, default: Mapping[str, Any]) -> Buying
     )
 
 
-def _playable(rules: RuleSet, reader: Reader) -> None:
+def _playable(rules: Settings, reader: Reader) -> None:
     """R11's "A rule set is playable when…", each condition on settings that were read without
     a problem (a refused setting stands for a guess, and a guess proves nothing). A contract
     that cannot fit the hand is named even when the table sizes are wrong: it does not depend
@@ -304,7 +301,7 @@ def _playable(rules: RuleSet, reader: Reader) -> None:
             _fits(rules, reader, path, deal)
 
 
-def _seated(rules: RuleSet, reader: Reader) -> bool:
+def _seated(rules: Settings, reader: Reader) -> bool:
     """Whether the table sizes are readable, in order, and each has its number of packs."""
     if not reader.clean("players"):
         return False
@@ -332,7 +329,7 @@ def _seated(rules: RuleSet, reader: Reader) -> bool:
     return True
 
 
-def _dealt(rules: RuleSet, reader: Reader, path: str, deal: Deal) -> bool:
+def _dealt(rules: Settings, reader: Reader, path: str, deal: Deal) -> bool:
     """Every table size can deal every hand and turn the upcard with a stock left (R2, R11)."""
     short = [
         players
@@ -352,7 +349,7 @@ def _dealt(rules: RuleSet, reader: Reader, path: str, deal: Deal) -> bool:
     return False
 
 
-def _fits(rules: RuleSet, reader: Reader, path: str, deal: Deal) -> None:
+def _fits(rules: Settings, reader: Reader, path: str, deal: Deal) -> None:
     """The contract fits the hand after the draw and the buys the limits allow, less the card
     kept for the discard (none in a whole-hand deal) (R11)."""
     discard = 0 if deal.whole_hand else 1
@@ -372,6 +369,3 @@ def _fits(rules: RuleSet, reader: Reader, path: str, deal: Deal) -> None:
         f"{held} cards ({deal.cards} dealt + the draw) cannot hold "
         f"{deal.contract_text()}{and_discard} ({needed} cards), {reason}",
     )
-
-
-lend(read=read_document)

@@ -22,18 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..cards import Card, declared_text, parse_cards
+from ..citing import cite_deal
+from ..contracts import Contract, contract
+from ..errors import SizeError
+from ..melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
+from ..ruleset import RuleSet
+from ..verdict import Problem, Verdict
 from .arrangement import realise
-from .cards import Card, declared_text, parse_cards
-from .contracts import Contract, contract
-from .errors import SizeError
 from .general import OutOfSteps, solve_general
-from .melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
-from .presets import get_rules
 from .refusals import contract_text, plural
-from .ruleset import RuleSet
-from .rulewords import cite_deal
 from .search import Search
-from .verdict import Problem, Verdict
 from .whole_hand import early_refusal, solve_whole
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
@@ -107,7 +106,7 @@ def _opening(search: Search, deal: Contract, rules: RuleSet):
 def solve_opening(
     hand: Sequence[Card] | str,
     round_number: int,
-    rules: RuleSet | str | None = None,
+    rules: RuleSet,
     players: int | None = None,
 ) -> Verdict:
     """Can this hand (the cards held after the draw) go down in this deal? (R5)
@@ -120,7 +119,6 @@ def solve_opening(
     Raises `SizeError` above HAND_LIMIT cards, `CopyLimitError` for impossible copies and
     `RulesError` for rank-only cards, a bad round, rule set or player count.
     """
-    rules = get_rules(rules)
     deal = contract(round_number, rules)
     return cite_deal(_solve(hand, deal, rules, players), rules, deal.round)
 

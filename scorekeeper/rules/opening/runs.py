@@ -10,9 +10,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import NamedTuple
 
-from .cards import SUIT_SYMBOLS, SUITS, rank_name
-from .melds import HIGH_ACE, rank_at
-from .opening import runs_touch
+from ..cards import SUIT_SYMBOLS, SUITS, rank_name
+from ..melds import HIGH_ACE, rank_at
+from .laid import runs_touch
 
 SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 

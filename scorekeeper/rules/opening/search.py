@@ -45,12 +45,12 @@ cells only add demand, sets only lose naturals), so pairs over that budget are s
 
 from __future__ import annotations
 
-from .cards import Card, check_copies
-from .contracts import Contract
-from .errors import CopyLimitError, RulesError
-from .melds import HIGH_ACE, MIN_RUN, MIN_SET
+from ..cards import Card, check_copies
+from ..contracts import Contract
+from ..errors import CopyLimitError, RulesError
+from ..melds import HIGH_ACE, MIN_RUN, MIN_SET
+from ..ruleset import RuleSet
 from .refusals import Refusal
-from .ruleset import RuleSet
 from .runs import CELLS, INTERVAL_MASK, SLOT_TEXT, SUBSETS, SUIT_INDEX, Run
 
 _RANKS = frozenset(range(1, 14))

@@ -1,11 +1,8 @@
-"""R11 The table's own rule set: every number a table may change, as one frozen value.
+"""R11's settings as one frozen value: the parts of a rule set, the limits a playable one keeps
+to, and what follows from the numbers alone (the document, the deals, the packs and the cards).
 
-A `RuleSet` is data, not a branch on a name: the presets are instances of it, and a family's
-own rules are another instance read from the same JSON document (`RuleSet.parse`,
-`RuleSet.to_json`). The engine, the score book, the pages and the scripts take every number
-they need from it. `RuleSet.parse` refuses a document that is not playable with a
-`RuleSetError` that names every problem at once, keyed by where it is in the document
-(`deals[4].cards`).
+`Settings` holds every number a table may change; `RuleSet` (the package) is the same value
+with its names, its reader and its words. Nothing here knows a preset.
 """
 
 from __future__ import annotations
@@ -16,10 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, Self
 
-from .cards import JOKER, RANKS, SUITS, Card, check_copies, rank_name
-from .errors import RoundError, SeatError
+from ..cards import JOKER, RANKS, SUITS, Card, check_copies, rank_name
+from ..errors import RoundError, SeatError
 
 # The document's schema version: a stored or exported rule set says which shape it has.
 VERSION = 1
@@ -39,25 +36,6 @@ NAME_MAX = 40
 VALUE_KEYS = (*(rank_name(rank) for rank in RANKS), "JK")
 # A table of this many players when a question names none, within the rule set's limits.
 USUAL_PLAYERS = 4
-# What the modules above the value lend it, as the package loads (its `__init__` imports them
-# before anything else): `read` (ruleschema), `presets` (presets), `summary`, `differences` and
-# `pack_steps` (rulewords). The value imports none of them, so the layers point one way:
-# ruleset <- ruleschema, presets, rulewords.
-_LENT: dict[str, Any] = {}
-
-
-def _setting_or_none(rules: RuleSet, path: str) -> object:
-    try:
-        return rules.setting(path)
-    except KeyError:
-        return None
-
-
-def lend(**parts: Any) -> None:
-    """Called once by each module above the value with what it lends (see `_LENT`)."""
-    _LENT.update(parts)
-
-
 # The parts of a place in the document: `deals[7].contract` is deals, [7], contract.
 _PLACE = re.compile(r"\[\d+\]|[^.\[\]]+")
 
@@ -208,8 +186,8 @@ class Values:
 
 
 @dataclass(frozen=True)
-class RuleSet:
-    """One table's rules: every R11 setting; everything else is the same at every table."""
+class Settings:
+    """Every R11 setting of one table's rules; everything else is the same at every table."""
 
     name: str
     min_players: int
@@ -232,12 +210,6 @@ class RuleSet:
     source: str = field(default="", compare=False)
 
     # --- reading and writing the document -------------------------------------------------
-
-    @classmethod
-    def parse(cls, document: object) -> RuleSet:
-        """A preset's name (`"shanghai"`), a JSON text, a decoded document (or a rule set, as it
-        is); `RuleSetError` naming every problem when it is none of these or not playable (R11)."""
-        return _LENT["read"](document)
 
     def to_json(self) -> dict[str, Any]:
         """The whole document, every key present, as the server answers it (a fresh copy)."""
@@ -300,11 +272,6 @@ class RuleSet:
 
     # --- names -----------------------------------------------------------------------------
 
-    @cached_property
-    def preset(self) -> str | None:
-        """The preset's key (`shanghai`) when this rule set is exactly a preset, else None."""
-        return next((key for key, rules in _LENT["presets"].items() if rules == self), None)
-
     @property
     def label(self) -> str:
         """The rule set's name for a sentence or a context line: `Liverpool`, `Smith family`."""
@@ -312,8 +279,9 @@ class RuleSet:
 
     @property
     def rules_name(self) -> str:
-        """How a verdict names the rules it applies (R11): `shanghai rules`, `Smith family rules`."""
-        return f"{self.preset or self.name} rules"
+        """How a verdict names the rules it applies (R11): `Smith family rules` (a preset by its
+        key, `shanghai rules`: see `RuleSet`)."""
+        return f"{self.name} rules"
 
     def setting(self, path: str) -> object:
         """One setting by its place in the document, as a problem names it: `cut_bonus`,
@@ -327,29 +295,6 @@ class RuleSet:
         if isinstance(value, dict | list):
             return json.loads(json.dumps(value))
         return value
-
-    def house(self, path: str) -> bool:
-        """Whether this rule set changes a setting from the default `liverpool` (R11): a deal
-        `liverpool` does not have is a change."""
-        return _setting_or_none(self, path) != _setting_or_none(_LENT["presets"]["liverpool"], path)
-
-    def summary(self) -> str:
-        """One line for a list or a heading: `Shanghai · 10 deals · 3–8 players · deuces wild`."""
-        return _LENT["summary"](self)
-
-    def differences(self) -> tuple[tuple[str, str], ...]:
-        """Each setting this rule set changes from `liverpool`, as (its place in the document,
-        a plain sentence): `("values.JK", "a joker left in hand is 50")`, in document order."""
-        return _LENT["differences"](self)
-
-    def cite(self, path: str, default_rule: str) -> str:
-        """The rule a verdict that turns on `path` rests on: R11 where this rule set changes it."""
-        return "R11" if self.house(path) else default_rule
-
-    def citation(self, path: str, default: str) -> str:
-        """`cite` naming what decides: `R11:<path>` where this rule set changes the setting,
-        else `default` (`R6.1`: a point of the rule it changes)."""
-        return f"R11:{path}" if self.house(path) else default
 
     # --- deals -------------------------------------------------------------------------------
 
@@ -452,21 +397,9 @@ class RuleSet:
         """The fewest natural cards a meld of this kind must hold (R4, R11)."""
         return self.naturals.of(kind)
 
-    def renamed(self, name: str) -> RuleSet:
+    def renamed(self, name: str) -> Self:
         return replace(self, name=name, source="")
 
-    def plays_like(self, other: RuleSet) -> bool:
+    def plays_like(self, other: Settings) -> bool:
         """Whether two rule sets play alike, whatever each is called."""
         return replace(self, name="") == replace(other, name="")
-
-    def packs_text(self) -> str:
-        """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; jokers: 2`."""
-        steps = _LENT["pack_steps"](self)
-        if len(steps) == 1:
-            return f"{steps[0][2]} + {self.joker_count()}"
-        sizes = ", ".join(
-            f"{packs} for {first}–{last}" if index else f"{packs} packs for {first}–{last} players"
-            for index, (first, last, packs) in enumerate(steps)
-        )
-        each = f"{self.jokers.per_pack} a pack" if self.jokers.per_pack else str(self.jokers.fixed)
-        return f"{sizes}; jokers: {each}"

@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, product
 
-from .cards import Card, format_cards
-from .contracts import Contract, contract
-from .errors import RulesError
-from .melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
-from .presets import get_rules
-from .ruleset import RuleSet
-from .rulewords import cite_deal
-from .verdict import Problem, Verdict
+from ..cards import Card, format_cards
+from ..citing import cite_deal
+from ..contracts import Contract, contract
+from ..errors import RulesError
+from ..melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
+from ..ruleset import RuleSet
+from ..verdict import Problem, Verdict
 
 EMPTY = {"melds": [], "kinds": [], "jokers": [], "declared": []}
 
@@ -116,13 +115,12 @@ def _fail(reason: str, rule: str) -> Verdict:
 def check_opening(
     round_number: int,
     melds: Sequence[Sequence[Card]],
-    rules: RuleSet | str | None = None,
+    rules: RuleSet,
     players: int | None = None,
     left: int | None = None,
 ) -> Verdict:
     """Judge an opening (R5): the entire contract at once, under some reading of the jokers;
     on R11 with the rules named where a deal they change decides (R11's citing)."""
-    rules = get_rules(rules)
     round_number = rules.check_deal(round_number)
     verdict = _judge(round_number, melds, rules, players, left)
     return cite_deal(verdict, rules, round_number)

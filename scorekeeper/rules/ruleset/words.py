@@ -10,10 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .presets import LIVERPOOL
-from .ruleset import VALUE_KEYS, Deal, FreedJoker, JokerSwap, RuleSet, lend
-from .verdict import Verdict
-from .verdict import sentence as capital
+from .values import VALUE_KEYS, FreedJoker, JokerSwap, Settings
 
 # A card left in hand, as a sentence names it.
 _CARD_NAMES = {"A": "an ace", "8": "an 8", "J": "a jack", "Q": "a queen", "K": "a king"}
@@ -35,7 +32,7 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def players_range(rules: RuleSet) -> str:
+def players_range(rules: Settings) -> str:
     """A rule set's table sizes as a list or a picker names them: the one size (`4 players`),
     or the fewest and the most joined by an en dash."""
     if rules.min_players == rules.max_players:
@@ -43,7 +40,7 @@ def players_range(rules: RuleSet) -> str:
     return f"{rules.min_players}–{rules.max_players} players"
 
 
-def _buying(rules: RuleSet) -> str:
+def _buying(rules: Settings) -> str:
     buying = rules.buying
     if not buying.allowed:
         return "no buying"
@@ -55,7 +52,7 @@ def _buying(rules: RuleSet) -> str:
     return "buying: " + (", ".join(limits) if limits else "no limit")
 
 
-def summary(rules: RuleSet) -> str:
+def summary(rules: Settings) -> str:
     """`Shanghai · 10 deals · 3–8 players · deuces wild · buying: no limit`."""
     parts = [rules.name, plural(rules.last_deal, "deal"), players_range(rules)]
     if rules.wild_deuces:
@@ -64,7 +61,7 @@ def summary(rules: RuleSet) -> str:
     return " · ".join(parts)
 
 
-def pack_steps(rules: RuleSet) -> list[tuple[int, int, int]]:
+def pack_steps(rules: Settings) -> list[tuple[int, int, int]]:
     """(fewest, most players, packs) for each table size the rule set seats."""
     steps, low = [], rules.min_players
     for step in rules.packs:
@@ -76,7 +73,7 @@ def pack_steps(rules: RuleSet) -> list[tuple[int, int, int]]:
     return steps
 
 
-def packs_sentence(rules: RuleSet) -> str:
+def packs_sentence(rules: Settings) -> str:
     """`2 packs`, or by table size: `2 packs for 3–4 players, 3 for 5–6, 4 for 7–8`."""
     steps = pack_steps(rules)
     if len(steps) == 1:
@@ -89,7 +86,7 @@ def packs_sentence(rules: RuleSet) -> str:
     )
 
 
-def _jokers(rules: RuleSet) -> str:
+def _jokers(rules: Settings) -> str:
     fixed, per_pack = rules.jokers.fixed, rules.jokers.per_pack
     if not per_pack:
         return plural(fixed, "joker") if fixed else "no jokers"
@@ -97,7 +94,7 @@ def _jokers(rules: RuleSet) -> str:
     return f"{plural(fixed, 'joker')} + {each}" if fixed else each
 
 
-def _deals(rules: RuleSet) -> str:
+def _deals(rules: Settings) -> str:
     cards = [deal.cards for deal in rules.deals]
     dealt = (
         f"of {cards[0]} cards each"
@@ -107,24 +104,24 @@ def _deals(rules: RuleSet) -> str:
     return f"{plural(len(cards), 'deal')} {dealt}"
 
 
-def _contracts(rules: RuleSet) -> str:
+def _contracts(rules: Settings) -> str:
     return "contracts: " + " · ".join(
         deal.contract_text() + (" using the whole hand" if deal.whole_hand else "")
         for deal in rules.deals
     )
 
 
-def _value(key: str) -> Callable[[RuleSet], str]:
+def _value(key: str) -> Callable[[Settings], str]:
     name = _CARD_NAMES.get(key, f"a {key}")
     return lambda rules: f"{name} left in hand is {rules.values[key]}"
 
 
-def _either(yes: str, no: str, test: Callable[[RuleSet], bool]) -> Callable[[RuleSet], str]:
+def _either(yes: str, no: str, test: Callable[[Settings], bool]) -> Callable[[Settings], str]:
     return lambda rules: yes if test(rules) else no
 
 
-def _limit(where: str, read: Callable[[RuleSet], int | None]) -> Callable[[RuleSet], str]:
-    def say(rules: RuleSet) -> str:
+def _limit(where: str, read: Callable[[Settings], int | None]) -> Callable[[Settings], str]:
+    def say(rules: Settings) -> str:
         limit = read(rules)
         if limit is None:
             return f"no limit on buys in a {where}"
@@ -133,13 +130,13 @@ def _limit(where: str, read: Callable[[RuleSet], int | None]) -> Callable[[RuleS
     return say
 
 
-def _cut(rules: RuleSet) -> str:
+def _cut(rules: Settings) -> str:
     if not rules.cut_bonus:
         return "an exact cut earns no bonus"
     return f"an exact cut takes {-rules.cut_bonus} off the cutter's round"
 
 
-def _penalty(rules: RuleSet) -> str:
+def _penalty(rules: Settings) -> str:
     count = rules.buying.penalty_cards
     if not count:
         return "a buy takes no penalty card"
@@ -149,7 +146,7 @@ def _penalty(rules: RuleSet) -> str:
 # Each setting's place in the document and its sentence, in the document's order. A place is
 # compared with `liverpool`'s; "deals.contracts" (not a document place) stands for every deal's
 # contract and whole-hand flag, compared as a whole.
-_SENTENCES: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
+_SENTENCES: tuple[tuple[str, Callable[[Settings], str]], ...] = (
     ("players", lambda rules: f"for {rules.players_text()}"),
     ("packs", packs_sentence),
     ("jokers", _jokers),
@@ -221,7 +218,7 @@ _SENTENCES: tuple[tuple[str, Callable[[RuleSet], str]], ...] = (
 )
 
 
-def _changed(rules: RuleSet, default: RuleSet, place: str) -> bool:
+def _changed(rules: Settings, default: Settings, place: str) -> bool:
     if place == "deals.contracts":
         return [(d.contract, d.whole_hand) for d in rules.deals] != [
             (d.contract, d.whole_hand) for d in default.deals
@@ -231,20 +228,21 @@ def _changed(rules: RuleSet, default: RuleSet, place: str) -> bool:
     return rules.setting(place) != default.setting(place)
 
 
-def _changes(rules: RuleSet) -> Iterator[tuple[str, str]]:
+def _changes(rules: Settings, default: Settings) -> Iterator[tuple[str, str]]:
     for place, sentence in _SENTENCES:
         if place.startswith("buying.") and place != "buying.allowed" and not rules.buying.allowed:
             continue  # without buying, its limits and penalty say nothing
-        if _changed(rules, LIVERPOOL, place):
+        if _changed(rules, default, place):
             yield place, sentence(rules)
 
 
-def differences(rules: RuleSet) -> tuple[tuple[str, str], ...]:
-    """Each change from `liverpool`: (its place, a plain sentence), in the document's order."""
-    return tuple(_changes(rules))
+def differences(rules: Settings, default: Settings) -> tuple[tuple[str, str], ...]:
+    """Each change from `default` (`liverpool`): (its place, a plain sentence), in the
+    document's order."""
+    return tuple(_changes(rules, default))
 
 
-def sentence(rules: RuleSet, place: str) -> str:
+def sentence(rules: Settings, place: str) -> str:
     """The sentence for one setting's value in this rule set, changed or not."""
     return dict(_SENTENCES)[place](rules)
 
@@ -283,91 +281,26 @@ class Line:
     changed: bool
 
 
-def read_out(rules: RuleSet) -> tuple[tuple[str, tuple[Line, ...]], ...]:
+def read_out(rules: Settings, default: Settings) -> tuple[tuple[str, tuple[Line, ...]], ...]:
     """The whole rule set as sentences, grouped as R11 groups them (`GROUPS`), each marked when
-    it differs from `liverpool`. Without buying, its limits and penalty are not read out."""
+    it differs from `default` (`liverpool`). Without buying, its limits and penalty are not read
+    out."""
     lines: dict[str, list[Line]] = {title: [] for title, _ in GROUPS}
     for place, say in _SENTENCES:
         if place.startswith("buying.") and place != "buying.allowed" and not rules.buying.allowed:
             continue
-        lines[group_of(place)].append(Line(place, say(rules), _changed(rules, LIVERPOOL, place)))
+        lines[group_of(place)].append(Line(place, say(rules), _changed(rules, default, place)))
     return tuple((title, tuple(lines[title])) for title, _ in GROUPS)
 
 
-def applied(rules: RuleSet) -> dict[str, str | None]:
-    """The rule set an answer applied, as the referee's answers carry it: its preset's key (None
-    for a table's own rules), its name, and its one-line summary."""
-    return {"key": rules.preset, "name": rules.name, "summary": summary(rules)}
-
-
-def house_reason(rules: RuleSet, said: str, reason: str) -> str:
-    """A reason that rests on a setting of the rule set (R11's citing): `shanghai rules: deal 5's
-    contract is 1 set of 3 + 1 run of 7. …`; a reason already naming the rules takes the
-    setting beside what it names."""
-    named = f"{rules.rules_name}: "
-    if reason.startswith(named):
-        return f"{named}{said}; {reason[len(named) :]}"
-    return f"{named}{said}. {capital(reason)}"
-
-
-# The points of R3, R5 and R6 that rest on a deal, with what of the deal each rests on: its
-# contract (the melds and their sizes), its whole-hand flag. A verdict citing one of them, in a
-# deal the rule set changes there from liverpool's deal of that number, rests on that deal (R11).
-CONTRACT, WHOLE_HAND = "contract", "whole_hand"
-DEAL_POINTS: dict[str, tuple[str, ...]] = {
-    "R3.1": (CONTRACT,),
-    "R5.1": (CONTRACT, WHOLE_HAND),
-    "R5.3": (CONTRACT, WHOLE_HAND),
-    "R5.4": (CONTRACT, WHOLE_HAND),
-    "R6.3": (WHOLE_HAND,),
-    "R6.4": (CONTRACT,),
-}
-
-
-def _melds(deal: Deal) -> list[tuple[str, int]]:
-    return sorted((need.kind.value, need.size) for need in deal.contract)
-
-
-def deal_change(rules: RuleSet, number: int, aspects=(CONTRACT, WHOLE_HAND)) -> str | None:
-    """How deal `number` differs from liverpool's deal of that number in the `aspects` a verdict
-    rests on (its contract with the sizes, its whole-hand flag), as a clause; None where it does
-    not: `deal 7 is not laid all at once, so a card is kept to discard`."""
-    deal = rules.deal(number)
-    if number not in LIVERPOOL.deal_numbers:
-        kept = "laid all at once, with no discard" if deal.whole_hand else "a card kept to discard"
-        return f"deal {number} is {deal.contract_text()}, {kept}"
-    default = LIVERPOOL.deal(number)
-    said = []
-    if CONTRACT in aspects and _melds(deal) != _melds(default):
-        said.append(f"deal {number}'s contract is {deal.contract_text()}")
-    if WHOLE_HAND in aspects and deal.whole_hand != default.whole_hand:
-        laid = (
-            "laid all at once, with no discard"
-            if deal.whole_hand
-            else "not laid all at once, so a card is kept to discard"
-        )
-        said.append(f"deal {number} is {laid}")
-    return " and ".join(said) or None
-
-
-def _whole_in_liverpool(number: int) -> bool:
-    """Whether liverpool lays this deal all at once (R5's round 7), so that it has no lay-off."""
-    return number in LIVERPOOL.deal_numbers and LIVERPOOL.deal(number).whole_hand
-
-
-def cite_deal(
-    verdict: Verdict, rules: RuleSet, number: int, after_opening: bool = False
-) -> Verdict:
-    """The verdict on R11 and the rule set's name where it rests on a deal the rule set changes
-    from liverpool's: it cites a point of R3, R5 or R6 that the deal decides, or (`after_opening`,
-    a legal lay-off or swap) it is legal in a deal liverpool lays all at once (R6.3)."""
-    aspects = DEAL_POINTS.get(verdict.citation, ())
-    if after_opening and verdict.legal and _whole_in_liverpool(number):
-        aspects = (WHOLE_HAND,)
-    said = deal_change(rules, number, aspects) if aspects else None
-    if said is None:
-        return verdict
-    return verdict.on_setting("deals", house_reason(rules, said, verdict.reason))
-
-
-lend(summary=summary, differences=differences, pack_steps=pack_steps)
+def packs_text(rules: Settings) -> str:
+    """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; jokers: 2`."""
+    steps = pack_steps(rules)
+    if len(steps) == 1:
+        return f"{steps[0][2]} + {rules.joker_count()}"
+    sizes = ", ".join(
+        f"{packs} for {first}–{last}" if index else f"{packs} packs for {first}–{last} players"
+        for index, (first, last, packs) in enumerate(steps)
+    )
+    each = f"{rules.jokers.per_pack} a pack" if rules.jokers.per_pack else str(rules.jokers.fixed)
+    return f"{sizes}; jokers: {each}"

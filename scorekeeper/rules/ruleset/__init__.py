@@ -1,0 +1,298 @@
+"""R11 The table's own rule set: every number a table may change, as one frozen value, and the
+presets.
+
+A `RuleSet` is data, not a branch on a name: the presets are instances of it, and a family's
+own rules are another instance read from the same JSON document (`RuleSet.parse`,
+`RuleSet.to_json`). The engine, the score book, the pages and the scripts take every number
+they need from it. `RuleSet.parse` refuses a document that is not playable with a
+`RuleSetError` that names every problem at once, keyed by where it is in the document
+(`deals[4].cards`).
+
+The value is built in layers, each on the one below: the settings and what follows from their
+numbers (`values`), the document's reader (`reader`, `schema`) and its words (`words`); here,
+on all of them, the rule set with its names, and the presets: the default `liverpool` rules
+and the house rules of the sources. The ones after `liverpool` say only what they change from
+it. A game keeps its own copy of the rules it was started with, so a preset changed here in a
+later release never changes a game already played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cached_property
+
+from ..errors import RuleSetError
+from . import schema, words
+from .values import (
+    BUY_LIMITS,
+    CUT_BONUSES,
+    FEWEST_PLAYERS,
+    MOST_DEALS,
+    MOST_MELDS,
+    MOST_PACKS,
+    MOST_PLAYERS,
+    NAME_MAX,
+    PENALTY_CARDS,
+    RUN_SIZES,
+    SET_SIZES,
+    USUAL_PLAYERS,
+    VALUE_KEYS,
+    VALUES,
+    VERSION,
+    Buying,
+    Deal,
+    FreedJoker,
+    Jokers,
+    JokerSwap,
+    MeldKind,
+    Naturals,
+    Need,
+    PackStep,
+    Settings,
+    Values,
+)
+
+__all__ = [
+    "BUY_LIMITS",
+    "CONTRACT",
+    "CUT_BONUSES",
+    "DEFAULT_RULES",
+    "FAMILY",
+    "FEWEST_PLAYERS",
+    "LIVERPOOL",
+    "MOST_DEALS",
+    "MOST_MELDS",
+    "MOST_PACKS",
+    "MOST_PLAYERS",
+    "NAME_MAX",
+    "ONLINE",
+    "PENALTY_CARDS",
+    "PRESETS",
+    "RUN_SIZES",
+    "SET_SIZES",
+    "SHANGHAI",
+    "USUAL_PLAYERS",
+    "VALUES",
+    "VALUE_KEYS",
+    "VERSION",
+    "Buying",
+    "Deal",
+    "FreedJoker",
+    "JokerSwap",
+    "Jokers",
+    "MeldKind",
+    "Naturals",
+    "Need",
+    "PackStep",
+    "RuleSet",
+    "Values",
+    "preset",
+]
+
+
+class RuleSet(Settings):
+    """One table's rules: every R11 setting (`Settings`), read from its document, named and put
+    in words."""
+
+    @classmethod
+    def parse(cls, document: object) -> RuleSet:
+        """A preset's name (`"shanghai"`), a JSON text, a decoded document (or a rule set, as it
+        is); `RuleSetError` naming every problem when it is none of these or not playable (R11).
+        A key left out takes the `liverpool` value."""
+        if isinstance(document, RuleSet):
+            return document
+        if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
+            return preset(document)
+        rules = schema.read(document, LIVERPOOL, cls)
+        # A preset read back is the preset itself, with where it comes from.
+        return next((known for known in PRESETS.values() if known == rules), rules)
+
+    # --- names -----------------------------------------------------------------------------
+
+    @cached_property
+    def preset(self) -> str | None:
+        """The preset's key (`shanghai`) when this rule set is exactly a preset, else None."""
+        return next((key for key, rules in PRESETS.items() if rules == self), None)
+
+    @property
+    def rules_name(self) -> str:
+        """How a verdict names the rules it applies (R11): `shanghai rules`, `Smith family rules`."""
+        return f"{self.preset or self.name} rules"
+
+    def house(self, path: str) -> bool:
+        """Whether this rule set changes a setting from the default `liverpool` (R11): a deal
+        `liverpool` does not have is a change."""
+        return _setting_or_none(self, path) != _setting_or_none(LIVERPOOL, path)
+
+    def cite(self, path: str, default_rule: str) -> str:
+        """The rule a verdict that turns on `path` rests on: R11 where this rule set changes it."""
+        return "R11" if self.house(path) else default_rule
+
+    def citation(self, path: str, default: str) -> str:
+        """`cite` naming what decides: `R11:<path>` where this rule set changes the setting,
+        else `default` (`R6.1`: a point of the rule it changes)."""
+        return f"R11:{path}" if self.house(path) else default
+
+    # --- in words ----------------------------------------------------------------------------
+
+    def summary(self) -> str:
+        """One line for a list or a heading: `Shanghai · 10 deals · 3–8 players · deuces wild`."""
+        return words.summary(self)
+
+    def differences(self) -> tuple[tuple[str, str], ...]:
+        """Each setting this rule set changes from `liverpool`, as (its place in the document,
+        a plain sentence): `("values.JK", "a joker left in hand is 50")`, in document order."""
+        return words.differences(self, LIVERPOOL)
+
+    def read_out(self) -> tuple[tuple[str, tuple[words.Line, ...]], ...]:
+        """Every setting as a sentence, grouped as R11 groups them, each marked when it differs
+        from `liverpool`."""
+        return words.read_out(self, LIVERPOOL)
+
+    def packs_text(self) -> str:
+        """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; jokers: 2`."""
+        return words.packs_text(self)
+
+
+def _setting_or_none(rules: RuleSet, path: str) -> object:
+    try:
+        return rules.setting(path)
+    except KeyError:
+        return None
+
+
+def _contract(sets: int, runs: int, set_size: int = 3, run_size: int = 4) -> tuple[Need, ...]:
+    return (Need(MeldKind.SET, set_size),) * sets + (Need(MeldKind.RUN, run_size),) * runs
+
+
+# R3: the seven contracts, with R2's cards dealt; the seventh lays the whole hand.
+_R3 = ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))
+
+
+def _seven_deals(cards: tuple[int, ...]) -> tuple[Deal, ...]:
+    return tuple(
+        Deal(dealt, _contract(sets, runs), whole_hand=number == len(_R3))
+        for number, (dealt, (sets, runs)) in enumerate(zip(cards, _R3, strict=True), start=1)
+    )
+
+
+# R10: 2–10 face value, J Q K 10, A 15, joker 15 (A 2 … 10 J Q K JK).
+_R10_VALUES = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 15)
+
+LIVERPOOL = RuleSet(
+    name="Liverpool",
+    source="seeds 000 and 001",
+    min_players=4,
+    max_players=4,
+    # Two packs for any table: a table that seats more players keeps them unless it says otherwise.
+    packs=(PackStep(8, 2),),
+    jokers=Jokers(fixed=3, per_pack=0),
+    deals=_seven_deals((10, 10, 10, 12, 12, 12, 12)),
+    exact_sizes=True,
+    values=Values(_R10_VALUES),
+    wild_deuces=False,
+    naturals=Naturals(set=1, run=1, wild_at_most_natural=False),
+    cut_bonus=-50,
+    layoff_on_opening_turn=False,
+    go_out_by_layoff=False,
+    joker_swap=JokerSwap.RUNS,
+    swap_on_opening_turn=False,
+    freed_joker=FreedJoker.LAY_OFF,
+    buying=Buying(allowed=True, per_deal=None, per_game=None, penalty_cards=1),
+)
+
+CONTRACT = replace(LIVERPOOL, name="Contract", source="seed 001", cut_bonus=0)
+
+ONLINE = replace(
+    LIVERPOOL,
+    name="Online",
+    source="seed 002",
+    min_players=3,
+    max_players=8,
+    # A third pack once two cannot deal the last deal's 14 cards and leave a real stock.
+    packs=(PackStep(5, 2), PackStep(8, 3)),
+    jokers=Jokers(fixed=2, per_pack=0),
+    deals=_seven_deals((7, 10, 10, 10, 12, 12, 14)),
+    exact_sizes=False,
+    values=Values((*_R10_VALUES[:-1], 25)),
+    cut_bonus=0,
+    layoff_on_opening_turn=True,
+    go_out_by_layoff=True,
+    swap_on_opening_turn=True,
+    freed_joker=FreedJoker.HAND,
+    buying=Buying(allowed=False, per_deal=None, per_game=None, penalty_cards=1),
+)
+
+FAMILY = replace(
+    LIVERPOOL,
+    name="Family",
+    source="seed 003",
+    min_players=3,
+    max_players=8,
+    packs=(PackStep(4, 2), PackStep(8, 3)),
+    jokers=Jokers(fixed=0, per_pack=2),
+    deals=_seven_deals((10, 10, 10, 10, 12, 12, 12)),
+    exact_sizes=False,
+    naturals=Naturals(set=2, run=3, wild_at_most_natural=False),
+    layoff_on_opening_turn=True,
+    go_out_by_layoff=True,
+    swap_on_opening_turn=True,
+)
+
+SHANGHAI = replace(
+    LIVERPOOL,
+    name="Shanghai",
+    source="the common ten-deal descriptions of Shanghai rum",
+    min_players=3,
+    max_players=8,
+    packs=(PackStep(4, 2), PackStep(6, 3), PackStep(8, 4)),
+    jokers=Jokers(fixed=0, per_pack=1),
+    deals=tuple(
+        Deal(11, contract)
+        for contract in (
+            _contract(2, 0),
+            _contract(1, 1),
+            _contract(0, 2),
+            _contract(3, 0),
+            _contract(1, 1, run_size=7),
+            _contract(2, 1, run_size=5),
+            _contract(0, 3),
+            _contract(1, 1, run_size=10),
+            _contract(3, 1, run_size=5),
+            _contract(0, 3, run_size=5),
+        )
+    ),
+    exact_sizes=False,
+    # 3–9 5, 10 J Q K 10, A 15, 2 20, JK 20.
+    values=Values((15, 20, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 20)),
+    wild_deuces=True,
+    naturals=Naturals(set=1, run=1, wild_at_most_natural=True),
+    cut_bonus=0,
+    layoff_on_opening_turn=True,
+    go_out_by_layoff=True,
+    joker_swap=JokerSwap.ANY,
+    swap_on_opening_turn=False,
+    freed_joker=FreedJoker.HAND,
+)
+
+PRESETS: dict[str, RuleSet] = {
+    "liverpool": LIVERPOOL,
+    "contract": CONTRACT,
+    "online": ONLINE,
+    "family": FAMILY,
+    "shanghai": SHANGHAI,
+}
+DEFAULT_RULES = LIVERPOOL
+
+
+def preset(name: str) -> RuleSet:
+    """The preset of that name, any case (`Shanghai`), or `RuleSetError` listing the presets."""
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key in PRESETS:
+        return PRESETS[key]
+    quoted = repr(name) if not isinstance(name, str) or len(name) <= 30 else repr(name[:29] + "…")
+    choose = f"choose one of {', '.join(PRESETS)}"
+    raise RuleSetError(
+        f"unknown rule set {quoted}: {choose} or send a rule set",
+        {"rules": f"{quoted} is not a preset: {choose}"},
+    )
