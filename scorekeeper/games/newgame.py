@@ -1,6 +1,6 @@
 """The new game page's request, read once: the names and first dealer (`NewGameForm`), the
 rules picked and the editor filled from them (`RuleSetForm`), what a post means for both
-(`rulechoice`), and the start itself, with the rules saved in the same write when asked.
+(`rulesets.choice`), and the start itself, with the rules saved in the same write when asked.
 
 Nothing typed is thrown away: a refused start shows every name, seat and rule as it was posted.
 """
