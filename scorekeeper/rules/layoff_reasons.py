@@ -1,4 +1,4 @@
-"""R6: why cards do not fit a meld on the table, in a player's words.
+"""R6: why cards do not fit a meld on the table, as coded messages (their words in words.py).
 
 Each reason names the first condition that keeps the cards off a reading of the meld: another
 rank or suit, a card already there, a run past 14 cards or past an ace, a gap left open.
@@ -9,10 +9,44 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import product
 
-from .cards import SUIT_NAMES, Card, format_cards
+from .cards import Card, format_cards
 from .deuces import as_wild, is_deuce
-from .melds import HIGH_ACE, LOW_ACE, MAX_RUN, SET, Reading, positions_of, rank_at, rank_plural
-from .verdict import sentence
+from .melds import HIGH_ACE, LOW_ACE, MAX_RUN, SET, Reading, positions_of, rank_at
+from .words import Code, Join, Message, joined, message, ranks, render, suit
+
+
+class Why(Code):
+    """Each reason cards do not fit a meld, and the parts of those reasons."""
+
+    EVERY_READING = "layoff.every_reading"
+    AS_SET = "layoff.as_set"
+    AS_RUN = "layoff.as_run"
+    READ_AS = "layoff.read_as"
+    READING_JOKERS = "layoff.reading_jokers"
+    SET_RANK = "layoff.set_rank"
+    SET_TAKES_JOKERS = "layoff.set_takes_jokers"
+    SET_TAKES_WILD = "layoff.set_takes_wild"
+    SET_DECLARED = "layoff.set_declared"
+    RUN_SUIT = "layoff.run_suit"
+    RUN_DECLARED = "layoff.run_declared"
+    RUN_TOO_LONG = "layoff.run_too_long"
+    RUN_STANDS_FOR = "layoff.run_stands_for"
+    RUN_HAS_JOKER = "layoff.run_has_joker"
+    RUN_HAS_WILD = "layoff.run_has_wild"
+    RUN_HAS_CARD = "layoff.run_has_card"
+    RUN_SAME_PLACE = "layoff.run_same_place"
+    RUN_ACE_TWICE = "layoff.run_ace_twice"
+    RUN_TWICE = "layoff.run_twice"
+    RUN_NO_ROOM = "layoff.run_no_room"
+    RUN_EXTENDS = "layoff.run_extends"
+    RUN_PAST_TOP_ACE = "layoff.run_past_top_ace"
+    RUN_PAST_BOTTOM_ACE = "layoff.run_past_bottom_ace"
+    RUN_GAP = "layoff.run_gap"
+    GAP_JOKERS = "layoff.gap_jokers"
+    GAP_WILD = "layoff.gap_wild"
+    GAP_STARTS_WITH_ACE = "layoff.gap_starts_with_ace"
+    GAP_ENDS_WITH_ACE = "layoff.gap_ends_with_ace"
+    GAP_ENDS = "layoff.gap_ends"
 
 
 def layoff_problem(
@@ -20,38 +54,44 @@ def layoff_problem(
     cards: tuple[Card, ...],
     before: list[Reading],
     wild_deuces: bool = False,
-) -> str:
+) -> Message:
     """Why the cards extend no reading of the meld: each different reason said once. Where
     deuces are wild (R11), a 2 that cannot stand as itself on a reading is read as the wild card
     it plays, and named as the 2 it is."""
-    text, laid = format_cards(meld), format_cards(cards)
-    whys: dict[str, list[Reading]] = {}
+    text = format_cards(meld)
+    whys: dict[str, tuple[Message, list[Reading]]] = {}
     for reading in before:
         view = _as_played(reading, cards) if wild_deuces else cards
         why = (
             _why_not_set(reading, text, view, cards, wild_deuces)
             if reading.kind == SET
-            else (_why_not_run(reading, text, view, cards))
+            else _why_not_run(reading, text, view, cards)
         )
-        whys.setdefault(why, []).append(reading)
+        whys.setdefault(render(why), (why, []))[1].append(reading)
     if len(whys) == 1:
-        return sentence(next(iter(whys)))
+        return next(iter(whys.values()))[0]
     kinds = {reading.kind for reading in before}
-    parts = []
-    for why, readings in whys.items():
-        if len(kinds) > 1 and all(r.kind == readings[0].kind for r in readings):
-            parts.append(f"as a {readings[0].kind}, {why}")
-        else:
-            read = " or ".join(_short(reading) for reading in readings)
-            parts.append(f"read as {read}, {why}")
-    return f"{laid} does not fit {text} whichever way it is read: {'; '.join(parts)}"
+    parts = [_read_as(why, readings, len(kinds) > 1) for why, readings in whys.values()]
+    return message(
+        Why.EVERY_READING, laid=format_cards(cards), meld=text, whys=joined(Join.SEMICOLON, parts)
+    )
 
 
-def _short(reading: Reading) -> str:
+def _read_as(why: Message, readings: list[Reading], kinds: bool) -> Message:
+    """One reason among several: for a kind of meld (where the meld reads as either kind and
+    every reading of this reason is one kind), or for the readings it holds on."""
+    if kinds and all(r.kind == readings[0].kind for r in readings):
+        return message(Why.AS_SET if readings[0].kind == SET else Why.AS_RUN, why=why)
+    read = joined(Join.EITHER, [_short(reading) for reading in readings])
+    return message(Why.READ_AS, readings=read, why=why)
+
+
+def _short(reading: Reading) -> str | Message:
     """`4♠–7♠ (joker 4♠)`: a run reading in few words."""
-    jokers = " ".join(reading.joker_faces())
-    word = "joker" if len(reading.jokers) == 1 else "jokers"
-    return f"{reading.span()} ({word} {jokers})" if reading.jokers else reading.span()
+    if not reading.jokers:
+        return reading.span()
+    faces = " ".join(reading.joker_faces())
+    return message(Why.READING_JOKERS, span=reading.span(), faces=faces, jokers=len(reading.jokers))
 
 
 def _as_played(reading: Reading, cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -69,51 +109,69 @@ def _as_played(reading: Reading, cards: tuple[Card, ...]) -> tuple[Card, ...]:
     )
 
 
-def _wild_word(cards: Iterable[Card], count: int) -> str:
-    """`joker`, `jokers`, or `wild card(s)` when a 2 plays among them."""
-    word = "joker" if all(card.joker for card in cards) else "wild card"
-    return word if count == 1 else f"{word}s"
-
-
 def _why_not_set(
     reading: Reading,
     text: str,
     view: tuple[Card, ...],
     cards: tuple[Card, ...],
     wild_deuces: bool,
-) -> str:
+) -> Message:
     """A card of another rank, or a wild card declared as another rank (R4, R6): `view` is the
     cards as played, `cards` as laid (a wild 2 is named as the 2 it is)."""
     rank = reading.cards()[0].rank
-    plural = rank_plural(rank)
-    wild = "wild cards" if wild_deuces else "jokers"
-    takes = f"a set of {plural} takes only more {plural} or {wild}"
+    named = ranks(rank)
+    takes = message(Why.SET_TAKES_WILD if wild_deuces else Why.SET_TAKES_JOKERS, ranks=named)
     for shown, card in zip(view, cards, strict=True):
         if shown.natural and shown.rank != rank:
-            return f"{card} does not belong on {text}: {takes}"
+            return message(Why.SET_RANK, card=str(card), meld=text, takes=takes)
         if shown.declared and shown.rank != rank:
-            return f"{card} is declared as {shown.face()}, but {text} is a set of {plural}"
-    return f"{format_cards(cards)} does not belong on {text}: {takes}"  # pragma: no cover
+            face = shown.face()
+            return message(Why.SET_DECLARED, card=str(card), face=face, meld=text, ranks=named)
+    return message(
+        Why.SET_RANK, card=format_cards(cards), meld=text, takes=takes
+    )  # pragma: no cover
 
 
 def _why_not_run(
     reading: Reading, text: str, view: tuple[Card, ...], cards: tuple[Card, ...]
-) -> str:
+) -> Message:
     """A wrong suit, a card already there, one laid twice, a run past 14, or a gap left (R4,
     R6): `view` is the cards as played, `cards` as laid (a wild 2 is named as the 2 it is)."""
-    suit = reading.suit
-    suit_name = SUIT_NAMES[suit]
+    return (
+        _off_suit(reading, text, view, cards)
+        or _too_long(reading, text, cards)
+        or _no_place(reading, text, view, cards)
+    )
+
+
+def _off_suit(
+    reading: Reading, text: str, view: tuple[Card, ...], cards: tuple[Card, ...]
+) -> Message | None:
+    """The first card of another suit, or declared as one."""
+    named = suit(reading.suit)
     for shown, card in zip(view, cards, strict=True):
-        if shown.natural and shown.suit != suit:
-            return f"{card} cannot go on {text}: a run is all {suit_name}"
-        if shown.declared and shown.suit not in (None, suit):
-            return f"{card} is declared as {shown.face()}, but {text} is a run of {suit_name}"
+        if shown.natural and shown.suit != reading.suit:
+            return message(Why.RUN_SUIT, card=str(card), meld=text, suit=named)
+        if shown.declared and shown.suit not in (None, reading.suit):
+            face = shown.face()
+            return message(Why.RUN_DECLARED, card=str(card), face=face, meld=text, suit=named)
+    return None
+
+
+def _too_long(reading: Reading, text: str, cards: tuple[Card, ...]) -> Message | None:
+    """A run past MAX_RUN cards."""
     size = len(reading.slots) + len(cards)
     if size > MAX_RUN:
-        return f"a run holds at most {MAX_RUN} cards (A 2 … K A); {text} would have {size}"
+        return message(Why.RUN_TOO_LONG, most=MAX_RUN, meld=text, size=size)
+    return None
+
+
+def _no_place(
+    reading: Reading, text: str, view: tuple[Card, ...], cards: tuple[Card, ...]
+) -> Message:
+    """Cards of the run's suit that find no place: one already there, two needing one place,
+    one past an ace, or a gap the wild cards cannot fill."""
     pairs = [(shown, card) for shown, card in zip(view, cards, strict=True) if shown.rank]
-    fixed = [shown for shown, _ in pairs]
-    free = len(cards) - len(fixed)
     choices = []
     for shown, card in pairs:
         outside = [p for p in positions_of(shown.rank) if not reading.low <= p <= reading.high]
@@ -122,66 +180,94 @@ def _why_not_run(
         choices.append(outside)
     placements = [p for p in product(*choices) if len(set(p)) == len(p)]
     if not placements:
-        return _laid_twice(pairs, choices, suit)
+        return _laid_twice(pairs, choices, reading.suit)
     missing = min((_missing(reading, placement) for placement in placements), key=len)
+    free = len(cards) - len(pairs)
     if len(missing) <= free:
-        return f"{format_cards(cards)} does not extend {text}"  # pragma: no cover
-    past_ace = _past_ace(reading, fixed)
-    if past_ace:
-        return past_ace
-    gap = _stretches([Card(rank_at(p), suit) for p in missing])
+        return message(Why.RUN_EXTENDS, cards=format_cards(cards), meld=text)  # pragma: no cover
+    fixed = [shown for shown, _ in pairs]
+    return _past_ace(reading, fixed) or _gap(reading, text, view, cards, pairs, missing)
+
+
+def _gap(
+    reading: Reading,
+    text: str,
+    view: tuple[Card, ...],
+    cards: tuple[Card, ...],
+    pairs: list[tuple[Card, Card]],
+    missing: list[int],
+) -> Message:
+    """The cards leave places open that the wild cards among them cannot fill: which, and what
+    would extend the run instead."""
+    gap = _stretches([Card(rank_at(p), reading.suit) for p in missing])
+    ends = _ends([reading])
+    beyond = None
+    if not set(ends) & {str(card) for card in cards}:
+        beyond = message(Why.GAP_ENDS, ends=joined(Join.OR, ends))
+    return message(
+        Why.RUN_GAP,
+        cards=format_cards(cards),
+        laid=len(cards),
+        meld=text,
+        missing=gap,
+        fill=_fill(view, len(cards) - len(pairs)) or "",
+        ace=_lone_ace(reading, pairs) or "",
+        ends=beyond or "",
+    )
+
+
+def _fill(view: tuple[Card, ...], free: int) -> Message | None:
+    """How many places the wild cards laid can fill, where any are laid."""
+    if not free:
+        return None
     wild = [shown for shown in view if shown.rank is None]
-    jokers = "" if not free else f" ({free} {_wild_word(wild, free)} can fill only {free})"
-    verb = "leaves" if len(cards) == 1 else "leave"
-    reason = f"{format_cards(cards)} {verb} a gap on {text}: {gap} would be missing{jokers}"
+    jokers = all(card.joker for card in wild)
+    return message(Why.GAP_JOKERS if jokers else Why.GAP_WILD, free=free)
+
+
+def _lone_ace(reading: Reading, pairs: list[tuple[Card, Card]]) -> Message | None:
+    """An ace laid on a run whose ace is already at the end it would take."""
     ace = next((card for shown, card in pairs if shown.rank == 1), None)
     if ace is not None and reading.low == LOW_ACE:
-        reason += f"; the run already starts with its ace, so {ace} could go only after the K"
-    elif ace is not None and reading.high == HIGH_ACE:
-        reason += f"; the run already ends with its ace, so {ace} could go only before the 2"
-    ends = _ends([reading])
-    if not set(ends) & {str(card) for card in cards}:
-        reason += f"; the next card at either end is {_or_list(ends)}"
-    return reason
+        return message(Why.GAP_STARTS_WITH_ACE, card=str(ace))
+    if ace is not None and reading.high == HIGH_ACE:
+        return message(Why.GAP_ENDS_WITH_ACE, card=str(ace))
+    return None
 
 
-def _already_there(reading: Reading, text: str, shown: Card, card: Card) -> str:
+def _already_there(reading: Reading, text: str, shown: Card, card: Card) -> Message:
     """The card, or the card a wild card is declared as, already holds its place in the run:
     `shown` as it plays, `card` as laid."""
     positions = [p for p in positions_of(shown.rank) if reading.low <= p <= reading.high]
     index = positions[0] - reading.low
     slot = reading.slots[index]
-    face = str(Card(shown.rank, reading.suit))
     if shown.joker:
-        return f"{card} stands for {face}, which {text} already has: a run holds each card once"
+        face = str(Card(shown.rank, reading.suit))
+        return message(Why.RUN_STANDS_FOR, card=str(card), face=face, meld=text)
     if slot.joker:
-        return f"{card} is already in {text} as a joker: replace the joker instead (R7)"
+        return message(Why.RUN_HAS_JOKER, card=str(card), meld=text)
     if reading.is_wild(index):
-        return (
-            f"{card} is already in {text} as the wild {slot}: replace the wild {slot} instead (R7)"
-        )
-    return f"{card} is already in {text}: a run holds each card once"
+        return message(Why.RUN_HAS_WILD, card=str(card), meld=text, slot=str(slot))
+    return message(Why.RUN_HAS_CARD, card=str(card), meld=text)
 
 
-def _laid_twice(pairs: list[tuple[Card, Card]], choices: list[list[int]], suit: str) -> str:
+def _laid_twice(pairs: list[tuple[Card, Card]], choices: list[list[int]], suit: str) -> Message:
     """Two of the cards need the same place: name the first card that finds its place taken
     (each pair the card as it plays and as laid)."""
     for count in range(2, len(pairs) + 1):
         if not any(len(set(p)) == len(p) for p in product(*choices[:count])):
             shown, card = pairs[count - 1]
-            face = Card(shown.rank, suit)
+            face = str(Card(shown.rank, suit))
             twin_shown, twin = next(
                 pair for pair in pairs[: count - 1] if pair[0].rank == shown.rank
             )
             if shown.joker or twin_shown.joker:
-                return (
-                    f"{twin} and {card} both take the place of {face}: a run holds each card once"
-                )
+                return message(Why.RUN_SAME_PLACE, twin=str(twin), card=str(card), face=face)
             if shown.rank == 1:
-                return f"{card} is laid twice, but the run has room for only one more ace"
-            return f"{card} is laid twice: a run holds each card once"
-    laid = format_cards([card for _, card in pairs])
-    return f"{laid} need more places than the run has"  # pragma: no cover
+                return message(Why.RUN_ACE_TWICE, card=str(card))
+            return message(Why.RUN_TWICE, card=str(card))
+    laid = format_cards([card for _, card in pairs])  # pragma: no cover
+    return message(Why.RUN_NO_ROOM, cards=laid)  # pragma: no cover
 
 
 def _missing(reading: Reading, placement: tuple[int, ...]) -> list[int]:
@@ -197,19 +283,19 @@ def _missing(reading: Reading, placement: tuple[int, ...]) -> list[int]:
     return gaps
 
 
-def _past_ace(reading: Reading, fixed: list[Card]) -> str | None:
+def _past_ace(reading: Reading, fixed: list[Card]) -> Message | None:
     """A 2 after the run's high ace, or a K before its low ace: nothing wraps round the ace."""
     for card in fixed:
         wraps = (reading.high == HIGH_ACE and card.rank == 2 and reading.low > 3) or (
             reading.low == LOW_ACE and card.rank == 13 and reading.high < 12
         )
         if card.natural and wraps:
-            ace = "after the A at its top" if card.rank == 2 else "before the A at its bottom"
-            return f"nothing extends past an ace: {card} cannot go {ace} ({reading.span()})"
+            code = Why.RUN_PAST_TOP_ACE if card.rank == 2 else Why.RUN_PAST_BOTTOM_ACE
+            return message(code, card=str(card), span=reading.span())
     return None
 
 
-def _stretches(cards: list[Card]) -> str:
+def _stretches(cards: list[Card]) -> Message:
     """Missing cards in order, a stretch of three or more as `5♦–K♦`: `3♠, 9♠ 10♠`."""
     groups: list[list[Card]] = []
     for card in cards:
@@ -221,7 +307,7 @@ def _stretches(cards: list[Card]) -> str:
         f"{group[0]}–{group[-1]}" if len(group) > 2 else " ".join(map(str, group))
         for group in groups
     ]
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+    return joined(Join.AND, texts)
 
 
 def _ends(runs: Iterable[Reading]) -> list[str]:
@@ -233,8 +319,3 @@ def _ends(runs: Iterable[Reading]) -> list[str]:
         if LOW_ACE <= position <= HIGH_ACE
     }
     return [str(Card(rank_at(position), suit)) for position, suit in sorted(positions)]
-
-
-def _or_list(items: list[str]) -> str:
-    """`4♠ or 9♠`, `3♠, 4♠, 8♠ or 9♠`."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"

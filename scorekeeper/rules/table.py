@@ -193,8 +193,9 @@ def _judge_layoff(
         wild = _too_wild(meld + cards, before, rules)
         if wild:
             return wild.verdict(empty)
-        reason = layoff_problem(meld, cards, before, rules.wild_deuces)
-        return Verdict(False, reason, "R6.2", empty)
+        return Problem.of(layoff_problem(meld, cards, before, rules.wild_deuces), "R6.2").verdict(
+            empty
+        )
     if left == 0 and not rules.go_out_by_layoff:
         return Verdict(
             False,

@@ -1,10 +1,16 @@
-"""The referee's answer to a question: legal or not, why, and on which rule."""
+"""The referee's answer to a question: legal or not, why, and on which rule.
+
+Where the reason is a coded message (words.py), the verdict carries it too: `code` (its stable
+id, `opening.size`) and `values`, beside the English `reason` it renders to.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from .words import Message, render
 
 
 def sentence(message: str) -> str:
@@ -46,13 +52,15 @@ def cited_as(rule: str, line: str) -> dict[str, str]:
 class Verdict:
     """A ruling: `legal`, one plain `reason` a player would accept, the `rule` it rests on (R-number),
     and `details` such as the readings of the jokers. `rule` may be given as `R4.3` or
-    `R11:wild_deuces`: it is then `R4` (or `R11`) and `line` the point or setting that decides."""
+    `R11:wild_deuces`: it is then `R4` (or `R11`) and `line` the point or setting that decides.
+    `message` is the coded message the reason renders, where it has one."""
 
     legal: bool
     reason: str
     rule: str
     details: Mapping[str, Any] = field(default_factory=dict)
     line: str = ""
+    message: Message | None = None
 
     def __post_init__(self) -> None:
         rule, line = split_citation(self.rule)
@@ -69,40 +77,70 @@ class Verdict:
             return self.rule
         return f"{self.rule}{POINT if self.line.isdigit() else SETTING}{self.line}"
 
+    @property
+    def code(self) -> str | None:
+        """The stable id of the reason's message (`opening.size`), or None where it has none."""
+        return coded(self.message)
+
+    @property
+    def values(self) -> Mapping[str, Any]:
+        """The named values the reason's message shows (empty where it has none)."""
+        return self.message.values if self.message else {}
+
     def on_setting(self, setting: str, reason: str) -> Verdict:
         """The same ruling resting on a setting of R11's table, beside any it already rests on,
-        with the reason that says so."""
+        with the reason that says so (a reason of its own, so no message's code)."""
         settings = self.line.split(",") if self.rule == "R11" and self.line else []
         cited = house_citation(dict.fromkeys([setting, *settings]))
-        return replace(self, reason=reason, rule=cited, line="")
+        return replace(self, reason=reason, rule=cited, line="", message=None)
 
     def to_dict(self) -> dict[str, Any]:
-        """The verdict as JSON-ready data: legal, reason, rule, then the details, and the line
-        that decides (`rule_line` or `setting`) where it is known."""
+        """The verdict as JSON-ready data: legal, reason, rule, then the details, the line that
+        decides (`rule_line` or `setting`) where it is known, and the reason's `code` where it
+        has one."""
         cited = cited_as(self.rule, self.line)
+        code = {"code": self.code} if self.message else {}
         return {
             "legal": self.legal,
             "reason": self.reason,
             "rule": self.rule,
             **self.details,
             **cited,
+            **code,
         }
+
+
+def coded(said: Message | None) -> str | None:
+    """A message's stable id, or None for no message."""
+    return said.code.id if said else None
 
 
 @dataclass(frozen=True)
 class Problem:
     """Why a play fails: the `reason` in a player's words and the `rule` that decides it (given
-    as a Verdict's is: `R4`, `R4.3`, `R11:naturals`)."""
+    as a Verdict's is: `R4`, `R4.3`, `R11:naturals`), and the coded `message` the reason renders,
+    where it has one."""
 
     reason: str
     rule: str
     line: str = ""
+    message: Message | None = None
 
     def __post_init__(self) -> None:
         rule, line = split_citation(self.rule)
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "line", line or self.line)
 
+    @classmethod
+    def of(cls, said: Message, rule: str) -> Problem:
+        """The problem a coded message states, its reason the message in English."""
+        return cls(render(said), rule, message=said)
+
+    @property
+    def code(self) -> str | None:
+        """The stable id of the reason's message, or None where it has none."""
+        return coded(self.message)
+
     def verdict(self, details: Mapping[str, Any]) -> Verdict:
         """The refusal this problem makes, with the question's empty details."""
-        return Verdict(False, self.reason, self.rule, dict(details), self.line)
+        return Verdict(False, self.reason, self.rule, dict(details), self.line, self.message)

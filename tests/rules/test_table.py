@@ -251,6 +251,8 @@ def test_legal_lay_offs(meld, cards, result, jokers):
 def test_illegal_lay_offs(meld, cards, reason):
     verdict = layoff(meld, cards)
     assert verdict.pop("rule_line").startswith("R6.")
+    # Each reason is a coded message: its code names the lay-off reason the words render.
+    assert verdict.pop("code").startswith("layoff.")
     assert verdict == {
         "legal": False,
         "reason": reason,

@@ -1,0 +1,309 @@
+"""The engine's words: every coded message's English text, in one place a translation can replace.
+
+A message is a code (a member of a `Code` enum, such as `Refusal.SIZE` or `Why.RUN_GAP`) and its
+named values (`{"size": 9, "jokers": 2}`). Its text lives here once, under the code's stable id
+(`opening.size`), gettext style: `%(name)s` placeholders, and plural forms `Plural(singular,
+plural, count)` wherever a value counts something. Values that are words themselves (a suit's
+name, a list of cards joined by "or") are nested messages, rendered the same way.
+
+`render(message)` writes a message in English as a sentence (its first letter a capital);
+`render(message, gettext=..., ngettext=...)` writes it with any translation functions that take
+Flask-Babel's arguments (`gettext(text, **values)`, `ngettext(singular, plural, num, **values)`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Code(enum.Enum):
+    """A message's code: an enum member whose value starts with its stable id (`layoff.run_gap`);
+    an enum may add more to each member's value (a refusal its rule)."""
+
+    def __init__(self, id: str, *_) -> None:
+        self.id = id
+
+
+@dataclass(frozen=True)
+class Message:
+    """A code and the named values its text shows."""
+
+    code: Code
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+def message(code: Code, **values: Any) -> Message:
+    """`message(Refusal.SIZE, size=9)`: the code with its values."""
+    return Message(code, values)
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A text with a singular and a plural form, chosen by the value named `count` (shown as
+    `%(num)s`)."""
+
+    singular: str
+    plural: str
+    count: str
+
+
+@dataclass(frozen=True)
+class Text:
+    """A message's text (one form, or plural forms), and the placeholders it fills with plural
+    phrases counting one of its values (`cards`: `1 card`, `2 cards`)."""
+
+    text: str | Plural
+    counts: Mapping[str, Plural] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Joining:
+    """How a list reads: the words `between` its items and the `last` two's template."""
+
+    between: str
+    last: str
+
+
+class Join(Code):
+    """Lists of items, cards or nested messages, each with its joining words."""
+
+    COMMA = "list.comma"
+    SEMICOLON = "list.semicolon"
+    OR = "list.or"
+    AND = "list.and"
+    EITHER = "list.either"
+
+
+class Name(Code):
+    """A rank or a suit named in a sentence."""
+
+    ACES = "ranks.aces"
+    JACKS = "ranks.jacks"
+    QUEENS = "ranks.queens"
+    KINGS = "ranks.kings"
+    NUMBERS = "ranks.numbers"
+    SPADES = "suit.spades"
+    HEARTS = "suit.hearts"
+    DIAMONDS = "suit.diamonds"
+    CLUBS = "suit.clubs"
+
+
+def joined(code: Join, items) -> Message:
+    """A list, read with its joining words: `joined(Join.OR, ["4♠", "9♠"])` is `4♠ or 9♠`."""
+    return Message(code, {"items": tuple(items)})
+
+
+def ranks(rank: int) -> Message:
+    """`7s`, `aces`, `kings`: a set's rank in a sentence."""
+    named = {1: Name.ACES, 11: Name.JACKS, 12: Name.QUEENS, 13: Name.KINGS}
+    return Message(named.get(rank, Name.NUMBERS), {"rank": rank})
+
+
+def suit(letter: str) -> Message:
+    """`spades`: a suit (`S`, `H`, `D`, `C`) in a sentence."""
+    named = {"S": Name.SPADES, "H": Name.HEARTS, "D": Name.DIAMONDS, "C": Name.CLUBS}
+    return Message(named[letter])
+
+
+def _cards(noun: str, count: str) -> Plural:
+    """`1 card`, `2 cards` (or any noun taking an s) counting the value `count`."""
+    return Plural(f"%(num)s {noun}", f"%(num)s {noun}s", count)
+
+
+_NATURAL_CARDS = "natural card"
+_JOINT_LIMIT = "each card in one meld, and still keep a card to discard."
+_ONCE = "a run holds each card once"
+
+TEXTS: dict[str, Text | Joining] = {
+    # Lists, ranks and suits.
+    Join.COMMA.id: Joining(", ", "%(head)s, %(last)s"),
+    Join.SEMICOLON.id: Joining("; ", "%(head)s; %(last)s"),
+    Join.OR.id: Joining(", ", "%(head)s or %(last)s"),
+    Join.AND.id: Joining(", ", "%(head)s and %(last)s"),
+    Join.EITHER.id: Joining(" or ", "%(head)s or %(last)s"),
+    Name.ACES.id: Text("aces"),
+    Name.JACKS.id: Text("jacks"),
+    Name.QUEENS.id: Text("queens"),
+    Name.KINGS.id: Text("kings"),
+    Name.NUMBERS.id: Text("%(rank)ss"),
+    Name.SPADES.id: Text("spades"),
+    Name.HEARTS.id: Text("hearts"),
+    Name.DIAMONDS.id: Text("diamonds"),
+    Name.CLUBS.id: Text("clubs"),
+    # R5: why a hand cannot go down (refusals.py).
+    "opening.size": Text(
+        "%(contract)s needs at least %(least)s cards, one of them kept to discard: "
+        "this hand has %(cards)s.",
+        {"cards": _cards("card", "size")},
+    ),
+    "opening.naturals": Text(
+        "%(contract)s needs %(needed)s: this hand has %(naturals)s.",
+        {"naturals": _cards(_NATURAL_CARDS, "naturals")},
+    ),
+    "opening.naturals_needed": Text("at least %(least)s natural cards (%(each)s)"),
+    "opening.set_naturals": Text("%(need)s a set"),
+    "opening.run_naturals": Text("%(need)s a run"),
+    "opening.sets": Text(
+        "%(no_sets)s can be made from these %(size)s cards: a set is %(min_set)s cards of one "
+        "rank with at least %(set_naturals)s, and the hand has %(jokers)s.",
+        {
+            "no_sets": Plural("No set", "No %(num)s sets", "sets"),
+            "set_naturals": _cards(_NATURAL_CARDS, "set_naturals"),
+            "jokers": _cards("joker", "jokers"),
+        },
+    ),
+    "opening.runs": Text(
+        "No run can be made from these %(size)s cards: a run is %(min_run)s cards in a row of "
+        "one suit with at least %(run_naturals)s, jokers filling gaps.",
+        {"run_naturals": _cards(_NATURAL_CARDS, "run_naturals")},
+    ),
+    "opening.suits": Text(
+        "The naturals are in %(suits)s suits, but round %(round)s's %(runs)s can hold at most "
+        "%(run_suits)s and every card must be used.",
+        {"runs": _cards("run", "runs"), "run_suits": _cards("suit", "runs")},
+    ),
+    "opening.whole": Text(
+        "There is no way to split these %(size)s cards into %(runs)s runs of at least "
+        "%(min_run)s cards that use the whole hand."
+    ),
+    "opening.joint": Text(
+        "There is no way to make %(contract)s from these %(size)s cards at once, " + _JOINT_LIMIT
+    ),
+    # R6: why cards do not fit a meld on the table (layoff_reasons.py).
+    "layoff.every_reading": Text(
+        "%(laid)s does not fit %(meld)s whichever way it is read: %(whys)s"
+    ),
+    "layoff.as_set": Text("as a set, %(why)s"),
+    "layoff.as_run": Text("as a run, %(why)s"),
+    "layoff.read_as": Text("read as %(readings)s, %(why)s"),
+    "layoff.reading_jokers": Text(
+        Plural("%(span)s (joker %(faces)s)", "%(span)s (jokers %(faces)s)", "jokers")
+    ),
+    "layoff.set_rank": Text("%(card)s does not belong on %(meld)s: %(takes)s"),
+    "layoff.set_takes_jokers": Text("a set of %(ranks)s takes only more %(ranks)s or jokers"),
+    "layoff.set_takes_wild": Text("a set of %(ranks)s takes only more %(ranks)s or wild cards"),
+    "layoff.set_declared": Text(
+        "%(card)s is declared as %(face)s, but %(meld)s is a set of %(ranks)s"
+    ),
+    "layoff.run_suit": Text("%(card)s cannot go on %(meld)s: a run is all %(suit)s"),
+    "layoff.run_declared": Text(
+        "%(card)s is declared as %(face)s, but %(meld)s is a run of %(suit)s"
+    ),
+    "layoff.run_too_long": Text(
+        "a run holds at most %(most)s cards (A 2 … K A); %(meld)s would have %(size)s"
+    ),
+    "layoff.run_stands_for": Text(
+        "%(card)s stands for %(face)s, which %(meld)s already has: " + _ONCE
+    ),
+    "layoff.run_has_joker": Text(
+        "%(card)s is already in %(meld)s as a joker: replace the joker instead (R7)"
+    ),
+    "layoff.run_has_wild": Text(
+        "%(card)s is already in %(meld)s as the wild %(slot)s: replace the wild %(slot)s "
+        "instead (R7)"
+    ),
+    "layoff.run_has_card": Text("%(card)s is already in %(meld)s: " + _ONCE),
+    "layoff.run_same_place": Text(
+        "%(twin)s and %(card)s both take the place of %(face)s: " + _ONCE
+    ),
+    "layoff.run_ace_twice": Text(
+        "%(card)s is laid twice, but the run has room for only one more ace"
+    ),
+    "layoff.run_twice": Text("%(card)s is laid twice: " + _ONCE),
+    "layoff.run_no_room": Text("%(cards)s need more places than the run has"),
+    "layoff.run_extends": Text("%(cards)s does not extend %(meld)s"),
+    "layoff.run_past_top_ace": Text(
+        "nothing extends past an ace: %(card)s cannot go after the A at its top (%(span)s)"
+    ),
+    "layoff.run_past_bottom_ace": Text(
+        "nothing extends past an ace: %(card)s cannot go before the A at its bottom (%(span)s)"
+    ),
+    "layoff.run_gap": Text(
+        Plural(
+            "%(cards)s leaves a gap on %(meld)s: %(missing)s would be missing%(fill)s%(ace)s%(ends)s",
+            "%(cards)s leave a gap on %(meld)s: %(missing)s would be missing%(fill)s%(ace)s%(ends)s",
+            "laid",
+        )
+    ),
+    "layoff.gap_jokers": Text(
+        Plural(
+            " (%(num)s joker can fill only %(num)s)",
+            " (%(num)s jokers can fill only %(num)s)",
+            "free",
+        )
+    ),
+    "layoff.gap_wild": Text(
+        Plural(
+            " (%(num)s wild card can fill only %(num)s)",
+            " (%(num)s wild cards can fill only %(num)s)",
+            "free",
+        )
+    ),
+    "layoff.gap_starts_with_ace": Text(
+        "; the run already starts with its ace, so %(card)s could go only after the K"
+    ),
+    "layoff.gap_ends_with_ace": Text(
+        "; the run already ends with its ace, so %(card)s could go only before the 2"
+    ),
+    "layoff.gap_ends": Text("; the next card at either end is %(ends)s"),
+}
+
+
+Gettext = Callable[..., str]
+
+
+def english_gettext(text: str, **values: Any) -> str:
+    """The text as written here, its placeholders filled (gettext's arguments)."""
+    return text % values if values else text
+
+
+def english_ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
+    """The singular for one, the plural otherwise, its placeholders filled (ngettext's)."""
+    return (singular if num == 1 else plural) % {**values, "num": num}
+
+
+def render(
+    said: Message, gettext: Gettext = english_gettext, ngettext: Gettext = english_ngettext
+) -> str:
+    """The message as a sentence (its first letter a capital), in English or in the language of
+    the `gettext` and `ngettext` given."""
+    text = words(said, gettext, ngettext)
+    return text[:1].upper() + text[1:]
+
+
+def words(
+    said: Message, gettext: Gettext = english_gettext, ngettext: Gettext = english_ngettext
+) -> str:
+    """The message as it reads inside another (no capital added)."""
+    entry = TEXTS[said.code.id]
+    if isinstance(entry, Joining):
+        return _joined(entry, said.values["items"], gettext, ngettext)
+    values = {name: _shown(value, gettext, ngettext) for name, value in said.values.items()}
+    for name, form in entry.counts.items():
+        values[name] = _plural(form, said.values, values, ngettext)
+    if isinstance(entry.text, Plural):
+        return _plural(entry.text, said.values, values, ngettext)
+    return gettext(entry.text, **values)
+
+
+def _plural(form: Plural, raw: Mapping[str, Any], values: dict[str, Any], ngettext) -> str:
+    """The form for the count it reads from the message's values."""
+    shown = {name: value for name, value in values.items() if name != "num"}
+    return ngettext(form.singular, form.plural, raw[form.count], **shown)
+
+
+def _shown(value: Any, gettext: Gettext, ngettext: Gettext) -> Any:
+    """A value as it fills a placeholder: a nested message in words, anything else as it is."""
+    return words(value, gettext, ngettext) if isinstance(value, Message) else value
+
+
+def _joined(joining: Joining, items, gettext: Gettext, ngettext: Gettext) -> str:
+    """The items in words, joined: `a, b or c`."""
+    texts = [str(_shown(item, gettext, ngettext)) for item in items]
+    if len(texts) == 1:
+        return texts[0]
+    head = gettext(joining.between).join(texts[:-1])
+    return gettext(joining.last, head=head, last=texts[-1])

@@ -1,0 +1,211 @@
+"""The engine answers in codes: each message is a code with named values, its words in words.py.
+
+Every code has its text and every text a code; `render` writes a message in English by default
+and in any language given gettext-style functions; a verdict carries its reason's code and values
+beside the English reason. The prose ratchet: outside words.py, an engine module converted to
+codes holds no sentence of its own (a string of two words, outside docstrings), and
+`REMAINING` names the modules still to convert — a list that may only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.rules import layoff_reasons, words
+from scorekeeper.rules.cards import parse_cards
+from scorekeeper.rules.opening import refusals
+from scorekeeper.rules.opening.solver import solve_opening
+from scorekeeper.rules.ruleset import LIVERPOOL
+from scorekeeper.rules.table import check_layoff
+from scorekeeper.rules.verdict import Verdict
+from scorekeeper.rules.words import (
+    TEXTS,
+    Code,
+    Join,
+    Plural,
+    Text,
+    joined,
+    message,
+    ranks,
+    render,
+    suit,
+)
+
+ENGINE = Path(words.__file__).parent
+
+# The engine modules that still write their own English, to be converted to codes. A module
+# leaves the list when its sentences move to words.py; nothing may join it.
+REMAINING = {
+    "buying",
+    "cards",
+    "citing",
+    "contracts",
+    "errors",
+    "melds",
+    "opening.laid",
+    "opening.search",
+    "opening.solver",
+    "reading",
+    "rulebook",
+    "ruleeffects",
+    "ruleset",
+    "ruleset.reader",
+    "ruleset.schema",
+    "ruleset.values",
+    "ruleset.words",
+    "scoring",
+    "seating",
+    "sharing",
+    "table",
+}
+
+# Prose: two words with a space between them.
+PROSE = re.compile(r"[A-Za-z]+ [A-Za-z]+")
+
+
+def _codes(kind: type[Code]) -> list[Code]:
+    members = list(kind)
+    for sub in kind.__subclasses__():
+        members += _codes(sub)
+    return members
+
+
+def test_every_code_has_words_and_every_text_a_code():
+    assert layoff_reasons.Why and refusals.Refusal  # the codes' modules are loaded
+    ids = [code.id for code in _codes(Code)]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == set(TEXTS)
+
+
+def test_plural_forms_follow_the_count():
+    hand = parse_cards("7♠")
+    one = solve_opening(hand, 1, LIVERPOOL)
+    assert one.reason == (
+        "2 sets needs at least 7 cards, one of them kept to discard: this hand has 1 card."
+    )
+    two = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL)
+    assert two.reason.endswith("this hand has 2 cards.")
+    assert render(message(refusals.Refusal.SETS, **{**two.values, "sets": 2})).startswith(
+        "No 2 sets can be made"
+    )
+
+
+def test_nested_messages_lists_ranks_and_suits():
+    assert render(joined(Join.OR, ["4♠"])) == "4♠"
+    assert render(joined(Join.OR, ["4♠", "9♠", "3♥"])) == "4♠, 9♠ or 3♥"
+    assert render(joined(Join.AND, ["3♠", "9♠ 10♠"])) == "3♠ and 9♠ 10♠"
+    assert render(joined(Join.EITHER, ["a", "b", "c"])) == "A or b or c"  # a sentence's capital
+    assert [render(ranks(rank)) for rank in (1, 7, 11, 12, 13)] == [
+        "Aces",
+        "7s",
+        "Jacks",
+        "Queens",
+        "Kings",
+    ]
+    assert render(suit("D")) == "Diamonds"
+
+
+def test_render_takes_a_language():
+    """Each text is looked up by gettext (or ngettext with its count), so a catalogue can give
+    another language; the values fill the translated text."""
+    french = {
+        "%(card)s is laid twice: a run holds each card once": (
+            "%(card)s est posé deux fois : une suite ne contient chaque carte qu'une fois"
+        ),
+        "%(num)s card": "%(num)s carte",
+        "%(num)s cards": "%(num)s cartes",
+    }
+    asked = []
+
+    def gettext(text, **values):
+        asked.append(text)
+        return french.get(text, text) % values if values else french.get(text, text)
+
+    def ngettext(singular, plural, num, **values):
+        asked.append((singular, plural, num))
+        return french[singular if num == 1 else plural] % {**values, "num": num}
+
+    twice = message(layoff_reasons.Why.RUN_TWICE, card="7♠")
+    assert render(twice, gettext, ngettext) == (
+        "7♠ est posé deux fois : une suite ne contient chaque carte qu'une fois"
+    )
+    size = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL).message
+    said = render(size, gettext, ngettext)
+    assert said.endswith("this hand has 2 cartes.")
+    assert ("%(num)s card", "%(num)s cards", 2) in asked
+
+
+def test_a_verdict_carries_its_code_and_values():
+    verdict = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL)
+    assert verdict.code == "opening.size"
+    assert verdict.values["size"] == 2
+    assert verdict.reason == render(verdict.message)
+    assert verdict.to_dict()["code"] == "opening.size"
+    layoff = check_layoff(2, parse_cards("4♠ 5♠ 6♠ 7♠"), parse_cards("7♠"), False, LIVERPOOL)
+    assert layoff.code == "layoff.run_has_card"
+    assert layoff.values["card"] == "7♠"
+    assert layoff.to_dict()["code"] == "layoff.run_has_card"
+
+
+def test_a_reason_with_no_code_says_so():
+    plain = Verdict(True, "Fine", "R4")
+    assert plain.code is None and plain.values == {} and "code" not in plain.to_dict()
+    coded = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL)
+    reworded = coded.on_setting("deals", "Smith family rules: " + coded.reason)
+    assert reworded.code is None and "code" not in reworded.to_dict()
+
+
+def test_a_plural_text_reads_its_count():
+    entry = TEXTS["layoff.run_gap"]
+    assert isinstance(entry, Text) and isinstance(entry.text, Plural)
+    assert entry.text.count == "laid"
+
+
+def _module_name(path: Path) -> str:
+    """`melds`, `opening.solver`, `ruleset` (a package by its own name)."""
+    parts = path.relative_to(ENGINE).with_suffix("").parts
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return ".".join(parts) or "rules"
+
+
+def _prose(path: Path) -> list[str]:
+    """The strings of a module that read as prose, docstrings aside."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and PROSE.search(node.value)
+    ]
+
+
+MODULES = {
+    _module_name(path): path for path in ENGINE.rglob("*.py") if _module_name(path) != "words"
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_converted_modules_write_no_prose(name):
+    prose = _prose(MODULES[name])
+    if name in REMAINING:
+        assert prose, f"{name} writes no prose now: take it off REMAINING"
+    else:
+        assert not prose, f"{name} writes its own words ({prose[:3]}): put them in words.py"
+
+
+def test_the_remaining_list_names_engine_modules():
+    assert set(MODULES) >= REMAINING
+    assert not {"refusals", "layoff_reasons", "verdict"} & REMAINING
+    assert _prose(ENGINE / "words.py")  # the words live here
