@@ -38,6 +38,14 @@ from . import buys, errors, ledger, names, service
 from .models import NAME_MAX, Game, Round
 from .snapshot import RoundSnapshot
 
+# A player's name as typed on a tablet: its length, words capitalised, no suggestions.
+NAME_INPUT = {
+    "maxlength": NAME_MAX,
+    "autocomplete": "off",
+    "autocapitalize": "words",
+    "spellcheck": "false",
+}
+
 # The seats the form has: as many as the largest table a preset allows. A game starts from a
 # preset; a table's own rule set comes through the API.
 MAX_SEATS = max(rules.max_players for rules in PRESETS.values())
@@ -93,12 +101,7 @@ class NewGameForm(WriteOnceForm):
     names = EntryList(
         StringField(
             "Name",
-            render_kw={
-                "maxlength": NAME_MAX,
-                "autocomplete": "off",
-                "autocapitalize": "words",
-                "spellcheck": "false",
-            },
+            render_kw=NAME_INPUT,
         ),
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
@@ -477,12 +480,7 @@ class RenameForm(WriteOnceForm):
     names = EntryList(
         StringField(
             "Name",
-            render_kw={
-                "maxlength": NAME_MAX,
-                "autocomplete": "off",
-                "autocapitalize": "words",
-                "spellcheck": "false",
-            },
+            render_kw=NAME_INPUT,
         ),
         max_entries=MAX_SEATS,
     )
