@@ -17,6 +17,7 @@ from tests.support.names import LONG_EIGHT_NAMES, NAMES
 from tests.support.tablet import (
     ROUNDS,
     by_lan_name,
+    laid_out,
     make_game,
     record_round,
     small_controls,
@@ -93,7 +94,7 @@ def first_screen(page, message: str) -> list[str]:
     """After `message`, the flash, the round's facts and the standings lie inside the viewport
     (the page as the redirect left it, unscrolled by the test); the standings' lines."""
     expect(page.locator(".flash")).to_have_text(message)
-    height = page.viewport_size["height"]
+    height = laid_out(page).viewport_size["height"]
     for selector in (".flash", "#round .deal-facts", "#places"):
         box = page.locator(selector).bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)

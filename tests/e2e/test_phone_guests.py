@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import LAN_NAME, PHONE_VIEWPORT, TABLET_VIEWPORTS
-from tests.support.tablet import axe_violations, start_game
+from tests.support.tablet import axe_violations, laid_out, start_game
 from tests.support.trust import Profiles, lan_https_server, trusting_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("phone_guests")]
@@ -42,7 +42,7 @@ def profiles():
 
 def first_screen(page, *selectors: str) -> dict[str, dict]:
     """Each selector's first element's box at the top of the page, in the viewport's pixels."""
-    page.evaluate("() => window.scrollTo(0, 0)")
+    laid_out(page).evaluate("() => window.scrollTo(0, 0)")
     return {
         selector: page.evaluate(
             """(selector) => {

@@ -152,9 +152,17 @@ def noting_problems(page):
     return page
 
 
+def laid_out(page):
+    """The page once its load event has fired, every stylesheet applied: an action that
+    navigates returns when the new page starts to arrive, and a box measured before its
+    stylesheets is a box no person ever sees (the browser paints nothing until they are in)."""
+    page.wait_for_load_state("load")
+    return page
+
+
 def small_controls(page, selector: str = CONTROLS) -> list[str]:
     """Every visible control `selector` finds that is smaller than a fingertip either way."""
-    return page.evaluate(
+    return laid_out(page).evaluate(
         """([selector, least]) => [...document.querySelectorAll(selector)]
             .filter(e => e.offsetParent !== null)
             .map(e => [e, e.getBoundingClientRect()])
