@@ -106,21 +106,22 @@ def seed(path, games: int, seed: int = 27) -> None:
             score_rows,
         )
         # Written around the app, so counted here as the app counts its own writes.
-        connection.execute("UPDATE season_stamp SET changes = changes + 1")
+        connection.execute("UPDATE stamps SET changes = changes + 1 WHERE name = 'season'")
     connection.execute("ANALYZE")
     connection.close()
 
 
 def statements(url: str, folder: Path) -> dict[str, tuple[int, int]]:
     """Each page's statements (computed afresh, kept), from an app in this process."""
-    from scorekeeper.season import stamp
+    from scorekeeper.platform import cache
+    from scorekeeper.season import players
 
     app = app_on(url, folder, f"count-{abs(hash(url))}")
     client = app.test_client()
     found = {}
     for label, path in PAGES:
         with app.app_context():
-            stamp.held().clear()
+            cache.kept(players.STAMP).clear()
         with counted(app) as fresh:
             assert client.get(path).status_code == 200
         with counted(app) as kept:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper.platform import cache
 from scorekeeper.rules.ruleset import DEFAULT_RULES
 from tests.support.games import (
     FlaskSender,
@@ -373,7 +374,7 @@ def count_statements() -> list[dict[str, Any]]:
                 ("7 rounds, 8 players", eight),
             ):
                 # Rendered (the game just changed: the page cache misses), then served again.
-                app.extensions["scorekeeper.pages"].clear()
+                cache.forget_all(app)
                 pages[f"GET /games/<id>: {label}, rendered"] = measure("GET", f"/games/{game.id}")
                 pages[f"GET /games/<id>: {label}, cached"] = measure("GET", f"/games/{game.id}")
             fresh = create_game(client, NAMES)

@@ -10,22 +10,23 @@ from __future__ import annotations
 from flask import Flask, current_app, make_response, render_template
 from werkzeug.exceptions import NotFound
 
-from ..platform import writeonce
-from . import api, keys, pagecache
+from ..platform import cache, writeonce
+from . import api, keys, ledger
 from .errors import Missing, NoSuchGame, NotEditor
 from .views import DRAFT_WORDS, actions, games, rounds, sheetimport
 
 
 def init_app(app: Flask) -> None:
-    """Register the score book's pages, its JSON API, its page cache and what every write-once
-    route shares (its edit keys and refusals)."""
+    """Register the score book's pages, its JSON API, its games' stamps, its page cache and what
+    every write-once route shares (its edit keys and refusals)."""
     writeonce.init_app(app, keys.write_hooks())
     blueprints = (api.bp, games.bp, rounds.bp, actions.bp, sheetimport.bp)
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
     app.register_error_handler(Missing, _not_found)
     app.register_error_handler(NotEditor, _spectator)
-    pagecache.init_app(app)
+    cache.stamp_rows(app, ledger.stamped)
+    cache.keep(app, games.PAGES, games.PAGES_KEPT)
     # The words of the drafts' notices, on the tag of every page's static/drafts.js.
     app.jinja_env.globals["draft_words"] = DRAFT_WORDS
 

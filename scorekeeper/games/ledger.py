@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy.orm import selectinload
 
-from ..platform import database
+from ..platform import cache, database
 from ..platform.database import db
 from ..rules.cards import JOKER, RANKS, Card, rank_name
 from ..rules.ruleset import RuleSet
@@ -20,7 +20,7 @@ from ..rules.scoring import card_penalty, leaders, totals
 from ..rules.seating import RoundSetup, round_setup
 from . import buys
 from .errors import NoSuchGame
-from .models import Game, Round, RoundChange
+from .models import Game, Player, Rename, Round, RoundChange, RoundScore
 from .snapshot import RoundSnapshot
 
 
@@ -62,30 +62,39 @@ def get_game(game_id: int, scores: bool = True, *, for_update: bool = False) -> 
     return game
 
 
-_STAMP = db.text(
-    "SELECT g.key_hash, g.finished_at,"
-    " (SELECT count(*) FROM rounds r WHERE r.game_id = g.id),"
-    " (SELECT coalesce(sum(r.version), 0) FROM rounds r WHERE r.game_id = g.id),"
-    " (SELECT count(*) FROM round_changes c WHERE c.game_id = g.id),"
-    " g.archived_at, g.ended_after, g.played_again_at,"
-    " (SELECT count(*) FROM renames n WHERE n.game_id = g.id)"
-    " FROM games g WHERE g.id = :id"
-)
+# The rows a game page shows: a commit that writes any of them moves the game's stamp.
+GAME_ROWS = (Game, Player, Round, RoundScore, RoundChange, Rename)
+
+
+def stamp_name(game_id: int) -> str:
+    return f"game {game_id}"
+
+
+def stamped(row: object) -> tuple[str, ...]:
+    """The stamp of the game a row belongs to, for a row a game page shows."""
+    if isinstance(row, Game):
+        return (stamp_name(row.id),)
+    if not isinstance(row, GAME_ROWS):
+        return ()
+    game_id = row.round.game_id if isinstance(row, RoundScore) else row.game_id
+    return (stamp_name(game_id),) if game_id is not None else ()
 
 
 def game_stamp(game_id: int) -> tuple | None:
-    """What the game page shows changes exactly when this row does (None: no such game).
-
-    One cheap statement on its own connection, outside the ORM session, that sees every
-    writer, in this process or another: the key, the finish, the rounds' and history's
-    counts and versions, whether the game is archived, ended early or played again, and how
-    many renames it had.
-    """
+    """The key's hash and the game's stamp (`platform.cache`), which moves with every commit
+    that changes what the game page shows, in this process or another, in one statement by
+    primary keys; None: no such game."""
     if game_id not in database.id_range():
         return None
-    with db.engine.connect() as connection:
-        row = connection.execute(_STAMP, {"id": game_id}).first()
-    return tuple(row) if row is not None else None
+    name = stamp_name(game_id)
+    found = db.session.execute(
+        db.select(Game.key_hash, cache.Stamp.name, cache.Stamp.generation, cache.Stamp.changes)
+        .outerjoin(cache.Stamp, cache.rows_for(name))
+        .where(Game.id == game_id)
+    ).all()
+    if not found:
+        return None
+    return (found[0][0], cache.chosen((row[1:] for row in found), name))
 
 
 def has_games() -> bool:

@@ -365,6 +365,8 @@ def move_sequences_past_ids(connection: Connection) -> None:
     if connection.dialect.name != "postgresql":
         return
     for table in db.metadata.sorted_tables:
+        if "id" not in table.c:
+            continue  # keyed by name (the stamps): no sequence
         # Marked as called at the largest id, the sequence hands out the next one: a largest id
         # at the very top of the id range (2147483647) is stored, where setting the sequence to
         # one past it would overflow.

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, players, stamp, views
+from ..platform import cache
+from . import api, players, views
 from . import models as models  # the table, in the metadata the migrations compare
 
 
 def init_app(app: Flask) -> None:
-    """Register the players' pages, the season's JSON API, its cache and the chances."""
-    stamp.init_app(app)
+    """Register the players' pages, the season's JSON API, its stamp and cache, and the
+    chances."""
+    cache.stamp_rows(app, players.stamped)
+    cache.keep(app, players.STAMP, size=1)
     app.register_blueprint(views.bp)
     app.register_blueprint(views.merges_bp)
     app.register_blueprint(api.bp)

@@ -16,7 +16,7 @@ apart (`in_play`). Rule sets (R11) are compared honestly: totals are averaged pe
 player's figures say under which rules their games were played (`by_rules`). Every figure is
 read in four statements (the merges, the seats, their rounds, the finished games' round lines),
 whatever the number of games, and kept per process until the season's stamp changes (`current`,
-`stamp.py`): a page of the season then costs one statement to read the stamp.
+`platform.cache`): a page of the season then costs one statement to read the stamp.
 """
 
 from __future__ import annotations
@@ -31,12 +31,13 @@ from typing import Any
 
 from sqlalchemy import case, func
 
-from ..games.models import Game, Player, Round, RoundScore
+from ..games.models import Game, Player, Rename, Round, RoundScore
 from ..games.names import name_key
+from ..platform import cache
 from ..platform.database import db
-from . import ratings, stamp
+from . import ratings
 from .filters import Filters, in_period
-from .models import identities
+from .models import PlayerMerge, identities
 from .ratings import NEW_PLAYER, Rating
 
 # One player's line of one recorded round of a finished game: (game id, round number, seat,
@@ -393,7 +394,18 @@ def current() -> Season:
     """The season now: the one kept in this process while the season's stamp is unchanged
     (one statement), else computed afresh (three more). A page showing several parts of the
     season asks once and hands the season on, so they all show the same one."""
-    return stamp.held().get(stamp.read(), _compute)
+    return cache.kept(STAMP).get(STAMP, cache.read(STAMP), _compute)
+
+
+# The season's stamp, and the rows it reads: a commit that writes any of them moves the stamp.
+STAMP = "season"
+SEASON_ROWS = (Game, Player, Round, RoundScore, Rename, PlayerMerge)
+
+
+def stamped(row: object) -> tuple[str, ...]:
+    """The season's stamp for a row the season reads (a game created, finished, ended early,
+    renamed, archived, deleted or imported; a round recorded, corrected or undone; a merge)."""
+    return (STAMP,) if isinstance(row, SEASON_ROWS) else ()
 
 
 def season(chosen: Filters | None = None) -> list[PlayerRecord]:
@@ -473,7 +485,7 @@ def win_chances(seats) -> list[tuple[str, int]]:
     player they are now (`Season.identity`; two seats merged into one player count apart, as in
     `_sittings`).
 
-    The game page is kept per game stamp (`games.pagecache`), which another game finishing
+    The game page is kept per game stamp (`games.ledger.game_stamp`), which another game finishing
     does not change: the chances shown are those of the page's first opening, until the game
     itself changes (and at round 1 they go)."""
     seated = list(seats)

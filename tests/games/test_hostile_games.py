@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
-from scorekeeper.platform import database
+from scorekeeper.platform import cache, database
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from tests.support.book import new_game, record
@@ -152,7 +152,7 @@ class Table:
                 if snapshot[table.name]:
                     connection.execute(table.insert(), snapshot[table.name])
             database.move_sequences_past_ids(connection)
-        self.app.extensions["scorekeeper.pages"].clear()
+        cache.forget_all(self.app)
 
     def reset(self, rounds: int = 2, corrected: bool = False) -> None:
         state = (rounds, corrected and rounds > 0)

@@ -6,6 +6,7 @@ import copy
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -151,6 +152,12 @@ def test_export_import_export_is_identical(source, empty):
     assert table_counts(empty) == table_counts(source)
 
 
+def shown(response) -> str:
+    """A game page as a person sees it: without the tag its script compares (a digest of the
+    game's stamp in this database)."""
+    return re.sub(r'data-tag="[0-9a-f]+"', 'data-tag=""', response.get_data(as_text=True))
+
+
 def test_imported_games_read_and_work_as_before(source, empty):
     document = json.loads(export_text(source))
     import_data(empty, document)
@@ -159,7 +166,7 @@ def test_imported_games_read_and_work_as_before(source, empty):
         path = f"/api/games/{game['id']}"
         assert new.get(path).get_json() == old.get(path).get_json()
         page = f"/games/{game['id']}"
-        assert new.get(page).get_data() == old.get(page).get_data()
+        assert shown(new.get(page)) == shown(old.get(page))
     assert new.get("/api/games").get_json() == old.get("/api/games").get_json()
 
 

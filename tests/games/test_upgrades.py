@@ -43,6 +43,7 @@ EARLIER = (
     "0011_season_stamp",
     "0012_player_merges",
     "0013_round_buys",
+    "0014_sheet_imports",
 )
 PLACES = ["P0", "P1", "P2", "P3"]
 # The names each game was played under, by the reference game it copies.

@@ -10,8 +10,9 @@ from openskill.models import PlackettLuce
 
 from scorekeeper.games import service
 from scorekeeper.games.models import Game
+from scorekeeper.platform import cache
 from scorekeeper.platform.database import db
-from scorekeeper.season import players, ratings, stamp
+from scorekeeper.season import players, ratings
 from tests.season.seeding import entry, play_game, seed_season
 from tests.support.apps import app_on
 from tests.support.book import new_game, record
@@ -142,7 +143,7 @@ def test_ratings_carried_on_are_those_of_a_fresh_computation(app):
         play_game(["Ann", "Bob", "Cat"], [[0, 5, 5]], end_early=True)
         carried = players.current().ratings
         assert len(carried.results) == 31
-        stamp.held().clear()
+        cache.kept(players.STAMP).clear()
         fresh = players.current().ratings
         assert carried is not fresh and carried.players == fresh.players
 

@@ -7,11 +7,15 @@ import pytest
 
 from scorekeeper.games import gamelist, service, tablefixes, transfer
 from scorekeeper.games.models import Game
+from scorekeeper.platform import cache
 from scorekeeper.platform.database import db
-from scorekeeper.season import stamp
 from tests.season.seeding import entry, play_game
 from tests.support.apps import app_on
 from tests.support.queries import counted
+
+
+def season_stamp():
+    return cache.read("season")
 
 
 def one_game() -> Game:
@@ -41,40 +45,40 @@ def test_each_change_the_season_shows_changes_the_stamp(app, change):
         game = one_game()
         record(game)
         db.session.commit()
-        before = stamp.read()
+        before = season_stamp()
         CHANGES[change](game)
         db.session.commit()
-        assert stamp.read() != before
+        assert season_stamp() != before
 
 
 def test_finishing_deleting_and_importing_change_the_stamp(app):
     with app.app_context():
-        before = stamp.read()
+        before = season_stamp()
         game_id = play_game(["Ann", "Bob", "Cat"], [[0, 5, 10]] * 7)  # played to the last deal
-        assert db.session.get(Game, game_id).finished and stamp.read() != before
+        assert db.session.get(Game, game_id).finished and season_stamp() != before
         document = transfer.export_document([db.session.get(Game, game_id)])
         document["games"][0]["id"] = 999  # imported under a number not taken here
-        before = stamp.read()
+        before = season_stamp()
         doomed = one_game()
-        assert stamp.read() != before
-        before = stamp.read()
+        assert season_stamp() != before
+        before = season_stamp()
         gamelist.delete(doomed)
         db.session.commit()
-        assert stamp.read() != before
-        before = stamp.read()
+        assert season_stamp() != before
+        before = season_stamp()
         transfer.import_games(document)
         db.session.commit()
-        assert stamp.read() != before
+        assert season_stamp() != before
 
 
 def test_a_rolled_back_change_and_other_writes_leave_the_stamp(app):
     with app.app_context():
         game = one_game()
-        before = stamp.read()
+        before = season_stamp()
         record(game)
         db.session.rollback()
         db.session.commit()
-        assert stamp.read() == before
+        assert season_stamp() == before
 
 
 def test_a_change_made_by_another_process_is_seen(fresh_database, tmp_path):

@@ -17,15 +17,22 @@ from flask import (
     url_for,
 )
 
-from ...platform import limits, qr, writeonce
+from ...platform import cache, limits, qr, writeonce
 from ...platform.errorpages import NotHere
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from ...platform.network import on_loopback
-from .. import buys, chart, errors, gamelist, keys, ledger, newgame, pagecache, summary
+from .. import buys, chart, errors, gamelist, keys, ledger, newgame, summary
 from ..forms import EVERY_PRESET_SEATS
 from . import NEW_GAME_DRAFT, draft_saved, drafts_saved_before, started
 
 bp = Blueprint("games", __name__, url_prefix="/games")
+# The rendered game pages kept, each under its game's stamp: the page left open on the table is
+# asked for again and again, and changes only when the game does.
+PAGES = "game pages"
+PAGES_KEPT = 256
+# A game's stamp read less than this long ago is the stamp: the page left open asks every few
+# seconds, and a change made by another process (a second server, a command) shows within it.
+STAMP_SECONDS = 1.0
 bp.after_request(answer_script_posts)
 shown_after_redirect(bp)
 
@@ -80,19 +87,17 @@ def list_games():
 @bp.get("/<int:game_id>")
 def show_game(game_id: int):
     """The round to play, the ledger, the standings and the history; buttons only with the key."""
-    pages = pagecache.pages()
     stamp = current_stamp(game_id)
     key = keys.from_cookie(request, game_id)
     editor = keys.matches(stamp[0], key)
     # The page depends on the game's state, on whether this tablet edits (its link holds the
     # key) and on the address it was opened by; a pending flash message makes it one-off.
-    cache_key = (game_id, stamp, editor, request.host_url)
     one_off = "_flashes" in session
-    page = None if one_off else pages.get(cache_key)
-    if page is None:
+
+    def render(_previous) -> str:
         game = ledger.get_game(game_id)
         book = ledger.book(game)
-        page = render_template(
+        return render_template(
             "games/show.html",
             game=game,
             book=book,
@@ -105,8 +110,9 @@ def show_game(game_id: int):
             join_path=url_for("games.join", game_id=game_id, key=key) if editor else None,
             loopback=on_loopback(request.host_url),
         )
-        if not one_off:
-            pages.put(cache_key, page)
+
+    page_key = (game_id, editor, request.host_url)
+    page = render(None) if one_off else cache.kept(PAGES).get(page_key, stamp, render)
     response = make_response(page)
     if editor:
         response.headers["Cache-Control"] = "no-store"  # the page holds the edit link
@@ -125,14 +131,11 @@ def game_state(game_id: int):
 
 
 def current_stamp(game_id: int) -> tuple:
-    """The game's stamp, from the page cache while it is fresh; 404 for a game that never was."""
-    pages = pagecache.pages()
-    stamp = pages.stamp(game_id)
+    """The game's stamp (`ledger.game_stamp`), read `recently`; 404 for a game that never was."""
+    name = ledger.stamp_name(game_id)
+    stamp = cache.recently(name, lambda: ledger.game_stamp(game_id), STAMP_SECONDS)
     if stamp is None:
-        stamp = ledger.game_stamp(game_id)
-        if stamp is None:
-            raise no_such_game(game_id)
-        pages.remember(game_id, stamp)
+        raise no_such_game(game_id)
     return stamp
 
 

@@ -1,0 +1,170 @@
+"""The game page is kept under its game's stamp, and never shows a stale or someone else's page."""
+
+from __future__ import annotations
+
+import re
+
+from scorekeeper.games import ledger, service
+from scorekeeper.games.models import Game
+from scorekeeper.games.views import games as games_views
+from scorekeeper.games.views.games import PAGES
+from scorekeeper.platform import cache
+from scorekeeper.platform.cache import Kept
+from scorekeeper.platform.database import db
+from tests.season.seeding import entry, play_game
+from tests.support.apps import app_on
+from tests.support.book import record_page, start
+from tests.support.games import held_key
+from tests.support.queries import counted
+
+
+def totals(page: str) -> list[str]:
+    """The totals row of the ledger, as shown."""
+    return [cell.strip() for cell in re.findall(r"<td class=\"total[^\"]*\">([^<]+)", page)]
+
+
+def game_page(client, game_id):
+    response = client.get(f"/games/{game_id}")
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_recording_a_round_changes_the_page(client):
+    game_id = start(client)
+    game_page(client, game_id)  # the flash of the start
+    before = game_page(client, game_id)
+    assert "Record round 1" in before
+    record_page(client, game_id, out="Cat", Ann="K", Bob="7", Dan="JK")
+    after = game_page(client, game_id)
+    after = game_page(client, game_id)  # served from the cache this time
+    assert "Record round 2" in after
+    assert totals(after) == ["10", "7", "0", "15"]
+
+
+def test_the_page_is_kept_until_the_game_changes(app, client):
+    game_id = start(client)
+    game_page(client, game_id)
+    first = game_page(client, game_id)
+    pages = app.extensions[cache.KEPT][PAGES]
+    assert len(pages) == 1
+    assert game_page(client, game_id) == first
+    assert len(pages) == 1
+
+
+def test_a_flash_message_is_shown_once_and_never_cached(client):
+    game_id = start(client)
+    assert "Game started" in game_page(client, game_id)
+    assert "Game started" not in game_page(client, game_id)
+    assert "Game started" not in game_page(client, game_id)
+
+
+def test_spectators_never_get_the_editors_page(app, client):
+    game_id = start(client)
+    game_page(client, game_id)
+    editor = game_page(client, game_id)
+    assert "Record round 1" in editor
+    spectator = app.test_client()
+    watched = game_page(spectator, game_id)
+    assert "Record round 1" not in watched
+    assert "join?key=" not in watched
+
+
+def test_a_correction_through_the_api_invalidates_the_page(app, client):
+    game_id = start(client)
+    record_page(client, game_id, out="Cat", Ann="K", Bob="7", Dan="JK")
+    game_page(client, game_id)
+    page = game_page(client, game_id)
+    assert totals(page) == ["10", "7", "0", "15"]
+    key = held_key(client, game_id)
+    round_one = client.get(f"/api/games/{game_id}").get_json()["rounds"][0]
+    body = {
+        "cut_exact": False,
+        "out": "Cat",
+        "leftovers": {"Ann": "A", "Bob": "2", "Dan": "3"},
+        "version": round_one["version"],
+    }
+    response = client.put(f"/api/games/{game_id}/rounds/1", json=body, headers={"X-Game-Key": key})
+    assert response.status_code == 200, response.get_json()
+    corrected = game_page(client, game_id)
+    assert totals(corrected) == ["15", "2", "0", "3"]
+
+
+def test_a_round_undone_and_recorded_again_shows_the_new_round(client):
+    """The same number of rounds, each at its first version: the stamp moves all the same."""
+    game_id = start(client)
+    record_page(client, game_id, out="Cat", Ann="K", Bob="7", Dan="JK")
+    game_page(client, game_id)
+    assert totals(game_page(client, game_id)) == ["10", "7", "0", "15"]
+    key = held_key(client, game_id)
+    undone = client.delete(f"/api/games/{game_id}/rounds/1", headers={"X-Game-Key": key})
+    assert undone.status_code == 200, undone.get_json()
+    record_page(client, game_id, out="Ann", Bob="A", Cat="2", Dan="3")
+    game_page(client, game_id)
+    assert totals(game_page(client, game_id)) == ["0", "15", "2", "3"]
+
+
+def test_kept_values_go_least_recently_asked_first():
+    kept = Kept(size=2)
+    computed = []
+
+    def value(name):
+        return lambda previous: computed.append(name) or name.upper()
+
+    assert kept.get("a", 1, value("a")) == "A"
+    assert kept.get("b", 1, value("b")) == "B"
+    assert kept.get("a", 1, value("a")) == "A"  # kept; a is now the most recent
+    assert kept.get("c", 1, value("c")) == "C"
+    assert kept.get("b", 1, value("b")) == "B"  # b went: computed again
+    assert computed == ["a", "b", "c", "b"]
+    assert kept.get("a", 1, value("a")) == "A" and computed[-1] == "a"  # c, then a, went
+
+
+def test_a_kept_value_is_computed_again_from_the_one_before_when_its_stamp_moves():
+    kept = Kept(size=4)
+    assert kept.get("season", ("g", 1), lambda previous: [previous]) == [None]
+    assert kept.get("season", ("g", 1), lambda previous: "never") == [None]
+    assert kept.get("season", ("g", 2), lambda previous: [previous]) == [[None]]
+    # With no stamp, nothing is kept: computed every time, from nothing.
+    assert kept.get("season", None, lambda previous: previous) is None
+    assert len(kept) == 1
+
+
+def test_a_change_from_another_process_is_seen_once_the_stamp_is_read_again(
+    fresh_database, tmp_path, monkeypatch
+):
+    """Two apps on one database, as two server processes: a round the second corrects shows on
+    the first's page once the game's stamp is read again (within `STAMP_SECONDS`)."""
+    url = fresh_database("pages")
+    first = app_on(url, tmp_path, "first", UPGRADE_ON_START=True)
+    second = app_on(url, tmp_path, "second")
+    reader = first.test_client()
+    with second.app_context():
+        game_id = play_game(["Ann", "Bob", "Cat"], [[0, 10, 20]])
+    game_page(reader, game_id)
+    assert totals(game_page(reader, game_id)) == ["0", "10", "20"]
+    monkeypatch.setattr(games_views, "STAMP_SECONDS", 3600.0)
+    with counted(first) as statements:
+        game_page(reader, game_id)
+    assert statements == []  # kept, its stamp read a moment ago
+    with second.app_context():
+        service.correct_round(db.session.get(Game, game_id), 1, entry([20, 0, 10]))
+        db.session.commit()
+    assert totals(game_page(reader, game_id)) == ["0", "10", "20"]  # within the bound
+    monkeypatch.setattr(games_views, "STAMP_SECONDS", 0.0)
+    with counted(first) as statements:
+        assert totals(game_page(reader, game_id)) == ["20", "0", "10"]
+    monkeypatch.setattr(games_views, "STAMP_SECONDS", 3600.0)
+    with counted(first) as statements:
+        game_page(reader, game_id)
+    assert statements == []
+
+
+def test_a_stamp_never_changed_reads_as_the_databases_own(app):
+    with app.app_context():
+        database_stamp = cache.read(cache.DATABASE)
+        assert database_stamp is not None and database_stamp[1] == 0
+        assert cache.read("game 404") == (database_stamp[0], 0)
+        game_id = play_game(["Ann", "Bob", "Cat"], [[0, 10, 20]])
+        moved = cache.read(ledger.stamp_name(game_id))
+        assert moved[0] != database_stamp[0] and moved[1] >= 1
+        assert cache.read(cache.DATABASE) == database_stamp  # never counted
