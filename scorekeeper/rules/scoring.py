@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .cards import Card, copy_kind, over_copies, parse_cards
 from .errors import RulesError, SeatError
 from .ruleset import VALUE_KEYS, RuleSet
+from .words import words
 
 
 def card_penalty(card: Card, rules: RuleSet) -> int:
@@ -93,7 +94,7 @@ def copy_problems(
         seats = tuple(
             seat for seat, cards in sorted(hands.items()) if any(copy_kind(kind, c) for c in cards)
         )
-        add_problem(problems, seats[0] if len(seats) == 1 else seats, text)
+        add_problem(problems, seats[0] if len(seats) == 1 else seats, words(text))
     return problems
 
 
