@@ -50,9 +50,9 @@ class RuleSetError(RulesError):
     `problems` names every problem at once, keyed by its place in the document (`deals[4].cards`).
     """
 
-    def __init__(self, message: str, problems: dict[str, str] | None = None):
+    def __init__(self, message: Message | str, problems: dict[str, str] | None = None):
         super().__init__(message)
-        self.problems: dict[str, str] = problems or {"rules": message}
+        self.problems: dict[str, str] = problems or {"rules": str(self)}
 
 
 class SeatError(RulesError):

@@ -73,7 +73,6 @@ class Said(Code):
     WILD_DEUCE = "meld.wild_deuce"
     WILD_DEUCES = "meld.wild_deuces"
     HOUSE_FIRST = "meld.house_first"
-    EACH_AND = "list.each_and"
 
 
 # A meld's kind in a sentence, and the natural cards each kind needs (R4, R11).
@@ -560,7 +559,7 @@ def house_first(rules: RuleSet, settings: Sequence[Message], reason: Message) ->
     return message(
         Said.HOUSE_FIRST,
         rules=rules.rules_name,
-        settings=joined(Said.EACH_AND, settings),
+        settings=joined(Join.EACH_AND, settings),
         reason=reason,
     )
 

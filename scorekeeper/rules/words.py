@@ -75,6 +75,8 @@ class Join(Code):
     OR = "list.or"
     AND = "list.and"
     EITHER = "list.either"
+    EACH_AND = "list.each_and"
+    PLUS = "list.plus"
 
 
 class Name(Code):
@@ -251,7 +253,8 @@ TEXTS: dict[str, Text | Joining] = {
     "layoff.gap_ends": Text("; the next card at either end is %(ends)s"),
     # Melds, lay-offs, buying, scoring, cards.
     # R4: a meld's reading (reading.py), and why cards are no meld (melds.py).
-    "list.each_and": Joining(" and ", "%(head)s and %(last)s"),
+    Join.EACH_AND.id: Joining(" and ", "%(head)s and %(last)s"),
+    Join.PLUS.id: Joining(" + ", "%(head)s + %(last)s"),
     "reading.jokers": Text(
         Plural("%(cards)s (joker %(faces)s)", "%(cards)s (jokers %(faces)s)", "jokers")
     ),
@@ -412,6 +415,67 @@ TEXTS: dict[str, Text | Joining] = {
     "card.over_jokers": Text(
         "%(laid)s, but this game has only %(held)s (%(packs_held)s)",
         {"laid": _cards("joker", "jokers"), "packs_held": _cards("pack", "packs")},
+    ),
+    # R2 seats (seating.py) and R3 contracts (contracts.py).
+    "seat.seat": Text("seat"),
+    "seat.first_dealer": Text("the first dealer"),
+    "seat.not_a_number": Text("%(what)s must be a seat number from 0 to %(last)s, not %(seat)s"),
+    "seat.missing": Text("%(what)s %(seat)s does not exist: seats are 0 to %(last)s"),
+    "contract.sets": Text(Plural("%(num)s set", "%(num)s sets", "count")),
+    "contract.runs": Text(Plural("%(num)s run", "%(num)s runs", "count")),
+    "contract.sets_of": Text(
+        Plural("%(num)s set of %(size)s", "%(num)s sets of %(size)s", "count")
+    ),
+    "contract.runs_of": Text(
+        Plural("%(num)s run of %(size)s", "%(num)s runs of %(size)s", "count")
+    ),
+    "contract.whole_hand": Text("%(contract)s using the whole hand, no discard"),
+    # A rule set's share code (sharing.py).
+    "share.not_text": Text("is not a share code: it must be text"),
+    "share.empty": Text("the share code is empty"),
+    "share.too_long": Text(
+        "the share code is too long: a rule set's code is under %(most)s characters"
+    ),
+    "share.damaged": Text("the share code is damaged: copy the whole link again"),
+    "share.too_big": Text("the share code holds more than a rule set: at most %(most)s characters"),
+    "share.cut_short": Text("the share code is cut short or damaged: copy the whole link again"),
+    "share.no_text": Text("the share code is damaged: it does not hold text"),
+    "share.no_rules": Text("the share code does not hold a rule set"),
+    # R8 buying a passed discard (buying.py).
+    "buy.seat": Text("Seat %(number)s"),
+    "buy.active": Text("the active player"),
+    "buy.buyer": Text("a buyer"),
+    "buy.last_buyer": Text("the last buyer"),
+    "buy.no_buying": Text(
+        "%(rules)s have no buying: a player may instead take several discards from the top, "
+        "plus one stock card for each extra"
+    ),
+    "buy.twice_in_a_row": Text("%(seat)s took the previous discard and may not take two in a row"),
+    "buy.limit_deal": Text(
+        "%(seat)s has bought %(times)s this deal: %(rules)s allow %(limit)s a deal"
+    ),
+    "buy.limit_game": Text(
+        "%(seat)s has bought %(times)s this game: %(rules)s allow %(limit)s a game"
+    ),
+    "buy.twice": Text("twice"),
+    "buy.times": Text(Plural("once", "%(num)s times", "count")),
+    "buy.nobody_asked": Text("Nobody asked to buy the discard"),
+    "buy.skipped_this": Text("%(why)s, so nobody buys this one"),
+    "buy.skipped_all": Text("%(whys)s, so nobody buys it"),
+    "buy.passed": Text("It is %(seat)s's turn and %(seat)s passed the discard, so nobody buys it"),
+    "buy.no_penalty": Text("takes no penalty card"),
+    "buy.penalty": Text(
+        Plural(
+            "takes the top stock card as a penalty",
+            "takes the top %(num)s stock cards as a penalty",
+            "cards",
+        )
+    ),
+    "buy.gets": Text("%(seat)s gets the discard and %(penalty)s"),
+    "buy.gets_house": Text("%(gets)s (%(rules)s)"),
+    "buy.after_skipped": Text("%(whys)s, so %(gets)s"),
+    "buy.plays_before": Text(
+        "%(buyer)s plays before %(others)s after %(active)s, whose turn it is, so %(gets)s"
     ),
 }
 

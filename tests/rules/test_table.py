@@ -664,6 +664,7 @@ def test_the_online_profile_has_no_buying():
         "rule": "R11",
         "buyer": None,
         "penalty_cards": None,
+        "code": "buy.no_buying",
     }
 
 
