@@ -477,6 +477,32 @@ TEXTS: dict[str, Text | Joining] = {
     "buy.plays_before": Text(
         "%(buyer)s plays before %(others)s after %(active)s, whose turn it is, so %(gets)s"
     ),
+    # R10 scoring (scoring.py).
+    "score.an_ace": Text("an ace"),
+    "score.an_eight": Text("an 8"),
+    "score.a_jack": Text("a jack"),
+    "score.a_queen": Text("a queen"),
+    "score.a_king": Text("a king"),
+    "score.a_joker": Text("a joker"),
+    "score.a_card": Text("a %(key)s"),
+    "score.left_in_hand": Text("%(card)s left in hand is %(value)s"),
+    "score.values": Text("%(rules)s: %(said)s"),
+    "score.no_points": Text("no points given: enter what the hand counts"),
+    "score.not_whole": Text("the points must be a whole number, not %(points)s"),
+    "score.out_of_range": Text(
+        "%(points)s points cannot be: a hand counts 0 to %(limit)s with these rules"
+    ),
+    "score.out_scores_zero": Text("the player who went out scores 0, not %(points)s (R10)"),
+    "score.below_least": Text(
+        "%(points)s points cannot be: a player who did not go out holds at least one card, "
+        "worth at least %(lowest)s (%(rule)s)"
+    ),
+    "score.out_seat": Text("the player out must be one of seats 0 to %(last)s, not %(out)s"),
+    "score.no_seat": Text("leftover cards for seat %(seat)s, which does not exist"),
+    "score.both_given": Text("give the cards left or their points, not both"),
+    "score.out_holds": Text("the player who went out holds no cards (R10)"),
+    "score.holds_one": Text("every player who did not go out still holds at least one card (R10)"),
+    "score.nobody_out": Text("nobody went out, so every player still holds cards (R9)"),
 }
 
 

@@ -52,7 +52,6 @@ REMAINING = {
     "ruleset.schema",
     "ruleset.values",
     "ruleset.words",
-    "scoring",
 }
 
 # Prose: two words with a space between them.
