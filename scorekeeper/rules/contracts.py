@@ -40,11 +40,6 @@ def needs_message(needs: Iterable[Need]) -> Message:
     )
 
 
-def needs_text(needs: Iterable[Need]) -> str:
-    """`needs_message` in words."""
-    return words(needs_message(needs))
-
-
 @dataclass(frozen=True)
 class Contract:
     """A deal's contract: its melds, each with its kind and fewest cards, and whether the whole
@@ -91,7 +86,7 @@ class Contract:
 
     def short(self) -> str:
         """`1 set + 1 run`, without the whole-hand wording."""
-        return needs_text(self.needs)
+        return words(needs_message(self.needs))
 
 
 def contract(round_number: int, rules: RuleSet) -> Contract:

@@ -84,11 +84,6 @@ _AND_NEEDS = {SET: Said.AND_SET_NEEDS, RUN: Said.AND_RUN_NEEDS}
 WILD_AT_MOST_NATURAL = words(message(Said.WILD_AT_MOST_NATURAL))
 
 
-def rank_plural(rank: int) -> str:
-    """`7s`, `aces`, `kings`: a set's rank in a sentence."""
-    return words(ranks(rank))
-
-
 @dataclass(frozen=True, slots=True)
 class Meld:
     """The cards of one meld as listed; `Meld.parse("5♠ 6♠ JK 8♠")`."""
