@@ -549,8 +549,8 @@ def check_meld(cards: Sequence[Card], rules: RuleSet, players: int | None = None
 
 
 def house_first(rules: RuleSet, settings: Sequence[Message], reason: Message) -> Message:
-    """`shanghai rules: a 2 is wild and .... 7♠ can go on ...`: the rules' settings that allow
-    a play (R11), then the reason."""
+    """`shanghai rules: the 2♠ is wild here, standing for 7♥. 5♥ 6♥ 2♠ 8♥ is a legal run, …`:
+    the settings of the rules that allow a play (R11), then the reason."""
     return message(
         Said.HOUSE_FIRST,
         rules=rules.rules_name,
