@@ -7,13 +7,47 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .ruleset import RuleSet
 from .seating import check_seat, turn_order_after
-from .verdict import Verdict, sentence
+from .verdict import Verdict
+from .words import Code, Join, Message, joined, message, render, words
+
+
+class Buy(Code):
+    """What a ruling on buying a passed discard says (R8, R11), and the seats it names."""
+
+    SEAT = "buy.seat"
+    ACTIVE = "buy.active"
+    BUYER = "buy.buyer"
+    LAST_BUYER = "buy.last_buyer"
+    NO_BUYING = "buy.no_buying"
+    TWICE_IN_A_ROW = "buy.twice_in_a_row"
+    LIMIT_DEAL = "buy.limit_deal"
+    LIMIT_GAME = "buy.limit_game"
+    TWICE = "buy.twice"
+    TIMES = "buy.times"
+    NOBODY_ASKED = "buy.nobody_asked"
+    SKIPPED_THIS = "buy.skipped_this"
+    SKIPPED_ALL = "buy.skipped_all"
+    PASSED = "buy.passed"
+    NO_PENALTY = "buy.no_penalty"
+    PENALTY = "buy.penalty"
+    GETS = "buy.gets"
+    GETS_HOUSE = "buy.gets_house"
+    AFTER_SKIPPED = "buy.after_skipped"
+    PLAYS_BEFORE = "buy.plays_before"
 
 
 def seat_labels(players: int, names: Sequence[str] | None = None) -> list[str]:
     """How a reason names each seat: the players' names, else `Seat 1` … clockwise (1-based)."""
     names = list(names or [])
-    return [names[seat] if seat < len(names) else f"Seat {seat + 1}" for seat in range(players)]
+    return [
+        names[seat] if seat < len(names) else words(message(Buy.SEAT, number=seat + 1))
+        for seat in range(players)
+    ]
+
+
+def _ruling(legal: bool, said: Message, rule: str, details) -> Verdict:
+    """A ruling on a buy, its reason the message as a sentence."""
+    return Verdict(legal, render(said), rule, details, message=said)
 
 
 def check_buy(
@@ -33,20 +67,14 @@ def check_buy(
     `bought_in_deal` / `bought_in_game` count each seat's buys so far, for the rules' limits.
     """
     players = rules.check_players(players)
-    active = check_seat(active, players, "the active player")
-    asked = [check_seat(seat, players, "a buyer") for seat in requests]
+    active = check_seat(active, players, message(Buy.ACTIVE))
+    asked = [check_seat(seat, players, message(Buy.BUYER)) for seat in requests]
     if last_buyer is not None:
-        last_buyer = check_seat(last_buyer, players, "the last buyer")
+        last_buyer = check_seat(last_buyer, players, message(Buy.LAST_BUYER))
     buying = rules.buying
     details: dict[str, object] = {"buyer": None, "penalty_cards": None}
     if not buying.allowed:
-        return Verdict(
-            False,
-            f"{sentence(rules.rules_name)} have no buying: a player may instead take several "
-            "discards from the top, plus one stock card for each extra",
-            "R11",
-            details,
-        )
+        return _ruling(False, message(Buy.NO_BUYING, rules=rules.rules_name), "R11", details)
     label = seat_labels(players, names)
     limits = _Limits(rules, label, bought_in_deal or {}, bought_in_game or {})
     order = [seat for seat in turn_order_after(active, players) if seat in asked]
@@ -54,14 +82,14 @@ def check_buy(
     eligible = [seat for seat in order if seat not in skipped]
     rule = "R11" if any(seat != last_buyer for seat in skipped) else "R8"
     if not eligible:
-        reason = _nobody_reason(asked, active, last_buyer, label, skipped)
-        return Verdict(False, sentence(reason), rule, details)
+        said = _nobody_reason(asked, active, last_buyer, label, skipped)
+        return _ruling(False, said, rule, details)
     buyer = eligible[0]
     details.update(buyer=buyer, penalty_cards=buying.penalty_cards)
-    reason = _buyer_reason(buyer, eligible, order, label, skipped, rules, active)
+    said = _buyer_reason(buyer, eligible, order, label, skipped, rules, active)
     if buying.penalty_cards != 1:
         rule = "R11"
-    return Verdict(True, sentence(reason), rule, details)
+    return _ruling(True, said, rule, details)
 
 
 class _Limits:
@@ -73,48 +101,51 @@ class _Limits:
         self.rules = rules
         self.label = label
         self.counts = (
-            ("deal", rules.buying.per_deal, in_deal),
-            ("game", rules.buying.per_game, in_game),
+            (Buy.LIMIT_DEAL, rules.buying.per_deal, in_deal),
+            (Buy.LIMIT_GAME, rules.buying.per_game, in_game),
         )
 
-    def why_not(self, seat: int, last_buyer: int | None) -> str | None:
+    def why_not(self, seat: int, last_buyer: int | None) -> Message | None:
         """Why a seat that asked may not buy this discard, or None."""
         if seat == last_buyer:
-            return f"{self.label[seat]} took the previous discard and may not take two in a row"
-        for what, limit, bought in self.counts:
+            return message(Buy.TWICE_IN_A_ROW, seat=self.label[seat])
+        for code, limit, bought in self.counts:
             if limit is not None and bought.get(seat, 0) >= limit:
-                return (
-                    f"{self.label[seat]} has bought {_times(bought.get(seat, 0))} this {what}: "
-                    f"{self.rules.rules_name} allow {limit} a {what}"
-                )
+                times = _times(bought.get(seat, 0))
+                rules = self.rules.rules_name
+                return message(code, seat=self.label[seat], times=times, rules=rules, limit=limit)
         return None
 
 
-def _times(count: int) -> str:
-    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+def _times(count: int) -> Message:
+    """`once`, `twice`, `3 times`."""
+    return message(Buy.TWICE) if count == 2 else message(Buy.TIMES, count=count)
 
 
 def _nobody_reason(
-    asked: list[int], active: int, last_buyer: int | None, label, skipped: dict[int, str]
-) -> str:
+    asked: list[int], active: int, last_buyer: int | None, label, skipped: dict[int, Message]
+) -> Message:
     """Why nobody buys: no request, only the player whose turn it is asked (the form asks
     "Whose turn is it?", so the reason says it the same way), or every asker passed over."""
     if not asked:
-        return "Nobody asked to buy the discard"
+        return message(Buy.NOBODY_ASKED)
     if skipped:
         if list(skipped) == [last_buyer]:
-            return f"{skipped[last_buyer]}, so nobody buys this one"
-        return f"{'; '.join(skipped.values())}, so nobody buys it"
-    return f"It is {label[active]}'s turn and {label[active]} passed the discard, so nobody buys it"
+            return message(Buy.SKIPPED_THIS, why=skipped[last_buyer])
+        return message(Buy.SKIPPED_ALL, whys=joined(Join.SEMICOLON, skipped.values()))
+    return message(Buy.PASSED, seat=label[active])
+
+
+def penalty(penalty_cards: int) -> Message:
+    """What a buyer takes besides the discard (R8, R11)."""
+    if penalty_cards == 0:
+        return message(Buy.NO_PENALTY)
+    return message(Buy.PENALTY, cards=penalty_cards)
 
 
 def penalty_text(penalty_cards: int) -> str:
-    """What a buyer takes besides the discard (R8, R11)."""
-    if penalty_cards == 0:
-        return "takes no penalty card"
-    if penalty_cards == 1:
-        return "takes the top stock card as a penalty"
-    return f"takes the top {penalty_cards} stock cards as a penalty"
+    """`penalty` in words: `takes the top stock card as a penalty`."""
+    return words(penalty(penalty_cards))
 
 
 def _buyer_reason(
@@ -122,20 +153,21 @@ def _buyer_reason(
     eligible: list[int],
     order: list[int],
     label,
-    skipped: dict[int, str],
+    skipped: dict[int, Message],
     rules: RuleSet,
     active: int,
-) -> str:
+) -> Message:
     """Why this seat gets the discard: first after the player whose turn it is, the others
     passed over."""
-    penalty = f"{label[buyer]} gets the discard and {penalty_text(rules.buying.penalty_cards)}"
+    gets = message(Buy.GETS, seat=label[buyer], penalty=penalty(rules.buying.penalty_cards))
     if rules.buying.penalty_cards != 1:
-        penalty = f"{penalty} ({rules.rules_name})"
+        gets = message(Buy.GETS_HOUSE, gets=gets, rules=rules.rules_name)
     before = [why for seat, why in skipped.items() if order.index(seat) < order.index(buyer)]
     if before:
-        return f"{'; '.join(before)}, so {penalty}"
+        return message(Buy.AFTER_SKIPPED, whys=joined(Join.SEMICOLON, before), gets=gets)
     if len(eligible) > 1:
-        others = " and ".join(label[seat] for seat in eligible[1:])
-        turn = f"{label[active]}, whose turn it is"
-        return f"{label[buyer]} plays before {others} after {turn}, so {penalty}"
-    return penalty
+        others = joined(Join.EACH_AND, [label[seat] for seat in eligible[1:]])
+        return message(
+            Buy.PLAYS_BEFORE, buyer=label[buyer], others=others, active=label[active], gets=gets
+        )
+    return gets

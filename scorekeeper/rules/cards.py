@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import CardError, CopyLimitError, SizeError
+from .words import Code, Message, message
 
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -52,27 +53,46 @@ _DECLARES = "="
 _IGNORED = ("\ufe0f", "\ufe0e")
 _SEPARATORS = re.compile(r"[\s,;]+")
 _BRACKETS = re.compile(r"[\[\](){}<>]")
-_BRACKET_HINT = "brackets are not part of the notation; write the card alone, like 7♠ or JK"
+
+
+class Notation(Code):
+    """What a card's text gets wrong (R1), and how many copies of a card a game holds."""
+
+    BRACKETS = "card.brackets"
+    EMPTY = "card.empty"
+    DECLARES_ONLY = "card.declares_only"
+    NO_SUIT = "card.no_suit"
+    NOT_TEXT = "card.not_text"
+    TOO_MANY = "card.too_many"
+    DECLARES_NOTHING = "card.declares_nothing"
+    JOKER_AS_JOKER = "card.joker_as_joker"
+    DEUCE_AS_JOKER = "card.deuce_as_joker"
+    DECLARES_TWICE = "card.declares_twice"
+    DECLARES_NO_CARD = "card.declares_no_card"
+    JOKER_DECLARATION = "card.joker_declaration"
+    DEUCE_DECLARATION = "card.deuce_declaration"
+    OVER_EXACT = "card.over_exact"
+    OVER_RANK = "card.over_rank"
+    NO_JOKERS = "card.no_jokers"
+    OVER_JOKERS = "card.over_jokers"
+
+
 _NATURAL = re.compile(r"^(10|[2-9AJQKT])([SHDC♠♥♦♣♤♡♢♧]?)$")
 
 
-def _declaration_problem(declared: str, wild: str = "JK") -> str:
+def _declaration_problem(declared: str, wild: str = "JK") -> Message:
     """Why `JK=…` (or `2♠=…`) declares no card: a declaration is never dropped or guessed (R1)."""
+    joker = wild == "JK"
     if not declared:
-        what = "it declares nothing after '='"
+        what = message(Notation.DECLARES_NOTHING)
     elif declared in _JOKERS:
-        what = (
-            "a joker cannot stand for a joker" if wild == "JK" else "a 2 cannot stand for a joker"
-        )
+        what = message(Notation.JOKER_AS_JOKER if joker else Notation.DEUCE_AS_JOKER)
     elif "=" in declared:
-        what = "it declares more than one position"
+        what = message(Notation.DECLARES_TWICE)
     else:
-        what = f"'{declared}' is not a card or a rank"
-    noun = "a joker's" if wild == "JK" else "a wild 2's"
-    return (
-        f"{what}; {noun} position is a card like {wild}=7♠ or a rank like {wild}=7, "
-        f"or write {wild} alone"
-    )
+        what = message(Notation.DECLARES_NO_CARD, declared=declared)
+    code = Notation.JOKER_DECLARATION if joker else Notation.DEUCE_DECLARATION
+    return message(code, what=what, wild=wild)
 
 
 def rank_name(rank: int) -> str:
@@ -103,7 +123,7 @@ class Card:
         """Read one token of R1 notation; `rank_only` also accepts a rank with no suit."""
         text = _clean(token)
         if not text:
-            raise CardError(token, position, "it is empty")
+            raise CardError(token, position, message(Notation.EMPTY))
         head, equals, declared = text.partition(_DECLARES)
         if head in _JOKERS:
             if not equals:
@@ -117,16 +137,16 @@ class Card:
         if not match:
             bracketed = _BRACKETS.search(text)
             if equals:
-                raise CardError(token, position, "only a joker or a 2 can be declared with '='")
-            raise CardError(token, position, _BRACKET_HINT if bracketed else "")
+                raise CardError(token, position, message(Notation.DECLARES_ONLY))
+            raise CardError(token, position, message(Notation.BRACKETS) if bracketed else None)
         rank = _RANK_INPUT[match.group(1)]
         suit = _SUIT_INPUT.get(match.group(2)) if match.group(2) else None
         if suit is None and not rank_only:
-            raise CardError(token, position, f"it has no suit; write e.g. {rank_name(rank)}♠")
+            raise CardError(token, position, message(Notation.NO_SUIT, rank=rank_name(rank)))
         if not equals:
             return cls(rank, suit, False)
         if rank != 2:
-            raise CardError(token, position, "only a joker or a 2 can be declared with '='")
+            raise CardError(token, position, message(Notation.DECLARES_ONLY))
         if not _NATURAL.match(declared):
             raise CardError(
                 token, position, _declaration_problem(declared, Card(rank, suit).face())
@@ -209,10 +229,10 @@ def parse_cards(
         tokens = []
         for item in text:
             if not isinstance(item, str):
-                raise CardError(repr(item), len(tokens) + 1, "cards are written as text")
+                raise CardError(repr(item), len(tokens) + 1, message(Notation.NOT_TEXT))
             tokens.extend(t for t in _SEPARATORS.split(item) if t)
     if len(tokens) > limit:
-        raise SizeError(f"{len(tokens)} cards is more than the {limit} any one entry may hold")
+        raise SizeError(message(Notation.TOO_MANY, cards=len(tokens), limit=limit))
     return tuple(
         Card.parse(token, position=index, rank_only=rank_only)
         for index, token in enumerate(tokens, start=1)
@@ -242,7 +262,7 @@ def check_copies(cards: Iterable[Card], packs: int, jokers: int) -> None:
         raise CopyLimitError(over[0][1])
 
 
-def over_copies(cards: Iterable[Card], packs: int, jokers: int) -> list[tuple[str, str]]:
+def over_copies(cards: Iterable[Card], packs: int, jokers: int) -> list[tuple[str, Message]]:
     """Every kind of card held more often than `packs` packs and `jokers` hold, as `(kind,
     message)`: the jokers first (`JK`), then each exact card (`7♠`), then each rank (`7`: its
     cards with a suit and without); `copy_kind` says which cards a kind counts."""
@@ -256,36 +276,29 @@ def over_copies(cards: Iterable[Card], packs: int, jokers: int) -> list[tuple[st
         by_rank[card.rank] += 1
         if card.suit:
             exact[(card.rank, card.suit)] += 1
-    pack_words = f"{packs}-pack game" if packs != 1 else "1-pack game"
-    over: list[tuple[str, str]] = []
+    over: list[tuple[str, Message]] = []
     if joker_count > jokers:
         over.append(("JK", _too_many_jokers(joker_count, jokers, packs)))
     for (rank, suit), count in sorted(exact.items()):
         if count > packs:
             card = Card(rank, suit)
-            over.append(
-                (str(card), f"{count} × {card}, but a {pack_words} holds only {packs} of each card")
-            )
+            said = message(Notation.OVER_EXACT, count=count, card=str(card), packs=packs)
+            over.append((str(card), said))
     for rank, count in sorted(by_rank.items()):
         if count > 4 * packs:
-            over.append(
-                (
-                    rank_name(rank),
-                    f"{count} cards of rank {rank_name(rank)}, but a {pack_words} holds only "
-                    f"{4 * packs}",
-                )
+            said = message(
+                Notation.OVER_RANK, count=count, rank=rank_name(rank), packs=packs, held=4 * packs
             )
+            over.append((rank_name(rank), said))
     return over
 
 
-def _too_many_jokers(count: int, jokers: int, packs: int) -> str:
+def _too_many_jokers(count: int, jokers: int, packs: int) -> Message:
     """`1 joker, but this game is played without jokers`; `4 jokers, but this game has only 3
     (2 packs)`."""
-    laid = f"{count} joker" if count == 1 else f"{count} jokers"
     if not jokers:
-        return f"{laid}, but this game is played without jokers"
-    packs_held = f"{packs} pack{'' if packs == 1 else 's'}"
-    return f"{laid}, but this game has only {jokers} ({packs_held})"
+        return message(Notation.NO_JOKERS, jokers=count)
+    return message(Notation.OVER_JOKERS, jokers=count, held=jokers, packs=packs)
 
 
 def copy_kind(kind: str, card: Card) -> bool:

@@ -6,26 +6,38 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .ruleset import MeldKind, Need, RuleSet
-
-WHOLE_HAND_WORDS = " using the whole hand, no discard"
-
-
-def _count(count: int, word: str) -> str:
-    return f"{count} {word}" + ("s" if count > 1 else "")
+from .words import Code, Join, Message, joined, message, words
 
 
-def needs_text(needs: Iterable[Need]) -> str:
+class Asked(Code):
+    """How a contract is said (R3): its melds counted, and the whole-hand wording."""
+
+    SETS = "contract.sets"
+    RUNS = "contract.runs"
+    SETS_OF = "contract.sets_of"
+    RUNS_OF = "contract.runs_of"
+    WHOLE_HAND = "contract.whole_hand"
+
+
+# Each kind's count at R4's least size, and at a size of its own.
+_COUNTED = {MeldKind.SET: Asked.SETS, MeldKind.RUN: Asked.RUNS}
+_COUNTED_OF = {MeldKind.SET: Asked.SETS_OF, MeldKind.RUN: Asked.RUNS_OF}
+
+
+def needs_message(needs: Iterable[Need]) -> Message:
     """`2 sets`, `1 set + 1 run` at R4's least sizes; `1 set of 3 + 1 run of 10` otherwise."""
     needs = tuple(needs)
     if all(need.size == need.kind.least for need in needs):
-        sets = sum(need.kind is MeldKind.SET for need in needs)
-        runs = len(needs) - sets
-        parts = [_count(n, kind) for n, kind in ((sets, "set"), (runs, "run")) if n]
-        return " + ".join(parts)
+        counts = {kind: sum(need.kind is kind for need in needs) for kind in _COUNTED}
+        parts = [message(_COUNTED[kind], count=n) for kind, n in counts.items() if n]
+        return joined(Join.PLUS, parts)
     counted: dict[Need, int] = {}
     for need in sorted(needs, key=lambda need: (need.kind is MeldKind.RUN, need.size)):
         counted[need] = counted.get(need, 0) + 1
-    return " + ".join(f"{_count(n, need.kind.value)} of {need.size}" for need, n in counted.items())
+    return joined(
+        Join.PLUS,
+        [message(_COUNTED_OF[need.kind], count=n, size=need.size) for need, n in counted.items()],
+    )
 
 
 @dataclass(frozen=True)
@@ -65,12 +77,16 @@ class Contract:
         return all(need.size == need.kind.least for need in self.needs)
 
     def __str__(self) -> str:
-        text = self.short()
-        return text + WHOLE_HAND_WORDS if self.whole_hand else text
+        return words(self.said())
+
+    def said(self) -> Message:
+        """`1 set + 1 run`, with `using the whole hand, no discard` where the hand goes at once."""
+        short = needs_message(self.needs)
+        return message(Asked.WHOLE_HAND, contract=short) if self.whole_hand else short
 
     def short(self) -> str:
         """`1 set + 1 run`, without the whole-hand wording."""
-        return needs_text(self.needs)
+        return words(needs_message(self.needs))
 
 
 def contract(round_number: int, rules: RuleSet) -> Contract:

@@ -4,21 +4,36 @@ Checks return a `Verdict`; only input that cannot be judged at all (an unknown c
 the rules do not have, more copies than the packs hold) raises.
 """
 
+from .words import Code, Message, message, words
+
 
 class RulesError(ValueError):
-    """Input the referee cannot judge; the message says what is wrong in plain words."""
+    """Input the referee cannot judge; the message says what is wrong in plain words.
+
+    Given a coded message (words.py), the error keeps it as `said` and its text is the
+    message's words; given text, `said` is None."""
+
+    def __init__(self, said: Message | str = "", *args: object) -> None:
+        self.said = said if isinstance(said, Message) else None
+        super().__init__(words(said) if isinstance(said, Message) else said, *args)
+
+
+class Bad(Code):
+    """What makes a card's text no card (R1)."""
+
+    NOT_A_CARD = "card.not_a_card"
+    HINT = "card.hint"
 
 
 class CardError(RulesError):
-    """A token that is not a card in the R1 notation."""
+    """A token that is not a card in the R1 notation; `detail` is the coded message saying
+    what is wrong with it (by default, how a card is written)."""
 
-    def __init__(self, token: str, position: int, detail: str = ""):
+    def __init__(self, token: str, position: int, detail: Message | None = None):
         self.token = token
         self.position = position
-        hint = detail or (
-            "write a rank (A 2-10 J Q K) and a suit (♠ ♥ ♦ ♣ or S H D C), or JK for a joker"
-        )
-        super().__init__(f"'{token}' (card {position}) is not a card: {hint}")
+        hint = detail or message(Bad.HINT)
+        super().__init__(message(Bad.NOT_A_CARD, token=token, position=position, hint=hint))
 
 
 class CopyLimitError(RulesError):
@@ -35,9 +50,9 @@ class RuleSetError(RulesError):
     `problems` names every problem at once, keyed by its place in the document (`deals[4].cards`).
     """
 
-    def __init__(self, message: str, problems: dict[str, str] | None = None):
+    def __init__(self, message: Message | str, problems: dict[str, str] | None = None):
         super().__init__(message)
-        self.problems: dict[str, str] = problems or {"rules": message}
+        self.problems: dict[str, str] = problems or {"rules": str(self)}
 
 
 class SeatError(RulesError):

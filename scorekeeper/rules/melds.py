@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import product
 
-from .cards import SUIT_NAMES, Card, format_cards, parse_cards
+from .cards import Card, format_cards, parse_cards
 from .deuces import deuce_readings, problem_view
 from .errors import RulesError
 from .reading import (  # noqa: F401 - the meld's vocabulary, read from here too
@@ -31,11 +31,57 @@ from .reading import (  # noqa: F401 - the meld's vocabulary, read from here too
 )
 from .ruleset import Naturals, RuleSet
 from .verdict import Problem, Verdict
+from .words import Code, Join, Message, joined, message, ranks, suit, words
 
 
-def rank_plural(rank: int) -> str:
-    """`7s`, `aces`, `kings`: a set's rank in a sentence."""
-    return {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}.get(rank, f"{rank}s")
+class Said(Code):
+    """What a ruling on one meld says: why the cards are no meld (R4, R11), and what a legal
+    meld reads as."""
+
+    NO_SUIT = "meld.no_suit"
+    NATURAL_DEUCE = "meld.natural_deuce"
+    NO_CARDS = "meld.no_cards"
+    NO_NATURAL = "meld.no_natural"
+    TOO_FEW = "meld.too_few"
+    EITHER_KIND = "meld.either_kind"
+    MIXES_RANKS = "meld.mixes_ranks"
+    MIXES_SUITS = "meld.mixes_suits"
+    MIXES_BOTH = "meld.mixes_both"
+    WILD_AT_MOST_NATURAL = "meld.wild_at_most_natural"
+    TOO_WILD = "meld.too_wild"
+    TOO_FEW_NATURALS = "meld.too_few_naturals"
+    SET_NEEDS = "meld.set_needs"
+    RUN_NEEDS = "meld.run_needs"
+    AND_SET_NEEDS = "meld.and_set_needs"
+    AND_RUN_NEEDS = "meld.and_run_needs"
+    SET_DECLARED = "meld.set_declared"
+    SET_TOO_FEW = "meld.set_too_few"
+    NOT_A_SET = "meld.not_a_set"
+    RUN_DECLARED = "meld.run_declared"
+    RUN_TOO_FEW = "meld.run_too_few"
+    RUN_TOO_LONG = "meld.run_too_long"
+    RUN_STANDS_FOR = "meld.run_stands_for"
+    RUN_TWICE = "meld.run_twice"
+    RUN_ACES = "meld.run_aces"
+    RUN_WRAPS = "meld.run_wraps"
+    RUN_GAP = "meld.run_gap"
+    A_JOKER = "meld.a_joker"
+    A_WILD_CARD = "meld.a_wild_card"
+    LEGAL = "meld.legal"
+    KIND_SET = "meld.kind_set"
+    KIND_RUN = "meld.kind_run"
+    WILD_DEUCE = "meld.wild_deuce"
+    WILD_DEUCES = "meld.wild_deuces"
+    HOUSE_FIRST = "meld.house_first"
+
+
+# A meld's kind in a sentence, and the natural cards each kind needs (R4, R11).
+KIND_WORDS = {SET: Said.KIND_SET, RUN: Said.KIND_RUN}
+_NEEDS = {SET: Said.SET_NEEDS, RUN: Said.RUN_NEEDS}
+_AND_NEEDS = {SET: Said.AND_SET_NEEDS, RUN: Said.AND_RUN_NEEDS}
+
+# Read by the opening's reasons too.
+WILD_AT_MOST_NATURAL = words(message(Said.WILD_AT_MOST_NATURAL))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +119,7 @@ def require_suits(cards: Iterable[Card]) -> None:
     """A card on the table has a suit: a rank-only natural (`7`) cannot be placed."""
     for card in cards:
         if card.natural and card.suit is None:
-            raise RulesError(f"{card} has no suit: a card on the table is written like 7♠")
+            raise RulesError(message(Said.NO_SUIT, card=str(card)))
 
 
 def meld_readings(cards: Sequence[Card], rules: RuleSet) -> list[Reading]:
@@ -159,16 +205,32 @@ def meld_problem(cards: Sequence[Card], rules: RuleSet, kinds: Iterable[str] = K
     if not rules.wild_deuces:
         declared = next((card for card in cards if card.as_rank), None)
         if declared is not None:
-            return Problem(
-                f"{declared} declares a place, but under {rules.rules_name} a 2 is a natural "
-                "card: only a joker stands for another card",
-                "R1.4",
-            )
+            said = message(Said.NATURAL_DEUCE, card=str(declared), rules=rules.rules_name)
+            return said_problem(said, "R1.4")
         return _plain_problem(cards, cards, rules, kinds)
     view = problem_view(cards, kinds)
     problem = _plain_problem(view, cards, rules, kinds)
-    reason = problem.reason.replace(format_cards(view), format_cards(cards))
-    return Problem(reason, problem.rule, problem.line)
+    said = _named_as_laid(problem.message, format_cards(view), format_cards(cards))
+    return Problem(words(said), problem.rule, problem.line, said)
+
+
+def said_problem(said: Message, rule: str) -> Problem:
+    """A meld's problem, its reason the message's words as a clause (a player reads it after
+    the meld's cards or the rules' name)."""
+    return Problem(words(said), rule, message=said)
+
+
+def _named_as_laid(said: Message, shown: str, laid: str) -> Message:
+    """The message with the cards as read (`shown`, wild 2s as jokers) named as laid."""
+
+    def named(value):
+        if isinstance(value, Message):
+            return _named_as_laid(value, shown, laid)
+        if isinstance(value, tuple):
+            return tuple(named(item) for item in value)
+        return value.replace(shown, laid) if isinstance(value, str) else value
+
+    return Message(said.code, {name: named(value) for name, value in said.values.items()})
 
 
 def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> Problem:
@@ -176,9 +238,9 @@ def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> P
     text = format_cards(cards)
     naturals = [card for card in cards if card.natural]
     if not cards:
-        return Problem("a meld needs cards; none were given", "R4.3")
+        return said_problem(message(Said.NO_CARDS), "R4.3")
     if not naturals:
-        return Problem(f"{text} has no natural card: a meld needs at least one", "R4.3")
+        return said_problem(message(Said.NO_NATURAL, cards=text), "R4.3")
     house = _house_naturals(physical, rules, kinds)
     if house:
         return house
@@ -186,28 +248,27 @@ def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> P
     as_run = RUN in kinds and len({card.suit for card in naturals}) == 1
     if as_set and as_run:
         if len(cards) < MIN_SET:
-            return Problem(
-                f"a meld needs at least {MIN_SET} cards (a set) or {MIN_RUN} (a run); "
-                f"this has {len(cards)}",
-                "R4.1",
-            )
+            said = message(Said.TOO_FEW, min_set=MIN_SET, min_run=MIN_RUN, size=len(cards))
+            return said_problem(said, "R4.1")
         set_problem = _set_problem(cards, naturals, rules, physical)
         run_problem = _run_problem(cards, naturals, rules, physical)
-        return Problem(f"as a set, {set_problem.reason}; as a run, {run_problem.reason}", "R4")
+        said = message(Said.EITHER_KIND, set=set_problem.message, run=run_problem.message)
+        return said_problem(said, "R4")
     if as_set:
         return _set_problem(cards, naturals, rules, physical)
     if as_run:
         return _run_problem(cards, naturals, rules, physical)
+    return _mixed(text, naturals, kinds)
+
+
+def _mixed(text: str, naturals: list[Card], kinds: tuple[str, ...]) -> Problem:
+    """Natural cards of more than one rank where a set is wanted, more than one suit where a
+    run is: name what the cards mix."""
     if kinds == (SET,):
-        return Problem(f"{text} mixes ranks: a set is cards of one rank", "R4.1")
-    if kinds == (RUN,):
-        return Problem(f"{text} mixes suits: a run is one suit", "R4.2")
-    if len({card.rank for card in naturals}) == len(naturals):
-        return Problem(f"{text} mixes suits: a run is one suit", "R4.2")
-    return Problem(f"{text} mixes ranks and suits: a set is one rank and a run is one suit", "R4.1")
-
-
-WILD_AT_MOST_NATURAL = "a meld may not hold more wild cards than natural cards"
+        return said_problem(message(Said.MIXES_RANKS, cards=text), "R4.1")
+    if kinds == (RUN,) or len({card.rank for card in naturals}) == len(naturals):
+        return said_problem(message(Said.MIXES_SUITS, cards=text), "R4.2")
+    return said_problem(message(Said.MIXES_BOTH, cards=text), "R4.1")
 
 
 def _house_naturals(cards: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, ...]):
@@ -225,36 +286,58 @@ def _house_naturals(cards: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, .
     uncapped = replace(rules, naturals=replace(rules.naturals, wild_at_most_natural=False))
     if capped and any(r.kind in kinds for r in meld_readings(cards, uncapped)):
         wild = min(reading.wild_count() for reading in readings)
-        return Problem(
-            f"{rules.rules_name}: {WILD_AT_MOST_NATURAL}; {format_cards(cards)} has "
-            f"{wild} wild and {len(cards) - wild} natural",
-            "R11:naturals",
-        )
+        return said_problem(too_wild_message(rules, cards, wild, Said.TOO_WILD), "R11:naturals")
     if not minimums:
         return None
     naturals = len(cards) - min(reading.wild_count() for reading in readings)
-    return Problem(
-        f"{rules.rules_name}: {naturals_needed_text(rules, found)}; "
-        f"{format_cards(cards)} has {naturals}",
-        "R11:naturals",
+    return said_problem(_too_few_naturals(rules, found, cards, naturals), "R11:naturals")
+
+
+def too_wild_message(rules: RuleSet, cards: tuple[Card, ...], wild: int, code: Code) -> Message:
+    """`family rules: a meld may not hold more wild cards than natural cards; 7♠ JK JK has 2
+    wild and 1 natural` (R11), in the words of `code`."""
+    return message(
+        code,
+        rules=rules.rules_name,
+        limit=message(Said.WILD_AT_MOST_NATURAL),
+        cards=format_cards(cards),
+        wild=wild,
+        natural=len(cards) - wild,
     )
 
 
-def naturals_needed_text(rules: RuleSet, kinds: Sequence[str]) -> str:
+def _too_few_naturals(
+    rules: RuleSet, kinds: Sequence[str], cards: tuple[Card, ...], naturals: int
+) -> Message:
+    """`family rules: a run needs 3 natural cards; 5♠ 6♠ JK JK has 2` (R11)."""
+    needed = naturals_needed(rules, kinds)
+    return message(
+        Said.TOO_FEW_NATURALS,
+        rules=rules.rules_name,
+        needed=needed,
+        cards=format_cards(cards),
+        naturals=naturals,
+    )
+
+
+def naturals_needed(rules: RuleSet, kinds: Sequence[str]) -> Message:
     """`a run needs 3 natural cards`, or for both kinds `a set needs 2 natural cards and a run 3`."""
     first, *rest = kinds
-    text = f"a {first} needs {rules.naturals_needed(first)} natural cards"
-    return text + "".join(f" and a {kind} {rules.naturals_needed(kind)}" for kind in rest)
+    said = message(_NEEDS[first], count=rules.naturals_needed(first))
+    for kind in rest:
+        said = message(_AND_NEEDS[kind], first=said, count=rules.naturals_needed(kind))
+    return said
+
+
+def naturals_needed_text(rules: RuleSet, kinds: Sequence[str]) -> str:
+    """`naturals_needed` in words."""
+    return words(naturals_needed(rules, kinds))
 
 
 def _naturals_problem(cards: tuple[Card, ...], kind: str, rules: RuleSet) -> Problem:
     """Too few natural cards for the rules's minimum (only a house rule asks for more than one)."""
     naturals = sum(card.natural for card in cards)
-    return Problem(
-        f"{rules.rules_name}: {naturals_needed_text(rules, [kind])}; "
-        f"{format_cards(cards)} has {naturals}",
-        "R11:naturals",
-    )
+    return said_problem(_too_few_naturals(rules, [kind], cards, naturals), "R11:naturals")
 
 
 def _set_problem(
@@ -263,18 +346,44 @@ def _set_problem(
     """What keeps one-rank cards from being a set: a wild card declared elsewhere, too few
     cards. `cards` are as read (a wild 2 as a joker), `physical` as laid (it names the 2)."""
     rank = naturals[0].rank
+    text = format_cards(cards)
     for card, laid in zip(cards, physical, strict=True):
         if card.declared and card.rank != rank:
-            return Problem(
-                f"{laid} is declared as {card.face()}, but {format_cards(cards)} "
-                f"is a set of {rank_plural(rank)}",
-                "R4.4",
+            said = message(
+                Said.SET_DECLARED, card=str(laid), face=card.face(), cards=text, ranks=ranks(rank)
             )
+            return said_problem(said, "R4.4")
     if len(cards) < MIN_SET:
-        return Problem(f"a set needs at least {MIN_SET} cards; this has {len(cards)}", "R4.1")
+        return said_problem(message(Said.SET_TOO_FEW, least=MIN_SET, size=len(cards)), "R4.1")
     if len(naturals) < rules.naturals.set:
         return _naturals_problem(cards, SET, rules)
-    return Problem(f"{format_cards(cards)} is not a set", "R4")  # pragma: no cover
+    return said_problem(message(Said.NOT_A_SET, cards=text), "R4")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class _Run:
+    """Cards of one suit judged as a run: as read (`cards`, a wild 2 as a joker), as laid
+    (`physical`, naming the 2), their natural cards and the rules."""
+
+    cards: tuple[Card, ...]
+    physical: tuple[Card, ...]
+    naturals: list[Card]
+    rules: RuleSet
+
+    @property
+    def text(self) -> str:
+        return format_cards(self.cards)
+
+    @property
+    def suit(self) -> str:
+        return self.naturals[0].suit
+
+    def laid(self, card: Card) -> Card:
+        """The card as laid (a wild 2) for a card as read (a joker)."""
+        return dict(zip(map(id, self.cards), self.physical, strict=True))[id(card)]
+
+    def ranks(self) -> Counter:
+        return Counter(card.rank for card in self.cards if card.rank is not None)
 
 
 def _run_problem(
@@ -282,48 +391,75 @@ def _run_problem(
 ) -> Problem:
     """What keeps one-suit cards from being a run, most specific first. `cards` are as read (a
     wild 2 as a joker), `physical` as laid (it names the 2)."""
-    text = format_cards(cards)
-    suit = naturals[0].suit
-    laid = dict(zip(map(id, cards), physical, strict=True))
-    for card in cards:
-        if card.joker and card.suit not in (None, suit):
-            return Problem(
-                f"{laid[id(card)]} is declared as {card.face()}, but {text} is in "
-                f"{SUIT_NAMES[suit]}",
-                "R4.4",
+    run = _Run(cards, physical, naturals, rules)
+    for check in _RUN_CHECKS:
+        problem = check(run)
+        if problem is not None:
+            return problem
+    return _gap_problem(run)  # pragma: no cover - the last check always answers
+
+
+def _declared_off_suit(run: _Run) -> Problem | None:
+    """A joker declared as a card of another suit (R4.4)."""
+    for card in run.cards:
+        if card.joker and card.suit not in (None, run.suit):
+            said = message(
+                Said.RUN_DECLARED,
+                card=str(run.laid(card)),
+                face=card.face(),
+                cards=run.text,
+                suit=suit(run.suit),
             )
-    if len(cards) < MIN_RUN:
-        return Problem(f"a run needs at least {MIN_RUN} cards; this has {len(cards)}", "R4.2")
-    if len(cards) > MAX_RUN:
-        return Problem(
-            f"a run holds at most {MAX_RUN} cards (A 2 … K A); this has {len(cards)}", "R4.2"
+            return said_problem(said, "R4.4")
+    return None
+
+
+def _run_length(run: _Run) -> Problem | None:
+    """Fewer than MIN_RUN cards, or more than MAX_RUN (R4.2)."""
+    size = len(run.cards)
+    if size < MIN_RUN:
+        return said_problem(message(Said.RUN_TOO_FEW, least=MIN_RUN, size=size), "R4.2")
+    if size > MAX_RUN:
+        return said_problem(message(Said.RUN_TOO_LONG, most=MAX_RUN, size=size), "R4.2")
+    return None
+
+
+def _run_naturals(run: _Run) -> Problem | None:
+    """Fewer natural cards than the rules ask of a run (R11)."""
+    if len(run.naturals) < run.rules.naturals.run:
+        return _naturals_problem(run.cards, RUN, run.rules)
+    return None
+
+
+def _repeated(run: _Run) -> Problem | None:
+    """A card other than an ace twice, as itself or as a joker declared as it (R4.2)."""
+    repeated = sorted(rank for rank, count in run.ranks().items() if rank != 1 and count > 1)
+    if not repeated:
+        return None
+    card = Card(repeated[0], run.suit)
+    joker = next((c for c in run.cards if c.declared and c.rank == card.rank), None)
+    if joker is not None:
+        said = message(
+            Said.RUN_STANDS_FOR, card=str(run.laid(joker)), face=str(card), cards=run.text
         )
-    if len(naturals) < rules.naturals.run:
-        return _naturals_problem(cards, RUN, rules)
-    ranks = Counter(card.rank for card in cards if card.rank is not None)
-    for rank, count in sorted(ranks.items()):
-        if rank != 1 and count > 1:
-            card = Card(rank, suit)
-            joker = next((c for c in cards if c.declared and c.rank == rank), None)
-            if joker is not None:
-                return Problem(
-                    f"{laid[id(joker)]} stands for {card}, which {text} already has: "
-                    "a run holds each card once",
-                    "R4.2",
-                )
-            return Problem(f"{text} has {card} twice: a run holds each card once", "R4.2")
-    if ranks[1] > 2 or (ranks[1] == 2 and len(cards) < MAX_RUN):
-        return Problem(
-            f"{text} has {ranks[1]} aces: only a 14-card run A 2 … K A has an ace at each end",
-            "R4.2",
-        )
-    if _wraps(set(ranks), len(cards)):
-        return Problem(
-            f"{text} wraps around the ace: an ace is low (A 2 3 4) or high (J Q K A), never both",
-            "R4.2",
-        )
-    wild = "a joker" if cards == physical else "a wild card"
-    return Problem(_gap_problem(text, set(ranks), len(cards), suit, wild), "R4.2")
+    else:
+        said = message(Said.RUN_TWICE, cards=run.text, card=str(card))
+    return said_problem(said, "R4.2")
+
+
+def _aces(run: _Run) -> Problem | None:
+    """More aces than a run's ends hold: two only in the 14-card run (R4.2)."""
+    aces = run.ranks()[1]
+    if aces > 2 or (aces == 2 and len(run.cards) < MAX_RUN):
+        return said_problem(message(Said.RUN_ACES, cards=run.text, aces=aces), "R4.2")
+    return None
+
+
+def _wrapping(run: _Run) -> Problem | None:
+    """Ranks that fit only by going K A 2 around the ace (R4.2)."""
+    if _wraps(set(run.ranks()), len(run.cards)):
+        return said_problem(message(Said.RUN_WRAPS, cards=run.text), "R4.2")
+    return None
 
 
 def _wraps(ranks: set[int], size: int) -> bool:
@@ -334,23 +470,48 @@ def _wraps(ranks: set[int], size: int) -> bool:
     return bool(gaps) and max(gaps) > around and 13 - max(gaps) + 1 <= size
 
 
-def _gap_problem(text: str, ranks: set[int], size: int, suit: str, wild: str) -> str:
-    """The run's naturals spread over more places than it has cards."""
-    others = [rank for rank in ranks if rank != 1]
+def _gap_problem(run: _Run) -> Problem:
+    """The run's naturals spread over more places than it has cards (R4.2)."""
+    held = set(run.ranks())
+    others = [rank for rank in held if rank != 1]
     spans = []
-    for ace in (LOW_ACE, HIGH_ACE) if 1 in ranks else (None,):
+    for ace in (LOW_ACE, HIGH_ACE) if 1 in held else (None,):
         places = others + ([ace] if ace else [])
         spans.append((max(places) - min(places) + 1, min(places), max(places)))
     width, low, high = min(spans)
-    return (
-        f"{text} is not consecutive: {Card(rank_at(low), suit)}–{Card(rank_at(high), suit)} "
-        f"needs {width} cards and it has {size}; {wild} fills only one missing card"
+    wild = Said.A_JOKER if run.cards == run.physical else Said.A_WILD_CARD
+    said = message(
+        Said.RUN_GAP,
+        cards=run.text,
+        low=str(Card(rank_at(low), run.suit)),
+        high=str(Card(rank_at(high), run.suit)),
+        width=width,
+        size=len(run.cards),
+        wild=message(wild),
     )
+    return said_problem(said, "R4.2")
 
 
-def describe_readings(readings: Sequence[Reading]) -> str:
-    """`read as A or B`: the readings joined for a reason."""
-    return " or ".join(reading.describe() for reading in readings)
+# What keeps one-suit cards from being a run, most specific first; a gap when nothing else.
+_RUN_CHECKS = (
+    _declared_off_suit,
+    _run_length,
+    _run_naturals,
+    _repeated,
+    _aces,
+    _wrapping,
+    _gap_problem,
+)
+
+
+def describe_readings(readings: Sequence[Reading]) -> Message:
+    """`A or B`: the readings joined for a reason."""
+    return joined(Join.EITHER, [reading.described() for reading in readings])
+
+
+def legal_verdict(said: Message, rule: str, details) -> Verdict:
+    """A legal ruling, its reason the message's words."""
+    return Verdict(True, words(said), rule, details, message=said)
 
 
 def check_meld(cards: Sequence[Card], rules: RuleSet, players: int | None = None) -> Verdict:
@@ -364,8 +525,13 @@ def check_meld(cards: Sequence[Card], rules: RuleSet, players: int | None = None
         empty = {"kind": None, "kinds": [], "readings": [], "jokers": [], "declared": [], **deuces}
         return meld_problem(cards, rules).verdict(empty)
     kinds = [reading.kind for reading in readings]
-    kind_words = " or ".join(dict.fromkeys(kinds))
-    reason = f"{format_cards(cards)} is a legal {kind_words}, read as {describe_readings(readings)}"
+    kind_words = joined(Join.EITHER, [message(KIND_WORDS[kind]) for kind in dict.fromkeys(kinds)])
+    said = message(
+        Said.LEGAL,
+        cards=format_cards(cards),
+        kinds=kind_words,
+        readings=describe_readings(readings),
+    )
     details = {
         "kind": kinds[0],
         "kinds": kinds,
@@ -376,10 +542,20 @@ def check_meld(cards: Sequence[Card], rules: RuleSet, players: int | None = None
     if rules.wild_deuces:
         details["wild_deuces"] = [reading.wild_deuces() for reading in readings]
         if all(reading.wilds for reading in readings):
-            words = wild_deuce_words(rules, readings[0])
-            return Verdict(True, f"{words} {reason}", "R11:wild_deuces", details)
-    return Verdict(
-        True, reason, "R4.3" if any(r.jokers for r in readings) else cited(kinds), details
+            said = house_first(rules, [wild_deuce_parts(readings[0])], said)
+            return legal_verdict(said, "R11:wild_deuces", details)
+    rule = "R4.3" if any(r.jokers for r in readings) else cited(kinds)
+    return legal_verdict(said, rule, details)
+
+
+def house_first(rules: RuleSet, settings: Sequence[Message], reason: Message) -> Message:
+    """`shanghai rules: the 2♠ is wild here, standing for 7♥. 5♥ 6♥ 2♠ 8♥ is a legal run, …`:
+    the settings of the rules that allow a play (R11), then the reason."""
+    return message(
+        Said.HOUSE_FIRST,
+        rules=rules.rules_name,
+        settings=joined(Join.EACH_AND, settings),
+        reason=reason,
     )
 
 
@@ -390,13 +566,13 @@ def cited(kinds: Sequence[str]) -> str:
 
 def wild_deuce_words(rules: RuleSet, reading: Reading) -> str:
     """`shanghai rules: the 2♠ is wild here, standing for 7♥.` (R11's citation of wild deuces)."""
-    return f"{rules.rules_name}: {wild_deuce_parts(reading)}."
+    return words(message(Said.WILD_DEUCES, rules=rules.rules_name, parts=wild_deuce_parts(reading)))
 
 
-def wild_deuce_parts(reading: Reading) -> str:
+def wild_deuce_parts(reading: Reading) -> Message:
     """`the 2♠ is wild here, standing for 7♥`: each wild 2 of a reading and what it stands for."""
     parts = []
     for text in reading.wild_deuces():
         card, stood_for = text.split("=")
-        parts.append(f"the {card} is wild here, standing for {stood_for}")
-    return ", ".join(parts)
+        parts.append(message(Said.WILD_DEUCE, card=card, face=stood_for))
+    return joined(Join.COMMA, parts)

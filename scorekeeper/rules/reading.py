@@ -8,11 +8,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card, declared_as
+from .words import Code, Join, Message, joined, message, words
 
 SET, RUN = "set", "run"
 KINDS = (SET, RUN)
 MIN_SET, MIN_RUN, MAX_RUN = 3, 4, 14
 LOW_ACE, HIGH_ACE = 1, 14
+
+
+class Described(Code):
+    """How a reading is said: its cards, and what its wild cards stand for."""
+
+    JOKERS = "reading.jokers"
+    WILDS = "reading.wilds"
+    WILD_AS = "reading.wild_as"
+    JOKER_AS = "reading.joker_as"
 
 
 def rank_at(position: int) -> int:
@@ -100,21 +110,25 @@ class Reading:
 
     def describe(self) -> str:
         """`5♠ 6♠ 7♠ 8♠ (joker 7♠)`: the reading as a player would say it."""
+        said = self.described()
+        return said if isinstance(said, str) else words(said)
+
+    def described(self) -> str | Message:
+        """The reading as a player would say it: its cards alone, or a message naming what
+        each wild card stands for."""
         text = " ".join(self.faces())
         if not self.jokers:
             return text
         if not self.wilds:
-            word = "joker" if len(self.jokers) == 1 else "jokers"
-            return f"{text} ({word} {' '.join(self.joker_faces())})"
-        parts = []
-        for index, stood_for in zip(self._wild_slots(), self.jokers, strict=True):
-            card = self.slots[index]
-            parts.append(
-                f"{card.face()} wild as {stood_for.face()}"
-                if index in self.wilds
-                else f"joker {stood_for.face()}"
-            )
-        return f"{text} ({', '.join(parts)})"
+            faces = " ".join(self.joker_faces())
+            return message(Described.JOKERS, cards=text, faces=faces, jokers=len(self.jokers))
+        parts = [
+            message(Described.WILD_AS, card=self.slots[index].face(), face=stood_for.face())
+            if index in self.wilds
+            else message(Described.JOKER_AS, face=stood_for.face())
+            for index, stood_for in zip(self._wild_slots(), self.jokers, strict=True)
+        ]
+        return message(Described.WILDS, cards=text, parts=joined(Join.COMMA, parts))
 
     def key(self) -> tuple:
         """What a player sees: readings with the same key are the same reading."""

@@ -8,6 +8,33 @@ from dataclasses import dataclass
 from .cards import Card, copy_kind, over_copies, parse_cards
 from .errors import RulesError, SeatError
 from .ruleset import VALUE_KEYS, RuleSet
+from .words import Code, Join, Message, joined, message, words
+
+
+class Score(Code):
+    """What scoring says (R10): the rules' own card values, and why leftover hands or points
+    cannot be."""
+
+    AN_ACE = "score.an_ace"
+    AN_EIGHT = "score.an_eight"
+    A_JACK = "score.a_jack"
+    A_QUEEN = "score.a_queen"
+    A_KING = "score.a_king"
+    A_JOKER = "score.a_joker"
+    A_CARD = "score.a_card"
+    LEFT_IN_HAND = "score.left_in_hand"
+    VALUES = "score.values"
+    NO_POINTS = "score.no_points"
+    NOT_WHOLE = "score.not_whole"
+    OUT_OF_RANGE = "score.out_of_range"
+    OUT_SCORES_ZERO = "score.out_scores_zero"
+    BELOW_LEAST = "score.below_least"
+    OUT_SEAT = "score.out_seat"
+    NO_SEAT = "score.no_seat"
+    BOTH_GIVEN = "score.both_given"
+    OUT_HOLDS = "score.out_holds"
+    HOLDS_ONE = "score.holds_one"
+    NOBODY_OUT = "score.nobody_out"
 
 
 def card_penalty(card: Card, rules: RuleSet) -> int:
@@ -34,20 +61,27 @@ def value_citation(cards: Iterable[Card], rules: RuleSet) -> tuple[str, str]:
     changed = [key for key in keys if rules.house(f"values.{key}")]
     if not changed:
         return "R10", ""
-    said = " and ".join(
-        f"{_CARD_WORDS.get(key, f'a {key}')} left in hand is {rules.values[key]}" for key in changed
+    said = [
+        message(
+            Score.LEFT_IN_HAND,
+            card=message(_CARD_WORDS.get(key, Score.A_CARD), key=key),
+            value=rules.values[key],
+        )
+        for key in changed
+    ]
+    return "R11", words(
+        message(Score.VALUES, rules=rules.rules_name, said=joined(Join.EACH_AND, said))
     )
-    return "R11", f"{rules.rules_name}: {said}"
 
 
 # How a citation names a card by its key in `values` (`a 5` for the rest).
 _CARD_WORDS = {
-    "A": "an ace",
-    "8": "an 8",
-    "J": "a jack",
-    "Q": "a queen",
-    "K": "a king",
-    "JK": "a joker",
+    "A": Score.AN_ACE,
+    "8": Score.AN_EIGHT,
+    "J": Score.A_JACK,
+    "Q": Score.A_QUEEN,
+    "K": Score.A_KING,
+    "JK": Score.A_JOKER,
 }
 
 
@@ -69,15 +103,29 @@ class LeftoverError(RulesError):
     joined by `; `); `seat` is the first seat concerned.
     """
 
-    def __init__(self, message: str, seat: int | None = None, problems: dict | None = None):
+    def __init__(
+        self, message: Message | str, seat: int | None = None, problems: dict | None = None
+    ):
         super().__init__(message)
         self.seat = seat
-        self.problems: dict[Where, str] = problems or {seat: message}
+        self.problems: dict[Where, str] = problems or {seat: str(self)}
 
 
-def add_problem(problems: dict, where: Where, text: str) -> None:
-    """Add a problem at `where`, after any already there."""
-    problems[where] = f"{problems[where]}; {text}" if where in problems else text
+def copy_messages(
+    hands: Mapping[int, Sequence[Card]],
+    rules: RuleSet,
+    players: int | None = None,
+) -> list[tuple[Where, Message]]:
+    """Every card held more often than the game's packs hold it (R1), by the hand that holds
+    too many of it, or by the seats whose hands hold it when only together they hold too many."""
+    everyone = [card for cards in hands.values() for card in cards]
+    found = []
+    for kind, said in over_copies(everyone, rules.pack_count(players), rules.joker_count(players)):
+        seats = tuple(
+            seat for seat, cards in sorted(hands.items()) if any(copy_kind(kind, c) for c in cards)
+        )
+        found.append((seats[0] if len(seats) == 1 else seats, said))
+    return found
 
 
 def copy_problems(
@@ -85,16 +133,20 @@ def copy_problems(
     rules: RuleSet,
     players: int | None = None,
 ) -> dict[Where, str]:
-    """Every card held more often than the game's packs hold it (R1), by the hand that holds
-    too many of it, or by the seats whose hands hold it when only together they hold too many."""
-    everyone = [card for cards in hands.values() for card in cards]
-    problems: dict[Where, str] = {}
-    for kind, text in over_copies(everyone, rules.pack_count(players), rules.joker_count(players)):
-        seats = tuple(
-            seat for seat, cards in sorted(hands.items()) if any(copy_kind(kind, c) for c in cards)
-        )
-        add_problem(problems, seats[0] if len(seats) == 1 else seats, text)
-    return problems
+    """`copy_messages` in words, those of one place joined by `; `."""
+    return _in_words(_gathered(copy_messages(hands, rules, players)))
+
+
+def _gathered(found: Iterable[tuple[Where, Message]]) -> dict[Where, Message]:
+    """The problems of each place as one message, several joined by `; ` in the order found."""
+    by_place: dict[Where, list[Message]] = {}
+    for where, said in found:
+        by_place.setdefault(where, []).append(said)
+    return {where: joined(Join.SEMICOLON, said) for where, said in by_place.items()}
+
+
+def _in_words(problems: Mapping[Where, Message]) -> dict[Where, str]:
+    return {where: words(said) for where, said in problems.items()}
 
 
 def most_points(rules: RuleSet, players: int | None = None) -> int:
@@ -111,21 +163,24 @@ def least_points(rules: RuleSet) -> int:
 
 def points_problem(points: object, went_out: bool, limit: int, rules: RuleSet) -> str | None:
     """What is wrong with a hand counted in points rather than by its cards, or None (R10)."""
+    said = points_message(points, went_out, limit, rules)
+    return words(said) if said else None
+
+
+def points_message(points: object, went_out: bool, limit: int, rules: RuleSet) -> Message | None:
+    """`points_problem` as a coded message."""
     lowest = least_points(rules)
     if points is None:
-        return "no points given: enter what the hand counts"
+        return message(Score.NO_POINTS)
     if isinstance(points, bool) or not isinstance(points, int):
-        return f"the points must be a whole number, not {points!r}"
+        return message(Score.NOT_WHOLE, points=repr(points))
     if not 0 <= points <= limit:
-        return f"{points} points cannot be: a hand counts 0 to {limit} with these rules"
+        return message(Score.OUT_OF_RANGE, points=points, limit=limit)
     if went_out and points:
-        return f"the player who went out scores 0, not {points} (R10)"
+        return message(Score.OUT_SCORES_ZERO, points=points)
     if not went_out and points < lowest:
         rule = rules.cite("values", "R10")
-        return (
-            f"{points} points cannot be: a player who did not go out holds at least one card, "
-            f"worth at least {lowest} ({rule})"
-        )
+        return message(Score.BELOW_LEAST, points=points, lowest=lowest, rule=rule)
     return None
 
 
@@ -157,44 +212,63 @@ def score_round(
     """
     players = rules.check_players(players)
     counted = counted or {}
-    if out is not None and not (isinstance(out, int) and 0 <= out < players):
-        raise SeatError(f"the player out must be one of seats 0 to {players - 1}, not {out!r}")
-    for seat in (*leftovers, *counted):
-        if not (isinstance(seat, int) and 0 <= seat < players):
-            raise SeatError(f"leftover cards for seat {seat!r}, which does not exist")
+    _check_seats(players, out, (*leftovers, *counted))
     limit = most_points(rules, players)
-    penalties = []
-    problems: dict[Where, str] = {}
-    for seat in range(players):
-        cards = tuple(leftovers.get(seat, ()))
-        if seat in counted:
-            if cards:
-                problems[seat] = "give the cards left or their points, not both"
-            elif (problem := points_problem(counted[seat], seat == out, limit, rules)) is not None:
-                problems[seat] = problem
-            penalties.append(counted[seat] if seat not in problems else 0)
-            continue
-        if seat == out and cards:
-            problems[seat] = "the player who went out holds no cards (R10)"
-        elif seat != out and not cards:
-            problems[seat] = (
-                "every player who did not go out still holds at least one card (R10)"
-                if out is not None
-                else "nobody went out, so every player still holds cards (R9)"
-            )
-        penalties.append(hand_penalty(cards, rules))
+    found = [
+        (seat, problem)
+        for seat in range(players)
+        if (problem := _hand_problem(seat, leftovers, out, counted, limit, rules)) is not None
+    ]
     held = {seat: tuple(cards) for seat, cards in leftovers.items() if seat not in counted}
-    for where, text in copy_problems(held, rules, players).items():
-        add_problem(problems, where, text)
+    problems = _gathered(found + copy_messages(held, rules, players))
     if problems:
-        where, message = next(iter(problems.items()))
+        where, said = next(iter(problems.items()))
         seat = where[0] if isinstance(where, tuple) else where
-        raise LeftoverError(message, seat, problems)
+        raise LeftoverError(said, seat, _in_words(problems))
+    penalties = tuple(
+        counted[seat] if seat in counted else hand_penalty(leftovers.get(seat, ()), rules)
+        for seat in range(players)
+    )
     bonus = [0] * players
     if cut_exact:
         bonus[cutter] = rules.cut_bonus
     scores = tuple(p + b for p, b in zip(penalties, bonus, strict=True))
-    return RoundResult(tuple(penalties), tuple(bonus), scores)
+    return RoundResult(penalties, tuple(bonus), scores)
+
+
+def _is_seat(seat: object, players: int) -> bool:
+    return isinstance(seat, int) and 0 <= seat < players
+
+
+def _check_seats(players: int, out: object, given: Iterable[object]) -> None:
+    """`SeatError` for a player out, or a seat given leftovers or points, not at the table."""
+    if out is not None and not _is_seat(out, players):
+        raise SeatError(message(Score.OUT_SEAT, last=players - 1, out=repr(out)))
+    for seat in given:
+        if not _is_seat(seat, players):
+            raise SeatError(message(Score.NO_SEAT, seat=repr(seat)))
+
+
+def _hand_problem(
+    seat: int,
+    leftovers: Mapping[int, Sequence[Card]],
+    out: int | None,
+    counted: Mapping[int, int],
+    limit: int,
+    rules: RuleSet,
+) -> Message | None:
+    """What cannot be of one seat's hand (R9, R10): cards and points both given, points that
+    cannot be, cards held by the player out, or none by a player who did not go out."""
+    cards = tuple(leftovers.get(seat, ()))
+    if seat in counted:
+        if cards:
+            return message(Score.BOTH_GIVEN)
+        return points_message(counted[seat], seat == out, limit, rules)
+    if seat == out and cards:
+        return message(Score.OUT_HOLDS)
+    if seat != out and not cards:
+        return message(Score.HOLDS_ONE if out is not None else Score.NOBODY_OUT)
+    return None
 
 
 def totals(round_scores: Iterable[Sequence[int]], players: int) -> list[int]:

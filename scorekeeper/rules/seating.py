@@ -11,14 +11,27 @@ from dataclasses import dataclass
 from .contracts import Contract, contract
 from .errors import SeatError
 from .ruleset import RuleSet
+from .words import Code, Message, message
 
 
-def check_seat(seat: object, players: int, what: str = "seat") -> int:
-    """A seat index 0 … players-1, or `SeatError` naming the bad value."""
+class Seat(Code):
+    """A seat that does not fit the table, and the seats a question names (R2)."""
+
+    SEAT = "seat.seat"
+    FIRST_DEALER = "seat.first_dealer"
+    NOT_A_NUMBER = "seat.not_a_number"
+    MISSING = "seat.missing"
+
+
+def check_seat(seat: object, players: int, what: Message | None = None) -> int:
+    """A seat index 0 … players-1, or `SeatError` naming the bad value and `what` it is (a
+    coded message: `the active player`; `seat` when not given)."""
+    what = what or message(Seat.SEAT)
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise SeatError(f"{what} must be a seat number from 0 to {players - 1}, not {seat!r}")
+        said = message(Seat.NOT_A_NUMBER, what=what, last=players - 1, seat=repr(seat))
+        raise SeatError(said)
     if not 0 <= seat < players:
-        raise SeatError(f"{what} {seat} does not exist: seats are 0 to {players - 1}")
+        raise SeatError(message(Seat.MISSING, what=what, seat=seat, last=players - 1))
     return seat
 
 
@@ -34,7 +47,7 @@ def right_of(seat: int, players: int) -> int:
 
 def dealer_seat(first_dealer: int, round_number: int, players: int, rules: RuleSet) -> int:
     """The deal passes to the left each round: round n is dealt by first dealer + n - 1."""
-    check_seat(first_dealer, players, "the first dealer")
+    check_seat(first_dealer, players, message(Seat.FIRST_DEALER))
     return (first_dealer + rules.check_deal(round_number) - 1) % players
 
 

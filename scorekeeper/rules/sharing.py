@@ -20,6 +20,21 @@ import zlib
 from .errors import RuleSetError
 from .ruleset import RuleSet
 from .ruleset.schema import MOST_TEXT, UNNAMED
+from .words import Code, message
+
+
+class Damaged(Code):
+    """What keeps a share code from holding a rule set."""
+
+    NOT_TEXT = "share.not_text"
+    EMPTY = "share.empty"
+    TOO_LONG = "share.too_long"
+    DAMAGED = "share.damaged"
+    TOO_BIG = "share.too_big"
+    CUT_SHORT = "share.cut_short"
+    NO_TEXT = "share.no_text"
+    NO_RULES = "share.no_rules"
+
 
 # Raw deflate: no zlib header or checksum, a few bytes fewer in every link.
 _WINDOW = -15
@@ -43,40 +58,40 @@ def from_code(text: object) -> RuleSet:
     code that is damaged (cut short, mistyped), and every problem of a document that is not
     playable (R11)."""
     if not isinstance(text, str):
-        raise _damaged("is not a share code: it must be text")
+        raise _damaged(Damaged.NOT_TEXT)
     text = text.strip()
     if not text:
-        raise _damaged("the share code is empty")
+        raise _damaged(Damaged.EMPTY)
     if len(text) > MOST_TEXT:
-        raise _damaged(
-            f"the share code is too long: a rule set's code is under {MOST_TEXT} characters"
-        )
+        raise _damaged(Damaged.TOO_LONG)
     if not _CODE.fullmatch(text) or len(text) % 4 == 1:
-        raise _damaged("the share code is damaged: copy the whole link again")
+        raise _damaged(Damaged.DAMAGED)
     try:
         packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
-        raise _damaged("the share code is damaged: copy the whole link again") from None
+        raise _damaged(Damaged.DAMAGED) from None
     unpacker = zlib.decompressobj(_WINDOW)
     try:
         data = unpacker.decompress(packed, MOST_INFLATED + 1)
     except zlib.error:
-        raise _damaged("the share code is damaged: copy the whole link again") from None
+        raise _damaged(Damaged.DAMAGED) from None
     if len(data) > MOST_INFLATED or unpacker.unconsumed_tail:
-        raise _damaged(f"the share code holds more than a rule set: at most {MOST_TEXT} characters")
+        raise _damaged(Damaged.TOO_BIG)
     if not unpacker.eof or unpacker.unused_data:
-        raise _damaged("the share code is cut short or damaged: copy the whole link again")
+        raise _damaged(Damaged.CUT_SHORT)
     try:
         document = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise _damaged("the share code is damaged: it does not hold text") from None
+        raise _damaged(Damaged.NO_TEXT) from None
     if not document.lstrip().startswith("{"):
-        raise _damaged("the share code does not hold a rule set")
+        raise _damaged(Damaged.NO_RULES)
     return RuleSet.parse(document)
 
 
-def _damaged(message: str) -> RuleSetError:
-    return RuleSetError(message, {"rules": message})
+def _damaged(code: Damaged) -> RuleSetError:
+    """The error for a damaged code, its problem under "rules" (the longest a code may be, where
+    its words name it)."""
+    return RuleSetError(message(code, most=MOST_TEXT))
 
 
 def file_text(rules: RuleSet) -> str:

@@ -14,34 +14,82 @@ from .citing import cite_deal
 from .errors import RulesError
 from .layoff_reasons import layoff_problem
 from .melds import (
+    KIND_WORDS,
     RUN,
     SET,
     Reading,
+    house_first,
+    legal_verdict,
     meld_problem,
     meld_readings,
     rank_at,
     require_suits,
+    said_problem,
+    too_wild_message,
     wild_deuce_parts,
 )
 from .opening.laid import check_left
 from .ruleset import FreedJoker, JokerSwap, RuleSet
 from .seating import contract_of
 from .verdict import Problem, Verdict, house_citation
+from .words import Code, Join, Message, joined, message, words
 
-LAID_OFF = "lay it off this turn"
-TO_HAND = "your hand"
+
+class Ruling(Code):
+    """What a ruling on laying off (R6) or replacing a joker (R7) says, and where a freed joker
+    goes."""
+
+    LAID_OFF = "table.laid_off"
+    TO_HAND = "table.to_hand"
+    LAYOFF_ON_OPENING_TURN = "table.layoff_on_opening_turn"
+    GO_OUT_BY_LAYOFF = "table.go_out_by_layoff"
+    JOKER_SWAP = "table.joker_swap"
+    WILD_DEUCES = "table.wild_deuces"
+    SWAP_ON_OPENING_TURN = "table.swap_on_opening_turn"
+    FREED_JOKER = "table.freed_joker"
+    THE_JOKER = "table.the_joker"
+    THE_WILD = "table.the_wild"
+    JOKER = "table.joker"
+    JOKER_OR_WILD = "table.joker_or_wild"
+    SETS = "table.sets"
+    RUNS = "table.runs"
+    NOT_LEGAL = "table.not_legal"
+    ONLY_KIND = "table.only_kind"
+    NO_CARDS = "table.no_cards"
+    NO_LAYOFF_ROUND = "table.no_layoff_round"
+    OPENED_LAYOFF = "table.opened_layoff"
+    OUT_BY_LAYOFF = "table.out_by_layoff"
+    TOO_WILD = "table.too_wild"
+    CAN_GO = "table.can_go"
+    NATURAL_ONLY = "table.natural_only"
+    NO_SWAP_ROUND = "table.no_swap_round"
+    NO_SWAPS = "table.no_swaps"
+    OPENED_SWAP = "table.opened_swap"
+    NOTHING_TO_SWAP = "table.nothing_to_swap"
+    SET_JOKER_STAYS = "table.set_joker_stays"
+    NOT_JOKER_FACE = "table.not_joker_face"
+    NOT_WILD_FACE = "table.not_wild_face"
+    WILD_IS = "table.wild_is"
+    FREED_TO_HAND = "table.freed_to_hand"
+    FREED_LAID_OFF = "table.freed_laid_off"
+    REPLACES = "table.replaces"
+
+
+# Where a freed joker goes, as a swap's data gives it (R7, R11).
+LAID_OFF = words(message(Ruling.LAID_OFF))
+TO_HAND = words(message(Ruling.TO_HAND))
 
 
 # What a legal lay-off or swap says of each setting of the rules that allows it (R11).
 LAYOFF_WORDS = {
-    "layoff_on_opening_turn": "you may lay off on the turn you open",
-    "go_out_by_layoff": "you may go out by laying off your last card",
+    "layoff_on_opening_turn": Ruling.LAYOFF_ON_OPENING_TURN,
+    "go_out_by_layoff": Ruling.GO_OUT_BY_LAYOFF,
 }
 SWAP_WORDS = {
-    "joker_swap": "a set's joker may be swapped too, for a natural card of the set's rank",
-    "wild_deuces": "a 2 is wild, and a wild 2 is swapped like a joker",
-    "swap_on_opening_turn": "you may replace a joker on the turn you open",
-    "freed_joker": "a freed joker goes into your hand",
+    "joker_swap": Ruling.JOKER_SWAP,
+    "wild_deuces": Ruling.WILD_DEUCES,
+    "swap_on_opening_turn": Ruling.SWAP_ON_OPENING_TURN,
+    "freed_joker": Ruling.FREED_JOKER,
 }
 
 
@@ -56,11 +104,8 @@ def turn_setting(
 def _table_problem(meld: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, ...]) -> Problem:
     """The reason a meld on the table cannot be played on: it is no legal meld itself."""
     problem = meld_problem(meld, rules, kinds)
-    return Problem(
-        f"The meld on the table, {format_cards(meld)}, is not legal: {problem.reason}",
-        problem.rule,
-        problem.line,
-    )
+    said = message(Ruling.NOT_LEGAL, meld=format_cards(meld), problem=problem.message)
+    return Problem(words(said), problem.rule, problem.line, said)
 
 
 def deal_kinds(rules: RuleSet, round_number: int) -> tuple[str, ...]:
@@ -79,14 +124,15 @@ def _on_the_table(
     allowed = [reading for reading in readings if reading.kind in kinds]
     if allowed:
         return allowed, None
-    kind = readings[0].kind
-    only = "sets" if kinds == (SET,) else "runs"
-    return [], Problem(
-        f"Round {round_number}'s contract is {contract_of(round_number, rules)}, so only {only} "
-        f"are on the table: {format_cards(meld)} is a {kind}, which no player can have put down "
-        "this round",
-        "R6.4",
+    said = message(
+        Ruling.ONLY_KIND,
+        round=round_number,
+        contract=str(contract_of(round_number, rules)),
+        kinds=message(Ruling.SETS if kinds == (SET,) else Ruling.RUNS),
+        meld=format_cards(meld),
+        kind=message(KIND_WORDS[readings[0].kind]),
     )
+    return [], said_problem(said, "R6.4")
 
 
 def wild_places(reading: Reading, rules: RuleSet) -> list[tuple[int, Card, Card]]:
@@ -115,9 +161,9 @@ def _itself(card: Card, place: Card) -> bool:
     return card.rank == place.rank and place.suit in (None, card.suit)
 
 
-def _wild_name(card: Card) -> str:
+def _wild_name(card: Card) -> Message:
     """`the joker`, `the wild 2♣`."""
-    return "the joker" if card.joker else f"the wild {card}"
+    return message(Ruling.THE_JOKER) if card.joker else message(Ruling.THE_WILD, card=str(card))
 
 
 # R6 Laying off
@@ -166,25 +212,17 @@ def _judge_layoff(
 ) -> Verdict:
     """`check_layoff`'s verdict on the rules of R1-R10 and the settings that decide it."""
     if not cards:
-        raise RulesError("name at least one card to lay off")
+        raise RulesError(message(Ruling.NO_CARDS))
     require_suits(meld + cards)
     rules.check_copies(meld + cards, players)
     left = check_left(left)
     empty = {"meld": [], "jokers": [], "declared": []}
     if rules.deal(round_number).whole_hand:
-        return Verdict(
-            False,
-            f"Round {round_number} has no laying off: the whole hand goes down at once",
-            "R6.3",
-            empty,
-        )
+        said = message(Ruling.NO_LAYOFF_ROUND, round=round_number)
+        return said_problem(said, "R6.3").verdict(empty)
     if opened_this_turn and not rules.layoff_on_opening_turn:
-        return Verdict(
-            False,
-            "You opened on this turn, so you may lay off only from your next turn on",
-            rules.citation("layoff_on_opening_turn", "R6.1"),
-            empty,
-        )
+        rule = rules.citation("layoff_on_opening_turn", "R6.1")
+        return said_problem(message(Ruling.OPENED_LAYOFF), rule).verdict(empty)
     before, problem = _on_the_table(meld, meld_readings(meld, rules), round_number, rules)
     if problem:
         return problem.verdict(empty)
@@ -197,15 +235,16 @@ def _judge_layoff(
             empty
         )
     if left == 0 and not rules.go_out_by_layoff:
-        return Verdict(
-            False,
-            "You go out by discarding your last card, so you may not lay it off",
-            rules.citation("go_out_by_layoff", "R6.3"),
-            empty,
-        )
+        rule = rules.citation("go_out_by_layoff", "R6.3")
+        return said_problem(message(Ruling.OUT_BY_LAYOFF), rule).verdict(empty)
     # The fewest 2s played wild (R11): a lay-off turns on wild deuces only when it must.
     result = min(after, key=lambda reading: len(reading.wilds))
-    reason = f"{format_cards(cards)} can go on {format_cards(meld)}, making {result.describe()}"
+    reason = message(
+        Ruling.CAN_GO,
+        cards=format_cards(cards),
+        meld=format_cards(meld),
+        reading=result.described(),
+    )
     rule = "R6.2"
     settings = {
         "layoff_on_opening_turn": opened_this_turn,
@@ -213,19 +252,19 @@ def _judge_layoff(
         "wild_deuces": bool(result.wilds),
     }
     house = [
-        wild_deuce_parts(result) if setting == "wild_deuces" else LAYOFF_WORDS[setting]
+        wild_deuce_parts(result) if setting == "wild_deuces" else message(LAYOFF_WORDS[setting])
         for setting, applies in settings.items()
         if applies
     ]
     if house:
-        reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
+        reason = house_first(rules, house, reason)
         rule = house_citation(setting for setting, applies in settings.items() if applies)
     details = {
         "meld": result.faces(),
         "jokers": result.joker_faces(),
         "declared": result.declared(),
     }
-    return Verdict(True, reason, rule, details)
+    return legal_verdict(reason, rule, details)
 
 
 def _extended(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) -> list[Reading]:
@@ -246,11 +285,7 @@ def _too_wild(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) ->
     if not found:
         return None
     wild = len(wild_places(found[0], rules))
-    return Problem(
-        f"{rules.rules_name}: a meld may not hold more wild cards than natural cards; "
-        f"{format_cards(cards)} would hold {wild} wild and {len(cards) - wild} natural",
-        "R11:naturals",
-    )
+    return said_problem(too_wild_message(rules, cards, wild, Ruling.TOO_WILD), "R11:naturals")
 
 
 # R7 Replacing a wild card on the table
@@ -286,49 +321,48 @@ def _judge_swap(
     rules.check_copies(meld + (card,), players)
     empty = {"meld": [], "freed": None, "joker_to": None, "declared": []}
 
-    def fail(reason: str, rule: str = "R7.2") -> Verdict:
-        return Verdict(False, reason, rule, empty)
+    def fail(said: Message, rule: str = "R7.2") -> Verdict:
+        return said_problem(said, rule).verdict(empty)
 
     if card.joker:
-        return fail("Only a natural card can replace a joker")
+        return fail(message(Ruling.NATURAL_ONLY))
     if rules.deal(round_number).whole_hand:
-        return fail(
-            f"Round {round_number} has no turn after an opening: the whole hand goes down at "
-            "once and ends the round, so no joker on the table can be replaced",
-            "R5.4",
-        )
+        return fail(message(Ruling.NO_SWAP_ROUND, round=round_number), "R5.4")
     if rules.joker_swap is JokerSwap.NEVER:
-        return fail(f"{rules.rules_name}: no joker on the table may be swapped", "R11:joker_swap")
+        return fail(message(Ruling.NO_SWAPS, rules=rules.rules_name), "R11:joker_swap")
     if opened_this_turn and not rules.swap_on_opening_turn:
-        return fail(
-            "You opened on this turn: only a player who opened on an earlier turn may replace "
-            "a joker",
-            rules.citation("swap_on_opening_turn", "R7.2"),
-        )
+        rule = rules.citation("swap_on_opening_turn", "R7.2")
+        return fail(message(Ruling.OPENED_SWAP), rule)
     readings, problem = _on_the_table(meld, meld_readings(meld, rules), round_number, rules)
     if problem:
         return problem.verdict(empty)
     text = format_cards(meld)
     wilds = [(reading, place) for reading in readings for place in wild_places(reading, rules)]
     if not wilds:
-        what = "joker or wild 2" if rules.wild_deuces else "joker"
-        return fail(f"{text} has no {what} to replace")
+        what = message(Ruling.JOKER_OR_WILD if rules.wild_deuces else Ruling.JOKER)
+        return fail(message(Ruling.NOTHING_TO_SWAP, meld=text, what=what))
     swappable = [(r, place) for r, place in wilds if _swappable(r, rules)]
     if not swappable:
-        return fail(
-            f"A joker in a set stays there for the rest of the round; {text} is a set", "R7.1"
-        )
+        return fail(message(Ruling.SET_JOKER_STAYS, meld=text), "R7.1")
     # A joker is freed before a wild 2 when the card could replace either.
     for reading, place in sorted(swappable, key=lambda found: not found[1][1].joker):
         if _itself(card, place[2]):
             return _swapped(reading, place, card, text, rules, opened_this_turn)
-    if all(wild.joker for _, (_, wild, _) in swappable):
-        faces = " or ".join(dict.fromkeys(stood.face() for _, (_, _, stood) in swappable))
-        return fail(f"{card} is not what a joker stands for in {text}: the joker is {faces}")
-    stood_for = " or ".join(
-        dict.fromkeys(f"{_wild_name(wild)} is {stood.face()}" for _, (_, wild, stood) in swappable)
-    )
-    return fail(f"{card} is not what a wild card stands for in {text}: {stood_for}")
+    return fail(_not_stood_for(card, text, [place for _, place in swappable]))
+
+
+def _not_stood_for(card: Card, text: str, places: list[tuple[int, Card, Card]]) -> Message:
+    """Why the card replaces none of the wild cards it could: what each stands for, said once."""
+    if all(wild.joker for _, wild, _ in places):
+        faces = joined(Join.EITHER, dict.fromkeys(stood.face() for _, _, stood in places))
+        return message(Ruling.NOT_JOKER_FACE, card=str(card), meld=text, faces=faces)
+    each = [
+        message(Ruling.WILD_IS, wild=_wild_name(wild), face=stood.face())
+        for _, wild, stood in places
+    ]
+    # Each text once, in the order first said.
+    stood_for = joined(Join.EITHER, {words(said): said for said in each}.values())
+    return message(Ruling.NOT_WILD_FACE, card=str(card), meld=text, stood=stood_for)
 
 
 def _swappable(reading: Reading, rules: RuleSet) -> bool:
@@ -351,26 +385,22 @@ def _swapped(
         str(card) if slot == index else (stood[slot].face() if slot in stood else str(physical))
         for slot, physical in enumerate(reading.slots)
     ]
-    freed = "joker" if wild.joker else str(wild)
+    freed = message(Ruling.JOKER) if wild.joker else str(wild)
     if rules.freed_joker is FreedJoker.HAND:
-        joker_to, where = TO_HAND, f"the freed {freed} goes into your hand"
+        joker_to, where = TO_HAND, message(Ruling.FREED_TO_HAND, freed=freed)
     else:
-        joker_to = LAID_OFF
-        where = (
-            f"the freed {freed} must be laid off on a meld on the table this turn, never kept "
-            "in hand"
-        )
-    reason = f"{card} replaces {_wild_name(wild)} in {text}; {where}"
+        joker_to, where = LAID_OFF, message(Ruling.FREED_LAID_OFF, freed=freed)
+    reason = message(Ruling.REPLACES, card=str(card), wild=_wild_name(wild), meld=text, where=where)
     settings = {
         "joker_swap": reading.kind == SET,
         "wild_deuces": not wild.joker,
         "swap_on_opening_turn": opened_this_turn,
         "freed_joker": rules.house("freed_joker"),
     }
-    house = [SWAP_WORDS[setting] for setting, applies in settings.items() if applies]
+    house = [message(SWAP_WORDS[setting]) for setting, applies in settings.items() if applies]
     rule = "R7.2"
     if house:
-        reason = f"{rules.rules_name}: {' and '.join(house)}. {reason}"
+        reason = house_first(rules, house, reason)
         rule = house_citation(setting for setting, applies in settings.items() if applies)
     declared = reading.declared()
     declared[index] = str(card)
@@ -380,4 +410,4 @@ def _swapped(
         "joker_to": joker_to,
         "declared": declared,
     }
-    return Verdict(True, reason, rule, details)
+    return legal_verdict(reason, rule, details)

@@ -96,10 +96,10 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         """The verdict as JSON-ready data: legal, reason, rule, then the details, the line that
-        decides (`rule_line` or `setting`) where it is known, and the reason's `code` where it
-        has one."""
+        decides (`rule_line` or `setting`) where it is known, and a refusal's `code` where its
+        reason has one (a legal verdict's data stays as the API has always given it)."""
         cited = cited_as(self.rule, self.line)
-        code = {"code": self.code} if self.message else {}
+        code = {"code": self.code} if self.message and not self.legal else {}
         return {
             "legal": self.legal,
             "reason": self.reason,

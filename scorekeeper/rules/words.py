@@ -75,6 +75,8 @@ class Join(Code):
     OR = "list.or"
     AND = "list.and"
     EITHER = "list.either"
+    EACH_AND = "list.each_and"
+    PLUS = "list.plus"
 
 
 class Name(Code):
@@ -249,6 +251,258 @@ TEXTS: dict[str, Text | Joining] = {
         "; the run already ends with its ace, so %(card)s could go only before the 2"
     ),
     "layoff.gap_ends": Text("; the next card at either end is %(ends)s"),
+    # Melds, lay-offs, buying, scoring, cards.
+    # R4: a meld's reading (reading.py), and why cards are no meld (melds.py).
+    Join.EACH_AND.id: Joining(" and ", "%(head)s and %(last)s"),
+    Join.PLUS.id: Joining(" + ", "%(head)s + %(last)s"),
+    "reading.jokers": Text(
+        Plural("%(cards)s (joker %(faces)s)", "%(cards)s (jokers %(faces)s)", "jokers")
+    ),
+    "reading.wilds": Text("%(cards)s (%(parts)s)"),
+    "reading.wild_as": Text("%(card)s wild as %(face)s"),
+    "reading.joker_as": Text("joker %(face)s"),
+    "meld.no_suit": Text("%(card)s has no suit: a card on the table is written like 7♠"),
+    "meld.natural_deuce": Text(
+        "%(card)s declares a place, but under %(rules)s a 2 is a natural card: only a joker "
+        "stands for another card"
+    ),
+    "meld.no_cards": Text("a meld needs cards; none were given"),
+    "meld.no_natural": Text("%(cards)s has no natural card: a meld needs at least one"),
+    "meld.too_few": Text(
+        "a meld needs at least %(min_set)s cards (a set) or %(min_run)s (a run); this has %(size)s"
+    ),
+    "meld.either_kind": Text("as a set, %(set)s; as a run, %(run)s"),
+    "meld.mixes_ranks": Text("%(cards)s mixes ranks: a set is cards of one rank"),
+    "meld.mixes_suits": Text("%(cards)s mixes suits: a run is one suit"),
+    "meld.mixes_both": Text(
+        "%(cards)s mixes ranks and suits: a set is one rank and a run is one suit"
+    ),
+    "meld.wild_at_most_natural": Text("a meld may not hold more wild cards than natural cards"),
+    "meld.too_wild": Text(
+        "%(rules)s: %(limit)s; %(cards)s has %(wild)s wild and %(natural)s natural"
+    ),
+    "meld.too_few_naturals": Text("%(rules)s: %(needed)s; %(cards)s has %(naturals)s"),
+    "meld.set_needs": Text("a set needs %(count)s natural cards"),
+    "meld.run_needs": Text("a run needs %(count)s natural cards"),
+    "meld.and_set_needs": Text("%(first)s and a set %(count)s"),
+    "meld.and_run_needs": Text("%(first)s and a run %(count)s"),
+    "meld.set_declared": Text(
+        "%(card)s is declared as %(face)s, but %(cards)s is a set of %(ranks)s"
+    ),
+    "meld.set_too_few": Text("a set needs at least %(least)s cards; this has %(size)s"),
+    "meld.not_a_set": Text("%(cards)s is not a set"),
+    "meld.run_declared": Text("%(card)s is declared as %(face)s, but %(cards)s is in %(suit)s"),
+    "meld.run_too_few": Text("a run needs at least %(least)s cards; this has %(size)s"),
+    "meld.run_too_long": Text("a run holds at most %(most)s cards (A 2 … K A); this has %(size)s"),
+    "meld.run_stands_for": Text(
+        "%(card)s stands for %(face)s, which %(cards)s already has: " + _ONCE
+    ),
+    "meld.run_twice": Text("%(cards)s has %(card)s twice: " + _ONCE),
+    "meld.run_aces": Text(
+        "%(cards)s has %(aces)s aces: only a 14-card run A 2 … K A has an ace at each end"
+    ),
+    "meld.run_wraps": Text(
+        "%(cards)s wraps around the ace: an ace is low (A 2 3 4) or high (J Q K A), never both"
+    ),
+    "meld.run_gap": Text(
+        "%(cards)s is not consecutive: %(low)s–%(high)s needs %(width)s cards and it has "
+        "%(size)s; %(wild)s fills only one missing card"
+    ),
+    "meld.a_joker": Text("a joker"),
+    "meld.a_wild_card": Text("a wild card"),
+    "meld.legal": Text("%(cards)s is a legal %(kinds)s, read as %(readings)s"),
+    "meld.kind_set": Text("set"),
+    "meld.kind_run": Text("run"),
+    "meld.wild_deuce": Text("the %(card)s is wild here, standing for %(face)s"),
+    "meld.wild_deuces": Text("%(rules)s: %(parts)s."),
+    "meld.house_first": Text("%(rules)s: %(settings)s. %(reason)s"),
+    # R6 laying off and R7 replacing a joker (table.py).
+    "table.laid_off": Text("lay it off this turn"),
+    "table.to_hand": Text("your hand"),
+    "table.layoff_on_opening_turn": Text("you may lay off on the turn you open"),
+    "table.go_out_by_layoff": Text("you may go out by laying off your last card"),
+    "table.joker_swap": Text(
+        "a set's joker may be swapped too, for a natural card of the set's rank"
+    ),
+    "table.wild_deuces": Text("a 2 is wild, and a wild 2 is swapped like a joker"),
+    "table.swap_on_opening_turn": Text("you may replace a joker on the turn you open"),
+    "table.freed_joker": Text("a freed joker goes into your hand"),
+    "table.the_joker": Text("the joker"),
+    "table.the_wild": Text("the wild %(card)s"),
+    "table.joker": Text("joker"),
+    "table.joker_or_wild": Text("joker or wild 2"),
+    "table.sets": Text("sets"),
+    "table.runs": Text("runs"),
+    "table.not_legal": Text("The meld on the table, %(meld)s, is not legal: %(problem)s"),
+    "table.only_kind": Text(
+        "Round %(round)s's contract is %(contract)s, so only %(kinds)s are on the table: "
+        "%(meld)s is a %(kind)s, which no player can have put down this round"
+    ),
+    "table.no_cards": Text("name at least one card to lay off"),
+    "table.no_layoff_round": Text(
+        "Round %(round)s has no laying off: the whole hand goes down at once"
+    ),
+    "table.opened_layoff": Text(
+        "You opened on this turn, so you may lay off only from your next turn on"
+    ),
+    "table.out_by_layoff": Text(
+        "You go out by discarding your last card, so you may not lay it off"
+    ),
+    "table.too_wild": Text(
+        "%(rules)s: %(limit)s; %(cards)s would hold %(wild)s wild and %(natural)s natural"
+    ),
+    "table.can_go": Text("%(cards)s can go on %(meld)s, making %(reading)s"),
+    "table.natural_only": Text("Only a natural card can replace a joker"),
+    "table.no_swap_round": Text(
+        "Round %(round)s has no turn after an opening: the whole hand goes down at once and "
+        "ends the round, so no joker on the table can be replaced"
+    ),
+    "table.no_swaps": Text("%(rules)s: no joker on the table may be swapped"),
+    "table.opened_swap": Text(
+        "You opened on this turn: only a player who opened on an earlier turn may replace a joker"
+    ),
+    "table.nothing_to_swap": Text("%(meld)s has no %(what)s to replace"),
+    "table.set_joker_stays": Text(
+        "A joker in a set stays there for the rest of the round; %(meld)s is a set"
+    ),
+    "table.not_joker_face": Text(
+        "%(card)s is not what a joker stands for in %(meld)s: the joker is %(faces)s"
+    ),
+    "table.not_wild_face": Text(
+        "%(card)s is not what a wild card stands for in %(meld)s: %(stood)s"
+    ),
+    "table.wild_is": Text("%(wild)s is %(face)s"),
+    "table.freed_to_hand": Text("the freed %(freed)s goes into your hand"),
+    "table.freed_laid_off": Text(
+        "the freed %(freed)s must be laid off on a meld on the table this turn, never kept in hand"
+    ),
+    "table.replaces": Text("%(card)s replaces %(wild)s in %(meld)s; %(where)s"),
+    # R1: a card's text that is no card (cards.py, errors.py), and copies the packs do not hold.
+    "card.not_a_card": Text("'%(token)s' (card %(position)s) is not a card: %(hint)s"),
+    "card.hint": Text(
+        "write a rank (A 2-10 J Q K) and a suit (♠ ♥ ♦ ♣ or S H D C), or JK for a joker"
+    ),
+    "card.brackets": Text(
+        "brackets are not part of the notation; write the card alone, like 7♠ or JK"
+    ),
+    "card.empty": Text("it is empty"),
+    "card.declares_only": Text("only a joker or a 2 can be declared with '='"),
+    "card.no_suit": Text("it has no suit; write e.g. %(rank)s♠"),
+    "card.not_text": Text("cards are written as text"),
+    "card.too_many": Text("%(cards)s cards is more than the %(limit)s any one entry may hold"),
+    "card.declares_nothing": Text("it declares nothing after '='"),
+    "card.joker_as_joker": Text("a joker cannot stand for a joker"),
+    "card.deuce_as_joker": Text("a 2 cannot stand for a joker"),
+    "card.declares_twice": Text("it declares more than one position"),
+    "card.declares_no_card": Text("'%(declared)s' is not a card or a rank"),
+    "card.joker_declaration": Text(
+        "%(what)s; a joker's position is a card like %(wild)s=7♠ or a rank like %(wild)s=7, "
+        "or write %(wild)s alone"
+    ),
+    "card.deuce_declaration": Text(
+        "%(what)s; a wild 2's position is a card like %(wild)s=7♠ or a rank like %(wild)s=7, "
+        "or write %(wild)s alone"
+    ),
+    "card.over_exact": Text(
+        "%(count)s × %(card)s, but a %(packs)s-pack game holds only %(packs)s of each card"
+    ),
+    "card.over_rank": Text(
+        "%(count)s cards of rank %(rank)s, but a %(packs)s-pack game holds only %(held)s"
+    ),
+    "card.no_jokers": Text(
+        "%(laid)s, but this game is played without jokers", {"laid": _cards("joker", "jokers")}
+    ),
+    "card.over_jokers": Text(
+        "%(laid)s, but this game has only %(held)s (%(packs_held)s)",
+        {"laid": _cards("joker", "jokers"), "packs_held": _cards("pack", "packs")},
+    ),
+    # R2 seats (seating.py) and R3 contracts (contracts.py).
+    "seat.seat": Text("seat"),
+    "seat.first_dealer": Text("the first dealer"),
+    "seat.not_a_number": Text("%(what)s must be a seat number from 0 to %(last)s, not %(seat)s"),
+    "seat.missing": Text("%(what)s %(seat)s does not exist: seats are 0 to %(last)s"),
+    "contract.sets": Text(Plural("%(num)s set", "%(num)s sets", "count")),
+    "contract.runs": Text(Plural("%(num)s run", "%(num)s runs", "count")),
+    "contract.sets_of": Text(
+        Plural("%(num)s set of %(size)s", "%(num)s sets of %(size)s", "count")
+    ),
+    "contract.runs_of": Text(
+        Plural("%(num)s run of %(size)s", "%(num)s runs of %(size)s", "count")
+    ),
+    "contract.whole_hand": Text("%(contract)s using the whole hand, no discard"),
+    # A rule set's share code (sharing.py).
+    "share.not_text": Text("is not a share code: it must be text"),
+    "share.empty": Text("the share code is empty"),
+    "share.too_long": Text(
+        "the share code is too long: a rule set's code is under %(most)s characters"
+    ),
+    "share.damaged": Text("the share code is damaged: copy the whole link again"),
+    "share.too_big": Text("the share code holds more than a rule set: at most %(most)s characters"),
+    "share.cut_short": Text("the share code is cut short or damaged: copy the whole link again"),
+    "share.no_text": Text("the share code is damaged: it does not hold text"),
+    "share.no_rules": Text("the share code does not hold a rule set"),
+    # R8 buying a passed discard (buying.py).
+    "buy.seat": Text("Seat %(number)s"),
+    "buy.active": Text("the active player"),
+    "buy.buyer": Text("a buyer"),
+    "buy.last_buyer": Text("the last buyer"),
+    "buy.no_buying": Text(
+        "%(rules)s have no buying: a player may instead take several discards from the top, "
+        "plus one stock card for each extra"
+    ),
+    "buy.twice_in_a_row": Text("%(seat)s took the previous discard and may not take two in a row"),
+    "buy.limit_deal": Text(
+        "%(seat)s has bought %(times)s this deal: %(rules)s allow %(limit)s a deal"
+    ),
+    "buy.limit_game": Text(
+        "%(seat)s has bought %(times)s this game: %(rules)s allow %(limit)s a game"
+    ),
+    "buy.twice": Text("twice"),
+    "buy.times": Text(Plural("once", "%(num)s times", "count")),
+    "buy.nobody_asked": Text("Nobody asked to buy the discard"),
+    "buy.skipped_this": Text("%(why)s, so nobody buys this one"),
+    "buy.skipped_all": Text("%(whys)s, so nobody buys it"),
+    "buy.passed": Text("It is %(seat)s's turn and %(seat)s passed the discard, so nobody buys it"),
+    "buy.no_penalty": Text("takes no penalty card"),
+    "buy.penalty": Text(
+        Plural(
+            "takes the top stock card as a penalty",
+            "takes the top %(num)s stock cards as a penalty",
+            "cards",
+        )
+    ),
+    "buy.gets": Text("%(seat)s gets the discard and %(penalty)s"),
+    "buy.gets_house": Text("%(gets)s (%(rules)s)"),
+    "buy.after_skipped": Text("%(whys)s, so %(gets)s"),
+    "buy.plays_before": Text(
+        "%(buyer)s plays before %(others)s after %(active)s, whose turn it is, so %(gets)s"
+    ),
+    # R10 scoring (scoring.py).
+    "score.an_ace": Text("an ace"),
+    "score.an_eight": Text("an 8"),
+    "score.a_jack": Text("a jack"),
+    "score.a_queen": Text("a queen"),
+    "score.a_king": Text("a king"),
+    "score.a_joker": Text("a joker"),
+    "score.a_card": Text("a %(key)s"),
+    "score.left_in_hand": Text("%(card)s left in hand is %(value)s"),
+    "score.values": Text("%(rules)s: %(said)s"),
+    "score.no_points": Text("no points given: enter what the hand counts"),
+    "score.not_whole": Text("the points must be a whole number, not %(points)s"),
+    "score.out_of_range": Text(
+        "%(points)s points cannot be: a hand counts 0 to %(limit)s with these rules"
+    ),
+    "score.out_scores_zero": Text("the player who went out scores 0, not %(points)s (R10)"),
+    "score.below_least": Text(
+        "%(points)s points cannot be: a player who did not go out holds at least one card, "
+        "worth at least %(lowest)s (%(rule)s)"
+    ),
+    "score.out_seat": Text("the player out must be one of seats 0 to %(last)s, not %(out)s"),
+    "score.no_seat": Text("leftover cards for seat %(seat)s, which does not exist"),
+    "score.both_given": Text("give the cards left or their points, not both"),
+    "score.out_holds": Text("the player who went out holds no cards (R10)"),
+    "score.holds_one": Text("every player who did not go out still holds at least one card (R10)"),
+    "score.nobody_out": Text("nobody went out, so every player still holds cards (R9)"),
 }
 
 

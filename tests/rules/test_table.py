@@ -477,6 +477,8 @@ def test_illegal_swaps(meld, card, reason):
     verdict = swap(meld, card)
     # A set's joker stays (R7.1); a run's is swapped only for its exact card (R7.2).
     assert verdict.pop("rule_line") == ("R7.1" if "is a set" in reason else "R7.2")
+    # Each reason is a coded message: its code names the swap's reason the words render.
+    assert verdict.pop("code").startswith("table.")
     assert verdict == {
         "legal": False,
         "reason": reason,
@@ -662,6 +664,7 @@ def test_the_online_profile_has_no_buying():
         "rule": "R11",
         "buyer": None,
         "penalty_cards": None,
+        "code": "buy.no_buying",
     }
 
 

@@ -10,17 +10,23 @@ codes holds no sentence of its own (a string of two words, outside docstrings), 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
 import pytest
 
 from scorekeeper.rules import layoff_reasons, words
-from scorekeeper.rules.cards import parse_cards
+from scorekeeper.rules.buying import check_buy, penalty_text
+from scorekeeper.rules.cards import over_copies, parse_cards
+from scorekeeper.rules.contracts import Asked, contract
+from scorekeeper.rules.errors import CardError, RulesError, SeatError
+from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.opening import refusals
 from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import LIVERPOOL
-from scorekeeper.rules.table import check_layoff
+from scorekeeper.rules.seating import check_seat
+from scorekeeper.rules.table import check_layoff, check_swap
 from scorekeeper.rules.verdict import Verdict
 from scorekeeper.rules.words import (
     TEXTS,
@@ -40,16 +46,10 @@ ENGINE = Path(words.__file__).parent
 # The engine modules that still write their own English, to be converted to codes. A module
 # leaves the list when its sentences move to words.py; nothing may join it.
 REMAINING = {
-    "buying",
-    "cards",
     "citing",
-    "contracts",
-    "errors",
-    "melds",
     "opening.laid",
     "opening.search",
     "opening.solver",
-    "reading",
     "rulebook",
     "ruleeffects",
     "ruleset",
@@ -57,10 +57,6 @@ REMAINING = {
     "ruleset.schema",
     "ruleset.values",
     "ruleset.words",
-    "scoring",
-    "seating",
-    "sharing",
-    "table",
 }
 
 # Prose: two words with a space between them.
@@ -75,7 +71,12 @@ def _codes(kind: type[Code]) -> list[Code]:
 
 
 def test_every_code_has_words_and_every_text_a_code():
-    assert layoff_reasons.Why and refusals.Refusal  # the codes' modules are loaded
+    # Every engine module loaded, so every code is defined.
+    loaded = [
+        importlib.import_module(f"scorekeeper.rules.{name}".removesuffix(".rules"))
+        for name in MODULES
+    ]
+    assert layoff_reasons.Why and refusals.Refusal and len(loaded) == len(MODULES)
     ids = [code.id for code in _codes(Code)]
     assert len(ids) == len(set(ids))
     assert set(ids) == set(TEXTS)
@@ -149,6 +150,45 @@ def test_a_verdict_carries_its_code_and_values():
     assert layoff.code == "layoff.run_has_card"
     assert layoff.values["card"] == "7♠"
     assert layoff.to_dict()["code"] == "layoff.run_has_card"
+
+
+def test_melds_swaps_and_buys_carry_their_codes():
+    meld = check_meld(parse_cards("5♠ 6♠ 9♠ 10♠"), LIVERPOOL)
+    assert meld.code == "meld.run_gap" and meld.values["width"] == 6
+    assert meld.reason == words.words(meld.message)  # a clause: the cards open it
+    assert meld.to_dict()["code"] == "meld.run_gap"
+    legal = check_meld(parse_cards("5♠ 6♠ JK 8♠"), LIVERPOOL)
+    assert legal.code == "meld.legal" and "code" not in legal.to_dict()
+    swap = check_swap(2, parse_cards("5♠ 6♠ JK 8♠"), parse_cards("JK")[0], False, LIVERPOOL)
+    assert swap.code == "table.natural_only"
+    nobody = check_buy(4, 0, [], LIVERPOOL)
+    assert nobody.code == "buy.nobody_asked" and nobody.to_dict()["code"] == "buy.nobody_asked"
+
+
+def test_errors_carry_their_message():
+    with pytest.raises(CardError) as bad:
+        parse_cards("7♠ XX")
+    assert bad.value.said.code.id == "card.not_a_card"
+    assert bad.value.said.values["position"] == 2
+    assert str(bad.value) == words.words(bad.value.said)
+    assert str(bad.value).startswith("'XX' (card 2) is not a card: write a rank")
+    with pytest.raises(SeatError) as seat:
+        check_seat(5, 4)
+    assert seat.value.said.code.id == "seat.missing"
+    assert str(seat.value) == "seat 5 does not exist: seats are 0 to 3"
+    assert RulesError("plain words").said is None
+
+
+def test_counts_read_in_plural_forms():
+    assert str(contract(1, LIVERPOOL)) == "2 sets"
+    assert render(message(Asked.RUNS_OF, count=1, size=10)) == "1 run of 10"
+    assert [penalty_text(count) for count in (1, 2)] == [
+        "takes the top stock card as a penalty",
+        "takes the top 2 stock cards as a penalty",
+    ]
+    one, three = (render(over_copies(parse_cards("JK " * n), 1, 0)[0][1]) for n in (1, 3))
+    assert one == "1 joker, but this game is played without jokers"
+    assert three == "3 jokers, but this game is played without jokers"
 
 
 def test_a_reason_with_no_code_says_so():
