@@ -2,9 +2,10 @@
 
 Every code has its text and every text a code; `render` writes a message in English by default
 and in any language given gettext-style functions; a verdict carries its reason's code and values
-beside the English reason. The prose ratchet: outside words.py, an engine module converted to
-codes holds no sentence of its own (a string of two words, outside docstrings), and
-`REMAINING` names the modules still to convert — a list that may only shrink.
+beside the English reason. The prose ratchet: an engine module is either a words place
+(`WORDS_PLACES`: words.py for the coded messages, ruleset/words.py for the rulebook's text and
+the settings' sentences) or holds no sentence of its own (a string of two words, outside
+docstrings); `REMAINING` names the modules still to convert — a list that may only shrink.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ from scorekeeper.rules.words import (
 
 ENGINE = Path(words.__file__).parent
 
+# The engine's words places: the only modules whose strings are English by nature.
+WORDS_PLACES = {"words", "ruleset.words"}
+
 # The engine modules that still write their own English, to be converted to codes. A module
 # leaves the list when its sentences move to words.py; nothing may join it.
 REMAINING = {
@@ -50,13 +54,11 @@ REMAINING = {
     "opening.search",
     "opening.solver",
     "reading",
-    "rulebook",
     "ruleeffects",
     "ruleset",
     "ruleset.reader",
     "ruleset.schema",
     "ruleset.values",
-    "ruleset.words",
     "scoring",
     "seating",
     "sharing",
@@ -192,7 +194,9 @@ def _prose(path: Path) -> list[str]:
 
 
 MODULES = {
-    _module_name(path): path for path in ENGINE.rglob("*.py") if _module_name(path) != "words"
+    _module_name(path): path
+    for path in ENGINE.rglob("*.py")
+    if _module_name(path) not in WORDS_PLACES
 }
 
 
@@ -202,10 +206,16 @@ def test_converted_modules_write_no_prose(name):
     if name in REMAINING:
         assert prose, f"{name} writes no prose now: take it off REMAINING"
     else:
-        assert not prose, f"{name} writes its own words ({prose[:3]}): put them in words.py"
+        assert not prose, f"{name} writes its own words ({prose[:3]}): put them in a words place"
+
+
+@pytest.mark.parametrize("name", sorted(WORDS_PLACES))
+def test_words_places_hold_the_words(name):
+    path = ENGINE / (name.replace(".", "/") + ".py")
+    assert _prose(path), f"{name} holds no words: take it off WORDS_PLACES"
 
 
 def test_the_remaining_list_names_engine_modules():
     assert set(MODULES) >= REMAINING
     assert not {"refusals", "layoff_reasons", "verdict"} & REMAINING
-    assert _prose(ENGINE / "words.py")  # the words live here
+    assert not WORDS_PLACES & REMAINING
