@@ -249,6 +249,57 @@ TEXTS: dict[str, Text | Joining] = {
         "; the run already ends with its ace, so %(card)s could go only before the 2"
     ),
     "layoff.gap_ends": Text("; the next card at either end is %(ends)s"),
+    # Openings and rule sets.
+    # R11's citing: the deal a verdict rests on, as the rule set changes it (citing.py).
+    "citing.house": Text("%(rules)s: %(said)s. %(reason)s"),
+    "citing.house_named": Text("%(rules)s: %(said)s; %(reason)s"),
+    "citing.new_deal": Text("deal %(number)s is %(contract)s, %(laid)s"),
+    "citing.contract": Text("deal %(number)s's contract is %(contract)s"),
+    "citing.laid": Text("deal %(number)s is %(laid)s"),
+    "citing.all_at_once": Text("laid all at once, with no discard"),
+    "citing.kept": Text("a card kept to discard"),
+    "citing.not_all_at_once": Text("not laid all at once, so a card is kept to discard"),
+    # What a rule set's settings do at the table, beside each setting (ruleeffects.py).
+    "note.players": Text("Seats %(players)s; a table of %(usual)s is usual"),
+    "note.deal_cards": Text(
+        "Deal %(number)s needs %(needed)s cards%(whole)s: %(cards)s dealt + the draw is "
+        "%(drawn)s, so it needs %(buys)s",
+        {"buys": Plural("a buy", "%(num)s buys", "buys")},
+    ),
+    "note.deal_whole_hand": Text(", the whole hand laid with no discard"),
+    "note.contract": Text(
+        "%(contract)s: %(cards)s laid, and a card kept to discard",
+        {"cards": _cards("card", "cards")},
+    ),
+    "note.contract_whole_hand": Text(
+        "%(contract)s: %(cards)s laid, the whole hand at once and no discard",
+        {"cards": _cards("card", "cards")},
+    ),
+    "note.packs": Text(
+        "%(players)s: %(packs)s + %(jokers)s = %(cards)s cards",
+        {"packs": _cards("pack", "packs"), "jokers": _cards("joker", "jokers")},
+    ),
+    "note.players_one": Text("%(first)s players"),
+    "note.players_range": Text("%(first)s–%(last)s players"),
+    "note.cut": Text("With %(players)s players the exact cut is %(cuts)s: %(bonus)s"),
+    "note.cut_deal": Text("%(packet)s in deal %(first)s"),
+    "note.cut_deals": Text("%(packet)s in deals %(first)s–%(last)s"),
+    "note.cut_two_deals": Text("%(packet)s in deals %(first)s and %(last)s"),
+    "note.cut_bonus": Text("it takes %(bonus)s off the cutter's round"),
+    "note.cut_no_bonus": Text("it earns no bonus"),
+    "note.stock": Text(
+        "The smallest stock: %(left)s cards, with %(players)s players in deal %(number)s "
+        "(%(players)s × %(dealt)s dealt + the upcard from %(pack)s)"
+    ),
+    "note.no_buying": Text("Nobody buys a passed discard"),
+    "note.buys_a_game": Text(
+        "A player buys at most %(per_game)s a game, so never more than %(per_game)s in one "
+        "deal either"
+    ),
+    "note.wild": Text(
+        "With %(players)s players: %(deuces)s twos + %(jokers)s = %(wild)s wild cards",
+        {"jokers": _cards("joker", "jokers")},
+    ),
 }
 
 
