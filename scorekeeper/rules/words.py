@@ -259,6 +259,53 @@ TEXTS: dict[str, Text | Joining] = {
     "citing.all_at_once": Text("laid all at once, with no discard"),
     "citing.kept": Text("a card kept to discard"),
     "citing.not_all_at_once": Text("not laid all at once, so a card is kept to discard"),
+    # R5: an opening laid, legal or not, and why (opening/laid.py).
+    "laid.left_not_whole": Text("the cards left in hand must be a whole number, not %(left)s"),
+    "laid.left_negative": Text("%(left)s cards left in hand: it cannot be negative"),
+    "laid.sets": Text(Plural("%(num)s set", "%(num)s sets", "count")),
+    "laid.runs": Text(Plural("%(num)s run", "%(num)s runs", "count")),
+    "laid.plus": Joining(" + ", "%(head)s + %(last)s"),
+    "laid.count": Text(
+        "Round %(round)s needs %(contract)s laid together; you laid %(laid)s, and %(why)s",
+        {"laid": Plural("%(num)s meld", "%(num)s melds", "laid")},
+    ),
+    "laid.piecemeal": Text("an opening is never piecemeal"),
+    "laid.extra": Text("no extra melds are allowed"),
+    "laid.meld": Text("%(meld)s: %(reason)s"),
+    "laid.kinds": Text("Round %(round)s needs %(contract)s; you laid %(laid)s"),
+    "laid.touch": Text(
+        "%(one)s and %(two)s touch in one suit, so they count as one run, not two%(every)s"
+    ),
+    "laid.every_reading": Text(", whichever way the jokers are read"),
+    "laid.unmatched": Text("The melds cannot be matched to %(contract)s, each meld at its size"),
+    "laid.set_exactly": Text(
+        "A set in the opening is exactly %(sizes)s cards (R5); %(meld)s has %(size)s"
+    ),
+    "laid.run_exactly": Text(
+        "A run in the opening is exactly %(sizes)s cards (R5); %(meld)s has %(size)s"
+    ),
+    "laid.set_at_least": Text(
+        "A set in the opening is at least %(least)s cards; %(meld)s has %(size)s"
+    ),
+    "laid.run_at_least": Text(
+        "A run in the opening is at least %(least)s cards; %(meld)s has %(size)s"
+    ),
+    "laid.left_in_whole_hand": Text(
+        "Round %(round)s lays the whole hand at once with no discard, but %(left)s would be left",
+        {"left": _cards("card", "left")},
+    ),
+    "laid.none_left": Text(
+        "After opening you must still hold a card for the discard that ends the turn; none "
+        "would be left"
+    ),
+    "laid.legal": Text("A legal opening for round %(round)s (%(contract)s): %(melds)s%(left)s"),
+    "laid.set": Text("set %(cards)s"),
+    "laid.run": Text("run %(cards)s"),
+    "laid.no_card_left": Text(", with no card left"),
+    "laid.kept": Text(", with %(left)s left for the discard", {"left": _cards("card", "left")}),
+    "laid.house": Text("%(house)s %(reason)s"),
+    "laid.above_least": Text("%(rules)s allow opening melds above 3 and 4 cards."),
+    "laid.longer": Text("%(rules)s allow opening melds longer than the contract's sizes."),
     # What a rule set's settings do at the table, beside each setting (ruleeffects.py).
     "note.players": Text("Seats %(players)s; a table of %(usual)s is usual"),
     "note.deal_cards": Text(
