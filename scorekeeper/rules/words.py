@@ -306,6 +306,40 @@ TEXTS: dict[str, Text | Joining] = {
     "laid.house": Text("%(house)s %(reason)s"),
     "laid.above_least": Text("%(rules)s allow opening melds above 3 and 4 cards."),
     "laid.longer": Text("%(rules)s allow opening melds longer than the contract's sizes."),
+    # R1: a hand the opening search cannot count (opening/search.py).
+    "search.not_a_card": Text("card %(position)s (%(card)s) is not a card"),
+    "search.no_suit": Text(
+        "'%(card)s' (card %(position)s) has no suit: a hand holds cards like 7♠"
+    ),
+    "search.no_rank": Text(
+        "'%(card)s' (card %(position)s) is not a card: a hand holds cards like 7♠"
+    ),
+    "search.copies": Text("more copies than the packs hold"),
+    # R5: can this hand go down, and how (opening/solver.py).
+    "solver.too_many": Text(
+        "%(size)s cards is more than the %(limit)s a hand may hold for the opening check"
+    ),
+    "solver.found": Text(
+        "This hand can go down with %(contract)s: %(melds)s, keeping %(kept)s for the discard.",
+        {"kept": _cards("card", "kept")},
+    ),
+    "solver.found_whole": Text("The whole hand goes down as %(contract)s: %(melds)s."),
+    "solver.wild_deuces": Text("%(rules)s: %(deuces)s. %(reason)s"),
+    "solver.wild_deuce": Text("the %(card)s is wild here, standing for %(stands_for)s"),
+    "solver.size_whole": Text(
+        "%(contract)s needs at least %(least)s cards: this hand has %(cards)s.",
+        {"cards": _cards("card", "size")},
+    ),
+    "solver.house_naturals": Text(
+        "%(rules)s: %(needed)s, and these %(size)s cards cannot make %(contract)s with that "
+        "many natural cards."
+    ),
+    "solver.wild_at_most_natural": Text(
+        "%(rules)s: %(limit)s, and these %(size)s cards cannot make %(contract)s that way."
+    ),
+    "solver.whole": Text(
+        "There is no way to lay these %(size)s cards as %(contract)s using the whole hand."
+    ),
     # What a rule set's settings do at the table, beside each setting (ruleeffects.py).
     "note.players": Text("Seats %(players)s; a table of %(usual)s is usual"),
     "note.deal_cards": Text(

@@ -498,6 +498,7 @@ def test_verdict_shape():
         "left",
         "declared",
         "rule_line",
+        "code",
     }
 
 
