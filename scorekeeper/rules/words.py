@@ -340,6 +340,83 @@ TEXTS: dict[str, Text | Joining] = {
     "solver.whole": Text(
         "There is no way to lay these %(size)s cards as %(contract)s using the whole hand."
     ),
+    # R11: the problems that keep a rule set from being read or played, each under its place
+    # in the document (ruleset/reader.py, ruleset/schema.py), and a bad round, table or preset.
+    "reader.unknown_close": Text("is not a setting: did you mean %(close)s?"),
+    "reader.unknown_listed": Text("is not a setting: the settings here are %(keys)s"),
+    "reader.unknown": Text("is not a setting of a rule set"),
+    "reader.big_number": Text("a number of more than 12 digits"),
+    "reader.a_list": Text("a list"),
+    "reader.an_object": Text("an object"),
+    "reader.a_type": Text("a %(type)s"),
+    "reader.more": Text(
+        Plural(
+            "and %(num)s more problem not listed here",
+            "and %(num)s more problems not listed here",
+            "more",
+        )
+    ),
+    "reader.not_object": Text("must be an object with %(keys)s, not %(value)s"),
+    "reader.range": Text("%(first)s to %(last)s"),
+    "reader.missing_whole": Text("is missing: a whole number from %(range)s"),
+    "reader.not_whole": Text("must be a whole number from %(range)s, not %(value)s"),
+    "reader.out_of_range": Text("must be from %(range)s, not %(value)s"),
+    "reader.not_flag": Text("must be true or false, not %(value)s"),
+    "reader.missing_choice": Text("is missing: one of %(choices)s"),
+    "reader.not_choice": Text("must be one of %(choices)s, not %(value)s"),
+    "reader.at": Text("%(path)s: %(problem)s"),
+    "reader.refusal": Text(
+        "the rule set cannot be used (%(count)s): %(listed)s%(more)s",
+        {"count": Plural("%(num)s problem", "%(num)s problems", "count")},
+    ),
+    "schema.too_long": Text("a rule set is at most %(most)s characters of JSON"),
+    "schema.not_json": Text("is not JSON: %(error)s at line %(line)s column %(column)s"),
+    "schema.huge_number": Text("is not a rule set: it holds a number thousands of digits long"),
+    "schema.too_deep": Text("is not a rule set: its JSON is nested far too deep"),
+    "schema.version": Text("must be %(version)s, the only version there is, not %(value)s"),
+    "schema.name": Text('must be a name of 1 to %(most)s characters, like "Smith family"'),
+    "schema.name_long": Text("must be at most %(most)s characters, not %(size)s"),
+    "schema.name_control": Text("must not hold control characters"),
+    "schema.packs": Text('must be a list of {"up_to": players, "packs": packs}, not %(value)s'),
+    "schema.packs_steps": Text("has at most %(most)s steps, not %(size)s"),
+    "schema.packs_order": Text("each step must seat more players than the last"),
+    "schema.deals": Text("must be a list of 1 to %(most)s deals, not %(value)s"),
+    "schema.contract": Text(
+        'must be a list of 1 to %(most)s melds like {"kind": "set", "size": 3}, not %(value)s'
+    ),
+    "schema.contract_missing": Text(
+        'must be a list of 1 to %(most)s melds like {"kind": "set", "size": 3}, it is missing'
+    ),
+    "schema.players_order": Text(
+        "the most players (%(most)s) cannot be fewer than the fewest (%(fewest)s)"
+    ),
+    "schema.packs_short": Text(
+        "gives no number of packs for %(sizes)s players: the last step is up to %(covered)s"
+    ),
+    "schema.no_stock": Text(
+        "%(players)s players × %(cards)s cards + the upcard is %(needed)s, but a game of "
+        "%(players)s holds only %(pack)s cards: no stock is left%(nor)s"
+    ),
+    "schema.nor": Text(" (nor for %(others)s)"),
+    "schema.too_small": Text(
+        "%(held)s cards (%(dealt)s dealt + the draw) cannot hold %(contract)s%(discard)s "
+        "(%(needed)s cards), %(why)s"
+    ),
+    "schema.and_discard": Text(" and a discard"),
+    "schema.no_buying": Text("and buying is not allowed"),
+    "schema.even_with": Text(
+        "even with %(buys)s of 2 cards each",
+        {"buys": Plural("%(num)s buy", "%(num)s buys", "buys")},
+    ),
+    "values.round_type": Text("the round must be a whole number from 1 to %(last)s, not %(value)s"),
+    "values.no_round": Text("round %(number)s does not exist: %(rules)s have rounds 1 to %(last)s"),
+    "values.players_type": Text("the number of players must be a whole number, not %(value)s"),
+    "values.players_out": Text("%(players)s players: %(rules)s are for %(table)s"),
+    "values.exactly": Text("exactly %(players)s players"),
+    "values.from_to": Text("%(fewest)s to %(most)s players"),
+    "ruleset.unknown": Text("unknown rule set %(quoted)s: %(choose)s or send a rule set"),
+    "ruleset.not_a_preset": Text("%(quoted)s is not a preset: %(choose)s"),
+    "ruleset.choose": Text("choose one of %(presets)s"),
     # What a rule set's settings do at the table, beside each setting (ruleeffects.py).
     "note.players": Text("Seats %(players)s; a table of %(usual)s is usual"),
     "note.deal_cards": Text(

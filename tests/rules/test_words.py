@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.rules import citing, layoff_reasons, ruleeffects, words
+from scorekeeper.rules import citing, layoff_reasons, ruleeffects, ruleset, words
 from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.opening import laid, refusals, search, solver
 from scorekeeper.rules.opening.solver import solve_opening
-from scorekeeper.rules.ruleset import LIVERPOOL
+from scorekeeper.rules.ruleset import LIVERPOOL, reader, schema, values
 from scorekeeper.rules.table import check_layoff
 from scorekeeper.rules.verdict import Verdict
 from scorekeeper.rules.words import (
@@ -50,10 +50,6 @@ REMAINING = {
     "errors",
     "melds",
     "reading",
-    "ruleset",
-    "ruleset.reader",
-    "ruleset.schema",
-    "ruleset.values",
     "scoring",
     "seating",
     "sharing",
@@ -75,6 +71,7 @@ def test_every_code_has_words_and_every_text_a_code():
     # the codes' modules are loaded
     assert layoff_reasons.Why and refusals.Refusal and laid.Laid
     assert citing.Cited and ruleeffects.Note and search.Held and solver.Solved
+    assert reader.Read and schema.Fault and values.Asked and ruleset.Chosen
     ids = [code.id for code in _codes(Code)]
     assert len(ids) == len(set(ids))
     assert set(ids) == set(TEXTS)
@@ -162,6 +159,31 @@ def test_a_plural_text_reads_its_count():
     entry = TEXTS["layoff.run_gap"]
     assert isinstance(entry, Text) and isinstance(entry.text, Plural)
     assert entry.text.count == "laid"
+
+
+def test_rule_set_problems_are_coded_under_their_places():
+    """The reader keeps each problem as a code under its place; the refusal says them in words,
+    and a translation's functions would say them in its language."""
+    kept = reader.Reader()
+    data = kept.mapping("", {"players": {"min": 1}, "versoin": 1}, ("players", "version"))
+    players = kept.mapping("players", data["players"], ("min", "max"))
+    kept.whole("players.min", players["min"], range(2, 9))
+    assert {path: said.code for path, said in kept.problems.items()} == {
+        "versoin": reader.Read.UNKNOWN_CLOSE,
+        "players.min": reader.Read.OUT_OF_RANGE,
+    }
+    refused = reader.refusal(kept.listed(lambda path: len(path)))
+    assert refused.problems["players.min"] == "must be from 2 to 8, not 1"
+    assert str(refused) == (
+        "the rule set cannot be used (2 problems): versoin: is not a setting: did you mean "
+        "version?; players.min: must be from 2 to 8, not 1"
+    )
+
+
+def test_the_editor_notes_are_coded():
+    notes = ruleeffects.coded_notes(LIVERPOOL)
+    assert notes["cut_bonus"].code is ruleeffects.Note.CUT
+    assert ruleeffects.notes(LIVERPOOL)["cut_bonus"] == render(notes["cut_bonus"])
 
 
 def _module_name(path: Path) -> str:

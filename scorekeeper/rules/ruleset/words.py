@@ -17,6 +17,9 @@ from dataclasses import dataclass
 
 from .values import VALUE_KEYS, FreedJoker, JokerSwap, Settings
 
+# Where a preset's rules come from, by its key, where a source is named.
+SOURCES = {"shanghai": "the common ten-deal descriptions of Shanghai rum"}
+
 # A card left in hand, as a sentence names it.
 _CARD_NAMES = {"A": "an ace", "8": "an 8", "J": "a jack", "Q": "a queen", "K": "a king"}
 _CARD_NAMES["JK"] = "a joker"
