@@ -130,13 +130,8 @@ def fitting_choices(options: Sequence[Sequence[Reading]], wanted: Contract, exac
             yield choice
 
 
-def counts_text(counts: set[tuple[int, int]]) -> str:
-    """`2 sets` or `2 sets or 1 set + 1 run`."""
-    return words(_counts(counts))
-
-
 def _counts(counts: set[tuple[int, int]]) -> Message:
-    """`counts_text` as a coded message."""
+    """`2 sets` or `2 sets or 1 set + 1 run`."""
     return joined(Join.EITHER, [_kinds(sets, runs) for sets, runs in sorted(counts)])
 
 
@@ -235,13 +230,8 @@ def _legal(
     return Verdict(True, words(reason), rule, details, message=reason)
 
 
-def longer_melds_words(rules: RuleSet, wanted: Contract) -> str:
-    """`family rules allow opening melds above 3 and 4 cards.` (R11's citation of the sizes)."""
-    return words(longer_melds_message(rules, wanted))
-
-
 def longer_melds_message(rules: RuleSet, wanted: Contract) -> Message:
-    """`longer_melds_words` as a coded message."""
+    """`family rules allow opening melds above 3 and 4 cards.` (R11's citation of the sizes)."""
     code = Laid.ABOVE_LEAST if wanted.at_least_sizes else Laid.LONGER
     return message(code, rules=rules.rules_name)
 
