@@ -8,6 +8,21 @@ from __future__ import annotations
 from .ruleset import LIVERPOOL, Deal, RuleSet
 from .verdict import Verdict
 from .verdict import sentence as capital
+from .words import Code, Join, Message, joined, message, words
+
+
+class Cited(Code):
+    """R11's citing in words: a reason resting on a setting, and how a deal differs from
+    liverpool's."""
+
+    HOUSE = "citing.house"
+    HOUSE_NAMED = "citing.house_named"
+    NEW_DEAL = "citing.new_deal"
+    CONTRACT = "citing.contract"
+    LAID = "citing.laid"
+    ALL_AT_ONCE = "citing.all_at_once"
+    KEPT = "citing.kept"
+    NOT_ALL_AT_ONCE = "citing.not_all_at_once"
 
 
 def applied(rules: RuleSet) -> dict[str, str | None]:
@@ -16,14 +31,18 @@ def applied(rules: RuleSet) -> dict[str, str | None]:
     return {"key": rules.preset, "name": rules.name, "summary": rules.summary()}
 
 
-def house_reason(rules: RuleSet, said: str, reason: str) -> str:
+def house_reason(rules: RuleSet, said: str | Message, reason: str) -> str:
     """A reason that rests on a setting of the rule set (R11's citing): `shanghai rules: deal 5's
     contract is 1 set of 3 + 1 run of 7. …`; a reason already naming the rules takes the
     setting beside what it names."""
     named = f"{rules.rules_name}: "
     if reason.startswith(named):
-        return f"{named}{said}; {reason[len(named) :]}"
-    return f"{named}{said}. {capital(reason)}"
+        said = message(
+            Cited.HOUSE_NAMED, rules=rules.rules_name, said=said, reason=reason[len(named) :]
+        )
+    else:
+        said = message(Cited.HOUSE, rules=rules.rules_name, said=said, reason=capital(reason))
+    return words(said)
 
 
 # The points of R3, R5 and R6 that rest on a deal, with what of the deal each rests on: its
@@ -48,22 +67,24 @@ def deal_change(rules: RuleSet, number: int, aspects=(CONTRACT, WHOLE_HAND)) -> 
     """How deal `number` differs from liverpool's deal of that number in the `aspects` a verdict
     rests on (its contract with the sizes, its whole-hand flag), as a clause; None where it does
     not: `deal 7 is not laid all at once, so a card is kept to discard`."""
+    said = deal_message(rules, number, aspects)
+    return words(said) if said else None
+
+
+def deal_message(rules: RuleSet, number: int, aspects=(CONTRACT, WHOLE_HAND)) -> Message | None:
+    """`deal_change` as a coded message."""
     deal = rules.deal(number)
     if number not in LIVERPOOL.deal_numbers:
-        kept = "laid all at once, with no discard" if deal.whole_hand else "a card kept to discard"
-        return f"deal {number} is {deal.contract_text()}, {kept}"
+        laid = message(Cited.ALL_AT_ONCE if deal.whole_hand else Cited.KEPT)
+        return message(Cited.NEW_DEAL, number=number, contract=deal.contract_text(), laid=laid)
     default = LIVERPOOL.deal(number)
     said = []
     if CONTRACT in aspects and _melds(deal) != _melds(default):
-        said.append(f"deal {number}'s contract is {deal.contract_text()}")
+        said.append(message(Cited.CONTRACT, number=number, contract=deal.contract_text()))
     if WHOLE_HAND in aspects and deal.whole_hand != default.whole_hand:
-        laid = (
-            "laid all at once, with no discard"
-            if deal.whole_hand
-            else "not laid all at once, so a card is kept to discard"
-        )
-        said.append(f"deal {number} is {laid}")
-    return " and ".join(said) or None
+        laid = message(Cited.ALL_AT_ONCE if deal.whole_hand else Cited.NOT_ALL_AT_ONCE)
+        said.append(message(Cited.LAID, number=number, laid=laid))
+    return joined(Join.AND, said) if said else None
 
 
 def _whole_in_liverpool(number: int) -> bool:
@@ -80,7 +101,7 @@ def cite_deal(
     aspects = DEAL_POINTS.get(verdict.citation, ())
     if after_opening and verdict.legal and _whole_in_liverpool(number):
         aspects = (WHOLE_HAND,)
-    said = deal_change(rules, number, aspects) if aspects else None
+    said = deal_message(rules, number, aspects) if aspects else None
     if said is None:
         return verdict
     return verdict.on_setting("deals", house_reason(rules, said, verdict.reason))

@@ -12,15 +12,42 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .ruleset import Deal, RuleSet
-from .ruleset.words import pack_steps, plural
+from .ruleset.words import pack_steps
+from .words import Code, Join, Message, joined, message, render
+
+
+class Note(Code):
+    """Each note a setting may call for, and the parts of those notes."""
+
+    PLAYERS = "note.players"
+    DEAL_CARDS = "note.deal_cards"
+    DEAL_WHOLE_HAND = "note.deal_whole_hand"
+    CONTRACT = "note.contract"
+    CONTRACT_WHOLE_HAND = "note.contract_whole_hand"
+    PACKS = "note.packs"
+    PLAYERS_ONE = "note.players_one"
+    PLAYERS_RANGE = "note.players_range"
+    CUT = "note.cut"
+    CUT_DEAL = "note.cut_deal"
+    CUT_DEALS = "note.cut_deals"
+    CUT_TWO_DEALS = "note.cut_two_deals"
+    CUT_BONUS = "note.cut_bonus"
+    CUT_NO_BONUS = "note.cut_no_bonus"
+    STOCK = "note.stock"
+    NO_BUYING = "note.no_buying"
+    BUYS_A_GAME = "note.buys_a_game"
+    WILD = "note.wild"
+
 
 # The cards one buy brings into the hand, as R11's "every contract fits the hand" counts it:
 # the discard bought and its penalty card.
 BUY_CARDS = 2
 
 
-def _sizes(first: int, last: int) -> str:
-    return f"{first} players" if first == last else f"{first}–{last} players"
+def _sizes(first: int, last: int) -> Message:
+    if first == last:
+        return message(Note.PLAYERS_ONE, first=first)
+    return message(Note.PLAYERS_RANGE, first=first, last=last)
 
 
 def buys_needed(deal: Deal) -> int:
@@ -30,37 +57,38 @@ def buys_needed(deal: Deal) -> int:
     return max(0, -(-short // BUY_CARDS))
 
 
-def _deal_note(number: int, deal: Deal) -> str | None:
+def _deal_note(number: int, deal: Deal) -> Message | None:
     buys = buys_needed(deal)
     if not buys:
         return None
     needed = deal.contract_cards + (0 if deal.whole_hand else 1)
-    whole = ", the whole hand laid with no discard" if deal.whole_hand else ""
-    need = "a buy" if buys == 1 else f"{buys} buys"
-    return (
-        f"Deal {number} needs {needed} cards{whole}: {deal.cards} dealt + the draw is "
-        f"{deal.cards + 1}, so it needs {need}"
+    whole = message(Note.DEAL_WHOLE_HAND) if deal.whole_hand else ""
+    drawn = deal.cards + 1
+    return message(
+        Note.DEAL_CARDS,
+        number=number,
+        needed=needed,
+        whole=whole,
+        cards=deal.cards,
+        drawn=drawn,
+        buys=buys,
     )
 
 
-def _contract_note(deal: Deal) -> str:
-    laid = f"{deal.contract_text()}: {plural(deal.contract_cards, 'card')} laid"
-    if deal.whole_hand:
-        return f"{laid}, the whole hand at once and no discard"
-    return f"{laid}, and a card kept to discard"
+def _contract_note(deal: Deal) -> Message:
+    code = Note.CONTRACT_WHOLE_HAND if deal.whole_hand else Note.CONTRACT
+    return message(code, contract=deal.contract_text(), cards=deal.contract_cards)
 
 
-def _packs_note(rules: RuleSet) -> str:
+def _packs_note(rules: RuleSet) -> Message:
     """`3–4 players: 2 packs + 2 jokers = 106 cards; 5–8 players: 3 packs + …`."""
     parts = []
     for first, last, packs in pack_steps(rules):
         jokers = rules.joker_count(first)
         cards = rules.pack_size(first)
-        parts.append(
-            f"{_sizes(first, last)}: {plural(packs, 'pack')} + {plural(jokers, 'joker')}"
-            f" = {cards} cards"
-        )
-    return "; ".join(parts)
+        players = _sizes(first, last)
+        parts.append(message(Note.PACKS, players=players, packs=packs, jokers=jokers, cards=cards))
+    return joined(Join.SEMICOLON, parts)
 
 
 def _runs_of(numbers: list[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
@@ -72,69 +100,74 @@ def _runs_of(numbers: list[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
             start = index
 
 
-def _cut_note(rules: RuleSet) -> str:
+def _cut_deals(first: int, last: int) -> Note:
+    """The words for a stretch of deals with one exact cut: one deal, two, or more."""
+    if first == last:
+        return Note.CUT_DEAL
+    return Note.CUT_DEALS if last > first + 1 else Note.CUT_TWO_DEALS
+
+
+def _cut_note(rules: RuleSet) -> Message:
     """The exact cut of each deal for the usual table: `With 4 players the exact cut is 41 in
     deals 1–3, 49 in deals 4–7`."""
     players = rules.default_players
     cuts = [(number, rules.exact_cut(number, players)) for number in rules.deal_numbers]
-    said = ", ".join(
-        f"{packet} in deal {first}"
-        if first == last
-        else f"{packet} in deals {first}–{last}"
-        if last > first + 1
-        else f"{packet} in deals {first} and {last}"
+    said = [
+        message(_cut_deals(first, last), packet=packet, first=first, last=last)
         for first, last, packet in _runs_of(cuts)
-    )
-    bonus = (
-        f"it takes {-rules.cut_bonus} off the cutter's round"
-        if rules.cut_bonus
-        else "it earns no bonus"
-    )
-    return f"With {players} players the exact cut is {said}: {bonus}"
+    ]
+    if rules.cut_bonus:
+        bonus = message(Note.CUT_BONUS, bonus=-rules.cut_bonus)
+    else:
+        bonus = message(Note.CUT_NO_BONUS)
+    return message(Note.CUT, players=players, cuts=joined(Join.COMMA, said), bonus=bonus)
 
 
-def _stock_note(rules: RuleSet) -> str:
+def _stock_note(rules: RuleSet) -> Message:
     """The smallest stock left after a deal, at the table size where it is smallest."""
     players, number = min(
         ((players, number) for players in rules.table_sizes for number in rules.deal_numbers),
         key=lambda where: rules.stock_after_deal(where[1], where[0]),
     )
-    left = rules.stock_after_deal(number, players)
-    return (
-        f"The smallest stock: {left} cards, with {players} players in deal {number} "
-        f"({players} × {rules.cards_dealt(number)} dealt + the upcard "
-        f"from {rules.pack_size(players)})"
+    return message(
+        Note.STOCK,
+        left=rules.stock_after_deal(number, players),
+        players=players,
+        number=number,
+        dealt=rules.cards_dealt(number),
+        pack=rules.pack_size(players),
     )
 
 
-def _buying_note(rules: RuleSet) -> str | None:
+def _buying_note(rules: RuleSet) -> Message | None:
     buying = rules.buying
     if not buying.allowed:
-        return "Nobody buys a passed discard"
+        return message(Note.NO_BUYING)
     if buying.per_deal and buying.per_game and buying.per_deal > buying.per_game:
-        return (
-            f"A player buys at most {buying.per_game} a game, so never more than "
-            f"{buying.per_game} in one deal either"
-        )
+        return message(Note.BUYS_A_GAME, per_game=buying.per_game)
     return None
 
 
-def _wild_note(rules: RuleSet) -> str | None:
+def _wild_note(rules: RuleSet) -> Message | None:
     if not rules.wild_deuces:
         return None
     players = rules.default_players
     deuces = 4 * rules.pack_count(players)
     jokers = rules.joker_count(players)
-    return (
-        f"With {players} players: {deuces} twos + {plural(jokers, 'joker')} = "
-        f"{deuces + jokers} wild cards"
-    )
+    return message(Note.WILD, players=players, deuces=deuces, jokers=jokers, wild=deuces + jokers)
 
 
 def notes(rules: RuleSet) -> dict[str, str]:
-    """Every note the rule set's settings call for, keyed by the place of the setting."""
-    found: dict[str, str] = {
-        "players": f"Seats {rules.players_text()}; a table of {rules.default_players} is usual",
+    """Every note the rule set's settings call for, keyed by the place of the setting, in
+    English."""
+    return {place: render(said) for place, said in coded_notes(rules).items()}
+
+
+def coded_notes(rules: RuleSet) -> dict[str, Message]:
+    """Every note the rule set's settings call for, keyed by the place of the setting, as coded
+    messages."""
+    found: dict[str, Message] = {
+        "players": message(Note.PLAYERS, players=rules.players_text(), usual=rules.default_players),
         "packs": _packs_note(rules),
     }
     for index, deal in enumerate(rules.deals):

@@ -503,6 +503,215 @@ TEXTS: dict[str, Text | Joining] = {
     "score.out_holds": Text("the player who went out holds no cards (R10)"),
     "score.holds_one": Text("every player who did not go out still holds at least one card (R10)"),
     "score.nobody_out": Text("nobody went out, so every player still holds cards (R9)"),
+    # Openings and rule sets.
+    # R11's citing: the deal a verdict rests on, as the rule set changes it (citing.py).
+    "citing.house": Text("%(rules)s: %(said)s. %(reason)s"),
+    "citing.house_named": Text("%(rules)s: %(said)s; %(reason)s"),
+    "citing.new_deal": Text("deal %(number)s is %(contract)s, %(laid)s"),
+    "citing.contract": Text("deal %(number)s's contract is %(contract)s"),
+    "citing.laid": Text("deal %(number)s is %(laid)s"),
+    "citing.all_at_once": Text("laid all at once, with no discard"),
+    "citing.kept": Text("a card kept to discard"),
+    "citing.not_all_at_once": Text("not laid all at once, so a card is kept to discard"),
+    # R5: an opening laid, legal or not, and why (opening/laid.py).
+    "laid.left_not_whole": Text("the cards left in hand must be a whole number, not %(left)s"),
+    "laid.left_negative": Text("%(left)s cards left in hand: it cannot be negative"),
+    "laid.sets": Text(Plural("%(num)s set", "%(num)s sets", "count")),
+    "laid.runs": Text(Plural("%(num)s run", "%(num)s runs", "count")),
+    "laid.plus": Joining(" + ", "%(head)s + %(last)s"),
+    "laid.count": Text(
+        "Round %(round)s needs %(contract)s laid together; you laid %(laid)s, and %(why)s",
+        {"laid": Plural("%(num)s meld", "%(num)s melds", "laid")},
+    ),
+    "laid.piecemeal": Text("an opening is never piecemeal"),
+    "laid.extra": Text("no extra melds are allowed"),
+    "laid.meld": Text("%(meld)s: %(reason)s"),
+    "laid.kinds": Text("Round %(round)s needs %(contract)s; you laid %(laid)s"),
+    "laid.touch": Text(
+        "%(one)s and %(two)s touch in one suit, so they count as one run, not two%(every)s"
+    ),
+    "laid.every_reading": Text(", whichever way the jokers are read"),
+    "laid.unmatched": Text("The melds cannot be matched to %(contract)s, each meld at its size"),
+    "laid.set_exactly": Text(
+        "A set in the opening is exactly %(sizes)s cards (R5); %(meld)s has %(size)s"
+    ),
+    "laid.run_exactly": Text(
+        "A run in the opening is exactly %(sizes)s cards (R5); %(meld)s has %(size)s"
+    ),
+    "laid.set_at_least": Text(
+        "A set in the opening is at least %(least)s cards; %(meld)s has %(size)s"
+    ),
+    "laid.run_at_least": Text(
+        "A run in the opening is at least %(least)s cards; %(meld)s has %(size)s"
+    ),
+    "laid.left_in_whole_hand": Text(
+        "Round %(round)s lays the whole hand at once with no discard, but %(left)s would be left",
+        {"left": _cards("card", "left")},
+    ),
+    "laid.none_left": Text(
+        "After opening you must still hold a card for the discard that ends the turn; none "
+        "would be left"
+    ),
+    "laid.legal": Text("A legal opening for round %(round)s (%(contract)s): %(melds)s%(left)s"),
+    "laid.set": Text("set %(cards)s"),
+    "laid.run": Text("run %(cards)s"),
+    "laid.no_card_left": Text(", with no card left"),
+    "laid.kept": Text(", with %(left)s left for the discard", {"left": _cards("card", "left")}),
+    "laid.house": Text("%(house)s %(reason)s"),
+    "laid.above_least": Text("%(rules)s allow opening melds above 3 and 4 cards."),
+    "laid.longer": Text("%(rules)s allow opening melds longer than the contract's sizes."),
+    # R1: a hand the opening search cannot count (opening/search.py).
+    "search.not_a_card": Text("card %(position)s (%(card)s) is not a card"),
+    "search.no_suit": Text(
+        "'%(card)s' (card %(position)s) has no suit: a hand holds cards like 7♠"
+    ),
+    "search.no_rank": Text(
+        "'%(card)s' (card %(position)s) is not a card: a hand holds cards like 7♠"
+    ),
+    "search.copies": Text("more copies than the packs hold"),
+    # R5: can this hand go down, and how (opening/solver.py).
+    "solver.too_many": Text(
+        "%(size)s cards is more than the %(limit)s a hand may hold for the opening check"
+    ),
+    "solver.found": Text(
+        "This hand can go down with %(contract)s: %(melds)s, keeping %(kept)s for the discard.",
+        {"kept": _cards("card", "kept")},
+    ),
+    "solver.found_whole": Text("The whole hand goes down as %(contract)s: %(melds)s."),
+    "solver.wild_deuces": Text("%(rules)s: %(deuces)s. %(reason)s"),
+    "solver.wild_deuce": Text("the %(card)s is wild here, standing for %(stands_for)s"),
+    "solver.size_whole": Text(
+        "%(contract)s needs at least %(least)s cards: this hand has %(cards)s.",
+        {"cards": _cards("card", "size")},
+    ),
+    "solver.house_naturals": Text(
+        "%(rules)s: %(needed)s, and these %(size)s cards cannot make %(contract)s with that "
+        "many natural cards."
+    ),
+    "solver.wild_at_most_natural": Text(
+        "%(rules)s: %(limit)s, and these %(size)s cards cannot make %(contract)s that way."
+    ),
+    "solver.whole": Text(
+        "There is no way to lay these %(size)s cards as %(contract)s using the whole hand."
+    ),
+    # R11: the problems that keep a rule set from being read or played, each under its place
+    # in the document (ruleset/reader.py, ruleset/schema.py), and a bad round, table or preset.
+    "reader.unknown_close": Text("is not a setting: did you mean %(close)s?"),
+    "reader.unknown_listed": Text("is not a setting: the settings here are %(keys)s"),
+    "reader.unknown": Text("is not a setting of a rule set"),
+    "reader.big_number": Text("a number of more than 12 digits"),
+    "reader.a_list": Text("a list"),
+    "reader.an_object": Text("an object"),
+    "reader.a_type": Text("a %(type)s"),
+    "reader.more": Text(
+        Plural(
+            "and %(num)s more problem not listed here",
+            "and %(num)s more problems not listed here",
+            "more",
+        )
+    ),
+    "reader.not_object": Text("must be an object with %(keys)s, not %(value)s"),
+    "reader.range": Text("%(first)s to %(last)s"),
+    "reader.missing_whole": Text("is missing: a whole number from %(range)s"),
+    "reader.not_whole": Text("must be a whole number from %(range)s, not %(value)s"),
+    "reader.out_of_range": Text("must be from %(range)s, not %(value)s"),
+    "reader.not_flag": Text("must be true or false, not %(value)s"),
+    "reader.missing_choice": Text("is missing: one of %(choices)s"),
+    "reader.not_choice": Text("must be one of %(choices)s, not %(value)s"),
+    "reader.at": Text("%(path)s: %(problem)s"),
+    "reader.refusal": Text(
+        "the rule set cannot be used (%(count)s): %(listed)s%(more)s",
+        {"count": Plural("%(num)s problem", "%(num)s problems", "count")},
+    ),
+    "schema.too_long": Text("a rule set is at most %(most)s characters of JSON"),
+    "schema.not_json": Text("is not JSON: %(error)s at line %(line)s column %(column)s"),
+    "schema.huge_number": Text("is not a rule set: it holds a number thousands of digits long"),
+    "schema.too_deep": Text("is not a rule set: its JSON is nested far too deep"),
+    "schema.version": Text("must be %(version)s, the only version there is, not %(value)s"),
+    "schema.name": Text('must be a name of 1 to %(most)s characters, like "Smith family"'),
+    "schema.name_long": Text("must be at most %(most)s characters, not %(size)s"),
+    "schema.name_control": Text("must not hold control characters"),
+    "schema.packs": Text('must be a list of {"up_to": players, "packs": packs}, not %(value)s'),
+    "schema.packs_steps": Text("has at most %(most)s steps, not %(size)s"),
+    "schema.packs_order": Text("each step must seat more players than the last"),
+    "schema.deals": Text("must be a list of 1 to %(most)s deals, not %(value)s"),
+    "schema.contract": Text(
+        'must be a list of 1 to %(most)s melds like {"kind": "set", "size": 3}, not %(value)s'
+    ),
+    "schema.contract_missing": Text(
+        'must be a list of 1 to %(most)s melds like {"kind": "set", "size": 3}, it is missing'
+    ),
+    "schema.players_order": Text(
+        "the most players (%(most)s) cannot be fewer than the fewest (%(fewest)s)"
+    ),
+    "schema.packs_short": Text(
+        "gives no number of packs for %(sizes)s players: the last step is up to %(covered)s"
+    ),
+    "schema.no_stock": Text(
+        "%(players)s players × %(cards)s cards + the upcard is %(needed)s, but a game of "
+        "%(players)s holds only %(pack)s cards: no stock is left%(nor)s"
+    ),
+    "schema.nor": Text(" (nor for %(others)s)"),
+    "schema.too_small": Text(
+        "%(held)s cards (%(dealt)s dealt + the draw) cannot hold %(contract)s%(discard)s "
+        "(%(needed)s cards), %(why)s"
+    ),
+    "schema.and_discard": Text(" and a discard"),
+    "schema.no_buying": Text("and buying is not allowed"),
+    "schema.even_with": Text(
+        "even with %(buys)s of 2 cards each",
+        {"buys": Plural("%(num)s buy", "%(num)s buys", "buys")},
+    ),
+    "values.round_type": Text("the round must be a whole number from 1 to %(last)s, not %(value)s"),
+    "values.no_round": Text("round %(number)s does not exist: %(rules)s have rounds 1 to %(last)s"),
+    "values.players_type": Text("the number of players must be a whole number, not %(value)s"),
+    "values.players_out": Text("%(players)s players: %(rules)s are for %(table)s"),
+    "values.exactly": Text("exactly %(players)s players"),
+    "values.from_to": Text("%(fewest)s to %(most)s players"),
+    "ruleset.unknown": Text("unknown rule set %(quoted)s: %(choose)s or send a rule set"),
+    "ruleset.not_a_preset": Text("%(quoted)s is not a preset: %(choose)s"),
+    "ruleset.choose": Text("choose one of %(presets)s"),
+    # What a rule set's settings do at the table, beside each setting (ruleeffects.py).
+    "note.players": Text("Seats %(players)s; a table of %(usual)s is usual"),
+    "note.deal_cards": Text(
+        "Deal %(number)s needs %(needed)s cards%(whole)s: %(cards)s dealt + the draw is "
+        "%(drawn)s, so it needs %(buys)s",
+        {"buys": Plural("a buy", "%(num)s buys", "buys")},
+    ),
+    "note.deal_whole_hand": Text(", the whole hand laid with no discard"),
+    "note.contract": Text(
+        "%(contract)s: %(cards)s laid, and a card kept to discard",
+        {"cards": _cards("card", "cards")},
+    ),
+    "note.contract_whole_hand": Text(
+        "%(contract)s: %(cards)s laid, the whole hand at once and no discard",
+        {"cards": _cards("card", "cards")},
+    ),
+    "note.packs": Text(
+        "%(players)s: %(packs)s + %(jokers)s = %(cards)s cards",
+        {"packs": _cards("pack", "packs"), "jokers": _cards("joker", "jokers")},
+    ),
+    "note.players_one": Text("%(first)s players"),
+    "note.players_range": Text("%(first)s–%(last)s players"),
+    "note.cut": Text("With %(players)s players the exact cut is %(cuts)s: %(bonus)s"),
+    "note.cut_deal": Text("%(packet)s in deal %(first)s"),
+    "note.cut_deals": Text("%(packet)s in deals %(first)s–%(last)s"),
+    "note.cut_two_deals": Text("%(packet)s in deals %(first)s and %(last)s"),
+    "note.cut_bonus": Text("it takes %(bonus)s off the cutter's round"),
+    "note.cut_no_bonus": Text("it earns no bonus"),
+    "note.stock": Text(
+        "The smallest stock: %(left)s cards, with %(players)s players in deal %(number)s "
+        "(%(players)s × %(dealt)s dealt + the upcard from %(pack)s)"
+    ),
+    "note.no_buying": Text("Nobody buys a passed discard"),
+    "note.buys_a_game": Text(
+        "A player buys at most %(per_game)s a game, so never more than %(per_game)s in one "
+        "deal either"
+    ),
+    "note.wild": Text(
+        "With %(players)s players: %(deuces)s twos + %(jokers)s = %(wild)s wild cards",
+        {"jokers": _cards("joker", "jokers")},
+    ),
 }
 
 

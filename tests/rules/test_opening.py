@@ -55,6 +55,7 @@ def test_worked_contiguous_spade_runs_are_not_two_runs(rules):
         "jokers": [],
         "declared": [],
         "rule_line": "R5.2",
+        "code": "laid.touch",
     }
 
 

@@ -2,9 +2,10 @@
 
 Every code has its text and every text a code; `render` writes a message in English by default
 and in any language given gettext-style functions; a verdict carries its reason's code and values
-beside the English reason. The prose ratchet: outside words.py, an engine module converted to
-codes holds no sentence of its own (a string of two words, outside docstrings), and
-`REMAINING` names the modules still to convert — a list that may only shrink.
+beside the English reason. The prose ratchet: an engine module is either a words place
+(`WORDS_PLACES`: words.py for the coded messages, ruleset/words.py for the rulebook's text and
+the settings' sentences) or holds no sentence of its own (a string of two words, outside
+docstrings).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.rules import layoff_reasons, words
+from scorekeeper.rules import layoff_reasons, ruleeffects, words
 from scorekeeper.rules.buying import check_buy, penalty_text
 from scorekeeper.rules.cards import over_copies, parse_cards
 from scorekeeper.rules.contracts import Asked, contract
@@ -24,7 +25,7 @@ from scorekeeper.rules.errors import CardError, RulesError, SeatError
 from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.opening import refusals
 from scorekeeper.rules.opening.solver import solve_opening
-from scorekeeper.rules.ruleset import LIVERPOOL
+from scorekeeper.rules.ruleset import LIVERPOOL, reader
 from scorekeeper.rules.seating import check_seat
 from scorekeeper.rules.table import check_layoff, check_swap
 from scorekeeper.rules.verdict import Verdict
@@ -43,21 +44,8 @@ from scorekeeper.rules.words import (
 
 ENGINE = Path(words.__file__).parent
 
-# The engine modules that still write their own English, to be converted to codes. A module
-# leaves the list when its sentences move to words.py; nothing may join it.
-REMAINING = {
-    "citing",
-    "opening.laid",
-    "opening.search",
-    "opening.solver",
-    "rulebook",
-    "ruleeffects",
-    "ruleset",
-    "ruleset.reader",
-    "ruleset.schema",
-    "ruleset.values",
-    "ruleset.words",
-}
+# The engine's words places: the only modules whose strings are English by nature.
+WORDS_PLACES = {"words", "ruleset.words"}
 
 # Prose: two words with a space between them.
 PROSE = re.compile(r"[A-Za-z]+ [A-Za-z]+")
@@ -205,6 +193,31 @@ def test_a_plural_text_reads_its_count():
     assert entry.text.count == "laid"
 
 
+def test_rule_set_problems_are_coded_under_their_places():
+    """The reader keeps each problem as a code under its place; the refusal says them in words,
+    and a translation's functions would say them in its language."""
+    kept = reader.Reader()
+    data = kept.mapping("", {"players": {"min": 1}, "versoin": 1}, ("players", "version"))
+    players = kept.mapping("players", data["players"], ("min", "max"))
+    kept.whole("players.min", players["min"], range(2, 9))
+    assert {path: said.code for path, said in kept.problems.items()} == {
+        "versoin": reader.Read.UNKNOWN_CLOSE,
+        "players.min": reader.Read.OUT_OF_RANGE,
+    }
+    refused = reader.refusal(kept.listed(lambda path: len(path)))
+    assert refused.problems["players.min"] == "must be from 2 to 8, not 1"
+    assert str(refused) == (
+        "the rule set cannot be used (2 problems): versoin: is not a setting: did you mean "
+        "version?; players.min: must be from 2 to 8, not 1"
+    )
+
+
+def test_the_editor_notes_are_coded():
+    notes = ruleeffects.coded_notes(LIVERPOOL)
+    assert notes["cut_bonus"].code is ruleeffects.Note.CUT
+    assert ruleeffects.notes(LIVERPOOL)["cut_bonus"] == render(notes["cut_bonus"])
+
+
 def _module_name(path: Path) -> str:
     """`melds`, `opening.solver`, `ruleset` (a package by its own name)."""
     parts = path.relative_to(ENGINE).with_suffix("").parts
@@ -232,20 +245,19 @@ def _prose(path: Path) -> list[str]:
 
 
 MODULES = {
-    _module_name(path): path for path in ENGINE.rglob("*.py") if _module_name(path) != "words"
+    _module_name(path): path
+    for path in ENGINE.rglob("*.py")
+    if _module_name(path) not in WORDS_PLACES
 }
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
-def test_converted_modules_write_no_prose(name):
+def test_engine_modules_write_no_prose(name):
     prose = _prose(MODULES[name])
-    if name in REMAINING:
-        assert prose, f"{name} writes no prose now: take it off REMAINING"
-    else:
-        assert not prose, f"{name} writes its own words ({prose[:3]}): put them in words.py"
+    assert not prose, f"{name} writes its own words ({prose[:3]}): put them in a words place"
 
 
-def test_the_remaining_list_names_engine_modules():
-    assert set(MODULES) >= REMAINING
-    assert not {"refusals", "layoff_reasons", "verdict"} & REMAINING
-    assert _prose(ENGINE / "words.py")  # the words live here
+@pytest.mark.parametrize("name", sorted(WORDS_PLACES))
+def test_words_places_hold_the_words(name):
+    path = ENGINE / (name.replace(".", "/") + ".py")
+    assert _prose(path), f"{name} holds no words: take it off WORDS_PLACES"

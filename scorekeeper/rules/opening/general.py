@@ -102,43 +102,60 @@ class _Walk:
 
     def runs(self, index: int, wild: int, cards: int, previous):
         """Lay runs[index:] (then the sets) with `wild` wild cards and `cards` cards left."""
+        if index == len(self.rules.runs):
+            return self._finish(wild)
+        if self._least_wild(self.masks, index) > wild:
+            return None
+        for run, least, must in self._places(index, wild, cards, previous):
+            length = run[2] - run[1] + 1
+            found = self._run(index, run, least, wild, cards - length, must)
+            if found is not None:
+                return found
+        return None
+
+    def _finish(self, wild: int):
+        """The runs chosen, once each keeps its ends (see `_trimmed`), and the sets they leave."""
+        if not self._trimmed():
+            return None
+        sets = self.sets(wild)
+        return None if sets is None else (list(self.chosen), sets)
+
+    def _places(self, index: int, wild: int, cards: int, previous):
+        """Each place runs[index] may take: ((suit, lo, hi), the naturals a run of its length
+        holds at least, the positions it must hold a natural at), longest runs last. A run
+        after one of its size comes no earlier than it (`previous`); in a whole-hand deal of
+        runs alone the runs come in the order of the naturals they cover instead."""
         rules = self.rules
-        if index == len(rules.runs):
-            if not self._trimmed():
-                return None
-            sets = self.sets(wild)
-            return None if sets is None else (list(self.chosen), sets)
         need = rules.runs[index]
         later = sum(rules.runs[index + 1 :]) + sum(rules.sets) + self.discard
         longest = min(HIGH_ACE, cards - later)
         lengths = [need] if rules.exact else range(need, longest + 1)
-        same = index > 0 and rules.runs[index - 1] == need
-        masks = self.masks
-        if self._least_wild(masks, index) > wild:
-            return None
+        after = previous if index > 0 and rules.runs[index - 1] == need else None
         first = None
         if rules.whole and not rules.sets:
-            first, lengths = self._cover_first(masks, index, cards, lengths)
-            same = False  # the runs come in the order of the naturals they cover instead
+            first, lengths = self._cover_first(self.masks, index, cards, lengths)
+            after = None
         for length in (length for length in lengths if length <= longest):
             least = rules.least(RUN, length)
-            for suit, lo in self._windows(masks, length):
-                hi = lo + length - 1
-                # The naturals the window holds, at most (an ace held once counts at both ends).
-                present = (masks[suit] & INTERVAL_MASK[(lo, hi)]).bit_count()
-                if present < least or length - present > wild:
+            for suit, lo in self._windows(self.masks, length):
+                run = (suit, lo, lo + length - 1)
+                if not self._open(run, least, wild, after):
                     continue
-                if same and (suit, lo, hi) < previous or self._touches(suit, lo, hi):
-                    continue
-                must = ()
-                if first is not None:
-                    must = tuple(p for p in first[1] if lo <= p <= hi)
-                    if suit != first[0] or not must:
-                        continue
-                found = self._run(index, (suit, lo, hi), least, wild, cards - length, must)
-                if found is not None:
-                    return found
-        return None
+                must = _covering(first, run)
+                if must is not None:
+                    yield run, least, must
+
+    def _open(self, run: tuple[int, int, int], least: int, wild: int, after) -> bool:
+        """Whether a run may take these places: the naturals its window holds at most (an ace
+        held once counts at both ends) reach `least` and the wild cards fill the rest; it comes
+        no earlier than `after` (None: any order) and touches no run of its suit (R5)."""
+        suit, lo, hi = run
+        present = (self.masks[suit] & INTERVAL_MASK[(lo, hi)]).bit_count()
+        if present < least or hi - lo + 1 - present > wild:
+            return False
+        if after is not None and run < after:
+            return False
+        return not self._touches(suit, lo, hi)
 
     def _cover_first(self, masks: list[int], index: int, cards: int, lengths):
         """A whole-hand deal of runs: every natural left must go in a run still to lay. When
@@ -229,18 +246,9 @@ class _Walk:
     def _run(self, index, run, least, wild, cards, must=()):
         """Try one run with each choice of the naturals it leaves to other melds; with `must`,
         it holds a natural at one of those positions."""
-        if self.steps is not None:
-            self.steps -= 1
-            if self.steps < 0:
-                raise OutOfSteps
+        self._step()
         suit, lo, hi = run
-        count = self.count
-        present, taken = [], {}
-        for position in range(lo, hi + 1):
-            key = slot(suit, rank_at(position))
-            if count[key] - taken.get(key, 0) > 0:
-                taken[key] = taken.get(key, 0) + 1
-                present.append(position)
+        present = self._present(suit, lo, hi)
         length = hi - lo + 1
         forced = length - len(present)
         if forced > wild or len(present) < least:
@@ -252,26 +260,45 @@ class _Walk:
         lone = not self.rules.whole and len(self.rules.runs) == 1 and length > self.rules.runs[0]
         if lone and (lo not in present or hi not in present):
             return None
-        for yields in range(spare + 1):
-            for given in combinations(present, yields):
-                if lone and (lo in given or hi in given):
-                    continue
-                naturals = tuple(p for p in present if p not in given)
-                if must and not any(p in naturals for p in must):
-                    continue
-                cost = length - len(naturals)
-                if self.rules.deuces and 2 in naturals:
-                    cost += 1  # the 2 laid as itself is one of the wild cards held
-                if cost > wild:
-                    continue
-                self._take(suit, naturals, -1)
-                self.chosen.append((suit, lo, hi, naturals))
-                found = self.runs(index + 1, wild - cost, cards, run)
-                self.chosen.pop()
-                self._take(suit, naturals, 1)
-                if found is not None:
-                    return found
+        for naturals in _kept(present, spare, (lo, hi) if lone else (), must):
+            cost = length - len(naturals)
+            if self.rules.deuces and 2 in naturals:
+                cost += 1  # the 2 laid as itself is one of the wild cards held
+            if cost > wild:
+                continue
+            found = self._with(index, run, naturals, wild - cost, cards)
+            if found is not None:
+                return found
         return None
+
+    def _step(self) -> None:
+        """Count one run tried against the budget of steps, if any."""
+        if self.steps is not None:
+            self.steps -= 1
+            if self.steps < 0:
+                raise OutOfSteps
+
+    def _present(self, suit: int, lo: int, hi: int) -> list[int]:
+        """The positions of the run that a natural left in hand can take (an ace once)."""
+        count = self.count
+        present, taken = [], {}
+        for position in range(lo, hi + 1):
+            key = slot(suit, rank_at(position))
+            if count[key] - taken.get(key, 0) > 0:
+                taken[key] = taken.get(key, 0) + 1
+                present.append(position)
+        return present
+
+    def _with(self, index: int, run, naturals, wild: int, cards: int):
+        """The rest of the opening with this run laid on these naturals (taken, then given
+        back)."""
+        suit = run[0]
+        self._take(suit, naturals, -1)
+        self.chosen.append((*run, naturals))
+        found = self.runs(index + 1, wild, cards, run)
+        self.chosen.pop()
+        self._take(suit, naturals, 1)
+        return found
 
     def _take(self, suit: int, positions, sign: int) -> None:
         """Take the naturals at these positions (sign -1) or give them back (+1), keeping the
@@ -295,6 +322,29 @@ class _Walk:
                 return None
             return []
         return _sets(self.totals, wild, rules)
+
+
+def _covering(first, run: tuple[int, int, int]) -> tuple[int, ...] | None:
+    """The positions of `first` (suit, positions: the natural a run must cover, or None) that the
+    run holds: () with nothing to cover, None where the run covers none of them."""
+    if first is None:
+        return ()
+    suit, lo, hi = run
+    must = tuple(p for p in first[1] if lo <= p <= hi)
+    return must if suit == first[0] and must else None
+
+
+def _kept(present: list[int], spare: int, ends: tuple[int, ...], must: tuple[int, ...]):
+    """The naturals a run may keep: those present less each choice of up to `spare` given to
+    other melds, never giving away one of `ends`, and holding one of `must` where given."""
+    for yields in range(spare + 1):
+        for given in combinations(present, yields):
+            if any(end in given for end in ends):
+                continue
+            naturals = tuple(p for p in present if p not in given)
+            if must and not any(p in naturals for p in must):
+                continue
+            yield naturals
 
 
 def _naturals_left(totals: list[int], rules: Rules) -> list[int]:
@@ -418,58 +468,77 @@ def counts(cards) -> list[int]:
     return count
 
 
+class _Naturals:
+    """The hand's natural cards by slot, each taken once as the opening places it."""
+
+    def __init__(self, cards):
+        self.pools: dict[int, list[int]] = {}
+        for index, card in enumerate(cards):
+            if not card.joker:
+                self.pools.setdefault(slot(SUIT_INDEX[card.suit], card.rank), []).append(index)
+        self.used: set[int] = set()
+
+    def take(self, key: int) -> int:
+        """The hand index of the next natural of this slot."""
+        index = self.pools[key].pop(0)
+        self.used.add(index)
+        return index
+
+    def run(self, suit: int, lo: int, hi: int, naturals) -> list[tuple[int | None, str]]:
+        """A run's places: (hand index, or None for a wild card, and the card shown)."""
+        return [
+            (self.take(slot(suit, rank_at(p))) if p in naturals else None, face(suit, p))
+            for p in range(lo, hi + 1)
+        ]
+
+    def set(self, rank: int, naturals: int, wilds: int) -> list[tuple[int | None, str]]:
+        """A set's places: its naturals of any suit, then its wild cards shown as the rank."""
+        places = []
+        for _ in range(naturals):
+            key = next(k for k in sorted(self.pools) if k & 15 == rank and self.pools[k])
+            places.append((self.take(key), SLOT_TEXT[key]))
+        return places + [(None, rank_name(rank))] * wilds
+
+    def wild_pool(self, cards) -> list[int]:
+        """The wild cards in the order they fill places: the jokers, then the 2s left."""
+        jokers = [i for i, card in enumerate(cards) if card.joker]
+        return jokers + sorted(
+            i for pool in self.pools.values() for i in pool if cards[i].rank == 2
+        )
+
+
+def _lay(cards, places, wild_pool: list[int], used: set[int]):
+    """A meld of the hand's own cards, each wild place taking the next wild card; and each 2
+    played wild, marked as the card it stands for (`2♦=7♠`)."""
+    meld, marks = [], []
+    for index, shown in places:
+        if index is None:
+            index = wild_pool.pop(0)
+            used.add(index)
+            if not cards[index].joker:
+                marks.append(f"{cards[index].physical.face()}={shown}")
+        meld.append(str(cards[index].physical))
+    return meld, marks
+
+
 def realise(cards, found):
     """The opening as the hand's own cards: (melds, readings, kinds, wild deuces, left).
 
     Every natural is placed first; then the wild places take the jokers, then the 2s left."""
     runs, sets = found
-    pools: dict[int, list[int]] = {}
-    for index, card in enumerate(cards):
-        if not card.joker:
-            pools.setdefault(slot(SUIT_INDEX[card.suit], card.rank), []).append(index)
-    used: set[int] = set()
-
-    def natural(key):
-        index = pools[key].pop(0)
-        used.add(index)
-        return index
-
-    plans = []  # (kind, [(hand index or None, shown as)])
-    for suit, lo, hi, naturals in sorted(runs):
-        places = []
-        for position in range(lo, hi + 1):
-            key = slot(suit, rank_at(position))
-            shown = face(suit, position)
-            places.append((natural(key) if position in naturals else None, shown))
-        plans.append((RUN, places))
-    for rank, naturals, wilds in sorted(sets):
-        places = []
-        for _ in range(naturals):
-            key = next(k for k in sorted(pools) if k & 15 == rank and pools[k])
-            index = natural(key)
-            places.append((index, SLOT_TEXT[key]))
-        places += [(None, rank_name(rank))] * wilds
-        plans.append((SET, places))
-    wild_pool = [i for i, card in enumerate(cards) if card.joker]
-    wild_pool += sorted(i for pool in pools.values() for i in pool if cards[i].rank == 2)
+    hand = _Naturals(cards)
+    plans = [(RUN, hand.run(*run)) for run in sorted(runs)]
+    plans += [(SET, hand.set(*meld)) for meld in sorted(sets)]
+    wild_pool = hand.wild_pool(cards)
     melds, readings, kinds, marks_all = [], [], [], []
-    for kind in (SET, RUN):  # sets first, then runs low to high, as the fast search shows them
-        for plan_kind, places in plans:
-            if plan_kind != kind:
-                continue
-            meld, marks = [], []
-            for index, shown in places:
-                if index is None:
-                    index = wild_pool.pop(0)
-                    used.add(index)
-                    if not cards[index].joker:
-                        marks.append(f"{cards[index].physical.face()}={shown}")
-                meld.append(str(cards[index].physical))
-            melds.append(meld)
-            readings.append([shown for _, shown in places])
-            kinds.append(kind)
-            marks_all.append(marks)
-    left = [str(card.physical) for i, card in enumerate(cards) if i not in used]
+    # Sets first, then runs low to high, as the fast search shows them.
+    for kind, places in sorted(plans, key=lambda plan: plan[0] != SET):
+        meld, marks = _lay(cards, places, wild_pool, hand.used)
+        melds.append(meld)
+        readings.append([shown for _, shown in places])
+        kinds.append(kind)
+        marks_all.append(marks)
+    left = [str(card.physical) for i, card in enumerate(cards) if i not in hand.used]
     return melds, readings, kinds, marks_all, left
 
 

@@ -18,8 +18,41 @@ from ..errors import RulesError
 from ..melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
 from ..ruleset import RuleSet
 from ..verdict import Problem, Verdict
+from ..words import Code, Join, Message, joined, message, words
 
 EMPTY = {"melds": [], "kinds": [], "jokers": [], "declared": []}
+
+
+class Laid(Code):
+    """Each reason an opening laid is legal or not, and the parts of those reasons."""
+
+    LEFT_NOT_WHOLE = "laid.left_not_whole"
+    LEFT_NEGATIVE = "laid.left_negative"
+    SETS = "laid.sets"
+    RUNS = "laid.runs"
+    PLUS = "laid.plus"
+    COUNT = "laid.count"
+    PIECEMEAL = "laid.piecemeal"
+    EXTRA = "laid.extra"
+    MELD = "laid.meld"
+    KINDS = "laid.kinds"
+    TOUCH = "laid.touch"
+    EVERY_READING = "laid.every_reading"
+    UNMATCHED = "laid.unmatched"
+    SET_EXACTLY = "laid.set_exactly"
+    RUN_EXACTLY = "laid.run_exactly"
+    SET_AT_LEAST = "laid.set_at_least"
+    RUN_AT_LEAST = "laid.run_at_least"
+    LEFT_IN_WHOLE_HAND = "laid.left_in_whole_hand"
+    NONE_LEFT = "laid.none_left"
+    LEGAL = "laid.legal"
+    SET = "laid.set"
+    RUN = "laid.run"
+    NO_CARD_LEFT = "laid.no_card_left"
+    KEPT = "laid.kept"
+    HOUSE = "laid.house"
+    ABOVE_LEAST = "laid.above_least"
+    LONGER = "laid.longer"
 
 
 def runs_touch(lo1: int, hi1: int, lo2: int, hi2: int) -> bool:
@@ -46,9 +79,9 @@ def check_left(left: object) -> int | None:
     if left is None:
         return None
     if isinstance(left, bool) or not isinstance(left, int):
-        raise RulesError(f"the cards left in hand must be a whole number, not {left!r}")
+        raise RulesError(words(message(Laid.LEFT_NOT_WHOLE, left=repr(left))))
     if left < 0:
-        raise RulesError(f"{left} cards left in hand: it cannot be negative")
+        raise RulesError(words(message(Laid.LEFT_NEGATIVE, left=left)))
     return left
 
 
@@ -97,19 +130,20 @@ def fitting_choices(options: Sequence[Sequence[Reading]], wanted: Contract, exac
             yield choice
 
 
-def counts_text(counts: set[tuple[int, int]]) -> str:
+def _counts(counts: set[tuple[int, int]]) -> Message:
     """`2 sets` or `2 sets or 1 set + 1 run`."""
-    return " or ".join(_kinds_text(sets, runs) for sets, runs in sorted(counts))
+    return joined(Join.EITHER, [_kinds(sets, runs) for sets, runs in sorted(counts)])
 
 
-def _kinds_text(sets: int, runs: int) -> str:
-    parts = [f"{n} {word}" + ("s" if n > 1 else "") for n, word in ((sets, "set"), (runs, "run"))]
-    return " + ".join(part for part, n in zip(parts, (sets, runs), strict=True) if n)
+def _kinds(sets: int, runs: int) -> Message:
+    """`2 sets`, `1 set + 1 run`."""
+    parts = [(Laid.SETS, sets), (Laid.RUNS, runs)]
+    return joined(Laid.PLUS, [message(code, count=n) for code, n in parts if n])
 
 
-def _fail(reason: str, rule: str) -> Verdict:
+def _fail(said: Message, rule: str) -> Verdict:
     """An illegal opening: no melds chosen."""
-    return Verdict(False, reason, rule, dict(EMPTY))
+    return Verdict(False, words(said), rule, dict(EMPTY), message=said)
 
 
 def check_opening(
@@ -133,7 +167,8 @@ def _judge(
     players: int | None,
     left: int | None,
 ) -> Verdict:
-    """`check_opening`'s verdict on the rules of R1-R10 and the settings that decide it."""
+    """`check_opening`'s verdict on the rules of R1-R10 and the settings that decide it: the
+    melds counted (R5), each read (R4), one reading of each chosen (R3, R5), the cards left."""
     players = rules.check_players(players)
     melds = [tuple(meld) for meld in melds]
     rules.check_copies([c for meld in melds for c in meld], players)
@@ -150,17 +185,30 @@ def _judge(
     exact = exact_sizes(wanted, rules)
     options = [[r for r in found if fits_opening(r, wanted, rules)] for found in readings]
     tried = list(fitting_choices(options, wanted, exact))
-    # The fewest 2s played wild (R11): a verdict turns on wild deuces only when it must.
-    chosen = min(
-        (choice for choice in tried if touching_pair(choice) is None),
-        key=lambda choice: sum(len(reading.wilds) for reading in choice),
-        default=None,
-    )
+    chosen = _fewest_wild(tried)
     if chosen is None:
         return _fail(*_diagnose(melds, readings, options, tried, wanted, exact))
     problem = _left_problem(wanted, left)
     if problem:
         return _fail(problem, "R5.4" if wanted.whole_hand else "R5.3")
+    return _legal(wanted, chosen, rules, left)
+
+
+def _fewest_wild(tried: list[Sequence[Reading]]) -> Sequence[Reading] | None:
+    """The choice with no touching runs that plays the fewest 2s wild (R11): a verdict turns on
+    wild deuces only when it must. None where every choice has touching runs."""
+    return min(
+        (choice for choice in tried if touching_pair(choice) is None),
+        key=lambda choice: sum(len(reading.wilds) for reading in choice),
+        default=None,
+    )
+
+
+def _legal(
+    wanted: Contract, chosen: Sequence[Reading], rules: RuleSet, left: int | None
+) -> Verdict:
+    """A legal opening with the melds chosen, citing R11 where only the rules' settings (melds
+    above their sizes, wild deuces) make it legal."""
     details = {
         "melds": [reading.faces() for reading in chosen],
         "kinds": [reading.kind for reading in chosen],
@@ -170,29 +218,28 @@ def _judge(
     if rules.wild_deuces:
         details["wild_deuces"] = [reading.wild_deuces() for reading in chosen]
     reason = _legal_reason(wanted, chosen, left)
+    house, rule = None, "R5.4" if wanted.whole_hand else "R5.1"
+    deuces = next((reading for reading in chosen if reading.wilds), None)
     if not wanted.whole_hand and not sizes_fit(chosen, wanted, True):
         # Only the rules' "at least" sizes make this legal (R11).
-        words = longer_melds_words(rules, wanted)
-        return Verdict(True, f"{words} {reason}", "R11:exact_sizes", details)
-    deuces = next((reading for reading in chosen if reading.wilds), None)
-    if deuces is not None:
-        words = wild_deuce_words(rules, deuces)
-        return Verdict(True, f"{words} {reason}", "R11:wild_deuces", details)
-    return Verdict(True, reason, "R5.4" if wanted.whole_hand else "R5.1", details)
+        house, rule = longer_melds_message(rules, wanted), "R11:exact_sizes"
+    elif deuces is not None:
+        house, rule = wild_deuce_words(rules, deuces), "R11:wild_deuces"
+    if house is not None:
+        reason = message(Laid.HOUSE, house=house, reason=reason)
+    return Verdict(True, words(reason), rule, details, message=reason)
 
 
-def longer_melds_words(rules: RuleSet, wanted: Contract) -> str:
+def longer_melds_message(rules: RuleSet, wanted: Contract) -> Message:
     """`family rules allow opening melds above 3 and 4 cards.` (R11's citation of the sizes)."""
-    if wanted.at_least_sizes:
-        return f"{rules.rules_name} allow opening melds above 3 and 4 cards."
-    return f"{rules.rules_name} allow opening melds longer than the contract's sizes."
+    code = Laid.ABOVE_LEAST if wanted.at_least_sizes else Laid.LONGER
+    return message(code, rules=rules.rules_name)
 
 
-def _count_reason(wanted: Contract, laid: int) -> str:
+def _count_reason(wanted: Contract, laid: int) -> Message:
     """Too few melds (piecemeal) or too many (extra melds)."""
-    noun = "meld" if laid == 1 else "melds"
-    why = "an opening is never piecemeal" if laid < wanted.melds else "no extra melds are allowed"
-    return f"Round {wanted.round} needs {wanted.short()} laid together; you laid {laid} {noun}, and {why}"
+    why = message(Laid.PIECEMEAL if laid < wanted.melds else Laid.EXTRA)
+    return message(Laid.COUNT, round=wanted.round, contract=wanted.short(), laid=laid, why=why)
 
 
 def contract_kinds(wanted: Contract) -> tuple[str, ...]:
@@ -206,30 +253,28 @@ def _meld_problem(meld: tuple[Card, ...], rules: RuleSet, wanted: Contract) -> P
     text = format_cards(meld)
     if problem.reason.startswith(text) or text in problem.reason:
         return problem
-    return Problem(f"{text}: {problem.reason}", problem.rule, problem.line)
+    said = message(Laid.MELD, meld=text, reason=problem.reason)
+    return Problem(words(said), problem.rule, problem.line, said)
 
 
-def _diagnose(melds, readings, options, tried, wanted: Contract, exact: bool) -> tuple[str, str]:
-    """Why no choice works: the contract's kinds (R3), the opening sizes (R5) or touching runs (R5)."""
+def _diagnose(melds, readings, options, tried, wanted: Contract, exact: bool):
+    """Why no choice works: the contract's kinds (R3), the opening sizes (R5) or touching runs
+    (R5); the reason and its rule."""
     possible = kind_counts(readings)
     target = (wanted.sets, wanted.runs)
     if target not in possible:
-        return (
-            f"Round {wanted.round} needs {wanted.short()}; you laid {counts_text(possible)}",
-            "R3.1",
+        said = message(
+            Laid.KINDS, round=wanted.round, contract=wanted.short(), laid=_counts(possible)
         )
+        return said, "R3.1"
     if not tried:
         return _size_reason(melds, readings, options, wanted, exact), "R5.1"
     one, two = touching_pair(tried[0])
-    every = ", whichever way the jokers are read" if len(tried) > 1 else ""
-    return (
-        f"{one.span()} and {two.span()} touch in one suit, so they count as one run, "
-        f"not two{every}",
-        "R5.2",
-    )
+    every = message(Laid.EVERY_READING) if len(tried) > 1 else ""
+    return message(Laid.TOUCH, one=one.span(), two=two.span(), every=every), "R5.2"
 
 
-def _size_reason(melds, readings, options, wanted: Contract, exact: bool) -> str:
+def _size_reason(melds, readings, options, wanted: Contract, exact: bool) -> Message:
     """A meld that is a set or a run only at a size the contract does not ask, emptiest first;
     or, when each meld fits some size, the sizes the melds cannot be matched to together."""
     lost = [
@@ -239,36 +284,41 @@ def _size_reason(melds, readings, options, wanted: Contract, exact: bool) -> str
     sizes = {kind: wanted.sizes(kind) for kind in (SET, RUN)}
     lost = [item for item in lost if item[2]]
     if not lost:
-        return f"The melds cannot be matched to {wanted.short()}, each meld at its size"
+        return message(Laid.UNMATCHED, contract=wanted.short())
     _, meld, kinds = min(lost, key=lambda item: item[0])
     kind = SET if SET in kinds else RUN
-    words = " or ".join(str(size) for size in dict.fromkeys(sizes[kind]))
+    laid = {"meld": format_cards(meld), "size": len(meld)}
     if exact:
-        return f"A {kind} in the opening is exactly {words} cards (R5); {format_cards(meld)} has {len(meld)}"
-    return f"A {kind} in the opening is at least {sizes[kind][0]} cards; {format_cards(meld)} has {len(meld)}"
+        code = Laid.SET_EXACTLY if kind == SET else Laid.RUN_EXACTLY
+        return message(code, sizes=joined(Join.EITHER, dict.fromkeys(sizes[kind])), **laid)
+    code = Laid.SET_AT_LEAST if kind == SET else Laid.RUN_AT_LEAST
+    return message(code, least=sizes[kind][0], **laid)
 
 
-def _left_problem(wanted: Contract, left: int | None) -> str | None:
+def _left_problem(wanted: Contract, left: int | None) -> Message | None:
     """Rounds 1-6 keep a card for the discard; round 7 keeps none (R5)."""
     if left is None:
         return None
     if wanted.whole_hand and left:
-        card_word = "card" if left == 1 else "cards"
-        return (
-            f"Round {wanted.round} lays the whole hand at once with no discard, "
-            f"but {left} {card_word} would be left"
-        )
+        return message(Laid.LEFT_IN_WHOLE_HAND, round=wanted.round, left=left)
     if not wanted.whole_hand and left == 0:
-        return "After opening you must still hold a card for the discard that ends the turn; none would be left"
+        return message(Laid.NONE_LEFT)
     return None
 
 
-def _legal_reason(wanted: Contract, chosen: Sequence[Reading], left: int | None) -> str:
+def _legal_reason(wanted: Contract, chosen: Sequence[Reading], left: int | None) -> Message:
     """`A legal opening for round 2 (1 set + 1 run): set 7♣ 7♦ 7♥, run 3♠ 4♠ 5♠ 6♠`."""
-    melds = ", ".join(f"{reading.kind} {reading.describe()}" for reading in chosen)
-    text = f"A legal opening for round {wanted.round} ({wanted.short()}): {melds}"
-    if left is None:
-        return text
-    if wanted.whole_hand:
-        return text + ", with no card left"
-    return text + f", with {left} {'card' if left == 1 else 'cards'} left for the discard"
+    melds = [
+        message(Laid.SET if reading.kind == SET else Laid.RUN, cards=reading.describe())
+        for reading in chosen
+    ]
+    kept = ""
+    if left is not None:
+        kept = message(Laid.NO_CARD_LEFT) if wanted.whole_hand else message(Laid.KEPT, left=left)
+    return message(
+        Laid.LEGAL,
+        round=wanted.round,
+        contract=wanted.short(),
+        melds=joined(Join.COMMA, melds),
+        left=kept,
+    )

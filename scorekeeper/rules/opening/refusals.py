@@ -18,11 +18,6 @@ def contract_text(deal: Contract) -> str:
     return deal.short()
 
 
-def plural(count: int, word: str) -> str:
-    """`1 card`, `2 cards`."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 class Need(Code):
     """The natural cards a contract needs: in all, and for each kind of meld (R4)."""
 

@@ -50,10 +50,23 @@ from ..contracts import Contract
 from ..errors import CopyLimitError, RulesError
 from ..melds import HIGH_ACE, MIN_RUN, MIN_SET
 from ..ruleset import RuleSet
+from ..words import Code, message, words
 from .refusals import Refusal
 from .runs import CELLS, INTERVAL_MASK, SLOT_TEXT, SUBSETS, SUIT_INDEX, Run
 
 _RANKS = frozenset(range(1, 14))
+
+
+class Held(Code):
+    """Why a hand cannot be searched at all (R1): an item that is no card, a card with no suit
+    or rank, more copies than the packs hold."""
+
+    NOT_A_CARD = "search.not_a_card"
+    NO_SUIT = "search.no_suit"
+    NO_RANK = "search.no_rank"
+    COPIES = "search.copies"
+
+
 _UNSET = object()
 
 
@@ -88,7 +101,9 @@ class Search:
         suit_index = SUIT_INDEX
         for position, card in enumerate(cards, start=1):
             if card.__class__ is not Card and not isinstance(card, Card):
-                raise RulesError(f"card {position} ({card!r}) is not a card")
+                raise RulesError(
+                    words(message(Held.NOT_A_CARD, position=position, card=repr(card)))
+                )
             if card.joker:
                 jokers += 1
                 texts.append("JK")
@@ -96,8 +111,8 @@ class Search:
             suit = suit_index.get(card.suit)
             rank = card.rank
             if suit is None or rank not in _RANKS:
-                why = "has no suit" if card.suit is None else "is not a card"
-                raise RulesError(f"'{card}' (card {position}) {why}: a hand holds cards like 7♠")
+                why = Held.NO_SUIT if card.suit is None else Held.NO_RANK
+                raise RulesError(words(message(why, card=str(card), position=position)))
             key = suit << 4 | rank
             count[key] += 1
             if count[key] > packs:
@@ -107,7 +122,7 @@ class Search:
             texts.append(SLOT_TEXT[key])
         if too_many or jokers > joker_limit:
             check_copies(cards, packs, joker_limit)  # raises CopyLimitError with its message
-            raise CopyLimitError("more copies than the packs hold")  # pragma: no cover
+            raise CopyLimitError(words(message(Held.COPIES)))  # pragma: no cover
         for suit in range(4):  # Bit p (1..14) of mask[s]: suit s holds the card for position p.
             if mask[suit] & 2:
                 mask[suit] |= 1 << HIGH_ACE

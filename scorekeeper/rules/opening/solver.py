@@ -29,11 +29,30 @@ from ..errors import SizeError
 from ..melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
 from ..ruleset import RuleSet
 from ..verdict import Problem, Verdict
+from ..words import Code, Join, Message, joined, message, words
 from .arrangement import realise
 from .general import OutOfSteps, solve_general
-from .refusals import contract_text, plural
+from .laid import Laid
+from .refusals import Refusal, contract_text
 from .search import Search
 from .whole_hand import early_refusal, solve_whole
+
+
+class Solved(Code):
+    """What the solver says beside the search's refusals: a hand too large to search, the
+    opening found, and why no opening exists under a contract or setting only general.py
+    searches."""
+
+    TOO_MANY = "solver.too_many"
+    FOUND = "solver.found"
+    FOUND_WHOLE = "solver.found_whole"
+    WILD_DEUCES = "solver.wild_deuces"
+    WILD_DEUCE = "solver.wild_deuce"
+    SIZE_WHOLE = "solver.size_whole"
+    HOUSE_NATURALS = "solver.house_naturals"
+    WILD_AT_MOST_NATURAL = "solver.wild_at_most_natural"
+    WHOLE = "solver.whole"
+
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
 HAND_LIMIT = 30
@@ -51,9 +70,7 @@ def _hand_cards(hand) -> list[Card]:
         if str in {type(item) for item in cards}:
             cards = list(parse_cards(cards))
     if len(cards) > HAND_LIMIT:
-        raise SizeError(
-            f"{len(cards)} cards is more than the {HAND_LIMIT} a hand may hold for the opening check"
-        )
+        raise SizeError(words(message(Solved.TOO_MANY, size=len(cards), limit=HAND_LIMIT)))
     return cards
 
 
@@ -95,12 +112,7 @@ def _opening(search: Search, deal: Contract, rules: RuleSet):
     found, refusal = _search(relaxed)
     if found is None:
         return None, refusal.problem(relaxed, deal)
-    kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
-    return None, Problem(
-        f"{rules.rules_name}: {naturals_needed_text(rules, kinds)}, and these "
-        f"{search.size} cards cannot make {contract_text(deal)} with that many natural cards.",
-        "R11:naturals",
-    )
+    return None, _house_naturals(rules, deal, search.size)
 
 
 def solve_opening(
@@ -138,10 +150,34 @@ def _solve(hand: Sequence[Card] | str, deal: Contract, rules: RuleSet, players: 
     reason = _found_reason(deal, melds, left)
     rule = WHOLE_HAND if deal.whole_hand else LAID
     if _only_by_bigger_melds(search, rules, melds, kinds):
-        reason = f"{rules.rules_name} allow opening melds above 3 and 4 cards. {reason}"
+        above = message(Laid.ABOVE_LEAST, rules=rules.rules_name)
+        reason = message(Laid.HOUSE, house=above, reason=reason)
         rule = "R11:exact_sizes"
     details = {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
-    return Verdict(True, reason, rule, {**details, "declared": declared(melds, readings)})
+    return _found(reason, rule, {**details, "declared": declared(melds, readings)})
+
+
+def _found(said: Message, rule: str, details) -> Verdict:
+    """A legal opening: the hand goes down as found."""
+    return Verdict(True, words(said), rule, details, message=said)
+
+
+def _problem(said: Message, rule: str) -> Problem:
+    """Why no opening exists, as the solver says it."""
+    return Problem(words(said), rule, message=said)
+
+
+def _house_naturals(rules: RuleSet, deal: Contract, size: int) -> Problem:
+    """Only the rules' natural-card minimums refuse the hand (R11)."""
+    kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
+    said = message(
+        Solved.HOUSE_NATURALS,
+        rules=rules.rules_name,
+        needed=naturals_needed_text(rules, kinds),
+        size=size,
+        contract=contract_text(deal),
+    )
+    return _problem(said, "R11:naturals")
 
 
 def declared(melds: list[list[str]], readings: list[list[str]]) -> list[list[str]]:
@@ -161,14 +197,13 @@ def needs_general(deal: Contract, rules: RuleSet) -> bool:
     return deal.runs > 2
 
 
-def _found_reason(deal: Contract, melds, left) -> str:
-    shown = " + ".join(" ".join(meld) for meld in melds)
+def _found_reason(deal: Contract, melds, left) -> Message:
+    """`This hand can go down with 2 sets: 7♠ 7♥ 7♦ + 9♣ 9♦ 9♥, keeping 2 cards for the
+    discard.`"""
+    shown = joined(Laid.PLUS, [" ".join(meld) for meld in melds])
     if deal.whole_hand:
-        return f"The whole hand goes down as {contract_text(deal)}: {shown}."
-    return (
-        f"This hand can go down with {contract_text(deal)}: {shown}, "
-        f"keeping {plural(len(left), 'card')} for the discard."
-    )
+        return message(Solved.FOUND_WHOLE, contract=contract_text(deal), melds=shown)
+    return message(Solved.FOUND, contract=contract_text(deal), melds=shown, kept=len(left))
 
 
 def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
@@ -185,52 +220,40 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
     reason = _found_reason(deal, melds, left)
     if rules.wild_deuces:
         details["wild_deuces"] = deuces
-        marks = [mark for meld in deuces for mark in meld]
+        marks = [mark.split("=") for meld in deuces for mark in meld]
         if marks:
             # The fewest wild 2s are tried first: with every 2 natural, no opening exists.
-            words = ", ".join(
-                f"the {mark.split('=')[0]} is wild here, standing for {mark.split('=')[1]}"
-                for mark in marks
+            wild = [message(Solved.WILD_DEUCE, card=card, stands_for=face) for card, face in marks]
+            said = message(
+                Solved.WILD_DEUCES,
+                rules=rules.rules_name,
+                deuces=joined(Join.COMMA, wild),
+                reason=reason,
             )
-            reason = f"{rules.rules_name}: {words}. {reason}"
-            return Verdict(True, reason, "R11:wild_deuces", details)
-    return Verdict(True, reason, WHOLE_HAND if deal.whole_hand else LAID, details)
+            return _found(said, "R11:wild_deuces", details)
+    return _found(reason, WHOLE_HAND if deal.whole_hand else LAID, details)
 
 
 def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> Problem:
     """Why no opening exists: too few cards (R5), or only a setting of the rules (R11), or none."""
     discard = 0 if deal.whole_hand else 1
     least = deal.least_cards + discard
+    hand = {"contract": contract_text(deal), "size": len(cards)}
     if len(cards) < least:
-        kept = ", one of them kept to discard" if discard else ""
-        return Problem(
-            f"{contract_text(deal)} needs at least {least} cards{kept}: this hand has "
-            f"{plural(len(cards), 'card')}.",
-            "R5.3" if discard else WHOLE_HAND,
-        )
-    made = f"these {len(cards)} cards cannot make {contract_text(deal)}"
+        if discard:
+            return _problem(message(Refusal.SIZE, least=least, **hand), "R5.3")
+        return _problem(message(Solved.SIZE_WHOLE, least=least, **hand), WHOLE_HAND)
     if rules.naturals.wild_at_most_natural and _opens(cards, deal, rules, capped=False):
-        said = f"{rules.rules_name}: {WILD_AT_MOST_NATURAL}, and {made} that way."
-        return Problem(said, "R11:naturals")
+        said = message(
+            Solved.WILD_AT_MOST_NATURAL, rules=rules.rules_name, limit=WILD_AT_MOST_NATURAL, **hand
+        )
+        return _problem(said, "R11:naturals")
     house = rules.house("naturals.set") or rules.house("naturals.run")
     if house and _opens(cards, deal, rules, minimums=(1, 1)):
-        kinds = [kind for kind, count in ((SET, deal.sets), (RUN, deal.runs)) if count]
-        return Problem(
-            f"{rules.rules_name}: {naturals_needed_text(rules, kinds)}, and {made} with that "
-            "many natural cards.",
-            "R11:naturals",
-        )
+        return _house_naturals(rules, deal, len(cards))
     if deal.whole_hand:
-        return Problem(
-            f"There is no way to lay these {len(cards)} cards as {contract_text(deal)} "
-            "using the whole hand.",
-            WHOLE_HAND,
-        )
-    return Problem(
-        f"There is no way to make {contract_text(deal)} from these {len(cards)} cards at once, "
-        "each card in one meld, and still keep a card to discard.",
-        LAID,
-    )
+        return _problem(message(Solved.WHOLE, **hand), WHOLE_HAND)
+    return _problem(message(Refusal.JOINT, **hand), LAID)
 
 
 # The runs a search for a refusal's citation may try: past them the reason is the plain one,

@@ -22,6 +22,8 @@ from dataclasses import replace
 from functools import cached_property
 
 from ..errors import RuleSetError
+from ..words import Code, Join, joined, message
+from ..words import words as said_in_words
 from . import schema, words
 from .values import (
     BUY_LIMITS,
@@ -242,7 +244,7 @@ FAMILY = replace(
 SHANGHAI = replace(
     LIVERPOOL,
     name="Shanghai",
-    source="the common ten-deal descriptions of Shanghai rum",
+    source=words.SOURCES["shanghai"],
     min_players=3,
     max_players=8,
     packs=(PackStep(4, 2), PackStep(6, 3), PackStep(8, 4)),
@@ -291,8 +293,16 @@ def preset(name: str) -> RuleSet:
     if key in PRESETS:
         return PRESETS[key]
     quoted = repr(name) if not isinstance(name, str) or len(name) <= 30 else repr(name[:29] + "…")
-    choose = f"choose one of {', '.join(PRESETS)}"
+    choose = message(Chosen.CHOOSE, presets=joined(Join.COMMA, PRESETS))
     raise RuleSetError(
-        f"unknown rule set {quoted}: {choose} or send a rule set",
-        {"rules": f"{quoted} is not a preset: {choose}"},
+        said_in_words(message(Chosen.UNKNOWN, quoted=quoted, choose=choose)),
+        {"rules": said_in_words(message(Chosen.NOT_A_PRESET, quoted=quoted, choose=choose))},
     )
+
+
+class Chosen(Code):
+    """A preset asked for by a name no preset has."""
+
+    UNKNOWN = "ruleset.unknown"
+    NOT_A_PRESET = "ruleset.not_a_preset"
+    CHOOSE = "ruleset.choose"

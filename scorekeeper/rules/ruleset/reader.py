@@ -11,6 +11,31 @@ from difflib import get_close_matches
 from typing import Any
 
 from ..errors import RuleSetError
+from ..words import Code, Join, Message, joined, message, words
+
+
+class Read(Code):
+    """Each problem the reader itself finds with a value, and the words it quotes values in."""
+
+    UNKNOWN_CLOSE = "reader.unknown_close"
+    UNKNOWN_LISTED = "reader.unknown_listed"
+    UNKNOWN = "reader.unknown"
+    BIG_NUMBER = "reader.big_number"
+    A_LIST = "reader.a_list"
+    AN_OBJECT = "reader.an_object"
+    A_TYPE = "reader.a_type"
+    MORE = "reader.more"
+    NOT_OBJECT = "reader.not_object"
+    RANGE = "reader.range"
+    MISSING_WHOLE = "reader.missing_whole"
+    NOT_WHOLE = "reader.not_whole"
+    OUT_OF_RANGE = "reader.out_of_range"
+    NOT_FLAG = "reader.not_flag"
+    MISSING_CHOICE = "reader.missing_choice"
+    NOT_CHOICE = "reader.not_choice"
+    AT = "reader.at"
+    REFUSAL = "reader.refusal"
+
 
 # The most problems one refusal lists; a document of junk gets a count for the rest.
 MOST_PROBLEMS = 40
@@ -31,57 +56,59 @@ class Broken(dict):
         return SKIP
 
 
-def words(allowed: range) -> str:
-    return f"{allowed.start} to {allowed.stop - 1}"
+def span(allowed: range) -> Message:
+    """`1 to 12`: a range's first and last values."""
+    return message(Read.RANGE, first=allowed.start, last=allowed.stop - 1)
 
 
-def unknown(key: object, keys: tuple[str, ...]) -> str:
+def unknown(key: object, keys: tuple[str, ...]) -> Message:
     """An unknown key's problem, with the setting it was probably meant to be."""
     close = get_close_matches(key, keys, n=1) if isinstance(key, str) and len(key) < 40 else []
     if close:
-        return f"is not a setting: did you mean {close[0]}?"
+        return message(Read.UNKNOWN_CLOSE, close=close[0])
     if len(keys) <= 6:
-        return f"is not a setting: the settings here are {', '.join(keys)}"
-    return "is not a setting of a rule set"
+        return message(Read.UNKNOWN_LISTED, keys=joined(Join.COMMA, keys))
+    return message(Read.UNKNOWN)
 
 
 def cut(text: str) -> str:
     return text if len(text) <= MOST_QUOTED else text[: MOST_QUOTED - 1] + "…"
 
 
-def shown(value: object) -> str:
+def shown(value: object) -> str | Message:
     """A value quoted back in JSON's words, short whatever it holds (never a nested repr)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int) and abs(value) > 10**12:
-        return "a number of more than 12 digits"  # whose repr could be refused outright
+        return message(Read.BIG_NUMBER)  # whose repr could be refused outright
     if isinstance(value, int | float):
         return cut(repr(value))
     if isinstance(value, str):
         return cut(json.dumps(value, ensure_ascii=False))
     if isinstance(value, list | tuple):
-        return "a list"
+        return message(Read.A_LIST)
     if isinstance(value, Mapping):
-        return "an object"
-    return "a " + type(value).__name__
+        return message(Read.AN_OBJECT)
+    return message(Read.A_TYPE, type=type(value).__name__)
 
 
 class Reader:
     """Reads one document, keeping every problem under its place."""
 
     def __init__(self) -> None:
-        self.problems: dict[str, str] = {}
+        self.problems: dict[str, Message] = {}
         self.unlisted = 0
 
-    def problem(self, path: str, message: str) -> None:
+    def problem(self, path: str, said: Message) -> None:
+        """Keep a problem under its place: the first one there, up to MOST_PROBLEMS."""
         if path in self.problems:
             return
         if len(self.problems) >= MOST_PROBLEMS:
             self.unlisted += 1
             return
-        self.problems[path] = message
+        self.problems[path] = said
 
     def clean(self, *places: str) -> bool:
         """Whether nothing at these places (or inside them) had a problem: a condition on a
@@ -92,20 +119,20 @@ class Reader:
             for place in places
         )
 
-    def listed(self, order: Callable[[str], int]) -> dict[str, str]:
+    def listed(self, order: Callable[[str], int]) -> dict[str, Message]:
         """The problems in the document's order (`order` ranks a place), with a count of any
         past the limit."""
         listed = dict(sorted(self.problems.items(), key=lambda item: order(item[0])))
         if self.unlisted:
-            more = "problem" if self.unlisted == 1 else "problems"
-            listed["rules"] = f"and {self.unlisted} more {more} not listed here"
+            listed["rules"] = message(Read.MORE, more=self.unlisted)
         return listed
 
     def mapping(self, path: str, value: object, keys: tuple[str, ...]) -> Mapping[str, Any]:
         """The value as a JSON object with only known keys; {} (after a problem) otherwise."""
         if not isinstance(value, Mapping):
             where = path or "rules"
-            self.problem(where, f"must be an object with {', '.join(keys)}, not {shown(value)}")
+            said = message(Read.NOT_OBJECT, keys=joined(Join.COMMA, keys), value=shown(value))
+            self.problem(where, said)
             return Broken()
         for key in value:
             if key not in keys:
@@ -118,13 +145,13 @@ class Reader:
         if value is SKIP:
             return allowed.start
         if value is MISSING:
-            self.problem(path, f"is missing: a whole number from {words(allowed)}")
+            self.problem(path, message(Read.MISSING_WHOLE, range=span(allowed)))
             return allowed.start
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problem(path, f"must be a whole number from {words(allowed)}, not {shown(value)}")
+            self.problem(path, message(Read.NOT_WHOLE, range=span(allowed), value=shown(value)))
             return allowed.start
         if value not in allowed:
-            self.problem(path, f"must be from {words(allowed)}, not {shown(value)}")
+            self.problem(path, message(Read.OUT_OF_RANGE, range=span(allowed), value=shown(value)))
             return allowed.start
         return value
 
@@ -132,20 +159,21 @@ class Reader:
         if value is SKIP:
             return False
         if not isinstance(value, bool):
-            self.problem(path, f"must be true or false, not {shown(value)}")
+            self.problem(path, message(Read.NOT_FLAG, value=shown(value)))
             return False
         return value
 
     def choice(self, path: str, value: object, kind: type) -> Any:
         """One of the enum's values; None (after a problem) otherwise."""
         choices = [member.value for member in kind]
+        listed = joined(Join.COMMA, choices)
         if value is SKIP:
             return None
         if value is MISSING:
-            self.problem(path, f"is missing: one of {', '.join(choices)}")
+            self.problem(path, message(Read.MISSING_CHOICE, choices=listed))
             return None
         if not isinstance(value, str) or value not in choices:
-            self.problem(path, f"must be one of {', '.join(choices)}, not {shown(value)}")
+            self.problem(path, message(Read.NOT_CHOICE, choices=listed, value=shown(value)))
             return None
         return kind(value)
 
@@ -154,10 +182,12 @@ class Reader:
         return None if value is None else self.whole(path, value, allowed)
 
 
-def refusal(problems: dict[str, str]) -> RuleSetError:
-    count = len(problems)
-    first = list(problems.items())[:SAID]
-    listed = "; ".join(f"{path}: {message}" for path, message in first)
-    more = "; …" if count > SAID else ""
-    noun = "problem" if count == 1 else "problems"
-    return RuleSetError(f"the rule set cannot be used ({count} {noun}): {listed}{more}", problems)
+def refusal(problems: Mapping[str, Message]) -> RuleSetError:
+    """The one error naming every problem, each under its place: the problems are said in
+    words here, and the message repeats the first SAID of them."""
+    first = [message(Read.AT, path=path, problem=said) for path, said in problems.items()]
+    more = "; …" if len(first) > SAID else ""
+    said = message(
+        Read.REFUSAL, count=len(first), listed=joined(Join.SEMICOLON, first[:SAID]), more=more
+    )
+    return RuleSetError(words(said), {path: words(problem) for path, problem in problems.items()})

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from ..words import Code, Join, joined, message
 from .reader import MISSING, SKIP, Reader, refusal, shown
 from .values import (
     BUY_LIMITS,
@@ -56,6 +57,35 @@ MOST_TEXT = 20_000
 # The rule set a document is read into: the one class that holds the settings and their names.
 Rules = TypeVar("Rules", bound=Settings)
 
+
+class Fault(Code):
+    """Each problem with a rule set's document as a whole, or with its settings together (R11's
+    "A rule set is playable when…")."""
+
+    TOO_LONG = "schema.too_long"
+    NOT_JSON = "schema.not_json"
+    HUGE_NUMBER = "schema.huge_number"
+    TOO_DEEP = "schema.too_deep"
+    VERSION = "schema.version"
+    NAME = "schema.name"
+    NAME_LONG = "schema.name_long"
+    NAME_CONTROL = "schema.name_control"
+    PACKS = "schema.packs"
+    PACKS_STEPS = "schema.packs_steps"
+    PACKS_ORDER = "schema.packs_order"
+    DEALS = "schema.deals"
+    CONTRACT = "schema.contract"
+    CONTRACT_MISSING = "schema.contract_missing"
+    PLAYERS_ORDER = "schema.players_order"
+    PACKS_SHORT = "schema.packs_short"
+    NO_STOCK = "schema.no_stock"
+    NOR = "schema.nor"
+    TOO_SMALL = "schema.too_small"
+    AND_DISCARD = "schema.and_discard"
+    NO_BUYING = "schema.no_buying"
+    EVEN_WITH = "schema.even_with"
+
+
 _TOP = (
     "version",
     "name",
@@ -96,17 +126,17 @@ def _decoded(document: object, reader: Reader) -> object:
     if not isinstance(document, str):
         return document
     if len(document) > MOST_TEXT:
-        reader.problem("rules", f"a rule set is at most {MOST_TEXT} characters of JSON")
+        reader.problem("rules", message(Fault.TOO_LONG, most=MOST_TEXT))
         return {}
     try:
         return json.loads(document)
     except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        reader.problem("rules", f"is not JSON: {error.msg.lower()} at {where}")
+        where = {"line": error.lineno, "column": error.colno}
+        reader.problem("rules", message(Fault.NOT_JSON, error=error.msg.lower(), **where))
     except ValueError:
-        reader.problem("rules", "is not a rule set: it holds a number thousands of digits long")
+        reader.problem("rules", message(Fault.HUGE_NUMBER))
     except RecursionError:
-        reader.problem("rules", "is not a rule set: its JSON is nested far too deep")
+        reader.problem("rules", message(Fault.TOO_DEEP))
     return {}
 
 
@@ -133,9 +163,7 @@ def read(document: object, default: Settings, make: Callable[..., Rules]) -> Rul
 def _fields(reader: Reader, given: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
     version = given["version"]
     if type(version) is not int or version != VERSION:
-        reader.problem(
-            "version", f"must be {VERSION}, the only version there is, not {shown(version)}"
-        )
+        reader.problem("version", message(Fault.VERSION, version=VERSION, value=shown(version)))
     players = reader.mapping("players", given["players"], ("min", "max"))
     values = reader.mapping("values", given["values"], VALUE_KEYS)
     flags = {key: reader.flag(key, given[key]) for key in _FLAGS}
@@ -168,21 +196,19 @@ def _fields(reader: Reader, given: Mapping[str, Any], default: Mapping[str, Any]
 
 def _name(reader: Reader, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        reader.problem("name", f'must be a name of 1 to {NAME_MAX} characters, like "Smith family"')
+        reader.problem("name", message(Fault.NAME, most=NAME_MAX))
         return UNNAMED
     name = " ".join(value.split())
     if len(name) > NAME_MAX:
-        reader.problem("name", f"must be at most {NAME_MAX} characters, not {len(name)}")
+        reader.problem("name", message(Fault.NAME_LONG, most=NAME_MAX, size=len(name)))
     if not name.isprintable():
-        reader.problem("name", "must not hold control characters")
+        reader.problem("name", message(Fault.NAME_CONTROL))
     return name
 
 
 def _packs(reader: Reader, value: object) -> tuple[PackStep, ...]:
     if not isinstance(value, LISTS) or not value:
-        reader.problem(
-            "packs", f'must be a list of {{"up_to": players, "packs": packs}}, not {shown(value)}'
-        )
+        reader.problem("packs", message(Fault.PACKS, value=shown(value)))
         return (PackStep(MOST_PLAYERS, 2),)
     steps = []
     for index, item in enumerate(value[:MOST_PLAYERS]):
@@ -195,12 +221,10 @@ def _packs(reader: Reader, value: object) -> tuple[PackStep, ...]:
             )
         )
     if len(value) > MOST_PLAYERS:
-        reader.problem("packs", f"has at most {MOST_PLAYERS} steps, not {len(value)}")
+        reader.problem("packs", message(Fault.PACKS_STEPS, most=MOST_PLAYERS, size=len(value)))
     for index, (before, after) in enumerate(zip(steps, steps[1:], strict=False), start=1):
         if after.up_to <= before.up_to:
-            reader.problem(
-                f"packs[{index}].up_to", "each step must seat more players than the last"
-            )
+            reader.problem(f"packs[{index}].up_to", message(Fault.PACKS_ORDER))
     return tuple(steps)
 
 
@@ -216,8 +240,8 @@ def _jokers(reader: Reader, value: object, default: Mapping[str, Any]) -> Jokers
 
 def _deals(reader: Reader, value: object) -> tuple[Deal, ...]:
     if not isinstance(value, LISTS) or not 1 <= len(value) <= MOST_DEALS:
-        count = f"not {len(value)}" if isinstance(value, LISTS) else f"not {shown(value)}"
-        reader.problem("deals", f"must be a list of 1 to {MOST_DEALS} deals, {count}")
+        count = len(value) if isinstance(value, LISTS) else shown(value)
+        reader.problem("deals", message(Fault.DEALS, most=MOST_DEALS, value=count))
         value = value[:MOST_DEALS] if isinstance(value, LISTS) else []
     return tuple(_deal(reader, f"deals[{index}]", item) for index, item in enumerate(value))
 
@@ -229,17 +253,12 @@ def _deal(reader: Reader, path: str, value: object) -> Deal:
     if contract is SKIP:
         contract = []
     elif not isinstance(contract, LISTS) or not 1 <= len(contract) <= MOST_MELDS:
-        count = (
-            f"not {len(contract)}"
-            if isinstance(contract, LISTS)
-            else "it is missing"
-            if contract is MISSING
-            else f"not {shown(contract)}"
-        )
-        reader.problem(
-            f"{path}.contract",
-            f'must be a list of 1 to {MOST_MELDS} melds like {{"kind": "set", "size": 3}}, {count}',
-        )
+        if contract is MISSING:
+            said = message(Fault.CONTRACT_MISSING, most=MOST_MELDS)
+        else:
+            count = len(contract) if isinstance(contract, LISTS) else shown(contract)
+            said = message(Fault.CONTRACT, most=MOST_MELDS, value=count)
+        reader.problem(f"{path}.contract", said)
         contract = contract[:MOST_MELDS] if isinstance(contract, LISTS) else []
     needs = tuple(
         _need(reader, f"{path}.contract[{index}]", item) for index, item in enumerate(contract)
@@ -306,11 +325,8 @@ def _seated(rules: Settings, reader: Reader) -> bool:
     if not reader.clean("players"):
         return False
     if rules.min_players > rules.max_players:
-        reader.problem(
-            "players.max",
-            f"the most players ({rules.max_players}) cannot be fewer than the fewest "
-            f"({rules.min_players})",
-        )
+        said = message(Fault.PLAYERS_ORDER, most=rules.max_players, fewest=rules.min_players)
+        reader.problem("players.max", said)
         return False
     if not reader.clean("packs"):
         return False
@@ -321,10 +337,7 @@ def _seated(rules: Settings, reader: Reader) -> bool:
             if covered + 1 == rules.max_players
             else f"{max(covered + 1, rules.min_players)}–{rules.max_players}"
         )
-        reader.problem(
-            "packs",
-            f"gives no number of packs for {sizes} players: the last step is up to {covered}",
-        )
+        reader.problem("packs", message(Fault.PACKS_SHORT, sizes=sizes, covered=covered))
         return False
     return True
 
@@ -340,12 +353,16 @@ def _dealt(rules: Settings, reader: Reader, path: str, deal: Deal) -> bool:
         return True
     players, others = short[0], short[1:]
     needed = players * deal.cards + 1
-    nor = f" (nor for {', '.join(map(str, others))})" if others else ""
-    reader.problem(
-        f"{path}.cards",
-        f"{players} players × {deal.cards} cards + the upcard is {needed}, but a game of "
-        f"{players} holds only {rules.pack_size(players)} cards: no stock is left{nor}",
+    nor = message(Fault.NOR, others=joined(Join.COMMA, others)) if others else ""
+    said = message(
+        Fault.NO_STOCK,
+        players=players,
+        cards=deal.cards,
+        needed=needed,
+        pack=rules.pack_size(players),
+        nor=nor,
     )
+    reader.problem(f"{path}.cards", said)
     return False
 
 
@@ -358,14 +375,14 @@ def _fits(rules: Settings, reader: Reader, path: str, deal: Deal) -> None:
     held = deal.cards + 1
     if buys is None or needed <= held + 2 * buys:
         return
-    and_discard = " and a discard" if discard else ""
-    reason = (
-        "and buying is not allowed"
-        if buys == 0
-        else f"even with {buys} buy{'s' if buys != 1 else ''} of 2 cards each"
+    reason = message(Fault.NO_BUYING) if buys == 0 else message(Fault.EVEN_WITH, buys=buys)
+    said = message(
+        Fault.TOO_SMALL,
+        held=held,
+        dealt=deal.cards,
+        contract=deal.contract_text(),
+        discard=message(Fault.AND_DISCARD) if discard else "",
+        needed=needed,
+        why=reason,
     )
-    reader.problem(
-        f"{path}.cards",
-        f"{held} cards ({deal.cards} dealt + the draw) cannot hold "
-        f"{deal.contract_text()}{and_discard} ({needed} cards), {reason}",
-    )
+    reader.problem(f"{path}.cards", said)

@@ -17,6 +17,7 @@ from typing import Any, Self
 
 from ..cards import JOKER, RANKS, SUITS, Card, check_copies, rank_name
 from ..errors import RoundError, SeatError
+from ..words import Code, message, words
 
 # The document's schema version: a stored or exported rule set says which shape it has.
 VERSION = 1
@@ -38,6 +39,17 @@ VALUE_KEYS = (*(rank_name(rank) for rank in RANKS), "JK")
 USUAL_PLAYERS = 4
 # The parts of a place in the document: `deals[7].contract` is deals, [7], contract.
 _PLACE = re.compile(r"\[\d+\]|[^.\[\]]+")
+
+
+class Asked(Code):
+    """A deal or a table a rule set does not have, and how it names its table sizes."""
+
+    ROUND_TYPE = "values.round_type"
+    NO_ROUND = "values.no_round"
+    PLAYERS_TYPE = "values.players_type"
+    PLAYERS_OUT = "values.players_out"
+    EXACTLY = "values.exactly"
+    FROM_TO = "values.from_to"
 
 
 class MeldKind(StrEnum):
@@ -310,11 +322,10 @@ class Settings:
         """The deal (round) number, or `RoundError` naming the bad value and the deals there are."""
         last = self.last_deal
         if isinstance(number, bool) or not isinstance(number, int):
-            raise RoundError(f"the round must be a whole number from 1 to {last}, not {number!r}")
+            raise RoundError(words(message(Asked.ROUND_TYPE, last=last, value=repr(number))))
         if not 1 <= number <= last:
-            raise RoundError(
-                f"round {number} does not exist: {self.rules_name} have rounds 1 to {last}"
-            )
+            said = message(Asked.NO_ROUND, number=number, rules=self.rules_name, last=last)
+            raise RoundError(words(said))
         return number
 
     def deal(self, number: int) -> Deal:
@@ -339,16 +350,19 @@ class Settings:
         if players is None:
             return self.default_players
         if isinstance(players, bool) or not isinstance(players, int):
-            raise SeatError(f"the number of players must be a whole number, not {players!r}")
+            raise SeatError(words(message(Asked.PLAYERS_TYPE, value=repr(players))))
         if players not in self.table_sizes:
-            raise SeatError(f"{players} players: {self.rules_name} are for {self.players_text()}")
+            said = message(
+                Asked.PLAYERS_OUT, players=players, rules=self.rules_name, table=self.players_text()
+            )
+            raise SeatError(words(said))
         return players
 
     def players_text(self) -> str:
         """`exactly 4 players`, `3 to 8 players`."""
         if self.min_players == self.max_players:
-            return f"exactly {self.min_players} players"
-        return f"{self.min_players} to {self.max_players} players"
+            return words(message(Asked.EXACTLY, players=self.min_players))
+        return words(message(Asked.FROM_TO, fewest=self.min_players, most=self.max_players))
 
     def pack_count(self, players: int | None = None) -> int:
         """How many 52-card packs are shuffled together for a table of this size."""
