@@ -31,6 +31,7 @@ from . import ledger, service
 from .errors import NoSuchRuleSet, ScorebookError
 from .models import Game, Player, Round, RoundScore
 from .names import clean_names, name_key, seat_keys
+from .roundvalues import RoundEntry
 from .sheetimports import (
     Sheet,
     SheetAlreadyStored,
@@ -295,7 +296,7 @@ class _GameReader:
             return None
         cut = any(value < 0 for value in values)
         out = zeros[0] if zeros else None
-        entry = service.RoundEntry(out=out, cut_exact=cut, points=dict(enumerate(penalties)))
+        entry = RoundEntry.typed(out, points=dict(enumerate(penalties)), cut_exact=cut)
         try:
             scored = service.score_entry(game, number, entry)
         except ScorebookError as error:
