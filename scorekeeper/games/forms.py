@@ -206,10 +206,10 @@ class HandFields:
 
     def hand(self) -> Hand:
         """The hand as typed: by its points when it is counted in points (`counts_points`),
-        else by its cards."""
+        else by its cards (the spaces around them dropped)."""
         if self.counts_points():
             return Hand("points", points=self.points_typed())
-        return Hand("cards", cards=self.cards.data or "")
+        return Hand("cards", cards=(self.cards.data or "").strip())
 
 
 class HandForm(HandFields, Form):

@@ -55,12 +55,9 @@ class PhoneHandForm(HandFields, WriteOnceForm):
     }
 
     def sent(self) -> Hand:
-        """The hand as the phones' service takes it: as typed (`HandFields.hand`, its cards
-        trimmed), or that the player went out."""
-        if self.went_out.data:
-            return Hand("out")
-        hand = self.hand()
-        return hand if hand.kind == "points" else Hand("cards", cards=str(hand.cards).strip())
+        """The hand as the phones' service takes it: as typed (`HandFields.hand`), or that the
+        player went out."""
+        return Hand("out") if self.went_out.data else self.hand()
 
     def for_round(self) -> int | None:
         return whole_number(self.round_number.data)

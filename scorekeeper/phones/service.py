@@ -410,7 +410,8 @@ def seat_for_token(opening: RoundOpening, token: str | None) -> PhoneHand:
 
 def send_hand(row: PhoneHand, sent: Hand, number: int | None = None) -> PhoneHand:
     """Keep the hand a phone sent for its seat, checked alone with the game's rules
-    (`check_hand`, refused with its `HandRefused`); the same hand sent again changes nothing. `number`: the round the phone thinks it is on."""
+    (`check_hand`, refused with its `HandRefused`); the same hand sent again changes nothing.
+    `number`: the round the phone thinks it is on."""
     opening = row.opening
     if number is not None and number != opening.number:
         raise RoundClosed(
@@ -421,12 +422,8 @@ def send_hand(row: PhoneHand, sent: Hand, number: int | None = None) -> PhoneHan
     game = opening.game
     hand = check_hand(sent, ledger.rules_of(game), len(game.players), alone=True)
     if (row.kind, row.cards, row.points) != (hand.kind, hand.text, hand.points):
-        row.kind, row.cards, row.points, row.penalty = (
-            hand.kind,
-            hand.text,
-            hand.points,
-            hand.penalty,
-        )
+        row.kind, row.cards, row.points = hand.kind, hand.text, hand.points
+        row.penalty = hand.penalty
         row.sends += 1
         row.sent_at = utcnow()
         db.session.flush()
