@@ -17,6 +17,7 @@ from ..rulesets import choice as rulechoice
 from ..rulesets import service as rulesets
 from . import answers, errors, gamelist, keys, ledger, names, service, tablefixes
 from .models import Game
+from .roundvalues import RoundEntry
 
 bp = blueprint("api", __name__)
 
@@ -183,7 +184,7 @@ def _undo_version() -> int | None:
     return int(text)
 
 
-def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
+def _round_entry(game: Game, data: dict[str, Any]) -> RoundEntry:
     """Read `{"cut_exact"?, "out", "leftovers": {name: text or [cards]}, "points"?: {name: n}}`
     into seats; a body with fields that cannot be read is refused naming every one of them, and
     what can be judged of its hands before the player out is known (`service.check_hands`)."""
@@ -236,9 +237,7 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
         elif seat is not None:
             points[seat] = value
     bought = read("buys", lambda: _buys(game, data))
-    entry = service.RoundEntry(
-        out=out, leftovers=by_seat, cut_exact=cut_exact, points=points, buys=bought
-    )
+    entry = RoundEntry.typed(out, by_seat, points, cut_exact=cut_exact, buys=bought)
     if places:
         said = list(places.values())
         try:
@@ -251,7 +250,7 @@ def _round_entry(game: Game, data: dict[str, Any]) -> service.RoundEntry:
 
 
 @contextmanager
-def _named_by_place(game: Game, entry: service.RoundEntry) -> Iterator[None]:
+def _named_by_place(game: Game, entry: RoundEntry) -> Iterator[None]:
     """The score book's refusal of the round's hands, each problem also named by its place."""
     try:
         yield
@@ -266,9 +265,7 @@ def _named_by_place(game: Game, entry: service.RoundEntry) -> Iterator[None]:
         raise errors.RoundRefused(error.message, places) from None
 
 
-def _add_places(
-    places: dict[str, str], game: Game, entry: service.RoundEntry, problems: dict
-) -> None:
+def _add_places(places: dict[str, str], game: Game, entry: RoundEntry, problems: dict) -> None:
     """Name each of the score book's problems by the place the request gave the hand in; one
     that several hands share, at each of them, naming them all."""
     for where, text in problems.items():
@@ -278,7 +275,7 @@ def _add_places(
             if seat is None or not 0 <= seat < len(game.names):
                 place = "round"
             else:
-                kind = "points" if seat in entry.points else "leftovers"
+                kind = "points" if seat in entry.counted else "leftovers"
                 place = f"{kind}.{game.names[seat]}"
             places[place] = f"{places[place]}; {said}" if place in places else said
 

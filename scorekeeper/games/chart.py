@@ -129,6 +129,24 @@ def _short(name: str) -> str:
 number = signed
 
 
+@dataclass(frozen=True)
+class _Plot:
+    """The plotting area: where an x position and a value are drawn."""
+
+    count: int  # x positions
+    low: int
+    high: int
+    width: float = WIDTH - LEFT - RIGHT
+    height: float = HEIGHT - TOP - BOTTOM
+
+    def x_at(self, index: int) -> float:
+        # A lone position stands in the middle: one point is not the start of a line.
+        return LEFT + self.width * (index / (self.count - 1) if self.count > 1 else 0.5)
+
+    def y_at(self, value: int) -> float:
+        return TOP + self.height * (self.high - value) / (self.high - self.low)
+
+
 def line_chart(
     lines: Sequence[Line],
     x_labels: Sequence[str],
@@ -144,79 +162,87 @@ def line_chart(
     from the second position on.
     """
     first = 1 if from_zero else 0
-    count = len(x_labels)
     values = [value for line in lines for value in line.values] or [0]
     ticks = _ticks(min(0, *values), max(10, *values))
-    low, high = ticks[0], ticks[-1]
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x_at(index: int) -> float:
-        # A lone position stands in the middle: one point is not the start of a line.
-        return LEFT + plot_w * (index / (count - 1) if count > 1 else 0.5)
-
-    def y_at(value: int) -> float:
-        return TOP + plot_h * (high - value) / (high - low)
-
+    plot = _Plot(len(x_labels), ticks[0], ticks[-1])
     parts = [
         f'<svg class="{escape(css_class)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(label)}" '
         'preserveAspectRatio="xMidYMid meet" font-size="13">',
-        '<g class="grid" aria-hidden="true">',
+        _grid(plot, ticks, x_labels, x_title),
     ]
+    ends = [plot.y_at(line.values[-1]) if line.values else plot.y_at(0) for line in lines]
+    label_ys = _spread(ends, TOP + 4, TOP + plot.height)
+    # The labels follow the last value drawn, so nothing runs on over positions not reached yet.
+    reached = max((len(line.values) for line in lines), default=0) - 1 + first
+    label_at = plot.x_at(max(reached, 0)) + LABEL_INDENT
+    for index, line in enumerate(lines):
+        drawn = (0, *line.values) if from_zero else line.values
+        points = [(plot.x_at(step), plot.y_at(value)) for step, value in enumerate(drawn)]
+        parts.append(_series(index, line, points, first, (label_at, label_ys[index])))
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def _grid(plot: _Plot, ticks: list[int], x_labels: Sequence[str], x_title: str) -> str:
+    """The value lines with their numbers, the x positions' labels and the x axis' title."""
+    parts = ['<g class="grid" aria-hidden="true">']
     for tick in ticks:
-        y = y_at(tick)
+        y = plot.y_at(tick)
         stroke = ' stroke="#767676"' if tick == 0 else ' stroke="#dddddd"'
         parts.append(
-            f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y:.1f}" y2="{y:.1f}"{stroke}/>'
+            f'<line x1="{LEFT}" x2="{LEFT + plot.width}" y1="{y:.1f}" y2="{y:.1f}"{stroke}/>'
             f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444">'
             f"{number(tick)}</text>"
         )
     for index, text in enumerate(x_labels):
         parts.append(
-            f'<text x="{x_at(index):.1f}" y="{TOP + plot_h + 18}" text-anchor="middle" '
-            f'fill="#444">{escape(text)}</text>'
+            f'<text x="{plot.x_at(index):.1f}" y="{TOP + plot.height + 18}" '
+            f'text-anchor="middle" fill="#444">{escape(text)}</text>'
         )
     parts.append(
-        f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
+        f'<text x="{LEFT + plot.width / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle" '
         f'fill="#444">{escape(x_title)}</text></g>'
     )
-    ends = [y_at(line.values[-1]) if line.values else y_at(0) for line in lines]
-    label_ys = _spread(ends, TOP + 4, TOP + plot_h)
-    # The labels follow the last value drawn, so nothing runs on over positions not reached yet.
-    reached = max((len(line.values) for line in lines), default=0) - 1 + first
-    label_x = x_at(max(reached, 0)) + LABEL_INDENT
-    for index, line in enumerate(lines):
-        colour = COLOURS[index % len(COLOURS)]
-        drawn = (0, *line.values) if from_zero else line.values
-        points = [(x_at(step), y_at(value)) for step, value in enumerate(drawn)]
-        totals = ",".join(str(value) for value in line.values)
-        classes = "series lead" if line.lead else "series"
+    return "".join(parts)
+
+
+def _series(
+    index: int,
+    line: Line,
+    points: list[tuple[float, float]],
+    first: int,
+    label: tuple[float, float],
+) -> str:
+    """One player's line: its path, a marker at each value from `first`, its direct label at
+    `label` (x, y), joined to its last point."""
+    colour = COLOURS[index % len(COLOURS)]
+    totals = ",".join(str(value) for value in line.values)
+    classes = "series lead" if line.lead else "series"
+    parts = [f'<g class="{classes}" data-player="{escape(line.name)}" data-totals="{totals}">']
+    if len(points) > 1:
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         parts.append(
-            f'<g class="{classes}" data-player="{escape(line.name)}" data-totals="{totals}">'
+            f'<polyline points="{path}" fill="none" stroke="{colour}" '
+            f'stroke-width="{5 if line.lead else 2.5}" stroke-linejoin="round"/>'
         )
-        if len(points) > 1:
-            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-            parts.append(
-                f'<polyline points="{path}" fill="none" stroke="{colour}" '
-                f'stroke-width="{5 if line.lead else 2.5}" stroke-linejoin="round"/>'
-            )
-        parts.extend(_marker(index, x, y, colour) for x, y in points[first:])
-        if line.values:
-            end_x, end_y = points[-1]
-            text = f"{_short(line.name)} {number(line.values[-1])}"
-            weight = ""
-            if line.lead:
-                text = f"★ {text}"
-                weight = ' font-weight="bold"'
-            parts.append(
-                f'<line x1="{end_x + 7:.1f}" y1="{end_y:.1f}" x2="{label_x - 2:.1f}" '
-                f'y2="{label_ys[index]:.1f}" stroke="{colour}" stroke-width="1"/>'
-                f'<text x="{label_x:.1f}" y="{label_ys[index] + 4:.1f}" fill="{colour}"'
-                f"{weight}>{escape(text)}</text>"
-            )
-        parts.append("</g>")
-    parts.append("</svg>")
-    return Markup("".join(parts))
+    parts.extend(_marker(index, x, y, colour) for x, y in points[first:])
+    if line.values:
+        end_x, end_y = points[-1]
+        label_x, label_y = label
+        text = f"{_short(line.name)} {number(line.values[-1])}"
+        weight = ""
+        if line.lead:
+            text = f"★ {text}"
+            weight = ' font-weight="bold"'
+        parts.append(
+            f'<line x1="{end_x + 7:.1f}" y1="{end_y:.1f}" x2="{label_x - 2:.1f}" '
+            f'y2="{label_y:.1f}" stroke="{colour}" stroke-width="1"/>'
+            f'<text x="{label_x:.1f}" y="{label_y + 4:.1f}" fill="{colour}"'
+            f"{weight}>{escape(text)}</text>"
+        )
+    parts.append("</g>")
+    return "".join(parts)
 
 
 def running_totals(book: Book) -> list[list[int]]:

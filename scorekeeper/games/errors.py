@@ -71,6 +71,21 @@ class RoundRefused(ScorebookError):
         self.places = dict(places)
 
 
+class HandRefused(ScorebookError):
+    """A hand that cannot be (`roundvalues.check_hand`): `code` says which check refused it,
+    the same on every path a hand is typed on; the message says it in words."""
+
+    NOT_CARD = "not_card"  # a card that cannot be read (R1)
+    NO_CARDS = "no_cards"  # a hand judged alone that holds no card (R10)
+    OVER = "over"  # more copies of a card than the game's packs hold (R1)
+    POINTS = "points"  # points a hand cannot count (R10)
+    KIND = "kind"  # neither cards, nor points, nor out
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
 def rules_path(path: str) -> str:
     """Where a problem is, seen from the request or the export that holds the rules."""
     return "rules" if path in ("", "rules") else f"rules.{path}"

@@ -22,7 +22,7 @@ from typing import Any
 from ..rules.ruleset import MOST_DEALS
 from .buys import MOST_BUYS
 from .models import NAME_MAX, Game, Player, Rename, Round, RoundChange, RoundScore
-from .snapshot import RoundSnapshot
+from .roundvalues import RoundSnapshot
 
 FORMAT = "liverpool-scorekeeper/games"
 # 2: each game carries its rule set's whole document (`rules`); 1 named a profile (`profile`).

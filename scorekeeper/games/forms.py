@@ -36,7 +36,7 @@ from ..rules.verdict import sentence
 from ..rulesets import choice as rulechoice
 from . import buys, errors, ledger, names, service
 from .models import NAME_MAX, Game, Round
-from .snapshot import RoundSnapshot
+from .roundvalues import Hand, RoundEntry, RoundSnapshot
 
 # A player's name as typed on a tablet: its length, words capitalised, no suggestions.
 NAME_INPUT = {
@@ -204,6 +204,13 @@ class HandFields:
     def points_typed(self) -> int | str | None:
         return points_typed(self.points.data)
 
+    def hand(self) -> Hand:
+        """The hand as typed: by its points when it is counted in points (`counts_points`),
+        else by its cards (the spaces around them dropped)."""
+        if self.counts_points():
+            return Hand("points", points=self.points_typed())
+        return Hand("cards", cards=(self.cards.data or "").strip())
+
 
 class HandForm(HandFields, Form):
     """One seat's hand on the round form (`HandFields`). The engine judges it (see
@@ -346,25 +353,14 @@ class RoundForm(WriteOnceForm):
         listed += self.hand_problems
         return listed
 
-    def entry(self) -> service.RoundEntry:
-        """The form's data as the score book takes it: each hand by its cards, or by its points
-        when it is counted in points (`HandForm.counts_points`)."""
+    def entry(self) -> RoundEntry:
+        """The form's data as the score book takes it: each seat's `Hand` (`HandFields.hand`)."""
         # Read whatever was posted: a form refused for its "out" is still judged (`check_hands`).
         out = None if self.out.data in (None, NOBODY) else whole_number(self.out.data)
-        leftovers: dict[int, str] = {}
-        points: dict[int, int | str | None] = {}
-        for seat, hand in enumerate(self.hands):
-            if hand.counts_points():
-                points[seat] = hand.points_typed()
-            else:
-                leftovers[seat] = hand.cards.data or ""
-        self.counted = set(points)
-        return service.RoundEntry(
-            out=out,
-            leftovers=leftovers,
-            cut_exact=bool(self.cut_exact.data),
-            points=points,
-            buys=self.buys_typed(),
+        hands = {seat: hand.hand() for seat, hand in enumerate(self.hands)}
+        self.counted = {seat for seat, hand in hands.items() if hand.kind == "points"}
+        return RoundEntry(
+            out=out, hands=hands, cut_exact=bool(self.cut_exact.data), buys=self.buys_typed()
         )
 
     def buys_typed(self) -> dict[int, int | str] | None:

@@ -17,8 +17,7 @@ from ..platform import database
 from ..rules import RulesError
 from ..rules.errors import RuleSetError
 from ..rules.ruleset import RuleSet
-from ..rules.scoring import parse_leftovers
-from .errors import ImportRefused, ScorebookError
+from .errors import HandRefused, ImportRefused, ScorebookError
 from .exportformat import (
     CHANGE,
     DOCUMENT_FIELDS,
@@ -39,7 +38,7 @@ from .exportformat import (
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore
 from .names import clean_names, kept_as_played, seat_keys
 from .rescore import rescore
-from .snapshot import RoundSnapshot
+from .roundvalues import RoundSnapshot, read_cards
 
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
 # Every stored time lies in these years: any other was typed by hand, or is a broken clock.
@@ -115,9 +114,9 @@ class _Checker:
     def cards(self, value: Any) -> str:
         text = self.text(value, 400)
         try:
-            parse_leftovers(text)
-        except RulesError as error:
-            raise self.fail(f"holds cards the app cannot read ({error})") from None
+            read_cards(text)
+        except HandRefused as error:
+            raise self.fail(f"holds cards the app cannot read ({error.message})") from None
         return text
 
 

@@ -21,7 +21,7 @@ from ..rules.seating import RoundSetup, round_setup
 from . import buys
 from .errors import NoSuchGame
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore
-from .snapshot import RoundSnapshot
+from .roundvalues import RoundSnapshot
 
 
 def game_query(game_id: int, scores: bool = True, for_update: bool = False):

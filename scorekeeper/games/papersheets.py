@@ -31,6 +31,7 @@ from . import ledger, service
 from .errors import NoSuchRuleSet, ScorebookError
 from .models import Game, Player, Round, RoundScore
 from .names import clean_names, name_key, seat_keys
+from .roundvalues import RoundEntry
 from .sheetimports import (
     Sheet,
     SheetAlreadyStored,
@@ -97,6 +98,28 @@ class _GameReader:
         if names is None:
             return None  # without its seats nothing else of the game can be judged
         self.names = names
+        rounds, total = self._layout()
+        scores = [self._scores(row, index + 1) for index, row in enumerate(rounds)]
+        first, notes = self._first_dealer(rounds, scores)
+        game = self._game(first, rounds, scores)
+        if (
+            total is not None and len(self.problems) == before
+        ):  # else a wrong round's sum is named wrong
+            self._totals(total, game)
+        if len(self.problems) > before or when is None:
+            return None
+        game.created_at = game.finished_at = when
+        for played in game.rounds:
+            played.recorded_at = when
+        last = self.rules.last_deal
+        if len(rounds) < last:
+            game.ended_after = len(rounds)
+            notes.append(f"ended early after round {len(rounds)} of {last}")
+        return SheetGame(self.head.number, game, notes)
+
+    def _layout(self) -> tuple[list[Row], Row | None]:
+        """The game's round rows, as many as the rules deal, and its total row; each extra or
+        misplaced row named."""
         rounds = [row for row in self.body if row.cells[0].casefold() == "round"]
         totals = [row for row in self.body if row.cells[0].casefold() == "total"]
         for extra in totals[1:]:
@@ -108,28 +131,19 @@ class _GameReader:
         last = self.rules.last_deal
         for row in rounds[last : last + 1]:
             self.fail(row, 1, f"is one round too many: {self.rules.rules_name} have {last} deals")
-        rounds = rounds[:last]
-        scores = [self._scores(row, index + 1) for index, row in enumerate(rounds)]
-        first, notes = self._first_dealer(rounds, scores)
+        return rounds[:last], totals[0] if totals else None
+
+    def _game(self, first: int, rounds: list[Row], scores: list[list[int] | None]) -> Game:
+        """The game of these seats, with every round whose scores can be stored."""
         game = Game(first_dealer=first, from_sheet=True, rules=self.rules.to_json())
         game.players = [
             Player(seat=seat, name=name, name_key=key)
-            for seat, (name, key) in enumerate(zip(names, seat_keys(names), strict=True))
+            for seat, (name, key) in enumerate(zip(self.names, seat_keys(self.names), strict=True))
         ]
         for number, (row, values) in enumerate(zip(rounds, scores, strict=True), start=1):
             if values is not None and (played := self._round(game, row, number, values)):
                 game.rounds.append(played)
-        if totals and len(self.problems) == before:  # else a wrong round's sum is named wrong
-            self._totals(totals[0], game)
-        if len(self.problems) > before or when is None:
-            return None
-        game.created_at = game.finished_at = when
-        for played in game.rounds:
-            played.recorded_at = when
-        if len(rounds) < last:
-            game.ended_after = len(rounds)
-            notes.append(f"ended early after round {len(rounds)} of {last}")
-        return SheetGame(self.head.number, game, notes)
+        return game
 
     def _date(self) -> datetime | None:
         text = self.head.cell(1)
@@ -246,42 +260,11 @@ class _GameReader:
     def _round(self, game: Game, row: Row, number: int, values: list[int]) -> Round | None:
         """The round stored as the table counted it in points, or None with its problems named."""
         setup = ledger.setup_for(game, number)
-        bonus = self.rules.cut_bonus
-        limit = most_points(self.rules, len(values))
         before = len(self.problems)
-        penalties = []
-        for seat, value in enumerate(values):
-            penalty = value
-            if value < 0 and not bonus:
-                self.fail(
-                    row,
-                    NAMES_FROM + seat,
-                    f"{value} is below 0, and {self.rules.rules_name} have no exact-cut bonus",
-                )
-            elif value < 0 and seat != setup.cutter:
-                self.fail(
-                    row,
-                    NAMES_FROM + seat,
-                    f"{value} is below 0: only the cutter, "
-                    f"{self.names[setup.cutter]} in round {number}, takes the exact-cut "
-                    f"bonus ({bonus})",
-                )
-            elif value < 0:
-                penalty = value - bonus
-                if penalty < 0:
-                    self.fail(
-                        row,
-                        NAMES_FROM + seat,
-                        f"{value} cannot be: the cutter's score "
-                        f"is a hand of 0 or more plus the exact-cut bonus ({bonus})",
-                    )
-            if penalty > limit:
-                self.fail(
-                    row,
-                    NAMES_FROM + seat,
-                    f"{value} cannot be: a hand counts 0 to {limit} with {self.rules.rules_name}",
-                )
-            penalties.append(penalty)
+        penalties = [
+            self._penalty(row, number, seat, value, setup.cutter)
+            for seat, value in enumerate(values)
+        ]
         zeros = [seat for seat, penalty in enumerate(penalties) if penalty == 0]
         if len(zeros) > 1 and least_points(self.rules) > 0:
             who = " and ".join(self.names[seat] for seat in zeros)
@@ -295,7 +278,7 @@ class _GameReader:
             return None
         cut = any(value < 0 for value in values)
         out = zeros[0] if zeros else None
-        entry = service.RoundEntry(out=out, cut_exact=cut, points=dict(enumerate(penalties)))
+        entry = RoundEntry.typed(out, points=dict(enumerate(penalties)), cut_exact=cut)
         try:
             scored = service.score_entry(game, number, entry)
         except ScorebookError as error:
@@ -313,6 +296,44 @@ class _GameReader:
                 for seat in range(len(values))
             ],
         )  # fmt: skip
+
+    def _penalty(self, row: Row, number: int, seat: int, value: int, cutter: int) -> int:
+        """The hand's penalty a seat's score says (the cutter's below 0 takes the exact-cut
+        bonus back off), each way it cannot be named."""
+        bonus = self.rules.cut_bonus
+        column = NAMES_FROM + seat
+        penalty = value
+        if value < 0 and not bonus:
+            self.fail(
+                row,
+                column,
+                f"{value} is below 0, and {self.rules.rules_name} have no exact-cut bonus",
+            )
+        elif value < 0 and seat != cutter:
+            self.fail(
+                row,
+                column,
+                f"{value} is below 0: only the cutter, "
+                f"{self.names[cutter]} in round {number}, takes the exact-cut "
+                f"bonus ({bonus})",
+            )
+        elif value < 0:
+            penalty = value - bonus
+            if penalty < 0:
+                self.fail(
+                    row,
+                    column,
+                    f"{value} cannot be: the cutter's score "
+                    f"is a hand of 0 or more plus the exact-cut bonus ({bonus})",
+                )
+        limit = most_points(self.rules, len(self.names))
+        if penalty > limit:
+            self.fail(
+                row,
+                column,
+                f"{value} cannot be: a hand counts 0 to {limit} with {self.rules.rules_name}",
+            )
+        return penalty
 
     def _totals(self, row: Row, game: Game) -> None:
         """A total row, when the sheet has one, must be each player's sum of the rounds."""

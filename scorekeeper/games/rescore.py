@@ -15,7 +15,7 @@ from . import ledger, service
 from .errors import ImportRefused, ScorebookError
 from .exportformat import exported_time
 from .models import Game, Round
-from .snapshot import RoundSnapshot
+from .roundvalues import RoundEntry, RoundSnapshot
 
 
 class _Checker(Protocol):
@@ -60,11 +60,11 @@ def _agrees(
     snapshot's, one list per field (penalties[1]).
     """
     counted = stored.counted_seats
-    entry = service.RoundEntry(
-        out=stored.out,
-        leftovers={seat: text for seat, text in enumerate(stored.leftovers) if seat not in counted},
+    entry = RoundEntry.typed(
+        stored.out,
+        {seat: text for seat, text in enumerate(stored.leftovers) if seat not in counted},
+        {seat: stored.penalties[seat] for seat in counted},
         cut_exact=stored.cut_exact,
-        points={seat: stored.penalties[seat] for seat in counted},
     )
     try:
         # The buys are the table's own count, kept as stored: nothing the engine scores.

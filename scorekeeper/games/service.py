@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -21,25 +20,16 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from ..platform import database
 from ..platform.database import db
-from ..rules import RulesError, format_cards
-from ..rules.cards import Card, sort_key
+from ..rules import RulesError
 from ..rules.errors import RuleSetError
 from ..rules.ruleset import DEFAULT_RULES, RuleSet
-from ..rules.scoring import (
-    LeftoverError,
-    RoundResult,
-    Where,
-    copy_problems,
-    parse_leftovers,
-    score_round,
-)
-from ..rules.seating import RoundSetup
+from ..rules.scoring import LeftoverError, Where, copy_problems, score_round
 from . import buys, keys
-from .errors import Conflict, Missing, RulesRefused, ScorebookError
+from .errors import Conflict, HandRefused, Missing, RulesRefused, ScorebookError
 from .ledger import next_round, rules_of, setup_for
 from .models import Game, Player, Round, RoundChange, RoundScore, utcnow
 from .names import clean_name, clean_names, name_key, seat_keys
-from .snapshot import RoundSnapshot
+from .roundvalues import CheckedHand, RoundEntry, RoundSnapshot, ScoredRound, check_hand
 
 
 def create_game(
@@ -119,31 +109,6 @@ def _first_dealer(names: list[str], chosen: str | int | None) -> int:
 # --- Rounds --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RoundEntry:
-    """What the table reports after a round: who went out, the cut, the cards left per seat,
-    or for a hand the table counted itself, its points (a seat is in one or the other)."""
-
-    out: int | None
-    leftovers: Mapping[int, str | Sequence[str]] = field(default_factory=dict)
-    cut_exact: bool = False
-    points: Mapping[int, Any] = field(default_factory=dict)
-    # Each seat's buys this deal (a seat left out: none); None: not given, so a correction
-    # keeps the round's own.
-    buys: Mapping[int, Any] | None = None
-
-
-@dataclass(frozen=True)
-class ScoredRound:
-    """A round scored by the engine but not yet stored."""
-
-    setup: RoundSetup
-    result: RoundResult
-    leftovers: tuple[str, ...]
-    counted: tuple[bool, ...]
-    buys: tuple[int | None, ...]
-
-
 def score_entry(
     game: Game, number: int, entry: RoundEntry, kept: Sequence[int | None] = ()
 ) -> ScoredRound:
@@ -153,37 +118,32 @@ def score_entry(
     `kept`: the round's buys as stored, for an entry that gives none (a correction)."""
     names = game.names
     setup = setup_for(game, number)
-    hands, problems = _read_hands(entry)
+    hands, problems = _read_hands(game, entry, judge_points=True)
     # The player out counted at 0 simply went out: nothing to mark as counted.
     counted = {
         seat: points
-        for seat, points in entry.points.items()
+        for seat, points in entry.counted.items()
         if not (seat == entry.out and points == 0 and not isinstance(points, bool))
     }
     try:
         # Even with a card misread, every other hand is judged, so every problem is named at once.
         result = score_round(
-            len(names), entry.out, hands, setup.cutter, entry.cut_exact, rules_of(game), counted
+            len(names),
+            entry.out,
+            {seat: hand.cards for seat, hand in hands.items()},
+            setup.cutter,
+            entry.cut_exact,
+            rules_of(game),
+            counted,
         )
     except LeftoverError as error:
         for where, text in error.problems.items():
             problems.setdefault(where, text)
     except RulesError as error:
         problems.setdefault(None, str(error))
-    bought = buys.problems(game, number, entry.buys or {})
-    if bought:
-        refused = round_refused(names, problems) if problems else None
-        said = [refused.message] if refused is not None else []
-        said += [f"{names[seat]}'s buys: {text}" for seat, text in bought.items()]
-        raise buys.BuysRefused(
-            "; ".join(said), problems=refused.problems if refused else {}, buys=bought
-        )
-    if problems:
-        raise round_refused(names, problems)
-    canonical = tuple(
-        format_cards(sorted(hands.get(seat, ()), key=sort_key)) for seat in range(len(names))
-    )
+    _refuse(names, problems, buys.problems(game, number, entry.buys or {}))
     seats = range(len(names))
+    canonical = tuple(hands[seat].text if seat in hands else "" for seat in seats)
     given = entry.buys if entry.buys is not None else dict(enumerate(kept))
     return ScoredRound(
         setup,
@@ -194,28 +154,49 @@ def score_entry(
     )
 
 
+def _refuse(names: Sequence[str], problems: dict[Where, str], bought: dict[int, str]) -> None:
+    """Refuse the round naming every problem of its hands, and each seat's wrong buys."""
+    if bought:
+        refused = round_refused(names, problems) if problems else None
+        said = [refused.message] if refused is not None else []
+        said += [f"{names[seat]}'s buys: {text}" for seat, text in bought.items()]
+        raise buys.BuysRefused(
+            "; ".join(said), problems=refused.problems if refused else {}, buys=bought
+        )
+    if problems:
+        raise round_refused(names, problems)
+
+
 def check_hands(game: Game, entry: RoundEntry) -> None:
     """What can be judged of the hands before anyone is named as out: each hand's cards read
     (R1) and the copies the packs hold, across the hands (R1); `ScorebookError` naming every
     problem, each by the player (or players) whose hand it concerns."""
-    hands, problems = _read_hands(entry)
-    rules = rules_of(game)
-    for where, text in copy_problems(hands, rules, len(game.players)).items():
+    hands, problems = _read_hands(game, entry, judge_points=False)
+    cards = {seat: hand.cards for seat, hand in hands.items()}
+    for where, text in copy_problems(cards, rules_of(game), len(game.players)).items():
         problems.setdefault(where, text)
     if problems:
         raise round_refused(game.names, problems)
 
 
-def _read_hands(entry: RoundEntry) -> tuple[dict[int, tuple[Card, ...]], dict[Where, str]]:
-    """The cards of each hand given by its cards, and the problem of each hand that cannot be
-    read."""
+def _read_hands(
+    game: Game, entry: RoundEntry, *, judge_points: bool
+) -> tuple[dict[int, CheckedHand], dict[Where, str]]:
+    """Each hand typed by its cards, read by `check_hand` (and each counted in points, judged
+    with who went out, when `judge_points`), and the problem of each hand refused."""
+    rules = rules_of(game)
     problems: dict[Where, str] = {}
-    hands: dict[int, tuple[Card, ...]] = {}
-    for seat, text in entry.leftovers.items():
+    hands: dict[int, CheckedHand] = {}
+    for seat, hand in entry.hands.items():
+        if hand.kind == "points" and not judge_points:
+            continue
         try:
-            hands[seat] = parse_leftovers(text)
-        except RulesError as error:
-            problems[seat] = str(error)
+            checked = check_hand(hand, rules, len(game.players), went_out=seat == entry.out)
+        except HandRefused as error:
+            problems[seat] = error.message
+            continue
+        if checked.kind == "cards":
+            hands[seat] = checked
     return hands, problems
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from flask import g, jsonify, request
 
 from ..games import answers, keys, names
+from ..games.roundvalues import Hand
 from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, field, json_body
 from . import openings, service
@@ -93,7 +94,7 @@ def hand(code: str):
     return jsonify(service.phone_state(g.opening, g.seat))
 
 
-def hand_sent(data: dict[str, Any]) -> service.HandSent:
+def hand_sent(data: dict[str, Any]) -> Hand:
     """The hand in a PUT: exactly one of `cards` (text or a list of cards), `points`, `out`."""
     unknown = sorted(set(data) - set(HAND_FIELDS))
     given = [name for name in ("cards", "points", "out") if data.get(name) is not None]
@@ -115,12 +116,12 @@ def hand_sent(data: dict[str, Any]) -> service.HandSent:
             cards = " ".join(cards)
         if not isinstance(cards, str):
             raise ApiError("'cards' must be text like \"K Q 5\" or a list of cards")
-        return service.HandSent("cards", cards=cards)
+        return Hand("cards", cards=cards)
     if kind == "points":
         points = data["points"]
         if isinstance(points, bool) or not isinstance(points, int):
             raise ApiError(f"'points' must be a whole number, not {points!r}")
-        return service.HandSent("points", points=points)
+        return Hand("points", points=points)
     if data["out"] is not True:
         raise ApiError("'out' must be true (leave it out when you did not go out)")
-    return service.HandSent("out")
+    return Hand("out")

@@ -11,7 +11,7 @@ from wtforms import BooleanField, HiddenField, StringField
 from wtforms.widgets import NumberInput
 
 from ..games.forms import HandFields, RoundForm, WriteOnceForm, whole_number
-from .service import HandSent
+from ..games.roundvalues import Hand
 
 
 class SeatForm(WriteOnceForm):
@@ -54,13 +54,10 @@ class PhoneHandForm(HandFields, WriteOnceForm):
         "waiting": "Not sent yet — will send when the Wi-Fi is back.",
     }
 
-    def sent(self) -> HandSent:
-        """The hand as the phones' service takes it."""
-        if self.went_out.data:
-            return HandSent("out")
-        if self.counts_points():
-            return HandSent("points", points=self.points_typed())
-        return HandSent("cards", cards=(self.cards.data or "").strip())
+    def sent(self) -> Hand:
+        """The hand as the phones' service takes it: as typed (`HandFields.hand`), or that the
+        player went out."""
+        return Hand("out") if self.went_out.data else self.hand()
 
     def for_round(self) -> int | None:
         return whole_number(self.round_number.data)

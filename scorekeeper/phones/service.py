@@ -39,14 +39,11 @@ from sqlalchemy.orm import joinedload
 from ..games import ledger, names
 from ..games.errors import Conflict, Missing, ScorebookError
 from ..games.models import Game, utcnow
+from ..games.roundvalues import Hand, check_hand
 from ..platform.database import db
-from ..rules import RulesError, format_cards
-from ..rules.cards import sort_key
-from ..rules.scoring import hand_penalty, most_points, parse_leftovers, points_problem
 from .models import PhoneHand, RoundOpening
 from .openings import is_live, openings, round_facts, saved_round
 
-KINDS = ("cards", "points", "out")
 # How a phone's write locks its game's row (`phone_game`): for update, shared, or not at all.
 Lock = Literal["update", "share"] | None
 # Tries at a free code before giving up (20^4 codes: a clash is rare, two in a row rarer).
@@ -411,18 +408,10 @@ def seat_for_token(opening: RoundOpening, token: str | None) -> PhoneHand:
     )
 
 
-@dataclass(frozen=True)
-class HandSent:
-    """What a phone sends: the cards left, or the points the hand counts, or that they went out."""
-
-    kind: str
-    cards: str = ""
-    points: Any = None
-
-
-def send_hand(row: PhoneHand, sent: HandSent, number: int | None = None) -> PhoneHand:
-    """Keep the hand a phone sent for its seat, checked alone with the game's rules; the same
-    hand sent again changes nothing. `number`: the round the phone thinks it is on."""
+def send_hand(row: PhoneHand, sent: Hand, number: int | None = None) -> PhoneHand:
+    """Keep the hand a phone sent for its seat, checked alone with the game's rules
+    (`check_hand`, refused with its `HandRefused`); the same hand sent again changes nothing.
+    `number`: the round the phone thinks it is on."""
     opening = row.opening
     if number is not None and number != opening.number:
         raise RoundClosed(
@@ -430,39 +419,15 @@ def send_hand(row: PhoneHand, sent: HandSent, number: int | None = None) -> Phon
             "open the code the tablet shows now"
         )
     _check_open(opening, row.seat)
-    kind, cards, points, penalty = _checked(opening.game, sent)
-    if (row.kind, row.cards, row.points) != (kind, cards, points):
-        row.kind, row.cards, row.points, row.penalty = kind, cards, points, penalty
+    game = opening.game
+    hand = check_hand(sent, ledger.rules_of(game), len(game.players), alone=True)
+    if (row.kind, row.cards, row.points) != (hand.kind, hand.text, hand.points):
+        row.kind, row.cards, row.points = hand.kind, hand.text, hand.points
+        row.penalty = hand.penalty
         row.sends += 1
         row.sent_at = utcnow()
         db.session.flush()
     return row
-
-
-def _checked(game: Game, sent: HandSent) -> tuple[str, str, int | None, int]:
-    """(kind, canonical cards, points, penalty) of a hand, or `PhoneError` saying what is wrong."""
-    rules = ledger.rules_of(game)
-    players = len(game.players)
-    if sent.kind == "out":
-        return "out", "", None, 0
-    if sent.kind == "points":
-        problem = points_problem(sent.points, False, most_points(rules, players), rules)
-        if problem is not None:
-            raise PhoneError(problem)
-        return "points", "", sent.points, sent.points
-    if sent.kind != "cards":
-        raise PhoneError("send the cards left in hand, their points, or that you went out")
-    try:
-        hand = parse_leftovers(sent.cards)
-        if not hand:
-            raise PhoneError(
-                "no cards given: enter every card left in your hand, or say you went out (R10)"
-            )
-        rules.check_copies(hand, players)
-    except RulesError as error:
-        raise PhoneError(str(error)) from None
-    text = format_cards(sorted(hand, key=sort_key))
-    return "cards", text, None, hand_penalty(hand, rules)
 
 
 def _check_open(opening: RoundOpening, seat: int | None = None) -> None:

@@ -232,31 +232,12 @@ def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | Non
     round they were that far behind) and the costliest hand (the highest card penalty of one
     hand), in one pass over the round lines, which come in game, round and seat order."""
     comebacks: list[tuple[int, Sitting, int]] = []
-    costliest, dearest = 0, []
+    dearest = _Dearest()
     for game_id, rows in groupby(lines, key=itemgetter(0)):
         seated = games.get(game_id)
-        if seated is None:
-            continue  # not counted (unfinished then, or outside the date range)
-        seats = {sitting.seat: sitting for sitting in seated}
-        counted = {sitting.seat for sitting in seated if sitting.key in eligible}
-        winners = [sitting.seat for sitting in seated if sitting.won and sitting.seat in counted]
-        running = dict.fromkeys(seats, 0)
-        deepest = dict.fromkeys(winners, (0, 0))
-        for number, hands in groupby(rows, key=itemgetter(1)):
-            for _, _, seat, score, penalty in hands:
-                running[seat] += score
-                if penalty >= costliest and penalty > 0 and seat in counted:
-                    if penalty > costliest:
-                        costliest, dearest = penalty, []
-                    dearest.append((seats[seat], number))
-            if winners:
-                leader = min(running.values())
-                for seat in winners:
-                    if running[seat] - leader > deepest[seat][0]:
-                        deepest[seat] = (running[seat] - leader, number)
-        comebacks.extend(
-            (behind, seats[seat], number) for seat, (behind, number) in deepest.items()
-        )
+        if seated is not None:  # else not counted (unfinished then, or outside the date range)
+            comebacks += _game_hands(rows, seated, eligible, dearest)
+    costliest = dearest.penalty
     top = max((behind for behind, _, _ in comebacks), default=0)
     comeback = _record(
         "best_comeback",
@@ -274,9 +255,47 @@ def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | Non
         "Costliest single hand",
         costliest,
         _points(costliest),
-        [holding(sitting, number) for sitting, number in _in_order(dearest, lambda item: item)],
+        [
+            holding(sitting, number)
+            for sitting, number in _in_order(dearest.hands, lambda item: item)
+        ],
     )
     return comeback, hand
+
+
+class _Dearest:
+    """The highest card penalty of one hand seen so far, and every hand that cost that much."""
+
+    def __init__(self) -> None:
+        self.penalty = 0
+        self.hands: list[tuple[Sitting, int]] = []
+
+    def see(self, penalty: int, sitting: Sitting, number: int) -> None:
+        if penalty <= 0 or penalty < self.penalty:
+            return
+        if penalty > self.penalty:
+            self.penalty, self.hands = penalty, []
+        self.hands.append((sitting, number))
+
+
+def _game_hands(rows, seated, eligible, dearest: _Dearest) -> list[tuple[int, Sitting, int]]:
+    """One game's round lines: how far each counted winner fell behind the leader at most, and
+    at which round first (behind, sitting, round); each counted player's hand shown `dearest`."""
+    seats = {sitting.seat: sitting for sitting in seated}
+    counted = {sitting.seat for sitting in seated if sitting.key in eligible}
+    winners = [sitting.seat for sitting in seated if sitting.won and sitting.seat in counted]
+    running = dict.fromkeys(seats, 0)
+    deepest = dict.fromkeys(winners, (0, 0))
+    for number, hands in groupby(rows, key=itemgetter(1)):
+        for _, _, seat, score, penalty in hands:
+            running[seat] += score
+            if seat in counted:
+                dearest.see(penalty, seats[seat], number)
+        leader = min(running.values(), default=0)
+        for seat, (behind, _) in deepest.items():
+            if running[seat] - leader > behind:
+                deepest[seat] = (running[seat] - leader, number)
+    return [(behind, seats[seat], number) for seat, (behind, number) in deepest.items()]
 
 
 def _in_order(items, where):

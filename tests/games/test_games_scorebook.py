@@ -9,7 +9,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.games import errors, ledger, service
 from scorekeeper.games.models import Game, Round, RoundChange, RoundScore
-from scorekeeper.games.service import RoundEntry
+from scorekeeper.games.roundvalues import RoundEntry
 from scorekeeper.platform.database import db
 from tests.support import book as through_the_api
 from tests.support.config import TEST_CONFIG
@@ -30,7 +30,7 @@ def new_game(names=NAMES, profile=None, first_dealer=0) -> Game:
 def entry(out, cut_exact=False, **cards) -> RoundEntry:
     """A round by names: entry("Cat", Ann="A K", Bob="7", Dan="JK")."""
     seats = {name: seat for seat, name in enumerate(NAMES)}
-    return RoundEntry(
+    return RoundEntry.typed(
         out=None if out is None else seats[out],
         leftovers={seats[name]: text for name, text in cards.items()},
         cut_exact=cut_exact,
@@ -99,7 +99,7 @@ def test_every_profile_deals_and_cut_numbers(ctx, profile, players):
         assert state["exact_cut"] == players * deal + 1  # R2, every profile (R11)
         assert state["contract"] == CONTRACTS[number - 1]
         leftovers = {seat: "5" for seat in range(1, players)}
-        service.record_round(game, RoundEntry(out=0, leftovers=leftovers))
+        service.record_round(game, RoundEntry.typed(out=0, leftovers=leftovers))
 
 
 def test_default_round_one_numbers_match_the_rulebook(ctx):

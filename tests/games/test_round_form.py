@@ -11,6 +11,7 @@ import pytest
 from scorekeeper.games import errors
 from scorekeeper.games.forms import round_form
 from scorekeeper.games.models import Game
+from scorekeeper.games.roundvalues import Hand, RoundEntry
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, SHANGHAI
 from scorekeeper.rules.scoring import most_points
@@ -58,18 +59,20 @@ def test_a_post_cannot_add_drop_or_reorder_a_hand(posted):
         {"out": "0", "hands-3-cards": "Q", "cards_1": "7", "cards_3": "K", "cards_9": "A"}
     )
     assert len(form.hands) == 4
-    assert form.entry().leftovers == {0: "", 1: "7", 2: "", 3: "K"}
+    assert form.entry().hands == {
+        seat: Hand("cards", cards=text) for seat, text in enumerate(["", "7", "", "K"])
+    }
     form = posted({"out": "0", "cards_2": "7 K", "counted_3": "y", "points_3": "25"})
     entry = form.entry()
-    assert entry.leftovers == {0: "", 1: "", 2: "7 K"}
-    assert entry.points == {3: 25}
+    assert entry.hands == RoundEntry.typed(0, {0: "", 1: "", 2: "7 K"}, {3: 25}).hands
+    assert entry.counted == {3: 25}
 
 
 def test_a_hand_with_only_its_points_typed_counts_in_points(posted):
     """A page without its script: the points typed, the toggle left alone."""
     entry = posted({"out": "0", "cards_1": "K", "points_2": "40", "points_3": "x"}).entry()
-    assert entry.leftovers == {0: "", 1: "K"}
-    assert entry.points == {2: 40, 3: "x"}
+    assert entry.hands == RoundEntry.typed(0, {0: "", 1: "K"}, {2: 40, 3: "x"}).hands
+    assert entry.hands[3] == Hand("points", points="x")
 
 
 def test_each_problem_goes_on_the_field_its_hand_was_read_from(posted):

@@ -20,8 +20,7 @@ import pytest
 from scorekeeper.games import exportformat, importcheck, ledger, service, transfer
 from scorekeeper.games.errors import ImportRefused
 from scorekeeper.games.models import Game, RoundChange, utcnow
-from scorekeeper.games.service import RoundEntry
-from scorekeeper.games.snapshot import RoundSnapshot
+from scorekeeper.games.roundvalues import RoundEntry, RoundSnapshot
 from scorekeeper.platform.database import db
 from tests.support.names import NAMES
 
@@ -114,7 +113,7 @@ def ctx(app):
 
 def by_cards(out: int, **cards: str) -> RoundEntry:
     seats = {name: seat for seat, name in enumerate(NAMES)}
-    return RoundEntry(out=out, leftovers={seats[name]: text for name, text in cards.items()})
+    return RoundEntry.typed(out=out, leftovers={seats[name]: text for name, text in cards.items()})
 
 
 def test_the_history_holds_the_stored_round_as_it_was_and_as_it_became(ctx):
@@ -123,7 +122,7 @@ def test_the_history_holds_the_stored_round_as_it_was_and_as_it_became(ctx):
     db.session.commit()
     recorded = RoundSnapshot.of_round(played)
     assert recorded.to_dict() == BY_CARDS
-    points = RoundEntry(out=2, leftovers={0: "9", 3: "A A"}, points={1: 25})
+    points = RoundEntry.typed(out=2, leftovers={0: "9", 3: "A A"}, points={1: 25})
     played = service.correct_round(game, 1, points, version=1)
     db.session.commit()
     [change] = game.history
@@ -155,8 +154,12 @@ def every_feature(app) -> dict:
     with app.app_context():
         game, _key = service.create_game(NAMES, first_dealer=1)
         service.record_round(game, by_cards(0, Bob="7", Cat="8", Dan="9"))
-        service.record_round(game, RoundEntry(out=1, leftovers={0: "K"}, points={2: 12, 3: 40}))
-        service.correct_round(game, 1, RoundEntry(out=0, leftovers={1: "7"}, points={2: 5, 3: 9}))
+        service.record_round(
+            game, RoundEntry.typed(out=1, leftovers={0: "K"}, points={2: 12, 3: 40})
+        )
+        service.correct_round(
+            game, 1, RoundEntry.typed(out=0, leftovers={1: "7"}, points={2: 5, 3: 9})
+        )
         service.record_round(game, by_cards(3, Ann="A", Bob="2", Cat="3"))
         service.undo_round(game, 3)
         game.archived_at = utcnow()

@@ -8,15 +8,16 @@ from collections.abc import Sequence
 
 from scorekeeper.games import gamelist, service, tablefixes
 from scorekeeper.games.models import Game
+from scorekeeper.games.roundvalues import RoundEntry
 from scorekeeper.platform.database import db
 
 PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lee")
 
 
-def entry(points: Sequence[int]) -> service.RoundEntry:
+def entry(points: Sequence[int]) -> RoundEntry:
     """A round where the seat with 0 went out and every other seat counted its points."""
     out = list(points).index(0)
-    return service.RoundEntry(
+    return RoundEntry.typed(
         out=out, points={seat: value for seat, value in enumerate(points) if seat != out}
     )
 

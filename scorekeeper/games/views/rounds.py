@@ -23,7 +23,7 @@ from ...platform import writeonce
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from .. import errors, keys, ledger, service
 from ..forms import UndoForm, form_context, round_form
-from ..snapshot import RoundSnapshot
+from ..roundvalues import RoundSnapshot
 from . import draft_saved
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
