@@ -53,6 +53,7 @@ ESLINT := tests/node_modules/.bin/eslint
 lint: $(VENV)/.installed-test tests/node_modules/.installed
 	$(BIN)/ruff check scorekeeper tests bench tools
 	$(BIN)/ruff format --check scorekeeper tests bench tools
+	$(BIN)/xenon --max-absolute C scorekeeper
 	@test -x $(ESLINT) || { echo "ESLint is missing: install npm (apt-get install npm)" >&2; exit 1; }
 	$(ESLINT) --config tests/eslint.config.mjs static
 
