@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from difflib import get_close_matches
-from typing import Any
+from typing import Any, TypeGuard
 
 from .words import Code, Join, Message, joined, message
 
@@ -32,6 +32,21 @@ class Read(Code):
     NOT_FLAG = "reader.not_flag"
     MISSING_CHOICE = "reader.missing_choice"
     NOT_CHOICE = "reader.not_choice"
+    ABSENT = "reader.absent"
+    NOT_KIND = "reader.not_kind"
+    WHOLE_NUMBER = "reader.whole_number"
+    TEXT = "reader.text"
+    TRUE_OR_FALSE = "reader.true_or_false"
+    THE_NUMBER = "reader.the_number"
+    MUST_OBJECT = "reader.must_object"
+    LACKS = "reader.lacks"
+    UNKNOWN_FIELDS = "reader.unknown_fields"
+    MUST_LIST = "reader.must_list"
+    MUST_WHOLE = "reader.must_whole"
+    DIGITS = "reader.digits"
+    MUST_FLAG = "reader.must_flag"
+    MUST_TEXT = "reader.must_text"
+    LONGER = "reader.longer"
 
 
 # The most problems one refusal lists; a document of junk gets a count for the rest.
@@ -42,6 +57,16 @@ MOST_QUOTED = 30
 MISSING = object()
 # Every key of an object that was not an object: its problem is said once, at the object.
 SKIP = object()
+
+
+# Each JSON type a field may be, in words.
+KINDS = {
+    int: Read.WHOLE_NUMBER,
+    str: Read.TEXT,
+    bool: Read.TRUE_OR_FALSE,
+    list: Read.A_LIST,
+    dict: Read.AN_OBJECT,
+}
 
 
 class Broken(dict):
@@ -89,15 +114,42 @@ def shown(value: object) -> str | Message:
     return message(Read.A_TYPE, type=type(value).__name__)
 
 
-class Reader:
-    """Reads one document, keeping every problem under its place."""
+def at(path: str, part: str | int) -> str:
+    """The place of a part of what is at `path`: `games[2]` for an item, `games.id` for a key."""
+    return f"{path}[{part}]" if isinstance(part, int) else f"{path}.{part}"
 
-    def __init__(self) -> None:
+
+def whole(value: object) -> TypeGuard[int]:
+    """Whether a JSON value is a whole number (true and false are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def kind(value: object) -> str | Message:
+    """What a JSON value is, as its writer would call it (`text`, `the number 5`)."""
+    if isinstance(value, str):
+        return message(Read.TEXT)
+    if isinstance(value, int | float):
+        return message(Read.THE_NUMBER, number=repr(value))
+    if isinstance(value, list):
+        return message(Read.A_LIST)
+    if isinstance(value, dict):
+        return message(Read.AN_OBJECT)
+    return type(value).__name__
+
+
+class Reader:
+    """Reads one document, keeping every problem under its place; or, given `refuse`, stopping
+    at the first problem with the error `refuse` makes of its place and its words."""
+
+    def __init__(self, refuse: Callable[[str, Message], Exception] | None = None) -> None:
         self.problems: dict[str, Message] = {}
         self.unlisted = 0
+        self.refuse = refuse
 
     def problem(self, path: str, said: Message) -> None:
         """Keep a problem under its place: the first one there, up to MOST_PROBLEMS."""
+        if self.refuse is not None:
+            raise self.refuse(path, said)
         if path in self.problems:
             return
         if len(self.problems) >= MOST_PROBLEMS:
@@ -146,7 +198,7 @@ class Reader:
         if value is MISSING:
             self.problem(path, message(Read.MISSING_WHOLE, range=span(allowed)))
             return allowed.start
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not whole(value):
             self.problem(path, message(Read.NOT_WHOLE, range=span(allowed), value=shown(value)))
             return allowed.start
         if value not in allowed:
@@ -175,6 +227,82 @@ class Reader:
             self.problem(path, message(Read.NOT_CHOICE, choices=listed, value=shown(value)))
             return None
         return kind(value)
+
+    def field(
+        self,
+        data: Mapping[str, Any],
+        name: str,
+        kinds: tuple[type, ...],
+        required: bool = True,
+        default: Any = None,
+    ) -> Any:
+        """One field of an object, of one of these JSON types (a bool is never taken for a
+        number); `default` when it is null or left out and not `required`."""
+        value = data.get(name)
+        if value is None:
+            if required:
+                self.problem(name, message(Read.ABSENT, name=name))
+            return default
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            named = [message(KINDS[each]) if each in KINDS else each.__name__ for each in kinds]
+            wanted = joined(Join.EITHER, named)
+            said = repr(value) if isinstance(value, bool) else kind(value)
+            self.problem(name, message(Read.NOT_KIND, name=name, kinds=wanted, value=said))
+            return default
+        return value
+
+    # A document read whole, each part an object of exactly its fields: the export's games.
+
+    def exact(
+        self, path: str, value: object, fields: frozenset[str], optional: frozenset[str]
+    ) -> dict[str, Any]:
+        """A JSON object with exactly these fields (`optional` ones may be left out), the
+        missing ones and the unknown ones each named together."""
+        if not isinstance(value, dict):
+            self.problem(path, message(Read.MUST_OBJECT))
+            return {}
+        missing = sorted(fields - optional - value.keys())
+        if missing:
+            self.problem(path, message(Read.LACKS, fields=", ".join(missing)))
+        extra = sorted(set(value) - fields)
+        if extra:
+            said = message(Read.UNKNOWN_FIELDS, fields=", ".join(extra), count=len(extra))
+            self.problem(path, said)
+        return value
+
+    def items(self, path: str, value: object) -> list[Any]:
+        if not isinstance(value, list):
+            self.problem(path, message(Read.MUST_LIST))
+            return []
+        return value
+
+    def number(self, path: str, value: object, low: int, high: int) -> int:
+        """A whole number from `low` to `high` (a huge one quoted by its count of digits); `low`
+        (after a problem) otherwise."""
+        if not whole(value):
+            self.problem(path, message(Read.MUST_WHOLE))
+            return low
+        if not low <= value <= high:
+            big = abs(value) >= 10**20
+            said = message(Read.DIGITS, digits=len(str(abs(value)))) if big else str(value)
+            allowed = span(range(low, high + 1))
+            self.problem(path, message(Read.OUT_OF_RANGE, range=allowed, value=said))
+            return low
+        return value
+
+    def truth(self, path: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            self.problem(path, message(Read.MUST_FLAG))
+            return False
+        return value
+
+    def text(self, path: str, value: object, limit: int) -> str:
+        if not isinstance(value, str):
+            self.problem(path, message(Read.MUST_TEXT))
+            return ""
+        if len(value) > limit:
+            self.problem(path, message(Read.LONGER, limit=limit))
+        return value
 
     def limit(self, path: str, value: object, allowed: range) -> int | None:
         """A limit: none (null), or a whole number within `allowed`."""
