@@ -15,8 +15,10 @@ from typing import Any
 
 from ..platform import database
 from ..rules import RulesError
+from ..rules.document import Reader, at
 from ..rules.errors import RuleSetError
 from ..rules.ruleset import RuleSet
+from ..rules.words import Message, words
 from .errors import HandRefused, ImportRefused, ScorebookError
 from .exportformat import (
     CHANGE,
@@ -47,13 +49,18 @@ LATEST = datetime(2200, 12, 31, 23, 59, 59, 999999)
 
 
 class _Checker:
-    """Walks the document, naming the place of the first problem found (games[2].rounds[0]...)."""
+    """Walks the document, naming the place of the first problem found (games[2].rounds[0]...):
+    the typed-document reader checks each value's type, stopping at the first problem."""
 
     def __init__(self, path: str):
         self.path = path
+        self.read = Reader(refuse=self._refused)
+
+    def _refused(self, path: str, said: Message) -> ImportRefused:
+        return self.fail(words(said))
 
     def at(self, part: str | int) -> _Checker:
-        return _Checker(f"{self.path}[{part}]" if isinstance(part, int) else f"{self.path}.{part}")
+        return _Checker(at(self.path, part))
 
     def fail(self, problem: str) -> ImportRefused:
         return ImportRefused(f"{self.path} {problem}: nothing was imported")
@@ -63,40 +70,19 @@ class _Checker:
     ) -> dict[str, Any]:
         """A JSON object with exactly these fields (`optional` ones may be left out: documents
         made before they existed), so nothing is silently dropped or guessed."""
-        if not isinstance(value, dict):
-            raise self.fail("must be an object")
-        missing = sorted(fields - optional - value.keys())
-        if missing:
-            raise self.fail(f"lacks {', '.join(missing)}")
-        extra = sorted(set(value) - fields)
-        if extra:
-            raise self.fail(f"has unknown field{'s' if len(extra) > 1 else ''} {', '.join(extra)}")
-        return value
+        return self.read.exact(self.path, value, fields, optional)
 
     def list(self, value: Any) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.fail("must be a list")
-        return value
+        return self.read.items(self.path, value)
 
     def whole(self, value: Any, low: int, high: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail("must be a whole number")
-        if not low <= value <= high:
-            shown = value if abs(value) < 10**20 else f"a number of {len(str(abs(value)))} digits"
-            raise self.fail(f"must be from {low} to {high}, not {shown}")
-        return value
+        return self.read.number(self.path, value, low, high)
 
     def flag(self, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail("must be true or false")
-        return value
+        return self.read.truth(self.path, value)
 
     def text(self, value: Any, limit: int) -> str:
-        if not isinstance(value, str):
-            raise self.fail("must be text")
-        if len(value) > limit:
-            raise self.fail(f"is longer than {limit} characters")
-        return value
+        return self.read.text(self.path, value, limit)
 
     def time(self, value: Any) -> datetime:
         if not isinstance(value, str) or not value.endswith("Z"):

@@ -18,19 +18,13 @@ from flask_wtf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from ..rules import RulesError
+from ..rules.document import Reader
 from ..rules.errors import InputError
+from ..rules.words import Message, words
 
 PREFIX = "/api"
 # Every form's token checked on every write, but for the API's blueprints and the views exempted.
 csrf = CSRFProtect()
-
-_KIND_NAMES = {
-    int: "a whole number",
-    str: "text",
-    bool: "true or false",
-    list: "a list",
-    dict: "an object",
-}
 
 
 class ApiError(Exception):
@@ -80,34 +74,14 @@ def field(
     required: bool = True,
     default: Any = None,
 ) -> Any:
-    """One field, checked for presence and type (a bool is never taken for a number)."""
-    if name not in data or data[name] is None:
-        if required:
-            raise InputError(f"'{name}' is missing")
-        return default
-    value = data[name]
+    """One field, checked for presence and type by the typed-document reader (a bool is never
+    taken for a number)."""
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    wanted = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
-    if isinstance(value, bool) and bool not in kinds:
-        raise InputError(f"'{name}' must be {wanted}, not {value!r}")
-    if not isinstance(value, kinds):
-        raise InputError(f"'{name}' must be {wanted}, not {_json_type(value)}")
-    return value
+    return Reader(refuse=_refused).field(data, name, kinds, required, default)
 
 
-def _json_type(value: Any) -> str:
-    """The JSON name of a value's type, as the caller wrote it."""
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+def _refused(path: str, said: Message) -> InputError:
+    return InputError(words(said))
 
 
 def _api_error(error: ApiError):

@@ -595,7 +595,7 @@ TEXTS: dict[str, Text | Joining] = {
         "There is no way to lay these %(size)s cards as %(contract)s using the whole hand."
     ),
     # R11: the problems that keep a rule set from being read or played, each under its place
-    # in the document (ruleset/reader.py, ruleset/schema.py), and a bad round, table or preset.
+    # in the document (document.py, ruleset/reader.py, ruleset/schema.py), and a bad round, table or preset.
     "reader.unknown_close": Text("is not a setting: did you mean %(close)s?"),
     "reader.unknown_listed": Text("is not a setting: the settings here are %(keys)s"),
     "reader.unknown": Text("is not a setting of a rule set"),
@@ -618,6 +618,25 @@ TEXTS: dict[str, Text | Joining] = {
     "reader.not_flag": Text("must be true or false, not %(value)s"),
     "reader.missing_choice": Text("is missing: one of %(choices)s"),
     "reader.not_choice": Text("must be one of %(choices)s, not %(value)s"),
+    # A field of a question or a score sent to the JSON API.
+    "reader.absent": Text("'%(name)s' is missing"),
+    "reader.not_kind": Text("'%(name)s' must be %(kinds)s, not %(value)s"),
+    "reader.whole_number": Text("a whole number"),
+    "reader.text": Text("text"),
+    "reader.true_or_false": Text("true or false"),
+    "reader.the_number": Text("the number %(number)s"),
+    # A part of an export document (games, rounds, players…) that is not what it must be.
+    "reader.must_object": Text("must be an object"),
+    "reader.lacks": Text("lacks %(fields)s"),
+    "reader.unknown_fields": Text(
+        Plural("has unknown field %(fields)s", "has unknown fields %(fields)s", "count")
+    ),
+    "reader.must_list": Text("must be a list"),
+    "reader.must_whole": Text("must be a whole number"),
+    "reader.digits": Text("a number of %(digits)s digits"),
+    "reader.must_flag": Text("must be true or false"),
+    "reader.must_text": Text("must be text"),
+    "reader.longer": Text("is longer than %(limit)s characters"),
     "reader.at": Text("%(path)s: %(problem)s"),
     "reader.refusal": Text(
         "the rule set cannot be used (%(count)s): %(listed)s%(more)s",

@@ -385,6 +385,34 @@ def test_a_contract_too_big_for_the_hand_is_named_beside_a_broken_table_size():
     }
 
 
+def test_a_deal_that_cannot_be_dealt_is_named_beside_a_broken_table_size():
+    """A refused table size leaves the other one standing: the deal is checked at it."""
+    no_stock = (
+        "8 players × 14 cards + the upcard is 113, but a game of 8 holds only 107 cards: "
+        "no stock is left"
+    )
+    assert problems({"players": {"min": 1, "max": 8}, "deals": [deal(14, SET3)]}) == {
+        "players.min": "must be from 2 to 8, not 1",
+        "deals[0].cards": no_stock,
+    }
+    assert problems({"players": {"min": 8, "max": 9}, "deals": [deal(14, SET3)]}) == {
+        "players.max": "must be from 2 to 8, not 9",
+        "deals[0].cards": no_stock,
+    }
+    # Both refused, or a size the packs do not cover: no size is known, so nothing is said.
+    assert problems({"players": {"min": 1, "max": 9}, "deals": [deal(14, SET3)]}) == {
+        "players.min": "must be from 2 to 8, not 1",
+        "players.max": "must be from 2 to 8, not 9",
+    }
+    assert problems(
+        {
+            "players": {"min": 1, "max": 8},
+            "packs": [{"up_to": 4, "packs": 2}],
+            "deals": [deal(14, SET3)],
+        }
+    ) == {"players.min": "must be from 2 to 8, not 1"}
+
+
 def test_a_refused_setting_is_not_refused_again_in_other_words():
     """A broken table size says nothing of packs or deals: those checks would rest on a guess."""
     assert problems({"players": {"min": "3", "max": 8}, "packs": [{"up_to": 4, "packs": 2}]}) == {

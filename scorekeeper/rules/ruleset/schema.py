@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
+from ..document import MISSING, SKIP, Reader, shown
 from ..words import Code, Join, joined, message
-from .reader import MISSING, SKIP, Reader, refusal, shown
+from .reader import refusal
 from .values import (
     BUY_LIMITS,
     CUT_BONUSES,
@@ -308,29 +310,40 @@ def _buying(reader: Reader, value: object, default: Mapping[str, Any]) -> Buying
 
 def _playable(rules: Settings, reader: Reader) -> None:
     """R11's "A rule set is playable when…", each condition on settings that were read without
-    a problem (a refused setting stands for a guess, and a guess proves nothing). A contract
-    that cannot fit the hand is named even when the table sizes are wrong: it does not depend
-    on them."""
-    seated = _seated(rules, reader) and reader.clean("jokers")
+    a problem, or on the values every valid fix of a refused one would keep (`_seated`): a
+    refused setting stands for a guess, and a guess proves nothing. A contract that cannot fit
+    the hand is named even when the table sizes are wrong: it does not depend on them."""
+    table = _seated(rules, reader) if reader.clean("jokers") else None
     for index, deal in enumerate(rules.deals):
         path = f"deals[{index}]"
-        if not reader.clean(path) or (seated and not _dealt(rules, reader, path, deal)):
+        if not reader.clean(path) or (table and not _dealt(table, reader, path, deal)):
             continue
         if reader.clean("buying"):
             _fits(rules, reader, path, deal)
 
 
-def _seated(rules: Settings, reader: Reader) -> bool:
-    """Whether the table sizes are readable, in order, and each has its number of packs."""
-    if not reader.clean("players"):
-        return False
-    if rules.min_players > rules.max_players:
+def _seated(rules: Settings, reader: Reader) -> Settings | None:
+    """The rules whose table sizes every deal is checked at: their own when both table sizes
+    are read, in order, and each has its number of packs.
+
+    One refused table size assumes the one size every valid fix keeps: `players.max` alone when
+    `players.min` is refused (any valid fewest is at most the most), `players.min` alone when
+    `players.max` is; the deals are checked at it when the packs cover it. None when
+    both are refused, when the players are no object or hold an unknown key (either size may be
+    meant), or when the packs were refused (no table size's cards are known)."""
+    refused = reader.refused("players")
+    if refused - {"players.min", "players.max"} or len(refused) == 2:
+        return None
+    if not refused and rules.min_players > rules.max_players:
         said = message(Fault.PLAYERS_ORDER, most=rules.max_players, fewest=rules.min_players)
         reader.problem("players.max", said)
-        return False
+        return None
     if not reader.clean("packs"):
-        return False
+        return None
     covered = max(step.up_to for step in rules.packs)
+    if refused:
+        kept = rules.max_players if "players.min" in refused else rules.min_players
+        return replace(rules, min_players=kept, max_players=kept) if kept <= covered else None
     if covered < rules.max_players:
         sizes = (
             f"{rules.max_players}"
@@ -338,8 +351,8 @@ def _seated(rules: Settings, reader: Reader) -> bool:
             else f"{max(covered + 1, rules.min_players)}–{rules.max_players}"
         )
         reader.problem("packs", message(Fault.PACKS_SHORT, sizes=sizes, covered=covered))
-        return False
-    return True
+        return None
+    return rules
 
 
 def _dealt(rules: Settings, reader: Reader, path: str, deal: Deal) -> bool:
