@@ -1,6 +1,6 @@
 """The typed-document reader: a JSON document read setting by setting, every problem kept under
 its place (`players.min`, `deals[4].cards`), a value quoted back short. Nothing here knows what
-a document holds: a rule set's shape is in `ruleset.schema`, its refusal in `ruleset.reader`.
+a document holds: a rule set's shape is in `ruleset.schema`, with its refusal.
 """
 
 from __future__ import annotations

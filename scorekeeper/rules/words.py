@@ -595,7 +595,7 @@ TEXTS: dict[str, Text | Joining] = {
         "There is no way to lay these %(size)s cards as %(contract)s using the whole hand."
     ),
     # R11: the problems that keep a rule set from being read or played, each under its place
-    # in the document (document.py, ruleset/reader.py, ruleset/schema.py), and a bad round, table or preset.
+    # in the document (document.py, ruleset/schema.py), and a bad round, table or preset.
     "reader.unknown_close": Text("is not a setting: did you mean %(close)s?"),
     "reader.unknown_listed": Text("is not a setting: the settings here are %(keys)s"),
     "reader.unknown": Text("is not a setting of a rule set"),

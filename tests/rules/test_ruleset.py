@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import PRESETS, RulesError, RuleSet, RuleSetError
+from scorekeeper.rules.document import MOST_PROBLEMS
 from scorekeeper.rules.ruleset import CONTRACT, LIVERPOOL, SHANGHAI
-from scorekeeper.rules.ruleset.reader import MOST_PROBLEMS
 from scorekeeper.rules.ruleset.schema import MOST_TEXT
 
 # Derandomized like the other hostile-input runs: each run draws the same examples.

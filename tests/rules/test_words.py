@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.rules import layoff_reasons, ruleeffects, words
+from scorekeeper.rules import document, layoff_reasons, ruleeffects, words
 from scorekeeper.rules.buying import check_buy, penalty_text
 from scorekeeper.rules.cards import over_copies, parse_cards
 from scorekeeper.rules.contracts import Asked, contract
@@ -25,7 +25,7 @@ from scorekeeper.rules.errors import CardError, RulesError, SeatError
 from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.opening import refusals
 from scorekeeper.rules.opening.solver import solve_opening
-from scorekeeper.rules.ruleset import LIVERPOOL, reader
+from scorekeeper.rules.ruleset import LIVERPOOL, schema
 from scorekeeper.rules.seating import check_seat
 from scorekeeper.rules.table import check_layoff, check_swap
 from scorekeeper.rules.verdict import Verdict
@@ -196,15 +196,15 @@ def test_a_plural_text_reads_its_count():
 def test_rule_set_problems_are_coded_under_their_places():
     """The reader keeps each problem as a code under its place; the refusal says them in words,
     and a translation's functions would say them in its language."""
-    kept = reader.Reader()
+    kept = document.Reader()
     data = kept.mapping("", {"players": {"min": 1}, "versoin": 1}, ("players", "version"))
     players = kept.mapping("players", data["players"], ("min", "max"))
     kept.whole("players.min", players["min"], range(2, 9))
     assert {path: said.code for path, said in kept.problems.items()} == {
-        "versoin": reader.Read.UNKNOWN_CLOSE,
-        "players.min": reader.Read.OUT_OF_RANGE,
+        "versoin": document.Read.UNKNOWN_CLOSE,
+        "players.min": document.Read.OUT_OF_RANGE,
     }
-    refused = reader.refusal(kept.listed(lambda path: len(path)))
+    refused = schema.refusal(kept.listed(lambda path: len(path)))
     assert refused.problems["players.min"] == "must be from 2 to 8, not 1"
     assert str(refused) == (
         "the rule set cannot be used (2 problems): versoin: is not a setting: did you mean "

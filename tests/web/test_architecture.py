@@ -218,7 +218,7 @@ RULE_SET_MODULES = [
     "scorekeeper.rules.errors",
     "scorekeeper.rules.citing",
     "scorekeeper.rules.ruleset",
-    "scorekeeper.rules.ruleset.reader",
+    "scorekeeper.rules.document",
     "scorekeeper.rules.ruleset.schema",
     "scorekeeper.rules.ruleset.values",
     "scorekeeper.rules.ruleset.words",

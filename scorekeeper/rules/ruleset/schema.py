@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from ..document import MISSING, SKIP, Reader, shown
-from ..words import Code, Join, joined, message
-from .reader import refusal
+from ..errors import RuleSetError
+from ..words import Code, Join, Message, joined, message, words
 from .values import (
     BUY_LIMITS,
     CUT_BONUSES,
@@ -43,6 +43,28 @@ from .values import (
     Settings,
     Values,
 )
+
+# The problems the refusal's one-line message repeats (`problems` holds them all).
+SAID = 3
+
+
+class Refusal(Code):
+    """The refusal's words: each problem at its place, and the one-line message."""
+
+    AT = "reader.at"
+    REFUSAL = "reader.refusal"
+
+
+def refusal(problems: Mapping[str, Message]) -> RuleSetError:
+    """The one error naming every problem, each under its place: the problems are said in
+    words here, and the message repeats the first SAID of them."""
+    first = [message(Refusal.AT, path=path, problem=said) for path, said in problems.items()]
+    more = "; …" if len(first) > SAID else ""
+    said = message(
+        Refusal.REFUSAL, count=len(first), listed=joined(Join.SEMICOLON, first[:SAID]), more=more
+    )
+    return RuleSetError(words(said), {path: words(problem) for path, problem in problems.items()})
+
 
 # The most jokers a rule set may add: more than any real table shuffles in.
 FIXED_JOKERS = range(0, 21)
