@@ -123,8 +123,11 @@ def _count_changes(session: Session) -> None:
     if session.in_nested_transaction():
         return  # counted when the whole transaction commits
     session.flush()
+    counted = sorted(session.info.pop(CHANGED, ()))
+    if not counted:
+        return  # a commit that wrote nothing stamped (a page's read) touches no connection
+    session.info[COUNTED] = counted
     connection = session.connection()
-    counted = session.info[COUNTED] = sorted(session.info.pop(CHANGED, ()))
     for name in counted:
         connection.execute(_count(connection.dialect.name, name))
 
