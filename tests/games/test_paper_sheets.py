@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.games import papersheets, transfer
 from scorekeeper.games.models import Game
-from scorekeeper.games.sheetrows import template_text
+from scorekeeper.games.papersheets import template_text
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import PRESETS
 from tests.support.apps import app_on
