@@ -20,7 +20,7 @@ from flask import (
 
 from ...platform import limits, writeonce
 from ...platform.formpages import attachment, form_page, shown_after_redirect
-from .. import errors, gamelist, keys, ledger, service, sheets, tablefixes, transfer
+from .. import errors, gamelist, keys, ledger, service, sheets, transfer
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
 from . import started
@@ -99,7 +99,7 @@ ACTIONS = {
         "wins (a tie shares the win). The summary, the games list and the players' figures say "
         "it ended early. It can be taken back until the table plays again from it.",
         button="End after this round",
-        do=tablefixes.end_early,
+        do=service.end_early,
         done="Game ended early after round {round} of {last}: {winners}.",
         form=EndEarlyForm,
     ),
@@ -107,7 +107,7 @@ ACTIONS = {
         question="Take back the early end?",
         explanation="The game goes on after round {round} of {last}, as if it had never ended.",
         button="Play on",
-        do=tablefixes.resume_game,
+        do=service.resume_game,
         done="The early end is taken back: play on.",
     ),
 }
@@ -216,7 +216,7 @@ def rename(game_id: int):
     error, problems = None, {}
     if form.validate_on_submit():
         try:
-            made = tablefixes.rename_players(game, form.renamed(), form.seen_names())
+            made = service.rename_players(game, form.renamed(), form.seen_names())
         except errors.ScorebookError as refused:
             error, problems = refused.message, refused.problems or {}
         else:

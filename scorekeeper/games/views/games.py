@@ -24,7 +24,7 @@ from ...platform.errorpages import NotHere
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from ...platform.network import on_loopback
 from ...rules.verdict import sentence
-from .. import buys, chart, errors, gamelist, keys, ledger, newgame, papersheets, summary
+from .. import buys, chart, errors, gamelist, keys, ledger, newgame, papersheets
 from ..forms import EVERY_PRESET_SEATS, ImportForm, SheetForm, chosen_rules
 from . import NEW_GAME_DRAFT, draft_saved, drafts_saved_before, started
 
@@ -105,7 +105,7 @@ def show_game(game_id: int):
             game=game,
             book=book,
             chart=chart.totals_chart(book),
-            summary=summary.game_summary(book),
+            summary=ledger.game_summary(book),
             buys_left=buys.line(game),
             editor=editor,
             live_tag=live_tag(stamp),
