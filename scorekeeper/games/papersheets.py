@@ -49,6 +49,7 @@ from ..rules.scoring import least_points, most_points
 from ..rulesets import service as rulesets
 from . import keys, ledger, service
 from .errors import NoSuchRuleSet, ScorebookError
+from .importer import EARLIEST
 from .models import Game, Player, Round, RoundScore, SheetImport
 from .names import clean_names, name_key, seat_keys
 from .roundvalues import RoundEntry
@@ -378,8 +379,6 @@ def game_list(game_ids: list[int]) -> str:
 # --- The sheet's games, read and checked ---------------------------------------------------
 
 
-# A sheet's dates lie in these years: what an export can carry back (`importcheck.EARLIEST`).
-EARLIEST = date(1970, 1, 1)
 _SCORE = re.compile(r"[+\-\u2212]?\d{1,12}")
 _DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?")
 
@@ -495,7 +494,8 @@ class _GameReader:
                 self.head, 1, f"must be the game's date as year-month-day (2019-12-24), not {shown}"
             )
             return None
-        if not EARLIEST <= moment.date() <= self.today:
+        # A sheet's dates lie in the years an export can carry back, up to today.
+        if moment < EARLIEST or moment.date() > self.today:
             self.fail(self.head, 1, f"must be a date from {EARLIEST.year} to today, not {text}")
             return None
         return moment

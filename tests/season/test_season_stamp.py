@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.games import gamelist, service, transfer
+from scorekeeper.games import gamelist, importer, service, transfer
 from scorekeeper.games.models import Game
 from scorekeeper.platform import cache
 from scorekeeper.platform.database import db
@@ -66,7 +66,7 @@ def test_finishing_deleting_and_importing_change_the_stamp(app):
         db.session.commit()
         assert season_stamp() != before
         before = season_stamp()
-        transfer.import_games(document)
+        importer.import_games(document)
         db.session.commit()
         assert season_stamp() != before
 

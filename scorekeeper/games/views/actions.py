@@ -20,7 +20,7 @@ from flask import (
 
 from ...platform import limits, writeonce
 from ...platform.formpages import attachment, form_page, shown_after_redirect
-from .. import errors, gamelist, keys, ledger, service, sheets, transfer
+from .. import errors, gamelist, keys, ledger, service, transfer
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
 from . import started
@@ -236,23 +236,23 @@ def rounds_csv(game_id: int):
     """The detailed sheet as CSV: a row per player and round (dealer, cutter, who went out, the
     cut bonus, the cards left, counted or not, penalty, score, running total, when)."""
     game = ledger.get_game(game_id)
-    return _download(sheets.rounds_csv(ledger.book(game)), "text/csv", game, "rounds.csv")
+    return _download(transfer.rounds_csv(ledger.book(game)), "text/csv", game, "rounds.csv")
 
 
 @bp.get("/ledger.csv")
 def ledger_csv(game_id: int):
     """The ledger as CSV: a row per recorded round and the totals."""
     game = ledger.get_game(game_id)
-    return _download(sheets.ledger_csv(ledger.book(game)), "text/csv", game, "csv")
+    return _download(transfer.ledger_csv(ledger.book(game)), "text/csv", game, "csv")
 
 
 @bp.get("/export.json")
 def export_json(game_id: int):
     """The game in the export format, without its edit key's hash, for `import` elsewhere."""
     game = ledger.get_game(game_id)
-    return _download(transfer.dumps(sheets.game_export(game)), "application/json", game, "json")
+    return _download(transfer.dumps(transfer.game_export(game)), "application/json", game, "json")
 
 
 def _download(text: str, media_type: str, game: Game, suffix: str):
     """The text as a UTF-8 file to save, named after the game."""
-    return attachment(text, media_type, sheets.export_filename(game, suffix))
+    return attachment(text, media_type, transfer.export_filename(game, suffix))
