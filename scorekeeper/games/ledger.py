@@ -17,9 +17,8 @@ from sqlalchemy.orm import selectinload
 
 from ..platform import cache, database, writeonce
 from ..platform.database import db
-from ..rules.cards import JOKER, RANKS, Card, rank_name
 from ..rules.ruleset import RuleSet
-from ..rules.scoring import card_penalty, leaders, totals
+from ..rules.scoring import leaders, totals
 from ..rules.seating import RoundSetup, round_setup
 from . import buys
 from .errors import NoSuchGame, RoundRefused, RulesRefused, ScorebookError
@@ -124,13 +123,6 @@ def setup_for(game: Game, number: int) -> RoundSetup:
 def next_first_dealer(game: Game) -> int:
     """The seat after the last game's first dealer, in playing order (R2), wrapping round."""
     return (game.first_dealer + 1) % len(game.players)
-
-
-def penalty_table(rules: RuleSet) -> dict[str, int]:
-    """The penalty of each rank and the joker under these rules, from the engine (R10, R11)."""
-    table = {rank_name(rank): card_penalty(Card(rank, None), rules) for rank in RANKS}
-    table["JK"] = card_penalty(JOKER, rules)
-    return table
 
 
 # --- The book ------------------------------------------------------------------------------
