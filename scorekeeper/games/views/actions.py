@@ -113,44 +113,27 @@ ACTIONS = {
 }
 
 
-@bp.route("/archive", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def archive(game_id: int):
-    """Take the game out of the games lists, after asking."""
-    return _confirm(game_id, "archive")
+def _confirm_page(name: str, path: str) -> None:
+    """The page of `ACTIONS[name]` at `path`, for the game's editor only: it asks first, then
+    does it (a double tap acts once)."""
+
+    def confirm(game_id: int):
+        return _confirm(game_id, name)
+
+    confirm.__name__ = confirm.__qualname__ = name
+    confirm.__doc__ = f"{ACTIONS[name].question} Asked first, then done."
+    view = keys.editor_required(writeonce.write_once(scope=keys.GAMES)(confirm))
+    bp.add_url_rule(path, view_func=view, methods=["GET", "POST"])
 
 
-@bp.route("/restore", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def restore(game_id: int):
-    """Bring the game back into the games lists, after asking."""
-    return _confirm(game_id, "restore")
-
-
-@bp.route("/delete", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def delete(game_id: int):
-    """Delete a game that has no round yet, after asking."""
-    return _confirm(game_id, "delete")
-
-
-@bp.route("/end", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def end_early(game_id: int):
-    """End the game after its last recorded round, after asking: the leaders win."""
-    return _confirm(game_id, "end_early")
-
-
-@bp.route("/resume", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def resume(game_id: int):
-    """Take back an early end, after asking."""
-    return _confirm(game_id, "resume")
+for _name, _path in (
+    ("archive", "/archive"),
+    ("restore", "/restore"),
+    ("delete", "/delete"),
+    ("end_early", "/end"),
+    ("resume", "/resume"),
+):
+    _confirm_page(_name, _path)
 
 
 def _confirm(game_id: int, name: str):
