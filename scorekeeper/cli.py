@@ -19,7 +19,8 @@ from sqlalchemy.engine import Engine
 
 from .games import keys, papersheets
 from .games.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
-from .games.transfer import dumps, export_games, import_games
+from .games.importer import import_games
+from .games.transfer import dumps, export_games
 from .platform import database
 from .platform.database import db
 from .rules import sharing

@@ -13,14 +13,14 @@ from werkzeug.exceptions import NotFound
 from ..platform import cache, writeonce
 from . import api, keys, ledger
 from .errors import Missing, NoSuchGame, NotEditor
-from .views import DRAFT_WORDS, actions, games, rounds, sheetimport
+from .views import DRAFT_WORDS, actions, games, rounds
 
 
 def init_app(app: Flask) -> None:
     """Register the score book's pages, its JSON API, its games' stamps, its page cache and what
     every write-once route shares (its edit keys and refusals)."""
     writeonce.init_app(app, keys.write_hooks())
-    blueprints = (api.bp, games.bp, rounds.bp, actions.bp, sheetimport.bp)
+    blueprints = (api.bp, games.bp, rounds.bp, actions.bp, games.sheets_bp)
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
     app.register_error_handler(Missing, _not_found)

@@ -15,14 +15,14 @@ from ..platform.http import ApiError, blueprint, field, json_body
 from ..rules import RulesError, RuleSetError
 from ..rulesets import choice as rulechoice
 from ..rulesets import service as rulesets
-from . import answers, errors, gamelist, keys, ledger, names, service, tablefixes
+from . import errors, gamelist, keys, ledger, names, service
 from .models import Game
 from .roundvalues import RoundEntry
 
 bp = blueprint("api", __name__)
 
 
-answers.answer_errors(bp)
+ledger.answer_errors(bp)
 
 
 @bp.get("/games")
@@ -314,7 +314,7 @@ def rename_players(game_id: int):
     renames = field(json_body(), "renames", dict)
     if not renames:
         raise ApiError("'renames' is empty: give each player's name now and their new name")
-    tablefixes.rename_by_name(g.game, renames)
+    service.rename_by_name(g.game, renames)
     return jsonify(ledger.game_json(g.game))
 
 
@@ -326,9 +326,9 @@ def end_game(game_id: int):
     with the game, 409 if round 5 is not the last one now; DELETE: take the early end back
     (409 once the table played again from it)."""
     if request.method == "POST":
-        tablefixes.end_early(g.game, field(json_body(), "after", int))
+        service.end_early(g.game, field(json_body(), "after", int))
     else:
-        tablefixes.resume_game(g.game)
+        service.resume_game(g.game)
     return jsonify(ledger.game_json(g.game))
 
 

@@ -1,4 +1,6 @@
-"""Reading the score book: load a game, and what its pages and the API show of it.
+"""Reading the score book: load a game, and what its pages and the API show of it: its book, the
+end of a finished game in a few lines (`game_summary`), and the JSON of a game, a round and a
+refusal (`answer_errors`, on the score book's API and on every API built on it).
 
 Totals, leaders, winners and the next round's setup all come from the engine in
 `scorekeeper.rules`; nothing here writes.
@@ -10,16 +12,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from flask import jsonify
 from sqlalchemy.orm import selectinload
 
-from ..platform import cache, database
+from ..platform import cache, database, writeonce
 from ..platform.database import db
-from ..rules.cards import JOKER, RANKS, Card, rank_name
 from ..rules.ruleset import RuleSet
-from ..rules.scoring import card_penalty, leaders, totals
+from ..rules.scoring import leaders, totals
 from ..rules.seating import RoundSetup, round_setup
 from . import buys
-from .errors import NoSuchGame
+from .errors import NoSuchGame, RoundRefused, RulesRefused, ScorebookError
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore
 from .roundvalues import RoundSnapshot
 
@@ -118,11 +120,9 @@ def setup_for(game: Game, number: int) -> RoundSetup:
     return round_setup(game.first_dealer, number, len(game.players), rules_of(game))
 
 
-def penalty_table(rules: RuleSet) -> dict[str, int]:
-    """The penalty of each rank and the joker under these rules, from the engine (R10, R11)."""
-    table = {rank_name(rank): card_penalty(Card(rank, None), rules) for rank in RANKS}
-    table["JK"] = card_penalty(JOKER, rules)
-    return table
+def next_first_dealer(game: Game) -> int:
+    """The seat after the last game's first dealer, in playing order (R2), wrapping round."""
+    return (game.first_dealer + 1) % len(game.players)
 
 
 # --- The book ------------------------------------------------------------------------------
@@ -300,7 +300,104 @@ def signed(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
 
-# --- JSON ----------------------------------------------------------------------------------
+# --- The end of a game in a few lines: the winners, the places, what the rounds were like
+
+
+@dataclass(frozen=True)
+class RoundMark:
+    """One round of one player: its number and the player's score in it."""
+
+    number: int
+    score: int
+
+
+@dataclass(frozen=True)
+class PlayerRounds:
+    """A player's lowest round (the best one) and costliest round; the earlier one on a tie."""
+
+    name: str
+    lowest: RoundMark
+    costliest: RoundMark
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the finished game's page opens on."""
+
+    winners: list[str]
+    standings: list[Standing]
+    # Who went out most often, with how many times; empty when nobody ever went out.
+    most_out: list[str]
+    most_out_count: int
+    # (name, how many exact-cut bonuses, their sum), for every player who got one.
+    cut_bonuses: list[tuple[str, int, int]]
+    rounds: list[PlayerRounds]
+    # Rounds that ended with the stock run out and nobody out.
+    stock_ran_out: list[int]
+    # Who deals first if this table plays again.
+    next_dealer: str
+    # The rules the game was played under, and how many deals they have (R11).
+    rules_name: str = ""
+    last_round: int = 0
+    # The last round played when the table ended the game early, else None (played to the end).
+    ended_after: int | None = None
+
+    @property
+    def finish(self) -> str:
+        """How the game ended, in words: "ended early after round 5 of 7" or "finished after
+        round 7 of 7"."""
+        if self.ended_after is not None:
+            return f"ended early after round {self.ended_after} of {self.last_round}"
+        return f"finished after round {self.last_round} of {self.last_round}"
+
+    @property
+    def shared(self) -> bool:
+        return len(self.winners) > 1
+
+
+def game_summary(book: Book) -> Summary | None:
+    """The summary of a finished game, computed from its rounds; None while it is being played."""
+    if not book.game.finished:
+        return None
+    names = book.names
+    rounds = book.game.rounds
+    outs = [0] * len(names)
+    bonuses = [[0, 0] for _ in names]
+    marks: list[list[RoundMark]] = [[] for _ in names]
+    for played in rounds:
+        if played.out is not None:
+            outs[played.out] += 1
+        for line in played.scores:
+            marks[line.seat].append(RoundMark(played.number, line.score))
+            if line.bonus:
+                bonuses[line.seat][0] += 1
+                bonuses[line.seat][1] += line.bonus
+    most = max(outs, default=0)
+    return Summary(
+        winners=book.winner_names,
+        standings=book.standings,
+        most_out=[names[seat] for seat, count in enumerate(outs) if most and count == most],
+        most_out_count=most,
+        cut_bonuses=[
+            (names[seat], count, total) for seat, (count, total) in enumerate(bonuses) if count
+        ],
+        rounds=[
+            PlayerRounds(
+                name,
+                min(marks[seat], key=lambda mark: (mark.score, mark.number)),
+                max(marks[seat], key=lambda mark: (mark.score, -mark.number)),
+            )
+            for seat, name in enumerate(names)
+        ],
+        stock_ran_out=[played.number for played in rounds if played.out is None],
+        next_dealer=names[next_first_dealer(book.game)],
+        rules_name=book.rules.name,
+        last_round=book.last_round,
+        ended_after=book.ended_after,
+    )
+
+
+# --- JSON: a game, a round, and a refusal as the APIs answer it --------------------------
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -365,3 +462,29 @@ def game_json(game: Game) -> dict[str, Any]:
         "finished_at": _when(game.finished_at),
         "archived_at": _when(game.archived_at),
     }
+
+
+def answer_errors(blueprint) -> None:
+    """Answer the score book's refusals in JSON on `blueprint` (`{"error": ...}` with the status
+    the refusal carries): this API's, and every API built on the score book (the phones')."""
+    blueprint.register_error_handler(writeonce.BadKey, _bad_key)
+    blueprint.register_error_handler(ScorebookError, _scorebook_error)
+
+
+def _bad_key(error: writeonce.BadKey):
+    return jsonify(error=str(error)), 400
+
+
+def _scorebook_error(error: ScorebookError):
+    # A repeat of the DELETE that removed its game: the first answer, not this 404.
+    if (first := writeonce.answer_of_gone(error)) is not None:
+        return first
+    body: dict[str, Any] = {"error": error.message}
+    if isinstance(error, RulesRefused):
+        body["problems"] = error.rule_problems
+    if isinstance(error, RoundRefused):
+        body["problems"] = error.places
+    current = getattr(error, "current", None)
+    if current is not None:
+        body["round"] = round_json(current.game, current)
+    return jsonify(body), error.status

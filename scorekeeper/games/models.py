@@ -248,7 +248,7 @@ class Rename(db.Model):
 
 class SheetImport(db.Model):
     """A game brought in from a paper sheet, by the fingerprint of what the sheet says of it
-    (its date, its seats, every round's scores: `sheetimports.fingerprint`). The fingerprint is
+    (its date, its seats, every round's scores: `papersheets.fingerprint`). The fingerprint is
     unique, so a game is stored once however many imports of its sheet race each other; a game
     imported twice before this table existed keeps its rows, only its first copy holds one."""
 

@@ -1,27 +1,290 @@
-"""Export every game to one JSON document and import it back, exactly, all or nothing.
+"""The export document and the games taken away in it: every game (the `export` command), one
+game (its page's download, without its key hash), and a game's ledger as CSV.
 
 For moving a table's score book to another machine or keeping it outside SQLite: the document
 holds everything (players, rounds, scores, versions, history, key hashes, times), so an export
-imported into an empty database exports again byte for byte the same. `exportformat` defines
-the document's parts and fields; `importcheck` checks a document by them before anything of it
-is stored.
+imported into an empty database exports again byte for byte the same. The document is defined
+once, here: its name, its version and the fields of each of its parts. Export writes a document
+from these definitions and `importer` reads one with them, so a field is in both or in neither.
+A part's fields are the columns of its model, written as they are stored (times as UTC text,
+the history's rounds as `RoundSnapshot.to_dict` holds them).
+
+Format 1 named each game's rules by a profile (`"profile": "family"`); format 2 carries the
+whole document. An old export means the profile as the app that wrote it had it, so
+`FORMAT_1_PROFILES` are the presets' documents as they were when format 2 began, frozen, never
+the app's presets of the day: a preset changed in a later release must not change a game read
+from an old export (the same copies as migration 0005's, which a test compares).
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from enum import Enum
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
-from ..platform import database
 from ..platform.database import db
-from .errors import ImportRefused
-from .exportformat import GAME, document
-from .importcheck import check_document
-from .models import Game, Round
+from ..rules.ruleset import MOST_DEALS
+from .buys import MOST_BUYS
+from .ledger import Book
+from .models import NAME_MAX, Game, Player, Rename, Round, RoundChange, RoundScore, localtime
+from .roundvalues import RoundSnapshot
+
+# --- The document ------------------------------------------------------------------------
+
+FORMAT = "liverpool-scorekeeper/games"
+# 2: each game carries its rule set's whole document (`rules`); 1 named a profile (`profile`).
+FORMAT_VERSION = 2
+# The versions an import reads: a format 1 game's profile becomes its document
+# (`game_of_format_1`).
+READS = (1, 2)
+# Far beyond any real score or version, and well inside SQLite's 64-bit integers.
+NUMBER_LIMIT = 10**9
+
+
+class Kind(Enum):
+    """What a field holds, which says how it is written and how it is checked."""
+
+    GAME_ID = "a game's id, within what the database can hold"
+    RULES = "a rule set's whole document (R11), every problem of a bad one named"
+    WHOLE = "a whole number from `low` to `high`"
+    SEAT = "a seat at the game's table"
+    INDEX = "the object's place in its list"
+    FLAG = "true or false"
+    TEXT = "text of at most `high` characters"
+    CARDS = "cards in the app's notation"
+    CHOICE = "one of `choices`"
+    HASH = "a sha256 hash in lowercase hex"
+    TIME = "a UTC time to the microsecond, marked Z"
+    PARTS = "a list of objects of `part`"
+    PER_SEAT = "a list of one `of` for each seat, in seat order"
+    SNAPSHOT = "a round as the history keeps it (`RoundSnapshot`)"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a part; its name is the model's column it is written from and read into."""
+
+    name: str
+    kind: Kind
+    empty: bool = False  # null is allowed
+    # Added within this format version: a document made before it may lack it (`default` then).
+    later: bool = False
+    default: Any = None
+    low: int = -NUMBER_LIMIT
+    high: int = NUMBER_LIMIT
+    choices: tuple[str, ...] = ()
+    part: Part | None = None
+    of: Kind | None = None  # for PER_SEAT: what each entry is
+    # For INDEX: why the place is fixed; for PER_SEAT: what each entry is, in words.
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A kind of object in the document, the model it is a row of, and its fields in order."""
+
+    name: str
+    model: type[Any]  # whose columns the fields are (a `RoundSnapshot` for the history)
+    fields: tuple[Field, ...]
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The fields an object of this part holds: no others, and all but the `later` ones."""
+        return frozenset(item.name for item in self.fields)
+
+    @property
+    def later(self) -> frozenset[str]:
+        """The fields a document of this format version may lack: made before they existed."""
+        return frozenset(item.name for item in self.fields if item.later)
+
+    def field(self, name: str) -> Field:
+        return next(item for item in self.fields if item.name == name)
+
+    def write(self, row: Any) -> dict[str, Any]:
+        """The row as this part of the document."""
+        return {item.name: _written(item, getattr(row, item.name)) for item in self.fields}
+
+
+def exported_time(moment: datetime | None) -> str | None:
+    """A stored UTC time to the microsecond, marked Z, so it comes back exactly."""
+    return None if moment is None else moment.isoformat(timespec="microseconds") + "Z"
+
+
+def _written(item: Field, value: Any) -> Any:
+    if item.kind is Kind.TIME:
+        return exported_time(value)
+    if item.kind is Kind.PARTS:
+        assert item.part is not None
+        return [item.part.write(row) for row in value]
+    if item.kind is Kind.SNAPSHOT and value is not None:
+        return RoundSnapshot.from_dict(value).to_dict()
+    return value
+
+
+def _time(name: str, **options: Any) -> Field:
+    return Field(name, Kind.TIME, **options)
+
+
+# A round in the history: the fields are the snapshot's keys, whatever `RoundSnapshot` holds.
+_SNAPSHOT_FIELDS = {
+    "out": Field("out", Kind.SEAT, empty=True),
+    "cut_exact": Field("cut_exact", Kind.FLAG),
+    "leftovers": Field("leftovers", Kind.PER_SEAT, of=Kind.CARDS),
+    "penalties": Field("penalties", Kind.PER_SEAT, of=Kind.WHOLE),
+    "bonus": Field("bonus", Kind.PER_SEAT, of=Kind.WHOLE),
+    "scores": Field("scores", Kind.PER_SEAT, of=Kind.WHOLE),
+    "version": Field("version", Kind.WHOLE, low=1),
+    "counted": Field("counted", Kind.PER_SEAT, of=Kind.FLAG, why="one true or false", default=()),
+    "buys": Field("buys", Kind.PER_SEAT, of=Kind.WHOLE, why="a whole number", default=()),
+}
+SNAPSHOT = Part(
+    "round snapshot",
+    RoundSnapshot,
+    tuple(
+        replace(_SNAPSHOT_FIELDS[key], later=key in RoundSnapshot.OPTIONAL)
+        for key in RoundSnapshot.shape()
+    ),
+)
+SCORE_LINE = Part(
+    "score line",
+    RoundScore,
+    (
+        Field("seat", Kind.INDEX, why="one line per seat, in order"),
+        Field("leftovers", Kind.CARDS),
+        Field("penalty", Kind.WHOLE),
+        Field("bonus", Kind.WHOLE),
+        Field("score", Kind.WHOLE),
+        Field("counted", Kind.FLAG, later=True, default=False),
+        # The discards bought in the deal; null for a round stored before buys were counted.
+        Field("buys", Kind.WHOLE, empty=True, later=True, low=0, high=MOST_BUYS),
+    ),
+)
+ROUND = Part(
+    "round",
+    Round,
+    (
+        # Within the game's own deals too, which the import checks with the game.
+        Field("number", Kind.WHOLE, low=1, high=MOST_DEALS),
+        Field("dealer", Kind.SEAT),
+        Field("cutter", Kind.SEAT),
+        Field("cut_exact", Kind.FLAG),
+        Field("out", Kind.SEAT, empty=True),
+        Field("version", Kind.WHOLE, low=1),
+        _time("recorded_at"),
+        _time("corrected_at", empty=True),
+        Field("scores", Kind.PARTS, part=SCORE_LINE),
+    ),
+)
+PLAYER = Part(
+    "player",
+    Player,
+    (
+        Field("seat", Kind.INDEX, why="seats are listed in order"),
+        Field("name", Kind.TEXT, high=200),
+    ),
+)
+CHANGE = Part(
+    "history entry",
+    RoundChange,
+    (
+        Field("round_number", Kind.WHOLE, low=1, high=MOST_DEALS),
+        Field("action", Kind.CHOICE, choices=("corrected", "undone")),
+        _time("changed_at"),
+        Field("before", Kind.SNAPSHOT, part=SNAPSHOT),
+        # null exactly for an undone round
+        Field("after", Kind.SNAPSHOT, empty=True, part=SNAPSHOT),
+    ),
+)
+RENAME = Part(
+    "rename",
+    Rename,
+    (
+        Field("seat", Kind.SEAT),
+        Field("before", Kind.TEXT, high=NAME_MAX),
+        Field("after", Kind.TEXT, high=NAME_MAX),
+        _time("renamed_at"),
+    ),
+)
+GAME = Part(
+    "game",
+    Game,
+    (
+        Field("id", Kind.GAME_ID),
+        Field("rules", Kind.RULES),
+        Field("first_dealer", Kind.SEAT),
+        _time("created_at"),
+        _time("finished_at", empty=True),
+        Field("key_hash", Kind.HASH, empty=True),
+        _time("archived_at", empty=True, later=True),
+        Field("ended_after", Kind.WHOLE, empty=True, later=True, low=1, high=MOST_DEALS),
+        _time("played_again_at", empty=True, later=True),
+        Field("from_sheet", Kind.FLAG, later=True, default=False),
+        Field("players", Kind.PARTS, part=PLAYER),
+        Field("rounds", Kind.PARTS, part=ROUND),
+        Field("history", Kind.PARTS, part=CHANGE),
+        Field("renames", Kind.PARTS, part=RENAME, later=True, default=()),
+    ),
+)
+
+
+def document(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """The document holding these games, each written with `GAME.write`."""
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games}
+
+
+# The document around the games.
+DOCUMENT_FIELDS = frozenset(document([]))
+
+
+# What a profile's name meant in an export of format 1.
+FORMAT_1_PROFILES: dict[str, dict[str, Any]] = {
+    key: json.loads(text)
+    for key, text in (
+        (
+            "liverpool",
+            '{"version":1,"name":"Liverpool","players":{"min":4,"max":4},"packs":[{"up_to":8,"packs":2}],"jokers":{"fixed":3,"per_pack":0},"deals":[{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":10,"contract":[{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"run","size":4},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":true}],"exact_sizes":true,"values":{"A":15,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"J":10,"Q":10,"K":10,"JK":15},"wild_deuces":false,"naturals":{"set":1,"run":1,"wild_at_most_natural":false},"cut_bonus":-50,"layoff_on_opening_turn":false,"go_out_by_layoff":false,"joker_swap":"runs","swap_on_opening_turn":false,"freed_joker":"lay_off","buying":{"allowed":true,"per_deal":null,"per_game":null,"penalty_cards":1}}',
+        ),
+        (
+            "contract",
+            '{"version":1,"name":"Contract","players":{"min":4,"max":4},"packs":[{"up_to":8,"packs":2}],"jokers":{"fixed":3,"per_pack":0},"deals":[{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":10,"contract":[{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"run","size":4},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":true}],"exact_sizes":true,"values":{"A":15,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"J":10,"Q":10,"K":10,"JK":15},"wild_deuces":false,"naturals":{"set":1,"run":1,"wild_at_most_natural":false},"cut_bonus":0,"layoff_on_opening_turn":false,"go_out_by_layoff":false,"joker_swap":"runs","swap_on_opening_turn":false,"freed_joker":"lay_off","buying":{"allowed":true,"per_deal":null,"per_game":null,"penalty_cards":1}}',
+        ),
+        (
+            "online",
+            '{"version":1,"name":"Online","players":{"min":3,"max":8},"packs":[{"up_to":5,"packs":2},{"up_to":8,"packs":3}],"jokers":{"fixed":2,"per_pack":0},"deals":[{"cards":7,"contract":[{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":10,"contract":[{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":14,"contract":[{"kind":"run","size":4},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":true}],"exact_sizes":false,"values":{"A":15,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"J":10,"Q":10,"K":10,"JK":25},"wild_deuces":false,"naturals":{"set":1,"run":1,"wild_at_most_natural":false},"cut_bonus":0,"layoff_on_opening_turn":true,"go_out_by_layoff":true,"joker_swap":"runs","swap_on_opening_turn":true,"freed_joker":"hand","buying":{"allowed":false,"per_deal":null,"per_game":null,"penalty_cards":1}}',
+        ),
+        (
+            "family",
+            '{"version":1,"name":"Family","players":{"min":3,"max":8},"packs":[{"up_to":4,"packs":2},{"up_to":8,"packs":3}],"jokers":{"fixed":0,"per_pack":2},"deals":[{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":10,"contract":[{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":10,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"set","size":3},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":12,"contract":[{"kind":"run","size":4},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":true}],"exact_sizes":false,"values":{"A":15,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10,"J":10,"Q":10,"K":10,"JK":15},"wild_deuces":false,"naturals":{"set":2,"run":3,"wild_at_most_natural":false},"cut_bonus":-50,"layoff_on_opening_turn":true,"go_out_by_layoff":true,"joker_swap":"runs","swap_on_opening_turn":true,"freed_joker":"lay_off","buying":{"allowed":true,"per_deal":null,"per_game":null,"penalty_cards":1}}',
+        ),
+        (
+            "shanghai",
+            '{"version":1,"name":"Shanghai","players":{"min":3,"max":8},"packs":[{"up_to":4,"packs":2},{"up_to":6,"packs":3},{"up_to":8,"packs":4}],"jokers":{"fixed":0,"per_pack":1},"deals":[{"cards":11,"contract":[{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":11,"contract":[{"kind":"set","size":3},{"kind":"run","size":4}],"whole_hand":false},{"cards":11,"contract":[{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":11,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"set","size":3}],"whole_hand":false},{"cards":11,"contract":[{"kind":"set","size":3},{"kind":"run","size":7}],"whole_hand":false},{"cards":11,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"run","size":5}],"whole_hand":false},{"cards":11,"contract":[{"kind":"run","size":4},{"kind":"run","size":4},{"kind":"run","size":4}],"whole_hand":false},{"cards":11,"contract":[{"kind":"set","size":3},{"kind":"run","size":10}],"whole_hand":false},{"cards":11,"contract":[{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"set","size":3},{"kind":"run","size":5}],"whole_hand":false},{"cards":11,"contract":[{"kind":"run","size":5},{"kind":"run","size":5},{"kind":"run","size":5}],"whole_hand":false}],"exact_sizes":false,"values":{"A":15,"2":20,"3":5,"4":5,"5":5,"6":5,"7":5,"8":5,"9":5,"10":10,"J":10,"Q":10,"K":10,"JK":20},"wild_deuces":true,"naturals":{"set":1,"run":1,"wild_at_most_natural":true},"cut_bonus":0,"layoff_on_opening_turn":true,"go_out_by_layoff":true,"joker_swap":"any","swap_on_opening_turn":false,"freed_joker":"hand","buying":{"allowed":true,"per_deal":null,"per_game":null,"penalty_cards":1}}',
+        ),
+    )
+}
+
+
+def game_of_format_1(game: Any) -> Any:
+    """A format 1 export's game with its profile's name turned into that profile's document,
+    as the app of that format had it; `ValueError` for a name it never wrote. Anything else
+    wrong with the game is left for the import's own checks to name."""
+    if not isinstance(game, dict) or "profile" not in game or "rules" in game:
+        return game
+    profile = game["profile"]
+    if not isinstance(profile, str) or profile not in FORMAT_1_PROFILES:
+        raise ValueError(
+            f"must be one of {', '.join(FORMAT_1_PROFILES)}, not {str(profile)[:40]!r}"
+        )
+    rest = {key: value for key, value in game.items() if key != "profile"}
+    return {"rules": FORMAT_1_PROFILES[profile], **rest}
+
 
 # --- Export --------------------------------------------------------------------------------
 
@@ -54,33 +317,112 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
-# --- Import --------------------------------------------------------------------------------
+# --- A game's sheets to take away ----------------------------------------------------------
+
+# A spreadsheet takes a cell starting with one of these for a formula (or, with a tab or a
+# carriage return first, strips them and then does): OWASP's CSV injection list.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def import_games(data: Any) -> int:
-    """Check the whole document, then store every game in one transaction; returns how many."""
-    # Game ids are kept (edit links and cookies name them): one taken id refuses the whole import.
-    games = check_document(data)
-    ids = [game.id for game in games]
-    taken = sorted(db.session.scalars(db.select(Game.id).where(Game.id.in_(ids))))
-    if taken:
-        listed = ", ".join(map(str, taken))
-        which = (
-            f"games {listed} already exist" if len(taken) > 1 else f"game {listed} already exists"
-        )
-        raise ImportRefused(
-            f"{which} in this database: nothing was imported (import into an empty database)"
-        )
-    try:
-        db.session.add_all(games)
-        db.session.flush()
-        # New games after these must not be given an imported game's id.
-        database.move_sequences_past_ids(db.session.connection())
-        db.session.commit()
-    except SQLAlchemyError as error:
-        db.session.rollback()
-        reason = getattr(error, "orig", None) or error
-        raise ImportRefused(
-            f"the database refused the games, nothing was imported: {reason}"
-        ) from None
-    return len(games)
+def ledger_csv(book: Book) -> str:
+    """`Round,<names in seat order>`, a row per recorded round, then `Total`; plain integers.
+    A last row says under which rules and of how many deals: `Rules,Shanghai,10 deals`.
+
+    Every text cell is quoted and none is ever a formula (`safe_cell`); numbers are written
+    bare, so a spreadsheet reads -20 as the number it is."""
+    return _csv(
+        [
+            ["Round", *book.names],
+            *(
+                [played.number, *(line.score for line in played.scores)]
+                for played in book.game.rounds
+            ),
+            ["Total", *book.totals],
+            ["Rules", book.rules.name, f"{book.last_round} deals"],
+        ]
+    )
+
+
+ROUNDS_HEADER = (
+    "Round",
+    "Player",
+    "Dealer",
+    "Cutter",
+    "Went out",
+    "Cut bonus",
+    "Cards left",
+    "Counted",
+    "Penalty",
+    "Score",
+    "Running total",
+    "Recorded date",
+    "Recorded time",
+)
+
+
+def rounds_csv(book: Book) -> str:
+    """The detailed sheet: a row per player and round, in round then seat order, with who
+    dealt, cut and went out (a name, or "nobody" when the stock ran out), the player's cut
+    bonus, the cards left (as written, empty for a hand the table counted or the player out),
+    whether the table counted the hand itself, the penalty, the score, the running total and
+    when the round was recorded (date and time on the serving machine's clock).
+
+    Written as the ledger is (`safe_cell`, numbers bare), so a name cannot become a formula."""
+    names = book.names
+    running = [0] * len(names)
+    rows: list[list[object]] = [list(ROUNDS_HEADER)]
+    for played in book.game.rounds:
+        out = "nobody" if played.out is None else names[played.out]
+        for line in played.scores:
+            running[line.seat] += line.score
+            rows.append(
+                [
+                    played.number,
+                    names[line.seat],
+                    names[played.dealer],
+                    names[played.cutter],
+                    out,
+                    line.bonus,
+                    line.leftovers,
+                    "yes" if line.counted else "no",
+                    line.penalty,
+                    line.score,
+                    running[line.seat],
+                    localtime(played.recorded_at, "%Y-%m-%d"),
+                    localtime(played.recorded_at, "%H:%M:%S"),
+                ]
+            )
+    return _csv(rows)
+
+
+def _csv(rows: Iterable[Iterable[object]]) -> str:
+    """Rows as CSV text: every text cell quoted and never a formula, numbers bare."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+    for cells in rows:
+        writer.writerow([safe_cell(cell) for cell in cells])
+    return out.getvalue()
+
+
+def safe_cell(cell: object) -> object:
+    """A text cell a spreadsheet would run as a formula (`=HYPERLINK(…)`, `-2+3`, `@SUM(…)`)
+    behind a `'`, which shows it as the text it is (OWASP's advice); numbers as they are."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
+def game_export(game: Game) -> dict[str, Any]:
+    """The game in the `export` command's format, which `import` takes, without its key hash.
+
+    Whoever can see the game can download it: the hash of its edit key stays on this machine
+    (imported elsewhere, the game gets a key with `flask --app scorekeeper game-key`).
+    """
+    document = export_document([game])
+    document["games"][0]["key_hash"] = None
+    return document
+
+
+def export_filename(game: Game, suffix: str) -> str:
+    """`liverpool-game-12.csv`: the download's file name."""
+    return f"liverpool-game-{game.id}.{suffix}"

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import g, jsonify, request
 
-from ..games import answers, keys, names
+from ..games import keys, ledger, names
 from ..games.roundvalues import Hand
 from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, field, json_body
@@ -16,7 +16,7 @@ from .access import CODE_WRITES, HEADER, join_url, phone_required
 from .models import RoundOpening
 
 bp = blueprint("phones_api", __name__)
-answers.answer_errors(bp)
+ledger.answer_errors(bp)
 
 HAND_FIELDS = ("cards", "points", "out", "round")
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from flask import jsonify, request, url_for
 
-from ..games import answers
+from ..games import ledger
 from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, json_body
 from . import filters, merges, players, records
 
 bp = blueprint("season_api", __name__)
-answers.answer_errors(bp)
+ledger.answer_errors(bp)
 
 MERGE_FIELDS = ("from", "into")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.games.sheetrows import template_text
+from scorekeeper.games.papersheets import template_text
 from tests.support.tablet import axe_violations
 
 pytestmark = pytest.mark.browser

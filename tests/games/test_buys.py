@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from scorekeeper.games import buys, ledger, transfer
+from scorekeeper.games import buys, importer, ledger, transfer
 from scorekeeper.games.models import Game
 from scorekeeper.platform.database import db
 from tests.referee.house_rules import SMITH
@@ -211,7 +211,7 @@ def test_an_export_keeps_the_buys_and_an_old_export_reads_as_unknown(client, app
     # The new export imports whole (as another game), and exports the same again.
     again = {**document, "games": [dict(document["games"][0], id=game.id + 50)]}
     with app.app_context():
-        assert transfer.import_games(again) == 1
+        assert importer.import_games(again) == 1
         copied = transfer.export_document([db.session.get(Game, game.id + 50)])
     assert copied["games"][0] == again["games"][0]
     old = {**document}
@@ -229,7 +229,7 @@ def test_an_export_keeps_the_buys_and_an_old_export_reads_as_unknown(client, app
         for change in old["games"][0]["history"]
     ]
     with app.app_context():
-        assert transfer.import_games(old) == 1
+        assert importer.import_games(old) == 1
         imported = db.session.get(Game, game.id + 100)
         assert [line.buys for line in imported.rounds[0].scores] == [None] * 4
         assert buys.used(imported) == [0, 0, 0, 0]

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import create_app
-from scorekeeper.games import transfer
-from scorekeeper.games.exportformat import FORMAT_1_PROFILES
+from scorekeeper.games import importer, transfer
 from scorekeeper.games.models import Game
+from scorekeeper.games.transfer import FORMAT_1_PROFILES
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 from tests.support.book import new_game, play_rounds, record
@@ -210,7 +210,7 @@ def export_of(app) -> dict:
 
 def import_into(app, data) -> int:
     with app.app_context():
-        return transfer.import_games(data)
+        return importer.import_games(data)
 
 
 def test_export_and_import_carry_each_games_rules(app, client, other):
@@ -237,7 +237,7 @@ def test_an_import_scores_each_round_under_its_games_own_rules(app, client, othe
     # The same round under liverpool's values would be 2, 7, 10: the import must refuse it.
     liverpool = copy.deepcopy(document)
     liverpool["games"][0]["rules"] = {**PRESETS["shanghai"].to_json(), "values": LIVERPOOL_VALUES}
-    with pytest.raises(transfer.ImportRefused) as refused:
+    with pytest.raises(importer.ImportRefused) as refused:
         import_into(other, liverpool)
     assert "games[0].rounds[0].scores[1].penalty" in str(refused.value)
     assert "must be 2" in str(refused.value)
@@ -252,7 +252,7 @@ def test_an_import_refuses_a_bad_rule_set_naming_every_problem(app, client, othe
     document = export_of(app)
     document["games"][0]["rules"]["values"]["JK"] = 500
     document["games"][0]["rules"]["cut_bonus"] = 20
-    with pytest.raises(transfer.ImportRefused) as refused:
+    with pytest.raises(importer.ImportRefused) as refused:
         import_into(other, document)
     said = str(refused.value)
     assert "games[0].rules is not a rule set that can be used" in said
@@ -279,7 +279,7 @@ def test_a_format_1_export_with_an_unknown_profile_is_refused(app, client, other
     old = export_of(app)
     old["format_version"] = 1
     old["games"][0]["profile"] = old["games"][0].pop("rules") and "poker"
-    with pytest.raises(transfer.ImportRefused) as refused:
+    with pytest.raises(importer.ImportRefused) as refused:
         import_into(other, old)
     assert "games[0].profile must be one of liverpool, contract" in str(refused.value)
 

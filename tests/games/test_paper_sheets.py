@@ -11,9 +11,9 @@ from html import unescape
 
 import pytest
 
-from scorekeeper.games import papersheets, transfer
+from scorekeeper.games import importer, papersheets, transfer
 from scorekeeper.games.models import Game
-from scorekeeper.games.sheetrows import template_text
+from scorekeeper.games.papersheets import template_text
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import PRESETS
 from tests.support.apps import app_on
@@ -397,10 +397,10 @@ def test_export_and_import_carry_the_mark(app, tmp_path, fresh_database):
     assert [game["from_sheet"] for game in document["games"]] == [True]
     other = app_on(fresh_database("copy"), tmp_path, "copy", UPGRADE_ON_START=True)
     with other.app_context():
-        assert transfer.import_games(document) == 1
+        assert importer.import_games(document) == 1
         assert transfer.dumps(transfer.export_games()) == transfer.dumps(document)
     older = app_on(fresh_database("older"), tmp_path, "older", UPGRADE_ON_START=True)
     del document["games"][0]["from_sheet"]  # an export made before the mark
     with older.app_context():
-        assert transfer.import_games(document) == 1
+        assert importer.import_games(document) == 1
         assert db.session.scalars(db.select(Game.from_sheet)).all() == [False]

@@ -10,7 +10,7 @@ import flask_migrate
 import pytest
 from sqlalchemy import text
 
-from scorekeeper.games import transfer
+from scorekeeper.games import importer, transfer
 from scorekeeper.platform import database
 from scorekeeper.platform.database import db
 from scorekeeper.rules.cards import parse_cards
@@ -251,7 +251,7 @@ def test_export_and_import_carry_counted_hands(app, tmp_path, fresh_database):
     assert document["games"][0]["history"][0]["before"]["counted"] == [False, False, True, True]
     target = app_on(fresh_database("points-target"), tmp_path, "target", UPGRADE_ON_START=True)
     with target.app_context():
-        assert transfer.import_games(document) == 1
+        assert importer.import_games(document) == 1
         assert json.loads(transfer.dumps(transfer.export_games())) == document
     assert target.test_client().get("/api/games/1").get_json()["rounds"][0]["points"] == {"Cat": 30}
 
@@ -269,7 +269,7 @@ def test_a_document_without_counted_hands_still_imports(app, tmp_path, fresh_dat
         del line["counted"]  # as exported before hands could be counted
     target = app_on(fresh_database("old-doc"), tmp_path, "old", UPGRADE_ON_START=True)
     with target.app_context():
-        assert transfer.import_games(document) == 1
+        assert importer.import_games(document) == 1
 
 
 SCORES = ("games", 0, "rounds", 0, "scores")
@@ -307,8 +307,8 @@ def test_broken_counted_hands_are_refused_on_import(
     if path[-1] == "penalty":
         place["score"] = value + place["bonus"]
     target = app_on(fresh_database("broken"), tmp_path, "broken", UPGRADE_ON_START=True)
-    with target.app_context(), pytest.raises(transfer.ImportRefused) as caught:
-        transfer.import_games(document)
+    with target.app_context(), pytest.raises(importer.ImportRefused) as caught:
+        importer.import_games(document)
     assert problem in str(caught.value)
 
 

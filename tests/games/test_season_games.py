@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from scorekeeper.games import exportformat, transfer
+from scorekeeper.games import importer, transfer
 from scorekeeper.games.models import Game, Player
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import LIVERPOOL
@@ -298,7 +298,7 @@ def test_export_json_is_one_game_that_import_takes_without_its_key(
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "application/json; charset=utf-8"
     document = json.loads(response.data)
-    assert document["format"] == exportformat.FORMAT and len(document["games"]) == 1
+    assert document["format"] == transfer.FORMAT and len(document["games"]) == 1
     exported = document["games"][0]
     assert exported["key_hash"] is None and game.key not in response.get_data(as_text=True)
     with app.app_context():
@@ -313,6 +313,6 @@ def test_export_json_is_one_game_that_import_takes_without_its_key(
         instance_path=str(tmp_path / "elsewhere"),
     )
     with other.app_context():
-        assert transfer.import_games(document) == 1
+        assert importer.import_games(document) == 1
     copied = other.test_client().get(f"/api/games/{game.id}").get_json()
     assert copied == client.get(f"/api/games/{game.id}").get_json()

@@ -1,7 +1,7 @@
 """A round as the history keeps it, and the export format: each shape has one definition.
 
 `RoundSnapshot` is the only place that knows what `RoundChange.before/after` holds; the format's
-parts (`exportformat`) are the only place that knows what an export holds. The writer and the
+parts (`transfer`) are the only place that knows what an export holds. The writer and the
 import checker both work from them, so what one writes the other reads, and nothing else.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.games import exportformat, importcheck, ledger, service, transfer
+from scorekeeper.games import importer, ledger, service, transfer
 from scorekeeper.games.errors import ImportRefused
 from scorekeeper.games.models import Game, RoundChange, utcnow
 from scorekeeper.games.roundvalues import RoundEntry, RoundSnapshot
@@ -170,26 +170,26 @@ def every_feature(app) -> dict:
 def parts_of(document: dict):
     """Every object of the document with the part of the format it is, inner ones included."""
     for game in document["games"]:
-        yield exportformat.GAME, game
+        yield transfer.GAME, game
         for name, part in (
-            ("players", exportformat.PLAYER),
-            ("rounds", exportformat.ROUND),
-            ("history", exportformat.CHANGE),
+            ("players", transfer.PLAYER),
+            ("rounds", transfer.ROUND),
+            ("history", transfer.CHANGE),
         ):
             for item in game[name]:
                 yield part, item
         for played in game["rounds"]:
             for line in played["scores"]:
-                yield exportformat.SCORE_LINE, line
+                yield transfer.SCORE_LINE, line
         for change in game["history"]:
             for snapshot in (change["before"], change["after"]):
                 if snapshot is not None:
-                    yield exportformat.SNAPSHOT, snapshot
+                    yield transfer.SNAPSHOT, snapshot
 
 
 def test_an_export_with_every_feature_holds_every_field_and_passes_the_checker(app):
     document = every_feature(app)
-    assert set(document) == exportformat.DOCUMENT_FIELDS
+    assert set(document) == transfer.DOCUMENT_FIELDS
     seen = set()
     for part, item in parts_of(document):
         assert set(item) <= part.names and part.names - set(item) <= part.later, part.name
@@ -201,26 +201,26 @@ def test_an_export_with_every_feature_holds_every_field_and_passes_the_checker(a
     assert game["history"][0]["after"]["counted"] == [False, False, True, True]
     assert [line["counted"] for line in game["rounds"][1]["scores"]] == [False, False, True, True]
     with app.app_context():
-        [checked] = importcheck.check_document(copy.deepcopy(document))
+        [checked] = importer.check_document(copy.deepcopy(document))
         assert transfer.export_document([checked]) == document
 
 
 def test_every_field_of_the_format_is_a_column_of_its_model():
     parts = (
-        exportformat.GAME,
-        exportformat.PLAYER,
-        exportformat.ROUND,
-        exportformat.SCORE_LINE,
-        exportformat.CHANGE,
+        transfer.GAME,
+        transfer.PLAYER,
+        transfer.ROUND,
+        transfer.SCORE_LINE,
+        transfer.CHANGE,
     )
     for part in parts:
         assert all(hasattr(part.model, name) for name in part.names), part.name
-    assert [item.name for item in exportformat.SNAPSHOT.fields] == list(RoundSnapshot.shape())
-    assert exportformat.SNAPSHOT.later == RoundSnapshot.OPTIONAL
+    assert [item.name for item in transfer.SNAPSHOT.fields] == list(RoundSnapshot.shape())
+    assert transfer.SNAPSHOT.later == RoundSnapshot.OPTIONAL
 
 
 @contextlib.contextmanager
-def without(part: exportformat.Part, name: str):
+def without(part: transfer.Part, name: str):
     """The format's definition of `part` with the field `name` left out, for a moment."""
     fields = part.fields
     object.__setattr__(part, "fields", tuple(item for item in fields if item.name != name))
@@ -232,20 +232,20 @@ def without(part: exportformat.Part, name: str):
 
 def test_a_field_left_out_of_the_definition_is_left_out_by_the_writer_and_the_checker(app):
     document = every_feature(app)
-    with without(exportformat.GAME, "archived_at"), app.app_context():
+    with without(transfer.GAME, "archived_at"), app.app_context():
         written = transfer.export_games()
         assert "archived_at" not in written["games"][0]
-        [checked] = importcheck.check_document(written)
+        [checked] = importer.check_document(written)
         assert checked.archived_at is None
         with pytest.raises(ImportRefused, match=r"games\[0\] has unknown field archived_at"):
-            importcheck.check_document(document)
-    with without(exportformat.SCORE_LINE, "bonus"), app.app_context():
+            importer.check_document(document)
+    with without(transfer.SCORE_LINE, "bonus"), app.app_context():
         assert all(
             "bonus" not in line
             for line in transfer.export_games()["games"][0]["rounds"][0]["scores"]
         )
         with pytest.raises(ImportRefused, match=r"scores\[0\] has unknown field bonus"):
-            importcheck.check_document(document)
+            importer.check_document(document)
 
 
 def test_a_history_entry_is_written_as_the_snapshot_holds_it(app):
@@ -270,7 +270,7 @@ def test_a_broken_counted_list_in_the_history_is_refused(app, value, problem):
     document = every_feature(app)
     document["games"][0]["history"][0]["after"]["counted"] = value
     with app.app_context(), pytest.raises(ImportRefused, match=re.escape(problem)):
-        importcheck.check_document(document)
+        importer.check_document(document)
 
 
 def test_no_change_to_a_document_with_every_feature_crashes_the_checker(app):
@@ -286,7 +286,7 @@ def test_no_change_to_a_document_with_every_feature_crashes_the_checker(app):
                     target = target[part]
                 target[path[-1]] = value
                 with contextlib.suppress(ImportRefused):
-                    importcheck.check_document(damaged)
+                    importer.check_document(damaged)
     assert len(places) > 150
 
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.games import transfer
+from scorekeeper.games import importer, transfer
 from scorekeeper.games.errors import ImportRefused
 from scorekeeper.platform.database import db
 from tests.support.book import new_game, play_rounds, record, record_page, start
@@ -267,7 +267,7 @@ def test_export_and_import_carry_renames_and_early_ends(two_apps):
         (3, "Dan", "Don"),
     ]
     with copy.app_context():
-        assert transfer.import_games(json.loads(exported)) == 2
+        assert importer.import_games(json.loads(exported)) == 2
         assert transfer.dumps(transfer.export_games()) == exported
     shown = copy.test_client().get(f"/api/games/{ended.id}").get_json()
     assert shown["former_names"] == {"Rob": ["Bbo", "Bob"], "Don": ["Dan"]}
@@ -283,7 +283,7 @@ def test_an_export_made_before_renames_and_early_ends_is_read(two_apps):
         for name in ("renames", "ended_after", "played_again_at"):
             del game[name]
     with copy.app_context():
-        assert transfer.import_games(document) == 1
+        assert importer.import_games(document) == 1
 
 
 @pytest.mark.parametrize(
@@ -305,7 +305,7 @@ def test_an_import_refuses_renames_or_an_end_that_do_not_add_up(two_apps, change
         document = transfer.export_games()
     change(document["games"][0])
     with copy.app_context(), pytest.raises(ImportRefused, match=problem):
-        transfer.import_games(document)
+        importer.import_games(document)
         db.session.rollback()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.games import transfer
+from scorekeeper.games import importer, transfer
 from scorekeeper.games.models import Game, Player, Round, RoundChange, RoundScore
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import PRESETS
@@ -87,7 +87,7 @@ def export_text(app) -> str:
 
 def import_data(app, data) -> int:
     with app.app_context():
-        return transfer.import_games(data)
+        return importer.import_games(data)
 
 
 def table_counts(app) -> list[int]:
@@ -202,7 +202,7 @@ def test_a_clash_refuses_the_whole_import(empty, document):
     for _ in range(3):
         api_game(client, NAMES)  # ids 1, 2, 3: games 1, 2 and 3 of the document clash
     before = table_counts(empty)
-    with pytest.raises(transfer.ImportRefused) as refused:
+    with pytest.raises(importer.ImportRefused) as refused:
         import_data(empty, document)
     assert "games 1, 2, 3 already exist in this database" in str(refused.value)
     assert "nothing was imported" in str(refused.value)
@@ -212,7 +212,7 @@ def test_a_clash_refuses_the_whole_import(empty, document):
 def test_importing_the_same_file_twice_is_refused(empty, document):
     import_data(empty, document)
     before = table_counts(empty)
-    with pytest.raises(transfer.ImportRefused):
+    with pytest.raises(importer.ImportRefused):
         import_data(empty, document)
     assert table_counts(empty) == before
 
@@ -303,7 +303,7 @@ BROKEN = [
 def test_a_broken_document_is_refused_whole(empty, document, change, problem):
     broken = copy.deepcopy(document)
     change(broken)
-    with pytest.raises(transfer.ImportRefused) as refused:
+    with pytest.raises(importer.ImportRefused) as refused:
         import_data(empty, broken)
     assert problem in str(refused.value)
     assert "nothing was imported" in str(refused.value)
@@ -312,7 +312,7 @@ def test_a_broken_document_is_refused_whole(empty, document, change, problem):
 
 @pytest.mark.parametrize("data", [None, [], "games", 7, {"format": "liverpool-scorekeeper/games"}])
 def test_not_a_document_at_all(empty, data):
-    with pytest.raises(transfer.ImportRefused):
+    with pytest.raises(importer.ImportRefused):
         import_data(empty, data)
 
 
@@ -328,7 +328,7 @@ def test_random_damage_is_refused_or_imported_never_a_crash(tmp_path, fresh_data
         _set(path, rng.choice(replacements + [DELETE]))(damaged)
         try:
             count = import_data(app, damaged)
-        except transfer.ImportRefused:
+        except importer.ImportRefused:
             assert table_counts(app) == [0, 0, 0, 0, 0]
             continue
         assert count == 4

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from scorekeeper.games import gamelist, service, tablefixes
+from scorekeeper.games import gamelist, service
 from scorekeeper.games.models import Game
 from scorekeeper.games.roundvalues import RoundEntry
 from scorekeeper.platform.database import db
@@ -36,7 +36,7 @@ def play_game(names: Sequence[str], rounds: Sequence[Sequence[int]], end_early=F
     for points in rounds:
         service.record_round(game, entry(points))
     if end_early:
-        tablefixes.end_early(game)
+        service.end_early(game)
     db.session.commit()
     return game.id
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.games import gamelist, service, tablefixes, transfer
+from scorekeeper.games import gamelist, importer, service, transfer
 from scorekeeper.games.models import Game
 from scorekeeper.platform import cache
 from scorekeeper.platform.database import db
@@ -33,8 +33,8 @@ CHANGES = {
     "a round recorded": record,
     "a round corrected": lambda game: service.correct_round(game, 1, entry([0, 30, 20])),
     "a round undone": lambda game: service.undo_round(game, 1),
-    "a game ended early": lambda game: tablefixes.end_early(game),
-    "a player renamed": lambda game: tablefixes.rename_by_name(game, {"Bob": "Rob"}),
+    "a game ended early": lambda game: service.end_early(game),
+    "a player renamed": lambda game: service.rename_by_name(game, {"Bob": "Rob"}),
     "a game archived": lambda game: gamelist.archive(game),
 }
 
@@ -66,7 +66,7 @@ def test_finishing_deleting_and_importing_change_the_stamp(app):
         db.session.commit()
         assert season_stamp() != before
         before = season_stamp()
-        transfer.import_games(document)
+        importer.import_games(document)
         db.session.commit()
         assert season_stamp() != before
 

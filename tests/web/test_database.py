@@ -18,7 +18,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.games import transfer
+from scorekeeper.games import importer, transfer
 from scorekeeper.games.names import name_key
 from scorekeeper.platform import database
 from scorekeeper.platform.database import db
@@ -377,8 +377,8 @@ def test_the_highest_id_the_import_allows_is_stored(app, fresh_database, tmp_pat
         top = database.id_range()[-1]
     data["games"][0]["id"] = top + 1
     target = app_on(fresh_database("target"), tmp_path, "target")
-    with target.app_context(), pytest.raises(transfer.ImportRefused, match=f"to {top},"):
-        transfer.import_games(data)
+    with target.app_context(), pytest.raises(importer.ImportRefused, match=f"to {top},"):
+        importer.import_games(data)
     data["games"][0]["id"] = top
     (tmp_path / "games.json").write_text(transfer.dumps(data))
     result = target.test_cli_runner().invoke(args=["import", str(tmp_path / "games.json")])

@@ -4,7 +4,7 @@ and a non-zero exit with nothing stored."""
 from __future__ import annotations
 
 from scorekeeper.games.models import Game
-from scorekeeper.games.sheetrows import template_text
+from scorekeeper.games.papersheets import template_text
 from scorekeeper.platform.database import db
 from tests.support.saved import SMITH, save_ruleset, smith_document
 

@@ -20,7 +20,7 @@ from flask import (
 
 from ...platform import limits, writeonce
 from ...platform.formpages import attachment, form_page, shown_after_redirect
-from .. import errors, gamelist, keys, ledger, service, sheets, tablefixes, transfer
+from .. import errors, gamelist, keys, ledger, service, transfer
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
 from . import started
@@ -99,7 +99,7 @@ ACTIONS = {
         "wins (a tie shares the win). The summary, the games list and the players' figures say "
         "it ended early. It can be taken back until the table plays again from it.",
         button="End after this round",
-        do=tablefixes.end_early,
+        do=service.end_early,
         done="Game ended early after round {round} of {last}: {winners}.",
         form=EndEarlyForm,
     ),
@@ -107,50 +107,33 @@ ACTIONS = {
         question="Take back the early end?",
         explanation="The game goes on after round {round} of {last}, as if it had never ended.",
         button="Play on",
-        do=tablefixes.resume_game,
+        do=service.resume_game,
         done="The early end is taken back: play on.",
     ),
 }
 
 
-@bp.route("/archive", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def archive(game_id: int):
-    """Take the game out of the games lists, after asking."""
-    return _confirm(game_id, "archive")
+def _confirm_page(name: str, path: str) -> None:
+    """The page of `ACTIONS[name]` at `path`, for the game's editor only: it asks first, then
+    does it (a double tap acts once)."""
+
+    def confirm(game_id: int):
+        return _confirm(game_id, name)
+
+    confirm.__name__ = confirm.__qualname__ = name
+    confirm.__doc__ = f"{ACTIONS[name].question} Asked first, then done."
+    view = keys.editor_required(writeonce.write_once(scope=keys.GAMES)(confirm))
+    bp.add_url_rule(path, view_func=view, methods=["GET", "POST"])
 
 
-@bp.route("/restore", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def restore(game_id: int):
-    """Bring the game back into the games lists, after asking."""
-    return _confirm(game_id, "restore")
-
-
-@bp.route("/delete", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def delete(game_id: int):
-    """Delete a game that has no round yet, after asking."""
-    return _confirm(game_id, "delete")
-
-
-@bp.route("/end", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def end_early(game_id: int):
-    """End the game after its last recorded round, after asking: the leaders win."""
-    return _confirm(game_id, "end_early")
-
-
-@bp.route("/resume", methods=["GET", "POST"])
-@keys.editor_required
-@writeonce.write_once(scope=keys.GAMES)
-def resume(game_id: int):
-    """Take back an early end, after asking."""
-    return _confirm(game_id, "resume")
+for _name, _path in (
+    ("archive", "/archive"),
+    ("restore", "/restore"),
+    ("delete", "/delete"),
+    ("end_early", "/end"),
+    ("resume", "/resume"),
+):
+    _confirm_page(_name, _path)
 
 
 def _confirm(game_id: int, name: str):
@@ -216,7 +199,7 @@ def rename(game_id: int):
     error, problems = None, {}
     if form.validate_on_submit():
         try:
-            made = tablefixes.rename_players(game, form.renamed(), form.seen_names())
+            made = service.rename_players(game, form.renamed(), form.seen_names())
         except errors.ScorebookError as refused:
             error, problems = refused.message, refused.problems or {}
         else:
@@ -236,23 +219,23 @@ def rounds_csv(game_id: int):
     """The detailed sheet as CSV: a row per player and round (dealer, cutter, who went out, the
     cut bonus, the cards left, counted or not, penalty, score, running total, when)."""
     game = ledger.get_game(game_id)
-    return _download(sheets.rounds_csv(ledger.book(game)), "text/csv", game, "rounds.csv")
+    return _download(transfer.rounds_csv(ledger.book(game)), "text/csv", game, "rounds.csv")
 
 
 @bp.get("/ledger.csv")
 def ledger_csv(game_id: int):
     """The ledger as CSV: a row per recorded round and the totals."""
     game = ledger.get_game(game_id)
-    return _download(sheets.ledger_csv(ledger.book(game)), "text/csv", game, "csv")
+    return _download(transfer.ledger_csv(ledger.book(game)), "text/csv", game, "csv")
 
 
 @bp.get("/export.json")
 def export_json(game_id: int):
     """The game in the export format, without its edit key's hash, for `import` elsewhere."""
     game = ledger.get_game(game_id)
-    return _download(transfer.dumps(sheets.game_export(game)), "application/json", game, "json")
+    return _download(transfer.dumps(transfer.game_export(game)), "application/json", game, "json")
 
 
 def _download(text: str, media_type: str, game: Game, suffix: str):
     """The text as a UTF-8 file to save, named after the game."""
-    return attachment(text, media_type, sheets.export_filename(game, suffix))
+    return attachment(text, media_type, transfer.export_filename(game, suffix))

@@ -1,4 +1,6 @@
-"""Game pages: start a game, list games, the game page left open on the table, and edit links."""
+"""Game pages: start a game, list games, the game page left open on the table, and edit links;
+and the paper sheet page, where a family's old score sheets (a CSV file or pasted rows) are shown
+as the games they make, every problem named by row and column, then imported all or nothing."""
 
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ from ...platform import cache, limits, qr, writeonce
 from ...platform.errorpages import NotHere
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from ...platform.network import on_loopback
-from .. import buys, chart, errors, gamelist, keys, ledger, newgame, summary
-from ..forms import EVERY_PRESET_SEATS
+from ...rules.verdict import sentence
+from .. import buys, chart, errors, gamelist, keys, ledger, newgame, papersheets
+from ..forms import EVERY_PRESET_SEATS, ImportForm, SheetForm, chosen_rules
 from . import NEW_GAME_DRAFT, draft_saved, drafts_saved_before, started
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -102,7 +105,7 @@ def show_game(game_id: int):
             game=game,
             book=book,
             chart=chart.totals_chart(book),
-            summary=summary.game_summary(book),
+            summary=ledger.game_summary(book),
             buys_left=buys.line(game),
             editor=editor,
             live_tag=live_tag(stamp),
@@ -186,3 +189,79 @@ def edit_link_qr(game_id: int):
 def join_url(game_id: int, key: str | None) -> str:
     """The edit link, with the scheme and host this tablet used (as a trusted proxy saw them)."""
     return url_for("games.join", game_id=game_id, key=key, _external=True)
+
+
+# --- The paper sheet page --------------------------------------------------------------------
+
+sheets_bp = Blueprint("paper_sheets", __name__, url_prefix="/games/import-sheet")
+# A sheet of thousands of mistakes is named in full by the command; the page shows this many.
+SHOWN_PROBLEMS = 200
+
+
+@sheets_bp.route("", methods=["GET", "POST"])
+@writeonce.reads_only("a sheet is only read and previewed: importing it is its own post")
+def preview():
+    """The sheet and its rules; posted, what it would make and every problem, storing nothing."""
+    form = SheetForm()
+    sheet = text = None
+    if form.validate_on_submit():
+        upload = form.file.data
+        raw = upload.read() if upload is not None and upload.filename else (form.text.data or "")
+        sheet = papersheets.read_sheet(raw, chosen_rules(form.rules.data))
+        if sheet.ready:
+            text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+    # Filled from the sheet as read (a file's text too), not from the preview's posted fields.
+    importing = (
+        None if text is None else ImportForm(formdata=None, text=text, rules=form.rules.data)
+    )
+    return _sheet_page(form, sheet, importing)
+
+
+@sheets_bp.post("/import")
+@writeonce.write_once(scope=keys.GAMES)
+@limits.limited(limits.IMPORTS)
+def import_sheet():
+    """Store every game of the sheet previewed, or none, and open the first of them; a sheet
+    already in the score book (imported before, or from another preview at the same moment)
+    opens the game it made, storing nothing."""
+    posted = ImportForm()
+    rules = chosen_rules(posted.rules.data)
+    form = SheetForm(formdata=None, text=posted.text.data, rules=posted.rules.data)
+    if not posted.validate_on_submit() or rules is None:
+        form.text.errors = ["The sheet could not be imported: preview it again."]
+        return _sheet_page(form, None, None, 400)
+    sheet = papersheets.read_sheet(posted.text.data or "", rules)
+    try:
+        games = papersheets.store(sheet)
+    except papersheets.SheetAlreadyStored as stored:
+        # Imported before, or by another tablet at the same moment: its games are opened.
+        flash(f"{sentence(stored.message)}.")
+        return redirect(url_for("games.show_game", game_id=stored.game_ids[0]), 303)
+    except errors.ScorebookError:
+        return _sheet_page(form, sheet, None, 400)  # changed since the preview
+    count = len(games)
+    which = f"game {games[0].id}" if count == 1 else f"games {games[0].id} to {games[-1].id}"
+    flash(f"Imported {count} game{'s' if count != 1 else ''} from a paper sheet ({which}).")
+    return redirect(url_for("games.show_game", game_id=games[0].id), 303)
+
+
+@sheets_bp.get("/template.csv")
+def template():
+    """The template to fill in: the format's notes and two example games."""
+    response = make_response(papersheets.template_text())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = 'attachment; filename="paper-sheet-template.csv"'
+    return response
+
+
+def _sheet_page(form, sheet, importing, status: int = 200):
+    page = render_template(
+        "games/import_sheet.html",
+        form=form,
+        sheet=sheet,
+        importing=importing,
+        shown_problems=SHOWN_PROBLEMS,
+    )
+    response = form_page(page)
+    response.status_code = status
+    return response
