@@ -13,9 +13,9 @@ from ..games.models import Game
 from ..platform import writeonce
 from ..rules import RulesError
 from ..rules.buying import seat_labels
-from ..rules.rulebook import COMMON_QUESTIONS, RULES, changes_by_rule, deals_table
 from ..rules.ruleset import PRESETS, RuleSet
-from ..rules.seating import contract_of
+from ..rules.ruleset.words import COMMON_QUESTIONS, RULES, changes_by_rule
+from ..rules.seating import contract_of, deals_table
 from ..rulesets import choice as rulechoice
 from ..rulesets.choice import Chosen
 from . import questions
@@ -185,7 +185,7 @@ def reference():
         "referee/reference.html",
         chosen=chosen,
         choices=rulechoice.choices(),
-        changes=changes_by_rule(chosen.rules),
+        changes=changes_by_rule(chosen.rules.differences()),
         rules=RULES.values(),
         common=COMMON_QUESTIONS,
         presets=PRESETS.values(),

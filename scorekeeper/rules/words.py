@@ -135,7 +135,7 @@ TEXTS: dict[str, Text | Joining] = {
     Name.HEARTS.id: Text("hearts"),
     Name.DIAMONDS.id: Text("diamonds"),
     Name.CLUBS.id: Text("clubs"),
-    # R5: why a hand cannot go down (refusals.py).
+    # R5: why a hand cannot go down (opening/search.py).
     "opening.size": Text(
         "%(contract)s needs at least %(least)s cards, one of them kept to discard: "
         "this hand has %(cards)s.",

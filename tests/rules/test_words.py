@@ -23,7 +23,7 @@ from scorekeeper.rules.cards import over_copies, parse_cards
 from scorekeeper.rules.contracts import Asked, contract
 from scorekeeper.rules.errors import CardError, RulesError, SeatError
 from scorekeeper.rules.melds import check_meld
-from scorekeeper.rules.opening import refusals
+from scorekeeper.rules.opening import search
 from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import LIVERPOOL, schema
 from scorekeeper.rules.seating import check_seat
@@ -64,7 +64,7 @@ def test_every_code_has_words_and_every_text_a_code():
         importlib.import_module(f"scorekeeper.rules.{name}".removesuffix(".rules"))
         for name in MODULES
     ]
-    assert layoff_reasons.Why and refusals.Refusal and len(loaded) == len(MODULES)
+    assert layoff_reasons.Why and search.Refusal and len(loaded) == len(MODULES)
     ids = [code.id for code in _codes(Code)]
     assert len(ids) == len(set(ids))
     assert set(ids) == set(TEXTS)
@@ -78,7 +78,7 @@ def test_plural_forms_follow_the_count():
     )
     two = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL)
     assert two.reason.endswith("this hand has 2 cards.")
-    assert render(message(refusals.Refusal.SETS, **{**two.values, "sets": 2})).startswith(
+    assert render(message(search.Refusal.SETS, **{**two.values, "sets": 2})).startswith(
         "No 2 sets can be made"
     )
 
