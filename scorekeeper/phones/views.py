@@ -27,10 +27,10 @@ from flask import (
 
 from ..games import errors, keys, ledger
 from ..games.forms import form_context, pack_copies, round_form
-from ..platform import limits, qr, writeonce
+from ..platform import limits, writeonce
 from ..platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from ..platform.http import csrf
-from ..platform.network import on_loopback
+from ..platform.network import on_loopback, qr_data_uri, qr_svg
 from ..tls import addresses
 from . import api, openings, service
 from .access import CODE_WRITES, give_phone_token, held_token, join_url, phone_required
@@ -98,7 +98,7 @@ def collect(game_id: int, number: int):
         words=SEAT_WORDS,
         join_url=secure_join,
         guest_url=guest_url,
-        guest_qr=qr.svg_data_uri(guest_url) if guest_url else None,
+        guest_qr=qr_data_uri(guest_url) if guest_url else None,
         tag=service.state_tag(opening),
         poll_ms=POLL_MS,
         # Each button its own one-time token: a second seat released is another change.
@@ -157,7 +157,7 @@ def code_qr(game_id: int, number: int):
     opening = service.live_opening(g.game, number)
     if opening is None:
         abort(404)
-    response = make_response(qr.svg(join_url(opening.code)))
+    response = make_response(qr_svg(join_url(opening.code)))
     response.headers["Content-Type"] = "image/svg+xml"
     response.headers["Cache-Control"] = "no-store"
     return response
