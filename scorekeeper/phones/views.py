@@ -32,7 +32,7 @@ from ..platform.formpages import answer_script_posts, form_page, shown_after_red
 from ..platform.http import csrf
 from ..platform.network import on_loopback, qr_data_uri, qr_svg
 from ..tls import addresses
-from . import api, openings, service
+from . import api, service
 from .access import CODE_WRITES, give_phone_token, held_token, join_url, phone_required
 from .forms import PhoneHandForm, SeatForm, TabletForm
 from .service import BadSeatToken, NoSuchCode
@@ -238,7 +238,7 @@ def pick_seat(code: str):
     opening = g.opening
     if code != opening.code:
         return redirect(url_for("phones.pick_seat", code=opening.code), 303)
-    if not openings.is_live(opening):  # this phone's round, saved or closed since
+    if not service.is_live(opening):  # this phone's round, saved or closed since
         return redirect(url_for("phones.hand", code=opening.code), 303)
     return _picker(opening, SeatForm())
 
