@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .words import Message, render
+from .words import Message, render, words
 
 
 def sentence(message: str) -> str:
@@ -87,12 +87,12 @@ class Verdict:
         """The named values the reason's message shows (empty where it has none)."""
         return self.message.values if self.message else {}
 
-    def on_setting(self, setting: str, reason: str) -> Verdict:
+    def on_setting(self, setting: str, said: Message) -> Verdict:
         """The same ruling resting on a setting of R11's table, beside any it already rests on,
-        with the reason that says so (a reason of its own, so no message's code)."""
+        with the coded reason that says so (led by the rule set's name, as written)."""
         settings = self.line.split(",") if self.rule == "R11" and self.line else []
         cited = house_citation(dict.fromkeys([setting, *settings]))
-        return replace(self, reason=reason, rule=cited, line="", message=None)
+        return replace(self, reason=words(said), rule=cited, line="", message=said)
 
     def to_dict(self) -> dict[str, Any]:
         """The verdict as JSON-ready data: legal, reason, rule, then the details, the line that

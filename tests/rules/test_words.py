@@ -33,6 +33,7 @@ from scorekeeper.rules.words import (
     TEXTS,
     Code,
     Join,
+    Part,
     Plural,
     Text,
     joined,
@@ -182,9 +183,15 @@ def test_counts_read_in_plural_forms():
 def test_a_reason_with_no_code_says_so():
     plain = Verdict(True, "Fine", "R4")
     assert plain.code is None and plain.values == {} and "code" not in plain.to_dict()
+
+
+def test_a_reason_on_a_setting_keeps_codes_all_the_way_down():
     coded = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL)
-    reworded = coded.on_setting("deals", "Smith family rules: " + coded.reason)
-    assert reworded.code is None and "code" not in reworded.to_dict()
+    said = message(Part.SENTENCE, said=coded.message)
+    reworded = coded.on_setting("deals", said)
+    assert reworded.code == "part.sentence" and reworded.to_dict()["code"] == "part.sentence"
+    assert reworded.reason == coded.reason and reworded.rule == "R11"
+    assert reworded.values["said"] is coded.message
 
 
 def test_a_plural_text_reads_its_count():
