@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games import buys, ledger
-from ..games.errors import NoSuchGame, NoSuchRuleSet
+from ..games.errors import HandRefused, NoSuchGame, NoSuchRuleSet
 from ..games.models import Game
+from ..games.roundvalues import Hand, check_hand
 from ..platform.http import ApiError, field
 from ..rules import Card, parse_cards
 from ..rules.buying import check_buy, seat_labels
@@ -24,7 +25,7 @@ from ..rules.melds import check_meld
 from ..rules.opening.laid import check_opening
 from ..rules.opening.solver import solve_opening
 from ..rules.ruleset import DEFAULT_RULES, MOST_MELDS, PRESETS, RuleSet
-from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
+from ..rules.scoring import value_citation
 from ..rules.table import check_layoff, check_swap
 from ..rulesets import choice as rulechoice
 from .buys import bought
@@ -208,13 +209,19 @@ def solve(data: Data) -> Data:
 
 
 def score(data: Data) -> Data:
-    """What do these leftover cards cost? (R10, with the rules' own values: R11)"""
+    """What do these leftover cards cost? (R10, with the rules' own values: R11) The hand is
+    read by the one check every hand typed passes (`roundvalues.check_hand`), so a card it
+    cannot read is refused in the words the round form, the API and a phone give."""
     rules, players = _rules(data)
-    cards = parse_leftovers(field(data, "cards", (str, list)))
+    try:
+        hand = check_hand(Hand("cards", field(data, "cards", (str, list))), rules, players)
+    except HandRefused as refused:
+        raise InputError(refused.message) from None
+    cards = hand.cards
     rules.check_copies(cards, players)
     rule, said = value_citation(cards, rules)
     answer: Data = {
-        "penalty": hand_penalty(cards, rules),
+        "penalty": hand.penalty,
         "cards": [str(card) for card in cards],
         "rule": rule,
     }
