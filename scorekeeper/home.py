@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, render_template, request
 
 from .games import gamelist, keys, ledger
 from .games.models import localtime
-from .platform import network, qr
+from .platform import network
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .tls import addresses
@@ -117,9 +117,9 @@ def tablet_hint() -> TabletHint:
         return TabletHint(url=None)
     https_port = current_app.config["SERVE_HTTPS_PORT"]
     if https_port is None:
-        return TabletHint(url=urls[0], qr=qr.svg_data_uri(urls[0]), others=tuple(urls[1:]))
+        return TabletHint(url=urls[0], qr=network.qr_data_uri(urls[0]), others=tuple(urls[1:]))
     steps = tuple(
-        (name, url, qr.svg_data_uri(url))
+        (name, url, network.qr_data_uri(url))
         for name, url in zip(
             addresses.STEP_NAMES, addresses.steps(urls[0], https_port), strict=True
         )

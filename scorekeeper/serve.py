@@ -22,7 +22,7 @@ from cheroot import wsgi
 
 from . import create_app
 from .games import names
-from .platform import database, network, qr, settings
+from .platform import database, network, settings
 from .tls import addresses, serving
 
 BODY_CAP = 8 * 1024 * 1024
@@ -253,7 +253,7 @@ def start_message(
         return "\n".join(_secure_lines(urls, secure, tty) + notes + [here, "Stop with Ctrl+C."])
     lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, open:"]
     lines += [f"  {url}" for url in urls]
-    lines += ["or scan this with the tablet's camera:", qr.text_blocks(urls[0], tty=tty)]
+    lines += ["or scan this with the tablet's camera:", network.qr_text(urls[0], tty=tty)]
     lines += [here, "Stop with Ctrl+C."]
     return "\n".join(lines)
 
@@ -264,9 +264,9 @@ def _secure_lines(urls: Sequence[str], secure: Secure, tty: bool) -> list[str]:
     lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, scan:"]
     lines += [
         f"1. {addresses.STEP_NAMES[0]}: {trust}",
-        qr.text_blocks(trust, tty=tty),
+        network.qr_text(trust, tty=tty),
     ]
-    lines += [f"2. {addresses.STEP_NAMES[1]}: {opened}", qr.text_blocks(opened, tty=tty)]
+    lines += [f"2. {addresses.STEP_NAMES[1]}: {opened}", network.qr_text(opened, tty=tty)]
     if len(urls) > 1:
         lines.append("Other addresses of this machine (trust, then open):")
         lines += ["  {}  then  {}".format(*addresses.steps(url, secure.port)) for url in urls[1:]]

@@ -209,8 +209,9 @@ def rulebook() -> str:
     with the anchor a citation names (`#r4.3`), the settings of R11 and the rules they change,
     every preset's deals, and the common questions."""
     sys.path.insert(0, str(ROOT))
-    from scorekeeper.rules.rulebook import COMMON_QUESTIONS, RULES, TOUCHES, deals_table
     from scorekeeper.rules.ruleset import PRESETS
+    from scorekeeper.rules.ruleset.words import COMMON_QUESTIONS, RULES, TOUCHES
+    from scorekeeper.rules.seating import deals_table
 
     lines = ["## Contents", ""]
     lines += [f"- [{rule.number} {rule.title}](#{rule.anchor})" for rule in RULES.values()]

@@ -11,7 +11,7 @@ from ..games import keys, ledger, names
 from ..games.roundvalues import Hand
 from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, field, json_body
-from . import openings, service
+from . import service
 from .access import CODE_WRITES, HEADER, join_url, phone_required
 from .models import RoundOpening
 
@@ -26,7 +26,7 @@ def opening_json(game, opening: RoundOpening | None, number: int) -> dict[str, A
     states = service.seats(opening) if opening is not None else service.waiting(game)
     return {
         "round": number,
-        "open": opening is not None and openings.is_live(opening, game),
+        "open": opening is not None and service.is_live(opening, game),
         "code": opening.code if opening is not None else None,
         "url": join_url(opening.code) if opening is not None else None,
         "seats": [state.as_json() for state in states],

@@ -18,6 +18,10 @@ Z/2, B/8, G/6, U/V), in capitals; a code is read case-insensitively, with spaces
 ignored. Twenty characters, four of them: 160,000 codes, against at most `RATELIMIT_JOINS` tries
 a minute from one address.
 
+A round opened to phones is open while it is not closed by the tablet, its round is still the
+one to play, and it is not recorded (and undone) since it was opened: judged from a few facts
+read with the opening in one statement (`openings`), since every phone's request asks.
+
 What a phone or the tablet is refused here (`PhoneError` and its kin) is a score book error with
 its HTTP status, so the pages and the JSON API answer it as they answer the score book's.
 """
@@ -33,16 +37,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
 from ..games import ledger, names
 from ..games.errors import Conflict, Missing, ScorebookError
-from ..games.models import Game, utcnow
+from ..games.models import Game, Round, RoundChange, utcnow
 from ..games.roundvalues import Hand, check_hand
 from ..platform.database import db
 from .models import PhoneHand, RoundOpening
-from .openings import is_live, openings, round_facts, saved_round
 
 # How a phone's write locks its game's row (`phone_game`): for update, shared, or not at all.
 Lock = Literal["update", "share"] | None
@@ -108,6 +112,95 @@ def token_hash(token: str) -> str:
 def new_token() -> str:
     """A seat token: 128 random bits."""
     return secrets.token_urlsafe(16)
+
+
+# --- Whether a round opened to phones is still open ------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """What an opening's state rests on, read in one statement: the game's last recorded round
+    (0 for none) and how many history entries (corrections, undos) the opening's round has."""
+
+    last: int
+    history: int
+
+
+def round_facts(game_id: int, number: int) -> RoundFacts:
+    last = db.select(func.coalesce(func.max(Round.number), 0)).where(Round.game_id == game_id)
+    history = db.select(func.count(RoundChange.id)).where(
+        RoundChange.game_id == game_id, RoundChange.round_number == number
+    )
+    row = db.session.execute(db.select(last.scalar_subquery(), history.scalar_subquery())).one()
+    return RoundFacts(int(row[0]), int(row[1]))
+
+
+def openings(
+    *where, hands: bool = False, limit: int | None = None, again: bool = False
+) -> list[RoundOpening]:
+    """The openings `where` says, newest first, each with its facts read in the same statement
+    (and with `hands`, its seats too). With `again`, an opening this session holds already is
+    read again as it is now (its seats and facts too), not kept as it was first read."""
+    last = (
+        db.select(func.coalesce(func.max(Round.number), 0))
+        .where(Round.game_id == RoundOpening.game_id)
+        .correlate(RoundOpening)
+        .scalar_subquery()
+    )
+    history = (
+        db.select(func.count(RoundChange.id))
+        .where(
+            RoundChange.game_id == RoundOpening.game_id,
+            RoundChange.round_number == RoundOpening.number,
+        )
+        .correlate(RoundOpening)
+        .scalar_subquery()
+    )
+    statement = (
+        db.select(RoundOpening, last, history).where(*where).order_by(RoundOpening.id.desc())
+    )
+    if hands:
+        statement = statement.options(joinedload(RoundOpening.hands))
+    if limit is not None:
+        statement = statement.limit(limit)
+    if again:
+        statement = statement.execution_options(populate_existing=True)
+    found = []
+    for opening, last_round, entries in db.session.execute(statement).unique():
+        opening.__dict__["_facts"] = RoundFacts(int(last_round), int(entries))
+        found.append(opening)
+    return found
+
+
+def _facts(opening: RoundOpening) -> RoundFacts:
+    """The opening's facts, read once per opening loaded (a phone's request never changes them)."""
+    held = opening.__dict__.get("_facts")
+    if held is None:
+        held = opening.__dict__["_facts"] = round_facts(opening.game_id, opening.number)
+    return held
+
+
+def is_live(opening: RoundOpening, game: Game | None = None) -> bool:
+    """Open: not closed by the tablet, its round still the one to play (`ledger.next_round`:
+    the game not finished, the round after its last), and not recorded (and undone) since it
+    was opened."""
+    game = game or opening.game
+    facts = _facts(opening)
+    return (
+        opening.closed_at is None
+        and not game.finished
+        and facts.last + 1 == opening.number
+        and facts.history == opening.history_mark
+    )
+
+
+def saved_round(opening: RoundOpening, game: Game | None = None):
+    """The round as the ledger holds it, once saved from this opening; else None."""
+    game = game or opening.game
+    facts = _facts(opening)
+    if facts.last < opening.number or facts.history != opening.history_mark:
+        return None
+    return next((r for r in game.rounds if r.number == opening.number), None)
 
 
 # --- The tablet: open, close, release, see ---------------------------------------------------

@@ -6,6 +6,10 @@ as the round form does); a phone never gets one: its own token (an HttpOnly cook
 holds one seat of one round, and can only send that seat's hand.
 The round itself is saved by the score book's own round form route (`rounds.record_round`), so
 Save is the one write it always was, with every check.
+
+The pages' forms (the seat a phone takes, the hand it sends, the tablet's buttons) are each a
+write-once form (`platform.writeonce`): a double tap, or a phone sending again once its Wi-Fi is
+back, writes once.
 """
 
 from __future__ import annotations
@@ -24,22 +28,91 @@ from flask import (
     request,
     url_for,
 )
+from wtforms import BooleanField, HiddenField, StringField
+from wtforms.widgets import NumberInput
 
 from ..games import errors, keys, ledger
-from ..games.forms import form_context, pack_copies, round_form
-from ..platform import limits, qr, writeonce
+from ..games.forms import (
+    HandFields,
+    RoundForm,
+    WriteOnceForm,
+    form_context,
+    pack_copies,
+    round_form,
+    whole_number,
+)
+from ..games.roundvalues import Hand
+from ..platform import limits, writeonce
 from ..platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from ..platform.http import csrf
-from ..platform.network import on_loopback
+from ..platform.network import on_loopback, qr_data_uri, qr_svg
 from ..tls import addresses
-from . import api, openings, service
+from . import api, service
 from .access import CODE_WRITES, give_phone_token, held_token, join_url, phone_required
-from .forms import PhoneHandForm, SeatForm, TabletForm
 from .service import BadSeatToken, NoSuchCode
 
 bp = Blueprint("phones", __name__)
 bp.after_request(answer_script_posts)
 shown_after_redirect(bp)
+
+
+class SeatForm(WriteOnceForm):
+    """The seat picker: each name is a button posting its seat number as `seat` (the button's
+    own value, so no field of the form may carry that name)."""
+
+    def seat_number(self) -> int | None:
+        return whole_number(request.form.get("seat"))
+
+
+class PhoneHandForm(HandFields, WriteOnceForm):
+    """One player's hand, as a plain form a phone without its script sends: the hand
+    (`HandFields`, worded for the player holding it), or "I went out"."""
+
+    cards = StringField(
+        "Cards left in my hand",
+        render_kw={
+            "autocomplete": "off",
+            "spellcheck": "false",
+            "autocapitalize": "characters",
+            "class": "cards-input",
+            "placeholder": "e.g. A K 7 JK",
+        },
+    )
+    counted = BooleanField("Count points instead", render_kw={"class": "points-toggle"})
+    points = StringField(
+        "Points",
+        widget=NumberInput(step=1, min=0),
+        render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
+    )
+    went_out = BooleanField("I went out", render_kw={"class": "out-toggle"})
+    # The round the page was opened for: a phone left on an old round is told so.
+    round_number = HiddenField()
+    # What the phone's script says (`data-words`): why a hand's penalty cannot be counted, as the
+    # round form says it, and how its send is going.
+    live_words = {
+        "not_card": RoundForm.live_words["not_card"],
+        "over": RoundForm.live_words["over"],
+        "sending": "Sending…",
+        "waiting": "Not sent yet — will send when the Wi-Fi is back.",
+    }
+
+    def sent(self) -> Hand:
+        """The hand as the phones' service takes it: as typed (`HandFields.hand`), or that the
+        player went out."""
+        return Hand("out") if self.went_out.data else self.hand()
+
+    def for_round(self) -> int | None:
+        return whole_number(self.round_number.data)
+
+
+class TabletForm(WriteOnceForm):
+    """A tablet's button on the collecting page (Release a seat, Close to phones)."""
+
+    seat = HiddenField()
+
+    def seat_number(self) -> int | None:
+        return whole_number(self.seat.data)
+
 
 # How often the collecting page asks for the seats' state (the hands arrive within 2 s).
 POLL_MS = 1000
@@ -98,7 +171,7 @@ def collect(game_id: int, number: int):
         words=SEAT_WORDS,
         join_url=secure_join,
         guest_url=guest_url,
-        guest_qr=qr.svg_data_uri(guest_url) if guest_url else None,
+        guest_qr=qr_data_uri(guest_url) if guest_url else None,
         tag=service.state_tag(opening),
         poll_ms=POLL_MS,
         # Each button its own one-time token: a second seat released is another change.
@@ -157,7 +230,7 @@ def code_qr(game_id: int, number: int):
     opening = service.live_opening(g.game, number)
     if opening is None:
         abort(404)
-    response = make_response(qr.svg(join_url(opening.code)))
+    response = make_response(qr_svg(join_url(opening.code)))
     response.headers["Content-Type"] = "image/svg+xml"
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -238,7 +311,7 @@ def pick_seat(code: str):
     opening = g.opening
     if code != opening.code:
         return redirect(url_for("phones.pick_seat", code=opening.code), 303)
-    if not openings.is_live(opening):  # this phone's round, saved or closed since
+    if not service.is_live(opening):  # this phone's round, saved or closed since
         return redirect(url_for("phones.hand", code=opening.code), 303)
     return _picker(opening, SeatForm())
 

@@ -1,7 +1,12 @@
-"""Where a tablet on the same network finds this machine: its IPv4 addresses, likeliest first."""
+"""Where a tablet on the same network finds this machine: its IPv4 addresses, likeliest first,
+and the QR codes that hand an address to a tablet's camera (as SVG for a page, as text blocks for
+a terminal)."""
 
 from __future__ import annotations
 
+import base64
+import functools
+import io
 import ipaddress
 import socket
 from collections.abc import Iterable, Mapping
@@ -145,3 +150,50 @@ def on_loopback(host_url: str) -> bool:
     """Whether a page was opened by a name only this machine reaches (its links then need the
     machine's network address to work on another tablet)."""
     return urlsplit(host_url).hostname in LOOPBACK
+
+
+QR_BORDER = 2  # modules of quiet zone: enough for a phone or tablet camera, small on a page
+
+
+def _qr_code(text: str):
+    import qrcode  # only when a code is drawn: the server starts faster without it
+
+    code = qrcode.QRCode(border=QR_BORDER)
+    code.add_data(text)
+    code.make(fit=True)
+    return code
+
+
+def qr_svg(text: str) -> bytes:
+    """The QR code of `text` as an SVG document (dark paths on a transparent ground)."""
+    import qrcode.image.svg
+
+    buffer = io.BytesIO()
+    _qr_code(text).make_image(image_factory=qrcode.image.svg.SvgPathImage).save(buffer)
+    return buffer.getvalue()
+
+
+@functools.lru_cache(maxsize=16)
+def qr_data_uri(text: str) -> str:
+    """The QR code's SVG as a data: address, for an <img> that makes no request of its own (kept:
+    the home page asks for the same address every time)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(qr_svg(text)).decode("ascii")
+
+
+def qr_text(text: str, tty: bool = False) -> str:
+    """The QR code drawn with half-block characters, light modules as blocks so that it reads on
+    a dark terminal; on a terminal (tty) the colours are set explicitly, so it reads on any."""
+    out = _Capture(tty)
+    _qr_code(text).print_ascii(out=out, tty=tty, invert=True)
+    return out.getvalue()
+
+
+class _Capture(io.StringIO):
+    """A text buffer that says whether it stands in for a terminal (qrcode's tty mode asks)."""
+
+    def __init__(self, tty: bool):
+        super().__init__()
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty

@@ -3,7 +3,8 @@
 Each question takes the request's fields (JSON values, or a form's values turned into them),
 checks their types, calls the engine and returns a JSON-ready answer. Bad input raises a
 `RulesError` whose message names the problem. `QUESTIONS` is the one registry: the API's routes,
-the page's tabs, its form fields and how a verdict is shown all come from it.
+the page's tabs, its form fields and how a verdict is shown all come from it. A buy question
+reads what each asker has bought so far (`bought`), for the rules' limits (R8, R11).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games import buys, ledger
-from ..games.errors import NoSuchGame, NoSuchRuleSet
+from ..games.errors import HandRefused, NoSuchGame, NoSuchRuleSet
 from ..games.models import Game
+from ..games.names import name_key
+from ..games.roundvalues import Hand, check_hand
 from ..platform.http import ApiError, field
 from ..rules import Card, parse_cards
 from ..rules.buying import check_buy, seat_labels
@@ -23,11 +26,10 @@ from ..rules.errors import InputError, RuleSetError
 from ..rules.melds import check_meld
 from ..rules.opening.laid import check_opening
 from ..rules.opening.solver import solve_opening
-from ..rules.ruleset import DEFAULT_RULES, MOST_MELDS, PRESETS, RuleSet
-from ..rules.scoring import hand_penalty, parse_leftovers, value_citation
+from ..rules.ruleset import DEFAULT_RULES, MOST_MELDS, MOST_PLAYERS, PRESETS, RuleSet
+from ..rules.scoring import value_citation
 from ..rules.table import check_layoff, check_swap
 from ..rulesets import choice as rulechoice
-from .buys import bought
 from .forms import BUYS_FIELDS
 
 MAX_MELDS = 6
@@ -36,6 +38,101 @@ MAX_REQUESTS = 16
 RULES_FIELDS = ("rules", "profile", "game", "ruleset")
 
 Data = dict[str, Any]
+# The longest value a message quotes whole.
+SHOWN = 40
+
+
+class ProblemsError(InputError):
+    """A field with several problems, each named: answered as `{"error", "problems"}`."""
+
+    def __init__(self, message: str, problems: dict[str, str]):
+        super().__init__(message)
+        self.problems = problems
+
+
+def bought(
+    data: Data, rules: RuleSet, players: int, names: list[str] | None
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Each asker's buys so far, by seat index, in the deal and in the game (R11's limits).
+
+    `"bought"` maps a player's name, or a seat number from 1 when no names are given, to a
+    count as the rules' limit counts it: this deal's buys where the limit is a deal's, this
+    game's where it is a game's; `{"deal": n, "game": m}` where the rules limit both. Every
+    problem is named at once.
+    """
+    given = field(data, "bought", dict, required=False) or {}
+    if len(given) > MOST_PLAYERS:
+        raise InputError(f"'bought' names {len(given)} players: a table has at most {MOST_PLAYERS}")
+    limits = [what for what, limit in _limits(rules) if limit is not None]
+    seats = {name_key(name): seat for seat, name in enumerate(names or [])}
+    problems: dict[str, str] = {}
+    in_deal: dict[int, int] = {}
+    in_game: dict[int, int] = {}
+    for key, count in given.items():
+        where = f"bought.{key}"
+        seat = _bought_seat(key, seats, names, players)
+        if isinstance(seat, str):
+            problems[where] = seat
+            continue
+        counts = _bought_counts(count, limits)
+        if isinstance(counts, str):
+            problems[where] = counts
+            continue
+        for what, number in counts.items():
+            (in_deal if what == "deal" else in_game)[seat] = number
+    if problems:
+        raise ProblemsError(
+            f"'bought' has {_count(len(problems))}: "
+            + "; ".join(f"{where}: {why}" for where, why in problems.items()),
+            problems,
+        )
+    return in_deal, in_game
+
+
+def _limits(rules: RuleSet) -> tuple[tuple[str, int | None], ...]:
+    return (("deal", rules.buying.per_deal), ("game", rules.buying.per_game))
+
+
+def _shown(value: object) -> str:
+    """A value as a message quotes it, cut short: a key may be as long as the body."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+
+
+def _count(problems: int) -> str:
+    return "a problem" if problems == 1 else f"{problems} problems"
+
+
+def _bought_seat(key: str, seats: dict[str, int], names: list[str] | None, players: int):
+    """The seat index a `bought` key names, or what is wrong with it."""
+    if names:
+        seat = seats.get(name_key(key.strip()))
+        return seat if seat is not None else f"{_shown(key)} is not a player: {', '.join(names)}"
+    if not key.strip().isdigit() or not 1 <= int(key) <= players:
+        return f"{_shown(key)} is no seat: without names, seats are numbered 1 to {players}"
+    return int(key) - 1
+
+
+def _bought_counts(count: object, limits: list[str]) -> dict[str, int] | str:
+    """A `bought` value as counts by what each limit counts, or what is wrong with it."""
+    if isinstance(count, dict):
+        unknown = [key for key in count if key not in ("deal", "game")]
+        if unknown:
+            return f"counts buys in a 'deal' or a 'game', not {', '.join(map(_shown, unknown))}"
+        counts = count
+    elif len(limits) == 2:
+        return (
+            'these rules limit buys both a deal and a game: give {"deal": n, "game": m}, '
+            f"not {_shown(count)}"
+        )
+    else:
+        counts = {limits[0] if limits else "deal": count}
+    for what, number in counts.items():
+        if isinstance(number, bool) or not isinstance(number, int):
+            return f"the buys this {what} must be a whole number, not {_shown(number)}"
+        if number < 0:
+            return f"the buys this {what} cannot be {number}"
+    return dict(counts)
 
 
 def _cards(data: Data, name: str, *, rank_only: bool = False) -> tuple[Card, ...]:
@@ -208,13 +305,19 @@ def solve(data: Data) -> Data:
 
 
 def score(data: Data) -> Data:
-    """What do these leftover cards cost? (R10, with the rules' own values: R11)"""
+    """What do these leftover cards cost? (R10, with the rules' own values: R11) The hand is
+    read by the one check every hand typed passes (`roundvalues.check_hand`), so a card it
+    cannot read is refused in the words the round form, the API and a phone give."""
     rules, players = _rules(data)
-    cards = parse_leftovers(field(data, "cards", (str, list)))
+    try:
+        hand = check_hand(Hand("cards", field(data, "cards", (str, list))), rules, players)
+    except HandRefused as refused:
+        raise InputError(refused.message) from None
+    cards = hand.cards
     rules.check_copies(cards, players)
     rule, said = value_citation(cards, rules)
     answer: Data = {
-        "penalty": hand_penalty(cards, rules),
+        "penalty": hand.penalty,
         "cards": [str(card) for card in cards],
         "rule": rule,
     }

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from .ruleset import LIVERPOOL, Deal, RuleSet
 from .verdict import Verdict
-from .verdict import sentence as capital
-from .words import Code, Join, Message, joined, message, words
+from .words import Code, Join, Message, Part, joined, message, names_rules, words
 
 
 class Cited(Code):
@@ -31,18 +30,16 @@ def applied(rules: RuleSet) -> dict[str, str | None]:
     return {"key": rules.preset, "name": rules.name, "summary": rules.summary()}
 
 
-def house_reason(rules: RuleSet, said: str | Message, reason: str) -> str:
-    """A reason that rests on a setting of the rule set (R11's citing): `shanghai rules: deal 5's
-    contract is 1 set of 3 + 1 run of 7. …`; a reason already naming the rules takes the
-    setting beside what it names."""
-    named = f"{rules.rules_name}: "
-    if reason.startswith(named):
-        said = message(
-            Cited.HOUSE_NAMED, rules=rules.rules_name, said=said, reason=reason[len(named) :]
+def house_reason(rules: RuleSet, said: Message, reason: Message) -> Message:
+    """A reason that rests on a setting of the rule set (R11's citing), in codes: `shanghai
+    rules: deal 5's contract is 1 set of 3 + 1 run of 7. …`; a reason already naming the rules
+    takes the setting beside what it names."""
+    name = rules.rules_name
+    if names_rules(reason, name):
+        return message(
+            Cited.HOUSE_NAMED, rules=name, said=said, reason=message(Part.AFTER_NAME, said=reason)
         )
-    else:
-        said = message(Cited.HOUSE, rules=rules.rules_name, said=said, reason=capital(reason))
-    return words(said)
+    return message(Cited.HOUSE, rules=name, said=said, reason=message(Part.SENTENCE, said=reason))
 
 
 # The points of R3, R5 and R6 that rest on a deal, with what of the deal each rests on: its
@@ -104,4 +101,4 @@ def cite_deal(
     said = deal_message(rules, number, aspects) if aspects else None
     if said is None:
         return verdict
-    return verdict.on_setting("deals", house_reason(rules, said, verdict.reason))
+    return verdict.on_setting("deals", house_reason(rules, said, verdict.message))

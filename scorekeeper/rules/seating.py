@@ -1,4 +1,5 @@
-"""R2 Seats, dealer, cut and deal: who deals, who cuts and who plays first in each round.
+"""R2 Seats, dealer, cut and deal: who deals, who cuts and who plays first in each round, and
+every deal of a rule set as the pages list it (R3).
 
 Seats are 0-based indices in clockwise order; play passes clockwise, to the left, so the left
 neighbour of seat s is s + 1 and the right neighbour is s - 1 (modulo the number of players).
@@ -54,6 +55,24 @@ def dealer_seat(first_dealer: int, round_number: int, players: int, rules: RuleS
 def contract_of(round_number: int, rules: RuleSet) -> Contract:
     """The deal's contract under the rules (R3, R11)."""
     return contract(round_number, rules)
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One deal of a rule set as a page lists it: its number, contract and cards dealt."""
+
+    number: int
+    contract: str
+    cards: int
+    whole_hand: bool
+
+
+def deals_table(rules: RuleSet) -> tuple[DealRow, ...]:
+    """Every deal of the rules, in order (R3 for liverpool; R11 for a table's own rules)."""
+    return tuple(
+        DealRow(n, str(contract_of(n, rules)), rules.cards_dealt(n), rules.deal(n).whole_hand)
+        for n in rules.deal_numbers
+    )
 
 
 @dataclass(frozen=True)

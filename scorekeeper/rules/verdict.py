@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .words import Message, render
+from .words import Message, render, words
 
 
 def sentence(message: str) -> str:
@@ -48,8 +48,21 @@ def cited_as(rule: str, line: str) -> dict[str, str]:
     return {"settings": line.split(",")}
 
 
+class Citation:
+    """A ruling's citation given as `R4.3` or `R11:wild_deuces`, read into its `rule` (`R4`,
+    `R11`) and the `line` that decides (`3`, `wild_deuces`)."""
+
+    rule: str
+    line: str
+
+    def __post_init__(self) -> None:
+        rule, line = split_citation(self.rule)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "line", line or self.line)
+
+
 @dataclass(frozen=True)
-class Verdict:
+class Verdict(Citation):
     """A ruling: `legal`, one plain `reason` a player would accept, the `rule` it rests on (R-number),
     and `details` such as the readings of the jokers. `rule` may be given as `R4.3` or
     `R11:wild_deuces`: it is then `R4` (or `R11`) and `line` the point or setting that decides.
@@ -61,11 +74,6 @@ class Verdict:
     details: Mapping[str, Any] = field(default_factory=dict)
     line: str = ""
     message: Message | None = None
-
-    def __post_init__(self) -> None:
-        rule, line = split_citation(self.rule)
-        object.__setattr__(self, "rule", rule)
-        object.__setattr__(self, "line", line or self.line)
 
     def __bool__(self) -> bool:
         return self.legal
@@ -87,12 +95,12 @@ class Verdict:
         """The named values the reason's message shows (empty where it has none)."""
         return self.message.values if self.message else {}
 
-    def on_setting(self, setting: str, reason: str) -> Verdict:
+    def on_setting(self, setting: str, said: Message) -> Verdict:
         """The same ruling resting on a setting of R11's table, beside any it already rests on,
-        with the reason that says so (a reason of its own, so no message's code)."""
+        with the coded reason that says so (led by the rule set's name, as written)."""
         settings = self.line.split(",") if self.rule == "R11" and self.line else []
         cited = house_citation(dict.fromkeys([setting, *settings]))
-        return replace(self, reason=reason, rule=cited, line="", message=None)
+        return replace(self, reason=words(said), rule=cited, line="", message=said)
 
     def to_dict(self) -> dict[str, Any]:
         """The verdict as JSON-ready data: legal, reason, rule, then the details, the line that
@@ -116,7 +124,7 @@ def coded(said: Message | None) -> str | None:
 
 
 @dataclass(frozen=True)
-class Problem:
+class Problem(Citation):
     """Why a play fails: the `reason` in a player's words and the `rule` that decides it (given
     as a Verdict's is: `R4`, `R4.3`, `R11:naturals`), and the coded `message` the reason renders,
     where it has one."""
@@ -125,11 +133,6 @@ class Problem:
     rule: str
     line: str = ""
     message: Message | None = None
-
-    def __post_init__(self) -> None:
-        rule, line = split_citation(self.rule)
-        object.__setattr__(self, "rule", rule)
-        object.__setattr__(self, "line", line or self.line)
 
     @classmethod
     def of(cls, said: Message, rule: str) -> Problem:

@@ -93,6 +93,25 @@ class Name(Code):
     CLUBS = "suit.clubs"
 
 
+class Part(Code):
+    """A message set inside another: as a sentence of its own (its first letter a capital), or
+    read on after the rule set's name it leads with (`NAMED`), that name said already."""
+
+    SENTENCE = "part.sentence"
+    AFTER_NAME = "part.after_name"
+
+
+# How a text that names the rule set leads: `shanghai rules: ...`.
+NAMED = "%(rules)s: "
+
+
+def names_rules(said: Message, name: str) -> bool:
+    """Whether the message leads with the rule set's name (`NAMED`, its `rules` that name)."""
+    entry = TEXTS.get(said.code.id)
+    text = entry.text if isinstance(entry, Text) else None
+    return isinstance(text, str) and text.startswith(NAMED) and said.values.get("rules") == name
+
+
 def joined(code: Join, items) -> Message:
     """A list, read with its joining words: `joined(Join.OR, ["4♠", "9♠"])` is `4♠ or 9♠`."""
     return Message(code, {"items": tuple(items)})
@@ -131,11 +150,13 @@ TEXTS: dict[str, Text | Joining] = {
     Name.QUEENS.id: Text("queens"),
     Name.KINGS.id: Text("kings"),
     Name.NUMBERS.id: Text("%(rank)ss"),
+    Part.SENTENCE.id: Text("%(said)s"),
+    Part.AFTER_NAME.id: Text("%(said)s"),
     Name.SPADES.id: Text("spades"),
     Name.HEARTS.id: Text("hearts"),
     Name.DIAMONDS.id: Text("diamonds"),
     Name.CLUBS.id: Text("clubs"),
-    # R5: why a hand cannot go down (refusals.py).
+    # R5: why a hand cannot go down (opening/search.py).
     "opening.size": Text(
         "%(contract)s needs at least %(least)s cards, one of them kept to discard: "
         "this hand has %(cards)s.",
@@ -760,6 +781,16 @@ def words(
     said: Message, gettext: Gettext = english_gettext, ngettext: Gettext = english_ngettext
 ) -> str:
     """The message as it reads inside another (no capital added)."""
+    if said.code is Part.SENTENCE:
+        return render(said.values["said"], gettext, ngettext)
+    if said.code is Part.AFTER_NAME:
+        return _filled(said.values["said"], gettext, ngettext, lead=NAMED)
+    return _filled(said, gettext, ngettext)
+
+
+def _filled(said: Message, gettext: Gettext, ngettext: Gettext, lead: str = "") -> str:
+    """The message's text with its values filled in, read on after its `lead` where it has one
+    (`Part.AFTER_NAME`: the rule set's name said already)."""
     entry = TEXTS[said.code.id]
     if isinstance(entry, Joining):
         return _joined(entry, said.values["items"], gettext, ngettext)
@@ -768,7 +799,7 @@ def words(
         values[name] = _plural(form, said.values, values, ngettext)
     if isinstance(entry.text, Plural):
         return _plural(entry.text, said.values, values, ngettext)
-    return gettext(entry.text, **values)
+    return gettext(entry.text.removeprefix(lead), **values)
 
 
 def _plural(form: Plural, raw: Mapping[str, Any], values: dict[str, Any], ngettext) -> str:

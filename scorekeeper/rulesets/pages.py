@@ -14,9 +14,9 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ..games import errors
-from ..platform import limits, qr, writeonce
+from ..platform import limits, writeonce
 from ..platform.formpages import attachment, form_page, shown_after_redirect
-from ..platform.network import on_loopback
+from ..platform.network import on_loopback, qr_data_uri
 from ..rules import RuleSetError, sharing
 from ..rules.ruleset import RuleSet
 from . import choice
@@ -45,7 +45,7 @@ def show(ruleset_id: int):
         row=row,
         rules=row.rule_set,
         link=link,
-        qr=qr.svg_data_uri(link),
+        qr=qr_data_uri(link),
         loopback=on_loopback(request.host_url),
     )
 

@@ -8,7 +8,7 @@ from flask import jsonify, request, url_for
 from ..games import ledger
 from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, json_body
-from . import filters, merges, players, records
+from . import merges, players, records
 
 bp = blueprint("season_api", __name__)
 ledger.answer_errors(bp)
@@ -16,11 +16,11 @@ ledger.answer_errors(bp)
 MERGE_FIELDS = ("from", "into")
 
 
-def _filters() -> filters.Filters:
+def _filters() -> players.Filters:
     """The filters the query asks for, or a 400 naming every bad value."""
     try:
-        return filters.parse(request.args)
-    except filters.FilterError as error:
+        return players.parse_filters(request.args)
+    except players.FilterError as error:
         raise ApiError(str(error)) from error
 
 

@@ -17,14 +17,19 @@ player's figures say under which rules their games were played (`by_rules`). Eve
 read in four statements (the merges, the seats, their rounds, the finished games' round lines),
 whatever the number of games, and kept per process until the season's stamp changes (`current`,
 `platform.cache`): a page of the season then costs one statement to read the stamp.
+
+A table looks at part of the season (`Filters`): a date range on when games finished, and the
+fewest finished games a player needs to be listed or to hold a record. The same query parameters
+serve the pages and the API (`?min_games=5&period=year`), read once (`parse_filters`), so both
+refuse a bad value with the same words.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from typing import Any
@@ -36,7 +41,6 @@ from ..games.names import name_key
 from ..platform import cache
 from ..platform.database import db
 from . import ratings
-from .filters import Filters, in_period
 from .models import PlayerMerge, identities
 from .ratings import NEW_PLAYER, Rating
 
@@ -45,6 +49,90 @@ from .ratings import NEW_PLAYER, Rating
 Line = tuple[int, int, int, int, int]
 # The filtered views of one season kept with it (other periods, other minimums), newest last.
 VIEWS_KEPT = 32
+
+
+# The date ranges, by their parameter value, with how a page names them.
+PERIODS = {"all": "All time", "year": "This year", "12m": "Last 12 months"}
+# More finished games than any table plays: a bigger figure is a typing slip, said as such.
+MOST_GAMES = 100_000
+
+
+class FilterError(ValueError):
+    """Every problem with the filter's parameters, each named in one sentence."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__(" ".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Filters:
+    """A date range (`period`, a key of PERIODS) and the fewest finished games (`min_games`)."""
+
+    period: str = "all"
+    min_games: int = 0
+
+    @property
+    def is_default(self) -> bool:
+        return self == Filters()
+
+    def since(self, now: datetime | None = None) -> datetime | None:
+        """The earliest `finished_at` (naive UTC, as stored) the period takes; None for all time.
+        "This year" starts on 1 January at midnight on the clock of the machine serving the
+        table (the clock the pages show times in); "last 12 months" is the same moment a year
+        ago (29 February a year on is 28 February)."""
+        moment = (now or datetime.now(UTC)).astimezone(UTC)
+        if self.period == "year":
+            local = moment.astimezone()
+            start = local.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+            return start.astimezone(UTC).replace(tzinfo=None)
+        if self.period == "12m":
+            day = moment.day
+            if moment.month == 2 and day == 29:
+                day = 28
+            return moment.replace(year=moment.year - 1, day=day, tzinfo=None)
+        return None
+
+    def params(self) -> dict[str, str]:
+        """The query parameters that say these filters (none for the defaults)."""
+        chosen = {}
+        if self.period != "all":
+            chosen["period"] = self.period
+        if self.min_games:
+            chosen["min_games"] = str(self.min_games)
+        return chosen
+
+
+def parse_filters(args: Mapping[str, str]) -> Filters:
+    """The filters a request's query asks for; FilterError naming every bad value. An empty
+    value is the default (a form sends `min_games=` when the box is left empty)."""
+    problems = []
+    period = (args.get("period") or "all").strip()
+    if period not in PERIODS:
+        problems.append(
+            f"period must be one of {', '.join(PERIODS)} (all time, this year, the last 12 "
+            f"months), not {period!r}."
+        )
+    text = (args.get("min_games") or "0").strip()
+    min_games = 0
+    if not text.isascii() or not text.isdigit():
+        problems.append(f"min_games must be a whole number of games, 0 or more, not {text!r}.")
+    elif int(text) > MOST_GAMES:
+        problems.append(f"min_games must be at most {MOST_GAMES:,}, not {text}.")
+    else:
+        min_games = int(text)
+    if problems:
+        raise FilterError(problems)
+    return Filters(period, min_games)
+
+
+def in_period(finished: Iterable, since: datetime | None) -> list:
+    """The sittings (or anything with `finished_at`) of games finished at or after `since`."""
+    return [
+        item
+        for item in finished
+        if item.finished_at is not None and (since is None or item.finished_at >= since)
+    ]
 
 
 def player_key(name: str) -> str:

@@ -20,8 +20,7 @@ from typing import Any
 
 from ..games.ledger import signed
 from . import players
-from .filters import Filters
-from .players import Season, Sitting, _records, shown_name, within
+from .players import Filters, Season, Sitting, _records, shown_name, within
 
 # The holdings of one record a page or an answer lists; the rest are counted.
 SHOWN = 10

@@ -13,7 +13,7 @@ from ..games import chart, errors
 from ..games.forms import WriteOnceForm
 from ..platform import writeonce
 from ..platform.formpages import form_page, shown_after_redirect
-from . import filters, merges, records
+from . import merges, records
 from . import players as season
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -109,22 +109,22 @@ def show_records():
     return _filtered_page("records.html", chosen, problems, held=held)
 
 
-def _filters() -> tuple[filters.Filters, list[str]]:
+def _filters() -> tuple[season.Filters, list[str]]:
     """The filters the query asks for and no problem, or the defaults and every problem (the
     form then shows the values as typed, from the query)."""
     try:
-        return filters.parse(request.args), []
-    except filters.FilterError as error:
-        return filters.Filters(), error.problems
+        return season.parse_filters(request.args), []
+    except season.FilterError as error:
+        return season.Filters(), error.problems
 
 
-def _filtered_page(template: str, chosen: filters.Filters, problems: list[str], **context):
+def _filtered_page(template: str, chosen: season.Filters, problems: list[str], **context):
     """A page with the filters' form: 400 with every problem said when the query had any."""
     page = render_template(
         f"season/{template}",
         chosen=chosen,
         problems=problems,
-        periods=filters.PERIODS,
+        periods=season.PERIODS,
         **context,
     )
     return page, 400 if problems else 200

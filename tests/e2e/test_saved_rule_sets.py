@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import create_app
-from scorekeeper.platform import qr
+from scorekeeper.platform import network
 from scorekeeper.rules import RuleSet, sharing
 from tests.support import games
 from tests.support.browser import lan_url
@@ -54,7 +54,7 @@ def test_a_share_link_opened_on_a_second_tablet_shows_and_saves_the_same_rules(
     assert link.startswith(f"{lan_url(live_server)}/rulesets/shared/")
     expect(first.locator("#loopback-hint")).to_have_count(0)
     # The QR code is an image of that very link (qrcode draws the same code for the same text).
-    assert first.locator("#share-qr").get_attribute("src") == qr.svg_data_uri(link)
+    assert first.locator("#share-qr").get_attribute("src") == network.qr_data_uri(link)
     assert first.locator("#share-qr").evaluate("img => img.complete && img.naturalWidth > 0")
 
     second = by_lan_name(tablet, live_server, page.viewport_name)

@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.games.models import Game
 from scorekeeper.platform.database import db
-from scorekeeper.season.filters import FilterError, Filters, parse
+from scorekeeper.season.players import FilterError, Filters, parse_filters
 from tests.support.book import game_with_stored_names, new_game, play_rounds
 from tests.support.games import FlaskSender
 from tests.support.queries import counted
@@ -141,7 +141,7 @@ def test_the_periods_start_where_they_say():
 )
 def test_bad_filters_are_named(client, query, words):
     with pytest.raises(FilterError) as raised:
-        parse(query)
+        parse_filters(query)
     for word in words:
         assert word in str(raised.value)
     for path in ("/api/players", "/api/players/records"):
@@ -157,7 +157,7 @@ def test_bad_filters_are_named(client, query, words):
 
 
 def test_empty_filters_are_the_defaults(client):
-    assert parse({"min_games": "", "period": ""}) == Filters()
+    assert parse_filters({"min_games": "", "period": ""}) == Filters()
     assert client.get("/players/records?min_games=&period=").status_code == 200
 
 

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 import pytest
 
 from scorekeeper.phones.models import PhoneHand
-from scorekeeper.platform import qr
+from scorekeeper.platform import network
 from scorekeeper.platform.database import db
 from tests.support.book import start
 from tests.support.names import NAMES
@@ -263,7 +263,7 @@ def test_over_https_the_tablet_offers_guests_phones_the_plain_address_too(app, c
     assert f"open http://localhost:5000/join and type {code}" in words
     assert page.text.count('class="join-qr') == 2
     # The plain one's QR code is drawn in the page; the secure one is the page's own address.
-    assert qr.svg_data_uri(f"http://localhost:5000/join/{code}") in page.text
+    assert network.qr_data_uri(f"http://localhost:5000/join/{code}") in page.text
     # Over plain HTTP, or with HTTPS not served, the one address there is.
     for base, https_port in (("http://localhost:5000", 5443), ("https://localhost:5443", None)):
         app.config["SERVE_HTTPS_PORT"] = https_port

@@ -2,7 +2,10 @@
 
 import pytest
 
+from scorekeeper.games.errors import HandRefused
+from scorekeeper.games.roundvalues import Hand, check_hand
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
+from tests.support.book import new_game
 
 
 def ask(client, question, body):
@@ -253,3 +256,24 @@ def test_answers_declare_their_wild_cards_as_played(client):
     solved = ask(client, "solve", {"round": 1, "hand": hand, "rules": "shanghai"}).get_json()
     assert solved["melds"][0] == ["7♠", "7♥", "2♣"]  # as before
     assert solved["declared"] == [["7♠", "7♥", "2♣=7"], ["9♠", "9♥", "9♦"]]
+
+
+def test_the_penalty_question_refuses_a_hand_as_the_round_api_does(client):
+    """The penalty question reads its cards by the one check of a hand: a card it cannot read
+    is refused in the words the round API gives for the same hand."""
+    game = new_game(client)
+    refused = ask(client, "score", {"cards": "7 Z"})
+    assert refused.status_code == 400
+    round_answer = client.post(
+        f"/api/games/{game.id}/rounds",
+        json={"out": "Cat", "leftovers": {"Ann": "7 Z", "Bob": "5", "Dan": "5"}},
+        headers=game.write_headers,
+    )
+    assert round_answer.status_code == 400
+    words = round_answer.get_json()["problems"]["leftovers.Ann"]
+    assert refused.get_json() == {"error": words}
+    with pytest.raises(HandRefused) as caught:
+        check_hand(Hand("cards", cards="7 Z"), PRESETS["liverpool"], 4)
+    assert caught.value.code == HandRefused.NOT_CARD and caught.value.message == words
+    # A hand it can read is priced as the round prices it (R10).
+    assert ask(client, "score", {"cards": ["7", "K"]}).get_json()["penalty"] == 17

@@ -6,13 +6,14 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules.cards import parse_cards
-from scorekeeper.rules.citing import deal_change
+from scorekeeper.rules.citing import Cited, deal_change
 from scorekeeper.rules.errors import CopyLimitError
 from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.opening.laid import check_opening
 from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, RuleSet
 from scorekeeper.rules.table import check_layoff, check_swap
+from scorekeeper.rules.words import words
 
 
 def document(name: str, **changes) -> RuleSet:
@@ -119,6 +120,37 @@ def test_a_setting_already_cited_keeps_its_place_beside_the_deal():
     assert verdict.reason.startswith(
         "shanghai rules: deal 7 is not laid all at once, so a card is kept to discard; "
         "you may lay off on the turn you open. "
+    )
+
+
+def bracketed(text: str, **values) -> str:
+    """A stand-in translation: each text in brackets, so a test sees every text it rendered."""
+    return f"<{text}>" % values
+
+
+def bracketed_plural(singular: str, plural: str, num: int, **values) -> str:
+    return bracketed(singular if num == 1 else plural, **{**values, "num": num})
+
+
+def test_a_house_reason_is_coded_so_a_translation_says_all_of_it():
+    named = check_layoff(7, cards("3♠ 4♠ 5♠ 6♠"), cards("7♠"), True, PRESETS["shanghai"])
+    assert named.code == "citing.house_named" and named.to_dict()["settings"][0] == "deals"
+    assert words(named.message) == named.reason
+    assert named.values["rules"] == "shanghai rules"
+    assert named.values["said"].values["items"][0].code is Cited.LAID
+    said = words(named.message, bracketed, bracketed_plural)
+    # The rules are named once, in the house text; the setting's reason reads on after it.
+    assert said.startswith("<shanghai rules: <deal 7 is <not laid all at once")
+    assert said.count("shanghai rules") == 1 and "<you may lay off on the turn you open" in said
+
+    plain = solve_opening("3♠ 4♠ 5♠ 6♠ 8♥ 9♥ 10♥ J♥ 2♦ 3♦ 4♦ 5♦", 7, SMITH)
+    assert plain.code == "citing.house" and words(plain.message) == plain.reason
+    translated = words(plain.message, bracketed, bracketed_plural)
+    assert translated.startswith("<Smith family rules: <deal 7 is <not laid all at once")
+    # The refusal beside it is a sentence of its own, in the translation's words too.
+    assert translated.endswith(
+        ". <3 runs needs at least 13 cards, one of them kept to discard: "
+        "this hand has <12 cards>.>>"
     )
 
 

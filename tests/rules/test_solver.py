@@ -20,9 +20,7 @@ from scorekeeper.rules.cards import JOKER, SUITS, Card, parse_cards
 from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.errors import CopyLimitError, RoundError, RulesError, SeatError, SizeError
 from scorekeeper.rules.opening.laid import runs_touch
-from scorekeeper.rules.opening.refusals import Refusal
-from scorekeeper.rules.opening.runs import Run
-from scorekeeper.rules.opening.search import Search
+from scorekeeper.rules.opening.search import Refusal, Run, Search
 from scorekeeper.rules.opening.solver import HAND_LIMIT, solve_opening
 from scorekeeper.rules.opening.whole_hand import solve_whole
 from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, Naturals, RuleSet

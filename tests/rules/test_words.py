@@ -23,7 +23,7 @@ from scorekeeper.rules.cards import over_copies, parse_cards
 from scorekeeper.rules.contracts import Asked, contract
 from scorekeeper.rules.errors import CardError, RulesError, SeatError
 from scorekeeper.rules.melds import check_meld
-from scorekeeper.rules.opening import refusals
+from scorekeeper.rules.opening import search
 from scorekeeper.rules.opening.solver import solve_opening
 from scorekeeper.rules.ruleset import LIVERPOOL, schema
 from scorekeeper.rules.seating import check_seat
@@ -33,6 +33,7 @@ from scorekeeper.rules.words import (
     TEXTS,
     Code,
     Join,
+    Part,
     Plural,
     Text,
     joined,
@@ -64,7 +65,7 @@ def test_every_code_has_words_and_every_text_a_code():
         importlib.import_module(f"scorekeeper.rules.{name}".removesuffix(".rules"))
         for name in MODULES
     ]
-    assert layoff_reasons.Why and refusals.Refusal and len(loaded) == len(MODULES)
+    assert layoff_reasons.Why and search.Refusal and len(loaded) == len(MODULES)
     ids = [code.id for code in _codes(Code)]
     assert len(ids) == len(set(ids))
     assert set(ids) == set(TEXTS)
@@ -78,7 +79,7 @@ def test_plural_forms_follow_the_count():
     )
     two = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL)
     assert two.reason.endswith("this hand has 2 cards.")
-    assert render(message(refusals.Refusal.SETS, **{**two.values, "sets": 2})).startswith(
+    assert render(message(search.Refusal.SETS, **{**two.values, "sets": 2})).startswith(
         "No 2 sets can be made"
     )
 
@@ -182,9 +183,15 @@ def test_counts_read_in_plural_forms():
 def test_a_reason_with_no_code_says_so():
     plain = Verdict(True, "Fine", "R4")
     assert plain.code is None and plain.values == {} and "code" not in plain.to_dict()
+
+
+def test_a_reason_on_a_setting_keeps_codes_all_the_way_down():
     coded = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL)
-    reworded = coded.on_setting("deals", "Smith family rules: " + coded.reason)
-    assert reworded.code is None and "code" not in reworded.to_dict()
+    said = message(Part.SENTENCE, said=coded.message)
+    reworded = coded.on_setting("deals", said)
+    assert reworded.code == "part.sentence" and reworded.to_dict()["code"] == "part.sentence"
+    assert reworded.reason == coded.reason and reworded.rule == "R11"
+    assert reworded.values["said"] is coded.message
 
 
 def test_a_plural_text_reads_its_count():

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.platform import qr
+from scorekeeper.platform import network
 from scorekeeper.platform.database import db
 from scorekeeper.platform.writeonce import WriteOnce
 from scorekeeper.rules import RuleSet, sharing
@@ -130,7 +130,7 @@ def test_the_share_link_uses_the_address_the_tablet_used_and_the_qr_is_that_link
     page = text(client.get(f"/rulesets/{number}", base_url=LAN))
     link = share_link(page)
     assert link == f"{LAN}/rulesets/shared/{sharing.code(smith())}"
-    assert f'src="{qr.svg_data_uri(link)}"' in page
+    assert f'src="{network.qr_data_uri(link)}"' in page
     assert "a name only this machine reaches" not in page
     on_loopback = text(client.get(f"/rulesets/{number}", base_url="http://localhost:5000"))
     assert "a name only this machine reaches" in on_loopback

@@ -41,7 +41,7 @@ def fake_machine(monkeypatch):
 
 
 def read_blocks(text: str) -> list[list[bool]]:
-    """The module matrix drawn by `qr.text_blocks` (light modules as blocks), dark = True."""
+    """The module matrix drawn by `network.qr_text` (light modules as blocks), dark = True."""
     halves = {"█": (False, False), "▄": (True, False), "▀": (False, True), "\xa0": (True, True)}
     halves[" "] = (True, True)
     rows: list[list[bool]] = []

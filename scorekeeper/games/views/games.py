@@ -19,10 +19,10 @@ from flask import (
     url_for,
 )
 
-from ...platform import cache, limits, qr, writeonce
+from ...platform import cache, limits, writeonce
 from ...platform.errorpages import NotHere
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
-from ...platform.network import on_loopback
+from ...platform.network import on_loopback, qr_svg
 from ...rules.verdict import sentence
 from .. import buys, chart, errors, gamelist, keys, ledger, newgame, papersheets
 from ..forms import EVERY_PRESET_SEATS, ImportForm, SheetForm, chosen_rules
@@ -180,7 +180,7 @@ def join(game_id: int):
 @keys.editor_required
 def edit_link_qr(game_id: int):
     """The edit link as a QR code, for another tablet's camera; only for a tablet with the key."""
-    response = make_response(qr.svg(join_url(game_id, g.key)))
+    response = make_response(qr_svg(join_url(game_id, g.key)))
     response.headers["Content-Type"] = "image/svg+xml"
     response.headers["Cache-Control"] = "no-store"
     return response

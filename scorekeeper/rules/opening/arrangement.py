@@ -11,8 +11,7 @@ from collections.abc import Sequence
 
 from ..cards import Card, rank_name
 from ..melds import HIGH_ACE, MIN_SET, rank_at
-from .runs import SUIT_INDEX, Run, face, slot
-from .search import Search
+from .search import SUIT_INDEX, Run, Search, face, slot
 
 
 class _Flow:

@@ -35,7 +35,7 @@ from ..contracts import Contract
 from ..melds import HIGH_ACE, RUN, SET, rank_at
 from ..ruleset import MeldKind, RuleSet
 from .laid import runs_touch
-from .runs import INTERVAL_MASK, SLOT_TEXT, SUIT_INDEX, face, slot
+from .search import INTERVAL_MASK, SLOT_TEXT, SUIT_INDEX, face, slot
 
 # The places of every run of each length, as bit masks over positions 1..14.
 _WINDOW_MASKS = {

@@ -1,4 +1,5 @@
-"""R5 Opening search, rounds 1-6: the hand as counts, the runs worth trying, the sets they leave.
+"""R5 Opening search, rounds 1-6: the hand as counts, the runs worth trying, the sets they leave,
+and each reason it gives when no opening exists.
 
 The hand becomes counts: `n[s][r]` copies of each natural (suit s, rank r), `N[r]` naturals of
 each rank, and `J` jokers. Run positions are 1..14 (an ace sits at 1 or 14; nothing wraps, R4).
@@ -41,18 +42,175 @@ suit overlaps it on exactly that other end position. (family: `5♠ JK 7♠ JK 9
 Two runs are tried as pairs of runs that each fit alone with the sets; a pair needs at least the
 jokers each run needs on its own plus what the sets need with every natural to themselves (run
 cells only add demand, sets only lose naturals), so pairs over that budget are skipped.
+
+The search's runs are `Run` values: positions lo..hi of one suit, 1 = the low ace and 14 the high
+ace (R4: nothing wraps); the search counts cards in (suit, rank) slots, so each run also knows its
+places by slot, from the tables of positions here that whole_hand.py, general.py and
+arrangement.py read too. Whether two runs touch is R5's rule, `opening.runs_touch`, the one the
+referee applies to laid melds.
+
+Every reason the search can give is one `Refusal` member: a code whose words live in words.py
+(`opening.size`, ...), filled from the hand's counts (its size, its jokers, the natural-card
+minimums searched) and the round's contract only when a refusal is given.
 """
 
 from __future__ import annotations
 
-from ..cards import Card, check_copies
+from itertools import combinations
+from typing import NamedTuple
+
+from ..cards import SUIT_SYMBOLS, SUITS, Card, check_copies, rank_name
 from ..contracts import Contract
 from ..errors import CopyLimitError, RulesError
-from ..melds import HIGH_ACE, MIN_RUN, MIN_SET
+from ..melds import HIGH_ACE, MIN_RUN, MIN_SET, rank_at
 from ..ruleset import RuleSet
-from ..words import Code, message, words
-from .refusals import Refusal
-from .runs import CELLS, INTERVAL_MASK, SLOT_TEXT, SUBSETS, SUIT_INDEX, Run
+from ..verdict import Problem
+from ..words import Code, Join, Message, joined, message, words
+from .laid import runs_touch
+
+SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+
+
+def slot(suit: int, rank: int) -> int:
+    """A (suit, rank) count slot: suit * 16 + rank."""
+    return (suit << 4) | rank
+
+
+def face(suit: int, position: int) -> str:
+    """The canonical text of the card at a run position of a suit: `A♠` at 1 and at 14."""
+    return rank_name(rank_at(position)) + SUIT_SYMBOLS[SUITS[suit]]
+
+
+# Canonical text of each (suit, rank) count slot.
+SLOT_TEXT = {slot(suit, rank): face(suit, rank) for suit in range(4) for rank in range(1, 14)}
+
+_POSITIONS = [(lo, hi) for lo in range(1, HIGH_ACE + 1) for hi in range(lo, HIGH_ACE + 1)]
+# Run cells of every interval: (lo, hi) -> tuple of (suit-less) ranks, ace counted per position.
+INTERVAL_RANKS = {(lo, hi): tuple(rank_at(p) for p in range(lo, hi + 1)) for lo, hi in _POSITIONS}
+# Bit p of an interval's mask: the interval holds position p.
+INTERVAL_MASK = {(lo, hi): sum(1 << p for p in range(lo, hi + 1)) for lo, hi in _POSITIONS}
+# Each non-empty subset of up to 3 runs, by their number: the min-cut test checks every one.
+SUBSETS = {
+    size: [subset for width in range(1, size + 1) for subset in combinations(range(size), width)]
+    for size in range(1, 4)
+}
+
+
+def _cells(suit: int, lo: int, hi: int) -> tuple[tuple[int, int], ...]:
+    """The run's places as ((count slot, places), ...): an A..A run has two places for its ace."""
+    places: dict[int, int] = {}
+    for rank in INTERVAL_RANKS[(lo, hi)]:
+        key = slot(suit, rank)
+        places[key] = places.get(key, 0) + 1
+    return tuple(places.items())
+
+
+CELLS = {(suit, lo, hi): _cells(suit, lo, hi) for suit in range(4) for lo, hi in _POSITIONS}
+
+
+class Run(NamedTuple):
+    """A run the search may lay: positions `lo`..`hi` of one suit (1 = low ace, 14 = high ace).
+
+    `cells` counts its places by (suit, rank) count slot, as ((slot, places), ...); `need` is the
+    fewest jokers it takes on its own (its places no natural of the hand can fill); `needs_overlap`
+    marks a run of 5+ cards worth laying only where the other run of its suit overlaps it on
+    exactly one end position (see `Search.candidates`).
+    """
+
+    suit: int
+    lo: int
+    hi: int
+    cells: tuple[tuple[int, int], ...]
+    need: int = 0
+    needs_overlap: bool = False
+
+    @classmethod
+    def of(cls, suit: int, lo: int, hi: int, need: int = 0, needs_overlap: bool = False) -> Run:
+        """The run of positions lo..hi of a suit (0-3, in SUITS order)."""
+        return cls(suit, lo, hi, CELLS[(suit, lo, hi)], need, needs_overlap)
+
+    def __repr__(self) -> str:
+        extra = ", needs_overlap=True" if self.needs_overlap else ""
+        return (
+            f"Run({face(self.suit, self.lo)}-{face(self.suit, self.hi)}, need={self.need}{extra})"
+        )
+
+    def touches(self, other: Run) -> bool:
+        """Same suit and contiguous, so the two read as one run: never in one opening (R5)."""
+        return self.suit == other.suit and runs_touch(self.lo, self.hi, other.lo, other.hi)
+
+    def overlaps_at_end(self, other: Run) -> bool:
+        """Same suit, and one run ends exactly where the other starts (a one-card overlap)."""
+        return self.suit == other.suit and (self.hi == other.lo or other.hi == self.lo)
+
+
+def contract_text(deal: Contract) -> str:
+    """`1 set + 1 run`: the round's contract without the whole-hand wording (R3)."""
+    return deal.short()
+
+
+class Need(Code):
+    """The natural cards a contract needs: in all, and for each kind of meld (R4)."""
+
+    IN_ALL = "opening.naturals_needed"
+    SET = "opening.set_naturals"
+    RUN = "opening.run_naturals"
+
+
+def _naturals_needed(search, deal: Contract) -> Message:
+    """`at least 5 natural cards (2 a set, 3 a run)`: the contract's natural-card minimums (R4)."""
+    kinds = [(deal.sets, Need.SET, search.set_naturals), (deal.runs, Need.RUN, search.run_naturals)]
+    each = [message(kind, need=need) for count, kind, need in kinds if count]
+    least = sum(count * need for count, _, need in kinds)
+    return message(Need.IN_ALL, least=least, each=joined(Join.COMMA, each))
+
+
+class Refusal(Code):
+    """A reason no opening exists: its code, the rule that decides it, and the values its words
+    show for one hand (the search's counts) and contract."""
+
+    SIZE = ("opening.size", "R5.3")
+    NATURALS = ("opening.naturals", "R4.3")
+    SETS = ("opening.sets", "R5.1")
+    RUNS = ("opening.runs", "R5.1")
+    SUITS = ("opening.suits", "R5.4")
+    WHOLE = ("opening.whole", "R5.4")
+    JOINT = ("opening.joint", "R5.1")
+
+    def __init__(self, id: str, rule: str):
+        super().__init__(id)
+        self.rule = rule
+        # Too few cards, or four suits in round 7, refuse alike in every rule set; any other
+        # refusal may turn on the natural-card minimums (R11's settings).
+        self.turns_on_naturals = self._name_ not in ("SIZE", "SUITS")
+
+    def message(self, search, deal: Contract) -> Message:
+        """This refusal's code with its values for one hand (the search's counts) and contract."""
+        values = {
+            "contract": contract_text(deal),
+            "size": search.size,
+            "jokers": search.jokers,
+            "naturals": search.size - search.jokers,
+            "set_naturals": search.set_naturals,
+            "run_naturals": search.run_naturals,
+            "sets": deal.sets,
+            "runs": deal.runs,
+            "round": deal.round,
+            "min_set": MIN_SET,
+            "min_run": MIN_RUN,
+        }
+        if self is Refusal.SIZE:
+            values["least"] = deal.least_cards + 1
+        elif self is Refusal.NATURALS:
+            values["needed"] = _naturals_needed(search, deal)
+        elif self is Refusal.SUITS:
+            values["suits"] = search.suit_count
+        return Message(self, values)
+
+    def problem(self, search, deal: Contract) -> Problem:
+        """This refusal for one hand (the search's counts) and contract, in a player's words."""
+        return Problem.of(self.message(search, deal), self.rule)
+
 
 _RANKS = frozenset(range(1, 14))
 

@@ -7,11 +7,11 @@ wrong "no", never an illegal "yes") and fast enough to run on every tap: the sea
 card counts, never on physical cards, and only the arrangement it finally returns is made of
 real cards.
 
-The search lives in five modules, each with the reasoning that makes it exact:
-search.py (the hand as counts; rounds 1-6: runs first, then the sets they leave), runs.py (a run
-as a `Run` value, and the tables of positions the search reads), whole_hand.py
-(round 7: 3 runs that use every card), arrangement.py (the opening found, made of real cards)
-and refusals.py (each reason for a "no", with its rule and message); general.py searches the
+The search lives in four modules, each with the reasoning that makes it exact:
+search.py (the hand as counts; rounds 1-6: runs first, then the sets they leave; a run as a `Run`
+value with the tables of positions every search reads; each reason for a "no", with its rule and
+message), whole_hand.py (round 7: 3 runs that use every card) and arrangement.py (the opening
+found, made of real cards); general.py searches the
 contracts and settings only a rule set asks (R11: sizes above the least, three runs beside the
 sets, whole-hand deals with sets, wild deuces, no more wild cards than natural ones). This module
 is the public entry point: it checks the input (R1), runs the search, and names the deciding
@@ -33,8 +33,7 @@ from ..words import Code, Join, Message, joined, message, words
 from .arrangement import realise
 from .general import OutOfSteps, solve_general
 from .laid import Laid
-from .refusals import Refusal, contract_text
-from .search import Search
+from .search import Refusal, Search, contract_text
 from .whole_hand import early_refusal, solve_whole
 
 

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from ..melds import HIGH_ACE, MIN_RUN
 from .laid import runs_touch
-from .refusals import Refusal
-from .runs import INTERVAL_MASK, INTERVAL_RANKS, SUBSETS, Run, slot
-from .search import Search
+from .search import INTERVAL_MASK, INTERVAL_RANKS, SUBSETS, Refusal, Run, Search, slot
 
 # Every run a suit can hold (4+ positions), numbered by start then end, and for each the runs of
 # its suit it would touch (R5's rule, as a bit mask over those numbers).

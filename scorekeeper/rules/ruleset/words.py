@@ -1,10 +1,10 @@
-"""The rules in words: the rulebook's text, a rule set's one-line summary, and each of its
-changes from `liverpool` as a plain sentence, for the pages that show a game's rules and the
-verdicts that cite them.
+"""The rulebook in words: what each R-number says, a rule set's one-line summary, and each of
+its changes from `liverpool` as a plain sentence under the rules it replaces, for the verdicts
+that cite them, the pages that show a game's rules and the reference page.
 
 This is the engine's words place for the rules themselves (rules/words.py holds its coded
-messages): the rulebook's titles, points and common questions (R1-R11, read by rulebook.py),
-and every setting's sentence, summary and group title (R11).
+messages): the rulebook's `Rule`s (R1-R11: each one's title and points) and common questions,
+every setting's sentence, summary and group title (R11), and the rules each setting changes.
 
 A sentence says the setting's value in this rule set, never the default it replaces: "a joker
 left in hand is 50", so a citation reads "Smith family rules: a joker left in hand is 50".
@@ -12,7 +12,7 @@ left in hand is 50", so a citation reads "Smith family rules: a joker left in ha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .values import VALUE_KEYS, FreedJoker, JokerSwap, Settings
@@ -476,6 +476,58 @@ RULEBOOK: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
 )
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One section of the rulebook: its number, its title and its points in plain words."""
+
+    number: str
+    title: str
+    points: tuple[str, ...]
+
+    @property
+    def anchor(self) -> str:
+        return self.number.lower()
+
+
+RULES: dict[str, Rule] = {number: Rule(number, title, points) for number, title, points in RULEBOOK}
+
+# The rules of R1-R10 each setting of R11's table changes, by its place in the document (or the
+# top of it): a rule set that changes the setting has its own sentence in place of that text.
+TOUCHES: dict[str, tuple[str, ...]] = {
+    "players": ("R2",),
+    "packs": ("R1",),
+    "jokers": ("R1",),
+    "deals": ("R2", "R3"),
+    "deals.contracts": ("R3", "R5"),
+    "exact_sizes": ("R5",),
+    "values": ("R10",),
+    "wild_deuces": ("R1", "R4"),
+    "naturals": ("R4",),
+    "cut_bonus": ("R2", "R10"),
+    "layoff_on_opening_turn": ("R6",),
+    "go_out_by_layoff": ("R6",),
+    "joker_swap": ("R7",),
+    "swap_on_opening_turn": ("R7",),
+    "freed_joker": ("R7",),
+    "buying": ("R8",),
+}
+
+
+def touched_rules(place: str) -> tuple[str, ...]:
+    """The rules a setting changes: `values.JK` → R10, `deals.contracts` → R3 and R5."""
+    return TOUCHES.get(place) or TOUCHES[place.split(".")[0].split("[")[0]]
+
+
+def changes_by_rule(differences: Iterable[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    """The sentences of a rule set's changes from liverpool (`RuleSet.differences`), under each
+    rule of R1-R10 whose text they replace, in the document's order (none for liverpool)."""
+    changes: dict[str, list[str]] = {}
+    for place, said in differences:
+        for number in touched_rules(place):
+            changes.setdefault(number, []).append(said)
+    return {number: tuple(said) for number, said in changes.items()}
 
 
 # The questions a table asks most, each with its short answer and the rule that settles it.
