@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, redirect, request
-from flask_babel import Babel, get_babel, get_locale
+from flask_babel import Babel, get_babel, get_locale, gettext, ngettext
 
 from ..rules import words
 
@@ -64,6 +64,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.after_request(_vary)
 
+    app.add_template_filter(say, "said")
+
     @app.context_processor
     def _languages() -> dict:
         return {"languages": offered(), "page_language": page_language()}
@@ -96,6 +98,12 @@ def chosen() -> str:
         return best.replace("-", "_")
     default = current_app.config["DEFAULT_LANGUAGE"]
     return default if default in codes else ENGLISH
+
+
+def say(said: words.Message) -> str:
+    """An engine message as a sentence in the request's language: its text from the language's
+    catalog (English where the catalog has none), plural forms as that language counts."""
+    return words.render(said, gettext, ngettext)
 
 
 def page_language() -> str:

@@ -8,7 +8,16 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-FINNISH = {"New game": "Uusi peli", "Dark room": "Pimeä huone", "Language": "Kieli"}
+FINNISH = {
+    "New game": "Uusi peli",
+    "Dark room": "Pimeä huone",
+    "Language": "Kieli",
+    # An engine message (rules/words.py: `opening.size`) and the plural it counts with.
+    "%(contract)s needs at least %(least)s cards, one of them kept to discard: "
+    "this hand has %(cards)s.": "%(contract)s vaatii vähintään %(least)s korttia, joista yksi "
+    "jää poistettavaksi: tässä kädessä on %(cards)s.",
+    ("%(num)s card", "%(num)s cards"): ("%(num)s kortti", "%(num)s korttia"),
+}
 CHILEAN = {"New game": "Juego nuevo"}
 
 

@@ -11,6 +11,8 @@ from babel.messages.pofile import read_po
 
 from scorekeeper.platform import language
 from scorekeeper.rules import words
+from scorekeeper.rules.opening.refusals import Refusal
+from scorekeeper.rules.words import message
 from tests.support.book import new_game
 from tests.support.languages import small_catalogs
 
@@ -112,6 +114,19 @@ def test_a_game_page_kept_in_one_language_is_not_served_in_another(speaking):
     finnish = speaking.get(f"/games/{game.id}", headers={"Accept-Language": "fi"}).text
     assert (html_lang(english), html_lang(finnish)) == ("en", "fi")
     assert ">New game<" in english and ">Uusi peli<" in finnish
+
+
+@pytest.mark.parametrize(("size", "counted"), [(1, "1 kortti"), (5, "5 korttia")])
+def test_an_engine_message_is_said_in_the_pages_language_with_its_plural(speaking, size, counted):
+    said = message(Refusal.SIZE, contract="Kaksi kolmosta", least=7, size=size)
+    with speaking.application.test_request_context(headers={"Accept-Language": "fi"}):
+        assert language.say(said) == (
+            "Kaksi kolmosta vaatii vähintään 7 korttia, joista yksi jää poistettavaksi: "
+            f"tässä kädessä on {counted}."
+        )
+    with speaking.application.test_request_context(headers={"Accept-Language": "de"}):
+        # No German catalog: English, as the engine says it.
+        assert language.say(said) == words.render(said)
 
 
 def test_a_page_says_its_words_depend_on_the_language(speaking):
