@@ -4,7 +4,7 @@ catalogs the package ships (`scorekeeper/translations/`).
 
 A language is offered once its catalog ships: English always, each other language when
 `translations/<code>/LC_MESSAGES/messages.mo` is there. The switch on every page is a row of
-links (`/language/<code>?next=<this page>`), so it works without script; a phone and the tablet
+links (`/language/<choice>?next=<this page>`), so it works without script; a phone and the tablet
 each keep their own choice.
 """
 
@@ -100,10 +100,11 @@ def chosen() -> str:
     return default if default in codes else ENGLISH
 
 
-def say(said: words.Message) -> str:
-    """An engine message as a sentence in the request's language: its text from the language's
-    catalog (English where the catalog has none), plural forms as that language counts."""
-    return words.render(said, gettext, ngettext)
+def say(said: words.Message, *, sentence: bool = True) -> str:
+    """An engine message in the request's language: its text from the language's catalog
+    (English where the catalog has none), plural forms as that language counts; a sentence
+    with its capital, or (`sentence=False`) words as an error quotes them."""
+    return (words.render if sentence else words.words)(said, gettext, ngettext)
 
 
 def page_language() -> str:
@@ -111,15 +112,16 @@ def page_language() -> str:
     return str(get_locale() or ENGLISH).replace("_", "-")
 
 
-@bp.get("/language/<code>")
-def choose(code: str) -> Response:
-    """Keep `code` as this device's language and go back to the page the switch was on."""
+@bp.get("/language/<choice>")
+def choose(choice: str) -> Response:
+    """Keep `choice` (a language's code) as this device's language and go back to the page the
+    switch was on."""
     back = _local(request.args.get("next", ""))
     response = redirect(back, code=303)
-    if code in {language.code for language in offered()}:
+    if choice in {language.code for language in offered()}:
         response.set_cookie(
             COOKIE,
-            code,
+            choice,
             max_age=COOKIE_SECONDS,
             samesite="Lax",
             secure=request.is_secure,

@@ -17,6 +17,10 @@ FINNISH = {
     "this hand has %(cards)s.": "%(contract)s vaatii vähintään %(least)s korttia, joista yksi "
     "jää poistettavaksi: tässä kädessä on %(cards)s.",
     ("%(num)s card", "%(num)s cards"): ("%(num)s kortti", "%(num)s korttia"),
+    # An API error (`card.not_a_card`), its hint left to English.
+    "'%(token)s' (card %(position)s) is not a card: %(hint)s": (
+        "'%(token)s' (kortti %(position)s) ei ole kortti: %(hint)s"
+    ),
 }
 CHILEAN = {"New game": "Juego nuevo"}
 

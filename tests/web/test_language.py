@@ -11,6 +11,7 @@ from babel.messages.pofile import read_po
 
 from scorekeeper.platform import language
 from scorekeeper.rules import words
+from scorekeeper.rules.errors import Bad
 from scorekeeper.rules.opening.refusals import Refusal
 from scorekeeper.rules.words import message
 from tests.support.book import new_game
@@ -127,6 +128,19 @@ def test_an_engine_message_is_said_in_the_pages_language_with_its_plural(speakin
     with speaking.application.test_request_context(headers={"Accept-Language": "de"}):
         # No German catalog: English, as the engine says it.
         assert language.say(said) == words.render(said)
+
+
+def test_the_apis_error_follows_accept_language_and_its_fields_do_not(speaking):
+    hint = words.words(message(Bad.HINT))
+    answers = {
+        tag: speaking.post(
+            "/api/rules/meld", json={"cards": "7X 7H 7D"}, headers={"Accept-Language": tag}
+        )
+        for tag in ("fi", "en")
+    }
+    assert {answer.status_code for answer in answers.values()} == {400}
+    assert answers["fi"].json == {"error": f"'7X' (kortti 1) ei ole kortti: {hint}"}
+    assert answers["en"].json == {"error": f"'7X' (card 1) is not a card: {hint}"}
 
 
 def test_a_page_says_its_words_depend_on_the_language(speaking):
