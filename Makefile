@@ -8,7 +8,7 @@ PORT   ?= 5000
 HTTPS  ?= auto
 HTTPS_PORT ?= 5443
 
-.PHONY: run test test-postgres lint bench init-db clean
+.PHONY: run test test-postgres lint bench init-db clean translations
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,21 @@ lint: $(VENV)/.installed-test tests/node_modules/.installed
 	$(BIN)/xenon --max-absolute C scorekeeper
 	@test -x $(ESLINT) || { echo "ESLint is missing: install npm (apt-get install npm)" >&2; exit 1; }
 	$(ESLINT) --config tests/eslint.config.mjs static
+
+# The catalogs (docs/development.md, "Languages"): messages.pot extracted from the code, the
+# templates and the engine's words (babel.cfg), each language's messages.po brought up to it,
+# and each compiled to the messages.mo the app reads (kept in the repository, so a fresh clone
+# and the wheel need no step of their own).
+CATALOGS := scorekeeper/translations
+PYBABEL := $(BIN)/python -m babel.messages.frontend
+translations: $(VENV)/.installed
+	$(PYBABEL) extract -F babel.cfg -k _l -k lazy_gettext --no-location --sort-output \
+		--project "Liverpool Scorekeeper" --copyright-holder "Liverpool Scorekeeper" \
+		-o $(CATALOGS)/messages.pot .
+	@if ls $(CATALOGS)/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then \
+		$(PYBABEL) update -i $(CATALOGS)/messages.pot -d $(CATALOGS) --no-fuzzy-matching && \
+		$(PYBABEL) compile -d $(CATALOGS) --statistics; \
+	fi
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench

@@ -13,7 +13,16 @@ from typing import Any
 from flask import Flask
 
 from . import cli, games, home, phones, referee, rulesets, season
-from .platform import assets, database, errorpages, formpages, limits, security, settings
+from .platform import (
+    assets,
+    database,
+    errorpages,
+    formpages,
+    language,
+    limits,
+    security,
+    settings,
+)
 from .platform.http import csrf
 from .tls import views as tls_views
 
@@ -41,6 +50,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
             database.upgrade()
 
     security.init_app(app)
+    language.init_app(app)
     assets.init_app(app)
     errorpages.init_app(app)
     formpages.init_app(app)

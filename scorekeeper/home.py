@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, render_template, request
+from flask_babel import lazy_gettext as _l
 
 from .games import gamelist, keys, ledger
 from .games.models import localtime
@@ -17,16 +18,16 @@ from .tls import addresses
 bp = Blueprint("home", __name__)
 
 NAV_LINKS = (
-    ("games.new_game", "New game", "Seat the players and start round 1"),
-    ("games.list_games", "Games", "Resume a game or see final standings"),
-    ("referee.check", "Rules check", "Is this meld, opening or lay-off legal?"),
+    ("games.new_game", _l("New game"), _l("Seat the players and start round 1")),
+    ("games.list_games", _l("Games"), _l("Resume a game or see final standings")),
+    ("referee.check", _l("Rules check"), _l("Is this meld, opening or lay-off legal?")),
 )
 # The home page's big buttons: the top bar's, and the table's saved rule sets (the top bar has
 # no room for a fourth link beside the screen note at the landscape tablet's width; the games
 # list links them too).
 HOME_LINKS = (
     *NAV_LINKS[:2],
-    ("rulesets.list_rulesets", "Our rules", "Save, share and read your table's own rules"),
+    ("rulesets.list_rulesets", _l("Our rules"), _l("Save, share and read your table's own rules")),
     *NAV_LINKS[2:],
 )
 

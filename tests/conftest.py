@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from flask import Flask
 from sqlalchemy.pool import NullPool
 
 import scorekeeper.platform.database
@@ -120,18 +122,29 @@ def _engine_under_test(request):
 
 
 @pytest.fixture
-def app(request, tmp_path):
+def app_with(request, tmp_path) -> Callable[..., Flask]:
+    """`app_with(NAME=value, ...)`: the `app` fixture's app, with these settings over the
+    tests' own."""
+
+    def make(**settings: Any) -> Flask:
+        config = dict(TEST_CONFIG)
+        if TEST_DATABASE_URL is None:
+            config.update(request.getfixturevalue("migrated_template").config())
+        elif config["SQLALCHEMY_DATABASE_URI"] != IN_MEMORY:
+            config["UPGRADE_ON_START"] = False  # the test's database is a copy of the migrated one
+        made = create_app({**config, **settings}, instance_path=str(tmp_path / "instance"))
+        made.test_client_class = FormClient
+        return made
+
+    return make
+
+
+@pytest.fixture
+def app(app_with):
     """A fresh app on a fresh database of the engine under test, already migrated (on SQLite an
     in-memory copy of the migrated template, on PostgreSQL the test's own copy of it); its
     instance folder is private to the test."""
-    config = dict(TEST_CONFIG)
-    if TEST_DATABASE_URL is None:
-        config.update(request.getfixturevalue("migrated_template").config())
-    elif config["SQLALCHEMY_DATABASE_URI"] != IN_MEMORY:
-        config["UPGRADE_ON_START"] = False  # the test's database is a copy of the migrated one
-    made = create_app(config, instance_path=str(tmp_path / "instance"))
-    made.test_client_class = FormClient
-    return made
+    return app_with()
 
 
 @pytest.fixture

@@ -20,7 +20,8 @@ from werkzeug.exceptions import HTTPException
 from ..rules import RulesError
 from ..rules.document import Reader
 from ..rules.errors import InputError
-from ..rules.words import Message, words
+from ..rules.words import Message
+from .language import say
 
 PREFIX = "/api"
 # Every form's token checked on every write, but for the API's blueprints and the views exempted.
@@ -81,7 +82,7 @@ def field(
 
 
 def _refused(path: str, said: Message) -> InputError:
-    return InputError(words(said))
+    return InputError(said)
 
 
 def _api_error(error: ApiError):
@@ -89,7 +90,14 @@ def _api_error(error: ApiError):
 
 
 def _rules_error(error: RulesError):
-    return jsonify(error=str(error)), 400
+    """Input the engine cannot judge: 400, its words in the language the request asks for
+    (`Accept-Language`), with every problem named where there are several (a rule set that is
+    not playable, `bought` with unknown players)."""
+    text = say(error.said, sentence=False) if error.said is not None else str(error)
+    problems = getattr(error, "problems", None)
+    if problems:
+        return jsonify(error=text, problems={str(k): v for k, v in problems.items()}), 400
+    return jsonify(error=text), 400
 
 
 def http_error(error: HTTPException):

@@ -176,6 +176,19 @@ SETTINGS: tuple[Setting, ...] = (
         "Seconds a form stays good to submit: a whole game evening.",
         shown="`43200` (12 hours)",
     ),
+    Setting(
+        "DEFAULT_LANGUAGE",
+        "en",
+        "The language of a page when the device chose none and the browser asks for none the"
+        " score book speaks: `en`, `es` (`es_CL`, `es_MX`, `es_ES`), `fi`, `de` or `fr`.",
+        from_env=True,
+    ),
+    Setting(
+        "BABEL_TRANSLATION_DIRECTORIES",
+        None,
+        "Folders of catalogs (`<code>/LC_MESSAGES/messages.mo`), `;` between them.",
+        shown="the package's `translations/`",
+    ),
     Setting("WTF_CSRF_ENABLED", True, "Check every form post's token (tests turn it off)."),
     Setting("WTF_CSRF_FIELD_NAME", "csrf_token", "The form field that carries the token."),
     Setting(

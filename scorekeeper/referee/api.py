@@ -6,20 +6,9 @@ from flask import jsonify
 
 from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, json_body
-from ..rules import RulesError
 from . import questions
 
 bp = blueprint("rules_api", __name__)
-
-
-@bp.errorhandler(RulesError)
-def _refused(error: RulesError):
-    """A question the engine cannot judge: 400, with every problem named where there are
-    several (a rule set that is not playable, `bought` with unknown players)."""
-    problems = getattr(error, "problems", None)
-    if problems:
-        return jsonify(error=str(error), problems={str(k): v for k, v in problems.items()}), 400
-    return jsonify(error=str(error)), 400
 
 
 @bp.post("/rules/<question>")

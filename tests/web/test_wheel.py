@@ -86,7 +86,7 @@ def installed(built, tmp_path_factory) -> Path:
     return python
 
 
-def test_the_wheel_carries_the_templates_static_files_and_migrations(installed, tmp_path):
+def test_the_wheel_carries_the_templates_static_files_migrations_and_catalogs(installed, tmp_path):
     shown = subprocess.run(
         [str(installed), "-c", "import scorekeeper, sys; print(scorekeeper.__file__)"],
         cwd=tmp_path,
@@ -100,6 +100,7 @@ def test_the_wheel_carries_the_templates_static_files_and_migrations(installed, 
     assert (package / "templates" / "errors" / "404.html").is_file()
     assert (package / "static" / "style.css").is_file()
     assert (package / "migrations" / "env.py").is_file()
+    assert (package / "translations" / "messages.pot").is_file()
 
 
 def test_the_installed_app_serves_pages_with_their_styles_from_another_folder(

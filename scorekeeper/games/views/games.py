@@ -18,6 +18,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_locale
 
 from ...platform import cache, limits, writeonce
 from ...platform.errorpages import NotHere
@@ -114,7 +115,8 @@ def show_game(game_id: int):
             loopback=on_loopback(request.host_url),
         )
 
-    page_key = (game_id, editor, request.host_url)
+    # A page is kept per language too: one tablet may read Finnish while another reads English.
+    page_key = (game_id, editor, request.host_url, str(get_locale()))
     page = render(None) if one_off else cache.kept(PAGES).get(page_key, stamp, render)
     response = make_response(page)
     if editor:

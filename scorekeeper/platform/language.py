@@ -1,0 +1,160 @@
+"""The language a page speaks: the person's choice, kept per device in a cookie, else the
+browser's `Accept-Language`, else the setting `DEFAULT_LANGUAGE`; Flask-Babel set up over the
+catalogs the package ships (`scorekeeper/translations/`).
+
+A language is offered once its catalog ships: English always, each other language when
+`translations/<code>/LC_MESSAGES/messages.mo` is there. The switch on every page is a row of
+links (`/language/<choice>?next=<this page>`), so it works without script; a phone and the tablet
+each keep their own choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, current_app, redirect, request
+from flask_babel import Babel, get_babel, get_locale, gettext, ngettext
+
+from ..rules import words
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+COOKIE = "language"
+# A choice is kept for a year of card evenings, renewed each time it is made.
+COOKIE_SECONDS = 365 * 24 * 3600
+ENGLISH = "en"
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language the score book may speak: its code (`es_CL`) and its own name for itself."""
+
+    code: str
+    name: str
+
+    @property
+    def tag(self) -> str:
+        """The code as HTML and HTTP write it (`es-CL`)."""
+        return self.code.replace("_", "-")
+
+
+# Every language the score book is written for, in the switch's order. Spanish is one language
+# with three tables' words for the game: Chile, Mexico and Spain.
+LANGUAGES: tuple[Language, ...] = (
+    Language(ENGLISH, "English"),
+    Language("es", "Español"),
+    Language("es_CL", "Español (Chile)"),
+    Language("es_MX", "Español (México)"),
+    Language("es_ES", "Español (España)"),
+    Language("fi", "Suomi"),
+    Language("de", "Deutsch"),
+    Language("fr", "Français"),
+)
+
+bp = Blueprint("language", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel over the shipped catalogs (or `BABEL_TRANSLATION_DIRECTORIES`), the switch's
+    route, and the names every template sees."""
+    if not app.config["BABEL_TRANSLATION_DIRECTORIES"]:
+        app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
+    Babel(app, locale_selector=chosen)
+    app.register_blueprint(bp)
+    app.after_request(_vary)
+
+    app.add_template_filter(say, "said")
+
+    @app.context_processor
+    def _languages() -> dict:
+        return {"languages": offered(), "page_language": page_language()}
+
+
+def offered() -> tuple[Language, ...]:
+    """English, and every language whose catalog ships."""
+    folders = get_babel().translation_directories
+    return tuple(
+        language
+        for language in LANGUAGES
+        if language.code == ENGLISH
+        or any(_catalog(Path(folder), language.code).is_file() for folder in folders)
+    )
+
+
+def _catalog(folder: Path, code: str) -> Path:
+    return folder / code / "LC_MESSAGES" / "messages.mo"
+
+
+def chosen() -> str:
+    """The request's language: the device's choice, else the best of `Accept-Language`, else
+    `DEFAULT_LANGUAGE` (each only when offered)."""
+    codes = [language.code for language in offered()]
+    choice = request.cookies.get(COOKIE)
+    if choice in codes:
+        return choice
+    best = request.accept_languages.best_match([code.replace("_", "-") for code in codes])
+    if best:
+        return best.replace("-", "_")
+    default = current_app.config["DEFAULT_LANGUAGE"]
+    return default if default in codes else ENGLISH
+
+
+def say(said: words.Message, *, sentence: bool = True) -> str:
+    """An engine message in the request's language: its text from the language's catalog
+    (English where the catalog has none), plural forms as that language counts; a sentence
+    with its capital, or (`sentence=False`) words as an error quotes them."""
+    return (words.render if sentence else words.words)(said, gettext, ngettext)
+
+
+def page_language() -> str:
+    """The page's language as `<html lang>` writes it (`es-CL`)."""
+    return str(get_locale() or ENGLISH).replace("_", "-")
+
+
+@bp.get("/language/<choice>")
+def choose(choice: str) -> Response:
+    """Keep `choice` (a language's code) as this device's language and go back to the page the
+    switch was on."""
+    back = _local(request.args.get("next", ""))
+    response = redirect(back, code=303)
+    if choice in {language.code for language in offered()}:
+        response.set_cookie(
+            COOKIE,
+            choice,
+            max_age=COOKIE_SECONDS,
+            samesite="Lax",
+            secure=request.is_secure,
+            httponly=True,
+        )
+    return response
+
+
+def _local(target: str) -> str:
+    """`target` when it is a path on this server, else the home page: the switch never sends a
+    person to another site."""
+    parts = urlsplit(target)
+    foreign = parts.scheme or parts.netloc or target.startswith(("//", "/\\"))
+    return target if target.startswith("/") and not foreign else request.script_root + "/"
+
+
+def _vary(response: Response) -> Response:
+    """A page's words depend on the cookie and `Accept-Language`: say so to every cache."""
+    if response.mimetype == "text/html":
+        response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+def extract_engine_words(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for the engine's words (`babel.cfg`): each text of `rules.words.TEXTS`
+    as gettext or ngettext finds it when `words.render` is handed them, its code the comment."""
+    for code, entry in words.TEXTS.items():
+        if isinstance(entry, words.Joining):
+            texts = [entry.between, entry.last]
+        else:
+            texts = [entry.text, *entry.counts.values()]
+        for text in texts:
+            if isinstance(text, words.Plural):
+                yield 0, "ngettext", (text.singular, text.plural), [code]
+            else:
+                yield 0, "gettext", text, [code]

@@ -1,0 +1,38 @@
+"""Small language catalogs for the tests of the language switch: a few of the layout's words in
+Finnish, and Chile's Spanish for one, compiled as `make translations` compiles a catalog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+
+FINNISH = {
+    "New game": "Uusi peli",
+    "Dark room": "Pimeä huone",
+    "Language": "Kieli",
+    # An engine message (rules/words.py: `opening.size`) and the plural it counts with.
+    "%(contract)s needs at least %(least)s cards, one of them kept to discard: "
+    "this hand has %(cards)s.": "%(contract)s vaatii vähintään %(least)s korttia, joista yksi "
+    "jää poistettavaksi: tässä kädessä on %(cards)s.",
+    ("%(num)s card", "%(num)s cards"): ("%(num)s kortti", "%(num)s korttia"),
+    # An API error (`card.not_a_card`), its hint left to English.
+    "'%(token)s' (card %(position)s) is not a card: %(hint)s": (
+        "'%(token)s' (kortti %(position)s) ei ole kortti: %(hint)s"
+    ),
+}
+CHILEAN = {"New game": "Juego nuevo"}
+
+
+def small_catalogs(folder: Path) -> Path:
+    """`folder` holding the Finnish and Chilean catalogs above (`<code>/LC_MESSAGES/messages.mo`)."""
+    for code, texts in (("fi", FINNISH), ("es_CL", CHILEAN)):
+        catalog = Catalog(locale=code)
+        for english, translated in texts.items():
+            catalog.add(english, translated)
+        target = folder / code / "LC_MESSAGES"
+        target.mkdir(parents=True)
+        with open(target / "messages.mo", "wb") as stream:
+            write_mo(stream, catalog)
+    return folder

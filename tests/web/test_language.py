@@ -1,0 +1,168 @@
+"""The language a page speaks: the device's choice (a cookie the switch sets), else the
+browser's Accept-Language, else DEFAULT_LANGUAGE; a language offered once its catalog ships."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from scorekeeper.platform import language
+from scorekeeper.rules import words
+from scorekeeper.rules.errors import Bad
+from scorekeeper.rules.opening.refusals import Refusal
+from scorekeeper.rules.words import message
+from tests.support.book import new_game
+from tests.support.languages import small_catalogs
+
+
+def html_lang(page: str) -> str:
+    return re.search(r'<html lang="([^"]+)">', page).group(1)
+
+
+@pytest.fixture
+def catalogs(tmp_path) -> Path:
+    return small_catalogs(tmp_path / "translations")
+
+
+@pytest.fixture
+def speaking(app_with, catalogs):
+    """An app whose catalogs are the Finnish and Chilean ones above."""
+    return app_with(BABEL_TRANSLATION_DIRECTORIES=str(catalogs)).test_client()
+
+
+def test_with_no_catalog_but_english_the_page_is_english_and_offers_no_switch(client):
+    page = client.get("/games/new", headers={"Accept-Language": "fi"}).text
+    assert html_lang(page) == "en"
+    assert "language-switch" not in page
+    assert ">New game<" in page
+
+
+def test_the_browser_language_is_spoken_when_a_catalog_ships(speaking):
+    page = speaking.get("/games/new", headers={"Accept-Language": "fi-FI,fi;q=0.9,en;q=0.5"}).text
+    assert html_lang(page) == "fi"
+    assert ">Uusi peli<" in page and "Pimeä huone" in page
+    assert 'aria-label="Kieli"' in page
+
+
+def test_a_regional_browser_language_finds_its_regions_catalog(speaking):
+    page = speaking.get("/games/new", headers={"Accept-Language": "es-CL"}).text
+    assert html_lang(page) == "es-CL"
+    assert ">Juego nuevo<" in page
+
+
+def test_a_language_with_no_catalog_falls_to_english(speaking):
+    page = speaking.get("/games/new", headers={"Accept-Language": "de-DE,de"}).text
+    assert html_lang(page) == "en"
+    assert ">New game<" in page
+
+
+def test_the_switch_offers_english_and_each_shipped_language_by_its_own_name(speaking):
+    page = speaking.get("/games/new?x=1").text
+    switch = re.search(r'<nav class="language-switch".*?</nav>', page, re.S).group(0)
+    names = re.findall(r'lang="([^"]+)"[^>]*>([^<]+)</a>', switch)
+    assert names == [("en", "English"), ("es-CL", "Español (Chile)"), ("fi", "Suomi")]
+    assert 'aria-current="true">English<' in switch
+    # Each link comes back to this page, its query kept.
+    assert "/language/fi?next=/games/new?x%3D1" in switch
+
+
+def test_the_choice_is_kept_per_device_over_the_browsers_language(speaking):
+    answer = speaking.get("/language/fi?next=/games/new")
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == "/games/new"
+    cookie = answer.headers["Set-Cookie"]
+    assert cookie.startswith("language=fi;")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Max-Age=31536000" in cookie
+    page = speaking.get("/games/new", headers={"Accept-Language": "en"}).text
+    assert html_lang(page) == "fi"
+    assert ">Uusi peli<" in page
+    # Another device (no cookie) keeps its own language.
+    other = speaking.application.test_client()
+    assert html_lang(other.get("/games/new", headers={"Accept-Language": "en"}).text) == "en"
+
+
+def test_a_language_not_offered_is_not_kept(speaking):
+    answer = speaking.get("/language/de?next=/games/new")
+    assert answer.status_code == 303
+    assert "Set-Cookie" not in answer.headers
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["https://elsewhere.example/", "//elsewhere.example/x", "/\\elsewhere.example", "games", ""],
+)
+def test_the_switch_never_sends_a_person_to_another_site(speaking, target):
+    answer = speaking.get("/language/fi", query_string={"next": target})
+    assert answer.headers["Location"] == "/"
+
+
+def test_default_language_speaks_when_the_browser_asks_for_none(app_with, catalogs):
+    client = app_with(
+        BABEL_TRANSLATION_DIRECTORIES=str(catalogs), DEFAULT_LANGUAGE="fi"
+    ).test_client()
+    assert html_lang(client.get("/games/new").text) == "fi"
+    # A browser's own language still wins over the setting.
+    assert html_lang(client.get("/games/new", headers={"Accept-Language": "en"}).text) == "en"
+
+
+def test_a_game_page_kept_in_one_language_is_not_served_in_another(speaking):
+    """The game page is kept per process until the game changes: per language too."""
+    game = new_game(speaking)
+    english = speaking.get(f"/games/{game.id}", headers={"Accept-Language": "en"}).text
+    finnish = speaking.get(f"/games/{game.id}", headers={"Accept-Language": "fi"}).text
+    assert (html_lang(english), html_lang(finnish)) == ("en", "fi")
+    assert ">New game<" in english and ">Uusi peli<" in finnish
+
+
+@pytest.mark.parametrize(("size", "counted"), [(1, "1 kortti"), (5, "5 korttia")])
+def test_an_engine_message_is_said_in_the_pages_language_with_its_plural(speaking, size, counted):
+    said = message(Refusal.SIZE, contract="Kaksi kolmosta", least=7, size=size)
+    with speaking.application.test_request_context(headers={"Accept-Language": "fi"}):
+        assert language.say(said) == (
+            "Kaksi kolmosta vaatii vähintään 7 korttia, joista yksi jää poistettavaksi: "
+            f"tässä kädessä on {counted}."
+        )
+    with speaking.application.test_request_context(headers={"Accept-Language": "de"}):
+        # No German catalog: English, as the engine says it.
+        assert language.say(said) == words.render(said)
+
+
+def test_the_apis_error_follows_accept_language_and_its_fields_do_not(speaking):
+    hint = words.words(message(Bad.HINT))
+    answers = {
+        tag: speaking.post(
+            "/api/rules/meld", json={"cards": "7X 7H 7D"}, headers={"Accept-Language": tag}
+        )
+        for tag in ("fi", "en")
+    }
+    assert {answer.status_code for answer in answers.values()} == {400}
+    assert answers["fi"].json == {"error": f"'7X' (kortti 1) ei ole kortti: {hint}"}
+    assert answers["en"].json == {"error": f"'7X' (card 1) is not a card: {hint}"}
+
+
+def test_a_page_says_its_words_depend_on_the_language(speaking):
+    vary = speaking.get("/games/new").headers["Vary"]
+    assert "Cookie" in vary and "Accept-Language" in vary
+
+
+def test_the_committed_catalog_template_carries_every_engine_text():
+    """scorekeeper/translations/messages.pot (what `make translations` extracts) holds each text
+    of rules/words.py, the plural ones as plural entries: run it after the words change."""
+    with open(language.TRANSLATIONS / "messages.pot", "rb") as stream:
+        template = read_po(stream)
+    ids = {message.id if isinstance(message.id, str) else tuple(message.id) for message in template}
+    missing = []
+    for code, entry in words.TEXTS.items():
+        texts = (
+            [entry.between, entry.last]
+            if isinstance(entry, words.Joining)
+            else [entry.text, *entry.counts.values()]
+        )
+        for text in texts:
+            wanted = (text.singular, text.plural) if isinstance(text, words.Plural) else text
+            if wanted not in ids:
+                missing.append(code)
+    assert missing == []
