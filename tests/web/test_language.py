@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 from scorekeeper.platform import language
 from scorekeeper.rules import words
 from scorekeeper.rules.errors import Bad
-from scorekeeper.rules.opening.refusals import Refusal
+from scorekeeper.rules.opening.search import Refusal
 from scorekeeper.rules.words import message
 from tests.support.book import new_game
 from tests.support.languages import small_catalogs
