@@ -6,7 +6,7 @@ id, `opening.size`) and `values`, beside the English `reason` it renders to.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -102,15 +102,16 @@ class Verdict(Citation):
         cited = house_citation(dict.fromkeys([setting, *settings]))
         return replace(self, reason=words(said), rule=cited, line="", message=said)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, say: Callable[[Message], str] | None = None) -> dict[str, Any]:
         """The verdict as JSON-ready data: legal, reason, rule, then the details, the line that
         decides (`rule_line` or `setting`) where it is known, and a refusal's `code` where its
-        reason has one (a legal verdict's data stays as the API has always given it)."""
+        reason has one (a legal verdict's data stays as the API has always given it). `say`
+        renders a coded reason in the asker's language (English, as `reason` holds it, without)."""
         cited = cited_as(self.rule, self.line)
         code = {"code": self.code} if self.message and not self.legal else {}
         return {
             "legal": self.legal,
-            "reason": self.reason,
+            "reason": say(self.message) if say and self.message else self.reason,
             "rule": self.rule,
             **self.details,
             **cited,

@@ -143,6 +143,27 @@ def test_the_apis_error_follows_accept_language_and_its_fields_do_not(speaking):
     assert answers["en"].json == {"error": f"'7X' (card 1) is not a card: {hint}"}
 
 
+def test_the_referees_reason_follows_accept_language_and_its_code_does_not(speaking):
+    answers = {
+        tag: speaking.post(
+            "/api/rules/solve",
+            json={"hand": "7S 7H", "round": 1},
+            headers={"Accept-Language": tag},
+        ).json
+        for tag in ("fi", "en")
+    }
+    assert answers["fi"]["reason"] == (
+        "2 sets vaatii vähintään 7 korttia, joista yksi jää poistettavaksi: "
+        "tässä kädessä on 2 korttia."
+    )
+    assert answers["en"]["reason"] == (
+        "2 sets needs at least 7 cards, one of them kept to discard: this hand has 2 cards."
+    )
+    # Everything but the words is the same in both: the code, the rule, the cards.
+    assert {**answers["fi"], "reason": ""} == {**answers["en"], "reason": ""}
+    assert answers["fi"]["code"] == "opening.size"
+
+
 def test_a_page_says_its_words_depend_on_the_language(speaking):
     vary = speaking.get("/games/new").headers["Vary"]
     assert "Cookie" in vary and "Accept-Language" in vary
