@@ -24,6 +24,8 @@ COOKIE = "language"
 # A choice is kept for a year of card evenings, renewed each time it is made.
 COOKIE_SECONDS = 365 * 24 * 3600
 ENGLISH = "en"
+# Where the app keeps the languages it offers (`offered`).
+OFFERED = "scorekeeper.languages"
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,9 @@ def init_app(app: Flask) -> None:
     if not app.config["BABEL_TRANSLATION_DIRECTORIES"]:
         app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
     Babel(app, locale_selector=chosen)
+    # The catalogs are read once, as the app is made: a new one is offered after a restart.
+    with app.app_context():
+        app.extensions[OFFERED] = _shipped(get_babel().translation_directories)
     app.register_blueprint(bp)
     app.after_request(_vary)
 
@@ -73,7 +78,10 @@ def init_app(app: Flask) -> None:
 
 def offered() -> tuple[Language, ...]:
     """English, and every language whose catalog ships."""
-    folders = get_babel().translation_directories
+    return current_app.extensions[OFFERED]
+
+
+def _shipped(folders: list[str]) -> tuple[Language, ...]:
     return tuple(
         language
         for language in LANGUAGES
