@@ -9,7 +9,6 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import lazy_gettext as _l
 
 from .games import gamelist, keys, ledger
-from .games.models import localtime
 from .platform import network
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
@@ -58,9 +57,6 @@ def _globals(state) -> None:
     state.app.jinja_env.globals["card_notation"] = notation()
 
 
-bp.add_app_template_filter(localtime, "localtime")
-
-
 # A score with a real minus sign, as the ledger shows it.
 bp.add_app_template_filter(ledger.signed, "points")
 # A rule set read out, group by group, each setting marked where it differs from liverpool
@@ -72,12 +68,6 @@ bp.add_app_template_filter(RuleSet.read_out, "read_out")
 def changes_count(rules: RuleSet) -> int:
     """How many settings the rule set changes from liverpool, for the read-out's last line."""
     return len(rules.differences())
-
-
-@bp.app_template_filter("decimal")
-def decimal(value: float) -> str:
-    """An average with one decimal and a real minus sign: 12.5, −3.0."""
-    return f"−{-value:.1f}" if value < 0 else f"{value:.1f}"
 
 
 @bp.get("/")

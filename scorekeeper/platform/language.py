@@ -11,11 +11,21 @@ each keep their own choice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, redirect, request
-from flask_babel import Babel, get_babel, get_locale, gettext, ngettext
+from flask_babel import (
+    Babel,
+    format_datetime,
+    format_decimal,
+    format_percent,
+    get_babel,
+    get_locale,
+    gettext,
+    ngettext,
+)
 
 from ..rules import words
 
@@ -70,6 +80,9 @@ def init_app(app: Flask) -> None:
     app.after_request(_vary)
 
     app.add_template_filter(say, "said")
+    app.add_template_filter(decimal, "decimal")
+    app.add_template_filter(percent, "percent")
+    app.add_template_filter(when, "localtime")
 
     @app.context_processor
     def _languages() -> dict:
@@ -113,6 +126,36 @@ def say(said: words.Message, *, sentence: bool = True) -> str:
     (English where the catalog has none), plural forms as that language counts; a sentence
     with its capital, or (`sentence=False`) words as an error quotes them."""
     return (words.render if sentence else words.words)(said, gettext, ngettext)
+
+
+# Numbers as the score book writes them in every language: a real minus sign (−3.0), never a
+# hyphen; the rest (the decimal mark, the space before %) as the language writes it.
+MINUS = "−"
+# A moment on a page: the day, the date and the time (`Fri 04 Dec, 20:15`, `pe 04 jouluk., 20:15`).
+MOMENT = "EEE dd MMM, HH:mm"
+
+
+def decimal(value: float) -> str:
+    """An average with one decimal: 12.5 in English, 12,5 in Finnish, −3.0 with a real minus."""
+    # Rounded as Python rounds the float, so 0.05 is 0.1 as it always was.
+    return format_decimal(round(value, 1), "0.0").replace("-", MINUS)
+
+
+def percent(share: float) -> str:
+    """A share of a whole (0.41) in whole percent: 41% in English, 41 % in Finnish."""
+    return format_percent(share)
+
+
+def when(moment: datetime | None) -> str:
+    """A stored UTC moment in the serving machine's clock, in the page's language."""
+    if moment is None:
+        return ""
+    try:
+        local = moment.replace(tzinfo=UTC).astimezone()
+    except (OverflowError, ValueError, OSError):
+        # Near year 1 or 9999 the local clock's offset falls outside what a date holds.
+        return format_datetime(moment, MOMENT, rebase=False) + " UTC"
+    return format_datetime(local.replace(tzinfo=None), MOMENT, rebase=False)
 
 
 def page_language() -> str:

@@ -4,9 +4,11 @@ browser's Accept-Language, else DEFAULT_LANGUAGE; a language offered once its ca
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from babel.dates import format_datetime
 from babel.messages.pofile import read_po
 
 from scorekeeper.platform import language
@@ -162,6 +164,34 @@ def test_the_referees_reason_follows_accept_language_and_its_code_does_not(speak
     # Everything but the words is the same in both: the code, the rule, the cards.
     assert {**answers["fi"], "reason": ""} == {**answers["en"], "reason": ""}
     assert answers["fi"]["code"] == "opening.size"
+
+
+@pytest.mark.parametrize(
+    ("tag", "average", "below", "half", "share"),
+    [("en", "12.5", "−3.0", "0.1", "41%"), ("fi", "12,5", "−3,0", "0,1", "41\xa0%")],
+)
+def test_numbers_are_written_as_the_language_writes_them(
+    speaking, tag, average, below, half, share
+):
+    with speaking.application.test_request_context(headers={"Accept-Language": tag}):
+        assert language.decimal(12.5) == average
+        assert language.decimal(-3) == below  # a real minus sign in every language
+        assert language.decimal(0.05) == half  # rounded as it always was
+        assert language.percent(0.41) == share
+
+
+def test_a_moment_is_written_in_the_pages_language_and_the_machines_clock(speaking):
+    moment = datetime(2026, 12, 3, 20, 15)  # stored in UTC
+    local = moment.replace(tzinfo=UTC).astimezone()
+    app = speaking.application
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        # English as the pages always wrote it.
+        assert language.when(moment) == local.strftime("%a %d %b, %H:%M")
+        assert language.when(None) == ""
+    with app.test_request_context(headers={"Accept-Language": "fi"}):
+        finnish = language.when(moment)
+    assert finnish == format_datetime(local, language.MOMENT, locale="fi")
+    assert finnish.startswith("to 03 joulu")
 
 
 def test_a_page_says_its_words_depend_on_the_language(speaking):
