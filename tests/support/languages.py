@@ -21,6 +21,10 @@ FINNISH = {
     "'%(token)s' (card %(position)s) is not a card: %(hint)s": (
         "'%(token)s' (kortti %(position)s) ei ole kortti: %(hint)s"
     ),
+    # The new game form's words (`games/forms.py`), and an API error of the score book.
+    "Named": "Nimeltään",
+    "Pick the first dealer, or draw at random.": "Valitse ensimmäinen jakaja tai arvo se.",
+    "game %(game)s does not exist": "peliä %(game)s ei ole",
 }
 CHILEAN = {"New game": "Juego nuevo"}
 

@@ -166,3 +166,24 @@ def test_the_committed_catalog_template_carries_every_engine_text():
             if wanted not in ids:
                 missing.append(code)
     assert missing == []
+
+
+def test_the_score_books_forms_and_answers_speak_the_requests_language(speaking):
+    finnish = {"Accept-Language": "fi"}
+    page = speaking.get("/games/new", headers=finnish).text
+    assert ">Nimeltään</label>" in page
+    assert ">Named</label>" in speaking.get("/games/new", headers={"Accept-Language": "en"}).text
+    # A validator's message, on the form shown again.
+    refused = speaking.post(
+        "/games/new",
+        data={"names-0": "Ann", "names-1": "Bob", "profile": "liverpool"},
+        headers=finnish,
+    )
+    assert "Valitse ensimmäinen jakaja tai arvo se." in refused.text
+    assert "Pick the first dealer" not in refused.text
+    # The API's error, in its JSON.
+    answer = speaking.get("/api/games/999", headers=finnish)
+    assert answer.status_code == 404
+    assert answer.get_json()["error"] == "peliä 999 ei ole"
+    english = speaking.get("/api/games/999", headers={"Accept-Language": "en"})
+    assert english.get_json()["error"] == "game 999 does not exist"
