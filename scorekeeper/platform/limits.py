@@ -19,7 +19,7 @@ import functools
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, make_response, request
@@ -43,7 +43,8 @@ class Kind:
     """One limit: its setting, the requests it counts, and what it says when reached."""
 
     setting: str
-    what: str
+    # Said in the request's language, so never part of the kind's identity (a dict key).
+    what: str = field(compare=False)
     methods: tuple[str, ...]
     # Count only answers like this (wrong edit links, not the right ones); None: every request.
     counts: Callable[[Response], bool] | None = None

@@ -187,3 +187,23 @@ def test_the_score_books_forms_and_answers_speak_the_requests_language(speaking)
     assert answer.get_json()["error"] == "peliä 999 ei ole"
     english = speaking.get("/api/games/999", headers={"Accept-Language": "en"})
     assert english.get_json()["error"] == "game 999 does not exist"
+
+
+def test_a_flash_and_a_counted_refusal_speak_the_requests_language(app_with, catalogs):
+    client = app_with(
+        BABEL_TRANSLATION_DIRECTORIES=str(catalogs), RATELIMIT_NEW_GAMES="1 per hour"
+    ).test_client()
+    finnish = {"Accept-Language": "fi"}
+    data = {f"names-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cat", "Dan"])}
+    data.update(profile="liverpool", first_dealer="1")
+    started = client.post("/games/new", data=data, headers=finnish)
+    assert started.status_code == 302
+    page = client.get(started.location, headers=finnish).text
+    assert "Peli alkoi: Bob jakaa kierroksen 1." in page
+    refused = client.post("/api/games", json={"players": ["Ann", "Bob", "Cat"]}, headers=finnish)
+    assert refused.status_code == 429
+    wait = -(-refused.get_json()["retry_after"] // 60)
+    assert refused.get_json()["error"] == (
+        "liian monta: aloitettuja pelejä tästä osoitteesta (1 per 1 hour): mitään ei muutettu, "
+        f"yritä uudelleen {wait} minuutin kuluttua"
+    )
