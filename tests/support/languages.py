@@ -33,6 +33,7 @@ FINNISH = {
     "%(wait)s": "liian monta: %(what)s tästä osoitteesta (%(limit)s): mitään ei muutettu, "
     "yritä uudelleen %(wait)s kuluttua",
     ("%(num)s minute", "%(num)s minutes"): ("%(num)s minuutin", "%(num)s minuutin"),
+    ("%(num)s second", "%(num)s seconds"): ("%(num)s sekunnin", "%(num)s sekunnin"),
 }
 CHILEAN = {"New game": "Juego nuevo"}
 
