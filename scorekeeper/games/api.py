@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import g, jsonify, request, url_for
+from flask_babel import gettext as _
 
 from ..platform import limits, writeonce
 from ..platform.http import ApiError, blueprint, field, json_body
@@ -52,7 +53,7 @@ def create_game():
     data = json_body()
     players = field(data, "players", list)
     if not all(isinstance(name, str) for name in players):
-        raise ApiError("'players' must be a list of names, each one text")
+        raise ApiError(_("'players' must be a list of names, each one text"))
     first_dealer = field(data, "first_dealer", str, required=False)
     chosen = _chosen_asked(data)
     rules = chosen.rules if chosen is not None else _rules_asked(data)
@@ -65,7 +66,7 @@ def create_game():
 def _rules_asked(data: dict[str, Any]) -> Any:
     """`"rules"` (a preset's name or a document), or the older `"profile"` (a preset's name)."""
     if "rules" in data and "profile" in data:
-        raise ApiError("give the rules once: 'rules' (a preset's name or a document), not both")
+        raise ApiError(_("give the rules once: 'rules' (a preset's name or a document), not both"))
     if "profile" in data:
         return field(data, "profile", str, required=False)
     return data.get("rules")  # anything else is refused by the rules' reader, every problem named
@@ -89,7 +90,9 @@ def _chosen_asked(data: dict[str, Any]) -> rulechoice.Chosen | None:
 
 
 def _no_saved(error: errors.NoSuchRuleSet, name: str) -> errors.FieldRefused:
-    return errors.FieldRefused(f"{error.message}: GET /api/rulesets lists the saved ones", name)
+    return errors.FieldRefused(
+        _("%(problem)s: GET /api/rulesets lists the saved ones", problem=error.message), name
+    )
 
 
 def _saved_asked(data: dict[str, Any]) -> rulechoice.Chosen | None:
@@ -101,7 +104,7 @@ def _saved_asked(data: dict[str, Any]) -> rulechoice.Chosen | None:
         return None
     if "rules" in data or "profile" in data:
         raise ApiError(
-            "give the rules once: 'ruleset' (a saved rule set's id) or 'rules', not both"
+            _("give the rules once: 'ruleset' (a saved rule set's id) or 'rules', not both")
         )
     try:
         return rulechoice.saved(ruleset_id)
@@ -150,8 +153,11 @@ def correct_round(game_id: int, number: int):
     data = json_body()
     if data.get("version") is None:
         raise ApiError(
-            f"'version' is missing: send the version of round {number} you are correcting "
-            "(from GET), so a change made meanwhile on another device is never overwritten"
+            _(
+                "'version' is missing: send the version of round %(number)s you are correcting "
+                "(from GET), so a change made meanwhile on another device is never overwritten",
+                number=number,
+            )
         )
     version = field(data, "version", int)
     entry = _round_entry(game, data)
@@ -180,7 +186,7 @@ def _undo_version() -> int | None:
     if text is None:
         return None
     if not re.fullmatch(r"-?[0-9]{1,12}", text):
-        raise ApiError(f"'version' must be a whole number, not {text[:20]!r}")
+        raise ApiError(_("'version' must be a whole number, not %(text)s", text=repr(text[:20])))
     return int(text)
 
 
@@ -217,9 +223,12 @@ def _round_entry(game: Game, data: dict[str, Any]) -> RoundEntry:
         seat = read(place, lambda name=name: names.seat_of(game, name))
         is_list = isinstance(cards, list) and all(isinstance(card, str) for card in cards)
         if seat in by_seat:
-            places[place] = f"the cards of {game.names[seat]} are given twice"
+            places[place] = _("the cards of %(name)s are given twice", name=game.names[seat])
         elif not (is_list or isinstance(cards, str)):
-            places[place] = f'the cards of {name!r} must be text like "A♠ K♦ 4♥" or a list of cards'
+            places[place] = _(
+                'the cards of %(name)s must be text like "A♠ K♦ 4♥" or a list of cards',
+                name=repr(name),
+            )
         elif seat is not None:
             by_seat[seat] = cards
     points: dict[int, int] = {}
@@ -228,12 +237,16 @@ def _round_entry(game: Game, data: dict[str, Any]) -> RoundEntry:
         place = f"points.{name}"
         seat = read(place, lambda name=name: names.seat_of(game, name))
         if seat is not None and (seat in by_seat or seat in points):
-            places[place] = (
-                f"{game.names[seat]} is given twice: a hand is either in 'leftovers' or in "
-                "'points', not both"
+            places[place] = _(
+                "%(name)s is given twice: a hand is either in 'leftovers' or in 'points', not both",
+                name=game.names[seat],
             )
         elif isinstance(value, bool) or not isinstance(value, int):
-            places[place] = f"the points of {name!r} must be a whole number, not {value!r}"
+            places[place] = _(
+                "the points of %(name)s must be a whole number, not %(value)s",
+                name=repr(name),
+                value=repr(value),
+            )
         elif seat is not None:
             points[seat] = value
     bought = read("buys", lambda: _buys(game, data))
@@ -313,7 +326,7 @@ def rename_players(game_id: int):
     player renamed meanwhile (named by a former name) 409."""
     renames = field(json_body(), "renames", dict)
     if not renames:
-        raise ApiError("'renames' is empty: give each player's name now and their new name")
+        raise ApiError(_("'renames' is empty: give each player's name now and their new name"))
     service.rename_by_name(g.game, renames)
     return jsonify(ledger.game_json(g.game))
 
@@ -386,7 +399,7 @@ def create_ruleset():
     is 400 with every problem named (`problems`, as for a game); a taken name is 409."""
     data = _ruleset_body()
     if data.get("rules") is None:
-        raise ApiError("'rules' is missing: a preset's name or a rule set document")
+        raise ApiError(_("'rules' is missing: a preset's name or a rule set document"))
     name = field(data, "name", str, required=False)
     refused: list[errors.RulesRefused] = []
     try:
@@ -422,7 +435,7 @@ def change_ruleset(ruleset_id: int):
     games already played from it keep their own copies."""
     data = _ruleset_body()
     if all(data.get(name) is None for name in RULESET_FIELDS):
-        raise ApiError("send 'name' (to rename it), 'rules' (to change them), or both")
+        raise ApiError(_("send 'name' (to rename it), 'rules' (to change them), or both"))
     name = field(data, "name", str, required=False)
     rules = None if data.get("rules") is None else service.read_rules(data["rules"])
     return jsonify(rulesets.as_json(rulesets.change(ruleset_id, rules=rules, name=name)))
@@ -443,7 +456,10 @@ def _ruleset_body() -> dict[str, Any]:
     unknown = sorted(set(data) - set(RULESET_FIELDS))
     if unknown:
         raise ApiError(
-            f"unknown field {', '.join(map(repr, unknown))}: a saved rule set takes "
-            "'rules' (a preset's name or a document) and 'name'"
+            _(
+                "unknown field %(fields)s: a saved rule set takes 'rules' (a preset's name or a "
+                "document) and 'name'",
+                fields=", ".join(map(repr, unknown)),
+            )
         )
     return data

@@ -13,6 +13,8 @@ from typing import Any
 from ..rules.ruleset import RuleSet
 from ..rules.verdict import sentence
 from .errors import ScorebookError
+from .errors import said as _
+from .errors import said_n as ngettext
 from .models import Game
 
 # The most buys one seat's count may say in one deal: beyond any limit a rule set may set.
@@ -68,17 +70,30 @@ def problems(game: Game, number: int, buys: Mapping[int, Any]) -> dict[int, str]
     found: dict[int, str] = {}
     for seat, count in buys.items():
         if isinstance(count, bool) or not isinstance(count, int):
-            found[seat] = f"the buys must be a whole number, not {str(count)[:20]!r}"
+            found[seat] = _(
+                "the buys must be a whole number, not %(count)s", count=repr(str(count)[:20])
+            )
         elif not 0 <= count <= MOST_BUYS:
-            found[seat] = f"the buys must be 0 to {MOST_BUYS}, not {count}"
+            found[seat] = _(
+                "the buys must be 0 to %(most)s, not %(count)s", most=MOST_BUYS, count=count
+            )
         elif count and not rules.buying.allowed:
-            found[seat] = f"{rules.rules_name} have no buying, so no buys"
+            found[seat] = _("%(rules)s have no buying, so no buys", rules=rules.rules_name)
         elif count > each.get("deal", count):
-            found[seat] = f"{count} buys this deal: {rules.rules_name} allow {each['deal']} a deal"
+            found[seat] = _(
+                "%(count)s buys this deal: %(rules)s allow %(limit)s a deal",
+                count=count,
+                rules=rules.rules_name,
+                limit=each["deal"],
+            )
         elif before[seat] + count > each.get("game", before[seat] + count):
-            found[seat] = (
-                f"{before[seat] + count} buys this game with this deal's {count}: "
-                f"{rules.rules_name} allow {each['game']} a game"
+            found[seat] = _(
+                "%(total)s buys this game with this deal's %(count)s: %(rules)s allow %(limit)s a "
+                "game",
+                total=before[seat] + count,
+                count=count,
+                rules=rules.rules_name,
+                limit=each["game"],
             )
     return found
 
@@ -86,9 +101,13 @@ def problems(game: Game, number: int, buys: Mapping[int, Any]) -> dict[int, str]
 def allowed(rules: RuleSet) -> str:
     """`Smith family rules allow 3 buys a game`: the limits the counts are for."""
     each = limits(rules)
-    return f"{rules.rules_name} allow " + " and ".join(
-        f"{limit} buy{'' if limit == 1 else 's'} a {what}" for what, limit in each.items()
+    allowances = _(" and ").join(
+        ngettext("%(num)s buy a deal", "%(num)s buys a deal", limit)
+        if what == "deal"
+        else ngettext("%(num)s buy a game", "%(num)s buys a game", limit)
+        for what, limit in each.items()
     )
+    return _("%(rules)s allow %(allowances)s", rules=rules.rules_name, allowances=allowances)
 
 
 def hint(game: Game, number: int) -> str:
@@ -102,7 +121,7 @@ def hint(game: Game, number: int) -> str:
     left_now = " · ".join(
         f"{name} {max(limit - count, 0)}" for name, count in zip(game.names, before, strict=True)
     )
-    return f"{text}; left before this deal: {left_now}."
+    return _("%(allowed)s; left before this deal: %(left)s.", allowed=text, left=left_now)
 
 
 def line(game: Game) -> str | None:
@@ -110,8 +129,11 @@ def line(game: Game) -> str | None:
     remaining = left(game)
     if remaining is None:
         return None
-    return "Buys left: " + " · ".join(
-        f"{name} {count}" for name, count in zip(game.names, remaining, strict=True)
+    return _(
+        "Buys left: %(left)s",
+        left=" · ".join(
+            f"{name} {count}" for name, count in zip(game.names, remaining, strict=True)
+        ),
     )
 
 

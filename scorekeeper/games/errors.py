@@ -1,12 +1,38 @@
-"""The score book's own errors: the pages and the API each translate them for their reader."""
+"""The score book's own errors: the pages and the API each translate them for their reader.
+
+Their words are said in the request's language (`said`, imported as `_` where a text is made, so
+`make translations` finds it); made outside a request (the command line), they are English.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from flask import has_request_context
+from flask_babel import gettext, ngettext
 
 if TYPE_CHECKING:
     from .models import Game, Round
+
+
+def said(text: str, **values: Any) -> str:
+    """`text` in the request's language, its `%(name)s` placeholders filled from `values`;
+    English outside a request."""
+    if has_request_context():
+        return gettext(text, **values)
+    return text % values if values else text
+
+
+def said_n(singular: str, plural: str, num: int, **values: Any) -> str:
+    """`said` for a text whose form a count decides (`%(num)s` the count)."""
+    if has_request_context():
+        return ngettext(singular, plural, num, **values)
+    return (singular if num == 1 else plural) % {"num": num, **values}
+
+
+# The name gettext's extraction looks for.
+_ = said
 
 
 class ScorebookError(Exception):
@@ -111,7 +137,7 @@ class NoSuchGame(Missing):
     """No game with this id."""
 
     def __init__(self, game_id: int):
-        super().__init__(f"game {game_id} does not exist")
+        super().__init__(_("game %(game)s does not exist", game=game_id))
         self.game_id = game_id
 
 
@@ -120,9 +146,9 @@ class NoSuchRuleSet(Missing):
 
     def __init__(self, ruleset: int | str):
         super().__init__(
-            f"no saved rule set is named {ruleset!r}"
+            _("no saved rule set is named %(name)s", name=repr(ruleset))
             if isinstance(ruleset, str)
-            else f"saved rule set {ruleset} does not exist"
+            else _("saved rule set %(ruleset)s does not exist", ruleset=ruleset)
         )
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -100,32 +103,32 @@ class NewGameForm(WriteOnceForm):
 
     names = EntryList(
         StringField(
-            "Name",
+            _l("Name"),
             render_kw=NAME_INPUT,
         ),
         min_entries=MAX_SEATS,
         max_entries=MAX_SEATS,
     )
     # Posted as `profile`: the name a draft of this form kept on a tablet still sends.
-    rules = SelectField("Rules", name="profile", default=rulechoice.default_choice())
+    rules = SelectField(_l("Rules"), name="profile", default=rulechoice.default_choice())
     # The choice the editor was filled from: a picker changed since is honoured without the
     # page's script (`rulechoice`).
     filled_from = HiddenField()
     # A shared rule set's code (`?rules=`), kept across the form's posts.
     shared_code = HiddenField()
     save_rules = BooleanField(
-        "Save these rules as our table's rules", render_kw={"class": "switch"}
+        _l("Save these rules as our table's rules"), render_kw={"class": "switch"}
     )
     save_name = StringField(
-        "Named",
-        render_kw={"maxlength": NAME_MAX, "autocomplete": "off", "placeholder": "Smith family"},
+        _l("Named"),
+        render_kw={"maxlength": NAME_MAX, "autocomplete": "off", "placeholder": _l("Smith family")},
     )
     first_dealer = RadioField(
-        "First dealer",
-        choices=[option(RANDOM, "Draw at random")]
-        + [option(str(i), f"Seat {i + 1}") for i in range(MAX_SEATS)],
+        _l("First dealer"),
+        choices=[option(RANDOM, _l("Draw at random"))]
+        + [option(str(i), _l("Seat %(seat)s", seat=i + 1)) for i in range(MAX_SEATS)],
         default=RANDOM,
-        validators=[InputRequired("Pick the first dealer, or draw at random.")],
+        validators=[InputRequired(_l("Pick the first dealer, or draw at random."))],
     )
 
     def __init__(self, *args: Any, choices: list[rulechoice.Chosen], **kwargs: Any) -> None:
@@ -156,9 +159,9 @@ class NewGameForm(WriteOnceForm):
             entry = field.entries[index]
             entry.errors = [*entry.errors, sentence(message)]
         if any(entry.errors for entry in field.entries):
-            raise ValidationError("Fix the names marked below.")
+            raise ValidationError(_("Fix the names marked below."))
         if not self.player_names():
-            raise ValidationError("Enter the players' names, clockwise as they sit.")
+            raise ValidationError(_("Enter the players' names, clockwise as they sit."))
 
     def seat_for(self, rules: RuleSet) -> bool:
         """Whether the players named fit the rules' table sizes; if not, said beside the seats."""
@@ -175,7 +178,10 @@ class NewGameForm(WriteOnceForm):
         index = int(field.data)
         if not names.clean_name(self.raw_names()[index]):
             raise ValidationError(
-                f"Seat {index + 1} has no name: pick a seated player, or draw at random."
+                _(
+                    "Seat %(seat)s has no name: pick a seated player, or draw at random.",
+                    seat=index + 1,
+                )
             )
 
 
@@ -185,12 +191,12 @@ class HandFields:
     built on it may word its fields its own way."""
 
     cards = StringField(
-        "Cards left",
+        _l("Cards left"),
         render_kw={"autocomplete": "off", "spellcheck": "false", "class": "cards-input"},
     )
-    counted = BooleanField("Points", render_kw={"class": "points-toggle"})
+    counted = BooleanField(_l("Points"), render_kw={"class": "points-toggle"})
     points = StringField(
-        "Points",
+        _l("Points"),
         widget=NumberInput(step=1, min=0),
         render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
     )
@@ -243,11 +249,11 @@ class RoundForm(WriteOnceForm):
     """A round's report: who went out, the exact cut, and a hand form per seat (`HandForm`)."""
 
     out = RadioField(
-        "Who went out?",
+        _l("Who went out?"),
         choices=[],
-        validators=[InputRequired("Tap the player who went out, or “nobody”.")],
+        validators=[InputRequired(_l("Tap the player who went out, or “nobody”."))],
     )
-    cut_exact = BooleanField("Exact cut")
+    cut_exact = BooleanField(_l("Exact cut"))
     # The round this form was opened for: another device may have recorded it meanwhile.
     round_number = HiddenField()
     # The version of the round being corrected, as it was when the form was opened.
@@ -255,15 +261,15 @@ class RoundForm(WriteOnceForm):
     hands = SeatHands(FormField(HandForm))
     # Why a hand's penalty cannot be counted yet (static/hands.js), in the save's words.
     live_words = {
-        "not_card": "'{card}' is not a card",
-        "over": "more {card} than this game's packs hold",
-        "over_together": "more {card} than this game's packs hold, counting {names}",
+        "not_card": _l("'{card}' is not a card"),
+        "over": _l("more {card} than this game's packs hold"),
+        "over_together": _l("more {card} than this game's packs hold, counting {names}"),
     }
     # Each seat's buys this deal (`rounds/_buys.html`), asked only where the rules limit buys
     # (`counts_buys`, with `buys_hint`: what each player has left before this deal).
     buys = SeatHands(
         StringField(
-            "Buys",
+            _l("Buys"),
             render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "stepper"},
         )
     )
@@ -280,7 +286,7 @@ class RoundForm(WriteOnceForm):
         self.buys_hint = buys.hint(game, number) if self.counts_buys else ""
         super().__init__(*args, **kwargs)
         self.out.choices = [option(str(seat), name) for seat, name in enumerate(game.names)] + [
-            option(NOBODY, "Nobody — the stock ran out")
+            option(NOBODY, _("Nobody — the stock ran out"))
         ]
         self.rules = ledger.rules_of(game)
         limit = most_points(self.rules, len(game.players))
@@ -301,23 +307,36 @@ class RoundForm(WriteOnceForm):
         self.carried_from = opened_for
         played = next((r for r in self.game.rounds if r.number == opened_for), None)
         then = (
-            f"Saving again records what is below as round {number}: if it is round "
-            f"{opened_for} again, cancel instead."
+            _(
+                "Saving again records what is below as round %(number)s: if it is round "
+                "%(opened_for)s again, cancel instead.",
+                number=number,
+                opened_for=opened_for,
+            )
             if number is not None
-            else "The game is finished: nothing more can be recorded."
+            else _("The game is finished: nothing more can be recorded.")
         )
         if played is not None and (number is None or opened_for < number):
             self.form_errors.append(
-                f"This form was for round {opened_for}, which is already in the ledger: "
-                f"nothing was saved from it. Round {opened_for} reads: "
-                f"{reads(played, self.game)}. {then}"
+                _(
+                    "This form was for round %(opened_for)s, which is already in the ledger: "
+                    "nothing was saved from it. Round %(opened_for)s reads: %(reads)s. %(then)s",
+                    opened_for=opened_for,
+                    reads=reads(played, self.game),
+                    then=then,
+                )
             )
         else:
-            held = len(self.game.rounds)
             self.form_errors.append(
-                f"This form was for round {opened_for}, but the ledger changed while it was "
-                f"open and now holds {held} round{'' if held == 1 else 's'}: nothing was saved "
-                f"from it. {then}"
+                ngettext(
+                    "This form was for round %(opened_for)s, but the ledger changed while it was "
+                    "open and now holds %(num)s round: nothing was saved from it. %(then)s",
+                    "This form was for round %(opened_for)s, but the ledger changed while it was "
+                    "open and now holds %(num)s rounds: nothing was saved from it. %(then)s",
+                    len(self.game.rounds),
+                    opened_for=opened_for,
+                    then=then,
+                )
             )
         if number is not None:
             self.round_number.data = str(number)
@@ -331,13 +350,20 @@ class RoundForm(WriteOnceForm):
         """Show the round as it is now beside what was typed, ready to be saved over it."""
         played = error.current
         if played is None:
-            self.form_errors.append(sentence(error.message) + ". Nothing was saved.")
+            self.form_errors.append(
+                _("%(problem)s. Nothing was saved.", problem=sentence(error.message))
+            )
             return
         self.form_errors.append(
-            f"Round {played.number} was changed on another device while this form was open "
-            f"(it is now version {played.version}) and reads: {reads(played, self.game)}. "
-            "Nothing was saved. What you typed is kept below: save again to put it in place "
-            "of the round as it is now, or cancel."
+            _(
+                "Round %(number)s was changed on another device while this form was open "
+                "(it is now version %(version)s) and reads: %(reads)s. Nothing was saved. What "
+                "you typed is kept below: save again to put it in place of the round as it is "
+                "now, or cancel.",
+                number=played.number,
+                version=played.version,
+                reads=reads(played, self.game),
+            )
         )
         self.version.data = str(played.version)
         self.write_token.data = writeonce.new_token()  # the form is now for another change
@@ -376,7 +402,9 @@ class RoundForm(WriteOnceForm):
         all; the round's own at the top."""
         for seat, message in getattr(error, "buys", {}).items():
             self.buys[seat].errors = [*self.buys[seat].errors, sentence(message)]
-            self.form_errors.append(f"{self.game.names[seat]}'s buys: {message}")
+            self.form_errors.append(
+                _("%(name)s's buys: %(problem)s", name=self.game.names[seat], problem=message)
+            )
         names = self.game.names
         for where, message in error.problems.items():
             seats = where if isinstance(where, tuple) else (where,)
@@ -440,13 +468,15 @@ class UndoForm(WriteOnceForm):
         """The warning for a round changed since the page was shown; the button now undoes it."""
         played = error.current
         if played is None:
-            return sentence(error.message) + "."
+            return _("%(problem)s.", problem=sentence(error.message))
         self.version.data = str(played.version)
         self.write_token.data = writeonce.new_token()  # the button now undoes another version
-        return (
-            f"Round {played.number} was changed on another device since this page was shown "
-            f"(it is now version {played.version}). Nothing was undone: check the round as it "
-            "is now, below, and undo again if it should still go."
+        return _(
+            "Round %(number)s was changed on another device since this page was shown (it is "
+            "now version %(version)s). Nothing was undone: check the round as it is now, below, "
+            "and undo again if it should still go.",
+            number=played.number,
+            version=played.version,
         )
 
 
@@ -475,7 +505,7 @@ class RenameForm(WriteOnceForm):
 
     names = EntryList(
         StringField(
-            "Name",
+            _l("Name"),
             render_kw=NAME_INPUT,
         ),
         max_entries=MAX_SEATS,
@@ -536,12 +566,12 @@ class SheetForm(FlaskForm):
     as tab-separated rows, which is read the same); the rules its games were played by (the
     presets, then the table's saved rule sets, as the new game page offers them)."""
 
-    file = FileField("A CSV file", render_kw={"accept": ".csv,.txt,text/csv,text/plain"})
+    file = FileField(_l("A CSV file"), render_kw={"accept": ".csv,.txt,text/csv,text/plain"})
     text = TextAreaField(
-        "Or paste its rows",
+        _l("Or paste its rows"),
         render_kw={"rows": 8, "spellcheck": "false", "autocapitalize": "off"},
     )
-    rules = SelectField("Rules the games were played by", default=rulechoice.default_choice())
+    rules = SelectField(_l("Rules the games were played by"), default=rulechoice.default_choice())
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -23,12 +23,12 @@ from ..platform.database import db
 from ..platform.http import is_api_request
 from . import ledger
 from .errors import Conflict, NoSuchGame, NotEditor, ScorebookError
+from .errors import said as _
 from .models import Game
 
 HEADER = "X-Game-Key"
 # The field of the API's answer that hands a new game's key over, once.
 ANSWER_FIELD = "key"
-NEEDS_KEY = f"this game needs its edit key: send it in the {HEADER} header"
 # A write to a game, on the pages and the API: "game 12", or "new game".
 GAMES = writeonce.Scope("game", "game_id")
 # Keys are 22 characters; anything much longer is refused before it is hashed.
@@ -172,7 +172,7 @@ def handed(response: Response) -> tuple[int, str] | None:
     """The game id and key this answer hands the browser (see `set_cookie`): the newest of the
     cookie it sets; None when it sets none (or an empty one)."""
     for line in response.headers.getlist("Set-Cookie"):
-        name, _, rest = line.partition("=")
+        name, _sep, rest = line.partition("=")
         if name in (COOKIE, security.HOST_ONLY + COOKIE):
             newest = _unsigned(rest.split(";", 1)[0])
             return next(iter(newest.items()), None)
@@ -208,16 +208,32 @@ def editor_required(view: Callable[..., Any] | None = None, *, scores: bool = Tr
             key = request.headers.get(HEADER) if api else from_cookie(request, game_id)
             if api and game.key_hash is None:
                 raise NotEditor(
-                    f"game {game_id} has no edit key yet: make one with "
-                    f"`flask --app scorekeeper game-key {game_id}` on the machine serving the app",
+                    _(
+                        "game %(game)s has no edit key yet: make one with `flask --app "
+                        "scorekeeper game-key %(game)s` on the machine serving the app",
+                        game=game_id,
+                    ),
                     403,
                     game,
                 )
             if api and not key:
-                raise NotEditor(NEEDS_KEY, 401, game)
+                raise NotEditor(
+                    _(
+                        "this game needs its edit key: send it in the %(header)s header",
+                        header=HEADER,
+                    ),
+                    401,
+                    game,
+                )
             if not matches(game.key_hash, key):
                 raise NotEditor(
-                    f"the key in {HEADER} is not the edit key of game {game_id}", 403, game
+                    _(
+                        "the key in %(header)s is not the edit key of game %(game)s",
+                        header=HEADER,
+                        game=game_id,
+                    ),
+                    403,
+                    game,
                 )
             g.game, g.key = game, key
             return view(*args, **kwargs)

@@ -17,6 +17,7 @@ from functools import cache
 from confusable_homoglyphs import utils as confusable_data
 
 from .errors import ScorebookError
+from .errors import said as _
 from .models import KEY_MAX, NAME_MAX, Game
 
 # A name must show on the ledger as written: no bidi overrides, not only invisible characters.
@@ -81,7 +82,7 @@ def name_key(name: str) -> str:
     # would differ from "ivan". The skeleton after folding the case as well: a small
     # look-alike (β) is another letter's (ß).
     key = _capitals_as_latin(name).casefold()
-    for _ in range(3):  # a skeleton may hold capitals or marks again: fold until it settles
+    for _fold in range(3):  # a skeleton may hold capitals or marks again: fold until it settles
         folded = _without_marks(skeleton(_without_marks(skeleton(key)).casefold()))
         if folded == key:
             break
@@ -146,15 +147,21 @@ def written_problem(name: str, most: int = NAME_MAX) -> str | None:
     """What keeps a cleaned, non-empty name from showing as written: too long (over `most`
     characters), a control or direction character, nothing visible, an invisible character."""
     if len(name) > most:
-        return f"'{name[:most]}…' is too long: at most {most} characters"
+        return _(
+            "'%(start)s…' is too long: at most %(most)s characters", start=name[:most], most=most
+        )
     if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
-        return f"{name!r} holds a control character"
+        return _("%(name)s holds a control character", name=repr(name))
     if any(char in BIDI_CONTROLS for char in name):
-        return f"{name!r} holds a character that reverses the text around it"
+        return _("%(name)s holds a character that reverses the text around it", name=repr(name))
     if all(unicodedata.category(char) in INVISIBLE for char in name):
-        return f"{name!r} shows nothing on screen: use letters, digits or emoji"
+        return _("%(name)s shows nothing on screen: use letters, digits or emoji", name=repr(name))
     if (hidden := invisible_character(name)) is not None:
-        return f"{name!r} holds an invisible character (U+{ord(hidden):04X}): type it again"
+        return _(
+            "%(name)s holds an invisible character (%(code)s): type it again",
+            name=repr(name),
+            code=f"U+{ord(hidden):04X}",
+        )
     return None
 
 
@@ -178,10 +185,14 @@ def name_problems(raw: Sequence[str]) -> dict[int, str]:
         if key in seen and index not in problems:
             first = clean_name(raw[seen[key]])
             problems[index] = (
-                f"'{name}' is already at the table: every name must differ"
+                _("'%(name)s' is already at the table: every name must differ", name=name)
                 if first == name
-                else f"'{name}' looks like '{first}', already at the table: every name must differ"
-                " by more than case, accents or look-alike letters"
+                else _(
+                    "'%(name)s' looks like '%(first)s', already at the table: every name must "
+                    "differ by more than case, accents or look-alike letters",
+                    name=name,
+                    first=first,
+                )
             )
         seen.setdefault(key, index)
     return problems
@@ -202,15 +213,19 @@ def rename_problems(
         if name == names[seat]:
             continue  # kept as it is, even a name kept from before the name rules
         if not name:
-            problems[seat] = "the new name is empty"
+            problems[seat] = _("the new name is empty")
         elif (problem := written_problem(name)) is not None:
             problems[seat] = problem
         elif (other := _alike(final_keys, seat)) is not None:
             problems[seat] = (
-                f"'{name}' is already at the table: every name must differ"
+                _("'%(name)s' is already at the table: every name must differ", name=name)
                 if final[other] == name
-                else f"'{name}' looks like '{final[other]}', at the table too: every name must"
-                " differ by more than case, accents or look-alike letters"
+                else _(
+                    "'%(name)s' looks like '%(other)s', at the table too: every name must differ "
+                    "by more than case, accents or look-alike letters",
+                    name=name,
+                    other=final[other],
+                )
             )
     return problems
 
@@ -234,12 +249,16 @@ def clean_names(raw: Sequence[str], *, as_played: bool = False) -> list[str]:
     for index, text in enumerate(raw):
         if not clean_name(text):
             raise ScorebookError(
-                f"the name of player {index + 1} is empty", problems={index: "empty"}
+                _("the name of player %(player)s is empty", player=index + 1),
+                problems={index: "empty"},
             )
     problems = name_problems(raw)
     if problems:
         index, message = next(iter(problems.items()))
-        raise ScorebookError(f"player {index + 1}: {message}", problems=problems) from None
+        raise ScorebookError(
+            _("player %(player)s: %(problem)s", player=index + 1, problem=message),
+            problems=problems,
+        ) from None
     return [clean_name(text) for text in raw]
 
 
@@ -276,7 +295,7 @@ def seat_keys(names: Sequence[str], key_of: Callable[[str], str] = name_key) -> 
     return keys
 
 
-def seat_of(game: Game, name: str, what: str = "player") -> int:
+def seat_of(game: Game, name: str) -> int:
     """The seat of a player named `name`: as stored, as the app writes it today, else anything
     that looks like it ("Ｂｏｂ", "Bob" and "bob" all name a seat kept as "Ｂｏｂ")."""
     written = clean_name(name)
@@ -287,4 +306,10 @@ def seat_of(game: Game, name: str, what: str = "player") -> int:
     for player in game.players:
         if player.name_key == key:
             return player.seat
-    raise ScorebookError(f"unknown {what} {name!r}: the players are {', '.join(game.names)}")
+    raise ScorebookError(
+        _(
+            "unknown player %(name)s: the players are %(players)s",
+            name=repr(name),
+            players=", ".join(game.names),
+        )
+    )

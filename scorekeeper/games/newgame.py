@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..platform.database import db
 from ..rules import RuleSet
@@ -80,9 +82,12 @@ class NewGame:
             if not untouched:
                 self.open = True
                 self.form.form_errors.append(
-                    f"The rules picked are now {chosen.rules.label}: the editor shows them "
-                    f"in place of the changed {filled.rules.label} rules. Check them, then "
-                    "start the game."
+                    _(
+                        "The rules picked are now %(chosen)s: the editor shows them in place of "
+                        "the changed %(filled)s rules. Check them, then start the game.",
+                        chosen=chosen.rules.label,
+                        filled=filled.rules.label,
+                    )
                 )
                 return
             self.rules = chosen.rules
@@ -92,8 +97,13 @@ class NewGame:
             self.open = True
             count = len(self.editor.problems)
             self.form.form_errors.append(
-                f"The rules have {count} problem{'' if count == 1 else 's'} to fix first: "
-                "each is named beside its rule below."
+                ngettext(
+                    "The rules have %(num)s problem to fix first: each is named beside its rule "
+                    "below.",
+                    "The rules have %(num)s problems to fix first: each is named beside its rule "
+                    "below.",
+                    count,
+                )
             )
             return
         self.rules = rulechoice.game_rules(edited, chosen)

@@ -27,6 +27,7 @@ from ..rules.ruleset import DEFAULT_RULES, RuleSet
 from ..rules.scoring import LeftoverError, Where, copy_problems, score_round
 from . import buys, keys
 from .errors import Conflict, HandRefused, Missing, RulesRefused, ScorebookError
+from .errors import said as _
 from .ledger import next_first_dealer, next_round, rules_of, setup_for
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore, utcnow
 from .names import clean_name, clean_names, name_key, rename_problems, seat_keys, seat_of
@@ -62,14 +63,17 @@ def create_game(
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict("the game could not be saved: nothing was stored, try again") from None
+        raise Conflict(_("the game could not be saved: nothing was stored, try again")) from None
     except DBAPIError as error:
         if not database.ids_used_up(error):
             raise
         db.session.rollback()
         raise Conflict(
-            f"no new game can be numbered: game {database.id_range()[-1]}, the highest number "
-            "this database holds, is taken (it came in with an import); nothing was stored"
+            _(
+                "no new game can be numbered: game %(game)s, the highest number this database "
+                "holds, is taken (it came in with an import); nothing was stored",
+                game=database.id_range()[-1],
+            )
         ) from None
     return game, key
 
@@ -94,7 +98,7 @@ def _first_dealer(names: list[str], chosen: str | int | None) -> int:
     if isinstance(chosen, int) and not isinstance(chosen, bool):
         if 0 <= chosen < len(names):
             return chosen
-        raise ScorebookError(f"there is no seat {chosen + 1}")
+        raise ScorebookError(_("there is no seat %(seat)s", seat=chosen + 1))
     written = clean_name(str(chosen))
     if written in names:
         return names.index(written)
@@ -103,7 +107,11 @@ def _first_dealer(names: list[str], chosen: str | int | None) -> int:
         if name_key(name) == key:
             return seat
     raise ScorebookError(
-        f"the first dealer {chosen!r} is not one of the players: {', '.join(names)}",
+        _(
+            "the first dealer %(chosen)s is not one of the players: %(players)s",
+            chosen=repr(chosen),
+            players=", ".join(names),
+        ),
     )
 
 
@@ -283,17 +291,37 @@ def _check_next(game: Game, number: int, expected: int | None) -> None:
     last = rules_of(game).last_deal
     if not 1 <= number <= last:
         raise ScorebookError(
-            f"there is no round {number}: {rules_of(game).rules_name} have rounds 1 to {last}"
+            _(
+                "there is no round %(number)s: %(rules)s have rounds 1 to %(last)s",
+                number=number,
+                rules=rules_of(game).rules_name,
+                last=last,
+            )
         )
     if expected is None or number < expected:
         raise Conflict(
-            f"round {number} was recorded meanwhile on another device; "
-            + (f"the next round is {expected}" if expected else f"game {game.id} is finished")
-            + ": reload and try again",
+            _(
+                "round %(number)s was recorded meanwhile on another device; the next round is "
+                "%(expected)s: reload and try again",
+                number=number,
+                expected=expected,
+            )
+            if expected
+            else _(
+                "round %(number)s was recorded meanwhile on another device; game %(game)s is "
+                "finished: reload and try again",
+                number=number,
+                game=game.id,
+            ),
             current=find_round(game, number),
         )
     raise Conflict(
-        f"round {number} cannot be recorded yet: the next round is {expected}; reload and try again"
+        _(
+            "round %(number)s cannot be recorded yet: the next round is %(expected)s; reload and "
+            "try again",
+            number=number,
+            expected=expected,
+        )
     )
 
 
@@ -301,11 +329,17 @@ def finished(game: Game) -> Conflict:
     """The refusal of a round for a game whose last deal is recorded, or that was ended early."""
     if game.ended_early:
         return Conflict(
-            f"game {game.id} was ended after round {game.ended_after}: take the early end "
-            "back first to play on"
+            _(
+                "game %(game)s was ended after round %(last)s: take the early end back first to "
+                "play on",
+                game=game.id,
+                last=game.ended_after,
+            )
         )
     last = rules_of(game).last_deal
-    return Conflict(f"game {game.id} is finished: all {last} rounds are recorded")
+    return Conflict(
+        _("game %(game)s is finished: all %(last)s rounds are recorded", game=game.id, last=last)
+    )
 
 
 def _first_version(game: Game, number: int) -> int:
@@ -325,7 +359,9 @@ def find_round(game: Game, number: int) -> Round:
     for played in game.rounds:
         if played.number == number:
             return played
-    raise Missing(f"round {number} of game {game.id} has not been recorded")
+    raise Missing(
+        _("round %(number)s of game %(game)s has not been recorded", number=number, game=game.id)
+    )
 
 
 def correct_round(
@@ -371,12 +407,16 @@ def undo_round(game: Game, number: int | None = None, version: int | None = None
     Returns the round as the history keeps it (`RoundSnapshot.to_dict`).
     """
     if not game.rounds:
-        raise Missing(f"game {game.id} has no round to undo")
+        raise Missing(_("game %(game)s has no round to undo", game=game.id))
     latest = game.rounds[-1]
     if number is not None and number != latest.number:
         find_round(game, number)
         raise Conflict(
-            f"only the latest round ({latest.number}) can be undone; correct round {number} instead"
+            _(
+                "only the latest round (%(latest)s) can be undone; correct round %(number)s instead",
+                latest=latest.number,
+                number=number,
+            )
         )
     if version is not None and version != latest.version:
         raise stale(latest)
@@ -397,8 +437,12 @@ def undo_round(game: Game, number: int | None = None, version: int | None = None
 def stale(played: Round) -> Conflict:
     """The refusal for a caller who saw an older version of the round than the one stored."""
     return Conflict(
-        f"round {played.number} was changed on another device (now version {played.version}); "
-        "reload and try again",
+        _(
+            "round %(number)s was changed on another device (now version %(version)s); reload "
+            "and try again",
+            number=played.number,
+            version=played.version,
+        ),
         current=played,
     )
 
@@ -416,7 +460,11 @@ def _flush(game: Game, number: int, what_happened: str) -> None:
         current = next((r for r in game.rounds if r.number == number), None)
         if current is None:
             raise Conflict(
-                f"the database refused round {number}: nothing was saved; reload and try again"
+                _(
+                    "the database refused round %(number)s: nothing was saved; reload and try "
+                    "again",
+                    number=number,
+                )
             ) from None
         raise Conflict(
             f"round {number} {what_happened} (now version {current.version}); "
@@ -444,7 +492,11 @@ def rematch(game: Game) -> tuple[Game, str]:
     rules = rules_of(game)
     if not game.finished:
         raise Conflict(
-            f"game {game.id} is not finished: play again once round {rules.last_deal} is recorded"
+            _(
+                "game %(game)s is not finished: play again once round %(last)s is recorded",
+                game=game.id,
+                last=rules.last_deal,
+            )
         )
     made = create_game(game.names, rules, next_first_dealer(game), as_played=True)
     # From now on this game's result is where the new one started: its early end stays.
@@ -550,15 +602,23 @@ def end_early(game: Game, after: int | None = None) -> Game:
     recorded or undone meanwhile, or the game is over already."""
     played = len(game.rounds)
     if after is not None and after < 1:
-        raise ScorebookError(f"a game ends after round 1 at the earliest, not after round {after}")
+        raise ScorebookError(
+            _("a game ends after round 1 at the earliest, not after round %(after)s", after=after)
+        )
     if game.finished:
         raise finished(game)
     if not played:
-        raise ScorebookError(f"game {game.id} has no round yet: record round 1 before ending it")
+        raise ScorebookError(
+            _("game %(game)s has no round yet: record round 1 before ending it", game=game.id)
+        )
     if after is not None and after != played:
         raise Conflict(
-            f"round {played} is the last one recorded now, not round {after} (it changed "
-            "meanwhile on another device); nothing was saved: reload and try again"
+            _(
+                "round %(played)s is the last one recorded now, not round %(after)s (it changed "
+                "meanwhile on another device); nothing was saved: reload and try again",
+                played=played,
+                after=after,
+            )
         )
     game.ended_after, game.finished_at = played, utcnow()
     _flush_game(game)
@@ -569,11 +629,17 @@ def resume_game(game: Game) -> Game:
     """Take back an early end: the game goes on from the next round. `Conflict` for a game
     not ended early, or one a new game was played from (that game started from this result)."""
     if not game.ended_early:
-        raise Conflict(f"game {game.id} was not ended early: there is no early end to take back")
+        raise Conflict(
+            _("game %(game)s was not ended early: there is no early end to take back", game=game.id)
+        )
     if game.played_again_at is not None:
         raise Conflict(
-            f"game {game.id} stays ended after round {game.ended_after}: the table played again "
-            "from it, and that game started from this result"
+            _(
+                "game %(game)s stays ended after round %(last)s: the table played again from it, "
+                "and that game started from this result",
+                game=game.id,
+                last=game.ended_after,
+            )
         )
     game.ended_after, game.finished_at = None, None
     _flush_game(game)
@@ -587,6 +653,9 @@ def _flush_game(game: Game) -> None:
     except (IntegrityError, StaleDataError):
         db.session.rollback()
         raise Conflict(
-            f"game {game.id} was changed meanwhile on another device; nothing was saved: "
-            "reload and try again"
+            _(
+                "game %(game)s was changed meanwhile on another device; nothing was saved: reload "
+                "and try again",
+                game=game.id,
+            )
         ) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import g, jsonify, request
+from flask_babel import gettext as _
 
 from ..games import keys, ledger, names
 from ..games.roundvalues import Hand
@@ -100,12 +101,19 @@ def hand_sent(data: dict[str, Any]) -> Hand:
     given = [name for name in ("cards", "points", "out") if data.get(name) is not None]
     problems = []
     if unknown:
-        problems.append(f"unknown field {', '.join(map(repr, unknown))}")
+        problems.append(_("unknown field %(fields)s", fields=", ".join(map(repr, unknown))))
     if len(given) != 1:
         problems.append(
-            "give one of 'cards' (the cards left, like \"K Q 5\"), 'points' (what the hand "
-            "counts) or 'out' (true: you went out)"
-            + (f", not {' and '.join(map(repr, given))}" if given else "")
+            _(
+                "give one of 'cards' (the cards left, like \"K Q 5\"), 'points' (what the hand "
+                "counts) or 'out' (true: you went out), not %(given)s",
+                given=" and ".join(map(repr, given)),
+            )
+            if given
+            else _(
+                "give one of 'cards' (the cards left, like \"K Q 5\"), 'points' (what the hand "
+                "counts) or 'out' (true: you went out)"
+            )
         )
     if problems:
         raise ApiError("; ".join(problems))
@@ -115,13 +123,15 @@ def hand_sent(data: dict[str, Any]) -> Hand:
         if isinstance(cards, list) and all(isinstance(card, str) for card in cards):
             cards = " ".join(cards)
         if not isinstance(cards, str):
-            raise ApiError("'cards' must be text like \"K Q 5\" or a list of cards")
+            raise ApiError(_("'cards' must be text like \"K Q 5\" or a list of cards"))
         return Hand("cards", cards=cards)
     if kind == "points":
         points = data["points"]
         if isinstance(points, bool) or not isinstance(points, int):
-            raise ApiError(f"'points' must be a whole number, not {points!r}")
+            raise ApiError(
+                _("'points' must be a whole number, not %(points)s", points=repr(points))
+            )
         return Hand("points", points=points)
     if data["out"] is not True:
-        raise ApiError("'out' must be true (leave it out when you did not go out)")
+        raise ApiError(_("'out' must be true (leave it out when you did not go out)"))
     return Hand("out")

@@ -43,6 +43,7 @@ from sqlalchemy.orm import joinedload
 
 from ..games import ledger, names
 from ..games.errors import Conflict, Missing, ScorebookError
+from ..games.errors import said as _
 from ..games.models import Game, Round, RoundChange, utcnow
 from ..games.roundvalues import Hand, check_hand
 from ..platform.database import db
@@ -60,7 +61,7 @@ _IGNORED = re.compile(r"[\s\-_.]+")
 
 def new_code() -> str:
     """A random code (the caller makes sure no open round holds it)."""
-    return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+    return "".join(secrets.choice(ALPHABET) for _char in range(LENGTH))
 
 
 def normal_code(code: str) -> str | None:
@@ -81,8 +82,11 @@ class NoSuchCode(Missing):
     def __init__(self, code: str):
         shown = code if len(code) <= 12 else code[:12] + "…"
         super().__init__(
-            f"no round is open under the code {shown!r}: check the code on the scorekeeper's "
-            "tablet (it changes for every round)"
+            _(
+                "no round is open under the code %(code)s: check the code on the scorekeeper's "
+                "tablet (it changes for every round)",
+                code=repr(shown),
+            )
         )
 
 
@@ -227,10 +231,20 @@ def open_round(game: Game, number: int) -> tuple[RoundOpening, bool]:
     if number != expected:
         last = ledger.rules_of(game).last_deal
         if not 1 <= number <= last:
-            raise ScorebookError(f"there is no round {number}: this game has rounds 1 to {last}")
+            raise ScorebookError(
+                _(
+                    "there is no round %(number)s: this game has rounds 1 to %(last)s",
+                    number=number,
+                    last=last,
+                )
+            )
         raise Conflict(
-            f"round {number} is not the round to play: the next round is {expected}, "
-            "open that one to phones"
+            _(
+                "round %(number)s is not the round to play: the next round is %(expected)s, "
+                "open that one to phones",
+                number=number,
+                expected=expected,
+            )
         )
     current = live_opening(game, number)
     if current is not None:
@@ -256,7 +270,7 @@ def open_round(game: Game, number: int) -> tuple[RoundOpening, bool]:
 
 def _free_code() -> str:
     """A code no open round holds; an opening whose round is over gives its code back here."""
-    for _ in range(CODE_TRIES):
+    for _try in range(CODE_TRIES):
         code = new_code()
         holders = db.session.scalars(
             db.select(RoundOpening).where(
@@ -288,7 +302,7 @@ def release_seat(game: Game, number: int, seat: int) -> PhoneHand:
     phone's token stops working; a hand it sent stays until another phone sends one."""
     opening = live_opening(game, number)
     if opening is None:
-        raise RoundClosed(f"round {number} is not open to phones")
+        raise RoundClosed(_("round %(number)s is not open to phones", number=number))
     row = _row(opening, seat)
     row.token_hash = None
     row.claimed_at = None
@@ -424,15 +438,24 @@ def claim_seat(
     game = opening.game
     seat = seat_name if isinstance(seat_name, int) else names.seat_of(game, seat_name)
     if not 0 <= seat < len(game.players):
-        raise PhoneError(f"there is no seat {seat + 1}: the players are {', '.join(game.names)}")
+        raise PhoneError(
+            _(
+                "there is no seat %(seat)s: the players are %(players)s",
+                seat=seat + 1,
+                players=", ".join(game.names),
+            )
+        )
     token = token or new_token()
     hashed = token_hash(token)
     row = _row(opening, seat)
     if row.token_hash is not None and not hmac.compare_digest(row.token_hash, hashed):
         name = game.names[seat]
         raise SeatTaken(
-            f"Are you {name}? {name}'s hand is already being entered on another phone: if that "
-            "was a mistake, the scorekeeper can release the seat on the tablet"
+            _(
+                "Are you %(name)s? %(name)s's hand is already being entered on another phone: if "
+                "that was a mistake, the scorekeeper can release the seat on the tablet",
+                name=name,
+            )
         )
     for other in opening.hands:
         if other is not row and other.token_hash == hashed:
@@ -508,8 +531,12 @@ def send_hand(row: PhoneHand, sent: Hand, number: int | None = None) -> PhoneHan
     opening = row.opening
     if number is not None and number != opening.number:
         raise RoundClosed(
-            f"this phone is on round {number}, but the code is for round {opening.number}: "
-            "open the code the tablet shows now"
+            _(
+                "this phone is on round %(number)s, but the code is for round %(opening)s: open "
+                "the code the tablet shows now",
+                number=number,
+                opening=opening.number,
+            )
         )
     _check_open(opening, row.seat)
     game = opening.game
@@ -531,17 +558,31 @@ def _check_open(opening: RoundOpening, seat: int | None = None) -> None:
         return
     played = saved_round(opening, game)
     if played is not None:
-        holds = ""
-        if seat is not None:
-            line = next(line for line in played.scores if line.seat == seat)
-            what = "counted" if line.counted else line.leftovers or "went out"
-            holds = f": {game.names[seat]} {what} = {ledger.signed(line.score)}"
+        if seat is None:
+            raise RoundSaved(
+                _(
+                    "round %(number)s is already in the ledger; nothing was changed",
+                    number=opening.number,
+                )
+            )
+        line = next(line for line in played.scores if line.seat == seat)
+        what = _("counted") if line.counted else line.leftovers or _("went out")
         raise RoundSaved(
-            f"round {opening.number} is already in the ledger{holds}; nothing was changed"
+            _(
+                "round %(number)s is already in the ledger: %(name)s %(what)s = %(score)s; "
+                "nothing was changed",
+                number=opening.number,
+                name=game.names[seat],
+                what=what,
+                score=ledger.signed(line.score),
+            )
         )
     raise RoundClosed(
-        f"round {opening.number} is no longer open to phones: nothing was changed; "
-        "the tablet shows the code of the round to play"
+        _(
+            "round %(number)s is no longer open to phones: nothing was changed; the tablet shows "
+            "the code of the round to play",
+            number=opening.number,
+        )
     )
 
 
@@ -582,4 +623,4 @@ def phone_state(opening: RoundOpening, row: PhoneHand) -> dict[str, Any]:
 
 def sent_message(row: PhoneHand) -> str:
     """What a phone is told once its hand is kept: "Sent: 23 — the scorekeeper's tablet has it"."""
-    return f"Sent: {row.penalty} — the scorekeeper's tablet has it"
+    return _("Sent: %(penalty)s — the scorekeeper's tablet has it", penalty=row.penalty)

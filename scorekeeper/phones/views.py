@@ -28,6 +28,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, StringField
 from wtforms.widgets import NumberInput
 
@@ -69,22 +71,22 @@ class PhoneHandForm(HandFields, WriteOnceForm):
     (`HandFields`, worded for the player holding it), or "I went out"."""
 
     cards = StringField(
-        "Cards left in my hand",
+        _l("Cards left in my hand"),
         render_kw={
             "autocomplete": "off",
             "spellcheck": "false",
             "autocapitalize": "characters",
             "class": "cards-input",
-            "placeholder": "e.g. A K 7 JK",
+            "placeholder": _l("e.g. A K 7 JK"),
         },
     )
-    counted = BooleanField("Count points instead", render_kw={"class": "points-toggle"})
+    counted = BooleanField(_l("Count points instead"), render_kw={"class": "points-toggle"})
     points = StringField(
-        "Points",
+        _l("Points"),
         widget=NumberInput(step=1, min=0),
         render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
     )
-    went_out = BooleanField("I went out", render_kw={"class": "out-toggle"})
+    went_out = BooleanField(_l("I went out"), render_kw={"class": "out-toggle"})
     # The round the page was opened for: a phone left on an old round is told so.
     round_number = HiddenField()
     # What the phone's script says (`data-words`): why a hand's penalty cannot be counted, as the
@@ -92,8 +94,8 @@ class PhoneHandForm(HandFields, WriteOnceForm):
     live_words = {
         "not_card": RoundForm.live_words["not_card"],
         "over": RoundForm.live_words["over"],
-        "sending": "Sending…",
-        "waiting": "Not sent yet — will send when the Wi-Fi is back.",
+        "sending": _l("Sending…"),
+        "waiting": _l("Not sent yet — will send when the Wi-Fi is back."),
     }
 
     def sent(self) -> Hand:
@@ -121,10 +123,10 @@ RETRY_MS = 3000
 TABLET = "/games/<int:game_id>/rounds/<int:number>/phones"
 # What the tablet says of each seat (the page's script uses the same words).
 SEAT_WORDS = {
-    "waiting": "Waiting for a phone",
-    "joined": "Joined — entering the hand",
-    "received": "Received ✓",
-    "here": "Entered here",
+    "waiting": _l("Waiting for a phone"),
+    "joined": _l("Joined — entering the hand"),
+    "received": _l("Received ✓"),
+    "here": _l("Entered here"),
 }
 
 
@@ -155,7 +157,13 @@ def collect(game_id: int, number: int):
     the phones sent, saved by the score book's own round form route."""
     game = g.game
     if ledger.next_round(game) != number:
-        flash(f"Round {number} is not the round to play: nothing is open to phones.", "warning")
+        flash(
+            _(
+                "Round %(number)s is not the round to play: nothing is open to phones.",
+                number=number,
+            ),
+            "warning",
+        )
         return redirect(url_for("games.show_game", game_id=game_id), 303)
     opening = service.live_opening(game, number)
     seats = service.seats(opening) if opening is not None else []
@@ -245,7 +253,7 @@ def release(game_id: int, number: int):
     seat = form.seat_number()
     back = redirect(url_for("phones.collect", game_id=game_id, number=number), 303)
     if not form.validate_on_submit() or seat is None or seat >= len(g.game.players):
-        flash("That seat could not be released: tap Release beside the name again.", "warning")
+        flash(_("That seat could not be released: tap Release beside the name again."), "warning")
         return back
     try:
         service.release_seat(g.game, number, seat)
@@ -253,7 +261,7 @@ def release(game_id: int, number: int):
         flash(capital(error.message), "warning")
         return back
     name = g.game.names[seat]
-    flash(f"{name}'s seat is free: {name} can pick it again on a phone.")
+    flash(_("%(name)s's seat is free: %(name)s can pick it again on a phone.", name=name))
     return back
 
 
@@ -264,7 +272,7 @@ def close(game_id: int, number: int):
     """Close the round to phones: every phone's token of it stops working; the game page."""
     form = TabletForm()
     if form.validate_on_submit() and service.close_round(g.game, number):
-        flash(f"Round {number} is closed to phones: its code no longer works.")
+        flash(_("Round %(number)s is closed to phones: its code no longer works.", number=number))
     return redirect(url_for("games.show_game", game_id=game_id), 303)
 
 

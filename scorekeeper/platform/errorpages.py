@@ -12,6 +12,7 @@ import contextlib
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
+from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
@@ -96,7 +97,11 @@ def database_error(error: DBAPIError):
     current_app.logger.warning("database not set up, answered 503: %s", problem)
     if http.is_api_request():
         return jsonify(
-            error=f"the score book is not set up: {problem}; run `{UPGRADE_COMMAND}`"
+            error=_(
+                "the score book is not set up: %(problem)s; run `%(command)s`",
+                problem=problem,
+                command=UPGRADE_COMMAND,
+            )
         ), 503
     html = render_template(
         "errors/not_set_up.html", problem=problem, command=UPGRADE_COMMAND, reopen=reopen_link()

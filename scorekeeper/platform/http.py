@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify, request
+from flask_babel import gettext as _
 from flask_wtf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
@@ -55,15 +56,15 @@ def is_api_request() -> bool:
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or an ApiError that says what is wrong with the body."""
     if not request.is_json:
-        raise ApiError("send the body as JSON with Content-Type: application/json", 415)
+        raise ApiError(_("send the body as JSON with Content-Type: application/json"), 415)
     try:
         data = request.get_json(silent=True)
     except RecursionError:
-        raise ApiError("the body nests too deeply to be a rules question or a score") from None
+        raise ApiError(_("the body nests too deeply to be a rules question or a score")) from None
     if data is None:
-        raise ApiError("the body is not valid JSON")
+        raise ApiError(_("the body is not valid JSON"))
     if not isinstance(data, dict):
-        raise ApiError('the body must be a JSON object, like {"cards": "7♠ 7♥ 7♦"}')
+        raise ApiError(_('the body must be a JSON object, like {"cards": "7♠ 7♥ 7♦"}'))
     return data
 
 

@@ -19,10 +19,13 @@ import functools
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, make_response, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 
@@ -40,19 +43,20 @@ class Kind:
     """One limit: its setting, the requests it counts, and what it says when reached."""
 
     setting: str
-    what: str
+    # Said in the request's language, so never part of the kind's identity (a dict key).
+    what: str = field(compare=False)
     methods: tuple[str, ...]
     # Count only answers like this (wrong edit links, not the right ones); None: every request.
     counts: Callable[[Response], bool] | None = None
 
 
-NEW_GAMES = Kind("RATELIMIT_NEW_GAMES", "games started", ("POST",))
+NEW_GAMES = Kind("RATELIMIT_NEW_GAMES", _l("games started"), ("POST",))
 IMPORTS = Kind(
-    "RATELIMIT_IMPORTS", "rule sets or paper sheets brought in from elsewhere", ("POST",)
+    "RATELIMIT_IMPORTS", _l("rule sets or paper sheets brought in from elsewhere"), ("POST",)
 )
 BAD_EDIT_LINKS = Kind(
     "RATELIMIT_BAD_EDIT_LINKS",
-    "wrong edit links tried",
+    _l("wrong edit links tried"),
     ("GET",),
     counts=lambda response: response.status_code == 403,
 )
@@ -60,7 +64,7 @@ BAD_EDIT_LINKS = Kind(
 # every request under /join/<code> and /api/join/<code> (counted by `phones.access`). A guesser
 # of codes gets few tries; a table of eight phones never meets it, since a phone once seated
 # is not counted again in its round.
-JOINS = Kind("RATELIMIT_JOINS", "tries at a round's code", ("GET", "POST"))
+JOINS = Kind("RATELIMIT_JOINS", _l("tries at a round's code"), ("GET", "POST"))
 KINDS = (NEW_GAMES, IMPORTS, BAD_EDIT_LINKS, JOINS)
 
 
@@ -134,9 +138,12 @@ def too_many(error: RateLimitExceeded):
     over. Never kept by a cache, and never a Referer (a wrong edit link's address holds a key)."""
     wait = retry_after()
     error.retry_after = wait
-    message = (
-        f"too many {error.description} from this address ({error.limit.limit}): nothing was "
-        f"changed, try again in {_in_words(wait)}"
+    message = _(
+        "too many %(what)s from this address (%(limit)s): nothing was changed, try again in "
+        "%(wait)s",
+        what=str(error.description),
+        limit=error.limit.limit,
+        wait=_in_words(wait),
     )
     if is_api_request():
         response = make_response(jsonify(error=message, retry_after=wait), 429)
@@ -161,6 +168,5 @@ def retry_after() -> int:
 def _in_words(seconds: int) -> str:
     """`40 seconds`, `1 minute`, `12 minutes`: how long to wait, as a person says it."""
     if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = math.ceil(seconds / 60)
-    return f"{minutes} minutes"
+        return ngettext("%(num)s second", "%(num)s seconds", seconds)
+    return ngettext("%(num)s minute", "%(num)s minutes", math.ceil(seconds / 60))

@@ -10,6 +10,7 @@ import re
 
 from flask import Flask, Response, abort, current_app, g, jsonify, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadData, URLSafeTimedSerializer
 from markupsafe import escape
@@ -220,7 +221,7 @@ def database_busy(error: OperationalError):
     current_app.logger.warning("database unavailable, answered 503: %s", error.orig)
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if is_api_request():
-        message = "the score book is busy: nothing was saved, try again in a moment"
+        message = _("the score book is busy: nothing was saved, try again in a moment")
         return jsonify(error=message), 503, headers
     html = render_template("busy.html", entries=kept_entries(), retry_after=RETRY_AFTER_SECONDS)
     return html, 503, headers

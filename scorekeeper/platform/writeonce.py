@@ -39,6 +39,7 @@ from flask import (
     request,
     session,
 )
+from flask_babel import gettext as _
 from sqlalchemy import Index, String, Text, UniqueConstraint
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
@@ -191,8 +192,12 @@ def from_header(scope: str, where: Scope) -> Once | None:
         key = key[1:-1]  # a structured-field string, as the header's draft standard writes it
     if not _VISIBLE_ASCII.fullmatch(key):
         raise BadKey(
-            f"the {HEADER} header must be 1 to {KEY_MAX} visible ASCII characters, "
-            "like a UUID: a new one for each write"
+            _(
+                "the %(header)s header must be 1 to %(most)s visible ASCII characters, like a "
+                "UUID: a new one for each write",
+                header=HEADER,
+                most=KEY_MAX,
+            )
         )
     return Once(scope, key, _request_hash(where), _hooks().secrets + where.secrets)
 
@@ -401,8 +406,11 @@ def api_answer(done: WriteOnce, once: Once) -> Response:
     """The first answer again, or 422 when the same key came with another request."""
     if not _same_request(done, once):
         response = jsonify(
-            error=f"this {HEADER} was used for another request: nothing was changed; "
-            "send a new key for a new write"
+            error=_(
+                "this %(header)s was used for another request: nothing was changed; send a new "
+                "key for a new write",
+                header=HEADER,
+            )
         )
         response.status_code = 422
         return response

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import jsonify
+from flask_babel import gettext as _
 
 from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, json_body
@@ -18,7 +19,12 @@ def ask(question: str):
     asked = questions.QUESTIONS.get(question)
     if asked is None:
         raise ApiError(
-            f"unknown question '{question}': ask one of {', '.join(questions.QUESTIONS)}", 404
+            _(
+                "unknown question '%(question)s': ask one of %(known)s",
+                question=question,
+                known=", ".join(questions.QUESTIONS),
+            ),
+            404,
         )
     return jsonify(asked.answer(json_body()))
 

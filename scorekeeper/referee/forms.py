@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import (
@@ -61,7 +63,10 @@ class MultiCheckboxField(SelectMultipleField):
 
 def round_choices(rules: RuleSet) -> list[SelectChoice]:
     """One choice a deal of the rules: `Round 8: 1 set of 3 + 1 run of 10`."""
-    return [option(n, f"Round {n}: {contract_of(n, rules)}") for n in rules.deal_numbers]
+    return [
+        option(n, _("Round %(number)s: %(contract)s", number=n, contract=contract_of(n, rules)))
+        for n in rules.deal_numbers
+    ]
 
 
 def rules_choices(
@@ -87,34 +92,34 @@ class RulesCheckForm(FlaskForm):
     most_buys = MOST_BUYS
 
     # The page's context reads the choice (`views._context`); a stale one is not an error.
-    rules = SelectField("Rules", validate_choice=False)
-    round = SelectField("Round", coerce=int, default=1)
+    rules = SelectField(_l("Rules"), validate_choice=False)
+    round = SelectField(_l("Round"), coerce=int, default=1)
     # The rules' own limits are the engine's to check (`RuleSet.check_players`).
     players = IntegerField(
-        "Players", validators=[Optional(), NumberRange(FEWEST_PLAYERS, MOST_PLAYERS)], default=4
+        _l("Players"), validators=[Optional(), NumberRange(FEWEST_PLAYERS, MOST_PLAYERS)], default=4
     )
-    cards = StringField("Cards", render_kw=CARDS_INPUT)
+    cards = StringField(_l("Cards"), render_kw=CARDS_INPUT)
     # One field a meld, for the largest contract a rule set may have (R11: five).
-    meld1 = StringField("Meld 1", render_kw=CARDS_INPUT)
-    meld2 = StringField("Meld 2", render_kw=CARDS_INPUT)
-    meld3 = StringField("Meld 3", render_kw=CARDS_INPUT)
-    meld4 = StringField("Meld 4", render_kw=CARDS_INPUT)
-    meld5 = StringField("Meld 5", render_kw=CARDS_INPUT)
+    meld1 = StringField(_l("Meld 1"), render_kw=CARDS_INPUT)
+    meld2 = StringField(_l("Meld 2"), render_kw=CARDS_INPUT)
+    meld3 = StringField(_l("Meld 3"), render_kw=CARDS_INPUT)
+    meld4 = StringField(_l("Meld 4"), render_kw=CARDS_INPUT)
+    meld5 = StringField(_l("Meld 5"), render_kw=CARDS_INPUT)
     left = IntegerField(
-        "Number of cards left in hand afterwards (optional)",
+        _l("Number of cards left in hand afterwards (optional)"),
         validators=[Optional(), NumberRange(0, 40)],
     )
-    meld = StringField("Meld on the table", render_kw=CARDS_INPUT)
-    layoff_cards = StringField("Cards to add", render_kw=CARDS_INPUT)
-    card = StringField("Card that replaces the joker", render_kw=CARDS_INPUT)
-    hand = StringField("Hand (after the draw)", render_kw=CARDS_INPUT)
-    opened_this_turn = BooleanField("I opened on this same turn")
+    meld = StringField(_l("Meld on the table"), render_kw=CARDS_INPUT)
+    layoff_cards = StringField(_l("Cards to add"), render_kw=CARDS_INPUT)
+    card = StringField(_l("Card that replaces the joker"), render_kw=CARDS_INPUT)
+    hand = StringField(_l("Hand (after the draw)"), render_kw=CARDS_INPUT)
+    opened_this_turn = BooleanField(_l("I opened on this same turn"))
     # Seats are numbered from 1; the engine's answer is checked against the players by
     # `questions.buy`, which names a seat that does not exist.
-    active = SelectField("Whose turn is it?", coerce=int, default=1, validate_choice=False)
-    requests = MultiCheckboxField("Who asks to buy it?", coerce=int, validate_choice=False)
+    active = SelectField(_l("Whose turn is it?"), coerce=int, default=1, validate_choice=False)
+    requests = MultiCheckboxField(_l("Who asks to buy it?"), coerce=int, validate_choice=False)
     last_buyer = SelectField(
-        "Who bought the previous discard?", coerce=int, default=0, validate_choice=False
+        _l("Who bought the previous discard?"), coerce=int, default=0, validate_choice=False
     )
 
     def __init__(
@@ -130,10 +135,10 @@ class RulesCheckForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.rules.choices = rules_choices(rules, from_game, offered)
         self.round.choices = round_choices(rules)
-        choices = seat_choices(seats or [f"Seat {n + 1}" for n in range(players)])
+        choices = seat_choices(seats or [_("Seat %(seat)s", seat=n + 1) for n in range(players)])
         self.active.choices = choices
         self.requests.choices = choices
-        self.last_buyer.choices = [option(0, "Nobody (first purchase)"), *choices]
+        self.last_buyer.choices = [option(0, _("Nobody (first purchase)")), *choices]
 
 
 def buys_field(what: str, seat: int) -> str:
@@ -150,6 +155,7 @@ for _name in BUYS_FIELDS:
         RulesCheckForm,
         _name,
         IntegerField(
-            f"This {_name.split('_')[0]}", validators=[Optional(), NumberRange(0, MOST_BUYS)]
+            _l("This deal") if _name.startswith("deal") else _l("This game"),
+            validators=[Optional(), NumberRange(0, MOST_BUYS)],
         ),
     )

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..games import buys, ledger
 from ..games.forms import sentence
@@ -22,11 +24,11 @@ from ..rules.buying import seat_labels
 from ..rules.cards import SUIT_NAMES
 from ..rules.ruleset import PRESETS, RuleSet
 from ..rules.ruleset.words import COMMON_QUESTIONS, RULES, changes_by_rule
-from ..rules.seating import contract_of, deals_table
+from ..rules.seating import deals_table
 from ..rulesets import choice as rulechoice
 from ..rulesets.choice import Chosen
 from . import questions
-from .forms import GAME_RULES, RulesCheckForm, buys_field, seat_item
+from .forms import GAME_RULES, RulesCheckForm, buys_field, round_choices, seat_item
 
 bp = Blueprint("referee", __name__, url_prefix="/rules")
 
@@ -55,8 +57,15 @@ class Context:
 
     def offered_labels(self) -> list[tuple[str, str]]:
         """The rules field's other choices: `Ours (our table's rules)`, `Theirs (shared)`."""
-        whose = {True: "shared", False: "our table's rules"}
-        return [(c.value, f"{c.rules.label} ({whose[c.code is not None]})") for c in self.offered]
+        return [
+            (
+                c.value,
+                _("%(rules)s (shared)", rules=c.rules.label)
+                if c.code is not None
+                else _("%(rules)s (our table's rules)", rules=c.rules.label),
+            )
+            for c in self.offered
+        ]
 
     @property
     def seats(self) -> list[str]:
@@ -72,7 +81,10 @@ class Context:
         """`Smith family rules · Deal 8 · 5 players`: whose rules a page opened from a game
         applies, at which deal and table."""
         whose = sentence(self.rules.rules_name)
-        return " · ".join([whose, f"Deal {self.round}", f"{self.players} players"])
+        return " · ".join([whose, _("Deal %(number)s", number=self.round), self._players()])
+
+    def _players(self) -> str:
+        return ngettext("%(num)s player", "%(num)s players", self.players)
 
     @property
     def limits(self) -> list[str]:
@@ -82,8 +94,15 @@ class Context:
     def limits_text(self) -> str:
         """`Smith family rules allow 3 a game`: the limits the counts are for."""
         each = buys.limits(self.rules)
-        allowed = " and ".join(f"{limit} a {what}" for what, limit in each.items())
-        return f"{sentence(self.rules.rules_name)} allow {allowed}"
+        allowed = _(" and ").join(
+            _("%(limit)s a deal", limit=limit)
+            if what == "deal"
+            else _("%(limit)s a game", limit=limit)
+            for what, limit in each.items()
+        )
+        return _(
+            "%(rules)s allow %(allowed)s", rules=sentence(self.rules.rules_name), allowed=allowed
+        )
 
     @property
     def most_melds(self) -> int:
@@ -92,8 +111,12 @@ class Context:
 
     def line(self, question: questions.Question) -> str:
         """`Round 7 of 10 · Shanghai · 4 players`: the context a verdict was given in."""
-        parts = [f"Round {self.round} of {self.rules.last_deal}"] if question.asks_round else []
-        return " · ".join([*parts, self.rules.label, f"{self.players} players"])
+        parts = (
+            [_("Round %(number)s of %(last)s", number=self.round, last=self.rules.last_deal)]
+            if question.asks_round
+            else []
+        )
+        return " · ".join([*parts, self.rules.label, self._players()])
 
     def query(self) -> dict[str, Any]:
         """The context as a link's query, so that another tab starts from it."""
@@ -120,7 +143,7 @@ class Context:
         )
         return {
             key: {
-                "deals": [f"Round {n}: {contract_of(n, rules)}" for n in rules.deal_numbers],
+                "deals": [choice.label for choice in round_choices(rules)],
                 "players": [rules.min_players, rules.max_players],
             }
             for key, rules in choices.items()
@@ -216,7 +239,7 @@ def deciding_line(verdict: dict[str, Any], rules: RuleSet) -> RuleLine | None:
     rule = RULES.get(verdict.get("rule"))
     if rule is None:
         return None
-    number, _, point = (verdict.get("rule_line") or "").partition(".")
+    number, _dot, point = (verdict.get("rule_line") or "").partition(".")
     if number == rule.number and point.isdigit() and 0 < int(point) <= len(rule.points):
         return RuleLine(verdict["rule_line"], rule.points[int(point) - 1])
     settings = verdict.get("settings") or []
@@ -241,7 +264,8 @@ def by_name(bought: dict[str, Any], names: list[str]) -> dict[str, Any]:
 def _form_problem(form: RulesCheckForm) -> str:
     """A field the form refused (a round that does not exist, 12 players), named in one line."""
     return "; ".join(
-        f"{form[name].label.text}: {messages[0]}" for name, messages in form.errors.items()
+        _("%(field)s: %(problem)s", field=form[name].label.text, problem=messages[0])
+        for name, messages in form.errors.items()
     )
 
 

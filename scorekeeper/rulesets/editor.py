@@ -5,6 +5,7 @@ translation: `RuleSetForm` reads the fields, the engine judges them, `rulesets` 
 from __future__ import annotations
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ..games import errors
 from ..games.forms import WriteOnceForm
@@ -114,7 +115,7 @@ def new_rule_set():
         editor = RuleSetForm.of(rules)
         editor.rule_set()  # the notes beside the settings
         editor.name.data = name  # a copy of a preset or a saved set needs its own name
-        return editor_page(page, editor, title="New rules for our table")
+        return editor_page(page, editor, title=_("New rules for our table"))
     editor, rules = posted_rules(page)
     if rules is not None:
         try:
@@ -122,9 +123,9 @@ def new_rule_set():
         except errors.ScorebookError as error:
             refused(editor, error)
         else:
-            flash(f"Saved “{row.name}” as your table's rules.")
+            flash(_("Saved “%(name)s” as your table's rules.", name=row.name))
             return redirect(url_for("rulesets.show", ruleset_id=row.id), 303)
-    return editor_page(page, editor, title="New rules for our table")
+    return editor_page(page, editor, title=_("New rules for our table"))
 
 
 @bp.route("/<int:ruleset_id>/edit", methods=["GET", "POST"])
@@ -133,7 +134,7 @@ def edit_rule_set(ruleset_id: int):
     """Change a saved rule set; the games already played keep the copy they started with."""
     row = rulesets.get(ruleset_id)
     page = WriteOnceForm()
-    title = f"Change “{row.name}”"
+    title = _("Change “%(name)s”", name=row.name)
     if request.method != "POST":
         editor = RuleSetForm.of(row.rule_set)
         editor.rule_set()  # the notes beside the settings
@@ -145,6 +146,6 @@ def edit_rule_set(ruleset_id: int):
         except errors.ScorebookError as error:
             refused(editor, error)
         else:
-            flash(f"Changed “{row.name}”: games from now on play these rules.")
+            flash(_("Changed “%(name)s”: games from now on play these rules.", name=row.name))
             return redirect(url_for("rulesets.show", ruleset_id=row.id), 303)
     return editor_page(page, editor, title=title, saved=row)

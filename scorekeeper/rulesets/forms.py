@@ -16,6 +16,7 @@ import copy
 import re
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import BooleanField, FieldList, Form, FormField, RadioField, SelectField, StringField
@@ -126,13 +127,13 @@ ValuesForm = type(
     "ValuesForm", (Form,), {key: number(VALUES.start, VALUES.stop - 1) for key in VALUE_KEYS}
 )
 _SWAP_WORDS = {
-    JokerSwap.NEVER: "never",
-    JokerSwap.RUNS: "in runs only",
-    JokerSwap.ANY: "in sets and runs",
+    JokerSwap.NEVER: _l("never"),
+    JokerSwap.RUNS: _l("in runs only"),
+    JokerSwap.ANY: _l("in sets and runs"),
 }
 _FREED_WORDS = {
-    FreedJoker.LAY_OFF: "laid off the same turn",
-    FreedJoker.HAND: "goes into the hand",
+    FreedJoker.LAY_OFF: _l("laid off the same turn"),
+    FreedJoker.HAND: _l("goes into the hand"),
 }
 
 
@@ -436,7 +437,7 @@ class NameForm(WriteOnceForm):
     """The name a saved rule set goes by ("Smith family"): checked by `rulesets.check_name`,
     whose refusal is shown beside the field with what was typed kept."""
 
-    name = StringField("Name", render_kw=NAME_INPUT)
+    name = StringField(_l("Name"), render_kw=NAME_INPUT)
 
     def refuse(self, message: str) -> None:
         """Show the service's refusal of the name beside the field."""
@@ -451,7 +452,7 @@ class UploadForm(FlaskForm):
     """A rule set file (the JSON document, as the download writes it) to open. Reading it
     writes nothing, so it carries no one-time token."""
 
-    file = FileField("Rule set file (.json)", render_kw={"accept": ".json,application/json"})
+    file = FileField(_l("Rule set file (.json)"), render_kw={"accept": ".json,application/json"})
     problems: dict[str, str]
 
     def __init__(self, *args, **kwargs):

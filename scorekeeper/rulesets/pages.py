@@ -12,6 +12,7 @@ read (a damaged share code) is an error page.
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ..games import errors
 from ..platform import limits, writeonce
@@ -71,7 +72,11 @@ def rename(ruleset_id: int):
         except errors.ScorebookError as refused:
             form.refuse(refused.message)
         else:
-            flash(f'"{old}" is now called "{row.name}".' if old != row.name else "Name kept.")
+            flash(
+                _('"%(old)s" is now called "%(new)s".', old=old, new=row.name)
+                if old != row.name
+                else _("Name kept.")
+            )
             return redirect(url_for("rulesets.show", ruleset_id=ruleset_id), 303)
     page = render_template("rulesets/rename.html", row=row, form=form)
     return form_page(page)
@@ -86,7 +91,12 @@ def delete(ruleset_id: int):
     if form.validate_on_submit():
         name = row.name
         rulesets.delete(ruleset_id)
-        flash(f'"{name}" deleted. The games played with it keep their own copy of its rules.')
+        flash(
+            _(
+                '"%(name)s" deleted. The games played with it keep their own copy of its rules.',
+                name=name,
+            )
+        )
         return redirect(url_for("rulesets.list_rulesets"), 303)
     return form_page(render_template("rulesets/delete.html", row=row, form=form))
 
@@ -105,7 +115,7 @@ def shared(code: str):
         except errors.ScorebookError as refused:
             form.refuse(refused.message)
         else:
-            flash(f'Saved as your table\'s rules: "{row.name}".')
+            flash(_('Saved as your table\'s rules: "%(name)s".', name=row.name))
             return redirect(url_for("rulesets.show", ruleset_id=row.id), 303)
     page = render_template(
         "rulesets/shared.html",

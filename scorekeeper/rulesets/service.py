@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..games.errors import Conflict, NameRefused, NoSuchRuleSet
+from ..games.errors import said as _
 from ..games.ledger import _when
 from ..games.models import utcnow
 from ..games.names import clean_name, name_key, written_problem
@@ -30,8 +31,6 @@ from .models import SavedRuleSet
 
 # A write to a saved rule set, on the pages and the API: "rule set 3", or "new rule set".
 WRITES = Scope("rule set", "ruleset_id")
-
-EXAMPLE = '"Smith family"'
 
 
 def saved() -> list[SavedRuleSet]:
@@ -131,15 +130,18 @@ def check_name(name: str, *, keep: SavedRuleSet | None = None) -> str:
     (`keep`: the saved rule set being renamed, which may keep its own name in another case)."""
     cleaned = clean_name(name) if isinstance(name, str) else ""
     if not cleaned:
-        raise NameRefused(f"give your table's rules a name, like {EXAMPLE}")
+        raise NameRefused(_('give your table\'s rules a name, like "Smith family"'))
     if (problem := written_problem(cleaned, NAME_MAX)) is not None:
         raise NameRefused(problem)
     key = name_key(cleaned)
     preset = next((rules for rules in PRESETS.values() if name_key(rules.name) == key), None)
     if preset is not None:
         raise NameRefused(
-            f"{preset.name} is a preset: give your table's rules a name of their own, "
-            f"like {EXAMPLE}"
+            _(
+                "%(preset)s is a preset: give your table's rules a name of their own, like "
+                '"Smith family"',
+                preset=preset.name,
+            )
         )
     taken = db.session.scalar(db.select(SavedRuleSet).where(SavedRuleSet.name_key == key))
     if taken is not None and taken is not keep:
@@ -148,9 +150,20 @@ def check_name(name: str, *, keep: SavedRuleSet | None = None) -> str:
 
 
 def _taken(name: str, saved_name: str) -> Conflict:
-    like = "is" if name == saved_name else f'looks like "{saved_name}", which is'
+    if name == saved_name:
+        return Conflict(
+            _(
+                '"%(name)s" is already saved: choose another name, or change that rule set instead',
+                name=name,
+            )
+        )
     return Conflict(
-        f'"{name}" {like} already saved: choose another name, or change that rule set instead'
+        _(
+            '"%(name)s" looks like "%(saved)s", which is already saved: choose another name, or '
+            "change that rule set instead",
+            name=name,
+            saved=saved_name,
+        )
     )
 
 

@@ -4,6 +4,7 @@ players merged."""
 from __future__ import annotations
 
 from flask import jsonify, request, url_for
+from flask_babel import gettext as _
 
 from ..games import ledger
 from ..platform import writeonce
@@ -54,10 +55,13 @@ def merge():
     """`{"from": "Annie", "into": "Ann"}` → 201 with the merge and the player after it. No edit
     key: a merge changes no game (see `merges`)."""
     data = json_body()
-    problems = [f"unknown field {name!r}" for name in sorted(set(data) - set(MERGE_FIELDS))]
+    problems = [
+        _("unknown field %(name)s", name=repr(name))
+        for name in sorted(set(data) - set(MERGE_FIELDS))
+    ]
     for name in MERGE_FIELDS:
         if not isinstance(data.get(name), str):
-            problems.append(f"{name!r} must be a player's name as text")
+            problems.append(_("%(name)s must be a player's name as text", name=repr(name)))
     if problems:
         raise ApiError("; ".join(problems))
     row = merges.merge(data["from"], data["into"])

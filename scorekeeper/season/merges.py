@@ -21,6 +21,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from ..games import errors, ledger
+from ..games.errors import said as _
+from ..games.errors import said_n as ngettext
 from ..games.models import utcnow
 from ..platform import database
 from ..platform.database import db
@@ -85,9 +87,9 @@ def _named(found: dict[str, list[players.Sitting]], name: str) -> players.Player
 
 def _missing(name: str, record: players.PlayerRecord | None, role: str) -> str | None:
     if not name.strip():
-        return f"say which player to {role}"
+        return _("say which player to merge") if role == "merge" else _("say which player to join")
     if record is None:
-        return f"nobody called {name!r} has played here"
+        return _("nobody called %(name)s has played here", name=repr(name))
     return None
 
 
@@ -95,18 +97,31 @@ def _apart(
     source: players.PlayerRecord, target: players.PlayerRecord, from_name: str, into_name: str
 ) -> list[str]:
     if source.key == target.key:
+        named = {"one": repr(from_name), "other": repr(into_name), "player": target.name}
         return [
-            f"{from_name!r} and {into_name!r} are already one player, {target.name}"
-            + (": a player is never merged into themself" if from_name == into_name else "")
+            _(
+                "%(one)s and %(other)s are already one player, %(player)s: a player is never "
+                "merged into themself",
+                **named,
+            )
+            if from_name == into_name
+            else _("%(one)s and %(other)s are already one player, %(player)s", **named)
         ]
     shared = sorted({s.game_id for s in source.sittings} & {s.game_id for s in target.sittings})
     if not shared:
         return []
     games = ", ".join(str(game_id) for game_id in shared[:SHOWN_GAMES])
-    more = f" and {len(shared) - SHOWN_GAMES} more" if len(shared) > SHOWN_GAMES else ""
+    if len(shared) > SHOWN_GAMES:
+        games = _("%(games)s and %(more)s more", games=games, more=len(shared) - SHOWN_GAMES)
     return [
-        f"{source.name} and {target.name} both sat in game{'s' if len(shared) > 1 else ''} "
-        f"{games}{more}: they are two people, never merged"
+        ngettext(
+            "%(one)s and %(other)s both sat in game %(games)s: they are two people, never merged",
+            "%(one)s and %(other)s both sat in games %(games)s: they are two people, never merged",
+            len(shared),
+            one=source.name,
+            other=target.name,
+            games=games,
+        )
     ]
 
 
@@ -129,7 +144,10 @@ def merge(from_name: str, into_name: str) -> PlayerMerge:
         db.session.flush()
     except IntegrityError:
         raise errors.Conflict(
-            f"{proposal.source.name} was merged meanwhile on another device: nothing was changed"
+            _(
+                "%(name)s was merged meanwhile on another device: nothing was changed",
+                name=proposal.source.name,
+            )
         ) from None
     return row
 
@@ -140,7 +158,11 @@ def undo(merge_id: int) -> PlayerMerge:
     row = get(merge_id)
     if not row.in_force:
         raise errors.Conflict(
-            f"the merge of {row.from_name} into {row.into_name} is undone already"
+            _(
+                "the merge of %(one)s into %(other)s is undone already",
+                one=row.from_name,
+                other=row.into_name,
+            )
         )
     row.undone_at = utcnow()
     db.session.flush()
@@ -150,7 +172,7 @@ def undo(merge_id: int) -> PlayerMerge:
 def get(merge_id: int) -> PlayerMerge:
     row = db.session.get(PlayerMerge, merge_id) if merge_id in database.id_range() else None
     if row is None:
-        raise errors.Missing(f"merge {merge_id} does not exist")
+        raise errors.Missing(_("merge %(merge)s does not exist", merge=merge_id))
     return row
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..games import chart, errors
 from ..games.forms import WriteOnceForm
@@ -235,9 +237,14 @@ def new():
             problems = [refused.message]  # changed meanwhile on another device
         else:
             flash(
-                f"{row.from_name}'s {_games(proposal.source.games)} became {row.into_name}'s: "
-                f"{row.into_name} has {_games(proposal.games_after)}. "
-                "Every game keeps the names as played."
+                _(
+                    "%(one)s's %(games)s became %(other)s's: %(other)s has %(total)s. Every game "
+                    "keeps the names as played.",
+                    one=row.from_name,
+                    other=row.into_name,
+                    games=_games(proposal.source.games),
+                    total=_games(proposal.games_after),
+                )
             )
             return redirect(player_url(row.into_name), 303)
     page = render_template(
@@ -257,16 +264,22 @@ def undo(merge_id: int):
     """Undo a merge: the two players are counted apart again, exactly as before it."""
     form = WriteOnceForm()
     if not form.validate_on_submit():
-        abort(400, description="the undo's form was not complete: open the player's page again")
+        abort(400, description=_("the undo's form was not complete: open the player's page again"))
     row = merges.get(merge_id)
     try:
         merges.undo(merge_id)
     except errors.Conflict as refused:
-        flash(f"{refused.message}.", "error")
+        flash(_("%(problem)s.", problem=refused.message), "error")
         return redirect(player_url(row.into_name), 303)
-    flash(f"{row.from_name} is counted apart from {row.into_name} again.")
+    flash(
+        _(
+            "%(one)s is counted apart from %(other)s again.",
+            one=row.from_name,
+            other=row.into_name,
+        )
+    )
     return redirect(player_url(row.into_name), 303)
 
 
 def _games(count: int) -> str:
-    return f"{count} game{'' if count == 1 else 's'}"
+    return ngettext("%(num)s game", "%(num)s games", count)

@@ -21,6 +21,19 @@ FINNISH = {
     "'%(token)s' (card %(position)s) is not a card: %(hint)s": (
         "'%(token)s' (kortti %(position)s) ei ole kortti: %(hint)s"
     ),
+    # The new game form's words (`games/forms.py`), and an API error of the score book.
+    "Named": "Nimeltään",
+    "Pick the first dealer, or draw at random.": "Valitse ensimmäinen jakaja tai arvo se.",
+    "game %(game)s does not exist": "peliä %(game)s ei ole",
+    # A flash as a game starts, and the limits' refusal with its wait counted in the plural.
+    "Game started": "Peli alkoi",
+    "%(news)s: %(dealer)s deals round 1.": "%(news)s: %(dealer)s jakaa kierroksen 1.",
+    "games started": "aloitettuja pelejä",
+    "too many %(what)s from this address (%(limit)s): nothing was changed, try again in "
+    "%(wait)s": "liian monta: %(what)s tästä osoitteesta (%(limit)s): mitään ei muutettu, "
+    "yritä uudelleen %(wait)s kuluttua",
+    ("%(num)s minute", "%(num)s minutes"): ("%(num)s minuutin", "%(num)s minuutin"),
+    ("%(num)s second", "%(num)s seconds"): ("%(num)s sekunnin", "%(num)s sekunnin"),
 }
 CHILEAN = {"New game": "Juego nuevo"}
 

@@ -217,3 +217,45 @@ def test_the_committed_catalog_template_carries_every_engine_text():
             if wanted not in ids:
                 missing.append(code)
     assert missing == []
+
+
+def test_the_score_books_forms_and_answers_speak_the_requests_language(speaking):
+    finnish = {"Accept-Language": "fi"}
+    page = speaking.get("/games/new", headers=finnish).text
+    assert ">Nimeltään</label>" in page
+    assert ">Named</label>" in speaking.get("/games/new", headers={"Accept-Language": "en"}).text
+    # A validator's message, on the form shown again.
+    refused = speaking.post(
+        "/games/new",
+        data={"names-0": "Ann", "names-1": "Bob", "profile": "liverpool"},
+        headers=finnish,
+    )
+    assert "Valitse ensimmäinen jakaja tai arvo se." in refused.text
+    assert "Pick the first dealer" not in refused.text
+    # The API's error, in its JSON.
+    answer = speaking.get("/api/games/999", headers=finnish)
+    assert answer.status_code == 404
+    assert answer.get_json()["error"] == "peliä 999 ei ole"
+    english = speaking.get("/api/games/999", headers={"Accept-Language": "en"})
+    assert english.get_json()["error"] == "game 999 does not exist"
+
+
+def test_a_flash_and_a_counted_refusal_speak_the_requests_language(app_with, catalogs):
+    client = app_with(
+        BABEL_TRANSLATION_DIRECTORIES=str(catalogs), RATELIMIT_NEW_GAMES="1 per hour"
+    ).test_client()
+    finnish = {"Accept-Language": "fi"}
+    data = {f"names-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cat", "Dan"])}
+    data.update(profile="liverpool", first_dealer="1")
+    started = client.post("/games/new", data=data, headers=finnish)
+    assert started.status_code == 302
+    page = client.get(started.location, headers=finnish).text
+    assert "Peli alkoi: Bob jakaa kierroksen 1." in page
+    refused = client.post("/api/games", json={"players": ["Ann", "Bob", "Cat"]}, headers=finnish)
+    assert refused.status_code == 429
+    seconds = refused.get_json()["retry_after"]
+    wait = f"{seconds} sekunnin" if seconds < 90 else f"{-(-seconds // 60)} minuutin"
+    assert refused.get_json()["error"] == (
+        "liian monta: aloitettuja pelejä tästä osoitteesta (1 per 1 hour): mitään ei muutettu, "
+        f"yritä uudelleen {wait} kuluttua"
+    )

@@ -17,6 +17,9 @@ from flask import (
     render_template,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
 from ...platform import limits, writeonce
 from ...platform.formpages import attachment, form_page, shown_after_redirect
@@ -36,6 +39,7 @@ class Action:
     gone afterwards (then the games list is shown, not the game)."""
 
     question: str
+    # The explanation and the news are %-formatted with the game's facts (`_facts`).
     explanation: str
     button: str
     do: Callable[..., object]
@@ -46,12 +50,12 @@ class Action:
 
     def explain(self, game: Game) -> str:
         """The explanation, with the game's last round and leaders filled in."""
-        return self.explanation.format(**self._facts(game))
+        return str(self.explanation) % self._facts(game)
 
     def news(self, game: Game) -> str:
         """What it says once done, with the same facts filled in (the winners of a game just
         ended early, say)."""
-        return self.done.format(**self._facts(game))
+        return str(self.done) % self._facts(game)
 
     @staticmethod
     def _facts(game: Game) -> dict[str, object]:
@@ -60,57 +64,70 @@ class Action:
         return {
             "round": len(game.rounds),
             "last": book.last_round,
-            "leaders": " and ".join(leaders) or "nobody",
-            "winners": (
-                f"{leaders[0]} wins"
-                if len(leaders) == 1
-                else " and ".join(leaders) + " share the win"
+            "leaders": together(leaders) or _("nobody"),
+            "winners": ngettext(
+                "%(names)s wins", "%(names)s share the win", len(leaders), names=together(leaders)
             ),
         }
 
 
 ACTIONS = {
     "archive": Action(
-        question="Archive this game?",
-        explanation="It leaves the games lists; its link still opens it, and Archived games "
-        "lists it so that it can be restored. Nothing is deleted.",
-        button="Archive the game",
+        question=_l("Archive this game?"),
+        explanation=_l(
+            "It leaves the games lists; its link still opens it, and Archived games "
+            "lists it so that it can be restored. Nothing is deleted."
+        ),
+        button=_l("Archive the game"),
         do=gamelist.archive,
-        done="Game archived: it no longer shows in the games lists.",
+        done=_l("Game archived: it no longer shows in the games lists."),
     ),
     "restore": Action(
-        question="Restore this game?",
-        explanation="It comes back into the games lists.",
-        button="Restore the game",
+        question=_l("Restore this game?"),
+        explanation=_l("It comes back into the games lists."),
+        button=_l("Restore the game"),
         do=gamelist.restore,
-        done="Game restored to the games lists.",
+        done=_l("Game restored to the games lists."),
     ),
     "delete": Action(
-        question="Delete this game?",
-        explanation="No round is recorded in it yet. It is removed for good, with its edit link.",
-        button="Delete the game",
+        question=_l("Delete this game?"),
+        explanation=_l(
+            "No round is recorded in it yet. It is removed for good, with its edit link."
+        ),
+        button=_l("Delete the game"),
         do=gamelist.delete,
-        done="Game deleted.",
+        done=_l("Game deleted."),
         gone=True,
     ),
     "end_early": Action(
-        question="End the game here?",
-        explanation="The game ends after round {round} of {last}: {leaders}, leading now, "
-        "wins (a tie shares the win). The summary, the games list and the players' figures say "
-        "it ended early. It can be taken back until the table plays again from it.",
-        button="End after this round",
+        question=_l("End the game here?"),
+        explanation=_l(
+            "The game ends after round %(round)s of %(last)s: %(leaders)s, leading now, "
+            "wins (a tie shares the win). The summary, the games list and the players' figures say "
+            "it ended early. It can be taken back until the table plays again from it."
+        ),
+        button=_l("End after this round"),
         do=service.end_early,
-        done="Game ended early after round {round} of {last}: {winners}.",
+        done=_l("Game ended early after round %(round)s of %(last)s: %(winners)s."),
         form=EndEarlyForm,
     ),
     "resume": Action(
-        question="Take back the early end?",
-        explanation="The game goes on after round {round} of {last}, as if it had never ended.",
-        button="Play on",
+        question=_l("Take back the early end?"),
+        explanation=_l(
+            "The game goes on after round %(round)s of %(last)s, as if it had never ended."
+        ),
+        button=_l("Play on"),
         do=service.resume_game,
-        done="The early end is taken back: play on.",
+        done=_l("The early end is taken back: play on."),
     ),
 }
+
+
+def together(names: list[str]) -> str:
+    """Names said together: "Ann", "Ann and Bob", "Ann and Bob and Cat"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s", names=together(names[:-1]), last=names[-1])
 
 
 def _confirm_page(name: str, path: str) -> None:
@@ -175,10 +192,10 @@ def play_again(game_id: int):
         except errors.ScorebookError as refused:
             error = refused.message
         else:
-            return started(new_game, key, "New game with the same table", 303)
+            return started(new_game, key, _("New game with the same table"), 303)
     elif not game.finished:
         last = ledger.rules_of(game).last_deal
-        error = f"This game is not finished yet: play again once round {last} is in."
+        error = _("This game is not finished yet: play again once round %(last)s is in.", last=last)
     return render_template(
         "games/rematch.html",
         game=game,
@@ -204,9 +221,15 @@ def rename(game_id: int):
             error, problems = refused.message, refused.problems or {}
         else:
             flash(
-                "Renamed: " + ", ".join(f"{each.before} is now {each.after}" for each in made)
+                _(
+                    "Renamed: %(renames)s",
+                    renames=", ".join(
+                        _("%(before)s is now %(after)s", before=each.before, after=each.after)
+                        for each in made
+                    ),
+                )
                 if made
-                else "No name was changed."
+                else _("No name was changed.")
             )
             return redirect(url_for("games.show_game", game_id=game_id), 303)
     return form_page(

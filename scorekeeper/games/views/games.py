@@ -18,7 +18,8 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
+from flask_babel import gettext as _
 
 from ...platform import cache, limits, writeonce
 from ...platform.errorpages import NotHere
@@ -55,7 +56,7 @@ def new_game():
             setup.refused(error)
         else:
             draft_saved(NEW_GAME_DRAFT)
-            return started(game, key, "Game started")
+            return started(game, key, _("Game started"))
     return form_page(
         render_template(
             "games/new.html",
@@ -73,17 +74,21 @@ def new_game():
 def list_games():
     """A page of 25 games: ongoing ones first, then finished ones, each newest first."""
     try:
-        page, _, archived = gamelist.paging_from(request.args)
+        page, _per_page, archived = gamelist.paging_from(request.args)
     except errors.ScorebookError as error:
         abort(400, description=error.message)
     listing = gamelist.game_page(page, archived=archived)
     if page > listing.pages:
         last = url_for("games.list_games", page=listing.pages, archived=1 if archived else None)
         raise NotHere(
-            f"there is no page {page}: the last page is {listing.pages}",
-            heading=f"No page {page}",
-            hint="The list may have grown shorter since the link was made.",
-            ways=[(f"The last page ({listing.pages})", last)],
+            _(
+                "there is no page %(page)s: the last page is %(last)s",
+                page=page,
+                last=listing.pages,
+            ),
+            heading=_("No page %(page)s", page=page),
+            hint=_("The list may have grown shorter since the link was made."),
+            ways=[(_("The last page (%(last)s)", last=listing.pages), last)],
         )
     return render_template("games/list.html", listing=listing)
 
@@ -169,7 +174,7 @@ def join(game_id: int):
     if keys.matches(game.key_hash, key):
         response = redirect(url_for("games.show_game", game_id=game_id), 303)
         keys.set_cookie(response, request, game_id, key)
-        flash("This tablet can now record and correct this game.")
+        flash(_("This tablet can now record and correct this game."))
     else:
         response = make_response(render_template("games/bad_link.html", game=game), 403)
     # The address held the key: it must not travel on to any other page as a Referer.
@@ -230,20 +235,27 @@ def import_sheet():
     rules = chosen_rules(posted.rules.data)
     form = SheetForm(formdata=None, text=posted.text.data, rules=posted.rules.data)
     if not posted.validate_on_submit() or rules is None:
-        form.text.errors = ["The sheet could not be imported: preview it again."]
+        form.text.errors = [_("The sheet could not be imported: preview it again.")]
         return _sheet_page(form, None, None, 400)
     sheet = papersheets.read_sheet(posted.text.data or "", rules)
     try:
         games = papersheets.store(sheet)
     except papersheets.SheetAlreadyStored as stored:
         # Imported before, or by another tablet at the same moment: its games are opened.
-        flash(f"{sentence(stored.message)}.")
+        flash(_("%(problem)s.", problem=sentence(stored.message)))
         return redirect(url_for("games.show_game", game_id=stored.game_ids[0]), 303)
     except errors.ScorebookError:
         return _sheet_page(form, sheet, None, 400)  # changed since the preview
     count = len(games)
-    which = f"game {games[0].id}" if count == 1 else f"games {games[0].id} to {games[-1].id}"
-    flash(f"Imported {count} game{'s' if count != 1 else ''} from a paper sheet ({which}).")
+    flash(
+        ngettext(
+            "Imported %(num)s game from a paper sheet (game %(first)s).",
+            "Imported %(num)s games from a paper sheet (games %(first)s to %(last)s).",
+            count,
+            first=games[0].id,
+            last=games[-1].id,
+        )
+    )
     return redirect(url_for("games.show_game", game_id=games[0].id), 303)
 
 

@@ -18,6 +18,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 
 from ...platform import writeonce
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
@@ -78,7 +79,7 @@ def record_round(game_id: int):
     number = ledger.next_round(game)
     if number is None:
         last = ledger.rules_of(game).last_deal
-        flash(f"This game is finished: all {last} rounds are recorded.", "warning")
+        flash(_("This game is finished: all %(last)s rounds are recorded.", last=last), "warning")
         return _to_game(game_id, "standings")
     form = round_form(game, number)
     if form.opened_for_another_round():
@@ -87,7 +88,7 @@ def record_round(game_id: int):
         answer = _save(
             game_id,
             lambda: service.record_round(game, form.entry(), number),
-            f"Round {number} saved.",
+            _("Round %(number)s saved.", number=number),
             # The top of the page: the confirmation and the next round; the last opens the summary.
             "summary" if number == ledger.rules_of(game).last_deal else None,
             conflict=lambda _error: _recorded_meanwhile(game, form),
@@ -107,7 +108,7 @@ def _recorded_meanwhile(game, form):
     number = ledger.next_round(game)
     form.recorded_meanwhile(number)
     if number is None:
-        flash("This game was finished on another device: nothing was saved.", "warning")
+        flash(_("This game was finished on another device: nothing was saved."), "warning")
         return _to_game(game.id, "standings")
     return None
 
@@ -126,7 +127,7 @@ def edit_round(game_id: int, number: int):
         answer = _save(
             game_id,
             lambda: service.correct_round(game, number, form.entry(), form.seen_version()),
-            f"Round {number} corrected.",
+            _("Round %(number)s corrected.", number=number),
             None,
             # The round as it is now beside what was typed, ready to be saved over it.
             conflict=form.changed_meanwhile,
@@ -150,14 +151,20 @@ def undo_round(game_id: int, number: int):
     if played is None:
         return _to_game(game_id)
     if played is not game.rounds[-1]:
-        flash(f"Only the latest round can be undone: correct round {number} instead.", "warning")
+        flash(
+            _(
+                "Only the latest round can be undone: correct round %(number)s instead.",
+                number=number,
+            ),
+            "warning",
+        )
         return _to_game(game_id)
     form = UndoForm(data={"version": str(played.version)} if request.method == "GET" else None)
     if form.validate_on_submit():
         return _save(
             game_id,
             lambda: service.undo_round(game, number, form.seen_version()),
-            f"Round {number} undone: it is kept in the history below.",
+            _("Round %(number)s undone: it is kept in the history below.", number=number),
             # The top, as after a save: the round to play again and the standings without it.
             None,
             conflict=lambda error: _undo_page(game, played, form, form.changed_meanwhile(error)),
@@ -190,7 +197,11 @@ def _round_or_gone(game, number: int):
         if request.method != "POST" or number not in ledger.rules_of(game).deal_numbers:
             abort(404)
     flash(
-        f"Round {number} is no longer in the ledger (undone on another device?): nothing was saved.",
+        _(
+            "Round %(number)s is no longer in the ledger (undone on another device?): nothing "
+            "was saved.",
+            number=number,
+        ),
         "warning",
     )
     return None
