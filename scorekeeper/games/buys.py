@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from ..rules.ruleset import RuleSet
 from ..rules.verdict import sentence
 from .errors import ScorebookError
-from .errors import said as _
-from .errors import said_n as ngettext
 from .models import Game
 
 # The most buys one seat's count may say in one deal: beyond any limit a rule set may set.

@@ -1,38 +1,22 @@
 """The score book's own errors: the pages and the API each translate them for their reader.
 
-Their words are said in the request's language (`said`, imported as `_` where a text is made, so
-`make translations` finds it); made outside a request (the command line), they are English.
+Their words are said in the request's language (Flask-Babel's `gettext`, as `_` where a text is
+made, so `make translations` finds it); made outside a request (a command), in the default one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from flask import has_request_context
-from flask_babel import gettext, ngettext
+from flask_babel import gettext
 
 if TYPE_CHECKING:
     from .models import Game, Round
 
 
-def said(text: str, **values: Any) -> str:
-    """`text` in the request's language, its `%(name)s` placeholders filled from `values`;
-    English outside a request."""
-    if has_request_context():
-        return gettext(text, **values)
-    return text % values if values else text
-
-
-def said_n(singular: str, plural: str, num: int, **values: Any) -> str:
-    """`said` for a text whose form a count decides (`%(num)s` the count)."""
-    if has_request_context():
-        return ngettext(singular, plural, num, **values)
-    return (singular if num == 1 else plural) % {"num": num, **values}
-
-
-# The name gettext's extraction looks for.
-_ = said
+# The name gettext's extraction looks for: the request's language (English in a command).
+_ = gettext
 
 
 class ScorebookError(Exception):

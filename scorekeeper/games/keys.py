@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Request, Response, current_app, g, request
+from flask_babel import gettext as _
 from itsdangerous import BadSignature, Signer
 
 from ..platform import database, security, writeonce
@@ -23,7 +24,6 @@ from ..platform.database import db
 from ..platform.http import is_api_request
 from . import ledger
 from .errors import Conflict, NoSuchGame, NotEditor, ScorebookError
-from .errors import said as _
 from .models import Game
 
 HEADER = "X-Game-Key"

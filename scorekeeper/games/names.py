@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 
 from confusable_homoglyphs import utils as confusable_data
+from flask_babel import gettext as _
 
 from .errors import ScorebookError
-from .errors import said as _
 from .models import KEY_MAX, NAME_MAX, Game
 
 # A name must show on the ledger as written: no bidi overrides, not only invisible characters.

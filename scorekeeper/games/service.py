@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from flask_babel import gettext as _
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -27,7 +28,6 @@ from ..rules.ruleset import DEFAULT_RULES, RuleSet
 from ..rules.scoring import LeftoverError, Where, copy_problems, score_round
 from . import buys, keys
 from .errors import Conflict, HandRefused, Missing, RulesRefused, ScorebookError
-from .errors import said as _
 from .ledger import next_first_dealer, next_round, rules_of, setup_for
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore, utcnow
 from .names import clean_name, clean_names, name_key, rename_problems, seat_keys, seat_of

@@ -37,13 +37,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from flask_babel import gettext as _
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
 from ..games import ledger, names
 from ..games.errors import Conflict, Missing, ScorebookError
-from ..games.errors import said as _
 from ..games.models import Game, Round, RoundChange, utcnow
 from ..games.roundvalues import Hand, check_hand
 from ..platform.database import db

@@ -15,7 +15,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, current_app, redirect, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    has_request_context,
+    redirect,
+    request,
+)
 from flask_babel import (
     Babel,
     format_datetime,
@@ -109,16 +117,17 @@ def _catalog(folder: Path, code: str) -> Path:
 
 def chosen() -> str:
     """The request's language: the device's choice, else the best of `Accept-Language`, else
-    `DEFAULT_LANGUAGE` (each only when offered)."""
+    `DEFAULT_LANGUAGE` (each only when offered); outside a request (a command), the default."""
     codes = [language.code for language in offered()]
+    default = current_app.config["DEFAULT_LANGUAGE"]
+    default = default if default in codes else ENGLISH
+    if not has_request_context():
+        return default
     choice = request.cookies.get(COOKIE)
     if choice in codes:
         return choice
     best = request.accept_languages.best_match([code.replace("_", "-") for code in codes])
-    if best:
-        return best.replace("-", "_")
-    default = current_app.config["DEFAULT_LANGUAGE"]
-    return default if default in codes else ENGLISH
+    return best.replace("-", "_") if best else default
 
 
 def say(said: words.Message, *, sentence: bool = True) -> str:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import case
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..games.errors import Conflict, NameRefused, NoSuchRuleSet
-from ..games.errors import said as _
 from ..games.ledger import _when
 from ..games.models import utcnow
 from ..games.names import clean_name, name_key, written_problem

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from ..games import errors, ledger
-from ..games.errors import said as _
-from ..games.errors import said_n as ngettext
 from ..games.models import utcnow
 from ..platform import database
 from ..platform.database import db
