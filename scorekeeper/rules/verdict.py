@@ -102,7 +102,15 @@ class Verdict(Citation):
         cited = house_citation(dict.fromkeys([setting, *settings]))
         return replace(self, reason=words(said), rule=cited, line="", message=said)
 
-    def to_dict(self, say: Callable[[Message], str] | None = None) -> dict[str, Any]:
+    def said(self, say: Callable[..., str] | None) -> str:
+        """The reason as `say(message, sentence=...)` renders it in the asker's language, a
+        sentence where the English reason is one (a house reason leads with the rule set's name
+        as written); the English reason without `say` or a message."""
+        if say is None or self.message is None:
+            return self.reason
+        return say(self.message, sentence=self.reason == render(self.message))
+
+    def to_dict(self, say: Callable[..., str] | None = None) -> dict[str, Any]:
         """The verdict as JSON-ready data: legal, reason, rule, then the details, the line that
         decides (`rule_line` or `setting`) where it is known, and a refusal's `code` where its
         reason has one (a legal verdict's data stays as the API has always given it). `say`
@@ -111,7 +119,7 @@ class Verdict(Citation):
         code = {"code": self.code} if self.message and not self.legal else {}
         return {
             "legal": self.legal,
-            "reason": say(self.message) if say and self.message else self.reason,
+            "reason": self.said(say),
             "rule": self.rule,
             **self.details,
             **cited,
