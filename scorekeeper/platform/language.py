@@ -10,6 +10,7 @@ each keep their own choice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -165,6 +166,12 @@ def when(moment: datetime | None) -> str:
         # Near year 1 or 9999 the local clock's offset falls outside what a date holds.
         return format_datetime(moment, MOMENT, rebase=False) + " UTC"
     return format_datetime(local.replace(tzinfo=None), MOMENT, rebase=False)
+
+
+def speaker() -> Callable[..., str] | None:
+    """What renders the engine's messages for this request: `say`, or None in English, where
+    the words the engine already wrote are the page's (and cost nothing more)."""
+    return None if str(get_locale() or ENGLISH) == ENGLISH else say
 
 
 def page_language() -> str:

@@ -19,7 +19,7 @@ from ..games.models import Game
 from ..games.names import name_key
 from ..games.roundvalues import Hand, check_hand
 from ..platform.http import ApiError, field
-from ..platform.language import say
+from ..platform.language import speaker
 from ..rules import Card, parse_cards
 from ..rules.buying import check_buy, seat_labels
 from ..rules.citing import applied
@@ -254,7 +254,7 @@ def answered(rules: RuleSet, answer: Data) -> Data:
 def meld(data: Data) -> Data:
     """Is this a meld? (R4)"""
     rules, players = _rules(data)
-    return answered(rules, check_meld(_cards(data, "cards"), rules, players).to_dict(say))
+    return answered(rules, check_meld(_cards(data, "cards"), rules, players).to_dict(speaker()))
 
 
 def opening(data: Data) -> Data:
@@ -268,7 +268,7 @@ def opening(data: Data) -> Data:
         raise InputError(f"{len(melds)} melds is more than an opening can hold")
     parsed = [_cards({"meld": item}, "meld") for item in melds]
     verdict = check_opening(round_number, parsed, rules, players, left=_left(data))
-    return answered(rules, verdict.to_dict(say))
+    return answered(rules, verdict.to_dict(speaker()))
 
 
 def layoff(data: Data) -> Data:
@@ -283,7 +283,7 @@ def layoff(data: Data) -> Data:
         players,
         left=_left(data),
     )
-    return answered(rules, verdict.to_dict(say))
+    return answered(rules, verdict.to_dict(speaker()))
 
 
 def swap(data: Data) -> Data:
@@ -295,14 +295,14 @@ def swap(data: Data) -> Data:
     verdict = check_swap(
         _round(data, rules), _cards(data, "meld"), card[0], _opened_this_turn(data), rules, players
     )
-    return answered(rules, verdict.to_dict(say))
+    return answered(rules, verdict.to_dict(speaker()))
 
 
 def solve(data: Data) -> Data:
     """Can this hand go down? (R5)"""
     rules, players = _rules(data)
     verdict = solve_opening(_cards(data, "hand"), _round(data, rules), rules, players)
-    return answered(rules, verdict.to_dict(say))
+    return answered(rules, verdict.to_dict(speaker()))
 
 
 def score(data: Data) -> Data:
@@ -375,7 +375,7 @@ def buy(data: Data) -> Data:
         # The score book counted the game's buys in its rounds: the question needs no count.
         in_game = dict(enumerate(buys.used(game)))
     verdict = check_buy(players, active, asked, rules, last_buyer, names, in_deal, in_game)
-    answer = verdict.to_dict(say)
+    answer = verdict.to_dict(speaker())
     buyer = answer["buyer"]
     answer["buyer"] = None if buyer is None else buyer + 1
     answer["buyer_name"] = seat_labels(players, names)[buyer] if buyer is not None else None

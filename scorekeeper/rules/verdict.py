@@ -108,7 +108,8 @@ class Verdict(Citation):
         as written); the English reason without `say` or a message."""
         if say is None or self.message is None:
             return self.reason
-        return say(self.message, sentence=self.reason == render(self.message))
+        # `render` capitalises the first letter; a reason that starts in lower case was not.
+        return say(self.message, sentence=not self.reason[:1].islower())
 
     def to_dict(self, say: Callable[..., str] | None = None) -> dict[str, Any]:
         """The verdict as JSON-ready data: legal, reason, rule, then the details, the line that
