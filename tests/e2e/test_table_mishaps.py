@@ -364,8 +364,12 @@ def test_the_next_rounds_form_drops_drafts_of_rounds_in_the_ledger(watched):
     late.evaluate(keep, f"{DRAFTS}game-{game}/round-1/new")
     late.evaluate(keep, f"{DRAFTS}game-{game}/round-2/new")
     late.close()
+    # The other page's writes reach this one's storage a moment later, in order: wait for the
+    # last (round 2's draft), so that round 1's absence means dropped, not not yet arrived.
     page.wait_for_function(
-        "key => !(key in localStorage)", arg=f"{DRAFTS}game-{game}/round-1/new", timeout=2000
+        "([early, own]) => own in localStorage && !(early in localStorage)",
+        arg=[f"{DRAFTS}game-{game}/round-1/new", f"{DRAFTS}game-{game}/round-2/new"],
+        timeout=5000,
     )
     assert list(drafts(page)) == [f"{DRAFTS}game-{game}/round-2/new"]
 
