@@ -67,10 +67,7 @@ translations: $(VENV)/.installed
 	$(PYBABEL) extract -F babel.cfg -k _l -k lazy_gettext --no-location --sort-output \
 		--project "Liverpool Scorekeeper" --copyright-holder "Liverpool Scorekeeper" \
 		-o $(CATALOGS)/messages.pot .
-	@if ls $(CATALOGS)/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then \
-		$(PYBABEL) update -i $(CATALOGS)/messages.pot -d $(CATALOGS) --no-fuzzy-matching && \
-		$(PYBABEL) compile -d $(CATALOGS) --statistics; \
-	fi
+	$(BIN)/python tools/catalogs.py
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench

@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import lazy_gettext as _l
 
 from .games import gamelist, keys, ledger
-from .platform import network
+from .platform import language, network
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .tls import addresses
@@ -59,9 +59,13 @@ def _globals(state) -> None:
 
 # A score with a real minus sign, as the ledger shows it.
 bp.add_app_template_filter(ledger.signed, "points")
+
+
 # A rule set read out, group by group, each setting marked where it differs from liverpool
 # (templates/_rules.html shows it on every page that reads a rule set).
-bp.add_app_template_filter(RuleSet.read_out, "read_out")
+@bp.app_template_filter("read_out")
+def read_out(rules: RuleSet):
+    return rules.read_out(language.speech())
 
 
 @bp.app_template_filter("changes_count")

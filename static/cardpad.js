@@ -13,6 +13,7 @@
  */
 import { Notation } from "./cards.js";
 import { rove } from "./rove.js";
+import { word } from "./words.js";
 
 /* A key whose accessible name starts with what it shows (`name`, when given, adds words). */
 export function key(label, name, cls) {
@@ -73,18 +74,21 @@ export class CardPad {
     this.tools = block("div", "pad-row pad-tools");
     this.declare = null;
     if (this.element.hasAttribute("data-declare")) {
-      const as = `${notation.joker} as…`;
-      this.declare = key(as, `${as} (joker standing for the next card)`, "pad-declare secondary");
+      this.declare = key(
+        word("joker_as", { joker: notation.joker }),
+        word("joker_as_name", { joker: notation.joker }),
+        "pad-declare secondary",
+      );
       this.declare.setAttribute("aria-pressed", "false");
       this.tools.append(this.declare);
     }
     const mark = block("span", null, "⌫ ");
     mark.setAttribute("aria-hidden", "true");
     this.undo = key("", null, "secondary pad-undo");
-    this.undo.append(mark, "Undo");
-    this.undo.title = "Remove the last card";
-    this.clear = key("Clear", null, "secondary pad-clear");
-    this.clear.title = "Remove every card";
+    this.undo.append(mark, word("undo"));
+    this.undo.title = word("undo_title");
+    this.clear = key(word("clear"), null, "secondary pad-clear");
+    this.clear.title = word("clear_title");
     this.tools.append(this.undo, this.clear);
     // The suits and the tools share a row where the tablet is wide enough.
     const lower = block("div", "pad-lower");
@@ -161,15 +165,15 @@ export class CardPad {
     this.chips.textContent = "";
     items.forEach((token, index) => {
       const shown = this.notation.normal(token);
-      const chip = key(`${shown} ×`, `remove ${shown}`, "card-chip pad-chip");
+      const chip = key(`${shown} ×`, word("remove_card", { card: shown }), "card-chip pad-chip");
       if (this.notation.isRed(token)) chip.classList.add("suit-red");
       chip.dataset.index = String(index);
       chip.tabIndex = -1;
       this.chips.append(chip);
     });
     if (!items.length) {
-      const then = this.rankOnly ? " (suit optional)" : ", then a suit";
-      this.chips.append(block("span", "hint", `No cards yet: tap a rank${then}`));
+      const hint = word(this.rankOnly ? "no_cards_rank_only" : "no_cards");
+      this.chips.append(block("span", "hint", hint));
     }
     if (!focusedChip) this.settleChips(null);
     for (const fn of this.renderers) fn(this.target);

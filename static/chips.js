@@ -1,6 +1,7 @@
 /* "Played here before" chips on New game: a tap seats that name in the first empty seat shown;
  * a name already at the table shows pressed, and a second tap takes it off again. Without this
  * script the chips stay hidden and names are typed. */
+import { word } from "./words.js";
 
 function fold(name) {
   return name.normalize("NFKC").toLocaleLowerCase().trim().replace(/\s+/g, " ");
@@ -35,15 +36,18 @@ function setup(box) {
     const taken = seated(name);
     if (taken) {
       taken.value = "";
-      status.textContent = name + " left the table.";
+      status.textContent = word("left_table", { name });
     } else {
       const empty = seats().filter(function (input) { return input.value.trim() === ""; })[0];
       if (!empty) {
-        status.textContent = "Every seat is taken: clear one first.";
+        status.textContent = word("seats_taken");
         return;
       }
       empty.value = name;
-      status.textContent = name + " sits in " + empty.closest(".seat").querySelector(".seat-number").textContent + ".";
+      status.textContent = word("sits_in", {
+        name,
+        seat: empty.closest(".seat").querySelector(".seat-number").textContent,
+      });
     }
     refresh();
   });

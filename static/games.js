@@ -1,6 +1,7 @@
 /* The "New game" page: seat reordering, and the seats the chosen rules have: as many as their
  * most players (the option's `data-max`), with their limits said beside the seats (`data-min`,
  * `data-max`). The page works without this script. */
+import { word } from "./words.js";
 
 function setupNewGame(form) {
   const rows = Array.prototype.slice.call(form.querySelectorAll(".seat"));
@@ -35,7 +36,9 @@ function setupNewGame(form) {
     const max = Number(option.getAttribute("data-max")) || rows.length;
     const min = Number(option.getAttribute("data-min")) || max;
     if (limits) {
-      limits.textContent = "These rules seat " + (min === max ? "exactly " + max : min + " to " + max) + " players.";
+      limits.textContent = min === max
+        ? word("seats_exactly", { players: max })
+        : word("seats_between", { least: min, most: max });
       limits.hidden = false;
     }
     rows.forEach(function (row, index) {

@@ -5,6 +5,7 @@
  * so each hand is one Tab stop (its own toggle leaves the Tab order) and Save is a few Tabs from
  * the first hand even with 8 players. */
 import { block, key } from "./cardpad.js";
+import { word } from "./words.js";
 
 export class HandSteps {
   /* `hands`: the form's Hands (hands.js); `pad`: its CardPad, whose `data-penalties` are each
@@ -45,12 +46,12 @@ export class HandSteps {
     this.said.setAttribute("aria-live", "polite");
     this.head.append(this.lead, this.list, this.said);
     // The hand's "Points" toggle, from the pad: pressed while the hand is counted in points.
-    this.mode = key("Points", null, "secondary pad-points");
+    this.mode = key(word("points"), null, "secondary pad-points");
     this.mode.setAttribute("aria-pressed", "false");
     this.counted = block("p", "pad-counted hint");
     this.counted.hidden = true;
     this.pad.lead(this.head, this.mode, this.counted);
-    this.next = key("Next", null, "pad-next");
+    this.next = key(word("next"), null, "pad-next");
     this.pad.tool(this.next);
   }
 
@@ -142,7 +143,7 @@ export class HandSteps {
       if (each === hand) each.setAttribute("aria-current", "true");
       else each.removeAttribute("aria-current");
     }
-    this.lead.textContent = counted ? "Points for" : "Cards for";
+    this.lead.textContent = word(counted ? "points_for" : "cards_for");
     this.list.value = String(hands.all.indexOf(hand));
     [...this.list.options].forEach((option, index) => {
       option.disabled = hands.isOut(hands.all[index]);
@@ -150,15 +151,15 @@ export class HandSteps {
     const saying = `${this.lead.textContent} ${parts.name}`;
     if (this.said.textContent !== saying) this.said.textContent = saying;
     this.mode.setAttribute("aria-pressed", counted ? "true" : "false");
-    this.mode.setAttribute("aria-label", `Points for ${parts.name}`);
+    this.mode.setAttribute("aria-label", word("points_for_name", { name: parts.name }));
     this.counted.hidden = !counted;
     this.counted.textContent = counted
-      ? `${parts.name}’s hand is counted in points: enter them beside the name.`
+      ? word("counted_in_points", { name: parts.name })
       : "";
     this.pad.showCardKeys(!counted);
     const then = hands.after(hand);
-    this.next.textContent = then ? `Next: ${hands.parts(then).name}` : "Done";
-    this.next.title = then ? "" : "Go to the Save button";
+    this.next.textContent = then ? word("next_hand", { name: hands.parts(then).name }) : word("done");
+    this.next.title = then ? "" : word("to_save");
     this.showPenalties();
   }
 

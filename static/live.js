@@ -2,6 +2,7 @@
  * with no body while it has not) and, when it has, swaps in the new page's content. The parts
  * marked data-live-keep (the open "Let another tablet edit" panel, this announcer) stay as they
  * are, and focus goes back to the same control. */
+import { word } from "./words.js";
 const EVERY_MS = 2000;
 const live = document.getElementById("live");
 const main = document.querySelector("main");
@@ -37,7 +38,7 @@ function follow() {
       const again = main.querySelector(focused);
       if (again) again.focus({ preventScroll: true });
     }
-    live.textContent = "Scores updated from another tablet.";
+    live.textContent = word("scores_updated");
   }
 
   function refresh() {

@@ -1,11 +1,12 @@
 /* The offline page tries again by itself: it asks the server's health check every few seconds
  * (never from a cache) and, once it answers, reloads the page, which the service worker then
  * takes from the network. The check's URL and the interval are on this script's tag. */
+import { word } from "./words.js";
 const tag = document.querySelector("script[data-health]");
 const status = document.getElementById("retry");
 
 function retry(health, seconds) {
-  if (status) status.textContent = "Trying again by itself every " + seconds + " seconds…";
+  if (status) status.textContent = word("trying_every", { seconds });
 
   function later() {
     setTimeout(tryAgain, seconds * 1000);
@@ -14,7 +15,7 @@ function retry(health, seconds) {
   function tryAgain() {
     fetch(health, { cache: "no-store", credentials: "omit" }).then((response) => {
       if (!response.ok) { later(); return; }
-      if (status) status.textContent = "The score book answers again: opening the page…";
+      if (status) status.textContent = word("answers_again");
       window.location.reload();
     }).catch(later);
   }

@@ -5,6 +5,7 @@
  * the round form's own; the page works without this script (a reload shows what arrived). */
 import "./roundform.js";
 import { Hands } from "./hands.js";
+import { word } from "./words.js";
 
 const list = document.querySelector(".seat-states");
 const form = document.querySelector("form.collect-form");
@@ -63,7 +64,7 @@ class Collector {
   show(state) {
     this.tag = state.tag;
     if (!state.open) {
-      this.say("This round is no longer open to phones.");
+      this.say(word("round_closed"));
       return;
     }
     for (const seat of state.seats) this.showSeat(seat);
@@ -94,10 +95,10 @@ class Collector {
     if (typedHere) {
       row.classList.add("is-here");
       row.querySelector(".use-phone").hidden = false;
-      this.say(`${seat.name}'s phone sent a hand: it was entered here, so it waits for a tap.`);
+      this.say(word("phone_sent_here", { name: seat.name }));
     } else {
       this.use(key);
-      this.say(`${seat.name}'s hand arrived: ${seat.penalty}.`);
+      this.say(word("hand_arrived", { name: seat.name, penalty: seat.penalty }));
     }
   }
 

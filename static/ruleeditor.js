@@ -39,8 +39,7 @@ function show(editor, answer) {
     item.appendChild(link);
     list.appendChild(item);
   }
-  const count = answer.count;
-  box.querySelector("[data-problem-count]").textContent = `${count} problem${count === 1 ? "" : "s"}`;
+  box.querySelector("[data-problem-count]").textContent = answer.count_said;
   box.hidden = answer.listed.length === 0;
   editor.querySelector("[data-summary]").textContent = answer.summary;
   editor.dispatchEvent(new CustomEvent("rules-checked", { bubbles: true, detail: answer }));

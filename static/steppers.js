@@ -2,21 +2,22 @@
  * number within the input's min and max and tells the form (an `input` event). The number stays
  * typed text too: without this script it is typed. The label a button speaks comes from the
  * input's data-say ("the number" without it); data-blank is what an empty input counts as. */
+import { word } from "./words.js";
 
 function labelOf(input) {
-  return input.getAttribute("data-say") || "the number";
+  return input.getAttribute("data-say") || word("the_number");
 }
 
 export function addSteppers(root) {
   for (const input of root.querySelectorAll("input.stepper")) {
     if (input.parentElement.querySelector(".step")) continue;
-    for (const [sign, delta, words] of [["−", -1, "One less"], ["+", 1, "One more"]]) {
+    for (const [sign, delta, words] of [["−", -1, "one_less"], ["+", 1, "one_more"]]) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "secondary step";
       button.textContent = sign;
       button.setAttribute("data-step", String(delta));
-      button.setAttribute("aria-label", `${words}: ${labelOf(input)}`);
+      button.setAttribute("aria-label", word(words, { what: labelOf(input) }));
       if (delta < 0) input.before(button);
       else input.after(button);
     }

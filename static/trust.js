@@ -1,6 +1,7 @@
 /* The Check on /trust: ask the secure address (its URL is on the button) whether this tablet
  * reaches it without a certificate warning. Yes: say so and go there. No: say so in words,
  * and what to do. Without this script the button is a link to the same check. */
+import { word } from "./words.js";
 const button = document.getElementById("trust-check");
 const result = document.getElementById("trust-result");
 // An iPad asking for the desktop site says "Macintosh": a Mac with a touch screen is one.
@@ -17,7 +18,7 @@ function check() {
   }
 
   function notYet() {
-    say("This tablet does not trust the score book yet. Follow the steps above, then Check again.", "not-yet");
+    say(word("not_trusted"), "not-yet");
   }
 
   button.addEventListener("click", function (event) {
@@ -35,7 +36,7 @@ function check() {
     }).then(function (answer) {
       clearTimeout(timer);
       if (!answer || answer.ok !== true) { notYet(); return; }
-      say("This tablet trusts the score book. Opening the secure address…", "ok");
+      say(word("trusted"), "ok");
       window.location.assign(button.getAttribute("data-secure"));
     }).catch(function () {
       clearTimeout(timer);

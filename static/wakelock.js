@@ -3,6 +3,7 @@
  * when it is hidden), and say so in the top bar. On a plain-HTTP address the browser offers
  * no wake lock: the top bar says the screen may sleep and, where the server offers a secure
  * address (on this script's tag), links the same page there and the steps to trust it. */
+import { word } from "./words.js";
 const tag = document.querySelector('script[src*="/wakelock.js"]');
 
 // In the top bar, beside the name, where it covers none of the page's keys.
@@ -25,22 +26,21 @@ function warn() {
   const note = document.createElement("p");
   note.className = "wakelock-note wakelock-missing";
   note.setAttribute("role", "status");
-  note.appendChild(document.createTextNode("Screen may sleep"));
+  note.appendChild(document.createTextNode(word("screen_may_sleep")));
   if (secure) {
     note.appendChild(document.createTextNode(": "));
-    note.appendChild(link("open the secure address",
+    note.appendChild(link(word("open_secure"),
       secure + location.pathname + location.search + location.hash));
     if (how) {
       note.appendChild(document.createTextNode(" · "));
-      note.appendChild(link("how", how));
+      note.appendChild(link(word("how"), how));
     }
   } else {
     const reason = document.createElement("span");
     reason.className = "visually-hidden";
-    reason.textContent = ": a plain-HTTP address cannot keep the screen on";
+    reason.textContent = ": " + word("plain_http");
     note.appendChild(reason);
-    note.title = "This address is plain HTTP, where the browser keeps no screen on; the score " +
-      "book was started without a secure address (make run serves one).";
+    note.title = word("plain_http_title");
   }
   place(note);
 }
@@ -54,7 +54,7 @@ function keepAwake() {
       note = document.createElement("p");
       note.className = "wakelock-note";
       note.setAttribute("role", "status");
-      note.textContent = "Screen stays on";
+      note.textContent = word("screen_stays_on");
       place(note);
     }
     note.hidden = !on;

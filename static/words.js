@@ -14,3 +14,17 @@ export function wordsOf(element, name = "data-words") {
 export function said(phrase, slots = {}) {
   return (phrase || "").replace(/\{(\w+)\}/g, (whole, name) => slots[name] ?? whole);
 }
+
+let pageWords = null;
+
+/* One of the words a script says, from the `data-script-words` of the scripts' tags
+ * (templates/_script_words.html), in the page's language, with its `{slots}` filled in. */
+export function word(name, slots = {}) {
+  pageWords ??= Object.assign(
+    {},
+    ...[...document.querySelectorAll("[data-script-words]")].map((tag) =>
+      wordsOf(tag, "data-script-words"),
+    ),
+  );
+  return said(pageWords[name] ?? "", slots);
+}

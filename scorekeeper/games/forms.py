@@ -30,7 +30,7 @@ from wtforms.utils import unset_value
 from wtforms.validators import InputRequired, ValidationError
 from wtforms.widgets import NumberInput
 
-from ..platform import writeonce
+from ..platform import language, writeonce
 from ..rules import RulesError
 from ..rules.ruleset import PRESETS, RuleSet
 from ..rules.ruleset.words import players_range
@@ -68,7 +68,7 @@ def rules_option(key: str, rules: RuleSet, label: str | None = None) -> Any:
     sizes); the page's script seats the players its limits allow (`data-min`, `data-max`)."""
     return option(
         key,
-        label or f"{rules.label}: {players_range(rules)}",
+        label or f"{rules.label}: {players_range(rules, language.speech())}",
         {"data-min": rules.min_players, "data-max": rules.max_players},
     )
 

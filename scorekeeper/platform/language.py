@@ -37,6 +37,8 @@ from flask_babel import (
 )
 
 from ..rules import words
+from ..rules.ruleset.words import ENGLISH as ENGLISH_SPEECH
+from ..rules.ruleset.words import Speech
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 COOKIE = "language"
@@ -92,6 +94,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(decimal, "decimal")
     app.add_template_filter(percent, "percent")
     app.add_template_filter(when, "localtime")
+    # A global, so a macro imported without the page's context writes in its language too.
+    app.add_template_global(speech)
 
     @app.context_processor
     def _languages() -> dict:
@@ -174,6 +178,14 @@ def speaker() -> Callable[..., str] | None:
     return None if str(get_locale() or ENGLISH) == ENGLISH else say
 
 
+def speech() -> Speech:
+    """What writes a rule set's sentences for this request (`RuleSet.summary(speech())`): the
+    engine's English as written, or the request's language."""
+    if str(get_locale() or ENGLISH) == ENGLISH:
+        return ENGLISH_SPEECH
+    return Speech(gettext, ngettext)
+
+
 def page_language() -> str:
     """The page's language as `<html lang>` writes it (`es-CL`)."""
     return str(get_locale() or ENGLISH).replace("_", "-")
@@ -223,5 +235,8 @@ def extract_engine_words(fileobj, keywords, comment_tags, options):
         for text in texts:
             if isinstance(text, words.Plural):
                 yield 0, "ngettext", (text.singular, text.plural), [code]
-            else:
-                yield 0, "gettext", text, [code]
+                continue
+            yield 0, "gettext", text, [code]
+            if text.startswith(words.NAMED):
+                # Read on after the rule set's name, said already (`words.Part.AFTER_NAME`).
+                yield 0, "gettext", text.removeprefix(words.NAMED), [f"{code} (after the name)"]

@@ -18,7 +18,7 @@ from flask_babel import ngettext
 from ..games import buys, ledger
 from ..games.forms import sentence
 from ..games.models import Game
-from ..platform import writeonce
+from ..platform import language, writeonce
 from ..rules import Card, RulesError
 from ..rules.buying import seat_labels
 from ..rules.cards import SUIT_NAMES
@@ -215,7 +215,7 @@ def reference():
         "referee/reference.html",
         chosen=chosen,
         choices=rulechoice.choices(),
-        changes=changes_by_rule(chosen.rules.differences()),
+        changes=changes_by_rule(chosen.rules.differences(language.speech())),
         rules=RULES.values(),
         common=COMMON_QUESTIONS,
         presets=PRESETS.values(),
@@ -241,16 +241,19 @@ def deciding_line(verdict: dict[str, Any], rules: RuleSet) -> RuleLine | None:
         return None
     number, _dot, point = (verdict.get("rule_line") or "").partition(".")
     if number == rule.number and point.isdigit() and 0 < int(point) <= len(rule.points):
-        return RuleLine(verdict["rule_line"], rule.points[int(point) - 1])
+        return RuleLine(verdict["rule_line"], _(rule.points[int(point) - 1]))
     settings = verdict.get("settings") or []
     said = [
         words
-        for place, words in rules.differences()
+        for place, words in rules.differences(language.speech())
         if any(place == name or place.startswith((f"{name}.", f"{name}[")) for name in settings)
     ]
     if not said:
         return None
-    return RuleLine(rule.number, f"{sentence(rules.rules_name)}: {'; '.join(said)}.")
+    return RuleLine(
+        rule.number,
+        _("%(rules)s: %(changes)s.", rules=sentence(rules.rules_name), changes="; ".join(said)),
+    )
 
 
 def by_name(bought: dict[str, Any], names: list[str]) -> dict[str, Any]:

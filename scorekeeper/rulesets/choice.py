@@ -22,10 +22,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import abort
+from flask_babel import gettext as _
 
 from ..games import ledger
 from ..games.errors import NoSuchGame, NoSuchRuleSet
 from ..games.models import Game
+from ..platform import language
 from ..rules import PRESETS, RuleSet, RuleSetError, sharing
 from ..rules.ruleset import DEFAULT_RULES
 from ..rules.ruleset.schema import UNNAMED
@@ -56,19 +58,21 @@ class Chosen:
     @property
     def label(self) -> str:
         """How a picker lists them: `Shanghai: …`, `Ours (ours): …`, `Shared: Theirs: …`."""
-        name, span = self.rules.label, players_range(self.rules)
+        name, span = self.rules.label, players_range(self.rules, language.speech())
         if self.saved is not None:
-            return f"{name} (ours): {span}"
-        return f"Shared: {name}: {span}" if self.code is not None else f"{name}: {span}"
+            return _("%(name)s (ours): %(players)s", name=name, players=span)
+        if self.code is not None:
+            return _("Shared: %(name)s: %(players)s", name=name, players=span)
+        return f"{name}: {span}"
 
     @property
     def group(self) -> str:
         """The picker's group: `Presets`, `Our table's rules`, `Shared` or `This game`."""
         if self.game is not None:
-            return "This game"
+            return _("This game")
         if self.saved is not None:
-            return "Our table's rules"
-        return "Shared" if self.code is not None else "Presets"
+            return _("Our table's rules")
+        return _("Shared") if self.code is not None else _("Presets")
 
     @property
     def whose(self) -> str:

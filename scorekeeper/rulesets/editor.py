@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..games import errors
 from ..games.forms import WriteOnceForm
 from ..games.newgame import sentence
-from ..platform import writeonce
+from ..platform import language, writeonce
 from ..platform.formpages import form_page, shown_after_redirect
 from ..rules import PRESETS, RuleSet
 from . import choice
@@ -27,13 +28,14 @@ def answer(form: RuleSetForm) -> dict:
     rules = form.rule_set()
     count = form.count()
     if rules is None:
-        summary = f"{count} problem{'' if count == 1 else 's'} to fix"
+        summary = ngettext("%(num)s problem to fix", "%(num)s problems to fix", count)
     else:
-        summary = rules.summary()
+        summary = rules.summary(language.speech())
     return {
         "problems": form.problems,
         "listed": [{"place": p, "label": label, "text": t} for p, label, t in form.listed()],
         "count": count,
+        "count_said": ngettext("%(num)s problem", "%(num)s problems", count),
         "notes": form.notes,
         "summary": summary,
     }
@@ -53,7 +55,7 @@ def check():
         chosen = choice.offered(picked, shared)
         if chosen is not None:
             played = choice.game_rules(rules, chosen)
-            found["summary"] = played.summary()
+            found["summary"] = played.summary(language.speech())
             found["saved_as"] = choice.saved_as(played, chosen)
     return jsonify(found)
 
@@ -83,7 +85,7 @@ def editor_page(page: WriteOnceForm, editor: RuleSetForm, *, title: str, saved=N
             editor=editor,
             title=title,
             saved=saved,
-            summary=rules.summary() if rules is not None else "",
+            summary=rules.summary(language.speech()) if rules is not None else "",
         )
     )
 

@@ -27,7 +27,7 @@ SPECIFIER = re.compile(
     re.MULTILINE,
 )
 PINNED = re.compile(r"/static/([\w./-]+)\?v=([0-9a-f]{12})")
-ENTRY = re.compile(r'<script type="module" src="(/static/[^"]+)"></script>')
+ENTRY = re.compile(r'<script type="module" src="(/static/[^"]+)"[^>]*></script>')
 PRELOADS = re.compile(r'<link rel="modulepreload" href="(/static/[^"]+)">')
 
 

@@ -137,23 +137,26 @@ class RuleSet(Settings):
 
     # --- in words ----------------------------------------------------------------------------
 
-    def summary(self) -> str:
-        """One line for a list or a heading: `Shanghai · 10 deals · 3–8 players · deuces wild`."""
-        return words.summary(self)
+    def summary(self, say: words.Speech = words.ENGLISH) -> str:
+        """One line for a list or a heading: `Shanghai · 10 deals · 3–8 players · deuces wild`
+        (in the language `say` speaks)."""
+        return words.summary(self, say)
 
-    def differences(self) -> tuple[tuple[str, str], ...]:
+    def differences(self, say: words.Speech = words.ENGLISH) -> tuple[tuple[str, str], ...]:
         """Each setting this rule set changes from `liverpool`, as (its place in the document,
         a plain sentence): `("values.JK", "a joker left in hand is 50")`, in document order."""
-        return words.differences(self, LIVERPOOL)
+        return words.differences(self, LIVERPOOL, say)
 
-    def read_out(self) -> tuple[tuple[str, tuple[words.Line, ...]], ...]:
+    def read_out(
+        self, say: words.Speech = words.ENGLISH
+    ) -> tuple[tuple[str, tuple[words.Line, ...]], ...]:
         """Every setting as a sentence, grouped as R11 groups them, each marked when it differs
         from `liverpool`."""
-        return words.read_out(self, LIVERPOOL)
+        return words.read_out(self, LIVERPOOL, say)
 
-    def packs_text(self) -> str:
+    def packs_text(self, say: words.Speech = words.ENGLISH) -> str:
         """`2 + 3`, or by table size: `2 packs for 3–5 players, 3 for 6–8; jokers: 2`."""
-        return words.packs_text(self)
+        return words.packs_text(self, say)
 
 
 def _setting_or_none(rules: RuleSet, path: str) -> object:

@@ -17,7 +17,7 @@ from typing import Any, Self
 
 from ..cards import JOKER, RANKS, SUITS, Card, check_copies, rank_name
 from ..errors import RoundError, SeatError
-from ..words import Code, message, words
+from ..words import Code, Gettext, english_gettext, english_ngettext, message, words
 
 # The document's schema version: a stored or exported rule set says which shape it has.
 VERSION = 1
@@ -50,6 +50,10 @@ class Asked(Code):
     PLAYERS_OUT = "values.players_out"
     EXACTLY = "values.exactly"
     FROM_TO = "values.from_to"
+    SETS = "values.sets"
+    RUNS = "values.runs"
+    SETS_OF = "values.sets_of"
+    RUNS_OF = "values.runs_of"
 
 
 class MeldKind(StrEnum):
@@ -110,16 +114,23 @@ class Deal:
         """The cards the contract lays at its minimum sizes."""
         return sum(need.size for need in self.contract)
 
-    def contract_text(self) -> str:
+    def contract_text(
+        self, gettext: Gettext = english_gettext, ngettext: Gettext = english_ngettext
+    ) -> str:
         """`2 sets`, `1 set + 1 run` at R4's smallest sizes; else every size: `1 set of 3 +
-        1 run of 10`. Each kind and size once, with its count."""
+        1 run of 10`. Each kind and size once, with its count (in the language of `gettext`)."""
         counted: dict[Need, int] = {}
         for need in self.contract:
             counted[need] = counted.get(need, 0) + 1
         sized = any(need.size != need.kind.least for need in counted)
+        codes = {
+            (MeldKind.SET, False): Asked.SETS,
+            (MeldKind.RUN, False): Asked.RUNS,
+            (MeldKind.SET, True): Asked.SETS_OF,
+            (MeldKind.RUN, True): Asked.RUNS_OF,
+        }
         return " + ".join(
-            f"{count} {need.kind.value}{'s' if count > 1 else ''}"
-            + (f" of {need.size}" if sized else "")
+            words(message(codes[need.kind, sized], count=count, size=need.size), gettext, ngettext)
             for need, count in counted.items()
         )
 
@@ -358,11 +369,15 @@ class Settings:
             raise SeatError(words(said))
         return players
 
-    def players_text(self) -> str:
-        """`exactly 4 players`, `3 to 8 players`."""
+    def players_text(
+        self, gettext: Gettext = english_gettext, ngettext: Gettext = english_ngettext
+    ) -> str:
+        """`exactly 4 players`, `3 to 8 players` (in the language of `gettext`)."""
         if self.min_players == self.max_players:
-            return words(message(Asked.EXACTLY, players=self.min_players))
-        return words(message(Asked.FROM_TO, fewest=self.min_players, most=self.max_players))
+            said = message(Asked.EXACTLY, players=self.min_players)
+        else:
+            said = message(Asked.FROM_TO, fewest=self.min_players, most=self.max_players)
+        return words(said, gettext, ngettext)
 
     def pack_count(self, players: int | None = None) -> int:
         """How many 52-card packs are shuffled together for a table of this size."""
