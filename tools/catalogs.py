@@ -65,13 +65,21 @@ def catalog(code: str) -> Catalog:
         return read(source(code), code)
     whole = read(source(code.split("_")[0]), code)
     for message in read(source(code, GAME_WORDS), code):
-        if message.id:
+        if message.id in whole:
+            whole[message.id].string = message.string
+        elif message.id:
             whole[message.id] = message
     whole.locale = code
     return whole
 
 
 def mo(whole: Catalog) -> bytes:
+    """The compiled catalog, with only what is translated: a plural with a form left empty is
+    left out whole, so the page says the English rather than nothing."""
+    for message in list(whole):
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.id and not all(forms):
+            whole.delete(message.id)
     out = BytesIO()
     write_mo(out, whole)
     return out.getvalue()

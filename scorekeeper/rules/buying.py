@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from .ruleset import RuleSet
 from .seating import check_seat, turn_order_after
 from .verdict import Verdict
-from .words import Code, Join, Message, joined, message, render, words
+from .words import Code, Join, Message, Said, joined, message, render, words
 
 
 class Buy(Code):
@@ -40,7 +40,7 @@ def seat_labels(players: int, names: Sequence[str] | None = None) -> list[str]:
     """How a reason names each seat: the players' names, else `Seat 1` … clockwise (1-based)."""
     names = list(names or [])
     return [
-        names[seat] if seat < len(names) else words(message(Buy.SEAT, number=seat + 1))
+        names[seat] if seat < len(names) else Said(message(Buy.SEAT, number=seat + 1))
         for seat in range(players)
     ]
 

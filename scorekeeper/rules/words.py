@@ -40,6 +40,30 @@ def message(code: Code, **values: Any) -> Message:
     return Message(code, values)
 
 
+class Said(str):
+    """A message's English words that still know their message: a name the engine hands on as
+    text (`shanghai rules`, `Seat 3`) reads as that text anywhere a string does, and is said
+    again in the language of any message it fills (`_shown`)."""
+
+    __slots__ = ("said",)
+
+    def __new__(cls, said: Message) -> Said:
+        made = super().__new__(cls, words(said))
+        made.said = said
+        return made
+
+
+class Named(Code):
+    """How a verdict names the rules it applies (R11): `shanghai rules`, `Smith family rules`."""
+
+    RULES = "named.rules"
+
+
+def rules_named(name: str) -> Said:
+    """`Smith family rules`: a rule set's name as a verdict says whose rules it applies."""
+    return Said(message(Named.RULES, name=name))
+
+
 @dataclass(frozen=True)
 class Plural:
     """A text with a singular and a plural form, chosen by the value named `count` (shown as
@@ -708,6 +732,7 @@ TEXTS: dict[str, Text | Joining] = {
     "values.players_out": Text("%(players)s players: %(rules)s are for %(table)s"),
     "values.exactly": Text("exactly %(players)s players"),
     "values.from_to": Text("%(fewest)s to %(most)s players"),
+    "named.rules": Text("%(name)s rules"),
     "values.sets": Text(Plural("%(num)s set", "%(num)s sets", "count")),
     "values.runs": Text(Plural("%(num)s run", "%(num)s runs", "count")),
     "values.sets_of": Text(Plural("%(num)s set of %(size)s", "%(num)s sets of %(size)s", "count")),
@@ -813,7 +838,10 @@ def _plural(form: Plural, raw: Mapping[str, Any], values: dict[str, Any], ngette
 
 
 def _shown(value: Any, gettext: Gettext, ngettext: Gettext) -> Any:
-    """A value as it fills a placeholder: a nested message in words, anything else as it is."""
+    """A value as it fills a placeholder: a nested message (or a `Said` name) in words,
+    anything else as it is."""
+    if isinstance(value, Said):
+        value = value.said
     return words(value, gettext, ngettext) if isinstance(value, Message) else value
 
 

@@ -139,14 +139,15 @@ def test_a_house_reason_is_coded_so_a_translation_says_all_of_it():
     assert named.values["rules"] == "shanghai rules"
     assert named.values["said"].values["items"][0].code is Cited.LAID
     said = words(named.message, bracketed, bracketed_plural)
-    # The rules are named once, in the house text; the setting's reason reads on after it.
-    assert said.startswith("<shanghai rules: <deal 7 is <not laid all at once")
+    # The rules are named once, in the house text and in the translation's words (`named.rules`);
+    # the setting's reason reads on after it.
+    assert said.startswith("<<shanghai rules>: <deal 7 is <not laid all at once")
     assert said.count("shanghai rules") == 1 and "<you may lay off on the turn you open" in said
 
     plain = solve_opening("3♠ 4♠ 5♠ 6♠ 8♥ 9♥ 10♥ J♥ 2♦ 3♦ 4♦ 5♦", 7, SMITH)
     assert plain.code == "citing.house" and words(plain.message) == plain.reason
     translated = words(plain.message, bracketed, bracketed_plural)
-    assert translated.startswith("<Smith family rules: <deal 7 is <not laid all at once")
+    assert translated.startswith("<<Smith family rules>: <deal 7 is <not laid all at once")
     # The refusal beside it is a sentence of its own, in the translation's words too.
     assert translated.endswith(
         ". <3 runs needs at least 13 cards, one of them kept to discard: "
@@ -166,3 +167,20 @@ def test_a_house_reason_is_coded_so_a_translation_says_all_of_it():
 )
 def test_the_deals_a_verdict_names(rules, number, said):
     assert deal_change(PRESETS[rules], number) == said
+
+
+def test_a_name_the_engine_hands_on_as_text_is_said_again_in_the_translation():
+    """`shanghai rules` and `Seat 3` read as plain text in English, and a translation says
+    them in its own words wherever they fill a message."""
+    from scorekeeper.rules.buying import seat_labels
+    from scorekeeper.rules.ruleset.values import Asked
+    from scorekeeper.rules.words import message
+
+    rules = PRESETS["shanghai"]
+    assert rules.rules_name == "shanghai rules" and f"{rules.rules_name}!" == "shanghai rules!"
+    refused = message(Asked.NO_ROUND, number=12, rules=rules.rules_name, last=10)
+    assert words(refused) == "round 12 does not exist: shanghai rules have rounds 1 to 10"
+    assert "<shanghai rules> have rounds" in words(refused, bracketed, bracketed_plural)
+    seats = seat_labels(4, ["Ann"])
+    assert seats == ["Ann", "Seat 2", "Seat 3", "Seat 4"]
+    assert words(message(Asked.EXACTLY, players=seats[2]), bracketed) == "<exactly <Seat 3> players>"

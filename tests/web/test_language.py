@@ -35,7 +35,9 @@ def speaking(app_with, catalogs):
     return app_with(BABEL_TRANSLATION_DIRECTORIES=str(catalogs)).test_client()
 
 
-def test_with_no_catalog_but_english_the_page_is_english_and_offers_no_switch(client):
+def test_with_no_catalog_but_english_the_page_is_english_and_offers_no_switch(app_with, tmp_path):
+    (tmp_path / "none").mkdir()
+    client = app_with(BABEL_TRANSLATION_DIRECTORIES=str(tmp_path / "none")).test_client()
     page = client.get("/games/new", headers={"Accept-Language": "fi"}).text
     assert html_lang(page) == "en"
     assert "language-switch" not in page

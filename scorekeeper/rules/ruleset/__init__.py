@@ -22,7 +22,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from ..errors import RuleSetError
-from ..words import Code, Join, joined, message
+from ..words import Code, Join, joined, message, rules_named
 from ..words import words as said_in_words
 from . import schema, words
 from .values import (
@@ -119,7 +119,7 @@ class RuleSet(Settings):
     @property
     def rules_name(self) -> str:
         """How a verdict names the rules it applies (R11): `shanghai rules`, `Smith family rules`."""
-        return f"{self.preset or self.name} rules"
+        return rules_named(self.preset or self.name)
 
     def house(self, path: str) -> bool:
         """Whether this rule set changes a setting from the default `liverpool` (R11): a deal

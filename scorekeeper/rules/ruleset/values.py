@@ -17,7 +17,15 @@ from typing import Any, Self
 
 from ..cards import JOKER, RANKS, SUITS, Card, check_copies, rank_name
 from ..errors import RoundError, SeatError
-from ..words import Code, Gettext, english_gettext, english_ngettext, message, words
+from ..words import (
+    Code,
+    Gettext,
+    english_gettext,
+    english_ngettext,
+    message,
+    rules_named,
+    words,
+)
 
 # The document's schema version: a stored or exported rule set says which shape it has.
 VERSION = 1
@@ -304,7 +312,7 @@ class Settings:
     def rules_name(self) -> str:
         """How a verdict names the rules it applies (R11): `Smith family rules` (a preset by its
         key, `shanghai rules`: see `RuleSet`)."""
-        return f"{self.name} rules"
+        return rules_named(self.name)
 
     def setting(self, path: str) -> object:
         """One setting by its place in the document, as a problem names it: `cut_bonus`,

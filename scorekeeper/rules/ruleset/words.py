@@ -179,18 +179,20 @@ def _deals(rules: Settings, say: Speech) -> str:
 
 
 def _contracts(rules: Settings, say: Speech) -> str:
-    return say.gettext(
-        "contracts: %(contracts)s",
-        contracts=" · ".join(
-            say.gettext(
-                "%(contract)s using the whole hand",
-                contract=deal.contract_text(say.gettext, say.ngettext),
-            )
-            if deal.whole_hand
-            else deal.contract_text(say.gettext, say.ngettext)
-            for deal in rules.deals
-        ),
-    )
+    contracts = [
+        say.gettext(
+            "%(contract)s using the whole hand",
+            contract=deal.contract_text(say.gettext, say.ngettext),
+        )
+        if deal.whole_hand
+        else deal.contract_text(say.gettext, say.ngettext)
+        for deal in rules.deals
+    ]
+    return say.gettext("contracts: %(contracts)s", contracts=CONTRACTS_BETWEEN.join(contracts))
+
+
+# Between a rule set's contracts, deal by deal.
+CONTRACTS_BETWEEN = " · "
 
 
 def _value(key: str) -> Callable[[Settings, Speech], str]:
