@@ -101,6 +101,9 @@ def test_the_wheel_carries_the_templates_static_files_migrations_and_catalogs(in
     assert (package / "static" / "style.css").is_file()
     assert (package / "migrations" / "env.py").is_file()
     assert (package / "translations" / "messages.pot").is_file()
+    # Every language's compiled catalog, so an installed app speaks each with no step of its own.
+    for code in ("de", "es", "es_CL", "es_ES", "es_MX", "fi", "fr"):
+        assert (package / "translations" / code / "LC_MESSAGES" / "messages.mo").is_file(), code
 
 
 def test_the_installed_app_serves_pages_with_their_styles_from_another_folder(
