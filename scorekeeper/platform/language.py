@@ -3,7 +3,8 @@ browser's `Accept-Language`, else the setting `DEFAULT_LANGUAGE`; Flask-Babel se
 catalogs the package ships (`scorekeeper/translations/`).
 
 A language is offered once its catalog ships: English always, each other language when
-`translations/<code>/LC_MESSAGES/messages.mo` is there. The switch on every page is a row of
+`translations/<code>/LC_MESSAGES/messages.mo` is there, named in its own words by Babel (a new
+language is a catalog, not a code change). The switch on every page is a row of
 links (`/language/<choice>?next=<this page>`), so it works without script; a phone and the tablet
 each keep their own choice.
 """
@@ -16,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from babel import Locale, UnknownLocaleError
 from flask import (
     Blueprint,
     Flask,
@@ -62,18 +64,8 @@ class Language:
         return self.code.replace("_", "-")
 
 
-# Every language the score book is written for, in the switch's order. Spanish is one language
-# with three tables' words for the game: Chile, Mexico and Spain.
-LANGUAGES: tuple[Language, ...] = (
-    Language(ENGLISH, "English"),
-    Language("es", "Español"),
-    Language("es_CL", "Español (Chile)"),
-    Language("es_MX", "Español (México)"),
-    Language("es_ES", "Español (España)"),
-    Language("fi", "Suomi"),
-    Language("de", "Deutsch"),
-    Language("fr", "Français"),
-)
+ENGLISH_LANGUAGE = Language(ENGLISH, "English")
+
 
 bp = Blueprint("language", __name__)
 
@@ -108,16 +100,27 @@ def offered() -> tuple[Language, ...]:
 
 
 def _shipped(folders: list[str]) -> tuple[Language, ...]:
-    return tuple(
-        language
-        for language in LANGUAGES
-        if language.code == ENGLISH
-        or any(_catalog(Path(folder), language.code).is_file() for folder in folders)
+    """English, then every language a catalog folder holds a compiled catalog for, by its code:
+    a new language is a catalog, named in its own words by Babel's locale data."""
+    codes = {
+        path.parent.parent.name
+        for folder in folders
+        for path in Path(folder).glob("*/LC_MESSAGES/messages.mo")
+    }
+    return (
+        ENGLISH_LANGUAGE,
+        *(Language(code, own) for code in sorted(codes) if (own := _own_name(code))),
     )
 
 
-def _catalog(folder: Path, code: str) -> Path:
-    return folder / code / "LC_MESSAGES" / "messages.mo"
+def _own_name(code: str) -> str | None:
+    """A language's name for itself (`Suomi`, `Español (Chile)`), or None for a folder that
+    names no language Babel knows."""
+    try:
+        name = Locale.parse(code).get_display_name(code)
+    except (ValueError, UnknownLocaleError):
+        return None
+    return name[:1].upper() + name[1:] if name else None
 
 
 def chosen() -> str:

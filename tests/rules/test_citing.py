@@ -183,4 +183,6 @@ def test_a_name_the_engine_hands_on_as_text_is_said_again_in_the_translation():
     assert "<shanghai rules> have rounds" in words(refused, bracketed, bracketed_plural)
     seats = seat_labels(4, ["Ann"])
     assert seats == ["Ann", "Seat 2", "Seat 3", "Seat 4"]
-    assert words(message(Asked.EXACTLY, players=seats[2]), bracketed) == "<exactly <Seat 3> players>"
+    assert (
+        words(message(Asked.EXACTLY, players=seats[2]), bracketed) == "<exactly <Seat 3> players>"
+    )

@@ -261,3 +261,30 @@ def test_a_flash_and_a_counted_refusal_speak_the_requests_language(app_with, cat
         "liian monta: aloitettuja pelejä tästä osoitteesta (1 per 1 hour): mitään ei muutettu, "
         f"yritä uudelleen {wait} kuluttua"
     )
+
+
+def test_the_switch_offers_every_shipped_catalog_in_its_own_words(client):
+    page = client.get("/games/new", headers={"Accept-Language": "fr"}).text
+    assert html_lang(page) == "fr"
+    names = re.findall(r'hreflang="[^"]+"[^>]*>([^<]+)</a>', page)
+    assert names == [
+        "English",
+        "Deutsch",
+        "Español",
+        "Español (Chile)",
+        "Español (España)",
+        "Español (México)",
+        "Suomi",
+        "Français",
+    ]
+
+
+def test_a_catalog_folder_that_names_no_language_is_not_offered(app_with, tmp_path):
+    folder = small_catalogs(tmp_path / "translations")
+    (folder / "not-a-language" / "LC_MESSAGES").mkdir(parents=True)
+    (folder / "not-a-language" / "LC_MESSAGES" / "messages.mo").write_bytes(
+        (folder / "fi" / "LC_MESSAGES" / "messages.mo").read_bytes()
+    )
+    app = app_with(BABEL_TRANSLATION_DIRECTORIES=str(folder))
+    with app.app_context():
+        assert [each.code for each in language.offered()] == ["en", "es_CL", "fi"]
