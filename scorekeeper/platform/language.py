@@ -34,8 +34,7 @@ from flask_babel import (
     format_percent,
     get_babel,
     get_locale,
-    gettext,
-    ngettext,
+    get_translations,
 )
 
 from ..rules import words
@@ -142,7 +141,24 @@ def say(said: words.Message, *, sentence: bool = True) -> str:
     """An engine message in the request's language: its text from the language's catalog
     (English where the catalog has none), plural forms as that language counts; a sentence
     with its capital, or (`sentence=False`) words as an error quotes them."""
-    return (words.render if sentence else words.words)(said, gettext, ngettext)
+    return (words.render if sentence else words.words)(said, *_bound())
+
+
+def _bound() -> tuple[Callable[..., str], Callable[..., str]]:
+    """Flask-Babel's `gettext` and `ngettext` over the request's catalog, found once: the
+    module's own find it again on every call, and a verdict or a rule set's read-out makes
+    dozens."""
+    catalog = get_translations()
+
+    def bound_gettext(text: str, **values) -> str:
+        said = catalog.ugettext(text)
+        return said % values if values else said
+
+    def bound_ngettext(singular: str, plural: str, num: int, **values) -> str:
+        values.setdefault("num", num)
+        return catalog.ungettext(singular, plural, num) % values
+
+    return bound_gettext, bound_ngettext
 
 
 # Numbers as the score book writes them in every language: a real minus sign (−3.0), never a
@@ -186,7 +202,7 @@ def speech() -> Speech:
     engine's English as written, or the request's language."""
     if str(get_locale() or ENGLISH) == ENGLISH:
         return ENGLISH_SPEECH
-    return Speech(gettext, ngettext)
+    return Speech(*_bound())
 
 
 def page_language() -> str:
