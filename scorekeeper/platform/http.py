@@ -22,7 +22,7 @@ from ..rules import RulesError
 from ..rules.document import Reader
 from ..rules.errors import InputError
 from ..rules.words import Message
-from .language import say
+from .language import say, spoken
 
 PREFIX = "/api"
 # Every form's token checked on every write, but for the API's blueprints and the views exempted.
@@ -97,7 +97,8 @@ def _rules_error(error: RulesError):
     text = say(error.said, sentence=False) if error.said is not None else str(error)
     problems = getattr(error, "problems", None)
     if problems:
-        return jsonify(error=text, problems={str(k): v for k, v in problems.items()}), 400
+        said = {str(place): spoken(problem) for place, problem in problems.items()}
+        return jsonify(error=text, problems=said), 400
     return jsonify(error=text), 400
 
 

@@ -144,6 +144,14 @@ def say(said: words.Message, *, sentence: bool = True) -> str:
     return (words.render if sentence else words.words)(said, *_bound())
 
 
+def spoken(text: str) -> str:
+    """Text the engine wrote in English (a `words.Said`: a problem of a rule set, a rule set's
+    name) in the request's language; any other text as it is."""
+    if isinstance(text, words.Said) and speaker() is not None:
+        return say(text.said, sentence=False)
+    return text
+
+
 def _bound() -> tuple[Callable[..., str], Callable[..., str]]:
     """Flask-Babel's `gettext` and `ngettext` over the request's catalog, found once: the
     module's own find it again on every call, and a verdict or a rule set's read-out makes

@@ -52,6 +52,7 @@ class RuleSetError(RulesError):
 
     def __init__(self, message: Message | str, problems: dict[str, str] | None = None):
         super().__init__(message)
+        # Each problem's words (a `Said` where the engine wrote them, so a page says them again).
         self.problems: dict[str, str] = problems or {"rules": str(self)}
 
 

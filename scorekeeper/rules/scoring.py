@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .cards import Card, copy_kind, over_copies, parse_cards
 from .errors import RulesError, SeatError
 from .ruleset import VALUE_KEYS, RuleSet
-from .words import Code, Join, Message, joined, message, words
+from .words import Code, Join, Message, Said, joined, message, words
 
 
 class Score(Code):
@@ -69,7 +69,7 @@ def value_citation(cards: Iterable[Card], rules: RuleSet) -> tuple[str, str]:
         )
         for key in changed
     ]
-    return "R11", words(
+    return "R11", Said(
         message(Score.VALUES, rules=rules.rules_name, said=joined(Join.EACH_AND, said))
     )
 

@@ -79,9 +79,9 @@ def check_left(left: object) -> int | None:
     if left is None:
         return None
     if isinstance(left, bool) or not isinstance(left, int):
-        raise RulesError(words(message(Laid.LEFT_NOT_WHOLE, left=repr(left))))
+        raise RulesError(message(Laid.LEFT_NOT_WHOLE, left=repr(left)))
     if left < 0:
-        raise RulesError(words(message(Laid.LEFT_NEGATIVE, left=left)))
+        raise RulesError(message(Laid.LEFT_NEGATIVE, left=left))
     return left
 
 

@@ -270,7 +270,7 @@ class Search:
             rank = card.rank
             if suit is None or rank not in _RANKS:
                 why = Held.NO_SUIT if card.suit is None else Held.NO_RANK
-                raise RulesError(words(message(why, card=str(card), position=position)))
+                raise RulesError(message(why, card=str(card), position=position))
             key = suit << 4 | rank
             count[key] += 1
             if count[key] > packs:
@@ -280,7 +280,7 @@ class Search:
             texts.append(SLOT_TEXT[key])
         if too_many or jokers > joker_limit:
             check_copies(cards, packs, joker_limit)  # raises CopyLimitError with its message
-            raise CopyLimitError(words(message(Held.COPIES)))  # pragma: no cover
+            raise CopyLimitError(message(Held.COPIES))  # pragma: no cover
         for suit in range(4):  # Bit p (1..14) of mask[s]: suit s holds the card for position p.
             if mask[suit] & 2:
                 mask[suit] |= 1 << HIGH_ACE

@@ -69,7 +69,7 @@ def _hand_cards(hand) -> list[Card]:
         if str in {type(item) for item in cards}:
             cards = list(parse_cards(cards))
     if len(cards) > HAND_LIMIT:
-        raise SizeError(words(message(Solved.TOO_MANY, size=len(cards), limit=HAND_LIMIT)))
+        raise SizeError(message(Solved.TOO_MANY, size=len(cards), limit=HAND_LIMIT))
     return cards
 
 

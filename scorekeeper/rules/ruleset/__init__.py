@@ -22,8 +22,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from ..errors import RuleSetError
-from ..words import Code, Join, joined, message, rules_named
-from ..words import words as said_in_words
+from ..words import Code, Join, Said, joined, message, rules_named
 from . import schema, words
 from .values import (
     BUY_LIMITS,
@@ -298,8 +297,8 @@ def preset(name: str) -> RuleSet:
     quoted = repr(name) if not isinstance(name, str) or len(name) <= 30 else repr(name[:29] + "…")
     choose = message(Chosen.CHOOSE, presets=joined(Join.COMMA, PRESETS))
     raise RuleSetError(
-        said_in_words(message(Chosen.UNKNOWN, quoted=quoted, choose=choose)),
-        {"rules": said_in_words(message(Chosen.NOT_A_PRESET, quoted=quoted, choose=choose))},
+        message(Chosen.UNKNOWN, quoted=quoted, choose=choose),
+        {"rules": Said(message(Chosen.NOT_A_PRESET, quoted=quoted, choose=choose))},
     )
 
 

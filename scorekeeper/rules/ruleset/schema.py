@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from ..document import MISSING, SKIP, Reader, shown
 from ..errors import RuleSetError
-from ..words import Code, Join, Message, joined, message, words
+from ..words import Code, Join, Message, Said, joined, message
 from .values import (
     BUY_LIMITS,
     CUT_BONUSES,
@@ -63,7 +63,7 @@ def refusal(problems: Mapping[str, Message]) -> RuleSetError:
     said = message(
         Refusal.REFUSAL, count=len(first), listed=joined(Join.SEMICOLON, first[:SAID]), more=more
     )
-    return RuleSetError(words(said), {path: words(problem) for path, problem in problems.items()})
+    return RuleSetError(said, {path: Said(problem) for path, problem in problems.items()})
 
 
 # The most jokers a rule set may add: more than any real table shuffles in.

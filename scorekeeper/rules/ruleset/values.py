@@ -341,10 +341,10 @@ class Settings:
         """The deal (round) number, or `RoundError` naming the bad value and the deals there are."""
         last = self.last_deal
         if isinstance(number, bool) or not isinstance(number, int):
-            raise RoundError(words(message(Asked.ROUND_TYPE, last=last, value=repr(number))))
+            raise RoundError(message(Asked.ROUND_TYPE, last=last, value=repr(number)))
         if not 1 <= number <= last:
             said = message(Asked.NO_ROUND, number=number, rules=self.rules_name, last=last)
-            raise RoundError(words(said))
+            raise RoundError(said)
         return number
 
     def deal(self, number: int) -> Deal:
@@ -369,12 +369,12 @@ class Settings:
         if players is None:
             return self.default_players
         if isinstance(players, bool) or not isinstance(players, int):
-            raise SeatError(words(message(Asked.PLAYERS_TYPE, value=repr(players))))
+            raise SeatError(message(Asked.PLAYERS_TYPE, value=repr(players)))
         if players not in self.table_sizes:
             said = message(
                 Asked.PLAYERS_OUT, players=players, rules=self.rules_name, table=self.players_text()
             )
-            raise SeatError(words(said))
+            raise SeatError(said)
         return players
 
     def players_text(
