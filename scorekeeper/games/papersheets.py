@@ -13,6 +13,10 @@ The format, one block per game (the template, `template_text`, shows it):
     round,1,,25,0,40,15                      the round, who dealt it (may be empty), the scores
     total,,,…                                optional: checked against the rounds' sums
 
+A row's first word is English (`game`, `round`, `total`) or the word of any language the score
+book speaks (`peli`, `kierros`, `yhteensä`): the template is written in the reader's language,
+and a sheet is read whatever language it was downloaded or is read in (`row_kinds`).
+
 A game with fewer rounds than the rules' deals is stored as ended early after its last round
 (its leaders win), and the preview says so; more rounds than deals is a problem.
 
