@@ -22,7 +22,7 @@ A game with fewer rounds than the rules' deals is stored as ended early after it
 
 The file: a spreadsheet saves CSV with commas, or semicolons where the comma is the decimal
 sign, and a range of cells pasted as text is separated by tabs: the separator is the one the
-first row uses most. Rows are padded with empty cells to the widest row of the file, so empty
+first row that is not a note uses most (a note's words, in any language, say nothing of it). Rows are padded with empty cells to the widest row of the file, so empty
 cells at a row's end are dropped; blank rows, and rows whose first cell starts with #, are notes
 and skipped. Each cell is placed as a spreadsheet places it (row 5, column D).
 
@@ -137,52 +137,12 @@ class Row:
 def read_rows(raw: bytes | str) -> tuple[list[Row], list[Problem]]:
     """The sheet's rows that hold something, or the problem that stops it being read at all
     (too big, not UTF-8 text, empty, not CSV)."""
-    if isinstance(raw, bytes):
-        if len(raw) > MAX_SHEET_BYTES:
-            return [], [
-                _whole(
-                    _(
-                        "the file is %(size)s KiB, and a sheet may be at most %(most)s KiB: "
-                        "split it into several",
-                        size=len(raw) // 1024,
-                        most=MAX_SHEET_BYTES // 1024,
-                    )
-                )
-            ]
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            return [], [
-                _whole(
-                    _(
-                        "the file is not UTF-8 text (byte %(byte)s): save it from the "
-                        'spreadsheet as "CSV UTF-8"',
-                        byte=error.start + 1,
-                    )
-                )
-            ]
-    else:
-        text = raw.removeprefix("\ufeff")
-    if len(text) > MAX_SHEET_BYTES:
-        return [], [
-            _whole(
-                _(
-                    "the file may be at most %(most)s KiB: split it into several",
-                    most=MAX_SHEET_BYTES // 1024,
-                )
-            )
-        ]
-    if "\x00" in text:
-        return [], [
-            _whole(_("the file is not a text file (it holds a NUL character): save it as CSV"))
-        ]
-    if not text.strip():
-        return [], [_whole(_empty_file())]
-    first = next(line for line in text.splitlines() if line.strip())
-    separator = max(SEPARATORS, key=first.count)
+    text = _text(raw)
+    if isinstance(text, Problem):
+        return [], [text]
     rows = []
     notes = 0
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_separator(text))
     try:
         for number, cells in enumerate(reader, start=1):
             kept = [cell.strip() for cell in cells]
@@ -198,6 +158,57 @@ def read_rows(raw: bytes | str) -> tuple[list[Row], list[Problem]]:
     if not rows and not notes:
         return [], [_whole(_empty_file())]
     return rows, []
+
+
+def _text(raw: bytes | str) -> str | Problem:
+    """The sheet's text, or the problem that stops it being read as text (too big, not UTF-8,
+    not text, empty)."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_SHEET_BYTES:
+            return _whole(
+                _(
+                    "the file is %(size)s KiB, and a sheet may be at most %(most)s KiB: "
+                    "split it into several",
+                    size=len(raw) // 1024,
+                    most=MAX_SHEET_BYTES // 1024,
+                )
+            )
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            return _whole(
+                _(
+                    "the file is not UTF-8 text (byte %(byte)s): save it from the "
+                    'spreadsheet as "CSV UTF-8"',
+                    byte=error.start + 1,
+                )
+            )
+    else:
+        text = raw.removeprefix("\ufeff")
+    if len(text) > MAX_SHEET_BYTES:
+        return _whole(
+            _(
+                "the file may be at most %(most)s KiB: split it into several",
+                most=MAX_SHEET_BYTES // 1024,
+            )
+        )
+    if "\x00" in text:
+        return _whole(_("the file is not a text file (it holds a NUL character): save it as CSV"))
+    if not text.strip():
+        return _whole(_empty_file())
+    return text
+
+
+def _separator(text: str) -> str:
+    """The separator the sheet's first row that is not a note uses most (its first row, when
+    all are notes)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    first = next((line for line in lines if not _NOTE.match(line)), lines[0])
+    return max(SEPARATORS, key=first.count)
+
+
+# A note's line: its first cell starts with #, quoted or not.
+_NOTE = re.compile(r'\s*"?\s*#')
 
 
 def _whole(message: str) -> Problem:

@@ -419,6 +419,10 @@ FINNISH = {
     "total": "yhteensä",
     "row %(row)s, column %(column)s (%(player)s)": "rivi %(row)s, sarake %(column)s (%(player)s)",
     "has no score: every player scores each round": "pisteet puuttuvat: jokainen saa pisteet",
+    # A note of semicolons and no comma: the separator is still the rows' comma.
+    "A paper score sheet for Liverpool Scorekeeper: one game row per game, then its round rows.": (
+        "Paperinen tulossivu; pelirivi; kierrosrivit"
+    ),
     "Game row: %(game)s, the date (year-month-day), who dealt round 1 (may be left empty), then "
     "the players in seat order, clockwise.": "Pelirivi: %(game)s, päivämäärä, jakaja, pelaajat.",
 }
