@@ -6,7 +6,8 @@ by the engine under the game's own rules: the document must agree with the rules
 dealers, cut bonus, penalties, copy limits, winners) and with itself (rounds, history, times),
 and every round and history entry must be what the engine makes of its own entry, the history
 following itself to where the ledger is. The first problem is named with its place in the
-document (`games[0].rounds[3].scores[1].penalty`).
+document (`games[0].rounds[3].scores[1].penalty`), in the reader's language (a command's: the
+default one); the document itself is read the same in every language.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..platform import database
 from ..platform.database import db
+from ..platform.language import say
 from ..rules import RulesError
 from ..rules.document import Reader, at
 from ..rules.errors import RuleSetError
 from ..rules.ruleset import RuleSet
-from ..rules.words import Message, words
+from ..rules.words import Message
 from . import ledger, service
 from .errors import HandRefused, ImportRefused, ScorebookError
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore
@@ -55,6 +59,11 @@ EARLIEST = datetime(1970, 1, 1)
 LATEST = datetime(2200, 12, 31, 23, 59, 59, 999999)
 
 
+def engine_words(error: RulesError) -> str:
+    """What the engine refused, in the reader's language where it gave its coded message."""
+    return say(error.said, sentence=False) if error.said is not None else str(error)
+
+
 class _Checker:
     """Walks the document, naming the place of the first problem found (games[2].rounds[0]...):
     the typed-document reader checks each value's type, stopping at the first problem."""
@@ -64,13 +73,17 @@ class _Checker:
         self.read = Reader(refuse=self._refused)
 
     def _refused(self, path: str, said: Message) -> ImportRefused:
-        return self.fail(words(said))
+        return self.fail(say(said, sentence=False))
 
     def at(self, part: str | int) -> _Checker:
         return _Checker(at(self.path, part))
 
     def fail(self, problem: str) -> ImportRefused:
-        return ImportRefused(f"{self.path} {problem}: nothing was imported")
+        """The refusal naming this place and what is wrong with it (`problem`, said of it: `must
+        be a whole number`)."""
+        return ImportRefused(
+            _("%(place)s %(problem)s: nothing was imported", place=self.path, problem=problem)
+        )
 
     def object(
         self, value: Any, fields: frozenset[str], optional: frozenset[str] = frozenset()
@@ -93,15 +106,22 @@ class _Checker:
 
     def time(self, value: Any) -> datetime:
         if not isinstance(value, str) or not value.endswith("Z"):
-            raise self.fail("must be a UTC time like 2025-01-31T20:15:00.000000Z")
+            raise self.fail(_("must be a UTC time like 2025-01-31T20:15:00.000000Z"))
         try:
             moment = datetime.fromisoformat(value[:-1])
         except ValueError:
-            raise self.fail(f"is not a time: {value[:40]!r}") from None
+            raise self.fail(_("is not a time: %(value)s", value=repr(value[:40]))) from None
         if moment.tzinfo is not None:
-            raise self.fail("must be a UTC time marked only with Z")
+            raise self.fail(_("must be a UTC time marked only with Z"))
         if not EARLIEST <= moment <= LATEST:
-            raise self.fail(f"must be a time from {EARLIEST.year} to {LATEST.year}, not {value}")
+            raise self.fail(
+                _(
+                    "must be a time from %(first)s to %(last)s, not %(value)s",
+                    first=EARLIEST.year,
+                    last=LATEST.year,
+                    value=value,
+                )
+            )
         return moment
 
     def cards(self, value: Any) -> str:
@@ -109,21 +129,27 @@ class _Checker:
         try:
             read_cards(text)
         except HandRefused as error:
-            raise self.fail(f"holds cards the app cannot read ({error.message})") from None
+            said = _("holds cards the app cannot read (%(reason)s)", reason=error.message)
+            raise self.fail(said) from None
         return text
 
 
 def check_document(data: Any) -> list[Game]:
     """The games of a document, built but not stored, or `ImportRefused` naming the problem."""
-    top = _Checker("the document")
+    top = _Checker(_("the document"))
     document = top.object(data, DOCUMENT_FIELDS)
     if document["format"] != FORMAT:
-        raise top.at("format").fail(f"must be {FORMAT!r}: this is not a score book export")
+        raise top.at("format").fail(
+            _("must be %(format)s: this is not a score book export", format=repr(FORMAT))
+        )
     version = document["format_version"]
     if version not in READS or isinstance(version, bool):
         raise top.at("format_version").fail(
-            f"is {version!r}, and this app reads versions "
-            f"{' and '.join(map(str, READS))}: use a matching app"
+            _(
+                "is %(version)s, and this app reads versions %(versions)s: use a matching app",
+                version=repr(version),
+                versions=_(" and ").join(map(str, READS)),
+            )
         )
     check = _Checker("games")
     games = []
@@ -133,7 +159,7 @@ def check_document(data: Any) -> list[Game]:
             item = _from_format_1(check.at(index), item)
         game = _check_game(check.at(index), item)
         if game.id in seen:
-            raise check.at(index).at("id").fail(f"repeats game {game.id}")
+            raise check.at(index).at("id").fail(_("repeats game %(game)s", game=game.id))
         seen.add(game.id)
         games.append(game)
     return games
@@ -186,14 +212,16 @@ def _game_id(check: _Checker, item: Field, value: Any, seats: int) -> int:
 def _rules(check: _Checker, item: Field, value: Any, seats: int) -> dict[str, Any]:
     """The game's rule set as the app stores it (the whole document), or every problem named."""
     if not isinstance(value, dict):
-        raise check.fail("must be a rule set document (an object)")
+        raise check.fail(_("must be a rule set document (an object)"))
     try:
         return RuleSet.parse(value).to_json()
     except RuleSetError as error:
         problems = "; ".join(
-            f"{path or 'the document'}: {text}" for path, text in error.problems.items()
+            _("%(place)s: %(problem)s", place=path or _("the document"), problem=text)
+            for path, text in error.problems.items()
         )
-        raise check.fail(f"is not a rule set that can be used ({problems})") from None
+        said = _("is not a rule set that can be used (%(problems)s)", problems=problems)
+        raise check.fail(said) from None
 
 
 def _from_format_1(check: _Checker, item: Any) -> Any:
@@ -206,14 +234,16 @@ def _from_format_1(check: _Checker, item: Any) -> Any:
 
 def _choice(check: _Checker, item: Field, value: Any, seats: int) -> str:
     if value not in item.choices or not isinstance(value, str):
-        raise check.fail("must be " + " or ".join(map(repr, item.choices)))
+        raise check.fail(_("must be %(choices)s", choices=_(" or ").join(map(repr, item.choices))))
     return value
 
 
 def _hash(check: _Checker, item: Field, value: Any, seats: int) -> str:
     if not (isinstance(value, str) and KEY_HASH.fullmatch(value)):
         raise check.fail(
-            ("must be null or " if item.empty else "must be ") + "a sha256 hash in lowercase hex"
+            _("must be null or a sha256 hash in lowercase hex")
+            if item.empty
+            else _("must be a sha256 hash in lowercase hex")
         )
     return value
 
@@ -221,7 +251,7 @@ def _hash(check: _Checker, item: Field, value: Any, seats: int) -> str:
 def _per_seat(check: _Checker, item: Field, value: Any, seats: int) -> list[Any]:
     values = check.list(value)
     if len(values) != seats:
-        raise check.fail(f"must hold {item.why or 'one entry'} for each of the {seats} players")
+        raise check.fail(_each_player(_(item.why) if item.why else _("one entry"), seats))
     assert item.of is not None
     entry = Field(item.name, item.of)
     return [_value(check.at(seat), entry, each, seats) for seat, each in enumerate(values)]
@@ -243,12 +273,33 @@ def _snapshot(check: _Checker, item: Field, value: Any, seats: int) -> dict[str,
     # false (all none).
     for key in SNAPSHOT.later & data.keys():
         if not any(values[key]):
-            at_least = "one true" if key == "counted" else "one above 0"
+            what = _(SNAPSHOT.field(key).why)
             raise check.at(key).fail(
-                f"must hold {SNAPSHOT.field(key).why} for each of the {seats} players, "
-                f"{at_least} at least"
+                ngettext(
+                    "must hold %(what)s for each of the %(num)s player, one true at least",
+                    "must hold %(what)s for each of the %(num)s players, one true at least",
+                    seats,
+                    what=what,
+                )
+                if key == "counted"
+                else ngettext(
+                    "must hold %(what)s for each of the %(num)s player, one above 0 at least",
+                    "must hold %(what)s for each of the %(num)s players, one above 0 at least",
+                    seats,
+                    what=what,
+                )
             )
     return RoundSnapshot(**values).to_dict()
+
+
+def _each_player(what: str, seats: int) -> str:
+    """`must hold one true or false for each of the 4 players`."""
+    return ngettext(
+        "must hold %(what)s for each of the %(num)s player",
+        "must hold %(what)s for each of the %(num)s players",
+        seats,
+        what=what,
+    )
 
 
 _STRUCTURED: dict[Kind, Callable[[_Checker, Field, Any, int], Any]] = {
@@ -273,7 +324,8 @@ def _row(
         if each.kind is Kind.INDEX:
             place = data[each.name]
             if type(place) is not int or place != index:  # 2.0 and true are not places
-                raise check.at(each.name).fail(f"must be {index}: {each.why}")
+                said = _("must be %(index)s: %(why)s", index=index, why=_(each.why))
+                raise check.at(each.name).fail(said)
     return _read(check, part, data, seats, names)
 
 
@@ -293,20 +345,31 @@ def _check_game(check: _Checker, item: Any) -> Game:
     try:
         rules.check_players(len(players))
     except RulesError as error:
-        raise check.at("players").fail(str(error)) from None
+        raise check.at("players").fail(engine_words(error)) from None
     values |= _read(check, GAME, item, len(players), GAME.names - set(first))
     numbers = [played.number for played in values["rounds"]]
     if numbers != list(range(1, len(numbers) + 1)):
-        raise check.at("rounds").fail(f"must be rounds 1, 2, 3… in order, not {numbers}")
+        said = _("must be rounds 1, 2, 3… in order, not %(numbers)s", numbers=numbers)
+        raise check.at("rounds").fail(said)
     last = rules.last_deal
     if len(numbers) > last:
         raise check.at("rounds").fail(
-            f"must be at most {last}: {rules.rules_name} have {last} deals"
+            ngettext(
+                "must be at most %(num)s: %(rules)s have %(num)s deal",
+                "must be at most %(num)s: %(rules)s have %(num)s deals",
+                last,
+                rules=rules.rules_name,
+            )
         )
     beyond = [change.round_number for change in values["history"] if change.round_number > last]
     if beyond:
         raise check.at("history").fail(
-            f"names round {beyond[0]}, and {rules.rules_name} have rounds 1 to {last}"
+            _(
+                "names round %(round)s, and %(rules)s have rounds 1 to %(last)s",
+                round=beyond[0],
+                rules=rules.rules_name,
+                last=last,
+            )
         )
     _check_end(check, values, len(numbers), last)
     values["renames"] = list(values["renames"])
@@ -322,12 +385,22 @@ def _check_end(check: _Checker, values: dict[str, Any], played: int, last: int) 
     ended = values["ended_after"]
     if ended is not None and not (ended == played < last):
         raise check.at("ended_after").fail(
-            f"must be the last round recorded ({played}), before the last deal ({last})"
+            _(
+                "must be the last round recorded (%(played)s), before the last deal (%(last)s)",
+                played=played,
+                last=last,
+            )
         )
     if (values["finished_at"] is not None) != (played == last or ended is not None):
         raise check.at("finished_at").fail(
-            f"must be set exactly when all {last} rounds are in (there are {played}) or the "
-            "game was ended early"
+            ngettext(
+                "must be set exactly when all %(num)s round is in (there are %(played)s) or "
+                "the game was ended early",
+                "must be set exactly when all %(num)s rounds are in (there are %(played)s) or "
+                "the game was ended early",
+                last,
+                played=played,
+            )
         )
 
 
@@ -339,7 +412,7 @@ def _check_renames(check: _Checker, renames: list[Rename], names: list[str]) -> 
             raise (
                 check.at(index)
                 .at("after")
-                .fail(f"must be {now[rename.seat]!r}: the seat's next name")
+                .fail(_("must be %(name)s: the seat's next name", name=repr(now[rename.seat])))
             )
         now[rename.seat] = rename.before
 
@@ -359,21 +432,28 @@ def _check_names(check: _Checker, names: list[str]) -> None:
         raise check.fail(error.message) from None
     for index, (name, clean) in enumerate(zip(names, cleaned, strict=True)):
         if name != clean:
-            raise check.at(index).at("name").fail(f"must be written {clean!r}, as the app keeps it")
+            said = _("must be written %(name)s, as the app keeps it", name=repr(clean))
+            raise check.at(index).at("name").fail(said)
 
 
 def _check_line(check: _Checker, item: Any, seats: int, index: int) -> RoundScore:
     values = _row(check, SCORE_LINE, item, seats, index)
     total = values["penalty"] + values["bonus"]
     if values["score"] != total:
-        raise check.at("score").fail(f"must be penalty + bonus = {total}")
+        raise check.at("score").fail(_("must be penalty + bonus = %(total)s", total=total))
     return RoundScore(**values)
 
 
 def _check_round(check: _Checker, item: Any, seats: int, index: int) -> Round:
     values = _row(check, ROUND, item, seats, index)
     if len(values["scores"]) != seats:
-        raise check.at("scores").fail(f"must hold one line for each of the {seats} players")
+        raise check.at("scores").fail(
+            ngettext(
+                "must hold one line for each of the %(num)s player",
+                "must hold one line for each of the %(num)s players",
+                seats,
+            )
+        )
     return Round(**values)
 
 
@@ -382,7 +462,7 @@ def _check_change(check: _Checker, item: Any, seats: int, index: int) -> RoundCh
     after = item["after"]
     if values["action"] == "undone":
         if after is not None:
-            raise check.at("after").fail("must be null for an undone round")
+            raise check.at("after").fail(_("must be null for an undone round"))
         return RoundChange(**values, after=None)
     return RoundChange(
         **values, after=_snapshot(check.at("after"), CHANGE.field("after"), after, seats)
@@ -412,19 +492,40 @@ def rescore(check: _Checker, game: Game) -> None:
     game, the round and the field)."""
     for index, played in enumerate(game.rounds):
         where = check.at("rounds").at(index)
-        said = f"(game {game.id}, round {played.number})"
+        said = _in_round(game, played.number)
         setup = ledger.setup_for(game, played.number)
         for name, seat in (("dealer", setup.dealer), ("cutter", setup.cutter)):
             if getattr(played, name) != seat:
+                values = {
+                    "said": said,
+                    "seat": seat,
+                    "player": game.names[seat],
+                    "round": played.number,
+                    "first": game.first_dealer,
+                }
                 raise where.at(name).fail(
-                    f"{said} must be {seat} ({game.names[seat]}), the {name} of round "
-                    f"{played.number} when seat {game.first_dealer} deals first (R2)"
+                    _(
+                        "%(said)s must be %(seat)s (%(player)s), the dealer of round %(round)s "
+                        "when seat %(first)s deals first (R2)",
+                        **values,
+                    )
+                    if name == "dealer"
+                    else _(
+                        "%(said)s must be %(seat)s (%(player)s), the cutter of round %(round)s "
+                        "when seat %(first)s deals first (R2)",
+                        **values,
+                    )
                 )
         stored = RoundSnapshot.of_round(played)
         _agrees(where, said, game, played.number, stored, lines=True)
         _check_times(where, said, game, played)
     _check_game_times(check, game)
     _check_history(check, game)
+
+
+def _in_round(game: Game, number: int) -> str:
+    """`(game 3, round 2)`: the round a problem is about, as a problem names it."""
+    return _("(game %(game)s, round %(round)s)", game=game.id, round=number)
 
 
 def _agrees(
@@ -450,12 +551,15 @@ def _agrees(
         if isinstance(seat, tuple):
             seat = seat[0]  # cards that several hands hold too many of together: the first
         place = check if seat is None else _place(check, "leftovers", seat, lines)
-        raise place.fail(f"{said} is refused by the rules: {error.message}") from None
+        said = _("%(said)s is refused by the rules: %(problem)s", said=said, problem=error.message)
+        raise place.fail(said) from None
     for seat, hand in enumerate(scored.counted):
         if hand != (seat in counted):
+            values = {"said": said, "value": str(hand).lower(), "player": game.names[seat]}
             raise _place(check, "counted", seat, lines).fail(
-                f"{said} must be {str(hand).lower()} for {game.names[seat]}: "
-                + ("a hand counted in points" if hand else "the player went out")
+                _("%(said)s must be %(value)s for %(player)s: a hand counted in points", **values)
+                if hand
+                else _("%(said)s must be %(value)s for %(player)s: the player went out", **values)
             )
     computed = RoundSnapshot.of_scored(entry, scored, stored.version)
     for key in RoundSnapshot.LINES:
@@ -464,8 +568,14 @@ def _agrees(
         ):
             if was != value:
                 raise _place(check, key, seat, lines).fail(
-                    f"{said} must be {value!r} for {game.names[seat]}, as the rules score "
-                    f"this round (R10), not {was!r}"
+                    _(
+                        "%(said)s must be %(value)s for %(player)s, as the rules score this "
+                        "round (R10), not %(was)s",
+                        said=said,
+                        value=repr(value),
+                        player=game.names[seat],
+                        was=repr(was),
+                    )
                 )
 
 
@@ -479,14 +589,24 @@ def _place(check: _Checker, key: str, seat: int, lines: bool) -> _Checker:
 def _check_times(check: _Checker, said: str, game: Game, played: Round) -> None:
     """Created, then recorded, then corrected; finished after the rounds."""
     if played.recorded_at < game.created_at:
-        raise check.at("recorded_at").fail(f"{said} is before the game was created")
+        raise check.at("recorded_at").fail(_before_created(said))
     if played.corrected_at is not None and played.corrected_at < played.recorded_at:
-        raise check.at("corrected_at").fail(f"{said} is before the round was recorded")
+        said = _("%(said)s is before the round was recorded", said=said)
+        raise check.at("corrected_at").fail(said)
     finished = game.finished_at
     if finished is not None and played.recorded_at > finished + FINISH_SLACK:
         raise check.fail(
-            f"{said}: recorded_at is after the game finished ({exported_time(finished)})"
+            _(
+                "%(said)s: recorded_at is after the game finished (%(finished)s)",
+                said=said,
+                finished=exported_time(finished),
+            )
         )
+
+
+def _before_created(said: str) -> str:
+    """`(game 3, round 2) is before the game was created`."""
+    return _("%(said)s is before the game was created", said=said)
 
 
 def _check_game_times(check: _Checker, game: Game) -> None:
@@ -494,7 +614,8 @@ def _check_game_times(check: _Checker, game: Game) -> None:
     for field in ("finished_at", "archived_at", "played_again_at"):
         moment = getattr(game, field)
         if moment is not None and moment < game.created_at:
-            raise check.at(field).fail(f"(game {game.id}) is before the game was created")
+            said = _before_created(_("(game %(game)s)", game=game.id))
+            raise check.at(field).fail(said)
 
 
 def _check_history(check: _Checker, game: Game) -> None:
@@ -504,9 +625,9 @@ def _check_history(check: _Checker, game: Game) -> None:
     for index, change in enumerate(game.history):
         where = check.at("history").at(index)
         number = change.round_number
-        said = f"(game {game.id}, round {number})"
+        said = _in_round(game, number)
         if change.changed_at < game.created_at:
-            raise where.at("changed_at").fail(f"{said} is before the game was created")
+            raise where.at("changed_at").fail(_before_created(said))
         before = RoundSnapshot.from_dict(change.before)
         _agrees(where.at("before"), said, game, number, before, lines=False)
         previous = last.get(number)
@@ -515,10 +636,18 @@ def _check_history(check: _Checker, game: Game) -> None:
             raise (
                 where.at("before")
                 .at("version")
-                .fail(f"{said} must be {expected}: the version the round had then")
+                .fail(
+                    _(
+                        "%(said)s must be %(version)s: the version the round had then",
+                        said=said,
+                        version=expected,
+                    )
+                )
             )
         if previous is not None and before != previous:
-            raise where.at("before").fail(f"{said} is not the round as the entry before left it")
+            raise where.at("before").fail(
+                _("%(said)s is not the round as the entry before left it", said=said)
+            )
         versions = [before.version]
         if change.action == "corrected":
             after = RoundSnapshot.from_dict(change.after)
@@ -527,7 +656,13 @@ def _check_history(check: _Checker, game: Game) -> None:
                 raise (
                     where.at("after")
                     .at("version")
-                    .fail(f"{said} must be {before.version + 1}: a correction adds one")
+                    .fail(
+                        _(
+                            "%(said)s must be %(version)s: a correction adds one",
+                            said=said,
+                            version=before.version + 1,
+                        )
+                    )
                 )
             versions.append(after.version)
             last[number] = after
@@ -536,25 +671,39 @@ def _check_history(check: _Checker, game: Game) -> None:
         highest[number] = max(highest.get(number, 0), *versions)
     for index, played in enumerate(game.rounds):
         where = check.at("rounds").at(index)
-        said = f"(game {game.id}, round {played.number})"
+        said = _in_round(game, played.number)
         corrected = last.get(played.number)
         if corrected is not None:
             if RoundSnapshot.of_round(played) != corrected:
-                raise where.fail(f"{said} is not the round as its last correction in the history")
+                raise where.fail(
+                    _("%(said)s is not the round as its last correction in the history", said=said)
+                )
         elif played.version != highest.get(played.number, 0) + 1:
             raise where.at("version").fail(
-                f"{said} must be {highest.get(played.number, 0) + 1}, after the history's versions"
+                _(
+                    "%(said)s must be %(version)s, after the history's versions",
+                    said=said,
+                    version=highest.get(played.number, 0) + 1,
+                )
             )
         if (corrected is not None) != (played.corrected_at is not None):
             raise where.at("corrected_at").fail(
-                f"{said} must be set exactly when the history's last entry for the round "
-                "is a correction"
+                _(
+                    "%(said)s must be set exactly when the history's last entry for the round "
+                    "is a correction",
+                    said=said,
+                )
             )
     recorded = {played.number for played in game.rounds}
     for number, state in last.items():
         if state is not None and number not in recorded:
             raise check.at("history").fail(
-                f"(game {game.id}) corrects round {number} last, but the ledger has no round {number}"
+                _(
+                    "(game %(game)s) corrects round %(round)s last, but the ledger has no "
+                    "round %(round)s",
+                    game=game.id,
+                    round=number,
+                )
             )
 
 
@@ -568,12 +717,15 @@ def import_games(data: Any) -> int:
     ids = [game.id for game in games]
     taken = sorted(db.session.scalars(db.select(Game.id).where(Game.id.in_(ids))))
     if taken:
-        listed = ", ".join(map(str, taken))
-        which = (
-            f"games {listed} already exist" if len(taken) > 1 else f"game {listed} already exists"
-        )
         raise ImportRefused(
-            f"{which} in this database: nothing was imported (import into an empty database)"
+            ngettext(
+                "game %(games)s already exists in this database: nothing was imported (import "
+                "into an empty database)",
+                "games %(games)s already exist in this database: nothing was imported (import "
+                "into an empty database)",
+                len(taken),
+                games=", ".join(map(str, taken)),
+            )
         )
     try:
         db.session.add_all(games)
@@ -585,6 +737,6 @@ def import_games(data: Any) -> int:
         db.session.rollback()
         reason = getattr(error, "orig", None) or error
         raise ImportRefused(
-            f"the database refused the games, nothing was imported: {reason}"
+            _("the database refused the games, nothing was imported: %(reason)s", reason=reason)
         ) from None
     return len(games)

@@ -13,12 +13,16 @@ The format, one block per game (the template, `template_text`, shows it):
     round,1,,25,0,40,15                      the round, who dealt it (may be empty), the scores
     total,,,…                                optional: checked against the rounds' sums
 
+A row's first word is English (`game`, `round`, `total`) or the word of any language the score
+book speaks (`peli`, `kierros`, `yhteensä`): the template is written in the reader's language,
+and a sheet is read whatever language it was downloaded or is read in (`row_kinds`).
+
 A game with fewer rounds than the rules' deals is stored as ended early after its last round
 (its leaders win), and the preview says so; more rounds than deals is a problem.
 
 The file: a spreadsheet saves CSV with commas, or semicolons where the comma is the decimal
 sign, and a range of cells pasted as text is separated by tabs: the separator is the one the
-first row uses most. Rows are padded with empty cells to the widest row of the file, so empty
+first row that is not a note uses most (a note's words, in any language, say nothing of it). Rows are padded with empty cells to the widest row of the file, so empty
 cells at a row's end are dropped; blank rows, and rows whose first cell starts with #, are notes
 and skipped. Each cell is placed as a spreadsheet places it (row 5, column D).
 
@@ -39,17 +43,21 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 
+from flask import has_app_context
+from flask_babel import force_locale, ngettext
+from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from ..platform.database import db
+from ..platform.language import offered
 from ..rules import RulesError
 from ..rules.ruleset import PRESETS, RuleSet
 from ..rules.scoring import least_points, most_points
 from ..rulesets import service as rulesets
 from . import keys, ledger, service
 from .errors import NoSuchRuleSet, ScorebookError
-from .importer import EARLIEST
+from .importer import EARLIEST, engine_words
 from .models import Game, Player, Round, RoundScore, SheetImport
 from .names import clean_names, name_key, seat_keys
 from .roundvalues import RoundEntry
@@ -88,16 +96,23 @@ class Problem:
 
     @property
     def place(self) -> str:
-        """ "row 5, column F (Cat)", "row 5", or "the sheet"."""
+        """ "row 5, column F (Cat)", "row 5", or "the sheet", in the reader's language."""
         if self.row is None:
-            return "the sheet"
+            return _("the sheet")
         if self.column is None:
-            return f"row {self.row}"
-        who = f" ({self.player})" if self.player else ""
-        return f"row {self.row}, column {column_name(self.column)}{who}"
+            return _("row %(row)s", row=self.row)
+        column = column_name(self.column)
+        if self.player:
+            return _(
+                "row %(row)s, column %(column)s (%(player)s)",
+                row=self.row,
+                column=column,
+                player=self.player,
+            )
+        return _("row %(row)s, column %(column)s", row=self.row, column=column)
 
     def __str__(self) -> str:
-        return f"{self.place}: {self.message}"
+        return _("%(place)s: %(problem)s", place=self.place, problem=self.message)
 
 
 @dataclass(frozen=True)
@@ -122,36 +137,12 @@ class Row:
 def read_rows(raw: bytes | str) -> tuple[list[Row], list[Problem]]:
     """The sheet's rows that hold something, or the problem that stops it being read at all
     (too big, not UTF-8 text, empty, not CSV)."""
-    if isinstance(raw, bytes):
-        if len(raw) > MAX_SHEET_BYTES:
-            return [], [
-                _whole(
-                    f"is {len(raw) // 1024} KiB, and a sheet may be at most "
-                    f"{MAX_SHEET_BYTES // 1024} KiB: split it into several"
-                )
-            ]
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            return [], [
-                _whole(
-                    f"is not UTF-8 text (byte {error.start + 1}): save it from the "
-                    'spreadsheet as "CSV UTF-8"'
-                )
-            ]
-    else:
-        text = raw.removeprefix("\ufeff")
-    if len(text) > MAX_SHEET_BYTES:
-        return [], [_whole(f"may be at most {MAX_SHEET_BYTES // 1024} KiB: split it into several")]
-    if "\x00" in text:
-        return [], [_whole("is not a text file (it holds a NUL character): save it as CSV")]
-    if not text.strip():
-        return [], [_whole("is empty: fill in the template, one game row and its round rows")]
-    first = next(line for line in text.splitlines() if line.strip())
-    separator = max(SEPARATORS, key=first.count)
+    text = _text(raw)
+    if isinstance(text, Problem):
+        return [], [text]
     rows = []
     notes = 0
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_separator(text))
     try:
         for number, cells in enumerate(reader, start=1):
             kept = [cell.strip() for cell in cells]
@@ -162,62 +153,167 @@ def read_rows(raw: bytes | str) -> tuple[list[Row], list[Problem]]:
             elif kept:
                 rows.append(Row(number, tuple(kept)))
     except csv.Error as error:
-        return rows, [Problem(reader.line_num, None, f"cannot be read as CSV ({error})")]
+        said = _("cannot be read as CSV (%(reason)s)", reason=error)
+        return rows, [Problem(reader.line_num, None, said)]
     if not rows and not notes:
-        return [], [_whole("is empty: fill in the template, one game row and its round rows")]
+        return [], [_whole(_empty_file())]
     return rows, []
 
 
+def _text(raw: bytes | str) -> str | Problem:
+    """The sheet's text, or the problem that stops it being read as text (too big, not UTF-8,
+    not text, empty)."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_SHEET_BYTES:
+            return _whole(
+                _(
+                    "the file is %(size)s KiB, and a sheet may be at most %(most)s KiB: "
+                    "split it into several",
+                    size=len(raw) // 1024,
+                    most=MAX_SHEET_BYTES // 1024,
+                )
+            )
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            return _whole(
+                _(
+                    "the file is not UTF-8 text (byte %(byte)s): save it from the "
+                    'spreadsheet as "CSV UTF-8"',
+                    byte=error.start + 1,
+                )
+            )
+    else:
+        text = raw.removeprefix("\ufeff")
+    if len(text) > MAX_SHEET_BYTES:
+        return _whole(
+            _(
+                "the file may be at most %(most)s KiB: split it into several",
+                most=MAX_SHEET_BYTES // 1024,
+            )
+        )
+    if "\x00" in text:
+        return _whole(_("the file is not a text file (it holds a NUL character): save it as CSV"))
+    if not text.strip():
+        return _whole(_empty_file())
+    return text
+
+
+def _separator(text: str) -> str:
+    """The separator the sheet's first row that is not a note uses most (its first row, when
+    all are notes)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    first = next((line for line in lines if not _NOTE.match(line)), lines[0])
+    return max(SEPARATORS, key=first.count)
+
+
+# A note's line: its first cell starts with #, quoted or not.
+_NOTE = re.compile(r'\s*"?\s*#')
+
+
 def _whole(message: str) -> Problem:
-    return Problem(None, None, f"the file {message}")
+    """A problem of the whole file."""
+    return Problem(None, None, message)
+
+
+def _empty_file() -> str:
+    return _("the file is empty: fill in the template, one game row and its round rows")
+
+
+# --- The rows' words ------------------------------------------------------------------------
+
+# The kinds of row, by the English word that starts one: a sheet in any language may use these.
+GAME, ROUND, TOTAL = "game", "round", "total"
+
+
+def row_words() -> dict[str, str]:
+    """The word starting each kind of row in the reader's language (`{"game": "peli", …}` in
+    Finnish), as the template writes it."""
+    return {GAME: _("game"), ROUND: _("round"), TOTAL: _("total")}
+
+
+def row_kinds() -> dict[str, str]:
+    """Each word a row may start with (casefolded) and the kind of row it starts: the English
+    words, and those of every language the score book speaks (a template downloaded in Finnish
+    writes `peli`, `kierros`, `yhteensä`), so a sheet is read whatever language the page was in
+    as it was downloaded, or as it is read. A word two languages give to different kinds starts
+    the first's: English's, then in the language switch's order."""
+    kinds = {kind: kind for kind in (GAME, ROUND, TOTAL)}
+    for code in [language.code for language in offered()] if has_app_context() else []:
+        with force_locale(code):
+            said = row_words()
+        for kind, word in said.items():
+            kinds.setdefault(word.strip().casefold(), kind)
+    return kinds
 
 
 # --- The template --------------------------------------------------------------------------
 
-_NOTES = (
-    "# A paper score sheet for Liverpool Scorekeeper: one game row per game, then its round rows.",
-    "# Game row: game, the date (year-month-day), who dealt round 1 (may be left empty), then the"
-    " players in seat order, clockwise.",
-    "# Round row: round, its number, who dealt it (may be left empty), then each player's score"
-    " for the round, in the game row's order.",
-    "# The player who went out scores 0; the exact-cut bonus goes in the cutter's score (15 - 50"
-    " is -35). A total row (optional) is checked against the sums.",
-    "# Fewer rounds than the rules' deals: the game ended early. Rows starting with # are notes.",
-)
 # Two evenings as a family writes them: four players over the seven deals with a total row and
-# an exact cut (Ann cuts for Bob in round 2), and four who stopped after four deals.
+# an exact cut (Ann cuts for Bob in round 2), and four who stopped after four deals; each row
+# starts with its kind.
 _GAMES = (
     (
-        ("game", "2019-12-24", "Ann", "Ann", "Bob", "Cat", "Dan"),
-        ("round", "1", "", "25", "0", "40", "15"),
-        ("round", "2", "", "-35", "0", "60", "20"),
-        ("round", "3", "", "10", "35", "0", "45"),
-        ("round", "4", "", "0", "55", "30", "25"),
-        ("round", "5", "", "40", "20", "65", "0"),
-        ("round", "6", "", "30", "0", "25", "70"),
-        ("round", "7", "", "0", "85", "45", "60"),
-        ("total", "", "", "70", "195", "265", "235"),
+        (GAME, "2019-12-24", "Ann", "Ann", "Bob", "Cat", "Dan"),
+        (ROUND, "1", "", "25", "0", "40", "15"),
+        (ROUND, "2", "", "-35", "0", "60", "20"),
+        (ROUND, "3", "", "10", "35", "0", "45"),
+        (ROUND, "4", "", "0", "55", "30", "25"),
+        (ROUND, "5", "", "40", "20", "65", "0"),
+        (ROUND, "6", "", "30", "0", "25", "70"),
+        (ROUND, "7", "", "0", "85", "45", "60"),
+        (TOTAL, "", "", "70", "195", "265", "235"),
     ),
     (
-        ("game", "2020-01-01", "", "Bob", "Cat", "Dan", "Eve"),
-        ("round", "1", "", "15", "30", "0", "35"),
-        ("round", "2", "", "0", "45", "20", "10"),
-        ("round", "3", "", "35", "0", "50", "25"),
-        ("round", "4", "", "20", "40", "0", "55"),
+        (GAME, "2020-01-01", "", "Bob", "Cat", "Dan", "Eve"),
+        (ROUND, "1", "", "15", "30", "0", "35"),
+        (ROUND, "2", "", "0", "45", "20", "10"),
+        (ROUND, "3", "", "35", "0", "50", "25"),
+        (ROUND, "4", "", "20", "40", "0", "55"),
     ),
 )
+
+
+def _notes(words: dict[str, str]) -> list[str]:
+    """The template's notes on the format, in the reader's language, naming the rows' words."""
+    return [
+        _(
+            "A paper score sheet for Liverpool Scorekeeper: one game row per game, then its "
+            "round rows."
+        ),
+        _(
+            "Game row: %(game)s, the date (year-month-day), who dealt round 1 (may be left "
+            "empty), then the players in seat order, clockwise.",
+            game=words[GAME],
+        ),
+        _(
+            "Round row: %(round)s, its number, who dealt it (may be left empty), then each "
+            "player's score for the round, in the game row's order.",
+            round=words[ROUND],
+        ),
+        _(
+            "The player who went out scores 0; the exact-cut bonus goes in the cutter's score "
+            "(15 - 50 is -35). A total row (optional) is checked against the sums."
+        ),
+        _(
+            "Fewer rounds than the rules' deals: the game ended early. Rows starting with # "
+            "are notes."
+        ),
+    ]
 
 
 def template_text() -> str:
     """The template to download: notes, then two example games as a family writes them, under
-    liverpool (the default rules, the page's first choice)."""
+    liverpool (the default rules, the page's first choice); its words in the reader's language
+    (the rows' first words too, which `read_sheet` reads in every language and in English)."""
+    words = row_words()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    for note in _NOTES:
-        writer.writerow([note])
+    for note in _notes(words):
+        writer.writerow([f"# {note}"])
     for game in _GAMES:
         writer.writerow([])
-        writer.writerows(game)
+        writer.writerows((words[row[0]], *row[1:]) for row in game)
     return out.getvalue()
 
 
@@ -266,7 +362,11 @@ class SheetRefused(ScorebookError):
     def __init__(self, sheet: Sheet):
         count = len(sheet.problems)
         super().__init__(
-            f"the sheet has {count} problem{'s' if count != 1 else ''}: nothing was imported"
+            ngettext(
+                "the sheet has %(num)s problem: nothing was imported",
+                "the sheet has %(num)s problems: nothing was imported",
+                count,
+            )
         )
         self.sheet = sheet
 
@@ -276,9 +376,11 @@ class SheetAlreadyStored(ScorebookError):
     import at the same moment): nothing was stored again; `game_ids` are the games it made."""
 
     def __init__(self, game_ids: list[int]):
-        which = game_list(game_ids)
         super().__init__(
-            f"this sheet is already in the score book ({which}): nothing was imported again"
+            _(
+                "this sheet is already in the score book (%(games)s): nothing was imported again",
+                games=game_list(game_ids),
+            )
         )
         self.game_ids = game_ids
 
@@ -305,14 +407,13 @@ def already_stored(sheet: Sheet) -> None:
                 Problem(
                     found.row,
                     None,
-                    f"this game is already in the score book (game {twin})",
+                    _("this game is already in the score book (game %(game)s)", game=twin),
                     game_id=twin,
                 )
             )
         elif key in seen:
-            sheet.problems.append(
-                Problem(found.row, None, f"this game is the one of row {seen[key]} again")
-            )
+            said = _("this game is the one of row %(row)s again", row=seen[key])
+            sheet.problems.append(Problem(found.row, None, said))
         seen.setdefault(key, found.row)
 
 
@@ -358,26 +459,29 @@ def store(sheet: Sheet) -> list[Game]:
             raise SheetAlreadyStored(sheet.stored_before) from None
         if sheet.problems:
             raise SheetRefused(sheet) from None
-        raise ScorebookError("the database refused the games, nothing was imported") from None
+        raise ScorebookError(_("the database refused the games, nothing was imported")) from None
     except SQLAlchemyError as error:
         db.session.rollback()
         reason = getattr(error, "orig", None) or error
         raise ScorebookError(
-            f"the database refused the games, nothing was imported: {reason}"
+            _("the database refused the games, nothing was imported: %(reason)s", reason=reason)
         ) from None
     return games
 
 
 def game_list(game_ids: list[int]) -> str:
-    """ "game 12", "games 12 and 13", "games 12, 13 and 15"."""
+    """ "game 12", "games 12 and 13", "games 12, 13 and 15", in the reader's language."""
     if len(game_ids) == 1:
-        return f"game {game_ids[0]}"
+        return _("game %(game)s", game=game_ids[0])
     listed = ", ".join(map(str, game_ids[:-1]))
-    return f"games {listed} and {game_ids[-1]}"
+    return _("games %(listed)s and %(last)s", listed=listed, last=game_ids[-1])
 
 
 # --- The sheet's games, read and checked ---------------------------------------------------
 
+
+# A row read, with its kind (`GAME`, `ROUND`, `TOTAL`) whatever language its first word is in.
+Kinded = tuple[str, Row]
 
 _SCORE = re.compile(r"[+\-\u2212]?\d{1,12}")
 _DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?")
@@ -388,23 +492,30 @@ def read_sheet(raw: bytes | str, rules: RuleSet, *, today: date | None = None) -
     rows, problems = read_rows(raw)
     sheet = Sheet(rules, problems=problems, rows=rows[-1].number if rows else 0)
     today = today or datetime.now(UTC).date()
-    block: list[Row] = []
-    blocks: list[list[Row]] = []
+    kinds = row_kinds()
+    block: list[Kinded] = []
+    blocks: list[list[Kinded]] = []
     for row in rows:
-        kind = row.cells[0].casefold()
-        if kind == "game":
-            block = [row]
+        kind = kinds.get(row.cells[0].casefold())
+        if kind == GAME:
+            block = [(kind, row)]
             blocks.append(block)
-        elif kind in ("round", "total") and block:
-            block.append(row)
-        elif kind in ("round", "total"):
-            sheet.problems.append(row.at(0, f"a {kind} row must follow its game's game row"))
+        elif kind in (ROUND, TOTAL) and block:
+            block.append((kind, row))
+        elif kind == ROUND:
+            sheet.problems.append(row.at(0, _("a round row must follow its game's game row")))
+        elif kind == TOTAL:
+            sheet.problems.append(row.at(0, _("a total row must follow its game's game row")))
         else:
-            sheet.problems.append(
-                row.at(0, f"must be game, round or total, not {row.cells[0][:30]!r}")
+            said = _(
+                "must be %(game)s, %(round)s or %(total)s, not %(cell)s",
+                **row_words(),
+                cell=repr(row.cells[0][:30]),
             )
+            sheet.problems.append(row.at(0, said))
     if not blocks and not sheet.problems:
-        sheet.problems.append(Problem(None, None, "the sheet has no game row: see the template"))
+        said = _("the sheet has no game row: see the template")
+        sheet.problems.append(Problem(None, None, said))
     for block in blocks:
         found = _GameReader(block, rules, today, sheet.problems).read()
         if found is not None:
@@ -417,8 +528,8 @@ def read_sheet(raw: bytes | str, rules: RuleSet, *, today: date | None = None) -
 class _GameReader:
     """One game's block of rows: its game row, its round rows, its total row."""
 
-    def __init__(self, rows: list[Row], rules: RuleSet, today: date, problems: list[Problem]):
-        self.head, self.body = rows[0], rows[1:]
+    def __init__(self, rows: list[Kinded], rules: RuleSet, today: date, problems: list[Problem]):
+        self.head, self.body = rows[0][1], rows[1:]
         self.rules, self.today, self.problems = rules, today, problems
         self.names: list[str] = []
 
@@ -448,23 +559,31 @@ class _GameReader:
         last = self.rules.last_deal
         if len(rounds) < last:
             game.ended_after = len(rounds)
-            notes.append(f"ended early after round {len(rounds)} of {last}")
+            notes.append(
+                _("ended early after round %(after)s of %(last)s", after=len(rounds), last=last)
+            )
         return SheetGame(self.head.number, game, notes)
 
     def _layout(self) -> tuple[list[Row], Row | None]:
         """The game's round rows, as many as the rules deal, and its total row; each extra or
         misplaced row named."""
-        rounds = [row for row in self.body if row.cells[0].casefold() == "round"]
-        totals = [row for row in self.body if row.cells[0].casefold() == "total"]
+        rounds = [row for kind, row in self.body if kind == ROUND]
+        totals = [row for kind, row in self.body if kind == TOTAL]
         for extra in totals[1:]:
-            self.fail(extra, 0, "a game has one total row at most")
-        if totals and self.body[-1] is not totals[0]:
-            self.fail(totals[0], 0, "the total row comes after the game's last round")
+            self.fail(extra, 0, _("a game has one total row at most"))
+        if totals and self.body[-1][1] is not totals[0]:
+            self.fail(totals[0], 0, _("the total row comes after the game's last round"))
         if not rounds:
-            self.fail(self.head, 0, "this game has no round rows")
+            self.fail(self.head, 0, _("this game has no round rows"))
         last = self.rules.last_deal
         for row in rounds[last : last + 1]:
-            self.fail(row, 1, f"is one round too many: {self.rules.rules_name} have {last} deals")
+            said = ngettext(
+                "is one round too many: %(rules)s have %(num)s deal",
+                "is one round too many: %(rules)s have %(num)s deals",
+                last,
+                rules=self.rules.rules_name,
+            )
+            self.fail(row, 1, said)
         return rounds[:last], totals[0] if totals else None
 
     def _game(self, first: int, rounds: list[Row], scores: list[list[int] | None]) -> Game:
@@ -489,29 +608,39 @@ class _GameReader:
         except ValueError:
             moment = None
         if moment is None:
-            shown = repr(text[:30]) if text else "empty"
-            self.fail(
-                self.head, 1, f"must be the game's date as year-month-day (2019-12-24), not {shown}"
+            said = (
+                _(
+                    "must be the game's date as year-month-day (2019-12-24), not %(text)s",
+                    text=repr(text[:30]),
+                )
+                if text
+                else _("must be the game's date as year-month-day (2019-12-24), not empty")
             )
+            self.fail(self.head, 1, said)
             return None
         # A sheet's dates lie in the years an export can carry back, up to today.
         if moment < EARLIEST or moment.date() > self.today:
-            self.fail(self.head, 1, f"must be a date from {EARLIEST.year} to today, not {text}")
+            said = _(
+                "must be a date from %(first)s to today, not %(text)s",
+                first=EARLIEST.year,
+                text=text,
+            )
+            self.fail(self.head, 1, said)
             return None
         return moment
 
     def _names(self) -> list[str] | None:
         raw = self.head.cells[NAMES_FROM:]
         if not raw:
-            self.fail(self.head, NAMES_FROM, "the players' names go here, in seat order")
+            self.fail(self.head, NAMES_FROM, _("the players' names go here, in seat order"))
             return None
         empty = [index for index, text in enumerate(raw) if not text]
         for index in empty:
-            self.fail(self.head, NAMES_FROM + index, "a player's name is empty")
+            self.fail(self.head, NAMES_FROM + index, _("a player's name is empty"))
         try:
             self.rules.check_players(len(raw))
         except RulesError as error:
-            self.fail(self.head, NAMES_FROM, str(error))
+            self.fail(self.head, NAMES_FROM, engine_words(error))
             return None
         if empty:
             return None
@@ -519,7 +648,8 @@ class _GameReader:
             return clean_names(raw)
         except ScorebookError as error:
             for index, text in error.problems.items():
-                self.fail(self.head, NAMES_FROM + (index or 0), f"{raw[index or 0]!r}: {text}")
+                said = _("%(name)s: %(problem)s", name=repr(raw[index or 0]), problem=text)
+                self.fail(self.head, NAMES_FROM + (index or 0), said)
             return None
 
     def _seat(self, row: Row, text: str) -> int | None:
@@ -527,29 +657,41 @@ class _GameReader:
         for seat, name in enumerate(self.names):
             if name_key(name) == name_key(text):
                 return seat
-        self.fail(row, 2, f"{text[:30]!r} is not one of the players: {', '.join(self.names)}")
+        said = _(
+            "%(name)s is not one of the players: %(players)s",
+            name=repr(text[:30]),
+            players=", ".join(self.names),
+        )
+        self.fail(row, 2, said)
         return None
 
     def _scores(self, row: Row, number: int) -> list[int] | None:
         """The round's scores, one per seat, or None with every bad cell named."""
         before = len(self.problems)
         if row.cell(1) != str(number):
-            self.fail(row, 1, f"must be {number}: rounds are numbered 1, 2, 3… in order")
+            said = _("must be %(number)s: rounds are numbered 1, 2, 3… in order", number=number)
+            self.fail(row, 1, said)
         cells = row.cells[NAMES_FROM:]
         players = len(self.names)
         if len(cells) > players:
             self.fail(
                 row,
                 NAMES_FROM + players,
-                f"has a score past the last player's column: {players} players",
+                ngettext(
+                    "has a score past the last player's column: %(num)s player",
+                    "has a score past the last player's column: %(num)s players",
+                    players,
+                ),
             )
         values = []
         for seat in range(players):
             text = cells[seat] if seat < len(cells) else ""
             if not text:
-                self.fail(row, NAMES_FROM + seat, "has no score: every player scores each round")
+                said = _("has no score: every player scores each round")
+                self.fail(row, NAMES_FROM + seat, said)
             elif not _SCORE.fullmatch(text):
-                self.fail(row, NAMES_FROM + seat, f"must be a whole number, not {text[:30]!r}")
+                said = _("must be a whole number, not %(text)s", text=repr(text[:30]))
+                self.fail(row, NAMES_FROM + seat, said)
             else:
                 values.append(int(text.replace("\u2212", "-")))
         return values if len(self.problems) == before else None
@@ -578,8 +720,13 @@ class _GameReader:
                     self.fail(
                         row,
                         2,
-                        f"{self.names[expected]} deals round {number} when "
-                        f"{self.names[first]} deals round 1: the deal passes left (R2)",
+                        _(
+                            "%(dealer)s deals round %(number)s when %(first)s deals round 1: "
+                            "the deal passes left (R2)",
+                            dealer=self.names[expected],
+                            number=number,
+                            first=self.names[first],
+                        ),
                     )
             return first, []
         for number, values in enumerate(scores, start=1):
@@ -588,9 +735,18 @@ class _GameReader:
                 dealer = (cutters[0] + 1) % players
                 first = (dealer - number + 1) % players
                 return first, [
-                    f"{self.names[first]} dealt round 1, as the exact cut of round {number} shows"
+                    _(
+                        "%(first)s dealt round 1, as the exact cut of round %(number)s shows",
+                        first=self.names[first],
+                        number=number,
+                    )
                 ]
-        return 0, [f"{self.names[0]} is taken to have dealt round 1 (no dealer on the sheet)"]
+        return 0, [
+            _(
+                "%(first)s is taken to have dealt round 1 (no dealer on the sheet)",
+                first=self.names[0],
+            )
+        ]
 
     def _round(self, game: Game, row: Row, number: int, values: list[int]) -> Round | None:
         """The round stored as the table counted it in points, or None with its problems named."""
@@ -602,12 +758,15 @@ class _GameReader:
         ]
         zeros = [seat for seat, penalty in enumerate(penalties) if penalty == 0]
         if len(zeros) > 1 and least_points(self.rules) > 0:
-            who = " and ".join(self.names[seat] for seat in zeros)
+            who = _(" and ").join(self.names[seat] for seat in zeros)
             self.fail(
                 row,
                 NAMES_FROM + zeros[1],
-                f"{who} score 0, and only the player who went "
-                "out can: every other hand holds a card (R10)",
+                _(
+                    "%(players)s score 0, and only the player who went out can: every other "
+                    "hand holds a card (R10)",
+                    players=who,
+                ),
             )
         if len(self.problems) > before:
             return None
@@ -642,15 +801,24 @@ class _GameReader:
             self.fail(
                 row,
                 column,
-                f"{value} is below 0, and {self.rules.rules_name} have no exact-cut bonus",
+                _(
+                    "%(value)s is below 0, and %(rules)s have no exact-cut bonus",
+                    value=value,
+                    rules=self.rules.rules_name,
+                ),
             )
         elif value < 0 and seat != cutter:
             self.fail(
                 row,
                 column,
-                f"{value} is below 0: only the cutter, "
-                f"{self.names[cutter]} in round {number}, takes the exact-cut "
-                f"bonus ({bonus})",
+                _(
+                    "%(value)s is below 0: only the cutter, %(cutter)s in round %(number)s, "
+                    "takes the exact-cut bonus (%(bonus)s)",
+                    value=value,
+                    cutter=self.names[cutter],
+                    number=number,
+                    bonus=bonus,
+                ),
             )
         elif value < 0:
             penalty = value - bonus
@@ -658,15 +826,24 @@ class _GameReader:
                 self.fail(
                     row,
                     column,
-                    f"{value} cannot be: the cutter's score "
-                    f"is a hand of 0 or more plus the exact-cut bonus ({bonus})",
+                    _(
+                        "%(value)s cannot be: the cutter's score is a hand of 0 or more plus "
+                        "the exact-cut bonus (%(bonus)s)",
+                        value=value,
+                        bonus=bonus,
+                    ),
                 )
         limit = most_points(self.rules, len(self.names))
         if penalty > limit:
             self.fail(
                 row,
                 column,
-                f"{value} cannot be: a hand counts 0 to {limit} with {self.rules.rules_name}",
+                _(
+                    "%(value)s cannot be: a hand counts 0 to %(limit)s with %(rules)s",
+                    value=value,
+                    limit=limit,
+                    rules=self.rules.rules_name,
+                ),
             )
         return penalty
 
@@ -680,7 +857,12 @@ class _GameReader:
                 self.fail(
                     row,
                     NAMES_FROM + seat,
-                    f"is {text[:30]!r}, and the rounds add up to {total} for {self.names[seat]}",
+                    _(
+                        "is %(text)s, and the rounds add up to %(total)s for %(player)s",
+                        text=repr(text[:30]),
+                        total=total,
+                        player=self.names[seat],
+                    ),
                 )
 
 
@@ -693,26 +875,49 @@ def rules_named(name: str) -> RuleSet:
         return rulesets.named(name).rule_set
     except NoSuchRuleSet:
         saved = [row.name for row in rulesets.saved()]
+        presets = ", ".join(PRESETS)
         raise ScorebookError(
-            f"no rules are called {name!r}: the presets are {', '.join(PRESETS)}"
-            + (f"; the saved rule sets {', '.join(map(repr, saved))}" if saved else "")
+            _(
+                "no rules are called %(name)s: the presets are %(presets)s; the saved rule "
+                "sets %(saved)s",
+                name=repr(name),
+                presets=presets,
+                saved=", ".join(map(repr, saved)),
+            )
+            if saved
+            else _(
+                "no rules are called %(name)s: the presets are %(presets)s",
+                name=repr(name),
+                presets=presets,
+            )
         ) from None
 
 
 def in_words(found: SheetGame) -> str:
     """One game of a sheet in a line: "2019-12-24 · Ann, Bob, Cat, Dan · 7 rounds · Ann 70,
-    Bob 195, Cat 265, Dan 235 · Ann wins"."""
+    Bob 195, Cat 265, Dan 235 · Ann wins", in the reader's language."""
     book = found.book
     game = found.game
     rounds = len(game.rounds)
-    played = f"{rounds} round{'s' if rounds != 1 else ''}"
-    if game.ended_early:
-        played += f" (ended early, of {book.last_round})"
+    played = (
+        ngettext(
+            "%(num)s round (ended early, of %(last)s)",
+            "%(num)s rounds (ended early, of %(last)s)",
+            rounds,
+            last=book.last_round,
+        )
+        if game.ended_early
+        else ngettext("%(num)s round", "%(num)s rounds", rounds)
+    )
     totals = ", ".join(
         f"{name} {ledger.signed(total)}"
         for name, total in zip(book.names, book.totals, strict=True)
     )
     winners = book.winner_names
-    won = f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
+    won = (
+        _("%(name)s wins", name=winners[0])
+        if len(winners) == 1
+        else _("%(names)s share the win", names=_(" and ").join(winners))
+    )
     day = game.finished_at.strftime("%Y-%m-%d") if game.finished_at else "?"
     return f"{day} · {', '.join(book.names)} · {played} · {totals} · {won}"

@@ -27,10 +27,14 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from sqlalchemy.orm import selectinload
 
 from ..platform.database import db
 from ..rules.ruleset import MOST_DEALS
+from ..rules.ruleset.words import N_
 from .buys import MOST_BUYS
 from .ledger import Book
 from .models import NAME_MAX, Game, Player, Rename, Round, RoundChange, RoundScore, localtime
@@ -82,7 +86,8 @@ class Field:
     choices: tuple[str, ...] = ()
     part: Part | None = None
     of: Kind | None = None  # for PER_SEAT: what each entry is
-    # For INDEX: why the place is fixed; for PER_SEAT: what each entry is, in words.
+    # For INDEX: why the place is fixed; for PER_SEAT: what each entry is, in words (marked
+    # with `N_`, said in the reader's language where a problem names it).
     why: str = ""
 
 
@@ -141,8 +146,10 @@ _SNAPSHOT_FIELDS = {
     "bonus": Field("bonus", Kind.PER_SEAT, of=Kind.WHOLE),
     "scores": Field("scores", Kind.PER_SEAT, of=Kind.WHOLE),
     "version": Field("version", Kind.WHOLE, low=1),
-    "counted": Field("counted", Kind.PER_SEAT, of=Kind.FLAG, why="one true or false", default=()),
-    "buys": Field("buys", Kind.PER_SEAT, of=Kind.WHOLE, why="a whole number", default=()),
+    "counted": Field(
+        "counted", Kind.PER_SEAT, of=Kind.FLAG, why=N_("one true or false"), default=()
+    ),
+    "buys": Field("buys", Kind.PER_SEAT, of=Kind.WHOLE, why=N_("a whole number"), default=()),
 }
 SNAPSHOT = Part(
     "round snapshot",
@@ -156,7 +163,7 @@ SCORE_LINE = Part(
     "score line",
     RoundScore,
     (
-        Field("seat", Kind.INDEX, why="one line per seat, in order"),
+        Field("seat", Kind.INDEX, why=N_("one line per seat, in order")),
         Field("leftovers", Kind.CARDS),
         Field("penalty", Kind.WHOLE),
         Field("bonus", Kind.WHOLE),
@@ -186,7 +193,7 @@ PLAYER = Part(
     "player",
     Player,
     (
-        Field("seat", Kind.INDEX, why="seats are listed in order"),
+        Field("seat", Kind.INDEX, why=N_("seats are listed in order")),
         Field("name", Kind.TEXT, high=200),
     ),
 )
@@ -280,7 +287,11 @@ def game_of_format_1(game: Any) -> Any:
     profile = game["profile"]
     if not isinstance(profile, str) or profile not in FORMAT_1_PROFILES:
         raise ValueError(
-            f"must be one of {', '.join(FORMAT_1_PROFILES)}, not {str(profile)[:40]!r}"
+            _(
+                "must be one of %(profiles)s, not %(value)s",
+                profiles=", ".join(FORMAT_1_PROFILES),
+                value=repr(str(profile)[:40]),
+            )
         )
     rest = {key: value for key, value in game.items() if key != "profile"}
     return {"rules": FORMAT_1_PROFILES[profile], **rest}
@@ -328,35 +339,38 @@ def ledger_csv(book: Book) -> str:
     """`Round,<names in seat order>`, a row per recorded round, then `Total`; plain integers.
     A last row says under which rules and of how many deals: `Rules,Shanghai,10 deals`.
 
-    Every text cell is quoted and none is ever a formula (`safe_cell`); numbers are written
-    bare, so a spreadsheet reads -20 as the number it is."""
+    A sheet for people: its words in the request's language (`Kierros`, `Yhteensä` in
+    Finnish). Every text cell is quoted and none is ever a formula (`safe_cell`); numbers are
+    written bare, so a spreadsheet reads -20 as the number it is."""
+    deals = book.last_round
     return _csv(
         [
-            ["Round", *book.names],
+            [_("Round"), *book.names],
             *(
                 [played.number, *(line.score for line in played.scores)]
                 for played in book.game.rounds
             ),
-            ["Total", *book.totals],
-            ["Rules", book.rules.name, f"{book.last_round} deals"],
+            [_("Total"), *book.totals],
+            [_("Rules"), book.rules.name, ngettext("%(num)s deal", "%(num)s deals", deals)],
         ]
     )
 
 
+# The detailed sheet's columns, said in the request's language as the sheet is written.
 ROUNDS_HEADER = (
-    "Round",
-    "Player",
-    "Dealer",
-    "Cutter",
-    "Went out",
-    "Cut bonus",
-    "Cards left",
-    "Counted",
-    "Penalty",
-    "Score",
-    "Running total",
-    "Recorded date",
-    "Recorded time",
+    _l("Round"),
+    _l("Player"),
+    _l("Dealer"),
+    _l("Cutter"),
+    _l("Went out"),
+    _l("Cut bonus"),
+    _l("Cards left"),
+    _l("Counted"),
+    _l("Penalty"),
+    _l("Score"),
+    _l("Running total"),
+    _l("Recorded date"),
+    _l("Recorded time"),
 )
 
 
@@ -367,12 +381,14 @@ def rounds_csv(book: Book) -> str:
     whether the table counted the hand itself, the penalty, the score, the running total and
     when the round was recorded (date and time on the serving machine's clock).
 
-    Written as the ledger is (`safe_cell`, numbers bare), so a name cannot become a formula."""
+    Its headers and words in the request's language; written as the ledger is (`safe_cell`,
+    numbers bare), so a name cannot become a formula."""
     names = book.names
     running = [0] * len(names)
-    rows: list[list[object]] = [list(ROUNDS_HEADER)]
+    rows: list[list[object]] = [[str(header) for header in ROUNDS_HEADER]]
+    said = {True: _("yes"), False: _("no")}
     for played in book.game.rounds:
-        out = "nobody" if played.out is None else names[played.out]
+        out = _("nobody") if played.out is None else names[played.out]
         for line in played.scores:
             running[line.seat] += line.score
             rows.append(
@@ -384,7 +400,7 @@ def rounds_csv(book: Book) -> str:
                     out,
                     line.bonus,
                     line.leftovers,
-                    "yes" if line.counted else "no",
+                    said[bool(line.counted)],
                     line.penalty,
                     line.score,
                     running[line.seat],

@@ -245,8 +245,9 @@ def _local(target: str) -> str:
 
 
 def _vary(response: Response) -> Response:
-    """A page's words depend on the cookie and `Accept-Language`: say so to every cache."""
-    if response.mimetype == "text/html":
+    """A page's words (and a sheet's, downloaded as CSV) depend on the cookie and
+    `Accept-Language`: say so to every cache."""
+    if response.mimetype in ("text/html", "text/csv"):
         response.vary.update(("Cookie", "Accept-Language"))
     return response
 

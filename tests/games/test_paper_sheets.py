@@ -4,12 +4,14 @@ a double post imports once, and export and import carry the mark."""
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 from datetime import datetime
 from html import unescape
 
 import pytest
+from flask_babel import force_locale, gettext
 
 from scorekeeper.games import importer, papersheets, transfer
 from scorekeeper.games.models import Game
@@ -17,6 +19,7 @@ from scorekeeper.games.papersheets import template_text
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import PRESETS
 from tests.support.apps import app_on
+from tests.support.languages import small_catalogs
 from tests.support.saved import save_ruleset, smith_document
 
 LIVERPOOL = PRESETS["liverpool"]
@@ -404,3 +407,121 @@ def test_export_and_import_carry_the_mark(app, tmp_path, fresh_database):
     with older.app_context():
         assert importer.import_games(document) == 1
         assert db.session.scalars(db.select(Game.from_sheet)).all() == [False]
+
+
+# --- In every language -----------------------------------------------------------------------
+
+# The rows' words and a few texts of the sheet in Finnish and German, as a catalog would give them
+# (the shipped catalogs may not have them yet).
+FINNISH = {
+    "game": "peli",
+    "round": "kierros",
+    "total": "yhteensä",
+    "row %(row)s, column %(column)s (%(player)s)": "rivi %(row)s, sarake %(column)s (%(player)s)",
+    "has no score: every player scores each round": "pisteet puuttuvat: jokainen saa pisteet",
+    # A note of semicolons and no comma: the separator is still the rows' comma.
+    "A paper score sheet for Liverpool Scorekeeper: one game row per game, then its round rows.": (
+        "Paperinen tulossivu; pelirivi; kierrosrivit"
+    ),
+    "Game row: %(game)s, the date (year-month-day), who dealt round 1 (may be left empty), then "
+    "the players in seat order, clockwise.": "Pelirivi: %(game)s, päivämäärä, jakaja, pelaajat.",
+}
+GERMAN = {"game": "Spiel", "round": "Runde", "total": "Summe"}
+
+
+@pytest.fixture
+def speaking(app_with, tmp_path):
+    catalogs = small_catalogs(tmp_path / "translations", {"fi": FINNISH, "de": GERMAN})
+    return app_with(BABEL_TRANSLATION_DIRECTORIES=str(catalogs))
+
+
+def in_words(rows: str, words: dict[str, str]) -> str:
+    """A sheet with each row's first word in another language."""
+    return "".join(
+        ",".join([words.get(line.split(",")[0], line.split(",")[0]), *line.split(",")[1:]]) + "\n"
+        for line in rows.splitlines()
+    )
+
+
+def test_the_template_downloaded_in_finnish_is_in_finnish_and_imports(speaking):
+    client = speaking.test_client()
+    finnish = {"Accept-Language": "fi"}
+    download = client.get("/games/import-sheet/template.csv", headers=finnish)
+    assert "Accept-Language" in download.headers["Vary"]
+    text = download.data.decode()
+    with speaking.app_context(), force_locale("fi"):
+        assert text == template_text()
+        words = papersheets.row_words()
+    assert words == {"game": "peli", "round": "kierros", "total": "yhteensä"}
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[1] == ["# Pelirivi: peli, päivämäärä, jakaja, pelaajat."]
+    assert [row[0] for row in rows if row and not row[0].startswith("#")] == (
+        ["peli"] + ["kierros"] * 7 + ["yhteensä", "peli"] + ["kierros"] * 4
+    )
+    # English is the template as it always was.
+    assert client.get("/games/import-sheet/template.csv").data.decode() == template_text()
+    assert "game,2019-12-24,Ann,Ann,Bob,Cat,Dan" in template_text()
+    # Read in Finnish, in English, or in German: the same two games, ready to import.
+    for headers in (finnish, {"Accept-Language": "en"}, {"Accept-Language": "de"}):
+        page = client.post(
+            "/games/import-sheet", data={"text": text, "rules": "liverpool"}, headers=headers
+        ).text
+        assert 'id="import-form"' in page, headers
+    done = client.post("/games/import-sheet/import", data=import_form(page), headers=finnish)
+    assert done.status_code == 303
+    with speaking.app_context():
+        games = db.session.scalars(db.select(Game).order_by(Game.id)).all()
+        assert [len(game.rounds) for game in games] == [7, 4]
+
+
+def test_a_sheet_is_read_with_its_rows_words_in_english_or_any_language_offered(speaking):
+    """Every language the score book speaks, whatever the request's (or a command's) language:
+    a sheet typed from a Finnish template is read on an English page, a German one on a
+    Finnish page; the words read in any case, and mixed within one sheet."""
+    german = in_words(GOOD, GERMAN)
+    assert german.startswith("Spiel,2019-12-24") and "\nSumme,,," in german
+    mixed = in_words(GOOD, {"game": "PELI", "total": "Summe"})
+    for raw in (GOOD, in_words(GOOD, FINNISH), german, mixed):
+        assert read(speaking, raw).ready, raw
+        with speaking.test_request_context(headers={"Accept-Language": "fi"}):
+            assert papersheets.read_sheet(raw, LIVERPOOL).ready
+    # A word of no language is named with the words of the reader's.
+    wrong = sheet("kierroz,1,,25,0,40,15")
+    assert problems(speaking, wrong) == [
+        "row 1, column A: must be game, round or total, not 'kierroz'"
+    ]
+    with speaking.test_request_context(headers={"Accept-Language": "fi"}):
+        said = [str(problem) for problem in papersheets.read_sheet(wrong, LIVERPOOL).problems]
+        assert said == [
+            gettext(
+                "%(place)s: %(problem)s",
+                place=gettext("row %(row)s, column %(column)s", row=1, column="A"),
+                problem=gettext(
+                    "must be %(game)s, %(round)s or %(total)s, not %(cell)s",
+                    game="peli",
+                    round="kierros",
+                    total="yhteensä",
+                    cell="'kierroz'",
+                ),
+            )
+        ]
+        assert "peli, kierros" in said[0]
+
+
+def test_the_sheets_problems_are_named_in_the_requests_language(speaking):
+    client = speaking.test_client()
+    bad = in_words(sheet(HEAD, "round,1,,25,,40,15"), FINNISH)
+    finnish = client.post(
+        "/games/import-sheet",
+        data={"text": bad, "rules": "liverpool"},
+        headers={"Accept-Language": "fi"},
+    ).text
+    with speaking.test_request_context(headers={"Accept-Language": "fi"}):
+        place = gettext(
+            "row %(row)s, column %(column)s (%(player)s)", row=2, column="E", player="Bob"
+        )
+        problem = gettext("has no score: every player scores each round")
+    assert f"{place[:1].upper()}{place[1:]}</strong>: {problem}" in finnish
+    assert "Rivi 2, sarake E (Bob)</strong>: pisteet puuttuvat: jokainen saa pisteet" in finnish
+    english = client.post("/games/import-sheet", data={"text": bad, "rules": "liverpool"}).text
+    assert "Row 2, column E (Bob)</strong>: has no score: every player scores each round" in english

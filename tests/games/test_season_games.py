@@ -8,6 +8,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from flask_babel import force_locale, gettext, ngettext
 
 from scorekeeper.games import importer, transfer
 from scorekeeper.games.models import Game, Player
@@ -287,6 +288,42 @@ def test_ledger_csv_names_the_games_rules_and_deals(client):
     play_rounds(client, game, 1)
     text = client.get(f"/games/{game.id}/ledger.csv").data.decode("utf-8")
     assert list(csv.reader(io.StringIO(text)))[-1] == ["Rules", "Shanghai", "10 deals"]
+
+
+def test_the_sheets_to_take_away_speak_the_requests_language(app, client):
+    """The ledger and the detailed sheet are for people: a Finnish request gets their headers
+    and words through the Finnish catalog; the export document is for machines, the same in
+    every language."""
+    game = new_game(client, NAMES, first_dealer=NAMES[0])
+    play_rounds(client, game, 2)
+    finnish = {"Accept-Language": "fi"}
+
+    def sheet(name: str, headers: dict[str, str]) -> list[list[str]]:
+        answer = client.get(f"/games/{game.id}/{name}", headers=headers)
+        assert answer.status_code == 200
+        assert "Accept-Language" in answer.headers["Vary"]
+        return list(csv.reader(io.StringIO(answer.data.decode("utf-8"))))
+
+    ledger, rounds = sheet("ledger.csv", finnish), sheet("rounds.csv", finnish)
+    with app.app_context(), force_locale("fi"):
+        said = {word: gettext(word) for word in ("Round", "Total", "Rules", "no")}
+        deals = ngettext("%(num)s deal", "%(num)s deals", 7)
+        header = [str(word) for word in transfer.ROUNDS_HEADER]
+    assert ledger[0] == [said["Round"], *NAMES]
+    assert ledger[-2][0] == said["Total"]
+    assert ledger[-1] == [said["Rules"], "Liverpool", deals]
+    assert rounds[0] == header
+    # No hand counted by the table itself: each line says so in Finnish.
+    assert [line[7] for line in rounds[1:]] == [said["no"]] * 8
+    # Words the shipped Finnish catalog has.
+    assert ledger[0][0] == "Kierros" and ledger[-2][0] == "Yhteensä" and ledger[-1][0] == "Säännöt"
+    assert rounds[0][:3] == ["Kierros", "Pelaaja", "Jakaja"] and rounds[1][7] == "ei"
+    # English as it always was, the numbers bare in both.
+    english = sheet("ledger.csv", {"Accept-Language": "en"})
+    assert english[0][0] == "Round" and english[1:-3] == ledger[1:-3]
+    assert sheet("rounds.csv", {})[0][:3] == ["Round", "Player", "Dealer"]
+    export = client.get(f"/games/{game.id}/export.json", headers=finnish).data
+    assert export == client.get(f"/games/{game.id}/export.json").data
 
 
 def test_export_json_is_one_game_that_import_takes_without_its_key(

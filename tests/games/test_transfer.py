@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from flask_babel import gettext
 
 from scorekeeper import create_app
 from scorekeeper.games import importer, transfer
@@ -539,3 +540,25 @@ def test_any_stored_time_shows_in_any_time_zone(app, zone, monkeypatch):
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_a_refusal_is_said_in_the_readers_language(app):
+    """The document is the same in every language; what is wrong with it is said in the
+    reader's (a command's: the default language)."""
+    with app.test_request_context(headers={"Accept-Language": "fi"}):
+        with pytest.raises(importer.ImportRefused) as refused:
+            importer.check_document({"format": "x", "format_version": 2, "games": "none"})
+        assert str(refused.value) == gettext(
+            "%(place)s %(problem)s: nothing was imported",
+            place=gettext("the document") + ".format",
+            problem=gettext(
+                "must be %(format)s: this is not a score book export",
+                format=repr(transfer.FORMAT),
+            ),
+        )
+        with pytest.raises(importer.ImportRefused) as refused:
+            importer.check_document({"format": transfer.FORMAT, "format_version": 2, "games": {}})
+        assert "pitää olla lista" in str(refused.value)  # the engine's words, in Finnish
+    with app.app_context(), pytest.raises(importer.ImportRefused) as refused:
+        importer.check_document({"format": transfer.FORMAT, "format_version": 2, "games": {}})
+    assert str(refused.value) == "games must be a list: nothing was imported"

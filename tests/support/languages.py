@@ -38,9 +38,10 @@ FINNISH = {
 CHILEAN = {"New game": "Juego nuevo"}
 
 
-def small_catalogs(folder: Path) -> Path:
-    """`folder` holding the Finnish and Chilean catalogs above (`<code>/LC_MESSAGES/messages.mo`)."""
-    for code, texts in (("fi", FINNISH), ("es_CL", CHILEAN)):
+def small_catalogs(folder: Path, languages: dict[str, dict] | None = None) -> Path:
+    """`folder` holding the Finnish and Chilean catalogs above (`<code>/LC_MESSAGES/messages.mo`),
+    or the catalogs `languages` gives (a language's code: its texts)."""
+    for code, texts in (languages or {"fi": FINNISH, "es_CL": CHILEAN}).items():
         catalog = Catalog(locale=code)
         for english, translated in texts.items():
             catalog.add(english, translated)
