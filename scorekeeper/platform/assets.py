@@ -1,6 +1,11 @@
 """Fast repeat visits and an installable app: fingerprinted static URLs kept for a year,
 compressed pages, the web app manifest, the service worker at `/sw.js` and its offline page.
 
+The service worker fetches its offline page without cookies, so the page a tablet registers it
+from names its own language in the worker's URL (`/sw.js?language=fi`), and the worker keeps the
+offline page of that language (`/offline?language=fi`); choosing another language registers
+the worker again, with the offline page in the new one.
+
 An ES module is served with each relative import (`from "./cards.js"`) naming the imported
 file's digest (`"./cards.js?v=<digest>"`), and its own digest is that of the text as served, so
 every module a page fetches has a URL kept for a year, and a change anywhere in the import graph
@@ -18,7 +23,10 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
+from flask_babel import force_locale, get_locale
 from flask_compress import Compress
+
+from . import language
 
 # How long a browser may keep a static file whose URL names its content (a year, the most
 # that caches honour); the URL changes whenever the file does.
@@ -245,6 +253,7 @@ def init_app(app: Flask) -> None:
             "theme_color": THEME_COLOR,
             "site_description": DESCRIPTION,
             "module_imports": module_imports,
+            "service_worker_url": service_worker_url,
         }
 
 
@@ -287,14 +296,28 @@ def manifest():
     return response
 
 
+def service_worker_url() -> str:
+    """The service worker's URL as this page registers it: naming the page's language."""
+    return url_for("pwa.service_worker", language=str(get_locale() or language.ENGLISH))
+
+
+def asked_language() -> str | None:
+    """The language the address names (`?language=fi`) when the score book offers it; None for
+    none or any other (the page then speaks the request's own choice)."""
+    code = request.args.get("language")
+    return code if code in {offered.code for offered in language.offered()} else None
+
+
 @bp.get("/sw.js")
 def service_worker():
-    """The service worker, served from the root so that its scope can be the whole app."""
-    precache = [url_for("pwa.offline")] + [url_for("static", filename=f) for f in PRECACHED]
+    """The service worker, served from the root so that its scope can be the whole app; it
+    keeps the offline page in the language its URL names, in a cache named for it."""
+    code = asked_language()
+    offline_url = url_for("pwa.offline", language=code)
+    precache = [offline_url] + [url_for("static", filename=f) for f in PRECACHED]
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:DIGEST_CHARS]
-    script = render_template(
-        "pwa/sw.js", precache=precache, offline=url_for("pwa.offline"), version=version
-    )
+    cache = f"scorekeeper-{code}-{version}" if code else f"scorekeeper-{version}"
+    script = render_template("pwa/sw.js", precache=precache, offline=offline_url, cache=cache)
     response = current_app.response_class(script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -302,5 +325,10 @@ def service_worker():
 
 @bp.get("/offline")
 def offline():
-    """What the service worker shows when a page is asked for and the server cannot answer."""
-    return render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)
+    """What the service worker shows when a page is asked for and the server cannot answer: in
+    the language the address names (the worker fetches it without the device's cookie)."""
+    code = asked_language()
+    if code is None:
+        return render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)
+    with force_locale(code):
+        return render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)
