@@ -93,7 +93,7 @@ def database_error(error: DBAPIError):
     problem = None
     with contextlib.suppress(Exception):
         problem = database.revision_problem()
-    problem = problem or f"the database lacks what this app needs ({error.orig})"
+    problem = problem or _("the database lacks what this app needs (%(reason)s)", reason=error.orig)
     current_app.logger.warning("database not set up, answered 503: %s", problem)
     if http.is_api_request():
         return jsonify(

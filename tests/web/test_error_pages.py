@@ -4,6 +4,7 @@ set up says so, with the command that sets it up, and never that it is busy."""
 from __future__ import annotations
 
 import pytest
+from flask_babel import force_locale, gettext
 from sqlalchemy import create_engine, text
 
 from scorekeeper.platform import database
@@ -134,6 +135,22 @@ def test_a_database_never_set_up_is_not_set_up_not_busy(empty_app, path):
     assert f"<code>{UPGRADE}</code>" in html
     assert "busy" not in html.lower()
     assert f'href="{path}">Open this page again</a>' in html
+
+
+def test_not_set_up_speaks_the_request_language(empty_app):
+    html = (
+        empty_app.test_client()
+        .get("/games/", headers={"Accept-Language": "fi"})
+        .get_data(as_text=True)
+    )
+    with empty_app.test_request_context(), force_locale("fi"):
+        problem = gettext(
+            "the database is empty, and this app needs revision %(head)s", head=_head(empty_app)
+        )
+        heading = gettext("The score book is not set up")
+    assert problem[:1].upper() + problem[1:] in html
+    assert f"<h1>{heading}</h1>" in html
+    assert "<h1>Pistekirjaa ei ole määritetty</h1>" in html  # the shipped fi catalog
 
 
 def test_a_form_posted_to_a_database_never_set_up_says_so(empty_app):
