@@ -21,9 +21,11 @@ import re
 import stat
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
 from flask_babel import force_locale, get_locale
+from flask_babel import lazy_gettext as _l
 from flask_compress import Compress
 
 from . import language
@@ -45,7 +47,7 @@ PRECACHED = (
 # How often the offline page asks whether the server answers again.
 OFFLINE_RETRY_SECONDS = 5
 THEME_COLOR = {"light": "#0b6e4f", "dark": "#0a2f23"}
-DESCRIPTION = (
+DESCRIPTION = _l(
     "The score book and referee for Liverpool Rummy at the card table: seats, deals, rounds, "
     "totals and rule disputes on one tablet."
 )
@@ -254,12 +256,18 @@ def init_app(app: Flask) -> None:
             "site_description": DESCRIPTION,
             "module_imports": module_imports,
             "service_worker_url": service_worker_url,
+            "manifest_url": manifest_url,
         }
 
 
 @bp.get("/manifest.webmanifest")
 def manifest():
-    """What a tablet needs to put the app on its home screen and open it full screen."""
+    """What a tablet needs to put the app on its home screen and open it full screen: its
+    description in the language the address names (a browser fetches it without cookies)."""
+    return in_asked_language(_manifest)
+
+
+def _manifest() -> Response:
     icons = [
         {
             "src": url_for("static", filename=f"icons/icon-{size}.png"),
@@ -280,7 +288,7 @@ def manifest():
     body = {
         "name": "Liverpool Scorekeeper",
         "short_name": "Scorekeeper",
-        "description": DESCRIPTION,
+        "description": str(DESCRIPTION),
         "start_url": url_for("home.index"),
         "scope": url_for("home.index"),
         "display": "standalone",
@@ -298,7 +306,16 @@ def manifest():
 
 def service_worker_url() -> str:
     """The service worker's URL as this page registers it: naming the page's language."""
-    return url_for("pwa.service_worker", language=str(get_locale() or language.ENGLISH))
+    return url_for("pwa.service_worker", language=_page_code())
+
+
+def manifest_url() -> str:
+    """The manifest's URL as this page links it: naming the page's language."""
+    return url_for("pwa.manifest", language=_page_code())
+
+
+def _page_code() -> str:
+    return str(get_locale() or language.ENGLISH)
 
 
 def asked_language() -> str | None:
@@ -306,6 +323,15 @@ def asked_language() -> str | None:
     none or any other (the page then speaks the request's own choice)."""
     code = request.args.get("language")
     return code if code in {offered.code for offered in language.offered()} else None
+
+
+def in_asked_language(answer: Callable[[], Any]) -> Any:
+    """The answer made in the language the address names, else in the request's own."""
+    code = asked_language()
+    if code is None:
+        return answer()
+    with force_locale(code):
+        return answer()
 
 
 @bp.get("/sw.js")
@@ -327,8 +353,6 @@ def service_worker():
 def offline():
     """What the service worker shows when a page is asked for and the server cannot answer: in
     the language the address names (the worker fetches it without the device's cookie)."""
-    code = asked_language()
-    if code is None:
-        return render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)
-    with force_locale(code):
-        return render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)
+    return in_asked_language(
+        lambda: render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)
+    )

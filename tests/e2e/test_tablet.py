@@ -323,7 +323,7 @@ def test_installable_with_a_service_worker_and_an_offline_page(page, live_server
     page.goto("/")
     cdp = page.context.new_cdp_session(page)
     manifest = cdp.send("Page.getAppManifest")
-    assert manifest["url"].endswith("/manifest.webmanifest")
+    assert manifest["url"].endswith("/manifest.webmanifest?language=en")  # the page's language
     assert manifest.get("errors", []) == []
     scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
     assert scope == live_server + "/"

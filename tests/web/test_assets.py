@@ -209,7 +209,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 def test_manifest_declares_real_icons(client):
     html = client.get("/games/new").get_data(as_text=True)
-    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert '<link rel="manifest" href="/manifest.webmanifest?language=en">' in html
     assert 'rel="apple-touch-icon"' in html
     assert re.search(r'<meta name="theme-color" content="#[0-9a-f]{6}"', html)
     answer = client.get("/manifest.webmanifest")
@@ -294,6 +294,24 @@ def test_the_worker_keeps_the_offline_page_of_the_language_it_was_registered_for
     for text in expected:
         assert text in html
     assert "Pistekirjaan ei saada yhteyttä" in html  # the shipped fi catalog's words
+
+
+DESCRIPTION = (
+    "The score book and referee for Liverpool Rummy at the card table: seats, deals, rounds, "
+    "totals and rule disputes on one tablet."
+)
+
+
+def test_the_manifest_describes_the_app_in_the_language_its_address_names(app, client):
+    finnish = client.get("/", headers={"Accept-Language": "fi"}).get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest?language=fi">' in finnish
+    described = client.get("/manifest.webmanifest?language=fi", headers={"Accept-Language": "en"})
+    with app.test_request_context(), force_locale("fi"):
+        expected = gettext(DESCRIPTION)
+    assert described.get_json(force=True)["description"] == expected
+    assert f'<meta name="description" content="{escape(expected)}">' in finnish
+    english = client.get("/manifest.webmanifest?language=xx").get_json(force=True)
+    assert english["description"] == DESCRIPTION
 
 
 @pytest.mark.parametrize("asked", ["xx", "<script>", "fi_FI", "", "EN"])
