@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from flask_babel import force_locale, gettext
 
 from scorekeeper import serve
 from scorekeeper.tls import certificates, serving
@@ -311,3 +312,30 @@ def test_a_renewal_for_an_address_the_authority_cannot_vouch_for_says_so(
         " and networks the authority was made for (remove the folder to make a new one for the"
         " networks this machine is on now; every tablet then trusts again)."
     ]
+
+
+def test_the_renewal_speaks_the_apps_language(https_in_process, app_with):
+    """The renewal thread looks within the app's context: what it says is in DEFAULT_LANGUAGE."""
+    port, tls, first = https_in_process
+    app = app_with(DEFAULT_LANGUAGE="fi")
+    logged: list[str] = []
+
+    def broken():
+        raise OSError(28, "No space left on device")
+
+    renewal = serving.Renewal(broken, tls, interval=0.05, log=logged.append, within=app.app_context)
+    renewal.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not logged and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        renewal.stop()
+        renewal.join(timeout=5)
+    with app.app_context(), force_locale("fi"):
+        expected = gettext(
+            "Could not renew the HTTPS certificate: %(problem)s",
+            problem=OSError(28, "No space left on device"),
+        )
+    assert logged[0] == expected
+    assert served_certificate(port) == first
