@@ -232,6 +232,18 @@ def served_certificate(port: int) -> bytes:
         return wrapped.getpeercert(binary_form=True)
 
 
+def run_until_logged(renewal: serving.Renewal, logged: list[str]) -> None:
+    """Run the renewal's thread until it has said something (10 seconds at most), then stop it."""
+    renewal.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not logged and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        renewal.stop()
+        renewal.join(timeout=5)
+
+
 def der(path: Path) -> bytes:
     return ssl.PEM_cert_to_DER_cert(path.read_text())
 
@@ -270,14 +282,7 @@ def test_a_renewed_certificate_is_served_without_a_restart(https_in_process, tmp
     renewal = serving.Renewal(
         lambda: certificates.ensure(tmp_path, moved), tls, interval=0.05, log=logged.append
     )
-    renewal.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not logged and time.monotonic() < deadline:
-            time.sleep(0.02)
-    finally:
-        renewal.stop()
-        renewal.join(timeout=5)
+    run_until_logged(renewal, logged)
     renewed = der(certificates.ensure(tmp_path, moved).certificate)
     assert renewed != first
     assert served_certificate(port) == renewed
@@ -324,14 +329,7 @@ def test_the_renewal_speaks_the_apps_language(https_in_process, app_with):
         raise OSError(28, "No space left on device")
 
     renewal = serving.Renewal(broken, tls, interval=0.05, log=logged.append, within=app.app_context)
-    renewal.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not logged and time.monotonic() < deadline:
-            time.sleep(0.02)
-    finally:
-        renewal.stop()
-        renewal.join(timeout=5)
+    run_until_logged(renewal, logged)
     with app.app_context(), force_locale("fi"):
         expected = gettext(
             "Could not renew the HTTPS certificate: %(problem)s",
