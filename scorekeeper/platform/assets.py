@@ -301,6 +301,8 @@ def _manifest() -> Response:
         json.dumps(body, ensure_ascii=False, indent=1), mimetype="application/manifest+json"
     )
     response.headers["Cache-Control"] = "no-cache"
+    if asked_language() is None:
+        response.vary.update(("Cookie", "Accept-Language"))  # its words are the request's
     return response
 
 

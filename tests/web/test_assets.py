@@ -310,8 +310,10 @@ def test_the_manifest_describes_the_app_in_the_language_its_address_names(app, c
         expected = gettext(DESCRIPTION)
     assert described.get_json(force=True)["description"] == expected
     assert f'<meta name="description" content="{escape(expected)}">' in finnish
-    english = client.get("/manifest.webmanifest?language=xx").get_json(force=True)
-    assert english["description"] == DESCRIPTION
+    assert "Accept-Language" not in described.headers.get("Vary", "")  # its address says
+    unnamed = client.get("/manifest.webmanifest?language=xx")
+    assert unnamed.get_json(force=True)["description"] == DESCRIPTION
+    assert {"Cookie", "Accept-Language"} <= set(unnamed.headers["Vary"].split(", "))
 
 
 @pytest.mark.parametrize("asked", ["xx", "<script>", "fi_FI", "", "EN"])
