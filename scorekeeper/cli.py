@@ -1,5 +1,8 @@
 """The commands of `flask --app scorekeeper`: set up, back up, export, import, re-key a game,
-and the table's saved rule sets (`rules list`, `rules export`, `rules import`)."""
+and the table's saved rule sets (`rules list`, `rules export`, `rules import`).
+
+What a command says is in the setting `DEFAULT_LANGUAGE` (a command has no request to ask);
+what it writes for machines (exports, rule set documents) is the same in every language."""
 
 from __future__ import annotations
 
@@ -15,13 +18,15 @@ from pathlib import Path
 import click
 from flask import Flask
 from flask.cli import AppGroup, with_appcontext
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy.engine import Engine
 
 from .games import keys, papersheets
 from .games.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
 from .games.importer import import_games
 from .games.transfer import dumps, export_games
-from .platform import database
+from .platform import database, language
 from .platform.database import db
 from .rules import sharing
 from .rules.errors import RuleSetError
@@ -37,7 +42,10 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
         problem = database.revision_problem()
         if problem is not None:
             raise click.ClickException(
-                f"{problem}: run `flask --app scorekeeper init-db` first (it keeps every game)"
+                _(
+                    "%(problem)s: run `flask --app scorekeeper init-db` first (it keeps every game)",
+                    problem=problem,
+                )
             )
         return command(*args, **kwargs)
 
@@ -72,12 +80,24 @@ def init_db(reset: bool) -> None:
     after = database.upgrade()
     url = db.engine.url.render_as_string(hide_password=True)
     if made_before_migrations:
-        change = f"made before migrations, stamped at {database.BASELINE} and upgraded"
+        change = _(
+            "made before migrations, stamped at %(baseline)s and upgraded",
+            baseline=database.BASELINE,
+        )
     elif before is None:
-        change = "created"
+        change = _("created")
+    elif before != after:
+        change = _("upgraded from %(before)s", before=before)
     else:
-        change = f"upgraded from {before}" if before != after else "already there"
-    click.echo(f"Database ready at revision {after} ({change}): {url}")
+        change = _("already there")
+    click.echo(
+        _(
+            "Database ready at revision %(revision)s (%(change)s): %(url)s",
+            revision=after,
+            change=change,
+            url=url,
+        )
+    )
 
 
 @click.command("backup")
@@ -94,18 +114,29 @@ def backup(target: Path, force: bool) -> None:
         return
     source = engine.url.database
     if source and source != ":memory:" and Path(source).resolve() == target:
-        raise click.ClickException(f"{target} is the live database itself: name another file")
+        raise click.ClickException(
+            _("%(target)s is the live database itself: name another file", target=target)
+        )
     check_target(target, force)
     tables = backup_sqlite(engine, target)
-    click.echo(f"Backup written: {target} ({tables} tables, integrity ok)")
+    click.echo(
+        ngettext(
+            "Backup written: %(target)s (%(num)s table, integrity ok)",
+            "Backup written: %(target)s (%(num)s tables, integrity ok)",
+            tables,
+            target=target,
+        )
+    )
 
 
 def check_target(target: Path, force: bool) -> None:
     """Refuse a file to write that exists (unless forced) or whose folder does not."""
     if target.exists() and not force:
-        raise click.ClickException(f"{target} already exists: name a new file, or add --force")
+        raise click.ClickException(
+            _("%(target)s already exists: name a new file, or add --force", target=target)
+        )
     if not target.parent.is_dir():
-        raise click.ClickException(f"{target.parent} is not a folder")
+        raise click.ClickException(_("%(folder)s is not a folder", folder=target.parent))
 
 
 def _backup_as_export(engine: Engine, target: Path, force: bool) -> None:
@@ -115,9 +146,18 @@ def _backup_as_export(engine: Engine, target: Path, force: bool) -> None:
     data = export_games()
     write_whole(target, dumps(data))
     click.echo(
-        f"{engine.dialect.name} ({url}) is backed up by its own tools: for a copy of the whole "
-        "database use pg_dump (see the README). Wrote every game as the JSON export instead "
-        f"({len(data['games'])} games, restore with `flask --app scorekeeper import`): {target}"
+        ngettext(
+            "%(kind)s (%(url)s) is backed up by its own tools: for a copy of the whole database "
+            "use pg_dump (see the README). Wrote every game as the JSON export instead "
+            "(%(num)s game, restore with `flask --app scorekeeper import`): %(target)s",
+            "%(kind)s (%(url)s) is backed up by its own tools: for a copy of the whole database "
+            "use pg_dump (see the README). Wrote every game as the JSON export instead "
+            "(%(num)s games, restore with `flask --app scorekeeper import`): %(target)s",
+            len(data["games"]),
+            kind=engine.dialect.name,
+            url=url,
+            target=target,
+        )
     )
 
 
@@ -144,7 +184,9 @@ def backup_sqlite(engine: Engine, target: Path) -> int:
                 copy.execute("PRAGMA journal_mode=DELETE")
                 result = copy.execute("PRAGMA integrity_check").fetchall()
                 if result != [("ok",)]:
-                    raise click.ClickException(f"the copy failed its integrity check: {result}")
+                    raise click.ClickException(
+                        _("the copy failed its integrity check: %(result)s", result=result)
+                    )
                 tables = copy.execute(
                     "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
                 ).fetchone()[0]
@@ -182,8 +224,16 @@ def export_command(file: str, force: bool) -> None:
     text = dumps(data)
     count = len(data["games"])
     target = write_out(file, text, force)
-    where = f" to {target}" if target else "."
-    click.echo(f"Exported {count} game{'s' if count != 1 else ''}{where}", err=True)
+    if target:
+        said = ngettext(
+            "Exported %(num)s game to %(target)s",
+            "Exported %(num)s games to %(target)s",
+            count,
+            target=target,
+        )
+    else:
+        said = ngettext("Exported %(num)s game.", "Exported %(num)s games.", count)
+    click.echo(said, err=True)
 
 
 def write_out(file: str, text: str, force: bool) -> Path | None:
@@ -204,7 +254,9 @@ def read_in(file: str) -> str:
         with click.open_file(file, encoding="utf-8") as stream:
             return stream.read()
     except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"cannot read {file}: {error}") from None
+        raise click.ClickException(
+            _("cannot read %(file)s: %(problem)s", file=file, problem=error)
+        ) from None
 
 
 @click.command("import")
@@ -216,12 +268,20 @@ def import_command(file: str) -> None:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise click.ClickException(f"{file} is not JSON ({error}): nothing was imported") from None
+        raise click.ClickException(
+            _("%(file)s is not JSON (%(problem)s): nothing was imported", file=file, problem=error)
+        ) from None
     except RecursionError:
-        raise click.ClickException(f"{file} is nested too deeply: nothing was imported") from None
+        raise click.ClickException(
+            _("%(file)s is nested too deeply: nothing was imported", file=file)
+        ) from None
     except ValueError as error:  # a number of thousands of digits, beyond what Python reads
         raise click.ClickException(
-            f"{file} holds a number too big ({error}): nothing was imported"
+            _(
+                "%(file)s holds a number too big (%(problem)s): nothing was imported",
+                file=file,
+                problem=error,
+            )
         ) from None
     # An export is moved into a new database as often as into one in use: make it ready first.
     database.upgrade()
@@ -230,7 +290,13 @@ def import_command(file: str) -> None:
     except ImportRefused as error:
         raise click.ClickException(str(error)) from None
     ids = ", ".join(str(game["id"]) for game in data["games"])
-    click.echo(f"Imported {count} game{'s' if count != 1 else ''}" + (f": {ids}" if ids else ""))
+    if ids:
+        said = ngettext(
+            "Imported %(num)s game: %(ids)s", "Imported %(num)s games: %(ids)s", count, ids=ids
+        )
+    else:
+        said = ngettext("Imported %(num)s game", "Imported %(num)s games", count)
+    click.echo(said)
 
 
 @click.command("import-sheet")
@@ -250,7 +316,9 @@ def import_sheet_command(file: str, rules_name: str) -> None:
         with click.open_file(file, "rb") as stream:
             raw = stream.read(papersheets.MAX_SHEET_BYTES + 1)
     except OSError as error:
-        raise click.ClickException(f"cannot read {file}: {error}") from None
+        raise click.ClickException(
+            _("cannot read %(file)s: %(problem)s", file=file, problem=error)
+        ) from None
     database.upgrade()  # old sheets are brought into a new score book as often as into one in use
     try:
         rules = papersheets.rules_named(rules_name)
@@ -264,13 +332,21 @@ def import_sheet_command(file: str, rules_name: str) -> None:
         db.session.commit()
     except ScorebookError as error:
         db.session.rollback()
-        raise click.ClickException(f"{file}: {error.message}") from None
-    count = len(games)
+        raise click.ClickException(
+            _("%(file)s: %(problem)s", file=file, problem=error.message)
+        ) from None
     click.echo(
-        f"Imported {count} game{'s' if count != 1 else ''} from a paper sheet ({rules.summary()}):"
+        ngettext(
+            "Imported %(num)s game from a paper sheet (%(rules)s):",
+            "Imported %(num)s games from a paper sheet (%(rules)s):",
+            len(games),
+            rules=rules.summary(language.speech()),
+        )
     )
     for found in sheet.games:
-        click.echo(f"  game {found.game.id}: {papersheets.in_words(found)}")
+        click.echo(
+            "  " + _("game %(id)s: %(game)s", id=found.game.id, game=papersheets.in_words(found))
+        )
 
 
 def write_whole(target: Path, text: str) -> None:
@@ -299,8 +375,13 @@ def game_key_command(game_id: int) -> None:
     except NoSuchGame as error:
         raise click.ClickException(error.message) from None
     path = f"/games/{game_id}/join?key={key}"
-    click.echo(f"New edit key for game {game_id}; every other key for it stops working.")
-    click.echo(f"Open http://<this machine's address>:<port>{path} on the tablet that keeps score.")
+    click.echo(_("New edit key for game %(id)s; every other key for it stops working.", id=game_id))
+    click.echo(
+        _(
+            "Open http://<this machine's address>:<port>%(path)s on the tablet that keeps score.",
+            path=path,
+        )
+    )
 
 
 # --- The table's saved rule sets ------------------------------------------------------------
@@ -314,10 +395,11 @@ def rules_list() -> None:
     """Every saved rule set, the one a game last started from (or last changed) first."""
     saved = rulesets.saved()
     if not saved:
-        click.echo("No rule set is saved yet.")
+        click.echo(_("No rule set is saved yet."))
     for row in saved:
-        used = row.used_at.isoformat(sep=" ", timespec="minutes") if row.used_at else "never"
-        click.echo(f"{row.id}\t{row.rule_set.summary()}\t(last game: {used})")
+        used = row.used_at.isoformat(sep=" ", timespec="minutes") if row.used_at else _("never")
+        summary = row.rule_set.summary(language.speech())
+        click.echo(f"{row.id}\t{summary}\t" + _("(last game: %(when)s)", when=used))
 
 
 @rules_group.command("export")
@@ -331,11 +413,13 @@ def rules_export(name: str, file: str, force: bool) -> None:
     try:
         row = rulesets.named(name)
     except NoSuchRuleSet as error:
-        listed = ", ".join(repr(saved.name) for saved in rulesets.saved()) or "none yet"
-        raise click.ClickException(f"{error.message} (saved: {listed})") from None
+        listed = ", ".join(repr(saved.name) for saved in rulesets.saved()) or _("none yet")
+        raise click.ClickException(
+            _("%(problem)s (saved: %(names)s)", problem=error.message, names=listed)
+        ) from None
     target = write_out(file, sharing.file_text(row.rule_set), force)
     if target is not None:
-        click.echo(f'Exported "{row.name}" to {target}', err=True)
+        click.echo(_('Exported "%(name)s" to %(target)s', name=row.name, target=target), err=True)
 
 
 @rules_group.command("import")
@@ -346,13 +430,21 @@ def rules_import(file: str, name: str | None) -> None:
     standard input), all of it or nothing, every problem named."""
     text = read_in(file)
     if not text.lstrip().startswith("{"):
-        raise click.ClickException(f"{file} is not a rule set's JSON document: nothing was saved")
+        raise click.ClickException(
+            _("%(file)s is not a rule set's JSON document: nothing was saved", file=file)
+        )
     try:
         rules = RuleSet.parse(text)
     except RuleSetError as error:
         lines = [f"  {place or 'rules'}: {problem}" for place, problem in error.problems.items()]
         raise click.ClickException(
-            f"{file} cannot be used ({error}); nothing was saved:\n" + "\n".join(lines)
+            _(
+                "%(file)s cannot be used (%(problem)s); nothing was saved:",
+                file=file,
+                problem=language.say(error.said, sentence=False) if error.said else error,
+            )
+            + "\n"
+            + "\n".join(lines)
         ) from None
     database.upgrade()  # a rule set is carried to a new tablet as often as to one in use
     try:
@@ -360,5 +452,14 @@ def rules_import(file: str, name: str | None) -> None:
         db.session.commit()
     except ScorebookError as error:
         db.session.rollback()
-        raise click.ClickException(f"{error.message}; nothing was saved") from None
-    click.echo(f'Saved "{row.name}" (rule set {row.id}): {row.rule_set.summary()}')
+        raise click.ClickException(
+            _("%(problem)s; nothing was saved", problem=error.message)
+        ) from None
+    click.echo(
+        _(
+            'Saved "%(name)s" (rule set %(id)s): %(rules)s',
+            name=row.name,
+            id=row.id,
+            rules=row.rule_set.summary(language.speech()),
+        )
+    )

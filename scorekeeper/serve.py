@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cheroot import wsgi
+from flask_babel import gettext as _
 
 from . import create_app
 from .games import names
@@ -87,16 +88,19 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     app = create_app()
     app.debug = False  # never the interactive debugger on a served app
+    # Everything printed here is for the person at this machine: in DEFAULT_LANGUAGE, the
+    # language a command speaks (it has no request to ask).
     with app.app_context():
         revision = database.upgrade()
-    print(f"Database at revision {revision}.", flush=True)
+        print(_("Database at revision %(revision)s.", revision=revision), flush=True)
     names.name_key("")  # read the look-alike table now, not on the first new game
     app.config["SERVE_HOST"] = args.host
     listeners = [Listener("PORT", args.port)]
     renewal = notes = None
     if serving.wanted(args.https, args.host, app):
-        https_port = serving.https_port(app) if args.https_port is None else args.https_port
-        made = serving.credentials(app, args.host)
+        with app.app_context():
+            https_port = serving.https_port(app) if args.https_port is None else args.https_port
+            made = serving.credentials(app, args.host)
         notes = made.made + made.left_out + made.advice
         tls = serving.adapter(made)
         # A browser told HSTS for this machine's name opens its plain address over TLS.
@@ -104,7 +108,9 @@ def main(argv: list[str] | None = None) -> None:
             Listener("PORT", args.port, tls_too=tls),
             Listener("HTTPS_PORT", https_port, tls),
         ]
-        renewal = serving.Renewal(lambda: serving.credentials(app, args.host), tls)
+        renewal = serving.Renewal(
+            lambda: serving.credentials(app, args.host), tls, within=app.app_context
+        )
 
     def announce(port: int, https_port: int | None) -> str:
         # The home page shows the serving machine the same addresses as printed here.
@@ -112,7 +118,8 @@ def main(argv: list[str] | None = None) -> None:
         app.config["SERVE_HTTPS_PORT"] = https_port
         urls = network.tablet_urls(args.host, port)
         secure = None if https_port is None else Secure(https_port, notes or ())
-        return start_message(args.host, port, urls, tty=sys.stdout.isatty(), secure=secure)
+        with app.app_context():
+            return start_message(args.host, port, urls, tty=sys.stdout.isatty(), secure=secure)
 
     serve(
         app,
@@ -143,7 +150,8 @@ def serve(
     """Bind every port first, so that a port in use is one sentence before anything is
     announced; then announce the ports really bound (`--port 0` takes any free one, as tests
     do), and serve until Ctrl+C or SIGTERM."""
-    servers = bind(app, host, listeners, threads)
+    with app.app_context():  # a port in use is said in the app's language
+        servers = bind(app, host, listeners, threads)
     sys.setswitchinterval(SWITCH_SECONDS)
     ports = [server.bind_addr[1] for server in servers]
     print(message(ports[0], ports[1] if len(ports) > 1 else None), flush=True)
@@ -228,48 +236,52 @@ def start_message(
     host: str, port: int, urls: Sequence[str], tty: bool = False, secure: Secure | None = None
 ) -> str:
     """What `make run` prints: the tablet's addresses and a QR code for the first (with HTTPS,
-    two: trust this score book, then open it), then this machine's own address."""
-    here = f"On this machine, open http://localhost:{port}/"
+    two: trust this score book, then open it), then this machine's own address. In the app
+    context's language (a command's: DEFAULT_LANGUAGE); English outside one."""
+    here = _("On this machine, open %(url)s", url=f"http://localhost:{port}/")
+    stop = _("Stop with Ctrl+C.")
     notes = list(secure.notes) if secure else []
     if network.is_loopback(host):
         lines = [
-            f"Liverpool Scorekeeper is serving this machine only (HOST={host}).",
+            _("Liverpool Scorekeeper is serving this machine only (HOST=%(host)s).", host=host),
             here,
-            "A tablet cannot reach it: start it with `make run` to serve the table.",
+            _("A tablet cannot reach it: start it with `make run` to serve the table."),
         ]
         if secure:
-            lines.insert(2, f"Over HTTPS, open https://localhost:{secure.port}/")
+            lines.insert(2, _("Over HTTPS, open %(url)s", url=f"https://localhost:{secure.port}/"))
         return "\n".join(notes + lines)
     if not urls:
         return "\n".join(
             [
-                "Liverpool Scorekeeper is serving, but this machine has no network address yet.",
-                "Join the tablet's Wi-Fi: the home page here then shows the tablet's address.",
+                _("Liverpool Scorekeeper is serving, but this machine has no network address yet."),
+                _("Join the tablet's Wi-Fi: the home page here then shows the tablet's address."),
                 *notes,
                 here,
             ]
         )
     if secure:
-        return "\n".join(_secure_lines(urls, secure, tty) + notes + [here, "Stop with Ctrl+C."])
-    lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, open:"]
+        return "\n".join(_secure_lines(urls, secure, tty) + notes + [here, stop])
+    lines = [_("Liverpool Scorekeeper is serving."), _("On a tablet on the same network, open:")]
     lines += [f"  {url}" for url in urls]
-    lines += ["or scan this with the tablet's camera:", network.qr_text(urls[0], tty=tty)]
-    lines += [here, "Stop with Ctrl+C."]
+    lines += [_("or scan this with the tablet's camera:"), network.qr_text(urls[0], tty=tty)]
+    lines += [here, stop]
     return "\n".join(lines)
 
 
 def _secure_lines(urls: Sequence[str], secure: Secure, tty: bool) -> list[str]:
     """The two steps for a tablet, a QR code each, on the first address; then the others."""
     trust, opened = addresses.steps(urls[0], secure.port)
-    lines = ["Liverpool Scorekeeper is serving.", "On a tablet on the same network, scan:"]
-    lines += [
-        f"1. {addresses.STEP_NAMES[0]}: {trust}",
-        network.qr_text(trust, tty=tty),
-    ]
-    lines += [f"2. {addresses.STEP_NAMES[1]}: {opened}", network.qr_text(opened, tty=tty)]
+    lines = [_("Liverpool Scorekeeper is serving."), _("On a tablet on the same network, scan:")]
+    for number, (name, url) in enumerate(
+        zip(addresses.STEP_NAMES, (trust, opened), strict=True), 1
+    ):
+        step = _("%(number)s. %(step)s: %(url)s", number=number, step=name, url=url)
+        lines += [step, network.qr_text(url, tty=tty)]
     if len(urls) > 1:
-        lines.append("Other addresses of this machine (trust, then open):")
-        lines += ["  {}  then  {}".format(*addresses.steps(url, secure.port)) for url in urls[1:]]
+        lines.append(_("Other addresses of this machine (trust, then open):"))
+        for url in urls[1:]:
+            trust, opened = addresses.steps(url, secure.port)
+            lines.append("  " + _("%(trust)s  then  %(open)s", trust=trust, open=opened))
     return lines
 
 
@@ -277,13 +289,32 @@ def bind_problem(error: OSError, host: str, port: int, variable: str = "PORT") -
     """Why the server could not listen, as one sentence with the way out (`variable` is the make
     variable that sets the port)."""
     if error.errno == errno.EADDRINUSE:
-        return f"port {port} is in use: try {variable}={free_port_after(host, port)} make run"
+        return _(
+            "port %(port)s is in use: try %(variable)s=%(free)s make run",
+            port=port,
+            variable=variable,
+            free=free_port_after(host, port),
+        )
     if error.errno == errno.EACCES:
         default = DEFAULT_HTTPS_PORT if variable == "HTTPS_PORT" else DEFAULT_PORT
-        return f"port {port} needs rights this user lacks: try {variable}={default} make run"
+        return _(
+            "port %(port)s needs rights this user lacks: try %(variable)s=%(default)s make run",
+            port=port,
+            variable=variable,
+            default=default,
+        )
     if error.errno == errno.EADDRNOTAVAIL:
-        return f"{host} is not an address of this machine: try HOST={DEFAULT_HOST} make run"
-    return f"cannot listen on {host} port {port}: {error.strerror or error}"
+        return _(
+            "%(host)s is not an address of this machine: try HOST=%(default)s make run",
+            host=host,
+            default=DEFAULT_HOST,
+        )
+    return _(
+        "cannot listen on %(host)s port %(port)s: %(reason)s",
+        host=host,
+        port=port,
+        reason=error.strerror or error,
+    )
 
 
 def free_port_after(host: str, port: int, tries: int = 20) -> int:

@@ -1,6 +1,11 @@
 """Fast repeat visits and an installable app: fingerprinted static URLs kept for a year,
 compressed pages, the web app manifest, the service worker at `/sw.js` and its offline page.
 
+The service worker fetches its offline page without cookies, so the page a tablet registers it
+from names its own language in the worker's URL (`/sw.js?language=fi`), and the worker keeps the
+offline page of that language (`/offline?language=fi`); choosing another language registers
+the worker again, with the offline page in the new one.
+
 An ES module is served with each relative import (`from "./cards.js"`) naming the imported
 file's digest (`"./cards.js?v=<digest>"`), and its own digest is that of the text as served, so
 every module a page fetches has a URL kept for a year, and a change anywhere in the import graph
@@ -16,9 +21,14 @@ import re
 import stat
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
+from flask_babel import force_locale, get_locale
+from flask_babel import lazy_gettext as _l
 from flask_compress import Compress
+
+from . import language
 
 # How long a browser may keep a static file whose URL names its content (a year, the most
 # that caches honour); the URL changes whenever the file does.
@@ -37,7 +47,7 @@ PRECACHED = (
 # How often the offline page asks whether the server answers again.
 OFFLINE_RETRY_SECONDS = 5
 THEME_COLOR = {"light": "#0b6e4f", "dark": "#0a2f23"}
-DESCRIPTION = (
+DESCRIPTION = _l(
     "The score book and referee for Liverpool Rummy at the card table: seats, deals, rounds, "
     "totals and rule disputes on one tablet."
 )
@@ -245,12 +255,19 @@ def init_app(app: Flask) -> None:
             "theme_color": THEME_COLOR,
             "site_description": DESCRIPTION,
             "module_imports": module_imports,
+            "service_worker_url": service_worker_url,
+            "manifest_url": manifest_url,
         }
 
 
 @bp.get("/manifest.webmanifest")
 def manifest():
-    """What a tablet needs to put the app on its home screen and open it full screen."""
+    """What a tablet needs to put the app on its home screen and open it full screen: its
+    description in the language the address names (a browser fetches it without cookies)."""
+    return in_asked_language(_manifest)
+
+
+def _manifest() -> Response:
     icons = [
         {
             "src": url_for("static", filename=f"icons/icon-{size}.png"),
@@ -271,7 +288,7 @@ def manifest():
     body = {
         "name": "Liverpool Scorekeeper",
         "short_name": "Scorekeeper",
-        "description": DESCRIPTION,
+        "description": str(DESCRIPTION),
         "start_url": url_for("home.index"),
         "scope": url_for("home.index"),
         "display": "standalone",
@@ -284,17 +301,51 @@ def manifest():
         json.dumps(body, ensure_ascii=False, indent=1), mimetype="application/manifest+json"
     )
     response.headers["Cache-Control"] = "no-cache"
+    if asked_language() is None:
+        response.vary.update(("Cookie", "Accept-Language"))  # its words are the request's
     return response
+
+
+def service_worker_url() -> str:
+    """The service worker's URL as this page registers it: naming the page's language."""
+    return url_for("pwa.service_worker", language=_page_code())
+
+
+def manifest_url() -> str:
+    """The manifest's URL as this page links it: naming the page's language."""
+    return url_for("pwa.manifest", language=_page_code())
+
+
+def _page_code() -> str:
+    return str(get_locale() or language.ENGLISH)
+
+
+def asked_language() -> str | None:
+    """The language the address names (`?language=fi`) when the score book offers it; None for
+    none or any other (the page then speaks the request's own choice)."""
+    code = request.args.get("language")
+    return code if code in {offered.code for offered in language.offered()} else None
+
+
+def in_asked_language(answer: Callable[[], Any]) -> Any:
+    """The answer made in the language the address names, else in the request's own."""
+    code = asked_language()
+    if code is None:
+        return answer()
+    with force_locale(code):
+        return answer()
 
 
 @bp.get("/sw.js")
 def service_worker():
-    """The service worker, served from the root so that its scope can be the whole app."""
-    precache = [url_for("pwa.offline")] + [url_for("static", filename=f) for f in PRECACHED]
+    """The service worker, served from the root so that its scope can be the whole app; it
+    keeps the offline page in the language its URL names, in a cache named for it."""
+    code = asked_language()
+    offline_url = url_for("pwa.offline", language=code)
+    precache = [offline_url] + [url_for("static", filename=f) for f in PRECACHED]
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:DIGEST_CHARS]
-    script = render_template(
-        "pwa/sw.js", precache=precache, offline=url_for("pwa.offline"), version=version
-    )
+    cache = f"scorekeeper-{code}-{version}" if code else f"scorekeeper-{version}"
+    script = render_template("pwa/sw.js", precache=precache, offline=offline_url, cache=cache)
     response = current_app.response_class(script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -302,5 +353,8 @@ def service_worker():
 
 @bp.get("/offline")
 def offline():
-    """What the service worker shows when a page is asked for and the server cannot answer."""
-    return render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)
+    """What the service worker shows when a page is asked for and the server cannot answer: in
+    the language the address names (the worker fetches it without the device's cookie)."""
+    return in_asked_language(
+        lambda: render_template("pwa/offline.html", retry_seconds=OFFLINE_RETRY_SECONDS)
+    )

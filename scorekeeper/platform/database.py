@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from flask import Flask, current_app, g, has_request_context, request
+from flask_babel import gettext as _
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event, inspect, text
@@ -269,8 +270,13 @@ def revision_problem() -> str | None:
     current, head = current_revision(), head_revision()
     if current == head:
         return None
-    state = "is empty" if current is None else f"is at revision {current}"
-    return f"the database {state}, and this app needs revision {head}"
+    if current is None:
+        return _("the database is empty, and this app needs revision %(head)s", head=head)
+    return _(
+        "the database is at revision %(current)s, and this app needs revision %(head)s",
+        current=current,
+        head=head,
+    )
 
 
 def current_revision() -> str | None:

@@ -59,8 +59,13 @@ def http_error(error: HTTPException, **shown: Any):
     headers = [
         (name, value) for name, value in error.get_headers() if name.lower() not in DROPPED_HEADERS
     ]
+    name, description = http.error_words(error)
     context = {
         "error": error,
+        # Werkzeug's name and description in the request's language (a view's own description
+        # as it gave it).
+        "error_name": name,
+        "error_description": description,
         # A description a view gave ("game 7 does not exist"), not Werkzeug's general one.
         "told": error.description != type(error).description,
         "reopen": reopen_link() if request.method not in ("GET", "HEAD") else None,
@@ -93,7 +98,7 @@ def database_error(error: DBAPIError):
     problem = None
     with contextlib.suppress(Exception):
         problem = database.revision_problem()
-    problem = problem or f"the database lacks what this app needs ({error.orig})"
+    problem = problem or _("the database lacks what this app needs (%(reason)s)", reason=error.orig)
     current_app.logger.warning("database not set up, answered 503: %s", problem)
     if http.is_api_request():
         return jsonify(

@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import CSRFProtect
 from werkzeug.exceptions import HTTPException
 
@@ -25,6 +26,93 @@ from ..rules.words import Message
 from .language import say, spoken
 
 PREFIX = "/api"
+# Werkzeug's own words for an error (its name, its description), as the catalogs carry them, for
+# the statuses the score book answers; any other keeps Werkzeug's English.
+WERKZEUG_WORDS = {
+    400: (
+        _l("Bad Request"),
+        _l("The browser (or proxy) sent a request that this server could not understand."),
+    ),
+    401: (
+        _l("Unauthorized"),
+        _l(
+            "The server could not verify that you are authorized to access the URL requested."
+            " You either supplied the wrong credentials (e.g. a bad password), or your browser"
+            " doesn't understand how to supply the credentials required."
+        ),
+    ),
+    403: (
+        _l("Forbidden"),
+        _l(
+            "You don't have the permission to access the requested resource. It is either"
+            " read-protected or not readable by the server."
+        ),
+    ),
+    404: (
+        _l("Not Found"),
+        _l(
+            "The requested URL was not found on the server. If you entered the URL manually"
+            " please check your spelling and try again."
+        ),
+    ),
+    405: (_l("Method Not Allowed"), _l("The method is not allowed for the requested URL.")),
+    409: (
+        _l("Conflict"),
+        _l(
+            "A conflict happened while processing the request. The resource might have been"
+            " modified while the request was being processed."
+        ),
+    ),
+    410: (
+        _l("Gone"),
+        _l(
+            "The requested URL is no longer available on this server and there is no forwarding"
+            " address. If you followed a link from a foreign page, please contact the author of"
+            " this page."
+        ),
+    ),
+    413: (
+        _l("Request Entity Too Large"),
+        _l("The data value transmitted exceeds the capacity limit."),
+    ),
+    414: (
+        _l("Request URI Too Long"),
+        _l(
+            "The length of the requested URL exceeds the capacity limit for this server. The"
+            " request cannot be processed."
+        ),
+    ),
+    415: (
+        _l("Unsupported Media Type"),
+        _l("The server does not support the media type transmitted in the request."),
+    ),
+    422: (
+        _l("Unprocessable Entity"),
+        _l("The request was well-formed but was unable to be followed due to semantic errors."),
+    ),
+    429: (
+        _l("Too Many Requests"),
+        _l("This user has exceeded an allotted request count. Try again later."),
+    ),
+    500: (
+        _l("Internal Server Error"),
+        _l(
+            "The server encountered an internal error and was unable to complete your request."
+            " Either the server is overloaded or there is an error in the application."
+        ),
+    ),
+    501: (
+        _l("Not Implemented"),
+        _l("The server does not support the action requested by the browser."),
+    ),
+    503: (
+        _l("Service Unavailable"),
+        _l(
+            "The server is temporarily unable to service your request due to maintenance"
+            " downtime or capacity problems. Please try again later."
+        ),
+    ),
+}
 # Every form's token checked on every write, but for the API's blueprints and the views exempted.
 csrf = CSRFProtect()
 
@@ -102,7 +190,18 @@ def _rules_error(error: RulesError):
     return jsonify(error=text), 400
 
 
+def error_words(error: HTTPException) -> tuple[str, str]:
+    """The error's name and description in the request's language: Werkzeug's own words through
+    the catalog (`WERKZEUG_WORDS`), a description a view gave as it gave it."""
+    own = WERKZEUG_WORDS.get(error.code or 0)
+    if own is None:
+        return error.name, error.description
+    told = error.description != type(error).description
+    return str(own[0]), error.description if told else str(own[1])
+
+
 def http_error(error: HTTPException):
     """Werkzeug's error as JSON, with its status and headers (405's Allow)."""
     headers = [(name, value) for name, value in error.get_headers() if name.lower() == "allow"]
-    return jsonify(error=error.description or error.name), error.code, headers
+    name, description = error_words(error)
+    return jsonify(error=description or name), error.code, headers

@@ -142,7 +142,7 @@ def too_many(error: RateLimitExceeded):
         "too many %(what)s from this address (%(limit)s): nothing was changed, try again in "
         "%(wait)s",
         what=str(error.description),
-        limit=error.limit.limit,
+        limit=limit_in_words(error.limit.limit),
         wait=_in_words(wait),
     )
     if is_api_request():
@@ -170,3 +170,33 @@ def _in_words(seconds: int) -> str:
     if seconds < 90:
         return ngettext("%(num)s second", "%(num)s seconds", seconds)
     return ngettext("%(num)s minute", "%(num)s minutes", math.ceil(seconds / 60))
+
+
+# A limit as the settings write it (`20 per hour`), as the refusal quotes it: the same words as
+# the limits library's (`20 per 1 hour`), through the catalog, one sentence per unit.
+LIMIT_WORDS = {
+    "second": lambda amount, multiples: _(
+        "%(amount)s per %(multiples)s second", amount=amount, multiples=multiples
+    ),
+    "minute": lambda amount, multiples: _(
+        "%(amount)s per %(multiples)s minute", amount=amount, multiples=multiples
+    ),
+    "hour": lambda amount, multiples: _(
+        "%(amount)s per %(multiples)s hour", amount=amount, multiples=multiples
+    ),
+    "day": lambda amount, multiples: _(
+        "%(amount)s per %(multiples)s day", amount=amount, multiples=multiples
+    ),
+    "month": lambda amount, multiples: _(
+        "%(amount)s per %(multiples)s month", amount=amount, multiples=multiples
+    ),
+    "year": lambda amount, multiples: _(
+        "%(amount)s per %(multiples)s year", amount=amount, multiples=multiples
+    ),
+}
+
+
+def limit_in_words(item) -> str:
+    """A limit reached (the limits library's item) in the request's language."""
+    said = LIMIT_WORDS.get(item.GRANULARITY.name)
+    return said(item.amount, item.multiples) if said else str(item)

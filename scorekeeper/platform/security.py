@@ -7,6 +7,7 @@ import contextlib
 import hmac
 import io
 import re
+from collections.abc import Callable
 
 from flask import Flask, Response, abort, current_app, g, jsonify, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
@@ -85,23 +86,36 @@ def host_only_name(name: str) -> str:
 
 def trusted_proxies(app: Flask) -> int:
     """How many reverse proxies in front of the app to believe (`TRUSTED_PROXIES`)."""
-    return _whole_number(app, "TRUSTED_PROXIES", "proxies")
+    return _whole_number(
+        app,
+        "TRUSTED_PROXIES",
+        lambda value: _(
+            "TRUSTED_PROXIES must be a whole number of proxies, not %(value)s", value=value
+        ),
+    )
 
 
 def hsts_seconds(app: Flask) -> int:
     """How long a browser is told to use only HTTPS for this host (`HSTS_SECONDS`); 0 is never."""
-    return _whole_number(app, "HSTS_SECONDS", "seconds")
+    return _whole_number(
+        app,
+        "HSTS_SECONDS",
+        lambda value: _(
+            "HSTS_SECONDS must be a whole number of seconds, not %(value)s", value=value
+        ),
+    )
 
 
-def _whole_number(app: Flask, name: str, unit: str) -> int:
-    """A setting that is a count (0 or more), or one sentence saying what is wrong with it."""
+def _whole_number(app: Flask, name: str, refusal: Callable[[str], str]) -> int:
+    """A setting that is a count (0 or more), or one sentence saying what is wrong with it (the
+    `refusal` of the value as written)."""
     value = app.config[name] or 0
     try:
         count = int(value)
     except (TypeError, ValueError):
         count = -1
     if count < 0:
-        raise ValueError(f"{name} must be a whole number of {unit}, not {value!r}")
+        raise ValueError(refusal(repr(value)))
     return count
 
 

@@ -280,7 +280,7 @@ def write_once(*, scope: Scope) -> Callable[[Callable[..., Any]], Callable[..., 
                 if (twin := _twin(ticket, shown)) is not None:
                     return twin  # a twin with the same token committed first
                 raise _hooks().unsaved(
-                    "the write could not be saved: nothing was stored, try again"
+                    _("the write could not be saved: nothing was stored, try again")
                 ) from None
             return answer
 

@@ -8,6 +8,7 @@ import ipaddress
 import re
 
 from flask import current_app, request
+from flask_babel import lazy_gettext as _l
 
 from ..platform import network
 
@@ -90,8 +91,9 @@ def insecure_context() -> bool:
         return True
 
 
-# What the tablet does at each of the two addresses `steps` gives, in order.
-STEP_NAMES = ("Trust this score book (once per tablet)", "Open the score book")
+# What the tablet does at each of the two addresses `steps` gives, in order (in the language
+# of the page, or of `make run`'s app context, when shown).
+STEP_NAMES = (_l("Trust this score book (once per tablet)"), _l("Open the score book"))
 
 
 def steps(url: str, https_port: int) -> tuple[str, str]:

@@ -31,6 +31,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from flask_babel import gettext as _
 
 AUTHORITY_KEY = "ca.key"
 AUTHORITY_CERTIFICATE = "ca.crt"
@@ -127,7 +128,10 @@ def machine_names(
             wanted.append(name)
     if bad:
         raise ValueError(
-            f"not a host name with a dot a certificate can hold (scores.lan): {', '.join(bad)}"
+            _(
+                "not a host name with a dot a certificate can hold (scores.lan): %(names)s",
+                names=", ".join(bad),
+            )
         )
     ips = [str(ipaddress.ip_address(text)) for text in addresses]
     return Names(
@@ -150,14 +154,17 @@ def ensure(folder: Path, names: Names, now: dt.datetime | None = None) -> Creden
         if authority is None:
             authority = _make_authority(folder, names, now)
             made.append(
-                f"Made a certificate authority for this score book in {folder}: "
-                "each tablet trusts it once (step 1)."
+                _(
+                    "Made a certificate authority for this score book in %(folder)s: "
+                    "each tablet trusts it once (step 1).",
+                    folder=folder,
+                )
             )
         ca_key, ca_certificate = authority
         covered, left_out = _covered(ca_certificate, names)
         if not _server_is_current(folder, ca_certificate, covered, now):
             _make_server(folder, ca_key, ca_certificate, covered, now)
-            made.append(f"Made a server certificate for {covered}.")
+            made.append(_("Made a server certificate for %(names)s.", names=covered))
         for key in (AUTHORITY_KEY, SERVER_KEY):
             os.chmod(folder / key, 0o600)
         return Credentials(
@@ -167,9 +174,12 @@ def ensure(folder: Path, names: Names, now: dt.datetime | None = None) -> Creden
             made=tuple(made),
             advice=_advice(folder, ca_certificate),
             left_out=tuple(
-                f"The certificate leaves out {name}: it is outside the names and networks "
-                "the authority was made for (remove the folder to make a new one for the "
-                "networks this machine is on now; every tablet then trusts again)."
+                _(
+                    "The certificate leaves out %(name)s: it is outside the names and networks "
+                    "the authority was made for (remove the folder to make a new one for the "
+                    "networks this machine is on now; every tablet then trusts again).",
+                    name=name,
+                )
                 for name in left_out
             ),
         )
@@ -282,10 +292,13 @@ def _advice(folder: Path, authority: x509.Certificate) -> tuple[str, ...]:
     if all("." in name or name == LOOPBACK_NAME for name in names):
         return ()
     return (
-        f"The certificate authority in {folder} was made by an earlier version, with wider "
-        "constraints (every private network, all of .local and the bare host name); it keeps "
-        "working. To narrow it to this machine's own names and networks, remove the folder and "
-        "start again: every tablet then trusts the new one (step 1).",
+        _(
+            "The certificate authority in %(folder)s was made by an earlier version, with wider "
+            "constraints (every private network, all of .local and the bare host name); it keeps "
+            "working. To narrow it to this machine's own names and networks, remove the folder "
+            "and start again: every tablet then trusts the new one (step 1).",
+            folder=folder,
+        ),
     )
 
 

@@ -10,11 +10,13 @@ import ssl
 import sys
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from cheroot.makefile import MakeFile
 from cheroot.server import HTTPConnection, HTTPRequest
 from cheroot.ssl.builtin import BuiltinSSLAdapter
+from flask_babel import gettext as _
 
 from ..platform import network, security
 from . import certificates, folder
@@ -41,7 +43,10 @@ def choice(text: str) -> bool | None:
         return CHOICES[text.strip().lower()]
     except KeyError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not one of auto, yes, no (or 1, 0, on, off, true, false)"
+            _(
+                "%(text)s is not one of auto, yes, no (or 1, 0, on, off, true, false)",
+                text=repr(text),
+            )
         ) from None
 
 
@@ -62,7 +67,7 @@ def https_port(app: Flask) -> int:
     except (TypeError, ValueError):
         port = -1
     if not 0 <= port <= 65535:
-        raise SystemExit(f"HTTPS_PORT must be a port number, not {value!r}")
+        raise SystemExit(_("HTTPS_PORT must be a port number, not %(value)s", value=repr(value)))
     return port
 
 
@@ -77,7 +82,7 @@ def names(app: Flask, host: str) -> Names:
             network.tablet_addresses(host), extra=extra, networks=network.machine_networks()
         )
     except ValueError as error:
-        raise SystemExit(f"HTTPS_NAMES: {error}") from None
+        raise SystemExit(_("HTTPS_NAMES: %(problem)s", problem=error)) from None
 
 
 def credentials(app: Flask, host: str) -> Credentials:
@@ -224,7 +229,8 @@ class Renewal(threading.Thread):
     """Asks for the certificate again every `interval` seconds while the server runs; when
     something was made (the certificate neared its end, or an address changed), the HTTPS
     server takes the new one without a restart: connections from then on get it, and what it
-    leaves out (an address on a network the authority was not made for) is said."""
+    leaves out (an address on a network the authority was not made for) is said. Each look is
+    made `within` the app's context, so that what is said is in the app's language."""
 
     def __init__(
         self,
@@ -232,17 +238,20 @@ class Renewal(threading.Thread):
         served: BuiltinSSLAdapter,
         interval: float = RENEWAL_SECONDS,
         log: Callable[[str], None] | None = None,
+        within: Callable[[], AbstractContextManager] = contextlib.nullcontext,
     ):
         super().__init__(name="certificate renewal", daemon=True)
         self.renew = renew
         self.served = served
         self.interval = interval
         self.log = log or _say
+        self.within = within
         self.stopped = threading.Event()
 
     def run(self) -> None:
         while not self.stopped.wait(self.interval):
-            self.check()
+            with self.within():
+                self.check()
 
     def check(self) -> None:
         """One look: renew when due and serve what was made. A failure is one line and the
@@ -254,10 +263,10 @@ class Renewal(threading.Thread):
                 # certificate with the old key.
                 self.served.context = context(made)
         except (OSError, ValueError, ssl.SSLError, SystemExit) as error:
-            self.log(f"Could not renew the HTTPS certificate: {error}")
+            self.log(_("Could not renew the HTTPS certificate: %(problem)s", problem=error))
             return
         for line in made.made:
-            self.log(f"HTTPS certificate renewed: {line}")
+            self.log(_("HTTPS certificate renewed: %(what)s", what=line))
         if made.made:
             # A new address on another network: the tablets there meet a warning, so say why.
             for line in made.left_out:

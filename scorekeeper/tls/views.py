@@ -13,6 +13,7 @@ import plistlib
 import uuid
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask_babel import gettext as _
 
 from ..platform import security
 from . import addresses, certificates, folder
@@ -124,7 +125,8 @@ def check():
 
 def mobileconfig(authority: Authority) -> bytes:
     """An unsigned configuration profile holding the certificate as one root payload, which
-    Safari hands to Settings → Profile Downloaded; its UUIDs come from the fingerprint."""
+    Safari hands to Settings → Profile Downloaded (its description in the request's language);
+    its UUIDs come from the fingerprint."""
     profile_uuid = uuid.uuid5(PROFILE_NAMESPACE, authority.fingerprint)
     payload_uuid = uuid.uuid5(PROFILE_NAMESPACE, "root:" + authority.fingerprint)
     profile = {
@@ -133,7 +135,7 @@ def mobileconfig(authority: Authority) -> bytes:
         "PayloadIdentifier": PROFILE_IDENTIFIER,
         "PayloadUUID": str(profile_uuid).upper(),
         "PayloadDisplayName": DISPLAY_NAME,
-        "PayloadDescription": (
+        "PayloadDescription": _(
             "Lets this tablet open the score book's secure address on the home network."
         ),
         "PayloadOrganization": DISPLAY_NAME,

@@ -1,8 +1,9 @@
 /* Liverpool Scorekeeper's service worker: static files from the cache (their URLs name their
- * content), pages from the server, and the offline page when the server cannot be reached. */
+ * content), pages from the server, and the offline page when the server cannot be reached (in
+ * the language of the page that registered it: the cache's name carries it). */
 "use strict";
 
-var CACHE = "scorekeeper-{{ version }}";
+var CACHE = {{ cache | tojson }};
 var PRECACHE = {{ precache | tojson }};
 var OFFLINE = {{ offline | tojson }};
 

@@ -323,7 +323,7 @@ def test_installable_with_a_service_worker_and_an_offline_page(page, live_server
     page.goto("/")
     cdp = page.context.new_cdp_session(page)
     manifest = cdp.send("Page.getAppManifest")
-    assert manifest["url"].endswith("/manifest.webmanifest")
+    assert manifest["url"].endswith("/manifest.webmanifest?language=en")  # the page's language
     assert manifest.get("errors", []) == []
     scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
     assert scope == live_server + "/"
@@ -345,6 +345,41 @@ def test_installable_with_a_service_worker_and_an_offline_page(page, live_server
         page.context.set_offline(False)
     page.goto("/games/")
     expect(page.locator("h1")).to_have_text("Games")
+
+
+@pytest.mark.service_worker
+def test_the_offline_page_is_in_the_language_the_tablet_chose(tablet, live_server):
+    """The worker fetches its offline page without the tablet's cookie: it is the language the
+    tablet chose all the same, and choosing another installs the worker again with that one's."""
+    context = tablet("landscape", base_url=live_server, service_workers="allow", locale="en-US")
+    page = context.new_page()
+    page.goto("/language/fi?next=/")
+    page.wait_for_function(
+        "async () => (await navigator.serviceWorker.ready).active.scriptURL.endsWith("
+        "'/sw.js?language=fi')"
+    )
+    page.reload()  # now under the worker's control
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    try:
+        page.goto("/games/")
+        expect(page.locator("h1")).to_have_text("Pistekirjaan ei saada yhteyttä")
+        assert page.locator("html").get_attribute("lang") == "fi"
+    finally:
+        context.set_offline(False)
+    page.goto("/language/en?next=/")
+    page.wait_for_function(
+        "async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL"
+        ".endsWith('/sw.js?language=en')"
+    )
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    try:
+        page.goto("/games/")
+        expect(page.locator("h1")).to_have_text("The score book cannot be reached")
+    finally:
+        context.set_offline(False)
 
 
 def test_static_files_are_kept_and_pages_compressed(page):

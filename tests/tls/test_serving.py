@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from flask_babel import force_locale, gettext
 
 from scorekeeper import serve
 from scorekeeper.tls import certificates, serving
@@ -231,6 +232,18 @@ def served_certificate(port: int) -> bytes:
         return wrapped.getpeercert(binary_form=True)
 
 
+def run_until_logged(renewal: serving.Renewal, logged: list[str]) -> None:
+    """Run the renewal's thread until it has said something (10 seconds at most), then stop it."""
+    renewal.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not logged and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        renewal.stop()
+        renewal.join(timeout=5)
+
+
 def der(path: Path) -> bytes:
     return ssl.PEM_cert_to_DER_cert(path.read_text())
 
@@ -269,14 +282,7 @@ def test_a_renewed_certificate_is_served_without_a_restart(https_in_process, tmp
     renewal = serving.Renewal(
         lambda: certificates.ensure(tmp_path, moved), tls, interval=0.05, log=logged.append
     )
-    renewal.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not logged and time.monotonic() < deadline:
-            time.sleep(0.02)
-    finally:
-        renewal.stop()
-        renewal.join(timeout=5)
+    run_until_logged(renewal, logged)
     renewed = der(certificates.ensure(tmp_path, moved).certificate)
     assert renewed != first
     assert served_certificate(port) == renewed
@@ -311,3 +317,23 @@ def test_a_renewal_for_an_address_the_authority_cannot_vouch_for_says_so(
         " and networks the authority was made for (remove the folder to make a new one for the"
         " networks this machine is on now; every tablet then trusts again)."
     ]
+
+
+def test_the_renewal_speaks_the_apps_language(https_in_process, app_with):
+    """The renewal thread looks within the app's context: what it says is in DEFAULT_LANGUAGE."""
+    port, tls, first = https_in_process
+    app = app_with(DEFAULT_LANGUAGE="fi")
+    logged: list[str] = []
+
+    def broken():
+        raise OSError(28, "No space left on device")
+
+    renewal = serving.Renewal(broken, tls, interval=0.05, log=logged.append, within=app.app_context)
+    run_until_logged(renewal, logged)
+    with app.app_context(), force_locale("fi"):
+        expected = gettext(
+            "Could not renew the HTTPS certificate: %(problem)s",
+            problem=OSError(28, "No space left on device"),
+        )
+    assert logged[0] == expected
+    assert served_certificate(port) == first

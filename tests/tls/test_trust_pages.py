@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes
+from flask_babel import force_locale, gettext
 
 from scorekeeper.platform.security import CONTENT_SECURITY_POLICY
 from scorekeeper.tls import views
@@ -259,3 +260,48 @@ def test_behind_a_proxys_https_the_page_does_not_say_there_is_no_secure_address(
     html = trust_page(client, base_url="https://scores.example.org").get_data(as_text=True)
     assert "This tablet trusts the score book" in html
     assert "not serving a secure address" not in html
+
+
+# --- In the tablet's language ----------------------------------------------------------------
+
+
+def test_the_trust_steps_speak_the_tablets_language(client, app, authority):
+    response = client.get(
+        "/trust",
+        base_url=LAN,
+        environ_base=TABLET,
+        headers={"User-Agent": AGENTS["android"], "Accept-Language": "fi"},
+    )
+    html = response.get_data(as_text=True)
+    with app.test_request_context(), force_locale("fi"):
+        expected = [
+            gettext(text)
+            for text in (
+                "Trust this score book",
+                "1. Trust the certificate",
+                "Tap Install a certificate → CA certificate, then Install anyway.",
+                "this tablet",
+                "2. Check",
+            )
+        ]
+    assert '<html lang="fi"' in html
+    for text in expected:
+        assert text in html
+    assert "1. Luota varmenteeseen" in html and "Napauta Asenna varmenne" in html  # shipped fi
+
+
+def test_the_profile_describes_itself_in_the_tablets_language(client, app, authority):
+    answer = client.get(
+        "/trust/scorekeeper.mobileconfig", base_url=LAN, headers={"Accept-Language": "fi"}
+    )
+    profile = plistlib.loads(answer.get_data())
+    with app.test_request_context(), force_locale("fi"):
+        expected = gettext(
+            "Lets this tablet open the score book's secure address on the home network."
+        )
+    assert profile["PayloadDescription"] == expected
+    english = plistlib.loads(client.get("/trust/scorekeeper.mobileconfig").get_data())
+    assert english["PayloadDescription"] == (
+        "Lets this tablet open the score book's secure address on the home network."
+    )
+    assert english["PayloadUUID"] == profile["PayloadUUID"]  # one profile, whatever its words

@@ -13,6 +13,8 @@ from urllib.parse import urljoin
 import brotli
 import pytest
 from flask import Flask
+from flask_babel import force_locale, gettext
+from markupsafe import escape
 
 from scorekeeper.platform import assets
 from tests.support.book import new_game, record, start
@@ -207,7 +209,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 def test_manifest_declares_real_icons(client):
     html = client.get("/games/new").get_data(as_text=True)
-    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert '<link rel="manifest" href="/manifest.webmanifest?language=en">' in html
     assert 'rel="apple-touch-icon"' in html
     assert re.search(r'<meta name="theme-color" content="#[0-9a-f]{6}"', html)
     answer = client.get("/manifest.webmanifest")
@@ -253,6 +255,84 @@ def test_the_offline_page_says_what_happened_what_it_does_and_what_to_do(client)
     assert "Sending a form again never saves it twice" in html
     for step in ("Wake the laptop", "the app is still running there", "on the same Wi-Fi"):
         assert step in html
+
+
+def test_every_page_registers_the_worker_for_its_own_language(client):
+    english = client.get("/").get_data(as_text=True)
+    assert 'data-worker="/sw.js?language=en"' in english
+    finnish = client.get("/", headers={"Accept-Language": "fi"}).get_data(as_text=True)
+    assert 'data-worker="/sw.js?language=fi"' in finnish
+    client.set_cookie("language", "es_CL")
+    assert 'data-worker="/sw.js?language=es_CL"' in client.get("/games/").get_data(as_text=True)
+
+
+def test_the_worker_keeps_the_offline_page_of_the_language_it_was_registered_for(app, client):
+    """The worker fetches the offline page without the device's cookie: its own URL names the
+    language, and so do the offline page it keeps and the cache it keeps it in."""
+    script = client.get("/sw.js?language=fi").get_data(as_text=True)
+    assert 'var OFFLINE = "/offline?language=fi";' in script
+    assert '["/offline?language=fi", ' in script
+    assert re.search(r'var CACHE = "scorekeeper-fi-[0-9a-f]{12}";', script)
+    other = client.get("/sw.js?language=de").get_data(as_text=True)
+    cache = re.search(r'var CACHE = "([^"]+)"', script).group(1)
+    assert cache not in other  # a language switch installs the worker again, with its own cache
+
+    # Asked for with a browser that prefers English and no cookie, as the worker asks.
+    page = client.get("/offline?language=fi", headers={"Accept-Language": "en"})
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert '<html lang="fi"' in html
+    with app.test_request_context(), force_locale("fi"):
+        expected = [
+            escape(gettext(text))
+            for text in (
+                "The score book cannot be reached",
+                "No connection to the score book",
+                "Check that this tablet is on the same Wi-Fi as the laptop.",
+            )
+        ]
+    for text in expected:
+        assert text in html
+    assert "Pistekirjaan ei saada yhteyttä" in html  # the shipped fi catalog's words
+
+
+DESCRIPTION = (
+    "The score book and referee for Liverpool Rummy at the card table: seats, deals, rounds, "
+    "totals and rule disputes on one tablet."
+)
+
+
+def test_the_manifest_describes_the_app_in_the_language_its_address_names(app, client):
+    finnish = client.get("/", headers={"Accept-Language": "fi"}).get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest?language=fi">' in finnish
+    described = client.get("/manifest.webmanifest?language=fi", headers={"Accept-Language": "en"})
+    with app.test_request_context(), force_locale("fi"):
+        expected = gettext(DESCRIPTION)
+    assert described.get_json(force=True)["description"] == expected
+    assert f'<meta name="description" content="{escape(expected)}">' in finnish
+    assert "Accept-Language" not in described.headers.get("Vary", "")  # its address says
+    unnamed = client.get("/manifest.webmanifest?language=xx")
+    assert unnamed.get_json(force=True)["description"] == DESCRIPTION
+    assert {"Cookie", "Accept-Language"} <= set(unnamed.headers["Vary"].split(", "))
+
+
+@pytest.mark.parametrize("asked", ["xx", "<script>", "fi_FI", "", "EN"])
+def test_an_unknown_language_is_never_echoed_and_the_usual_choice_speaks(client, asked):
+    script = client.get("/sw.js", query_string={"language": asked}).get_data(as_text=True)
+    assert 'var OFFLINE = "/offline";' in script
+    assert re.search(r'var CACHE = "scorekeeper-[0-9a-f]{12}";', script)
+    if asked:
+        assert asked not in script
+    page = client.get(
+        "/offline", query_string={"language": asked}, headers={"Accept-Language": "fi"}
+    )
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert '<html lang="fi"' in html  # the browser's own choice, as without the parameter
+    # Only the language switch's way back names this address (URL-encoded), as on every page.
+    words = re.sub(r'href="/language/[^"]*"', "", html)
+    if asked:
+        assert asked not in words and escape(asked) not in words
 
 
 def test_live_check_answers_304_until_the_game_changes(client):

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from flask_babel import force_locale, gettext
 
 from scorekeeper import create_app
 from scorekeeper.games import transfer
@@ -312,3 +313,28 @@ def test_rules_import_reads_the_standard_input(app, runner):
     )
     assert result.exit_code == 0, result.output
     assert 'Saved "Nana"' in result.output
+
+
+def test_a_command_speaks_the_default_language(app_with, tmp_path):
+    """A command has no request: what it says is in DEFAULT_LANGUAGE, through the catalog; what
+    it writes for machines (the rule set's document) is the same in every language."""
+    app = app_with(DEFAULT_LANGUAGE="fi")
+    runner = app.test_cli_runner()
+    empty = runner.invoke(args=["rules", "list"]).output
+    save_ruleset(app.test_client())
+    listed = runner.invoke(args=["rules", "list"]).output
+    target = tmp_path / "old.json"
+    target.write_text("an older file")
+    refused = runner.invoke(args=["rules", "export", SMITH, str(target)])
+    written = runner.invoke(args=["rules", "export", SMITH, "-"]).output
+    with app.app_context(), force_locale("fi"):
+        nothing = gettext("No rule set is saved yet.")
+        never = gettext("(last game: %(when)s)", when=gettext("never"))
+        exists = gettext(
+            "%(target)s already exists: name a new file, or add --force", target=target
+        )
+    assert empty == nothing + "\n"
+    assert listed.rstrip("\n").endswith("\t" + never)
+    assert "ei koskaan" in listed  # "never" in the shipped fi catalog
+    assert refused.exit_code != 0 and exists in refused.output
+    assert RuleSet.parse(written) == RuleSet.parse(smith_document())

@@ -4,9 +4,13 @@ set up says so, with the command that sets it up, and never that it is busy."""
 from __future__ import annotations
 
 import pytest
+from flask import abort
+from flask_babel import force_locale, gettext
+from markupsafe import escape
 from sqlalchemy import create_engine, text
+from werkzeug.exceptions import Forbidden, default_exceptions
 
-from scorekeeper.platform import database
+from scorekeeper.platform import database, http
 from tests.support.apps import app_on
 
 LIMIT = 64 * 1024
@@ -136,6 +140,22 @@ def test_a_database_never_set_up_is_not_set_up_not_busy(empty_app, path):
     assert f'href="{path}">Open this page again</a>' in html
 
 
+def test_not_set_up_speaks_the_request_language(empty_app):
+    html = (
+        empty_app.test_client()
+        .get("/games/", headers={"Accept-Language": "fi"})
+        .get_data(as_text=True)
+    )
+    with empty_app.test_request_context(), force_locale("fi"):
+        problem = gettext(
+            "the database is empty, and this app needs revision %(head)s", head=_head(empty_app)
+        )
+        heading = gettext("The score book is not set up")
+    assert problem[:1].upper() + problem[1:] in html
+    assert f"<h1>{heading}</h1>" in html
+    assert "<h1>Pistekirjaa ei ole määritetty</h1>" in html  # the shipped fi catalog
+
+
 def test_a_form_posted_to_a_database_never_set_up_says_so(empty_app):
     response = empty_app.test_client().post("/games/new", data={"names": "Ann\nBob"})
     assert response.status_code == 503
@@ -239,3 +259,33 @@ def test_a_missing_game_or_page_says_which_and_leads_to_the_games(client, path, 
     assert "may have" in html  # why it may be missing
     api = client.get("/api/games/999")
     assert api.status_code == 404 and api.get_json() == {"error": "game 999 does not exist"}
+
+
+def _forbidden():
+    abort(403)
+
+
+def test_werkzeugs_own_words_are_the_same_in_english_and_come_through_the_catalog(app):
+    """The table of Werkzeug's words holds its English as written, so an English page is the
+    same; a Finnish one gets them through the catalog (pages and the API alike)."""
+    for code, (name, description) in http.WERKZEUG_WORDS.items():
+        werkzeug = default_exceptions[code]
+        assert (str(name), str(description)) == (werkzeug().name, werkzeug.description)
+    app.add_url_rule("/test/forbidden", "forbidden", _forbidden)
+    app.add_url_rule("/api/test-forbidden", "api_forbidden", _forbidden)
+    client = app.test_client()
+    english = client.get("/test/forbidden").get_data(as_text=True)
+    assert "<h1>Forbidden</h1>" in english
+    assert f"<p>{escape(Forbidden.description)}</p>" in english
+    finnish = client.get("/test/forbidden", headers={"Accept-Language": "fi"})
+    html = finnish.get_data(as_text=True)
+    api = client.get("/api/test-forbidden", headers={"Accept-Language": "fi"}).get_json()
+    with app.test_request_context(), force_locale("fi"):
+        name = gettext("Forbidden")
+        description = gettext(Forbidden.description)
+        home = gettext("Home")
+    assert finnish.status_code == 403
+    assert f"<h1>{escape(name)}</h1>" in html
+    assert f"<p>{escape(description)}</p>" in html
+    assert f'href="/">{home}</a>' in html and home == "Etusivu"  # the shipped fi catalog
+    assert api == {"error": description}

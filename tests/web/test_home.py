@@ -7,6 +7,8 @@ import base64
 import re
 
 import pytest
+from flask_babel import force_locale, gettext
+from markupsafe import escape
 
 from scorekeeper.platform import network
 from tests.support.book import new_game
@@ -127,3 +129,24 @@ def test_once_a_game_exists_the_usual_choices_return(client):
 
 def test_healthz_is_still_bare(client):
     assert client.get("/healthz").get_json() == {"ok": True}
+
+
+def test_the_tablets_two_steps_speak_the_serving_machines_language(app, client):
+    app.config.update(SERVE_HOST="0.0.0.0", SERVE_PORT=5000, SERVE_HTTPS_PORT=5443)
+    response = client.get(
+        "/",
+        base_url="http://localhost:5000",
+        environ_base={"REMOTE_ADDR": "127.0.0.1"},
+        headers={"Accept-Language": "fi"},
+    )
+    html = response.get_data(as_text=True)
+    steps = re.findall(r'<strong>([^<]+)</strong></p>\s*<p><a class="button secondary', html)
+    with app.test_request_context(), force_locale("fi"):
+        expected = [
+            str(escape(gettext("Trust this score book (once per tablet)"))),
+            gettext("Open the score book"),
+        ]
+        hint = gettext("Open this on the tablet")
+    assert steps == expected
+    assert expected[1] == "Avaa pistekirja" and hint == "Avaa tämä tabletilla"  # shipped fi
+    assert hint in html

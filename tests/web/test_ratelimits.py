@@ -13,9 +13,11 @@ import json
 import re
 
 import pytest
+from flask_babel import force_locale, gettext
+from limits import parse
 
 from scorekeeper.games.models import Game as GameRow
-from scorekeeper.platform import settings
+from scorekeeper.platform import limits, settings
 from scorekeeper.platform.database import db
 from scorekeeper.platform.writeonce import WriteOnce
 from tests.support.apps import app_on
@@ -403,3 +405,20 @@ def test_a_live_code_and_a_wrong_one_answer_alike_to_a_phone_without_a_seat(app,
             assert answers[0] == answers[1] == answers[2], (endpoint, method)
             compared += 1
     assert compared >= 6  # the hand's page (GET, POST) and API (GET, PUT), each with and without
+
+
+@pytest.mark.parametrize(
+    "written", ["20/hour", "200 per day", "5 per 10 minutes", "3/second", "1/month", "2/year"]
+)
+def test_a_limit_is_quoted_as_written_in_english_and_through_the_catalog(app, written):
+    item = parse(written)
+    with app.test_request_context():
+        assert limits.limit_in_words(item) == str(item)  # English as the limits library says it
+        with force_locale("fi"):
+            unit = item.GRANULARITY.name
+            expected = gettext(
+                f"%(amount)s per %(multiples)s {unit}",  # each unit has its own message
+                amount=item.amount,
+                multiples=item.multiples,
+            )
+            assert limits.limit_in_words(item) == expected

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 import qrcode
+from flask_babel import force_locale, gettext
 
 import scorekeeper
 from scorekeeper import serve
@@ -549,3 +550,72 @@ def test_make_run_asks_for_https_by_default_on_its_own_port():
 def test_make_run_https_0_and_another_https_port():
     line = make_run_command("HTTPS=0", "HTTPS_PORT=5444")
     assert "--https 0 --https-port 5444" in line
+
+
+# --- In the language of the laptop: DEFAULT_LANGUAGE ------------------------------------------------
+
+
+def test_the_banner_speaks_the_default_language(app_with):
+    """A command has no request: what `make run` prints is in DEFAULT_LANGUAGE, through the
+    catalog (the expectation as the catalog has it, whether or not it is translated yet)."""
+    app = app_with(DEFAULT_LANGUAGE="fi")
+    with app.app_context():
+        message = secure_message(5000, 5443)
+        plain = serve.start_message(
+            "0.0.0.0", 5000, network.tablet_urls("0.0.0.0", 5000, INTERFACES)
+        )
+        elsewhere = serve.bind_problem(OSError(errno.EADDRNOTAVAIL, "not here"), "10.9.9.9", 5000)
+    lines = message.splitlines()
+    with app.app_context(), force_locale("fi"):
+        trust = gettext(
+            "%(number)s. %(step)s: %(url)s",
+            number=1,
+            step=gettext("Trust this score book (once per tablet)"),
+            url="http://192.168.1.20:5000/trust",
+        )
+        opened = gettext(
+            "%(number)s. %(step)s: %(url)s",
+            number=2,
+            step=gettext("Open the score book"),
+            url="https://192.168.1.20:5443/",
+        )
+        expected = [
+            gettext("Liverpool Scorekeeper is serving."),
+            gettext("On a tablet on the same network, scan:"),
+            trust,
+            opened,
+            gettext("Other addresses of this machine (trust, then open):"),
+            gettext("On this machine, open %(url)s", url="http://localhost:5000/"),
+            gettext("Stop with Ctrl+C."),
+        ]
+        shown = gettext("On a tablet on the same network, open:")
+        not_here = gettext(
+            "%(host)s is not an address of this machine: try HOST=%(default)s make run",
+            host="10.9.9.9",
+            default=serve.DEFAULT_HOST,
+        )
+    for line in expected:
+        assert line in lines
+    assert_draws(qr_after(message, trust), "http://192.168.1.20:5000/trust")
+    assert_draws(qr_after(message, opened), "https://192.168.1.20:5443/")
+    assert "2. Avaa pistekirja: https://192.168.1.20:5443/" in lines  # the shipped fi catalog
+    assert shown in plain.splitlines()
+    assert elsewhere == not_here
+
+
+def test_outside_the_app_the_banner_is_english():
+    assert "2. Open the score book: https://192.168.1.20:5443/" in secure_message().splitlines()
+
+
+@SERVES_THE_DEFAULT
+def test_make_run_prints_the_tablet_steps_in_the_default_language(
+    started, certificate_asked, monkeypatch, capsys
+):
+    monkeypatch.setenv("DEFAULT_LANGUAGE", "fi")
+    serve.main(["--port", "5123", "--https-port", "5444"])
+    out = capsys.readouterr().out
+    assert "2. Avaa pistekirja: https://192.168.1.20:5444/" in out.splitlines()
+    assert_draws(qr_after(out, "2. Avaa pistekirja"), "https://192.168.1.20:5444/")
+    with started[0].app.app_context(), force_locale("fi"):
+        expected = gettext("On this machine, open %(url)s", url="http://localhost:5123/")
+    assert expected in out.splitlines()
