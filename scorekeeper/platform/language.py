@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from babel import Locale, UnknownLocaleError
 from flask import (
@@ -87,6 +87,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(when, "localtime")
     # A global, so a macro imported without the page's context writes in its language too.
     app.add_template_global(speech)
+    app.add_template_global(back_here)
 
     @app.context_processor
     def _languages() -> dict:
@@ -234,6 +235,23 @@ def choose(choice: str) -> Response:
             httponly=True,
         )
     return response
+
+
+# What a page's address may carry that the switch's link must not repeat: an edit key (a link
+# that hands a tablet the right to edit is never written into a page, not even a refusal's).
+SECRET_ARGUMENTS = ("key",)
+
+
+def back_here() -> str:
+    """This page's address for the switch to come back to: its path and its query, without
+    what a link to the page must not repeat (`SECRET_ARGUMENTS`)."""
+    kept = [
+        (name, value)
+        for name, value in request.args.items(multi=True)
+        if name not in SECRET_ARGUMENTS
+    ]
+    query = urlencode(kept)
+    return request.path + (f"?{query}" if query else "")
 
 
 def _local(target: str) -> str:

@@ -288,3 +288,11 @@ def test_a_catalog_folder_that_names_no_language_is_not_offered(app_with, tmp_pa
     app = app_with(BABEL_TRANSLATION_DIRECTORIES=str(folder))
     with app.app_context():
         assert [each.code for each in language.offered()] == ["en", "es_CL", "fi"]
+
+
+def test_the_switch_never_repeats_an_edit_key_from_the_address(client):
+    """A page opened by an edit link (or refused for a wrong one) keeps its other arguments in
+    the switch's way back, never the key."""
+    page = client.get("/rules/reference?rules=shanghai&key=s3cret-key").text
+    assert "s3cret-key" not in page
+    assert "next=/rules/reference?rules%3Dshanghai" in page
