@@ -5,6 +5,7 @@
  *
  * The page works without this script: its "Show these seats" button asks for the seat lists.
  */
+import { word } from "./words.js";
 const form = document.querySelector(".rules-form");
 function keepContext() {
   const fields = ["rules", "round", "players"];
@@ -66,7 +67,7 @@ function keepContext() {
   }
 
   function label(seat) {
-    return "Seat " + seat;
+    return word("seat", { number: seat });
   }
 
   // A seat list made as long as the table: items beyond it go, missing ones are made from the

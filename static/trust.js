@@ -23,7 +23,7 @@ function check() {
 
   button.addEventListener("click", function (event) {
     event.preventDefault();
-    say("Checking…", "");
+    say(word("checking"), "");
     const controller = window.AbortController ? new AbortController() : null;
     const timer = controller ? setTimeout(function () { controller.abort(); }, WAIT_MS) : null;
     fetch(button.getAttribute("data-check"), {

@@ -141,3 +141,53 @@ def test_the_reading_finds_untranslated_words_and_passes_translated_ones(tmp_pat
         "page.html:6: Name",
         "page.html:6: … left",
     ]
+
+
+# --- Scripts ------------------------------------------------------------------------------------
+
+STATIC = TEMPLATES.parent / "static"
+# A string literal of a script: "…", '…' or `…` (a template's ${…} stripped before it is read).
+LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`')
+COMMENTS = re.compile(r"/\*.*?\*/|(?:^|\s)//[^\n]*", re.S | re.M)
+# Not words: selectors, attribute, class and key names, import paths, HTTP headers and events.
+CODE_LIKE = re.compile(
+    r"^(?:\./.*|[.#\[].*|.*[=\[\]>()/].*"  # paths, selectors, expressions
+    r"|[a-z][a-z0-9_-]*(?: [a-z][a-z0-9_-]*)*"  # names and class lists: `pad-row pad-ranks`
+    r"|[A-Z][A-Z0-9_]*|[A-Za-z]+(?:-[A-Z][a-z]+)+|[a-z]*[A-Z][a-z]+[A-Z]\w*"  # SELECT, If-Match
+    r"|[a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w*|[\w-]+\.[\w.:-]+|-.*|\^.*|\{\w+\}|\d+-\w+"  # names
+    r"|Escape|Enter|Tab|Backspace|Delete|Home|End|Arrow\w+)$"  # the keys a script listens for
+)
+
+
+def script_words(source: str) -> list[tuple[int, str]]:
+    """The literals of a script that read as words to a person: two words or more, or one
+    capitalised word (what is left once code-like literals are set aside)."""
+    code = COMMENTS.sub(lambda found: "\n" * found.group().count("\n"), source)
+    found = []
+    for literal in LITERAL.finditer(code):
+        text = next(group for group in literal.groups() if group is not None)
+        bare = re.sub(r"\$\{[^}]*\}", "", text).strip()
+        if not re.search(r"[A-Za-z]{2}", bare) or CODE_LIKE.match(bare):
+            continue
+        found.append((code[: literal.start()].count("\n") + 1, text))
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(STATIC.glob("*.js")), ids=lambda path: path.name)
+def test_a_script_holds_no_words_of_its_own(path):
+    """A script's words come from the server in the page's language (templates/_script_words.html,
+    a form's `data-words`): any English literal a person could read is a finding."""
+    assert [f"{path.name}:{line}: {text}" for line, text in script_words(path.read_text())] == []
+
+
+def test_the_script_reading_finds_words_and_passes_code():
+    found = script_words(
+        'el.textContent = "Scores updated";\n'
+        "/* a comment with words */\n"
+        'const x = document.querySelector("form.round-form");\n'
+        'button.className = "secondary pad-undo";\n'
+        "note.title = `Points for ${name}`;\n"
+        'if (event.key === "Escape") close();\n'
+        'label = "Undo";\n'
+    )
+    assert found == [(1, "Scores updated"), (5, "Points for ${name}"), (7, "Undo")]
