@@ -81,9 +81,13 @@ def shown(value: object) -> str:
     return "" if value is None else str(value)
 
 
+# A meld's kind as the editor's picker says it ("a set of 3"); the document keeps its value.
+_KIND_WORDS = {MeldKind.SET: _l("set"), MeldKind.RUN: _l("run")}
+
+
 class MeldForm(Form):
     kind = SelectField(
-        choices=[SelectChoice(kind.value, kind.value) for kind in MeldKind],
+        choices=[SelectChoice(kind.value, words) for kind, words in _KIND_WORDS.items()],
         default=MeldKind.SET.value,
         render_kw={"class": "meld-kind"},
     )
