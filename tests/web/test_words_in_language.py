@@ -21,9 +21,9 @@ from scorekeeper.games.roundvalues import RoundSnapshot
 from scorekeeper.referee.views import chip
 from tests.season.seeding import play_game
 from tests.support.book import new_game, play_rounds, record
+from tests.support.names import NAMES
 
 FINNISH = {"Accept-Language": "fi"}
-NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
 def finnish(app, text: str, **variables) -> str:
