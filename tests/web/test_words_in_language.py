@@ -78,6 +78,10 @@ def test_the_players_pages_and_records_speak_the_requests_language(app, client):
     listed = client.get("/players/", headers=FINNISH).text
     assert "Luokitus" in listed and ">Rating<" not in listed  # a column, shipped in Finnish
     assert finnish(app, "All time") in listed
+    # A rating's uncertainty, with the decimal comma Finnish writes.
+    assert re.search(r'class="rating-sigma">± \d+,\d<', listed)
+    english = client.get("/players/", headers={"Accept-Language": "en"}).text
+    assert re.search(r'class="rating-sigma">± \d+\.\d<', english)
     held = client.get("/players/records", headers=FINNISH).text
     assert finnish(app, "Lowest game total") in held
     english = client.get("/players/records", headers={"Accept-Language": "en"}).text
