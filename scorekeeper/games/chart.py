@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup, escape
 
 from .ledger import Book, signed
@@ -268,22 +270,35 @@ def totals_chart(book: Book) -> Markup | None:
         for seat, (name, values) in enumerate(zip(book.names, totals, strict=True))
     ]
     standing = "; ".join(f"{line.name} {number(line.total)}" for line in book.standings)
-    leaders = " and ".join(book.names[seat] for seat in ahead)
-    verb = (
-        ("win" if len(ahead) > 1 else "wins")
-        if book.winners
-        else ("lead" if len(ahead) > 1 else "leads")
-    )
-    last = book.last_round
-    label = (
-        f"Running totals after round {done} of {last}: {leaders} {verb}. "
-        f"Totals, lowest first: {standing}."
-    )
+    said = {
+        "names": _(" and ").join(book.names[seat] for seat in ahead),
+        "done": done,
+        "last": book.last_round,
+        "standing": standing,
+    }
+    if book.winners:
+        label = ngettext(
+            "Running totals after round %(done)s of %(last)s: %(names)s wins. Totals, lowest "
+            "first: %(standing)s.",
+            "Running totals after round %(done)s of %(last)s: %(names)s win. Totals, lowest "
+            "first: %(standing)s.",
+            len(ahead),
+            **said,
+        )
+    else:
+        label = ngettext(
+            "Running totals after round %(done)s of %(last)s: %(names)s leads. Totals, lowest "
+            "first: %(standing)s.",
+            "Running totals after round %(done)s of %(last)s: %(names)s lead. Totals, lowest "
+            "first: %(standing)s.",
+            len(ahead),
+            **said,
+        )
     return line_chart(
         lines,
-        ["start", *(str(n) for n in range(1, last + 1))],
+        [_("start"), *(str(n) for n in range(1, book.last_round + 1))],
         label=label,
-        x_title="Round",
+        x_title=_("Round"),
         css_class="chart totals-chart",
         from_zero=True,
     )

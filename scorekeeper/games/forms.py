@@ -68,7 +68,12 @@ def rules_option(key: str, rules: RuleSet, label: str | None = None) -> Any:
     sizes); the page's script seats the players its limits allow (`data-min`, `data-max`)."""
     return option(
         key,
-        label or f"{rules.label}: {players_range(rules, language.speech())}",
+        label
+        or _(
+            "%(rules)s: %(players)s",
+            rules=rules.label,
+            players=players_range(rules, language.speech()),
+        ),
         {"data-min": rules.min_players, "data-max": rules.max_players},
     )
 

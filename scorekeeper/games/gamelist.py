@@ -10,6 +10,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy.orm import selectinload
 
 from ..platform.database import db
@@ -54,9 +56,15 @@ class GamePage:
 def check_paging(page: int, per_page: int) -> None:
     """`ScorebookError` for a page or a page size out of range."""
     if page < 1:
-        raise errors.ScorebookError(f"'page' must be 1 or more, not {page}")
+        raise errors.ScorebookError(_("'page' must be 1 or more, not %(page)s", page=page))
     if not 1 <= per_page <= PER_PAGE_MAX:
-        raise errors.ScorebookError(f"'per_page' must be from 1 to {PER_PAGE_MAX}, not {per_page}")
+        raise errors.ScorebookError(
+            _(
+                "'per_page' must be from 1 to %(most)s, not %(given)s",
+                most=PER_PAGE_MAX,
+                given=per_page,
+            )
+        )
 
 
 def paging_from(args: Mapping[str, str], per_page: int = PER_PAGE) -> tuple[int, int, bool]:
@@ -70,7 +78,13 @@ def paging_from(args: Mapping[str, str], per_page: int = PER_PAGE) -> tuple[int,
         elif re.fullmatch(r"[0-9]{1,9}", text.strip()):
             numbers.append(int(text))
         else:
-            raise errors.ScorebookError(f"'{name}' must be a whole number, not {text[:20]!r}")
+            raise errors.ScorebookError(
+                _(
+                    "'%(name)s' must be a whole number, not %(given)s",
+                    name=name,
+                    given=repr(text[:20]),
+                )
+            )
     archived = args.get("archived", "") not in ("", "0", "false", "no")
     check_paging(*numbers)
     return numbers[0], numbers[1], archived
@@ -204,8 +218,14 @@ def delete(game: Game) -> None:
     if game.rounds:
         count = len(game.rounds)
         raise errors.Conflict(
-            f"game {game.id} has {count} recorded round{'s' if count > 1 else ''}: "
-            "a game with scores is archived, not deleted"
+            ngettext(
+                "game %(game)s has %(num)s recorded round: a game with scores is archived, not "
+                "deleted",
+                "game %(game)s has %(num)s recorded rounds: a game with scores is archived, not "
+                "deleted",
+                count,
+                game=game.id,
+            )
         )
     db.session.delete(game)
     db.session.flush()

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import jsonify
+from flask_babel import gettext as _
 from sqlalchemy.orm import selectinload
 
 from ..platform import cache, database, writeonce
@@ -173,7 +174,9 @@ class Book:
     def was(self, seat: int) -> str:
         """The seat's name with what it was before, if it was renamed: "Bob (was Bbo)"."""
         former = self.former[seat] if seat < len(self.former) else []
-        return f"{self.names[seat]} (was {', '.join(former)})" if former else self.names[seat]
+        if not former:
+            return self.names[seat]
+        return _("%(name)s (was %(former)s)", name=self.names[seat], former=", ".join(former))
 
     @property
     def ended_after(self) -> int | None:
@@ -195,8 +198,10 @@ class Change:
     def title(self) -> str:
         """What happened, in a few words: "round 3 corrected", "a player renamed"."""
         if self.round_number is None:
-            return f"a player {self.action}"
-        return f"round {self.round_number} {self.action}"
+            return _("a player renamed")
+        if self.action == "undone":
+            return _("round %(number)s undone", number=self.round_number)
+        return _("round %(number)s corrected", number=self.round_number)
 
 
 def book(game: Game) -> Book:
@@ -260,39 +265,64 @@ def describe(change: RoundChange, names: list[str]) -> Change:
     after = RoundSnapshot.from_dict(change.after)
     lines = []
     if before.out != after.out:
-        lines.append(f"went out: {_out_name(before, names)} → {_out_name(after, names)}")
+        lines.append(
+            _(
+                "went out: %(before)s → %(after)s",
+                before=_out_name(before, names),
+                after=_out_name(after, names),
+            )
+        )
     if before.cut_exact != after.cut_exact:
         lines.append(
-            f"exact cut: {'yes' if before.cut_exact else 'no'} → "
-            f"{'yes' if after.cut_exact else 'no'}"
+            _(
+                "exact cut: %(before)s → %(after)s",
+                before=_yes(before.cut_exact),
+                after=_yes(after.cut_exact),
+            )
         )
     for seat, name in enumerate(names):
         was = _line(before, seat)
         now = _line(after, seat)
         if was != now:
-            lines.append(f"{name}: {was} → {now}")
+            lines.append(_("%(name)s: %(before)s → %(after)s", name=name, before=was, after=now))
     return Change(change.changed_at, change.round_number, change.action, lines)
 
 
 def summary(data: RoundSnapshot, names: list[str]) -> str:
     """A whole round in one line: who went out, the exact cut, each player's cards and score."""
-    head = "nobody went out" if data.out is None else f"{names[data.out]} went out"
+    hands = ", ".join(
+        _("%(name)s %(hand)s", name=name, hand=_line(data, seat)) for seat, name in enumerate(names)
+    )
+    if data.out is None:
+        if data.cut_exact:
+            return _("nobody went out, exact cut; %(hands)s", hands=hands)
+        return _("nobody went out; %(hands)s", hands=hands)
     if data.cut_exact:
-        head += ", exact cut"
-    return head + "; " + ", ".join(f"{name} {_line(data, seat)}" for seat, name in enumerate(names))
+        return _("%(name)s went out, exact cut; %(hands)s", name=names[data.out], hands=hands)
+    return _("%(name)s went out; %(hands)s", name=names[data.out], hands=hands)
 
 
 def _out_name(data: RoundSnapshot, names: list[str]) -> str:
-    return "nobody" if data.out is None else names[data.out]
+    return _("nobody") if data.out is None else names[data.out]
+
+
+def _yes(said: bool) -> str:
+    return _("yes") if said else _("no")
 
 
 def _line(data: RoundSnapshot, seat: int) -> str:
     """One player's round: cards = penalty, the cut bonus if any, = score."""
-    cards = "counted" if data.counted[seat] else data.leftovers[seat] or "out"
+    cards = _("counted") if data.counted[seat] else data.leftovers[seat] or _("out")
     penalty, bonus, score = data.penalties[seat], data.bonus[seat], data.scores[seat]
     if not bonus:
-        return f"{cards} = {signed(score)}"
-    return f"{cards} = {signed(penalty)}, cut {signed(bonus)} = {signed(score)}"
+        return _("%(cards)s = %(score)s", cards=cards, score=signed(score))
+    return _(
+        "%(cards)s = %(penalty)s, cut %(bonus)s = %(score)s",
+        cards=cards,
+        penalty=signed(penalty),
+        bonus=signed(bonus),
+        score=signed(score),
+    )
 
 
 def signed(value: int) -> str:
@@ -347,8 +377,12 @@ class Summary:
         """How the game ended, in words: "ended early after round 5 of 7" or "finished after
         round 7 of 7"."""
         if self.ended_after is not None:
-            return f"ended early after round {self.ended_after} of {self.last_round}"
-        return f"finished after round {self.last_round} of {self.last_round}"
+            return _(
+                "ended early after round %(after)s of %(last)s",
+                after=self.ended_after,
+                last=self.last_round,
+            )
+        return _("finished after round %(last)s of %(last)s", last=self.last_round)
 
     @property
     def shared(self) -> bool:

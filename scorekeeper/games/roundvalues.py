@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from flask_babel import gettext as _
+
 from ..rules import RulesError, format_cards
 from ..rules.cards import Card, sort_key
 from ..rules.ruleset import RuleSet
@@ -87,13 +89,13 @@ def check_hand(
         return CheckedHand("points", (), "", hand.points, hand.points)
     if hand.kind != "cards":
         raise HandRefused(
-            HandRefused.KIND, "send the cards left in hand, their points, or that you went out"
+            HandRefused.KIND, _("send the cards left in hand, their points, or that you went out")
         )
     cards = read_cards(hand.cards)
     if alone and not cards:
         raise HandRefused(
             HandRefused.NO_CARDS,
-            "no cards given: enter every card left in your hand, or say you went out (R10)",
+            _("no cards given: enter every card left in your hand, or say you went out (R10)"),
         )
     if alone:
         try:

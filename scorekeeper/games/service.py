@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -168,7 +169,10 @@ def _refuse(names: Sequence[str], problems: dict[Where, str], bought: dict[int, 
     if bought:
         refused = round_refused(names, problems) if problems else None
         said = [refused.message] if refused is not None else []
-        said += [f"{names[seat]}'s buys: {text}" for seat, text in bought.items()]
+        said += [
+            _("%(name)s's buys: %(problem)s", name=names[seat], problem=text)
+            for seat, text in bought.items()
+        ]
         raise buys.BuysRefused(
             "; ".join(said), problems=refused.problems if refused else {}, buys=bought
         )
@@ -229,9 +233,14 @@ def problem_line(names: Sequence[str], where: Where, text: str) -> str:
     several hands together hold too many of, `Ann and Bob between them: …`."""
     if isinstance(where, tuple):
         who = [names[seat] for seat in where]
-        return f"{', '.join(who[:-1])} and {who[-1]} between them: {text}"
+        return _(
+            "%(names)s and %(last)s between them: %(problem)s",
+            names=", ".join(who[:-1]),
+            last=who[-1],
+            problem=text,
+        )
     if where is not None and 0 <= where < len(names):
-        return f"{names[where]}: {text}"
+        return _("%(name)s: %(problem)s", name=names[where], problem=text)
     return text
 
 
@@ -280,7 +289,7 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
         game.rounds.append(played)
         if number == rules_of(game).last_deal:
             game.finished_at = now
-    _flush(game, number, "was recorded meanwhile on another device")
+    _flush(game, number, recorded=True)
     return played
 
 
@@ -397,7 +406,7 @@ def correct_round(
         game.history.append(
             RoundChange(round_number=number, action="corrected", before=before, after=after)
         )
-    _flush(game, number, "was changed meanwhile on another device")
+    _flush(game, number, recorded=False)
     return played
 
 
@@ -430,7 +439,7 @@ def undo_round(game: Game, number: int | None = None, version: int | None = None
         game.history.append(
             RoundChange(round_number=latest.number, action="undone", before=before, after=None)
         )
-    _flush(game, latest.number, "was changed meanwhile on another device")
+    _flush(game, latest.number, recorded=False)
     return before
 
 
@@ -447,8 +456,9 @@ def stale(played: Round) -> Conflict:
     )
 
 
-def _flush(game: Game, number: int, what_happened: str) -> None:
-    """Write all or nothing; a lost race with another device becomes `Conflict`, nothing stored."""
+def _flush(game: Game, number: int, *, recorded: bool) -> None:
+    """Write all or nothing; a lost race with another device becomes `Conflict`, nothing stored
+    (said as the round `recorded` meanwhile, else changed meanwhile)."""
     # On SQLite the whole request is one BEGIN IMMEDIATE transaction, so races queue up and the
     # checks before this catch them; elsewhere the unique (game, number) constraint and the
     # versioned UPDATE/DELETE catch them here.
@@ -466,11 +476,22 @@ def _flush(game: Game, number: int, what_happened: str) -> None:
                     number=number,
                 )
             ) from None
-        raise Conflict(
-            f"round {number} {what_happened} (now version {current.version}); "
-            "nothing was saved: reload and try again",
-            current=current,
-        ) from None
+        said = (
+            _(
+                "round %(number)s was recorded meanwhile on another device (now version "
+                "%(version)s); nothing was saved: reload and try again",
+                number=number,
+                version=current.version,
+            )
+            if recorded
+            else _(
+                "round %(number)s was changed meanwhile on another device (now version "
+                "%(version)s); nothing was saved: reload and try again",
+                number=number,
+                version=current.version,
+            )
+        )
+        raise Conflict(said, current=current) from None
 
 
 class Coming(NamedTuple):
@@ -519,16 +540,30 @@ def rename_players(
     current = game.names
     beyond = sorted(seat for seat in {*renamed, *(seen or {})} if not 0 <= seat < len(current))
     if beyond:
-        raise ScorebookError(f"there is no seat {beyond[0] + 1}: the game has {len(current)}")
+        raise ScorebookError(
+            ngettext(
+                "there is no seat %(seat)s: the game has %(num)s",
+                "there is no seat %(seat)s: the game has %(num)s",
+                len(current),
+                seat=beyond[0] + 1,
+            )
+        )
     for seat, name in (seen or {}).items():
         if current[seat] != name:
             raise Conflict(
-                f"{name} was renamed {current[seat]} meanwhile on another device; nothing was "
-                "saved: reload and try again"
+                _(
+                    "%(name)s was renamed %(now)s meanwhile on another device; nothing was "
+                    "saved: reload and try again",
+                    name=name,
+                    now=current[seat],
+                )
             )
     problems = _rename_problems(game, renamed)
     if problems:
-        message = "; ".join(f"{current[seat]}: {text}" for seat, text in problems.items())
+        message = "; ".join(
+            _("%(name)s: %(problem)s", name=current[seat], problem=text)
+            for seat, text in problems.items()
+        )
         raise ScorebookError(message, problems=problems)
     changes = {
         seat: clean_name(name)
@@ -570,21 +605,29 @@ def rename_by_name(game: Game, renamed: Mapping[str, Any]) -> list[Rename]:
             if (now := _renamed_from(game, old)) is None:
                 problems.append(error.message)
             else:
-                moved.append(f"{old} was renamed {now} meanwhile on another device")
+                moved.append(
+                    _("%(name)s was renamed %(now)s meanwhile on another device", name=old, now=now)
+                )
             continue
         if not isinstance(new, str):
-            problems.append(f"the new name of {game.names[seat]} must be text")
+            problems.append(_("the new name of %(name)s must be text", name=game.names[seat]))
         elif seat in seats:
-            problems.append(f"{game.names[seat]} is given twice")
+            problems.append(_("%(name)s is given twice", name=game.names[seat]))
         else:
             seats[seat] = new
     problems += [
-        f"{game.names[seat]}: {text}" for seat, text in _rename_problems(game, seats).items()
+        _("%(name)s: %(problem)s", name=game.names[seat], problem=text)
+        for seat, text in _rename_problems(game, seats).items()
     ]
     if problems:
         raise ScorebookError("; ".join(problems))
     if moved:
-        raise Conflict("; ".join(moved) + "; nothing was saved: reload and try again")
+        raise Conflict(
+            _(
+                "%(problems)s; nothing was saved: reload and try again",
+                problems="; ".join(moved),
+            )
+        )
     return rename_players(game, seats)
 
 

@@ -76,7 +76,7 @@ def rules_choices(
     the table's saved ones, most recent first), or only the game's own rules when the page was
     opened from a game."""
     if from_game:
-        return [option(GAME_RULES, f"{rules.label} (this game's rules)")]
+        return [option(GAME_RULES, _("%(rules)s (this game's rules)", rules=rules.label))]
     presets = [option(key, preset.label) for key, preset in PRESETS.items()]
     return [*presets, *(option(value, label) for value, label in offered)]
 

@@ -13,6 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+
 from ..games import buys, ledger
 from ..games.errors import HandRefused, NoSuchGame, NoSuchRuleSet
 from ..games.models import Game
@@ -63,7 +67,13 @@ def bought(
     """
     given = field(data, "bought", dict, required=False) or {}
     if len(given) > MOST_PLAYERS:
-        raise InputError(f"'bought' names {len(given)} players: a table has at most {MOST_PLAYERS}")
+        raise InputError(
+            _(
+                "'bought' names %(given)s players: a table has at most %(most)s",
+                given=len(given),
+                most=MOST_PLAYERS,
+            )
+        )
     limits = [what for what, limit in _limits(rules) if limit is not None]
     seats = {name_key(name): seat for seat, name in enumerate(names or [])}
     problems: dict[str, str] = {}
@@ -83,8 +93,12 @@ def bought(
             (in_deal if what == "deal" else in_game)[seat] = number
     if problems:
         raise ProblemsError(
-            f"'bought' has {_count(len(problems))}: "
-            + "; ".join(f"{where}: {why}" for where, why in problems.items()),
+            ngettext(
+                "'bought' has a problem: %(problems)s",
+                "'bought' has %(num)s problems: %(problems)s",
+                len(problems),
+                problems="; ".join(f"{where}: {why}" for where, why in problems.items()),
+            ),
             problems,
         )
     return in_deal, in_game
@@ -100,17 +114,19 @@ def _shown(value: object) -> str:
     return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
-def _count(problems: int) -> str:
-    return "a problem" if problems == 1 else f"{problems} problems"
-
-
 def _bought_seat(key: str, seats: dict[str, int], names: list[str] | None, players: int):
     """The seat index a `bought` key names, or what is wrong with it."""
     if names:
         seat = seats.get(name_key(key.strip()))
-        return seat if seat is not None else f"{_shown(key)} is not a player: {', '.join(names)}"
+        if seat is not None:
+            return seat
+        return _("%(key)s is not a player: %(names)s", key=_shown(key), names=", ".join(names))
     if not key.strip().isdigit() or not 1 <= int(key) <= players:
-        return f"{_shown(key)} is no seat: without names, seats are numbered 1 to {players}"
+        return _(
+            "%(key)s is no seat: without names, seats are numbered 1 to %(players)s",
+            key=_shown(key),
+            players=players,
+        )
     return int(key) - 1
 
 
@@ -119,20 +135,33 @@ def _bought_counts(count: object, limits: list[str]) -> dict[str, int] | str:
     if isinstance(count, dict):
         unknown = [key for key in count if key not in ("deal", "game")]
         if unknown:
-            return f"counts buys in a 'deal' or a 'game', not {', '.join(map(_shown, unknown))}"
+            return _(
+                "counts buys in a 'deal' or a 'game', not %(given)s",
+                given=", ".join(map(_shown, unknown)),
+            )
         counts = count
     elif len(limits) == 2:
-        return (
+        return _(
             'these rules limit buys both a deal and a game: give {"deal": n, "game": m}, '
-            f"not {_shown(count)}"
+            "not %(given)s",
+            given=_shown(count),
         )
     else:
         counts = {limits[0] if limits else "deal": count}
     for what, number in counts.items():
+        in_deal = what == "deal"
         if isinstance(number, bool) or not isinstance(number, int):
-            return f"the buys this {what} must be a whole number, not {_shown(number)}"
+            if in_deal:
+                return _(
+                    "the buys this deal must be a whole number, not %(given)s", given=_shown(number)
+                )
+            return _(
+                "the buys this game must be a whole number, not %(given)s", given=_shown(number)
+            )
         if number < 0:
-            return f"the buys this {what} cannot be {number}"
+            if in_deal:
+                return _("the buys this deal cannot be %(given)s", given=number)
+            return _("the buys this game cannot be %(given)s", given=number)
     return dict(counts)
 
 
@@ -141,7 +170,7 @@ def _cards(data: Data, name: str, *, rank_only: bool = False) -> tuple[Card, ...
     value = field(data, name, (str, list))
     cards = parse_cards(value, rank_only=rank_only)
     if not cards:
-        raise InputError(f"'{name}' holds no cards")
+        raise InputError(_("'%(name)s' holds no cards", name=name))
     return cards
 
 
@@ -187,7 +216,10 @@ def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
     given = [name for name in RULES_FIELDS if data.get(name) is not None]
     if len(given) > 1:
         raise InputError(
-            f"give the rules once: {' and '.join(repr(name) for name in given)} both name them"
+            _(
+                "give the rules once: %(names)s both name them",
+                names=_(" and ").join(repr(name) for name in given),
+            )
         )
     game = asked_game(data)
     if game is not None:
@@ -199,9 +231,13 @@ def asked_rules(data: Data) -> tuple[RuleSet, Game | None]:
         value = data["rules"]
         if not isinstance(value, str | dict):
             raise RuleSetError(
-                "'rules' must be a preset's name or a rule set document",
+                _("'rules' must be a preset's name or a rule set document"),
                 {
-                    "rules": f"a preset's name ({', '.join(PRESETS)}) or a document, not {_kind(value)}"
+                    "rules": _(
+                        "a preset's name (%(presets)s) or a document, not %(given)s",
+                        presets=", ".join(PRESETS),
+                        given=_kind(value),
+                    )
                 },
             )
         chosen = named_rules(value) if isinstance(value, str) else None
@@ -241,7 +277,9 @@ def _opened_this_turn(data: Data) -> bool:
 def _left(data: Data) -> int | None:
     left = field(data, "left", int, required=False)
     if left is not None and left < 0:
-        raise InputError(f"'left' counts the cards still in hand, so it cannot be {left}")
+        raise InputError(
+            _("'left' counts the cards still in hand, so it cannot be %(left)s", left=left)
+        )
     return left
 
 
@@ -263,9 +301,9 @@ def opening(data: Data) -> Data:
     round_number = _round(data, rules)
     melds = field(data, "melds", list)
     if not melds:
-        raise InputError("'melds' is empty: list the melds laid down, e.g. [\"7♣ 7♦ 7♥\"]")
+        raise InputError(_("'melds' is empty: list the melds laid down, e.g. [\"7♣ 7♦ 7♥\"]"))
     if len(melds) > MAX_MELDS:
-        raise InputError(f"{len(melds)} melds is more than an opening can hold")
+        raise InputError(_("%(count)s melds is more than an opening can hold", count=len(melds)))
     parsed = [_cards({"meld": item}, "meld") for item in melds]
     verdict = check_opening(round_number, parsed, rules, players, left=_left(data))
     return answered(rules, verdict.to_dict(speaker()))
@@ -291,7 +329,12 @@ def swap(data: Data) -> Data:
     rules, players = _rules(data)
     card = _cards(data, "card")
     if len(card) != 1:
-        raise InputError(f"'card' is the one natural card that replaces the joker, not {len(card)}")
+        raise InputError(
+            _(
+                "'card' is the one natural card that replaces the joker, not %(count)s",
+                count=len(card),
+            )
+        )
     verdict = check_swap(
         _round(data, rules), _cards(data, "meld"), card[0], _opened_this_turn(data), rules, players
     )
@@ -330,10 +373,23 @@ def score(data: Data) -> Data:
 def _seat(value: object, players: int, what: str) -> int:
     """A 1-based seat number, as players count round the table, turned into the engine's index."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{what} must be a seat number from 1 to {players}, not {value!r}")
+        raise InputError(
+            _(
+                "%(what)s must be a seat number from 1 to %(players)s, not %(given)s",
+                what=what,
+                players=players,
+                given=repr(value),
+            )
+        )
     if not 1 <= value <= players:
         raise InputError(
-            f"{what} is seat {value}, but a {players}-player table has seats 1 to {players}"
+            _(
+                "%(what)s is seat %(seat)s, but a %(players)s-player table has seats 1 to "
+                "%(players)s",
+                what=what,
+                seat=value,
+                players=players,
+            )
         )
     return value - 1
 
@@ -344,10 +400,16 @@ def _names(data: Data) -> list[str] | None:
     if names is None:
         return None
     if len(names) > MAX_REQUESTS:
-        raise InputError(f"{len(names)} names is more than a table has players")
+        raise InputError(_("%(count)s names is more than a table has players", count=len(names)))
     for index, name in enumerate(names, start=1):
         if not isinstance(name, str) or not name.strip():
-            raise InputError(f"name {index} must be a player's name, not {name!r}")
+            raise InputError(
+                _(
+                    "name %(index)s must be a player's name, not %(given)s",
+                    index=index,
+                    given=repr(name),
+                )
+            )
     return [name.strip() for name in names]
 
 
@@ -361,11 +423,22 @@ def buy(data: Data) -> Data:
     given = field(data, "players", int, required=False)
     players = rules.check_players(given if given is not None or not names else len(names))
     if names is not None and len(names) != players:
-        raise InputError(f"{len(names)} names for {players} players: give one name a seat")
+        raise InputError(
+            _(
+                "%(count)s names for %(players)s players: give one name a seat",
+                count=len(names),
+                players=players,
+            )
+        )
     requests = field(data, "requests", list)
     if len(requests) > MAX_REQUESTS:
-        raise InputError(f"{len(requests)} requests is more than a table has players")
-    asked = [_seat(seat, players, f"request {n}") for n, seat in enumerate(requests, start=1)]
+        raise InputError(
+            _("%(count)s requests is more than a table has players", count=len(requests))
+        )
+    asked = [
+        _seat(seat, players, _("request %(number)s", number=n))
+        for n, seat in enumerate(requests, start=1)
+    ]
     active = _seat(field(data, "active", int), players, "'active'")
     last_buyer = field(data, "last_buyer", int, required=False)
     if last_buyer is not None:
@@ -434,15 +507,15 @@ class Question:
     title: str
     entries: tuple[Entry, ...]
     answer: Callable[[Data], Data]
-    yes: str = "LEGAL"
-    no: str = "NOT LEGAL"
+    yes: str = _l("LEGAL")
+    no: str = _l("NOT LEGAL")
     asks_round: bool = True
     # What a verdict shows besides its reason: `readings`, `melds`, `keep`, `meld_after`.
     shows: tuple[str, ...] = ()
-    melds_heading: str = "The melds"
+    melds_heading: str = _l("The melds")
     hint: Callable[[RuleSet], str] | None = None
     hint_after: str = ""
-    check_what: str = "CHECK THE CARDS"
+    check_what: str = _l("CHECK THE CARDS")
     # A tab of the rules-check page; the rest are asked through the JSON API only.
     on_page: bool = True
 
@@ -489,13 +562,27 @@ class Question:
 
 def opening_hint(rules: RuleSet) -> str:
     """How to lay an opening under these rules: each meld's size, and the whole-hand deals."""
-    sizes = "exactly" if rules.exact_sizes else "at least"
     whole = [str(number) for number in rules.deal_numbers if rules.deal(number).whole_hand]
-    text = f"Tap a meld's box, then its cards. Each meld of the contract is {sizes} its size"
+    tap = _("Tap a meld's box, then its cards.")
     if not whole:
-        return text + "."
-    rounds = f"round {whole[0]}" if len(whole) == 1 else f"rounds {', '.join(whole)}"
-    return f"{text}; {rounds} lay the whole hand as the contract, with no discard."
+        if rules.exact_sizes:
+            return _("%(tap)s Each meld of the contract is exactly its size.", tap=tap)
+        return _("%(tap)s Each meld of the contract is at least its size.", tap=tap)
+    rounds = ngettext(
+        "round %(rounds)s lay the whole hand as the contract, with no discard.",
+        "rounds %(rounds)s lay the whole hand as the contract, with no discard.",
+        len(whole),
+        rounds=", ".join(whole),
+    )
+    if rules.exact_sizes:
+        return _(
+            "%(tap)s Each meld of the contract is exactly its size; %(rounds)s",
+            tap=tap,
+            rounds=rounds,
+        )
+    return _(
+        "%(tap)s Each meld of the contract is at least its size; %(rounds)s", tap=tap, rounds=rounds
+    )
 
 
 # One field a meld, for the largest contract a rule set may have (R11).
@@ -508,25 +595,25 @@ QUESTIONS: dict[str, Question] = {
     for q in (
         Question(
             "meld",
-            "Is this a meld?",
-            (Entry("cards", "cards", ("cards",), "e.g. 5♠ 6♠ JK 8♠"),),
+            _l("Is this a meld?"),
+            (Entry("cards", "cards", ("cards",), _l("e.g. 5♠ 6♠ JK 8♠")),),
             meld,
             shows=("readings",),
         ),
         Question(
             "opening",
-            "Is this opening legal?",
-            (Entry("melds", "melds", MELD_FIELDS, "e.g. 7♣ 7♦ 7♥"), _LEFT),
+            _l("Is this opening legal?"),
+            (Entry("melds", "melds", MELD_FIELDS, _l("e.g. 7♣ 7♦ 7♥")), _LEFT),
             opening,
             shows=("melds",),
             hint=opening_hint,
         ),
         Question(
             "layoff",
-            "Can I lay this off?",
+            _l("Can I lay this off?"),
             (
-                Entry("meld", "cards", ("meld",), "e.g. 3♠ 4♠ 5♠ 6♠"),
-                Entry("cards", "cards", ("layoff_cards",), "e.g. 7♠"),
+                Entry("meld", "cards", ("meld",), _l("e.g. 3♠ 4♠ 5♠ 6♠")),
+                Entry("cards", "cards", ("layoff_cards",), _l("e.g. 7♠")),
                 _OPENED,
                 _LEFT,
             ),
@@ -535,10 +622,10 @@ QUESTIONS: dict[str, Question] = {
         ),
         Question(
             "swap",
-            "Can I swap this joker?",
+            _l("Can I swap this joker?"),
             (
-                Entry("meld", "cards", ("meld",), "e.g. 7♠ 8♠ JK 10♠"),
-                Entry("card", "cards", ("card",), "e.g. 9♠"),
+                Entry("meld", "cards", ("meld",), _l("e.g. 7♠ 8♠ JK 10♠")),
+                Entry("card", "cards", ("card",), _l("e.g. 9♠")),
                 _OPENED,
             ),
             swap,
@@ -546,17 +633,17 @@ QUESTIONS: dict[str, Question] = {
         ),
         Question(
             "solve",
-            "Can this hand go down?",
-            (Entry("hand", "cards", ("hand",), "e.g. 7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"),),
+            _l("Can this hand go down?"),
+            (Entry("hand", "cards", ("hand",), _l("e.g. 7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥")),),
             solve,
-            yes="CAN GO DOWN",
-            no="CANNOT GO DOWN",
+            yes=_l("CAN GO DOWN"),
+            no=_l("CANNOT GO DOWN"),
             shows=("melds", "keep"),
-            melds_heading="Lay down",
+            melds_heading=_l("Lay down"),
         ),
         Question(
             "buy",
-            "Who gets the discard?",
+            _l("Who gets the discard?"),
             (
                 Entry("active", "seat", ("active",)),
                 Entry("requests", "seats", ("requests",)),
@@ -564,16 +651,16 @@ QUESTIONS: dict[str, Question] = {
                 Entry("bought", "counts", BUYS_FIELDS),
             ),
             buy,
-            yes="{buyer_name} gets it",
-            no="Nobody buys it",
+            yes=_l("{buyer_name} gets it"),
+            no=_l("Nobody buys it"),
             asks_round=False,
-            hint_after="Seats are numbered clockwise from 1.",
-            check_what="CHECK THE SEATS",
+            hint_after=_l("Seats are numbered clockwise from 1."),
+            check_what=_l("CHECK THE SEATS"),
         ),
         # The round form prices leftover cards itself: the page needs no tab for it.
         Question(
             "score",
-            "What do these leftover cards cost?",
+            _l("What do these leftover cards cost?"),
             (Entry("cards", "cards", ("cards",)),),
             score,
             on_page=False,

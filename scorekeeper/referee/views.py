@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from ..games import buys, ledger
@@ -307,17 +308,22 @@ def _context(game: Game | None, values) -> Context:
     return Context(chosen, min(round_number, rules.last_deal), players, game)
 
 
-RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
-JOKER_WORD = "joker"
+RANK_WORDS = {1: _l("ace"), 11: _l("jack"), 12: _l("queen"), 13: _l("king")}
+# The suits as a screen reader says them (the engine's `SUIT_NAMES`, in the page's language).
+SUIT_WORDS = {"S": _l("spades"), "H": _l("hearts"), "D": _l("diamonds"), "C": _l("clubs")}
 # Between a wild card and what it stands for: `JK as J♦`, `2♠ wild as 7♥`.
-JOKER_AS = "as"
-DEUCE_AS = "wild as"
+JOKER_AS = _l("as")
+DEUCE_AS = _l("wild as")
 
 
 def card_words(card: Card) -> str:
     """`jack of diamonds`, `7 of spades`, `jack` (a rank alone, as a set's joker stands for)."""
-    rank = RANK_WORDS.get(card.rank, str(card.rank))
-    return f"{rank} of {SUIT_NAMES[card.suit]}" if card.suit else rank
+    rank = str(RANK_WORDS.get(card.rank, card.rank))
+    if not card.suit:
+        return rank
+    return _(
+        "%(rank)s of %(suit)s", rank=rank, suit=SUIT_WORDS.get(card.suit, SUIT_NAMES[card.suit])
+    )
 
 
 @dataclass(frozen=True)
@@ -355,9 +361,10 @@ def chip(token: str) -> Chip:
         return Chip(card.face(), card.red)
     played = card.physical
     if played.joker:
-        joining, said = JOKER_AS, f"{JOKER_WORD} {JOKER_AS} {card_words(stood)}"
+        joining, said = str(JOKER_AS), _("joker as %(card)s", card=card_words(stood))
     else:
-        joining, said = DEUCE_AS, f"{card_words(played)} {DEUCE_AS} {card_words(stood)}"
+        joining = str(DEUCE_AS)
+        said = _("%(card)s wild as %(stands)s", card=card_words(played), stands=card_words(stood))
     return Chip(played.face(), played.red, stood.face(), stood.red, joining, said)
 
 

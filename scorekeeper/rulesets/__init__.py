@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import editor, pages
+from . import editor, forms, pages
 from . import models as models  # the table, in the metadata the migrations compare
 
 
 def init_app(app: Flask) -> None:
-    """Register the rule set editor and the saved rule sets' pages."""
+    """Register the rule set editor and the saved rule sets' pages, and the editor's reading of
+    a sentence with controls in it (`forms.sentence_parts`)."""
     app.register_blueprint(editor.bp)
     app.register_blueprint(pages.bp)
+    app.add_template_filter(forms.sentence_parts, "sentence_parts")

@@ -63,7 +63,7 @@ class Chosen:
             return _("%(name)s (ours): %(players)s", name=name, players=span)
         if self.code is not None:
             return _("Shared: %(name)s: %(players)s", name=name, players=span)
-        return f"{name}: {span}"
+        return _("%(name)s: %(players)s", name=name, players=span)
 
     @property
     def group(self) -> str:
@@ -183,7 +183,12 @@ def from_args(args) -> Chosen:
     404 page; an unknown preset or a damaged share code a 400 page naming the problem."""
     given = [name for name in ("game", "ruleset", "code", "rules") if args.get(name)]
     if len(given) > 1:
-        abort(400, description=f"give the rules once: {' and '.join(given)} both name them")
+        abort(
+            400,
+            description=_(
+                "give the rules once: %(names)s both name them", names=_(" and ").join(given)
+            ),
+        )
     if "game" in given:
         return of_game(ledger.get_game(_number(args, "game")))
     if "ruleset" in given:
@@ -193,13 +198,24 @@ def from_args(args) -> Chosen:
     if "rules" in given:
         value = args["rules"]
         chosen = pick(value)
-        kind, _, number = value.partition(":")
+        kind, _colon, number = value.partition(":")
         if chosen is None and kind in ("ruleset", "game") and number.isdigit():
-            gone = "saved rule set" if kind == "ruleset" else "game"
-            abort(404, description=f"{gone} {number} does not exist")
+            gone = (
+                _("saved rule set %(number)s does not exist", number=number)
+                if kind == "ruleset"
+                else _("game %(game)s does not exist", game=number)
+            )
+            abort(404, description=gone)
         if chosen is None:
             names = ", ".join(PRESETS)
-            abort(400, description=f"there are no rules called {value!r}: pick {names}")
+            abort(
+                400,
+                description=_(
+                    "there are no rules called %(given)s: pick %(names)s",
+                    given=repr(value),
+                    names=names,
+                ),
+            )
         return chosen
     return DEFAULT
 
@@ -207,7 +223,14 @@ def from_args(args) -> Chosen:
 def _number(args, name: str) -> int:
     value = args.get(name, type=int)
     if value is None:
-        abort(400, description=f"{name} must be a whole number, not {args.get(name)!r}")
+        abort(
+            400,
+            description=_(
+                "%(name)s must be a whole number, not %(given)s",
+                name=name,
+                given=repr(args.get(name)),
+            ),
+        )
     return value
 
 

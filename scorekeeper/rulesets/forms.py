@@ -16,9 +16,11 @@ import copy
 import re
 from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
+from markupsafe import Markup
 from wtforms import BooleanField, FieldList, Form, FormField, RadioField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import NumberInput
@@ -79,9 +81,13 @@ def shown(value: object) -> str:
     return "" if value is None else str(value)
 
 
+# A meld's kind as the editor's picker says it ("a set of 3"); the document keeps its value.
+_KIND_WORDS = {MeldKind.SET: _l("set"), MeldKind.RUN: _l("run")}
+
+
 class MeldForm(Form):
     kind = SelectField(
-        choices=[SelectChoice(kind.value, kind.value) for kind in MeldKind],
+        choices=[SelectChoice(kind.value, words) for kind, words in _KIND_WORDS.items()],
         default=MeldKind.SET.value,
         render_kw={"class": "meld-kind"},
     )
@@ -309,7 +315,9 @@ def _negated(value: object) -> object:
 
 def _reworded(place: str, message: str) -> str:
     if place == "cut_bonus" and message.startswith("must be"):
-        return f"must be from 0 to {-CUT_BONUSES.start} points off the cutter's round"
+        return gettext(
+            "must be from 0 to %(most)s points off the cutter's round", most=-CUT_BONUSES.start
+        )
     return message
 
 
@@ -410,15 +418,25 @@ def label(place: str) -> str:
     indices = [int(found) + 1 for found in _PLACE_PART.findall(place)]
     words = _PLACE_PART.sub("", place).split(".")
     if words[0] == "deals" and indices:
-        said = f"Deal {indices[0]}"
-        if len(indices) > 1:
-            said += f", meld {indices[1]}"
+        said = (
+            gettext("Deal %(deal)s, meld %(meld)s", deal=indices[0], meld=indices[1])
+            if len(indices) > 1
+            else gettext("Deal %(deal)s", deal=indices[0])
+        )
         rest = [w for w in words[1:] if w != "contract" or len(indices) == 1]
-        return said + (": " + " ".join(rest).replace("_", " ") if rest else "")
+        if not rest:
+            return said
+        return gettext("%(where)s: %(what)s", where=said, what=" ".join(rest).replace("_", " "))
     if words[0] == "packs" and indices:
-        return f"Packs, step {indices[0]}: " + " ".join(words[1:]).replace("_", " ")
+        return gettext(
+            "Packs, step %(step)s: %(what)s",
+            step=indices[0],
+            what=" ".join(words[1:]).replace("_", " "),
+        )
     if words[0] == "values" and len(words) > 1:
-        return f"Value of {'a joker' if words[1] == 'JK' else words[1]}"
+        if words[1] == "JK":
+            return gettext("Value of a joker")
+        return gettext("Value of %(card)s", card=words[1])
     return " ".join(words).replace("_", " ").capitalize()
 
 
@@ -458,3 +476,22 @@ class UploadForm(FlaskForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.problems = {}
+
+
+# Where a sentence of the editor holds a control: `{name}`, as the template passes each
+# placeholder of the translated sentence (`%(name)s`) its own name.
+_CONTROL = re.compile(r"\{(\w+)\}")
+
+
+def sentence_parts(text: str) -> list[tuple[str, str, str]]:
+    """A sentence with controls in it (`From {min} to {max} players sit at the table.`) as
+    each control's name with the words before it and, for the last one, the words after it:
+    the editor draws each control with its words, in the order the language writes them."""
+    pieces = _CONTROL.split(str(text))
+    kept = Markup if isinstance(text, Markup) else str
+    names = pieces[1::2]
+    words = [kept(piece.strip()) for piece in pieces[0::2]]
+    return [
+        (name, words[index], words[index + 1] if index == len(names) - 1 else kept(""))
+        for index, name in enumerate(names)
+    ]

@@ -148,14 +148,19 @@ def read_file(upload) -> RuleSet:
     """The rule set a posted file holds; `RuleSetError` naming every problem of one that is
     missing, not text, not a document or not playable."""
     if upload is None or not getattr(upload, "filename", ""):
-        raise _file_problem("choose a rule set file first (a .json file, like the download)")
+        raise _file_problem(_("choose a rule set file first (a .json file, like the download)"))
     try:
         text = upload.read().decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise _file_problem(f"{upload.filename} is not text: a rule set file is JSON") from None
+        raise _file_problem(
+            _("%(file)s is not text: a rule set file is JSON", file=upload.filename)
+        ) from None
     if not text.lstrip().startswith("{"):
         raise _file_problem(
-            f"{upload.filename} does not hold a rule set: its JSON document starts with {{"
+            _(
+                "%(file)s does not hold a rule set: its JSON document starts with {",
+                file=upload.filename,
+            )
         )
     return RuleSet.parse(text)
 

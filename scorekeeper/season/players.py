@@ -34,6 +34,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from typing import Any
 
+from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import case, func
 
 from ..games.models import Game, Player, Rename, Round, RoundScore
@@ -52,7 +54,7 @@ VIEWS_KEPT = 32
 
 
 # The date ranges, by their parameter value, with how a page names them.
-PERIODS = {"all": "All time", "year": "This year", "12m": "Last 12 months"}
+PERIODS = {"all": _l("All time"), "year": _l("This year"), "12m": _l("Last 12 months")}
 # More finished games than any table plays: a bigger figure is a typing slip, said as such.
 MOST_GAMES = 100_000
 
@@ -110,15 +112,30 @@ def parse_filters(args: Mapping[str, str]) -> Filters:
     period = (args.get("period") or "all").strip()
     if period not in PERIODS:
         problems.append(
-            f"period must be one of {', '.join(PERIODS)} (all time, this year, the last 12 "
-            f"months), not {period!r}."
+            gettext(
+                "period must be one of %(periods)s (all time, this year, the last 12 months), "
+                "not %(given)s.",
+                periods=", ".join(PERIODS),
+                given=repr(period),
+            )
         )
     text = (args.get("min_games") or "0").strip()
     min_games = 0
     if not text.isascii() or not text.isdigit():
-        problems.append(f"min_games must be a whole number of games, 0 or more, not {text!r}.")
+        problems.append(
+            gettext(
+                "min_games must be a whole number of games, 0 or more, not %(given)s.",
+                given=repr(text),
+            )
+        )
     elif int(text) > MOST_GAMES:
-        problems.append(f"min_games must be at most {MOST_GAMES:,}, not {text}.")
+        problems.append(
+            gettext(
+                "min_games must be at most %(most)s, not %(given)s.",
+                most=f"{MOST_GAMES:,}",
+                given=text,
+            )
+        )
     else:
         min_games = int(text)
     if problems:
@@ -632,5 +649,19 @@ def _most(opponents: list[Opponent], count) -> tuple[Opponent, ...]:
 def tally(opponent: Opponent) -> str:
     """ "5–2 in 7 games": games finished above, below, and together; the same total said apart."""
     level = opponent.games - opponent.lower - opponent.their_lower
-    text = f"{opponent.lower}–{opponent.their_lower} in {opponent.games} games"
-    return text + (f", {level} level" if level else "")
+    if level:
+        return ngettext(
+            "%(lower)s–%(their)s in %(num)s games, %(level)s level",
+            "%(lower)s–%(their)s in %(num)s games, %(level)s level",
+            opponent.games,
+            lower=opponent.lower,
+            their=opponent.their_lower,
+            level=level,
+        )
+    return ngettext(
+        "%(lower)s–%(their)s in %(num)s games",
+        "%(lower)s–%(their)s in %(num)s games",
+        opponent.games,
+        lower=opponent.lower,
+        their=opponent.their_lower,
+    )

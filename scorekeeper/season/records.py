@@ -18,6 +18,10 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+from flask_babel.speaklater import LazyString
+
 from ..games.ledger import signed
 from . import players
 from .players import Filters, Season, Sitting, _records, shown_name, within
@@ -34,14 +38,14 @@ class Holding:
     name: str
     game_id: int
     round: int | None = None
-    note: str = ""
+    note: str | LazyString = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "game": self.game_id,
             "round": self.round,
-            "note": self.note or None,
+            "note": str(self.note) or None,
         }
 
 
@@ -52,9 +56,9 @@ class Record:
     by its first `SHOWN` holdings and how many more there are."""
 
     kind: str
-    title: str
+    title: str | LazyString
     figure: int
-    figure_text: str
+    figure_text: str | LazyString
     holdings: tuple[Holding, ...]
 
     @property
@@ -77,7 +81,7 @@ class Record:
     def as_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
-            "title": self.title,
+            "title": str(self.title),
             "figure": self.figure,
             "holders": [holding.as_json() for holding in self.shown],
             "holdings": len(self.holdings),
@@ -109,11 +113,13 @@ def compute(
         return Holding(sitting.key, names[sitting.key], sitting.game_id, number, note)
 
     records = [
-        _best("lowest_total", "Lowest game total", mine, lambda s: -s.total, holding, points=True),
+        _best("lowest_total", _l("Lowest game total"), mine, lambda s: -s.total, holding, _points),
         _margin(games, order, eligible, holding),
         _streak(finished, eligible, holding),
-        _best("most_out", "Most rounds went out in one game", mine, _out, holding, "round"),
-        _best("most_cuts", "Most exact-cut bonuses in one game", mine, _cuts, holding, "bonus"),
+        _best("most_out", _l("Most rounds went out in one game"), mine, _out, holding, _rounds),
+        _best(
+            "most_cuts", _l("Most exact-cut bonuses in one game"), mine, _cuts, holding, _bonuses
+        ),
         *_hands(data.lines, games, eligible, holding),
     ]
     return [record for record in records if record is not None]
@@ -147,28 +153,41 @@ def _cuts(sitting: Sitting) -> int:
     return sitting.cut_bonuses
 
 
-def _count(figure: int, unit: str) -> str:
-    return f"{figure} {unit}{'' if figure == 1 else 'es' if unit.endswith('s') else 's'}"
+# A record's figure in words, said in the language of the page that shows it (records are
+# worked out once per season and filter, for every language).
+def _rounds(figure: int) -> LazyString:
+    return LazyString(lambda: ngettext("%(num)s round", "%(num)s rounds", figure))
 
 
-def _points(figure: int) -> str:
-    return f"{signed(figure)} point{'' if abs(figure) == 1 else 's'}"
+def _bonuses(figure: int) -> LazyString:
+    return LazyString(lambda: ngettext("%(num)s bonus", "%(num)s bonuses", figure))
+
+
+def _points(figure: int) -> LazyString:
+    return LazyString(
+        lambda: ngettext(
+            "%(points)s point", "%(points)s points", abs(figure), points=signed(figure)
+        )
+    )
 
 
 def _record(kind, title, figure, text, holdings) -> Record | None:
     return Record(kind, title, figure, text, tuple(holdings)) if holdings else None
 
 
-def _best(kind, title, sittings, score: Callable[[Sitting], int], holding, unit="", points=False):
-    """The sittings with the highest `score` (above 0 for a count): one holding each."""
+def _best(kind, title, sittings, score: Callable[[Sitting], int], holding, said):
+    """The sittings with the highest `score` (above 0 for a count; a total, `_points`, is
+    lowest): one holding each, the figure in words by `said`."""
     if not sittings:
         return None
     top = max(score(sitting) for sitting in sittings)
+    points = said is _points
     if not points and top <= 0:
         return None
     figure = -top if points else top
-    text = _points(figure) if points else _count(figure, unit)
-    return _record(kind, title, figure, text, [holding(s) for s in sittings if score(s) == top])
+    return _record(
+        kind, title, figure, said(figure), [holding(s) for s in sittings if score(s) == top]
+    )
 
 
 def _margin(games, order, eligible, holding) -> Record | None:
@@ -184,7 +203,7 @@ def _margin(games, order, eligible, holding) -> Record | None:
     top = max(margin for margin, _ in margins)
     return _record(
         "biggest_margin",
-        "Biggest win margin",
+        _l("Biggest win margin"),
         top,
         _points(top),
         [holding(sitting) for margin, sitting in margins if margin == top],
@@ -216,11 +235,16 @@ def _streak(finished: list[Sitting], eligible, holding) -> Record | None:
     )
     return _record(
         "longest_streak",
-        "Longest winning streak",
+        _l("Longest winning streak"),
         top,
-        f"{top} win{'s' if top != 1 else ''} in a row",
+        LazyString(lambda: ngettext("%(num)s win in a row", "%(num)s wins in a row", top)),
         [
-            holding(last, note=f"games {first.game_id} to {last.game_id}" if top > 1 else "")
+            holding(
+                last,
+                note=_l("games %(first)s to %(last)s", first=first.game_id, last=last.game_id)
+                if top > 1
+                else "",
+            )
             for first, last in held
         ],
     )
@@ -240,9 +264,16 @@ def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | Non
     top = max((behind for behind, _, _ in comebacks), default=0)
     comeback = _record(
         "best_comeback",
-        "Best comeback",
+        _l("Best comeback"),
         top,
-        f"{_points(top)} behind, then won",
+        LazyString(
+            lambda: ngettext(
+                "%(points)s point behind, then won",
+                "%(points)s points behind, then won",
+                abs(top),
+                points=signed(top),
+            )
+        ),
         [
             holding(sitting, number)
             for behind, sitting, number in _in_order(comebacks, lambda item: item[1:])
@@ -251,7 +282,7 @@ def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | Non
     )
     hand = _record(
         "costliest_hand",
-        "Costliest single hand",
+        _l("Costliest single hand"),
         costliest,
         _points(costliest),
         [

@@ -9,7 +9,9 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
+from flask_babel.speaklater import LazyString
 
 from ..games import chart, errors
 from ..games.forms import WriteOnceForm
@@ -26,31 +28,35 @@ class Column:
     """A column the players' table sorts by: its heading, how it sorts, whether lowest first
     by default, and its heading on a narrow screen (`short`, else the heading)."""
 
-    heading: str
+    heading: str | LazyString
     sort_by: Callable[[season.PlayerRecord], Any]
     ascending: bool
-    short: str = ""
+    short: str | LazyString = ""
 
     @property
-    def narrow(self) -> str:
+    def narrow(self) -> str | LazyString:
         return self.short or self.heading
 
 
 COLUMNS = {
-    "name": Column("Player", lambda record: record.key, True),
+    "name": Column(_l("Player"), lambda record: record.key, True),
     # By the exact conservative rating (μ − 3σ), the best first; the page shows it rounded.
-    "rating": Column("Rating", lambda record: record.rating.mu - 3 * record.rating.sigma, False),
-    "games": Column("Games", lambda record: record.games, False),
-    "wins": Column("Wins", lambda record: record.wins, False),
-    "win_rate": Column("Win rate", lambda record: record.win_rate, False, "Win %"),
-    "average_total": Column(
-        "Average total", lambda record: _last(record.average_total), True, "Avg total"
+    "rating": Column(
+        _l("Rating"), lambda record: record.rating.mu - 3 * record.rating.sigma, False
     ),
-    "best_total": Column("Best total", lambda record: _last(record.best_total), True, "Best"),
-    "rounds_out": Column("Rounds out", lambda record: record.rounds_out, False, "Outs"),
-    "cut_bonuses": Column("Cut bonuses", lambda record: record.cut_bonuses, False, "Cuts"),
+    "games": Column(_l("Games"), lambda record: record.games, False),
+    "wins": Column(_l("Wins"), lambda record: record.wins, False),
+    "win_rate": Column(_l("Win rate"), lambda record: record.win_rate, False, _l("Win %")),
+    "average_total": Column(
+        _l("Average total"), lambda record: _last(record.average_total), True, _l("Avg total")
+    ),
+    "best_total": Column(
+        _l("Best total"), lambda record: _last(record.best_total), True, _l("Best")
+    ),
+    "rounds_out": Column(_l("Rounds out"), lambda record: record.rounds_out, False, _l("Outs")),
+    "cut_bonuses": Column(_l("Cut bonuses"), lambda record: record.cut_bonuses, False, _l("Cuts")),
     "average_penalty": Column(
-        "Average penalty", lambda record: _last(record.average_penalty), True, "Avg pen"
+        _l("Average penalty"), lambda record: _last(record.average_penalty), True, _l("Avg pen")
     ),
 }
 
@@ -139,7 +145,7 @@ def show_player(name: str):
     computed = season.current()  # one season for every part of the page
     record = season.find_player(name, computed)
     if record is None:
-        abort(404, description=f"nobody called {name!r} has played here yet")
+        abort(404, description=_("nobody called %(name)s has played here yet", name=repr(name)))
     if _merged_away(record, name):
         return redirect(player_url(record.name))
     over_time = _totals_by_rules(record)
@@ -168,16 +174,23 @@ def _totals_by_rules(record: season.PlayerRecord):
     ]
     longest = max(len(line.values) for line in lines)
     said = "; ".join(
-        f"{line.name}: " + ", ".join(chart.number(value) for value in line.values) for line in lines
+        _(
+            "%(rules)s: %(totals)s",
+            rules=line.name,
+            totals=", ".join(chart.number(value) for value in line.values),
+        )
+        for line in lines
     )
     return chart.line_chart(
         lines,
         [str(index) for index in range(1, longest + 1)],
-        label=(
-            f"{record.name}'s final totals, one line per rule set, each over its own finished "
-            f"games, oldest first. {said}"
+        label=_(
+            "%(name)s's final totals, one line per rule set, each over its own finished games, "
+            "oldest first. %(totals)s",
+            name=record.name,
+            totals=said,
         ),
-        x_title="Finished game under those rules, oldest first",
+        x_title=_("Finished game under those rules, oldest first"),
         css_class="chart player-chart",
     )
 
@@ -190,12 +203,16 @@ def _rating_trend(record: season.PlayerRecord):
     return chart.line_chart(
         [chart.Line(record.name, trend)],
         [str(index) for index in range(1, len(trend) + 1)],
-        label=(
-            f"{record.name}'s rating after each of their last {len(trend)} finished game"
-            f"{'s' if len(trend) > 1 else ''}, oldest first: "
-            + ", ".join(chart.number(value) for value in trend)
+        label=ngettext(
+            "%(name)s's rating after each of their last %(num)s finished game, oldest first: "
+            "%(ratings)s",
+            "%(name)s's rating after each of their last %(num)s finished games, oldest first: "
+            "%(ratings)s",
+            len(trend),
+            name=record.name,
+            ratings=", ".join(chart.number(value) for value in trend),
         ),
-        x_title="Last finished games, oldest first",
+        x_title=_("Last finished games, oldest first"),
         css_class="chart player-chart rating-chart",
     )
 

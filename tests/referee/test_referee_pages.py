@@ -16,7 +16,7 @@ from tests.support.book import new_game, play_rounds
 def test_every_tab_renders(client, question):
     response = client.get(f"/rules?q={question}")
     assert response.status_code == 200
-    assert TABS[question].title in response.get_data(as_text=True)
+    assert str(TABS[question].title) in response.get_data(as_text=True)
 
 
 def test_unknown_tab_is_404(client):

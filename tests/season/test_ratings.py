@@ -161,7 +161,7 @@ def test_a_new_games_page_shows_each_players_chance_until_round_1(app, client):
             play_game(["Ann", "Bob", "Cat", "Dan"], [[0, 10, 20, 30]], end_early=True)
     game = new_game(client, ["Ann", "Bob", "Cat", "Dan"])
     page = client.get(f"/games/{game.id}").get_data(as_text=True)
-    chances = re.findall(r'<span class="chance">(\w+) (\d+) %</span>', page)
+    chances = re.findall(r'<span class="chance">(\w+) (\d+)\s?%</span>', page)
     assert [name for name, _ in chances] == ["Ann", "Bob", "Cat", "Dan"]
     shown = [int(chance) for _, chance in chances]
     assert sum(shown) == 100 and shown == sorted(shown, reverse=True)

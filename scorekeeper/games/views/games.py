@@ -152,10 +152,12 @@ def current_stamp(game_id: int) -> tuple:
 def no_such_game(game_id: int) -> NotHere:
     """The 404 of a game that is not in this score book, and where the games are."""
     return NotHere(
-        f"game {game_id} does not exist",
-        heading=f"No game {game_id}",
-        hint="It may have been deleted, or the link is from another score book: "
-        "your games are all on the games page.",
+        _("game %(game)s does not exist", game=game_id),
+        heading=_("No game %(game)s", game=game_id),
+        hint=_(
+            "It may have been deleted, or the link is from another score book: "
+            "your games are all on the games page."
+        ),
         ways=[],
     )
 
