@@ -35,7 +35,7 @@ function show(editor, answer) {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = `#${problem.place ? placeId(problem.place) : "main"}`;
-    link.textContent = problem.label ? `${problem.label}: ${problem.text}` : problem.text;
+    link.textContent = problem.said;
     item.appendChild(link);
     list.appendChild(item);
   }

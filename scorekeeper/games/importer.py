@@ -23,7 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..platform import database
 from ..platform.database import db
-from ..platform.language import say
+from ..platform.language import say, spoken
 from ..rules import RulesError
 from ..rules.document import Reader, at
 from ..rules.errors import RuleSetError
@@ -129,7 +129,7 @@ class _Checker:
         try:
             read_cards(text)
         except HandRefused as error:
-            said = _("holds cards the app cannot read (%(reason)s)", reason=error.message)
+            said = _("holds cards the app cannot read (%(reason)s)", reason=spoken(error.message))
             raise self.fail(said) from None
         return text
 

@@ -63,7 +63,7 @@ def read_cards(cards: str | Sequence[str]) -> tuple[Card, ...]:
     try:
         return parse_leftovers(cards)
     except RulesError as error:
-        raise HandRefused(HandRefused.NOT_CARD, str(error)) from None
+        raise HandRefused(HandRefused.NOT_CARD, error.text) from None
 
 
 def check_hand(
@@ -101,7 +101,7 @@ def check_hand(
         try:
             rules.check_copies(cards, players)
         except RulesError as error:
-            raise HandRefused(HandRefused.OVER, str(error)) from None
+            raise HandRefused(HandRefused.OVER, error.text) from None
     text = format_cards(sorted(cards, key=sort_key))
     return CheckedHand("cards", cards, text, None, hand_penalty(cards, rules))
 

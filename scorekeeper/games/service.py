@@ -23,6 +23,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from ..platform import database
 from ..platform.database import db
+from ..platform.language import spoken
 from ..rules import RulesError
 from ..rules.errors import RuleSetError
 from ..rules.ruleset import DEFAULT_RULES, RuleSet
@@ -206,7 +207,7 @@ def _read_hands(
         try:
             checked = check_hand(hand, rules, len(game.players), went_out=seat == entry.out)
         except HandRefused as error:
-            problems[seat] = error.message
+            problems[seat] = spoken(error.message)
             continue
         if checked.kind == "cards":
             hands[seat] = checked

@@ -84,6 +84,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(say, "said")
     app.add_template_filter(decimal, "decimal")
     app.add_template_filter(percent, "percent")
+    app.add_template_filter(number, "number")
     app.add_template_filter(when, "localtime")
     # A global, so a macro imported without the page's context writes in its language too.
     app.add_template_global(speech)
@@ -181,6 +182,12 @@ def decimal(value: float) -> str:
     """An average with one decimal: 12.5 in English, 12,5 in Finnish, −3.0 with a real minus."""
     # Rounded as Python rounds the float, so 0.05 is 0.1 as it always was.
     return format_decimal(round(value, 1), "0.0").replace("-", MINUS)
+
+
+def number(count: int) -> str:
+    """A whole number grouped as the language writes it: 100,000 in English, 100 000 in
+    Finnish, 100.000 in German."""
+    return format_decimal(count)
 
 
 def percent(share: float) -> str:

@@ -23,7 +23,7 @@ from ..games.models import Game
 from ..games.names import name_key
 from ..games.roundvalues import Hand, check_hand
 from ..platform.http import ApiError, field
-from ..platform.language import speaker
+from ..platform.language import speaker, spoken
 from ..rules import Card, parse_cards
 from ..rules.buying import check_buy, seat_labels
 from ..rules.citing import applied
@@ -366,7 +366,7 @@ def score(data: Data) -> Data:
         "rule": rule,
     }
     if said:
-        answer["reason"] = said
+        answer["reason"] = spoken(said)
     return answered(rules, answer)
 
 

@@ -4,18 +4,26 @@ Checks return a `Verdict`; only input that cannot be judged at all (an unknown c
 the rules do not have, more copies than the packs hold) raises.
 """
 
-from .words import Code, Message, message, words
+from .words import Code, Message, Said, message, words
 
 
 class RulesError(ValueError):
     """Input the referee cannot judge; the message says what is wrong in plain words.
 
-    Given a coded message (words.py), the error keeps it as `said` and its text is the
-    message's words; given text, `said` is None."""
+    Given a coded message (words.py), or a `Said` that knows its message, the error keeps it
+    as `said` and its text is the message's words; given other text, `said` is None."""
 
     def __init__(self, said: Message | str = "", *args: object) -> None:
+        if isinstance(said, Said):
+            said = said.said
         self.said = said if isinstance(said, Message) else None
         super().__init__(words(said) if isinstance(said, Message) else said, *args)
+
+    @property
+    def text(self) -> str:
+        """The error's words, as a `Said` where they are coded: text that a page or another
+        error can say again in its reader's language."""
+        return Said(self.said) if self.said is not None else str(self)
 
 
 class Bad(Code):

@@ -33,12 +33,20 @@ def answer(form: RuleSetForm) -> dict:
         summary = rules.summary(language.speech())
     return {
         "problems": form.problems,
-        "listed": [{"place": p, "label": label, "text": t} for p, label, t in form.listed()],
+        "listed": [
+            {"place": p, "label": label, "text": t, "said": _listed(label, t)}
+            for p, label, t in form.listed()
+        ],
         "count": count,
         "count_said": ngettext("%(num)s problem", "%(num)s problems", count),
         "notes": form.notes,
         "summary": summary,
     }
+
+
+def _listed(label: str, text: str) -> str:
+    """A problem as the list above the editor says it: `Deal 3: …`, or its text alone."""
+    return _("%(label)s: %(text)s", label=label, text=text) if label else text
 
 
 @bp.post("/check")

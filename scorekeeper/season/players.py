@@ -40,7 +40,7 @@ from sqlalchemy import case, func
 
 from ..games.models import Game, Player, Rename, Round, RoundScore
 from ..games.names import name_key
-from ..platform import cache
+from ..platform import cache, language
 from ..platform.database import db
 from . import ratings
 from .models import PlayerMerge, identities
@@ -132,7 +132,7 @@ def parse_filters(args: Mapping[str, str]) -> Filters:
         problems.append(
             gettext(
                 "min_games must be at most %(most)s, not %(given)s.",
-                most=f"{MOST_GAMES:,}",
+                most=language.number(MOST_GAMES),
                 given=text,
             )
         )

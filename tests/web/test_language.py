@@ -296,3 +296,13 @@ def test_the_switch_never_repeats_an_edit_key_from_the_address(client):
     page = client.get("/rules/reference?rules=shanghai&key=s3cret-key").text
     assert "s3cret-key" not in page
     assert "next=/rules/reference?rules%3Dshanghai" in page
+
+
+@pytest.mark.parametrize(
+    ("code", "written"), [("en", "100,000"), ("fi", "100\xa0000"), ("de", "100.000")]
+)
+def test_a_whole_number_is_grouped_as_the_language_writes_it(app, code, written):
+    from flask_babel import force_locale
+
+    with app.test_request_context(), force_locale(code):
+        assert language.number(100_000) == written
