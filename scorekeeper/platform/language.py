@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from babel import Locale, UnknownLocaleError
+from babel import numbers as babel_numbers
 from flask import (
     Blueprint,
     Flask,
@@ -186,8 +187,8 @@ def decimal(value: float) -> str:
 
 def number(count: int) -> str:
     """A whole number grouped as the language writes it: 100,000 in English, 100 000 in
-    Finnish, 100.000 in German."""
-    return format_decimal(count)
+    Finnish, 100.000 in German; in English outside the app (a check made on its own)."""
+    return babel_numbers.format_decimal(count, locale=get_locale() or ENGLISH)
 
 
 def percent(share: float) -> str:

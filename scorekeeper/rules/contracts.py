@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .ruleset import MeldKind, Need, RuleSet
-from .words import Code, Join, Message, joined, message, words
+from .words import Code, Join, Message, Said, joined, message, words
 
 
 class Asked(Code):
@@ -86,7 +86,7 @@ class Contract:
 
     def short(self) -> str:
         """`1 set + 1 run`, without the whole-hand wording."""
-        return words(needs_message(self.needs))
+        return Said(needs_message(self.needs))
 
 
 def contract(round_number: int, rules: RuleSet) -> Contract:

@@ -26,6 +26,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.widgets import NumberInput
 
 from ..games.forms import EntryList, WriteOnceForm
+from ..platform.language import say
 from ..rules import RuleSet, RuleSetError, ruleeffects
 from ..rules.ruleset import (
     BUY_LIMITS,
@@ -236,7 +237,7 @@ class RuleSetForm(Form):
         except RuleSetError as error:
             self.attach(error.problems)
             return None
-        self.notes = ruleeffects.notes(rules)
+        self.notes = {place: say(said) for place, said in ruleeffects.coded_notes(rules).items()}
         return rules
 
     def blank_deal(self) -> DealForm:

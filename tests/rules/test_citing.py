@@ -148,9 +148,10 @@ def test_a_house_reason_is_coded_so_a_translation_says_all_of_it():
     assert plain.code == "citing.house" and words(plain.message) == plain.reason
     translated = words(plain.message, bracketed, bracketed_plural)
     assert translated.startswith("<<Smith family rules>: <deal 7 is <not laid all at once")
-    # The refusal beside it is a sentence of its own, in the translation's words too.
+    # The refusal beside it is a sentence of its own, in the translation's words too, its
+    # contract included (`Said`: plain text in English, said again here).
     assert translated.endswith(
-        ". <3 runs needs at least 13 cards, one of them kept to discard: "
+        ". <<3 runs> needs at least 13 cards, one of them kept to discard: "
         "this hand has <12 cards>.>>"
     )
 

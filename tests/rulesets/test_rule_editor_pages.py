@@ -199,6 +199,7 @@ def test_the_check_answers_problems_notes_and_the_summary(client):
             "place": "values.JK",
             "label": "Value of a joker",
             "text": "must be from 0 to 100, not 101",
+            "said": "Value of a joker: must be from 0 to 100, not 101",
         }
     ]
     fine = client.post(

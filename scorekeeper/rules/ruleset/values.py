@@ -20,8 +20,11 @@ from ..errors import RoundError, SeatError
 from ..words import (
     Code,
     Gettext,
+    Join,
+    Said,
     english_gettext,
     english_ngettext,
+    joined,
     message,
     rules_named,
     words,
@@ -123,10 +126,11 @@ class Deal:
         return sum(need.size for need in self.contract)
 
     def contract_text(
-        self, gettext: Gettext = english_gettext, ngettext: Gettext = english_ngettext
+        self, gettext: Gettext | None = None, ngettext: Gettext = english_ngettext
     ) -> str:
         """`2 sets`, `1 set + 1 run` at R4's smallest sizes; else every size: `1 set of 3 +
-        1 run of 10`. Each kind and size once, with its count (in the language of `gettext`)."""
+        1 run of 10`. Each kind and size once, with its count: in the language of `gettext`,
+        or (none given) a `Said` any message it fills says again in its own language."""
         counted: dict[Need, int] = {}
         for need in self.contract:
             counted[need] = counted.get(need, 0) + 1
@@ -137,10 +141,14 @@ class Deal:
             (MeldKind.SET, True): Asked.SETS_OF,
             (MeldKind.RUN, True): Asked.RUNS_OF,
         }
-        return " + ".join(
-            words(message(codes[need.kind, sized], count=count, size=need.size), gettext, ngettext)
-            for need, count in counted.items()
+        said = joined(
+            Join.PLUS,
+            [
+                message(codes[need.kind, sized], count=count, size=need.size)
+                for need, count in counted.items()
+            ],
         )
+        return Said(said) if gettext is None else words(said, gettext, ngettext)
 
 
 @dataclass(frozen=True, slots=True)
