@@ -1,7 +1,7 @@
 """An evening in every shipped language, by the LAN name, at a tablet's and a phone's size: each
 page a table opens — home, a new game, the game in play and its round form, the finished game,
 the rules check with a verdict, the rulebook, the rule sets and their editor, the season, the
-phones' join page, the offline and trust pages — speaks the language with no English message
+phones' join page, the paper sheet import, the offline and trust pages and a page not found — speaks the language with no English message
 left, nothing cut off or wider than the screen, and axe finds nothing."""
 
 from __future__ import annotations
@@ -55,8 +55,12 @@ CUT_OFF = """() => {
     return false;
   };
   const found = [];
-  if (document.documentElement.scrollWidth > width + 1)
-    found.push(`the page is ${document.documentElement.scrollWidth}px wide on ${width}px`);
+  if (document.documentElement.scrollWidth > width + 1) {
+    const widest = [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > width + 1)
+      .map((e) => e.outerHTML.slice(0, 80));
+    found.push(`the page is ${document.documentElement.scrollWidth}px wide on ${width}px: ${widest}`);
+  }
   for (const e of document.querySelectorAll(
       "main button, main .button, main a, main label, main h1, main h2, main th, main .tile," +
       " main .badge, main summary, header a, header button, footer a")) {
@@ -88,8 +92,10 @@ def opened_pages(page, game_id: int, finished_id: int, key: str):
         f"/players/{NAMES[0]}",
         "/players/records",
         "/join",
+        "/games/import-sheet",
         "/offline",
         "/trust",
+        "/games/999999",
     ):
         page.goto(path)
         yield path
@@ -127,4 +133,5 @@ def test_an_evening_in_the_language_meets_no_english(tablet, live_server, axe_so
             problems += [f"{shown}: axe: {v}" for v in axe_violations(page, axe_source)]
     print("\n".join(problems))
     assert problems == []
-    assert page.problems == []
+    # The page not found is asked for on purpose: the browser notes its 404, nothing else.
+    assert [problem for problem in page.problems if "status of 404" not in problem] == []
