@@ -306,6 +306,16 @@ def _manifest() -> Response:
     return response
 
 
+def precached() -> list[str]:
+    """`PRECACHED`, and every module a precached script imports (the offline page's script
+    reads its words through words.js): offline, a module not kept is a script that never runs."""
+    files = list(PRECACHED)
+    for name in PRECACHED:
+        if name.endswith(".js"):
+            files += [f for f in module_imports(name) if f not in files]
+    return files
+
+
 def service_worker_url() -> str:
     """The service worker's URL as this page registers it: naming the page's language."""
     return url_for("pwa.service_worker", language=_page_code())
@@ -342,7 +352,7 @@ def service_worker():
     keeps the offline page in the language its URL names, in a cache named for it."""
     code = asked_language()
     offline_url = url_for("pwa.offline", language=code)
-    precache = [offline_url] + [url_for("static", filename=f) for f in PRECACHED]
+    precache = [offline_url] + [url_for("static", filename=f) for f in precached()]
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:DIGEST_CHARS]
     cache = f"scorekeeper-{code}-{version}" if code else f"scorekeeper-{version}"
     script = render_template("pwa/sw.js", precache=precache, offline=offline_url, cache=cache)

@@ -436,3 +436,11 @@ def test_the_header_of_a_script_post_is_named_by_the_server(client):
         p.name for p in (ROOT / "static").glob("*.js") if SCRIPT_POST_HEADER in p.read_text()
     ]
     assert spelled == []
+
+
+def test_the_worker_keeps_every_module_the_offline_page_imports(client):
+    """Offline, the offline page's script runs only if each module it imports is kept too."""
+    script = client.get("/sw.js").get_data(as_text=True)
+    assert "import" in client.get(f"/static/offline.js?v={digest(client, 'offline.js')}").text
+    for name in ("offline.js", "words.js"):
+        assert f"/static/{name}?v={digest(client, name)}" in script
