@@ -108,6 +108,8 @@ def test_render_takes_a_language():
         ),
         "%(num)s card": "%(num)s carte",
         "%(num)s cards": "%(num)s cartes",
+        "%(num)s set": "%(num)s série",
+        "%(num)s sets": "%(num)s séries",
     }
     asked = []
 
@@ -126,6 +128,8 @@ def test_render_takes_a_language():
     size = solve_opening(parse_cards("7♠ 8♠"), 1, LIVERPOOL).message
     said = render(size, gettext, ngettext)
     assert said.endswith("this hand has 2 cartes.")
+    # The contract the refusal names is said in the language too (a `Said`, not English text).
+    assert said.startswith("2 séries ")
     assert ("%(num)s card", "%(num)s cards", 2) in asked
 
 

@@ -135,7 +135,12 @@ def test_seven_deals_of_numbers_out_of_range_are_listed_and_counted(client):
     answer = client.post("/rulesets/check", data=data).get_json()
     named_or_counted(answer["problems"], wrong)
     more = answer["problems"][""]
-    assert answer["listed"][-1] == {"place": "", "label": "", "text": "A" + more[1:]}
+    assert answer["listed"][-1] == {
+        "place": "",
+        "label": "",
+        "text": "A" + more[1:],
+        "said": "A" + more[1:],
+    }
     assert answer["count"] == len(answer["problems"]) - 1
     response = client.post("/rulesets/new", data=data)
     assert response.status_code == 200
