@@ -306,3 +306,25 @@ def test_a_whole_number_is_grouped_as_the_language_writes_it(app, code, written)
 
     with app.test_request_context(), force_locale(code):
         assert language.number(100_000) == written
+
+
+def test_a_reason_read_on_after_the_rule_sets_name_is_translated_whole(app):
+    """A house reason that names the rules already (`Part.AFTER_NAME`) reads on in the
+    language too: the catalog holds that text without its lead, as the extractor gives it."""
+    from flask_babel import force_locale
+
+    from scorekeeper.rules.cards import parse_cards
+    from scorekeeper.rules.ruleset import PRESETS
+    from scorekeeper.rules.table import check_layoff
+
+    named = check_layoff(
+        7, parse_cards("3♠ 4♠ 5♠ 6♠"), parse_cards("7♠"), True, PRESETS["shanghai"]
+    )
+    assert named.code == "citing.house_named"
+    english = words.render(named.message)
+    with app.test_request_context(), force_locale("fi"):
+        finnish = language.say(named.message)
+    inner = "you may lay off on the turn you open"
+    assert inner in english and inner not in finnish
+    assert finnish.lower().startswith("shanghai-säännöt")
+
