@@ -327,4 +327,3 @@ def test_a_reason_read_on_after_the_rule_sets_name_is_translated_whole(app):
     inner = "you may lay off on the turn you open"
     assert inner in english and inner not in finnish
     assert finnish.lower().startswith("shanghai-säännöt")
-
