@@ -175,28 +175,16 @@ def _in_words(seconds: int) -> str:
 # A limit as the settings write it (`20 per hour`), as the refusal quotes it: the same words as
 # the limits library's (`20 per 1 hour`), through the catalog, one sentence per unit.
 LIMIT_WORDS = {
-    "second": lambda amount, multiples: _(
-        "%(amount)s per %(multiples)s second", amount=amount, multiples=multiples
-    ),
-    "minute": lambda amount, multiples: _(
-        "%(amount)s per %(multiples)s minute", amount=amount, multiples=multiples
-    ),
-    "hour": lambda amount, multiples: _(
-        "%(amount)s per %(multiples)s hour", amount=amount, multiples=multiples
-    ),
-    "day": lambda amount, multiples: _(
-        "%(amount)s per %(multiples)s day", amount=amount, multiples=multiples
-    ),
-    "month": lambda amount, multiples: _(
-        "%(amount)s per %(multiples)s month", amount=amount, multiples=multiples
-    ),
-    "year": lambda amount, multiples: _(
-        "%(amount)s per %(multiples)s year", amount=amount, multiples=multiples
-    ),
+    "second": _l("%(amount)s per %(multiples)s second"),
+    "minute": _l("%(amount)s per %(multiples)s minute"),
+    "hour": _l("%(amount)s per %(multiples)s hour"),
+    "day": _l("%(amount)s per %(multiples)s day"),
+    "month": _l("%(amount)s per %(multiples)s month"),
+    "year": _l("%(amount)s per %(multiples)s year"),
 }
 
 
 def limit_in_words(item) -> str:
     """A limit reached (the limits library's item) in the request's language."""
     said = LIMIT_WORDS.get(item.GRANULARITY.name)
-    return said(item.amount, item.multiples) if said else str(item)
+    return str(said) % {"amount": item.amount, "multiples": item.multiples} if said else str(item)
