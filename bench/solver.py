@@ -13,6 +13,14 @@ Workloads (all seeded, so every run times the same hands):
   13-30 cards, every deal and preset, plus the hardest hands a hill-climbing search found; timed
   by calling `solve_opening` directly (the search itself, without the request around it).
 
+* any rule set: four wild-heavy shapes of a table's own rules (deuces wild, 3 packs and 6
+  jokers; the last deal three runs using the whole hand, three runs of at least 4 with a
+  discard, a set and two runs using the whole hand, and three runs of at least their size in
+  deal 6), at 21, 26 and 30 cards: a hill-climbing search (three seeded starts a shape and size,
+  each keeping the change of 1-3 cards that makes the search take the most steps) finds the
+  hardest hand, whose steps, CPU time and answer (a verdict, or `Undecided` once the search
+  has used its budget of steps, `SOLVE_STEPS`) are shown.
+
 The exhaustive search of tests/rules/exhaustive.py times the first 1,000 realistic hands of each
 preset side by side; the speed-up is taken over the hands where that search needs >= 1 ms of CPU
 (total exhaustive CPU time over total solver CPU time on those hands, through the API and by
@@ -34,12 +42,13 @@ import os
 import random
 import statistics
 import time
+from collections import Counter
 from pathlib import Path
 
 from scorekeeper.rules.cards import JOKER, SUITS, Card, format_cards, parse_cards
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.errors import RulesError, Undecided
 from scorekeeper.rules.melds import check_meld
-from scorekeeper.rules.opening.solver import solve_opening
+from scorekeeper.rules.opening.solver import SOLVE_STEPS, solve_opening
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from tests.rules.exhaustive import exhaustive_opening
 
@@ -58,6 +67,7 @@ HAND_LIMIT = 30
 TARGETS = {"p95": 2.0, "max": 20.0}  # ms through the API, realistic hands, every preset
 SPEED_UP_TARGET = 10.0
 ADVERSARIAL_TARGETS = {"max": 20.0}
+WILD_TARGET = 50.0  # ms of CPU for any hand under any rule set, the budget's answer included
 WILD_DEUCE_PROBE = "2♠ 5♥ 5♦"
 
 # The slowest hands found by a hill-climbing search on the solver's work (preset, players,
@@ -390,6 +400,115 @@ def _adversarial_row(count: int, runs: int) -> dict:
     return _row(workload, "direct call", len(calls), runs, figures, ADVERSARIAL_TARGETS)
 
 
+# A table's own rules that make the general search (opening/general.py) branch the most.
+def _wild_table(**change) -> RuleSet:
+    document = {
+        **PRESETS["liverpool"].to_json(),
+        "name": "Wild table",
+        "wild_deuces": True,
+        "packs": [{"up_to": 8, "packs": 3}],
+        "jokers": {"fixed": 6, "per_pack": 0},
+    }
+    return RuleSet.parse({**document, **change})
+
+
+def _last_deal(*needs: tuple[str, int], whole: bool) -> list[dict]:
+    deals = PRESETS["liverpool"].to_json()["deals"][:6]
+    contract = [{"kind": kind, "size": size} for kind, size in needs]
+    return [*deals, {"cards": 12, "contract": contract, "whole_hand": whole}]
+
+
+WILD_SHAPES = {
+    "3 runs, whole hand": (_wild_table(), 7),
+    "3 runs of 4+, a discard": (
+        _wild_table(exact_sizes=False, deals=_last_deal(*[("run", 4)] * 3, whole=False)),
+        7,
+    ),
+    "set + 2 runs, whole hand": (
+        _wild_table(deals=_last_deal(("set", 3), ("run", 4), ("run", 4), whole=True)),
+        7,
+    ),
+    "set + 2 runs of their size+, deal 6": (_wild_table(exact_sizes=False), 6),
+}
+WILD_SIZES = (21, 26, 30)
+CLIMB_STARTS = 3
+
+
+def _steps_taken(hand: list[str], rules: RuleSet, deal: int) -> tuple[int, float, str]:
+    """(steps of the general search, CPU ms, the answer) for one hand."""
+    from scorekeeper.rules.opening import general
+
+    search, used = general.search, [0]
+
+    def counted(count, wilds, size, plan, steps=None):
+        budget = steps if steps else [10**12]
+        start = budget[0]
+        try:
+            return search(count, wilds, size, plan, budget)
+        finally:
+            used[0] += start - budget[0]
+
+    general.search = counted
+    started = time.thread_time_ns()
+    try:
+        answer = "can open" if solve_opening(" ".join(hand), deal, rules, 4).legal else "cannot"
+    except Undecided:
+        answer = "undecided"
+    finally:
+        general.search = search
+    return used[0], (time.thread_time_ns() - started) / 1e6, answer
+
+
+def _climb(rules: RuleSet, deal: int, size: int, rng: random.Random, tries: int):
+    """The hand of `size` cards whose search takes the most steps, hill-climbing from
+    CLIMB_STARTS random hands of two suits, the 2s and the jokers."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    deck = [rank + suit for rank in ranks for suit in SUITS] * 3 + [JOKER.face()] * 6
+    best = None
+    for _ in range(CLIMB_STARTS):
+        suits = rng.sample(SUITS, 2)
+        pool = [card for card in deck if card == "JK" or card[-1] in suits or card[0] == "2"]
+        hand = rng.sample(pool, size)
+        now = _steps_taken(hand, rules, deal)
+        for _ in range(tries):
+            changed = list(hand)
+            for _ in range(rng.randint(1, 3)):
+                changed[rng.randrange(size)] = rng.choice(pool if rng.random() < 0.8 else deck)
+            held = Counter(changed)
+            if any(held[card] > (6 if card == "JK" else 3) for card in held):
+                continue
+            tried = _steps_taken(changed, rules, deal)
+            if tried[0] >= now[0]:
+                hand, now = changed, tried
+        if best is None or now[0] > best[0][0]:
+            best = (now, hand)
+    return best
+
+
+def wild_rows(tries: int) -> list[dict]:
+    """The hardest hand found for each shape of a table's own rules and each size."""
+    rows = []
+    for shape, (rules, deal) in WILD_SHAPES.items():
+        rng = random.Random(f"wild:{shape}")
+        for size in WILD_SIZES:
+            (steps, _, answer), hand = _climb(rules, deal, size, rng, tries)
+            cpu = statistics.median(_steps_taken(hand, rules, deal)[1] for _ in range(RUNS))
+            rows.append(
+                {
+                    "workload": f"any rule set: {shape}, {size} cards",
+                    "engine": "direct call",
+                    "hands": f"hardest of {CLIMB_STARTS} climbs of {tries}",
+                    "steps": f"{steps:,} of {SOLVE_STEPS:,}",
+                    "max ms": f"{cpu:.1f}",
+                    "answer": answer,
+                    "hand": " ".join(hand),
+                    "target (ms)": f"max <= {WILD_TARGET:g}: "
+                    + ("met" if cpu <= WILD_TARGET else "MISSED"),
+                }
+            )
+    return rows
+
+
 def main(quick: bool = False) -> list[dict]:
     runs = 1 if quick else RUNS
     count = 1_000 if quick else REALISTIC_HANDS
@@ -403,4 +522,5 @@ def main(quick: bool = False) -> list[dict]:
     finally:
         close_workers(workers)
     rows.append(_adversarial_row(200 if quick else ADVERSARIAL_HANDS, runs))
+    rows += wild_rows(30 if quick else 100)
     return rows

@@ -177,12 +177,15 @@ function setupForm(form) {
   form.addEventListener("change", writeSoon);
   window.addEventListener("pagehide", () => { if (pending) writeNow(); });
 
-  // Once the score book has the form, nothing more is written for it: a write still waiting
-  // when the page closes would bring back the draft the next page drops.
+  // Once the score book has the form, its draft is dropped here and nothing more is written for
+  // it: a write still waiting when the page closes would bring back the draft the next page
+  // drops. Dropping it on this page, after the write the save made, keeps the two in order; the
+  // next page's drop alone can come before that write reaches the storage it reads.
   setupSaving(form, writeNow, () => {
     quiet = true;
     clearTimeout(pending);
     pending = null;
+    drop(key);
   });
 }
 

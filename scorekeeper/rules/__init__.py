@@ -16,6 +16,7 @@ from .errors import (
     RuleSetError,
     SeatError,
     SizeError,
+    Undecided,
 )
 from .ruleset import (
     DEFAULT_RULES,
@@ -49,6 +50,7 @@ __all__ = [
     "RulesError",
     "SeatError",
     "SizeError",
+    "Undecided",
     "Verdict",
     "check_copies",
     "contract",

@@ -72,5 +72,10 @@ class SizeError(RulesError):
     """A hand or list larger than anything a real table can hold."""
 
 
+class Undecided(RulesError):
+    """A question with too many ways to try for the referee to settle within its budget of
+    steps: it says so, naming the hand, rather than give a verdict it has not checked."""
+
+
 class InputError(RulesError):
     """A question's field that is missing or of the wrong type."""

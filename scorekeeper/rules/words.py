@@ -618,6 +618,12 @@ TEXTS: dict[str, Text | Joining] = {
     "solver.too_many": Text(
         "%(size)s cards is more than the %(limit)s a hand may hold for the opening check"
     ),
+    "solver.too_many_ways": Text(
+        "These %(cards)s can be laid out in too many ways for the referee to check in time "
+        "(%(contract)s, %(rules)s): it gives no verdict rather than a wrong one. Look for the "
+        "melds at the table, or ask again with the cards of the melds you have in mind.",
+        {"cards": _cards("card", "size")},
+    ),
     "solver.found": Text(
         "This hand can go down with %(contract)s: %(melds)s, keeping %(kept)s for the discard.",
         {"kept": _cards("card", "kept")},

@@ -354,12 +354,7 @@ def test_the_offline_page_is_in_the_language_the_tablet_chose(tablet, live_serve
     context = tablet("landscape", base_url=live_server, service_workers="allow", locale="en-US")
     page = context.new_page()
     page.goto("/language/fi?next=/")
-    page.wait_for_function(
-        "async () => (await navigator.serviceWorker.ready).active.scriptURL.endsWith("
-        "'/sw.js?language=fi')"
-    )
-    page.reload()  # now under the worker's control
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled_by_worker_in(page, "fi")
     context.set_offline(True)
     try:
         page.goto("/games/")
@@ -368,18 +363,30 @@ def test_the_offline_page_is_in_the_language_the_tablet_chose(tablet, live_serve
     finally:
         context.set_offline(False)
     page.goto("/language/en?next=/")
-    page.wait_for_function(
-        "async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL"
-        ".endsWith('/sw.js?language=en')"
-    )
-    page.reload()
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled_by_worker_in(page, "en")
     context.set_offline(True)
     try:
         page.goto("/games/")
         expect(page.locator("h1")).to_have_text("The score book cannot be reached")
     finally:
         context.set_offline(False)
+
+
+def controlled_by_worker_in(page, code: str) -> None:
+    """Wait until the worker of language `code` has finished activating (its offline page kept,
+    the other language's cache deleted), then reload so the page is under its control. A worker
+    only "activating" is already the registration's active one, but the page may still be
+    controlled by the worker it replaces."""
+    worker = f"/sw.js?language={code}"
+    page.wait_for_function(
+        "async (url) => { const active = (await navigator.serviceWorker.getRegistration())"
+        "?.active; return active?.state === 'activated' && active.scriptURL.endsWith(url); }",
+        arg=worker,
+    )
+    page.reload()
+    page.wait_for_function(
+        "(url) => navigator.serviceWorker.controller?.scriptURL.endsWith(url) ?? false", arg=worker
+    )
 
 
 def test_static_files_are_kept_and_pages_compressed(page):

@@ -120,6 +120,27 @@ def test_solve_says_no_when_there_is_none(client):
     assert data["melds"] == []
 
 
+def test_solve_out_of_steps_is_a_400_naming_the_hand_never_a_verdict(client, monkeypatch):
+    """A hand with more ways to try than the search's budget (R11's own contracts): no verdict,
+    the reason in the asker's language."""
+    from scorekeeper.rules.opening import solver
+
+    monkeypatch.setattr(solver, "SOLVE_STEPS", 5)
+    rules = {**PRESETS["liverpool"].to_json(), "name": "Wild table", "wild_deuces": True}
+    body = {"round": 7, "rules": rules, "hand": "4♠ 5♠ 6♠ 2♥ 8♥ 9♥ JK J♥ 3♦ 4♦ 5♦ 6♦ 7♦"}
+    answer = ask(client, "solve", body)
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert "These 13 cards can be laid out in too many ways" in error
+    assert "legal" not in answer.get_json()
+    finnish = client.post("/api/rules/solve", json=body, headers={"Accept-Language": "fi"})
+    assert finnish.status_code == 400
+    assert (
+        "Nämä kortit (13 korttia) voi asettaa pöytään liian monella tavalla"
+        in (finnish.get_json()["error"])
+    )
+
+
 @pytest.mark.parametrize(
     ("cards", "penalty"),
     [("A♠ K♦ 4♥", 29), ("K♣ A♥ 5♦ JK", 45), ("7 K JK", 32), ("10♠ 2♦", 12)],

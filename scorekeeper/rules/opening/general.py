@@ -133,11 +133,12 @@ class _Walk:
         after = previous if index > 0 and rules.runs[index - 1] == need else None
         first = None
         if rules.whole and not rules.sets:
-            first, lengths = self._cover_first(self.masks, index, cards, lengths)
+            first, lengths = self._cover_first(self.masks, index, wild, cards, lengths)
             after = None
         for length in (length for length in lengths if length <= longest):
             least = rules.least(RUN, length)
             for suit, lo in self._windows(self.masks, length):
+                self._step()
                 run = (suit, lo, lo + length - 1)
                 if not self._open(run, least, wild, after):
                     continue
@@ -157,16 +158,20 @@ class _Walk:
             return False
         return not self._touches(suit, lo, hi)
 
-    def _cover_first(self, masks: list[int], index: int, cards: int, lengths):
+    def _cover_first(self, masks: list[int], index: int, wild: int, cards: int, lengths):
         """A whole-hand deal of runs: every natural left must go in a run still to lay. When
         those runs are all of one size the next one covers the first natural left (any opening
         can lay its runs in the order of the first naturals they hold), and the last run takes
         every card left. Returns ((suit, its positions), lengths) or (None, ()) when the
-        naturals left are in more suits than runs remain."""
+        naturals left need more runs than remain, or more wild cards than are left."""
         rules = self.rules
         cover = [bits & ~4 if rules.deuces else bits for bits in masks]  # a 2 left is wild
         remaining = len(rules.runs) - index
-        if sum(1 for bits in cover if bits) > remaining:
+        suits = sum(1 for bits in cover if bits)
+        needed = self._runs_each_suit_needs()
+        if suits > remaining or needed > remaining:
+            return None, ()
+        if needed == suits == remaining and self._one_run_each_wild(cover) > wild:
             return None, ()
         if remaining == 1:
             lengths = [cards] if rules.runs[index] <= cards <= HIGH_ACE else []
@@ -177,6 +182,37 @@ class _Walk:
             return None, lengths
         low = (cover[suit] & -cover[suit]).bit_length() - 1
         return (suit, (1, HIGH_ACE) if low == 1 else (low,)), lengths
+
+    def _runs_each_suit_needs(self) -> int:
+        """A whole-hand deal of runs: the runs the naturals left need at the least, summed over
+        the suits. A run holds each place once, so a suit needs as many runs as it has copies of
+        any one card, an ace two to a run (only a run from ace to ace holds both of its places);
+        with wild deuces a 2 left over is a wild card and needs no run of its suit."""
+        count, total = self.count, 0
+        for suit in range(4):
+            base = suit << 4
+            most = max(count[base | rank] for rank in range(3 if self.rules.deuces else 2, 14))
+            total += max(most, (count[base | 1] + 1) // 2)
+        return total
+
+    def _one_run_each_wild(self, cover: list[int]) -> int:
+        """The wild cards a whole-hand deal needs when each suit's naturals left (`cover`, bits
+        of positions 1..14, an ace at both ends) go in one run of that suit: a run from its
+        lowest natural to its highest, at least the shortest run long, less its naturals; an
+        ace held once taken low or high, whichever needs fewer, twice at both ends."""
+        shortest, total = min(self.rules.runs), 0
+        for suit, bits in enumerate(cover):
+            if not bits:
+                continue
+            places = [bits]
+            if bits & 2 and self.count[(suit << 4) | 1] < 2:
+                places = [held for held in (bits & ~(1 << HIGH_ACE), bits & ~2) if held]
+            total += min(
+                max(shortest, held.bit_length() - (held & -held).bit_length() + 1)
+                - held.bit_count()
+                for held in places
+            )
+        return total
 
     @staticmethod
     def _windows(masks: list[int], length: int):
@@ -198,6 +234,7 @@ class _Walk:
         for need in set(needs):
             fewest = need
             windows = _WINDOW_MASKS[need]
+            self._step(len(windows) * sum(1 for bits in masks if bits))
             for bits in masks:
                 if bits:
                     most = max((bits & window).bit_count() for window in windows)
@@ -261,6 +298,7 @@ class _Walk:
         if lone and (lo not in present or hi not in present):
             return None
         for naturals in _kept(present, spare, (lo, hi) if lone else (), must):
+            self._step()
             cost = length - len(naturals)
             if self.rules.deuces and 2 in naturals:
                 cost += 1  # the 2 laid as itself is one of the wild cards held
@@ -271,10 +309,12 @@ class _Walk:
                 return found
         return None
 
-    def _step(self) -> None:
-        """Count one run tried against the budget of steps, if any."""
+    def _step(self, steps: int = 1) -> None:
+        """Count steps against the budget of steps, if any: one a place looked at for a run (to
+        lay it, or to bound the wild cards it needs), a run tried on it, a choice of the
+        naturals it keeps, and a card taken or given back."""
         if self.steps is not None:
-            self.steps -= 1
+            self.steps -= steps
             if self.steps < 0:
                 raise OutOfSteps
 
@@ -293,6 +333,7 @@ class _Walk:
         """The rest of the opening with this run laid on these naturals (taken, then given
         back)."""
         suit = run[0]
+        self._step(len(naturals))
         self._take(suit, naturals, -1)
         self.chosen.append((*run, naturals))
         found = self.runs(index + 1, wild, cards, run)

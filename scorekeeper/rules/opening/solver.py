@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from ..cards import Card, declared_text, parse_cards
 from ..citing import cite_deal
 from ..contracts import Contract, contract
-from ..errors import SizeError
+from ..errors import SizeError, Undecided
 from ..melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
 from ..ruleset import RuleSet
 from ..verdict import Problem, Verdict
@@ -43,6 +43,7 @@ class Solved(Code):
     searches."""
 
     TOO_MANY = "solver.too_many"
+    TOO_MANY_WAYS = "solver.too_many_ways"
     FOUND = "solver.found"
     FOUND_WHOLE = "solver.found_whole"
     WILD_DEUCES = "solver.wild_deuces"
@@ -55,6 +56,13 @@ class Solved(Code):
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
 HAND_LIMIT = 30
+
+# The steps the search under a rule set's own contracts and settings (general.py) may take before
+# it answers `Undecided` (a step: a place looked at for a run, a run tried on it, a choice of the
+# naturals it keeps, a card taken): about 40 ms of CPU on the bench's machine, where the
+# slowest of 10,000 dealt shanghai hands takes 14,009 (bench/solver.py, "any rule set"). The
+# searches of the default contracts (search.py, whole_hand.py) try a bounded number of runs.
+SOLVE_STEPS = 40_000
 
 # The points of R5 an opening found rests on: the contract laid at once, or the whole hand.
 LAID, WHOLE_HAND = "R5.1", "R5.4"
@@ -127,8 +135,10 @@ def solve_opening(
     stands for, or by the rank alone in a set), `kinds` ("set" / "run") and `left` (the cards
     kept; none in a whole-hand deal); with wild deuces, `wild_deuces` too (each meld's wild 2s as
     `2♥=7♠`). Otherwise `melds` is empty and `left` is the whole hand.
-    Raises `SizeError` above HAND_LIMIT cards, `CopyLimitError` for impossible copies and
-    `RulesError` for rank-only cards, a bad round, rule set or player count.
+    Raises `SizeError` above HAND_LIMIT cards, `Undecided` when a rule set's own contract has
+    more ways to try than SOLVE_STEPS (never a verdict not checked), `CopyLimitError` for
+    impossible copies and `RulesError` for rank-only cards, a bad round, rule set or player
+    count.
     """
     deal = contract(round_number, rules)
     return cite_deal(_solve(hand, deal, rules, players), rules, deal.round)
@@ -210,7 +220,10 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
     empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts, "declared": []}
     if rules.wild_deuces:
         empty["wild_deuces"] = []
-    found = solve_general(cards, deal, rules)
+    try:
+        found = solve_general(cards, deal, rules, steps=SOLVE_STEPS)
+    except OutOfSteps:
+        raise Undecided(_too_many_ways(cards, deal, rules)) from None
     if found is None:
         return _general_refusal(cards, search, deal, rules).verdict(empty)
     melds, readings, kinds, deuces, left = found
@@ -231,6 +244,16 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
             )
             return _found(said, "R11:wild_deuces", details)
     return _found(reason, WHOLE_HAND if deal.whole_hand else LAID, details)
+
+
+def _too_many_ways(cards, deal: Contract, rules: RuleSet) -> Message:
+    """The search ran out of steps: the hand, its deal and the rules, with no verdict."""
+    return message(
+        Solved.TOO_MANY_WAYS,
+        size=len(cards),
+        contract=contract_text(deal),
+        rules=rules.rules_name,
+    )
 
 
 def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> Problem:
