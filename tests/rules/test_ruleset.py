@@ -640,3 +640,29 @@ def test_every_rule_set_that_reads_has_consistent_numbers(document):
     rules = read_or_refuse(document)
     if rules is not None:
         check_numbers(rules)
+
+
+def test_a_document_read_again_is_the_rule_set_read_before():
+    """A rule set sent with every question is read once: the same document (in any key order,
+    as text or decoded) gives the very same frozen value; a refused one is refused each time."""
+    document = {**PRESETS["liverpool"].to_json(), "name": "Kept table", "cut_bonus": -20}
+    first = RuleSet.parse(document)
+    assert RuleSet.parse(dict(reversed(list(document.items())))) is first
+    assert (
+        RuleSet.parse(
+            json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        )
+        is first
+    )
+    assert RuleSet.parse({**document, "cut_bonus": -30}).cut_bonus == -30
+    bad = {**document, "cut_bonus": "lots"}
+    for _ in range(2):
+        with pytest.raises(RuleSetError):
+            RuleSet.parse(bad)
+    # A tuple is not JSON's list: read as it is, never answered from a list's reading.
+    as_tuple = {**document, "deals": tuple(document["deals"])}
+    try:
+        read = RuleSet.parse(as_tuple)
+    except RuleSetError:
+        read = None
+    assert read is None or read is not first

@@ -333,7 +333,7 @@ class _Walk:
         """The rest of the opening with this run laid on these naturals (taken, then given
         back)."""
         suit = run[0]
-        self._step(len(naturals))
+        self._step(2 * len(naturals))  # each taken, then given back
         self._take(suit, naturals, -1)
         self.chosen.append((*run, naturals))
         found = self.runs(index + 1, wild, cards, run)
@@ -362,7 +362,7 @@ class _Walk:
             if rules.whole and (wild or any(_naturals_left(self.totals, rules))):
                 return None
             return []
-        return _sets(self.totals, wild, rules)
+        return _sets(self.totals, wild, rules, self._step)
 
 
 def _covering(first, run: tuple[int, int, int]) -> tuple[int, ...] | None:
@@ -394,13 +394,15 @@ def _naturals_left(totals: list[int], rules: Rules) -> list[int]:
     return [rank for rank in range(1, 14) if totals[rank] and not (rules.deuces and rank == 2)]
 
 
-def _sets(totals: list[int], wild: int, rules: Rules):
-    """The sets on what the runs leave: [(rank, naturals, wilds)], or None.
+def _sets(totals: list[int], wild: int, rules: Rules, step):
+    """The sets on what the runs leave: [(rank, naturals, wilds)], or None; `step()` counts
+    each rank tried for a set against the search's budget.
 
     Sets are given ranks in turn, ranks with most naturals first; a rank is tried only while its
     sets' natural minimums fit what it holds and (outside a whole-hand deal) the wild cards
     they need so far fit W."""
     sizes = rules.sets
+    step(len(sizes) + 13)  # the ranks looked at and ordered, the sets to give them
     ranks = sorted((rank for rank in range(1, 14) if totals[rank]), key=lambda r: -totals[r])
     if rules.whole and len(_naturals_left(totals, rules)) > len(sizes):
         return None
@@ -423,6 +425,7 @@ def _sets(totals: list[int], wild: int, rules: Rules):
         size = fill[index] or sizes[index]
         least = rules.least(SET, size if not rules.whole else sizes[index])
         for order, rank in enumerate(ranks):
+            step()
             if same and order < previous:
                 continue
             cards, minimum = spent.get(rank, (0, 0))

@@ -60,7 +60,7 @@ HAND_LIMIT = 30
 # The steps the search under a rule set's own contracts and settings (general.py) may take before
 # it answers `Undecided` (a step: a place looked at for a run, a run tried on it, a choice of the
 # naturals it keeps, a card taken): about 40 ms of CPU on the bench's machine, where the
-# slowest of 10,000 dealt shanghai hands takes 14,009 (bench/solver.py, "any rule set"). The
+# slowest of 10,000 dealt shanghai hands takes 14,461 (bench/solver.py, "any rule set"). The
 # searches of the default contracts (search.py, whole_hand.py) try a bounded number of runs.
 SOLVE_STEPS = 40_000
 

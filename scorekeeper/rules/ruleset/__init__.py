@@ -18,6 +18,10 @@ later release never changes a game already played.
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cached_property
 
@@ -104,9 +108,7 @@ class RuleSet(Settings):
             return document
         if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
             return preset(document)
-        rules = schema.read(document, LIVERPOOL, cls)
-        # A preset read back is the preset itself, with where it comes from.
-        return next((known for known in PRESETS.values() if known == rules), rules)
+        return _READ.get(document, lambda: _known(schema.read(document, LIVERPOOL, cls)))
 
     # --- names -----------------------------------------------------------------------------
 
@@ -308,3 +310,48 @@ class Chosen(Code):
     UNKNOWN = "ruleset.unknown"
     NOT_A_PRESET = "ruleset.not_a_preset"
     CHOOSE = "ruleset.choose"
+
+
+def _known(rules: RuleSet) -> RuleSet:
+    """A preset read back is the preset itself, with where it comes from."""
+    return next((known for known in PRESETS.values() if known == rules), rules)
+
+
+class _Read:
+    """The documents read lately, each by its JSON text: a rule set sent with every question
+    (the referee's API, a page's picker) is read once, not on every request. A `RuleSet` is
+    frozen, so every reader may share it; a refused document is not kept (its error is raised
+    again). A document whose JSON text does not read back as the very same document (a tuple, a
+    key that is not text, a value JSON does not have, one nested past JSON's depth) is read as
+    it is, every time."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.kept: OrderedDict[str, RuleSet] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, document: object, read: Callable[[], RuleSet]) -> RuleSet:
+        key = document if isinstance(document, str) else _as_json(document)
+        if key is None:
+            return read()
+        with self.lock:
+            if (rules := self.kept.get(key)) is not None:
+                self.kept.move_to_end(key)
+                return rules
+        rules = read()
+        with self.lock:
+            self.kept[key] = rules
+            if len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+        return rules
+
+
+def _as_json(document: object) -> str | None:
+    try:
+        text = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return text if json.loads(text) == document else None
+
+
+_READ = _Read(256)
