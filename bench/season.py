@@ -51,6 +51,8 @@ PAGES = (
     ("GET /api/players", "/api/players"),
     ("GET /players/records", "/players/records"),
     ("GET /api/players/records", "/api/players/records"),
+    # A player's page: the chart over each rule set's last games, the games a page at a time.
+    ("GET /players/Ann", "/players/Ann"),
 )
 REQUESTS, WARMUP = 300, 10
 QUICK_REQUESTS, QUICK_WARMUP = 40, 3

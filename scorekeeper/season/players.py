@@ -545,8 +545,8 @@ def shown_name(key: str, sittings: list[Sitting]) -> str:
     """The name a player is shown by: their own name as last written, the player they were
     merged into keeping theirs ("Annie" merged into "Ann" is "Ann"); their last seat's name
     when none of their own games is left."""
-    own = [sitting.name for sitting in sittings if sitting.seat_key == key]
-    return own[-1] if own else sittings[-1].name
+    own = (sitting.name for sitting in reversed(sittings) if sitting.seat_key == key)
+    return next(own, sittings[-1].name)
 
 
 def find_player(name: str, computed: Season | None = None) -> PlayerRecord | None:
@@ -556,11 +556,17 @@ def find_player(name: str, computed: Season | None = None) -> PlayerRecord | Non
     if not alike:
         return None
     computed = computed or current()
-    games, players = computed.games, computed.players
-    key = _key_named(players, name, alike)
-    sittings = players.get(key)
-    if not sittings:
+    key = _key_named(computed.players, name, alike)
+    if not computed.players.get(key):
         return None
+    # Worked out once a season: a page asked for again reads it as it is.
+    return computed.view(("player", key), lambda: _player_record(computed, key))
+
+
+def _player_record(computed: Season, key: str) -> PlayerRecord:
+    """`find_player`'s record of the player `key` (who has played) in the season `computed`."""
+    games, players = computed.games, computed.players
+    sittings = players[key]
     meetings: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for mine in sittings:
         if not mine.finished:

@@ -13,9 +13,10 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_babel.speaklater import LazyString
 
-from ..games import chart, errors
+from ..games import chart, errors, gamelist
 from ..games.forms import WriteOnceForm
 from ..platform import writeonce
+from ..platform.errorpages import NotHere
 from ..platform.formpages import form_page, shown_after_redirect
 from . import merges, records
 from . import players as season
@@ -76,15 +77,16 @@ RESERVED = ("records",)
 
 
 @bp.app_template_global()
-def player_url(name: str) -> str:
+def player_url(name: str, page: int | None = None) -> str:
     """The address of a player's page, which every browser opens as it is written: the name in
     the path (`/players/Ann`, as always), unless a browser would read a folder into it (`..`,
     `a/..`, `../../etc/passwd`: percent-encoding a dot does not help, and servers decode `%2F`);
     then in the query (`/players/?name=a/..`), which no browser resolves. A player named as
-    a page under /players/ is ("records": `/players/?name=records`)."""
+    a page under /players/ is ("records": `/players/?name=records`). `page`: that page of
+    their games, the first when None."""
     if "/" in name or name in DOT_SEGMENTS or name in RESERVED:
-        return url_for("players.list_players", name=name)
-    return url_for("players.show_player", name=name)
+        return url_for("players.list_players", name=name, page=page)
+    return url_for("players.show_player", name=name, page=page)
 
 
 @bp.get("/")
@@ -138,21 +140,51 @@ def _filtered_page(template: str, chosen: season.Filters, problems: list[str], *
     return page, 400 if problems else 200
 
 
+# A player's page stays the same size however long the season: the chart of final totals
+# draws each rule set's last CHART_GAMES finished games, and the games are listed a page of
+# SITTINGS_PER_PAGE at a time, newest first.
+CHART_GAMES = 50
+SITTINGS_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class Sittings:
+    """One page of a player's games, newest first."""
+
+    shown: list
+    page: int
+    pages: int
+    total: int
+
+    @property
+    def first_number(self) -> int:
+        """The number of the first game shown, counting the player's games from the first."""
+        return self.total - (self.page - 1) * SITTINGS_PER_PAGE
+
+
 @bp.get("/<path:name>")
 def show_player(name: str):
     """One player's games, their final totals over time, and head to head. Every name is
-    reached here, whatever it holds; the links say it as `player_url` does."""
+    reached here, whatever it holds; the links say it as `player_url` does. `?page=` pages the
+    list of games."""
+    try:
+        page, _per_page, _archived = gamelist.paging_from(request.args, SITTINGS_PER_PAGE)
+    except errors.ScorebookError as error:
+        abort(400, description=error.message)
     computed = season.current()  # one season for every part of the page
     record = season.find_player(name, computed)
     if record is None:
         abort(404, description=_("nobody called %(name)s has played here yet", name=repr(name)))
     if _merged_away(record, name):
         return redirect(player_url(record.name))
+    sittings = _sittings_page(record, page)
     over_time = _totals_by_rules(record)
     held = records.held_by(records.season_records(season=computed), record.key)
     return render_template(
         "season/show.html",
         record=record,
+        sittings=sittings,
+        chart_games=CHART_GAMES,
         over_time=over_time,
         held=held,
         rivals=season.rivals(record),
@@ -162,14 +194,33 @@ def show_player(name: str):
     )
 
 
+def _sittings_page(record: season.PlayerRecord, page: int) -> Sittings:
+    """The player's games on page `page` (newest first), or a 404 with the way to the last."""
+    total = len(record.sittings)
+    pages = max(1, -(-total // SITTINGS_PER_PAGE))
+    if page > pages:
+        raise NotHere(
+            _("there is no page %(page)s: the last page is %(last)s", page=page, last=pages),
+            heading=_("No page %(page)s", page=page),
+            hint=_("The list may have grown shorter since the link was made."),
+            ways=[(_("The last page (%(last)s)", last=pages), player_url(record.name, pages))],
+        )
+    end = total - (page - 1) * SITTINGS_PER_PAGE
+    shown = record.sittings[max(0, end - SITTINGS_PER_PAGE) : end][::-1]
+    return Sittings(shown, page, pages, total)
+
+
 def _totals_by_rules(record: season.PlayerRecord):
     """The final totals of the player's finished games, one line per rule set (most played
-    first, as `by_rules`), each over its own games oldest first: a total is only drawn beside
-    totals of the same rules, never joined to a game of another deal count."""
+    first, as `by_rules`), each over its own last CHART_GAMES games oldest first: a total is only
+    drawn beside totals of the same rules, never joined to a game of another deal count."""
     if not record.finished:
         return None
     lines = [
-        chart.Line(rules.rules, tuple(s.total for s in record.finished if s.rules == rules.rules))
+        chart.Line(
+            rules.rules,
+            tuple(s.total for s in record.finished if s.rules == rules.rules)[-CHART_GAMES:],
+        )
         for rules in record.by_rules
     ]
     longest = max(len(line.values) for line in lines)
@@ -185,9 +236,10 @@ def _totals_by_rules(record: season.PlayerRecord):
         lines,
         [str(index) for index in range(1, longest + 1)],
         label=_(
-            "%(name)s's final totals, one line per rule set, each over its own finished games, "
-            "oldest first. %(totals)s",
+            "%(name)s's final totals, one line per rule set, each over its own last "
+            "%(most)s finished games at most, oldest first. %(totals)s",
             name=record.name,
+            most=CHART_GAMES,
             totals=said,
         ),
         x_title=_("Finished game under those rules, oldest first"),
