@@ -208,6 +208,8 @@ class Kept:
         self._lock = threading.Lock()
         self._values: OrderedDict[Hashable, tuple[Hashable, Any]] = OrderedDict()
         self._computing: dict[Hashable, threading.Lock] = {}
+        # The computations running in a thread of their own (`get_or_older`), each set when done.
+        self._running: dict[Hashable, threading.Event] = {}
 
     def get(self, key: Hashable, stamp: Hashable | None, compute: Callable[[Any], Any]) -> Any:
         """The value of `key` computed at `stamp`: the one kept, or `compute(previous)` kept
@@ -234,6 +236,59 @@ class Kept:
                     gone, _ = self._values.popitem(last=False)
                     self._computing.pop(gone, None)
             return value
+
+    def get_or_older(
+        self, key: Hashable, stamp: Hashable, compute: Callable[[Any], Any], wait: float
+    ) -> tuple[Any, bool]:
+        """(the value of `key` at `stamp`, True) as `get` gives it, unless a value kept at an
+        older stamp exists and the new one takes longer than `wait` seconds: then (that older
+        value, False), while the new one is computed on in a thread of its own (in an app
+        context of this app) and kept once done. Whoever asks meanwhile gets the older value
+        at once: no request waits behind another's computation longer than `wait`."""
+        kept = self._kept(key, stamp)
+        if kept is not None:
+            return kept[1], True
+        with self._lock:
+            older = self._values.get(key)
+            computing = self._computing.setdefault(key, threading.Lock())
+        if older is None:
+            return self.get(key, stamp, compute), True
+        if computing.acquire(blocking=False):
+            done = threading.Event()
+            self._running[key] = done
+            app = current_app._get_current_object()
+            threading.Thread(
+                target=self._compute_apart,
+                args=(app, key, stamp, compute, older[1], computing, done),
+                name=f"computing {key}",
+                daemon=True,
+            ).start()
+        done = self._running.get(key)
+        if done is not None:
+            done.wait(wait)
+        kept = self._kept(key, stamp)
+        if kept is not None:
+            return kept[1], True
+        with self._lock:
+            return self._values[key][1], False
+
+    def _compute_apart(self, app: Flask, key, stamp, compute, previous, computing, done) -> None:
+        """`compute(previous)` in an app context of its own, kept under `stamp`; a failure is
+        logged, and the next request tries again."""
+        try:
+            with app.app_context():
+                # Only reads: on SQLite it takes no write lock, so writes go on meanwhile.
+                db.session.connection(execution_options={"read_only": True})
+                value = compute(previous)
+            with self._lock:
+                self._values[key] = (stamp, value)
+                self._values.move_to_end(key)
+        except Exception:
+            app.logger.exception("the value of %s could not be computed", key)
+        finally:
+            self._running.pop(key, None)
+            computing.release()
+            done.set()
 
     def _kept(self, key: Hashable, stamp: Hashable) -> tuple[Hashable, Any] | None:
         with self._lock:

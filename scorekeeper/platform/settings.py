@@ -107,6 +107,13 @@ SETTINGS: tuple[Setting, ...] = (
         from_env=True,
     ),
     Setting(
+        "SEASON_WAIT_SECONDS",
+        0.5,
+        "Seconds a page waits for the season's figures to be worked out again after a change"
+        " (seconds at 20,000 games) before it shows the figures as they were, says so, and the"
+        " new ones are finished in the background; `None`: every page waits for them.",
+    ),
+    Setting(
         "TRUSTED_PROXIES",
         0,
         "How many reverse proxies' `X-Forwarded-*` headers to believe (Werkzeug's `ProxyFix`).",

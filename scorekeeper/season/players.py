@@ -34,6 +34,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from typing import Any
 
+from flask import current_app, g, has_request_context
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import case, func
@@ -498,8 +499,19 @@ def fresh() -> Season:
 def current() -> Season:
     """The season now: the one kept in this process while the season's stamp is unchanged
     (one statement), else computed afresh (three more). A page showing several parts of the
-    season asks once and hands the season on, so they all show the same one."""
-    return cache.kept(STAMP).get(STAMP, cache.read(STAMP), _compute)
+    season asks once and hands the season on, so they all show the same one.
+
+    Computing it afresh takes seconds at 20,000 games: past `SEASON_WAIT_SECONDS` a request
+    gets the season as it was kept before (`g.season_behind`, which the page says), and the new
+    one is finished in the background."""
+    wait = current_app.config["SEASON_WAIT_SECONDS"]
+    kept, stamp = cache.kept(STAMP), cache.read(STAMP)
+    if wait is None or stamp is None:
+        return kept.get(STAMP, stamp, _compute)
+    computed, fresh = kept.get_or_older(STAMP, stamp, _compute, wait)
+    if not fresh and has_request_context():
+        g.season_behind = True
+    return computed
 
 
 # The season's stamp, and the rows it reads: a commit that writes any of them moves the stamp.
