@@ -17,6 +17,7 @@ within 2x of its p95 with 100 games.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import sqlite3
 import statistics
 import time
@@ -94,7 +95,13 @@ def measure(clients: dict[int, Client], path_of, requests: int, warmup: int) -> 
         for size, client in clients.items():
             path = path_of(size)
             started = time.perf_counter()
-            response = client.request("GET", path)
+            try:
+                response = client.request("GET", path)
+            except (http.client.RemoteDisconnected, ConnectionResetError):
+                # The server closed the kept-alive connection while the other size was being
+                # asked (its idle timeout, on a loaded machine): asked again on a new one.
+                started = time.perf_counter()
+                response = client.request("GET", path)
             elapsed = (time.perf_counter() - started) * 1000
             assert response.status == 200, (path, response.status)
             if index >= warmup:

@@ -23,7 +23,10 @@ commits is seen at once, another process's within the few seconds the page allow
 `Kept` keeps one value per key with the stamp it was computed at, the newest only. A request
 whose stamp matches reads it as it is; otherwise one thread computes it again (given the value
 kept before, which lets the season's ratings carry on from it) while the others asking for the
-same key wait for it, so a change never makes every thread compute at once.
+same key wait for it, so a change never makes every thread compute at once. A value that takes
+seconds to compute (the season at 20,000 games) is asked for with `get_or_older`: past a few
+tenths of a second of waiting, a request gets the value kept before (and is told so), and the new
+one is finished in a thread of its own.
 """
 
 from __future__ import annotations

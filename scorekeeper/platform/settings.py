@@ -108,7 +108,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "SEASON_WAIT_SECONDS",
-        0.5,
+        0.3,
         "Seconds a page waits for the season's figures to be worked out again after a change"
         " (seconds at 20,000 games) before it shows the figures as they were, says so, and the"
         " new ones are finished in the background; `None`: every page waits for them.",

@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.errors import Undecided
 from scorekeeper.rules.opening import solver
 from scorekeeper.rules.opening.solver import solve_opening
@@ -70,3 +71,21 @@ def test_a_small_budget_answers_undecided_or_the_exhaustive_verdict(monkeypatch,
         except Undecided:
             seen["undecided"] += 1
     assert seen["undecided"] and (seen[True] or seen[False]), seen
+
+
+@pytest.mark.parametrize(
+    ("hand", "legal"),
+    [
+        # An ace held once goes high or low, whichever its run needs.
+        ("J♠ Q♠ K♠ A♠ A♥ 2♥ 3♥ 4♥ 5♦ 6♦ 7♦ 8♦", True),
+        ("A♠ 2♠ 3♠ 4♠ J♥ Q♥ K♥ A♥ 5♦ 6♦ 7♦ 8♦", True),
+        # A suit with one card twice needs two runs: with three suits, four runs in all.
+        ("5♠ 6♠ 7♠ 8♠ 5♠ 9♥ 10♥ J♥ Q♥ 5♦ 6♦ 7♦ 8♦", False),
+        # One run a suit: the wild cards each span needs, more than the hand holds.
+        ("3♠ 9♠ 4♥ 5♥ 6♥ 7♥ 8♦ 9♦ 10♦ J♦ 2♣ JK", False),
+        ("3♠ 6♠ 4♥ 5♥ 6♥ 7♥ 8♦ 9♦ 10♦ J♦ 2♣ JK", True),
+    ],
+)
+def test_the_count_bounds_refuse_only_what_the_exhaustive_search_refuses(hand, legal):
+    cards = list(parse_cards(hand))
+    assert agree(cards, 7, WILD, 4) is legal
