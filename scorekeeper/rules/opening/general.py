@@ -19,6 +19,14 @@ natural ones. The search is exact, by these steps:
   another run of its suit on exactly that place: any other legal opening stays legal with that
   end dropped back into the hand (a wild end: the naturals are unchanged and the wild cards one
   fewer; the run still has its size), until every run is so.
+* Counts before places: in a whole-hand deal of runs alone, a suit needs as many runs as it
+  holds copies of one card (an ace two to a run, which then goes from ace to ace); where every
+  suit left takes exactly one run, that run spans its suit's lowest natural to its highest, and
+  the wild cards it needs are that span less the naturals. A hand over either bound has no
+  opening, and no run is placed for it.
+* A budget of steps, where the caller gives one (`steps`): every place looked at, run tried,
+  choice of naturals, card taken and rank tried for a set counts, so the steps follow the time
+  taken; past the budget `OutOfSteps` is raised, never an answer the search has not finished.
 * Sets last, by counting: once the runs are fixed only each rank's total matters. Outside a
   whole-hand deal a set is laid at exactly its size (a bigger one can give back a wild card, or
   a natural when it has none, and stay legal); the sets given to a rank need at least their
