@@ -42,11 +42,10 @@ import os
 import random
 import statistics
 import time
-from collections import Counter
 from pathlib import Path
 
 from scorekeeper.rules.cards import JOKER, SUITS, Card, format_cards, parse_cards
-from scorekeeper.rules.errors import RulesError, Undecided
+from scorekeeper.rules.errors import CopyLimitError, RulesError, Undecided
 from scorekeeper.rules.melds import check_meld
 from scorekeeper.rules.opening.solver import SOLVE_STEPS, solve_opening
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
@@ -434,7 +433,7 @@ WILD_SIZES = (21, 26, 30)
 CLIMB_STARTS = 3
 
 
-def _steps_taken(hand: list[str], rules: RuleSet, deal: int) -> tuple[int, float, str]:
+def _steps_taken(hand: list[Card], rules: RuleSet, deal: int) -> tuple[int, float, str]:
     """(steps of the general search, CPU ms, the answer) for one hand."""
     from scorekeeper.rules.opening import general
 
@@ -451,7 +450,7 @@ def _steps_taken(hand: list[str], rules: RuleSet, deal: int) -> tuple[int, float
     general.search = counted
     started = time.thread_time_ns()
     try:
-        answer = "can open" if solve_opening(" ".join(hand), deal, rules, 4).legal else "cannot"
+        answer = "can open" if solve_opening(hand, deal, rules, 4).legal else "cannot"
     except Undecided:
         answer = "undecided"
     finally:
@@ -461,21 +460,21 @@ def _steps_taken(hand: list[str], rules: RuleSet, deal: int) -> tuple[int, float
 
 def _climb(rules: RuleSet, deal: int, size: int, rng: random.Random, tries: int):
     """The hand of `size` cards whose search takes the most steps, hill-climbing from
-    CLIMB_STARTS random hands of two suits, the 2s and the jokers."""
-    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    deck = [rank + suit for rank in ranks for suit in SUITS] * 3 + [JOKER.face()] * 6
+    CLIMB_STARTS random hands of two suits, the 2s and the jokers, from the rule set's pack."""
+    deck = rules.deck(4)
     best = None
     for _ in range(CLIMB_STARTS):
         suits = rng.sample(SUITS, 2)
-        pool = [card for card in deck if card == "JK" or card[-1] in suits or card[0] == "2"]
+        pool = [card for card in deck if card.joker or card.suit in suits or card.rank == 2]
         hand = rng.sample(pool, size)
         now = _steps_taken(hand, rules, deal)
         for _ in range(tries):
             changed = list(hand)
             for _ in range(rng.randint(1, 3)):
                 changed[rng.randrange(size)] = rng.choice(pool if rng.random() < 0.8 else deck)
-            held = Counter(changed)
-            if any(held[card] > (6 if card == "JK" else 3) for card in held):
+            try:
+                rules.check_copies(changed, 4)
+            except CopyLimitError:
                 continue
             tried = _steps_taken(changed, rules, deal)
             if tried[0] >= now[0]:
@@ -501,7 +500,7 @@ def wild_rows(tries: int) -> list[dict]:
                     "steps": f"{steps:,} of {SOLVE_STEPS:,}",
                     "max ms": f"{cpu:.1f}",
                     "answer": answer,
-                    "hand": " ".join(hand),
+                    "hand": format_cards(hand),
                     "target (ms)": f"max <= {WILD_TARGET:g}: "
                     + ("met" if cpu <= WILD_TARGET else "MISSED"),
                 }
