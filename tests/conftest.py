@@ -5,14 +5,19 @@ fixtures and hooks: nothing imports it)."""
 from __future__ import annotations
 
 import os
+import time
+import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import limits.storage.memory
+import limits.strategies
 import pytest
 from flask import Flask
 from sqlalchemy.pool import NullPool
 
 import scorekeeper.platform.database
+import scorekeeper.platform.limits
 from scorekeeper import create_app
 from tests.support.book import Book
 from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
@@ -61,6 +66,21 @@ def _apps_made() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(scorekeeper.platform.database, "init_app", noted)
         yield
+
+
+@pytest.fixture
+def still_clock(monkeypatch) -> types.SimpleNamespace:
+    """The clock the limits count by (the `limits` library's memory storage and strategies, and
+    the wait `Retry-After` quotes), held still at the first second of a day, where every minute's, hour's
+    and day's window begins: a test that counts to a limit never sees a window close under it.
+    A test may move it (`still_clock.now += 30`)."""
+    now = time.time()
+    clock = types.SimpleNamespace(now=now - now % 86_400 + 1)
+    clock.time = lambda: clock.now
+    monkeypatch.setattr(limits.storage.memory, "time", clock)
+    monkeypatch.setattr(limits.strategies, "time", clock)
+    monkeypatch.setattr(scorekeeper.platform.limits, "time", clock)
+    return clock
 
 
 @pytest.fixture

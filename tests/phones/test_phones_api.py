@@ -236,7 +236,7 @@ def test_a_round_undone_after_saving_is_not_reopened_by_its_old_code(client, gam
     assert fresh.get_json()["seats"][0]["state"] == "waiting"
 
 
-def test_join_attempts_are_limited_per_address(app, client, game, code):
+def test_join_attempts_are_limited_per_address(app, client, game, code, still_clock):
     app.config["RATELIMIT_JOINS"] = "3 per minute"
     for attempt in range(3):
         assert join(client, "ZZZZ" if attempt else code, "Ann").status_code in (201, 404)

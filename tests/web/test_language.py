@@ -242,7 +242,7 @@ def test_the_score_books_forms_and_answers_speak_the_requests_language(speaking)
     assert english.get_json()["error"] == "game 999 does not exist"
 
 
-def test_a_flash_and_a_counted_refusal_speak_the_requests_language(app_with, catalogs):
+def test_a_flash_and_a_counted_refusal_speak_the_requests_language(app_with, catalogs, still_clock):
     client = app_with(
         BABEL_TRANSLATION_DIRECTORIES=str(catalogs), RATELIMIT_NEW_GAMES="1 per hour"
     ).test_client()

@@ -35,8 +35,8 @@ JOINS = 20  # tries at a round's code from phones, a minute
 
 
 @pytest.fixture(autouse=True)
-def real_limits(monkeypatch):
-    """The limits as served, for every app these tests make."""
+def real_limits(monkeypatch, still_clock):
+    """The limits as served, for every app these tests make, counted on a clock held still."""
     for name, value in REAL_LIMITS.items():
         monkeypatch.setitem(TEST_CONFIG, name, value)
 
@@ -353,6 +353,30 @@ def test_every_route_under_a_round_code_counts_a_phone_without_a_seat(app, clien
         refused[endpoint, method] = [answer.status_code for answer in answers].count(429)
         assert answers[-1].status_code == 429, (endpoint, method)
     assert refused == {route: 1 for route in refused}
+
+
+def test_a_burst_across_a_minutes_edge_is_weighted_by_what_is_left_of_the_last_minute(
+    app, still_clock
+):
+    """The limits count a sliding window (`limits.STRATEGY`): the tries of the minute before
+    count in proportion to what is left of that minute, rounded down. 10 tries in a minute's
+    last second and 11 in the next minute's second second are 21 in two seconds, yet weigh
+    10 × 59/60 + 10 = 19.8 before the 21st: it is let through, and the 22nd refused. This is
+    why the other tests here count on a clock held still: a burst that crosses the edge by
+    chance is counted as less than itself. Half a minute on, the last minute weighs half."""
+    guesser = app.test_client()
+
+    def tries(count: int) -> list[int]:
+        return [
+            try_code(guesser, "GET", "/join/XXXX", "192.168.9.1").status_code for _ in range(count)
+        ]
+
+    still_clock.now += 58  # the last second of the clock's first minute
+    assert tries(JOINS // 2) == [404] * (JOINS // 2)
+    still_clock.now += 2
+    assert tries(JOINS // 2 + 2) == [404] * (JOINS // 2 + 1) + [429]
+    still_clock.now += 29  # 30 s into the minute: 10 × 1/2 + 11 = 16 counted
+    assert tries(5) == [404] * 4 + [429]
 
 
 def test_a_seated_phone_is_never_counted_and_never_held_up_by_a_guesser(app, client):
