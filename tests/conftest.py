@@ -208,13 +208,15 @@ def browser() -> Iterator:
 
 
 @pytest.fixture
-def live_server(tmp_path, fresh_database) -> Iterator[str]:
-    """The app served over HTTP on loopback, on a real database, for the browser to visit."""
-    config = dict(TEST_CONFIG)
-    config["SQLALCHEMY_DATABASE_URI"] = fresh_database("live")
-    config["WTF_CSRF_ENABLED"] = True
-    with serving(create_app(config, instance_path=str(tmp_path / "live-instance"))) as url:
-        yield url
+def live_server(tmp_path, migrated_template) -> Iterator[str]:
+    """The app served over HTTP on loopback, on a real database (a copy of the migrated
+    template: a file on SQLite, a database of its own on PostgreSQL), for the browser to
+    visit."""
+    config = dict(TEST_CONFIG, WTF_CSRF_ENABLED=True, UPGRADE_ON_START=False)
+    with migrated_template.served_copy(tmp_path) as url:
+        config["SQLALCHEMY_DATABASE_URI"] = url
+        with serving(create_app(config, instance_path=str(tmp_path / "live-instance"))) as served:
+            yield served
 
 
 @pytest.fixture

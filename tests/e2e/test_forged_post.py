@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from tests.support.names import NAMES
+from tests.support.server import STOP_POLL_SECONDS
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +39,9 @@ def other_origin(request):
         return [forged_page(target["url"])]
 
     server = make_server(request.param, 0, site, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": STOP_POLL_SECONDS}, daemon=True
+    )
     thread.start()
     try:
         yield f"http://{request.param}:{server.server_port}/", target

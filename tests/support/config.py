@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -128,6 +129,15 @@ class PostgresTemplate:
         with _server_connection() as connection:
             connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
 
+    @contextmanager
+    def served_copy(self, folder: Path) -> Iterator[str]:
+        """The URL of a copy for a served app, dropped when the block ends."""
+        name, url = self.copy()
+        try:
+            yield url
+        finally:
+            self.drop(name)
+
     def close(self) -> None:
         self.drop(self.name)
 
@@ -153,6 +163,17 @@ class MigratedTemplate:
         copy = sqlite3.connect(":memory:", check_same_thread=False)
         self.source.backup(copy)
         return copy
+
+    @contextmanager
+    def served_copy(self, folder: Path) -> Iterator[str]:
+        """The URL of a copy in a file of `folder`, for an app served to other threads or
+        processes (an in-memory copy is one connection's own)."""
+        copy = sqlite3.connect(folder / "served.sqlite")
+        try:
+            self.source.backup(copy)
+        finally:
+            copy.close()
+        yield "sqlite:///" + str(folder / "served.sqlite")
 
     def config(self) -> dict:
         """App settings for an in-memory database made from this template."""

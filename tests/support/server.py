@@ -37,6 +37,9 @@ SERVE_MODULE = ("-m", "scorekeeper.serve")
 # The database of every server process started here, in order (the tests' conftest checks that
 # each is on the engine under test).
 STARTED_ON: list[str] = []
+# How often a server served in this process looks for its stop: at the standard library's 0.5 s,
+# every test that serves an app would wait that long to end.
+STOP_POLL_SECONDS = 0.01
 
 
 class Server:
@@ -320,7 +323,9 @@ def serving(application, host: str = LOOPBACK) -> Iterator[str]:
     from werkzeug.serving import make_server
 
     server = make_server(host, 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": STOP_POLL_SECONDS}, daemon=True
+    )
     thread.start()
     try:
         yield f"http://{LOOPBACK}:{server.server_port}"
