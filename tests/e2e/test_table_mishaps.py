@@ -590,15 +590,17 @@ def wholly_in_view(page, selector: str) -> dict:
     return box
 
 
-def stays_in_view(page, selectors, seconds: float = 3.0) -> dict:
-    """Every selector wholly in view, sampled every 250 ms for `seconds`; the last boxes."""
-    boxes = {}
-    deadline = time.monotonic() + seconds
-    while True:
-        boxes = {selector: wholly_in_view(page, selector) for selector in selectors}
-        if time.monotonic() >= deadline:
-            return boxes
-        page.wait_for_timeout(250)
+def stays_in_view(page, selectors, through_a_check: bool = True) -> dict:
+    """Every selector wholly in view now and, with `through_a_check`, again once the page has
+    asked whether the game changed (static/live.js, every 2 s) and dealt with the answer, the
+    one thing that changes a game page once it is shown: the last boxes."""
+    boxes = {selector: wholly_in_view(page, selector) for selector in selectors}
+    if not through_a_check:
+        return boxes
+    with page.expect_response(lambda response: response.url.endswith("/state")):
+        pass
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+    return {selector: wholly_in_view(page, selector) for selector in selectors}
 
 
 def test_the_result_of_each_save_is_in_view(watched):
@@ -607,7 +609,7 @@ def test_the_result_of_each_save_is_in_view(watched):
     for number in range(1, 7):
         record_round(page, number, *ROUNDS[number])
         expect(page.locator("#round-title")).to_contain_text(f"Round {number + 1} of 7")
-        boxes = stays_in_view(page, [".flash", "#round-title"], 3.0 if number in (1, 6) else 0)
+        boxes = stays_in_view(page, [".flash", "#round-title"], number in (1, 6))
     with_figures(page, "after round 6", boxes)
 
     record_round(page, 7, *ROUNDS[7])
