@@ -24,6 +24,27 @@ natural ones. The search is exact, by these steps:
   suit left takes exactly one run, that run spans its suit's lowest natural to its highest, and
   the wild cards it needs are that span less the naturals. A hand over either bound has no
   opening, and no run is placed for it.
+* Counts for every whole-hand deal, with sets or not, before each run is laid: every card left
+  is laid, so an opening spends as wild cards its melds' places less the naturals left (a 2
+  under wild deuces counts as a wild card: laid as itself it is one of W). For each sharing
+  of the runs still to lay among the suits, and each choice of the sets' ranks: a natural of
+  a rank no set takes lies in a run of its suit, one copy a run at a place (an ace two), so
+  each rank with more copies in a suit than that suit's runs (all of a suit with none) needs
+  a set, and those ranks must be no more than the sets and each hold a set's natural minimum.
+  The wild cards needed are then at least, by gaps, the sets' sizes above their ranks'
+  naturals plus, for each suit of one run, the places of its span without a natural; and, by
+  length, the runs' places (at least their sizes; a suit's runs at least its naturals; its
+  one run its span; runs of a suit that all hold one place, since one has a copy for each,
+  at least the stretches j of them cover, each holding the places of j copies or more) plus
+  the sets' places (at least their sizes and the naturals no run can hold) less the naturals
+  left. Any opening gives one such sharing and choice of ranks (or more ranks than it uses,
+  which never needs more wild cards) and spends at least both counts, so a hand whose least
+  over every sharing and choice is above its wild cards has no opening. The least reads only
+  the counts left and the runs to lay, and is remembered by them.
+* The last run of a whole-hand deal with sets: every natural it does not hold goes to a set
+  of its rank, so the ranks left beside its places each need a set; with more of them than
+  sets it cannot open, with as many it keeps every natural of another rank (given away, that
+  natural would have no meld), and only its choices of the rest are tried.
 * A budget of steps, where the caller gives one (`steps`): every place looked at, run tried,
   choice of naturals, card taken, rank tried for a set, suit counted for a bound and answer
   looked up counts, so the steps follow the time taken; past the budget `OutOfSteps` is
@@ -125,12 +146,15 @@ class _Walk:
         self.masks = self._masks()
         self.bounds: dict = {}  # (index, masks) -> `_least_wild`: the naturals left decide it
         self.set_answers: dict = {}  # (totals, wild) -> `sets`: each rank's total decides it
+        self.whole_bounds: dict = {}  # (index, counts) -> `_sets_and_runs_need`
 
     def runs(self, index: int, wild: int, cards: int, previous):
         """Lay runs[index:] (then the sets) with `wild` wild cards and `cards` cards left."""
         if index == len(self.rules.runs):
             return self._finish(wild)
         if self._least_wild(self.masks, index) > wild:
+            return None
+        if self.rules.whole and self._sets_and_runs_need(index) > wild:
             return None
         for run, least, must in self._places(index, wild, cards, previous):
             length = run[2] - run[1] + 1
@@ -263,6 +287,20 @@ class _Walk:
             self.bounds[key] = self._fewest_wild(masks, index)
         return self.bounds[key]
 
+    def _sets_and_runs_need(self, index: int) -> int:
+        """A whole-hand deal (with sets or runs alone): the wild cards runs[index:] and the sets
+        need at the least by counts (`_SetsAndRuns`), _NEVER where no sharing of them holds
+        every natural left. It reads only the naturals left, so it is counted once for each (runs to lay,
+        counts left) and looked up after."""
+        key = (index, *self.count)
+        self._step()  # the bound looked up
+        if key not in self.whole_bounds:
+            self._step(17)  # each suit's counts and each rank's total looked at
+            runs = self.rules.runs[index:]
+            bound = _SetsAndRuns(self.count, self.masks, runs, self.rules, self._step)
+            self.whole_bounds[key] = bound.least_wild()
+        return self.whole_bounds[key]
+
     def _fewest_wild(self, masks: list[int], index: int) -> int:
         """`_least_wild`, counted window by window."""
         total = 0
@@ -333,7 +371,10 @@ class _Walk:
         lone = not self.rules.whole and len(self.rules.runs) == 1 and length > self.rules.runs[0]
         if lone and (lo not in present or hi not in present):
             return None
-        for naturals in _kept(present, spare, (lo, hi) if lone else (), must):
+        keep = self._kept_for_sets(index, present)
+        if keep is None:
+            return None
+        for naturals in _kept(present, spare, ((lo, hi) if lone else ()) + keep, must):
             self._step()
             cost = length - len(naturals)
             if self.rules.deuces and 2 in naturals:
@@ -344,6 +385,34 @@ class _Walk:
             if found is not None:
                 return found
         return None
+
+    def _kept_for_sets(self, index: int, present: list[int]) -> tuple[int, ...] | None:
+        """The naturals the last run of a whole-hand deal with sets must keep, or None where
+        none of its choices can open. Every natural it does not hold must go to a set of its
+        rank (a 2 under wild deuces is a wild card), so the ranks left beside its places need
+        a set each: more of them than sets and it cannot open; as many, and a natural of any
+        other rank it gives away would have no meld, so it keeps each (see the module)."""
+        rules = self.rules
+        if not (rules.whole and rules.sets and index == len(rules.runs) - 1):
+            return ()
+        self._step(2)  # the ranks left beside its places counted
+        inside = [0] * 14
+        for position in present:
+            inside[rank_at(position)] += 1
+        outside = {
+            rank
+            for rank in range(1, 14)
+            if self.totals[rank] > inside[rank] and not (rules.deuces and rank == 2)
+        }
+        if len(outside) > len(rules.sets):
+            return None
+        if len(outside) < len(rules.sets):
+            return ()
+        return tuple(
+            p
+            for p in present
+            if rank_at(p) not in outside and not (rules.deuces and rank_at(p) == 2)
+        )
 
     def _step(self, steps: int = 1) -> None:
         """Count steps against the budget of steps, if any: one a place looked at for a run (to
@@ -408,6 +477,246 @@ class _Walk:
                 return None
             return []
         return _sets(self.totals, wild, rules, self._step)
+
+
+def _allocations(runs: int) -> list[tuple[int, int, int, int]]:
+    """Every way to share `runs` runs among the four suits: (runs of suit 0, ..., of suit 3)."""
+    if runs not in _SHARES:
+        _SHARES[runs] = [
+            (a, b, c, runs - a - b - c)
+            for a in range(runs + 1)
+            for b in range(runs + 1 - a)
+            for c in range(runs + 1 - a - b)
+        ]
+    return _SHARES[runs]
+
+
+_SHARES: dict[int, list[tuple[int, int, int, int]]] = {}
+_NEVER = 1 << 30  # the wild cards needed where no opening exists
+
+
+class _SetsAndRuns:
+    """The bound by counts of a whole-hand deal, with sets or not (see `least_wild`), on the
+    naturals left: each suit's counts by rank and places (as bits), each rank's total, and the ranks a
+    set may take (those with its natural minimum). Under wild deuces a 2 is a wild card, never
+    a natural to place."""
+
+    def __init__(self, count: list[int], masks: list[int], runs: list[int], rules: Rules, step):
+        self.rules, self.step = rules, step
+        self.runs, self.shortest, self.run_sizes = len(runs), min(runs), sum(runs)
+        self.counts = [count[base : base + 14] for base in (0, 16, 32, 48)]
+        self.held = list(masks)
+        if rules.deuces:
+            for suit in range(4):
+                self.counts[suit][2] = 0
+                self.held[suit] &= ~4
+        self.totals = [a + b + c + d for a, b, c, d in zip(*self.counts, strict=True)]
+        self.naturals = sum(self.totals)
+        self.suit_naturals = [sum(counts) for counts in self.counts]
+        present = 0
+        for bits in self.held:
+            present |= bits
+        present = (present & _MIDDLE) | (2 if present & _ACES else 0)  # the ranks left, as bits
+        least = rules.least(SET, min(rules.sets)) if rules.sets else None
+        self.settable = sum(
+            1 << rank
+            for rank in _ranks(present)
+            if least is not None and self.totals[rank] >= least
+        )
+        self.present = [(bits & _MIDDLE) | (2 if bits & _ACES else 0) for bits in self.held]
+        self.over: dict[tuple[int, int], int] = {}
+
+    def _over(self, suit: int, runs: int) -> int:
+        """The ranks of a suit with more naturals than `runs` runs of it can hold (an ace two
+        to a run), counted when first asked."""
+        if not runs:
+            return self.present[suit]
+        key = (suit, runs)
+        if key not in self.over:
+            counts = self.counts[suit]
+            self.over[key] = sum(
+                1 << rank
+                for rank in _ranks(self.present[suit])
+                if counts[rank] > (2 * runs if rank == 1 else runs)
+            )
+        return self.over[key]
+
+    def least_wild(self) -> int:
+        """The fewest wild cards the runs and sets left need, _NEVER where no sharing of the runs
+        among the suits and of the sets among the ranks holds every natural left."""
+        sets = len(self.rules.sets)
+        best = _NEVER
+        for share in _allocations(self.runs):
+            self.step()  # the sharing looked at
+            forced = 0
+            for suit in range(4):
+                if not share[suit]:
+                    forced |= self.present[suit]  # a suit with no run gives every rank to the sets
+            if forced.bit_count() > sets:
+                continue
+            for suit in range(4):
+                if share[suit]:
+                    forced |= self._over(suit, share[suit])
+            if forced.bit_count() > sets or forced & ~self.settable:
+                continue
+            unheld = self._unheld(share, forced)
+            for given, held in self._set_ranks(share, forced, sets - forced.bit_count()):
+                best = min(best, self._wild(share, given, held, unheld))
+        return best
+
+    def _unheld(self, share, forced: int) -> int:
+        """The naturals no run of this sharing can hold, which the sets must: of each forced
+        rank, the copies a suit has beyond its runs (an ace two to a run)."""
+        unheld = 0
+        for rank in range(1, 14):
+            if forced >> rank & 1:
+                for suit in range(4):
+                    room = 2 * share[suit] if rank == 1 else share[suit]
+                    unheld += max(0, self.counts[suit][rank] - room)
+        return unheld
+
+    def _set_ranks(self, share, forced: int, slots: int):
+        """(ranks the runs give up, ranks whose naturals the sets hold) to try: the forced ranks
+        and as many others as the sets have room for (more ranks never need more wild cards, so
+        each choice fills every slot). With one slot, each rank a suit of one run holds is
+        tried, and all the others as one choice (the runs giving them all up, the sets holding
+        the one of most naturals), which needs no more than any of them; past one slot, one
+        choice: the runs give up every rank a set may take, the sets hold the forced ranks and
+        the others of most naturals."""
+        extra = self.settable & ~forced
+        if not slots or not extra:
+            return [(forced, forced)]
+        ranks = sorted(
+            (rank for rank in range(1, 14) if extra >> rank & 1), key=lambda r: -self.totals[r]
+        )
+        if slots > 1:
+            return [(forced | extra, forced | sum(1 << rank for rank in ranks[:slots]))]
+        spanned = 0
+        for suit in range(4):
+            if share[suit] == 1:
+                spanned |= self.held[suit] | (2 if self.held[suit] >> HIGH_ACE & 1 else 0)
+        tried = [(forced | 1 << rank, forced | 1 << rank) for rank in ranks if spanned >> rank & 1]
+        rest = [rank for rank in ranks if not spanned >> rank & 1]
+        if rest:
+            tried.append((forced | sum(1 << rank for rank in rest), forced | 1 << rest[0]))
+        return tried
+
+    def _wild(self, share, given: int, held: int, unheld: int) -> int:
+        """The wild cards needed when each suit has `share` runs, the runs hold every natural
+        of a rank not in `given`, and the sets hold at most the naturals of the ranks in `held`.
+        Two counts, each a floor, the larger kept: by gaps, the sets' cards above those
+        naturals and each suit of one run its span's places without a natural; by length, every
+        card left is laid, so the wild cards are the melds' places less the naturals left, the
+        runs at least their sizes, each suit's runs at least its naturals and its one run at
+        least its span, the sets at least their sizes and the naturals no run can hold."""
+        sets = sum(self.rules.sets)
+        gaps = sets
+        for rank in range(1, 14):
+            if held >> rank & 1:
+                gaps -= self.totals[rank]
+        gaps, runs = max(0, gaps), 0
+        for suit in range(4):
+            runs_here = share[suit]
+            if not runs_here:
+                continue
+            self.step()  # the suit's runs counted
+            counts = self.counts[suit]
+            naturals = self.suit_naturals[suit]
+            for rank in range(1, 14):
+                if given >> rank & 1:
+                    naturals -= counts[rank]
+            length = runs_here * self.shortest
+            if runs_here == 1:
+                span, missing = self._span(suit, given)
+                gaps += missing
+                length = max(length, span)
+            else:
+                length = max(length, self._layers(suit, given, runs_here))
+            runs += max(length, naturals)
+        return max(gaps, max(runs, self.run_sizes) + max(sets, unheld) - self.naturals)
+
+    def _layers(self, suit: int, given: int, runs: int) -> int:
+        """The least length of a suit's `runs` runs (two or more) that hold every natural of
+        the ranks not given to the sets, or 0 where no place of it has a copy for every run.
+        Where one has, every run holds that place, so the runs share a place, and for each j
+        the places j of them cover are one stretch, holding every place with j copies or more:
+        their lengths add up to at least those stretches (for two runs, see `_two_runs`). An
+        ace held once is taken low or high; aces held more often are left out, which only
+        lowers the bound."""
+        counts = self.counts[suit]
+        ranks = list(_ranks(self.present[suit] & ~given & _MIDDLE))
+        layers = [sum(1 << r for r in ranks if counts[r] >= j) for j in range(1, runs + 1)]
+        if not layers[-1]:
+            return 0
+        firsts = [layers[0]]
+        if counts[1] == 1 and not given & 2:
+            firsts = [layers[0] | 2, layers[0] | 1 << HIGH_ACE]
+        if runs == 2:
+            return min(_two_runs(first, layers[1], self.shortest) for first in firsts)
+        rest = sum(_hull(bits) for bits in layers[1:])
+        return rest + min(_hull(first) for first in firsts)
+
+    def _span(self, suit: int, given: int) -> tuple[int, int]:
+        """The least length and the fewest places without a natural of a suit's one run: it
+        holds every natural of the ranks not given to the sets, so it spans them, at least the
+        shortest run long, and holds no more naturals than the suit has on its places; an ace
+        held once low or high."""
+        held = self.held[suit]
+        core = held & ~given & _MIDDLE
+        aces = self.counts[suit][1]
+        if given & 2 or not aces:
+            options = [core]
+        elif aces > 1:
+            options = [core | _ACES]
+        else:
+            options = [core | 2, core | 1 << HIGH_ACE]
+        found = [_covering_run(span, held, self.shortest) for span in options]
+        return min(length for length, _ in found), min(missing for _, missing in found)
+
+
+def _ranks(bits: int):
+    """The ranks (or places) whose bits are set, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+def _hull(bits: int) -> int:
+    """The places from the lowest of `bits` to the highest (0 for none)."""
+    return bits.bit_length() - (bits & -bits).bit_length() + 1 if bits else 0
+
+
+def _two_runs(once: int, twice: int, shortest: int) -> int:
+    """The least length of two runs of one suit, each at least `shortest` long, both holding
+    every place of `twice` (not none) and one of them every place of `once`. Both hold a
+    place, so they overlap: one holds the other (the outer spans `once`, the inner `twice`),
+    or they cross, the first from the lowest of `once` to the highest of `twice` at least,
+    the second from the lowest of `twice` to the highest of `once`."""
+    low, high = (once & -once).bit_length() - 1, once.bit_length() - 1
+    low2, high2 = (twice & -twice).bit_length() - 1, twice.bit_length() - 1
+    nested = max(shortest, high - low + 1) + max(shortest, high2 - low2 + 1)
+    crossed = max(shortest, high2 - low + 1) + max(shortest, high - low2 + 1)
+    return min(nested, crossed)
+
+
+_ACES = 2 | 1 << HIGH_ACE  # an ace's places, low and high
+_MIDDLE = ((1 << HIGH_ACE) - 1) & ~3  # the places of 2 to king
+
+
+def _covering_run(span: int, held: int, shortest: int) -> tuple[int, int]:
+    """(length, places without a natural of `held`) of the shortest run covering every place
+    of `span`, at least `shortest` long, on its best window; _NEVER where no run can."""
+    if not span:
+        return shortest, 0
+    low, high = (span & -span).bit_length() - 1, span.bit_length() - 1
+    length = max(shortest, high - low + 1)
+    if length > HIGH_ACE:
+        return _NEVER, _NEVER
+    return length, min(
+        length - (held & INTERVAL_MASK[(lo, lo + length - 1)]).bit_count()
+        for lo in range(max(1, high - length + 1), min(low, HIGH_ACE + 1 - length) + 1)
+    )
 
 
 def _covering(first, run: tuple[int, int, int]) -> tuple[int, ...] | None:
