@@ -11,6 +11,7 @@ each keep their own choice.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,6 +38,8 @@ from flask_babel import (
     get_locale,
     get_translations,
 )
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from ..rules import words
 from ..rules.ruleset.words import ENGLISH as ENGLISH_SPEECH
@@ -75,7 +78,7 @@ def init_app(app: Flask) -> None:
     route, and the names every template sees."""
     if not app.config["BABEL_TRANSLATION_DIRECTORIES"]:
         app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
-    Babel(app, locale_selector=chosen)
+    Babel(app, locale_selector=_chosen_locale)
     # The catalogs are read once, as the app is made: a new one is offered after a restart.
     with app.app_context():
         app.extensions[OFFERED] = _shipped(get_babel().translation_directories)
@@ -133,11 +136,39 @@ def chosen() -> str:
     default = default if default in codes else ENGLISH
     if not has_request_context():
         return default
-    choice = request.cookies.get(COOKIE)
+    choice = _cookie_choice()
     if choice in codes:
         return choice
-    best = request.accept_languages.best_match([code.replace("_", "-") for code in codes])
-    return best.replace("-", "_") if best else default
+    return _best_accepted(request.headers.get("Accept-Language"), tuple(codes)) or default
+
+
+def _cookie_choice() -> str | None:
+    """The language this device chose (its cookie), or None: a request that carries no cookie
+    at all (a script asking the API) has made no choice, and its cookies are not looked for."""
+    if "HTTP_COOKIE" not in request.environ:
+        return None
+    return request.cookies.get(COOKIE)
+
+
+def _chosen_locale() -> Locale:
+    """`chosen` as Flask-Babel takes it: the language's Babel locale."""
+    return _locale(chosen())
+
+
+@functools.lru_cache(maxsize=64)
+def _locale(code: str) -> Locale:
+    """A language's Babel locale, made once: it is the same for every request in that language."""
+    return Locale.parse(code)
+
+
+@functools.lru_cache(maxsize=256)
+def _best_accepted(header: str | None, codes: tuple[str, ...]) -> str | None:
+    """The offered language an `Accept-Language` header prefers, or None: weighed once for each
+    header a browser sends, which it sends the same on every request."""
+    best = parse_accept_header(header, LanguageAccept).best_match(
+        [code.replace("_", "-") for code in codes]
+    )
+    return best.replace("-", "_") if best else None
 
 
 def say(said: words.Message, *, sentence: bool = True) -> str:

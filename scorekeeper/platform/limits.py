@@ -11,6 +11,10 @@ by default), so two apps in one process never share counts. A limited view wears
 beneath `writeonce.write_once`: the repeat of a write already done is given its first answer
 before anything is counted, and a refused request never reaches the view, so its form's
 one-time token stays unused for the next try.
+
+A limit is counted only where a view calls `count` (or wears `limited`): Flask-Limiter's own
+check before every request is kept only when the settings give it a limit of its own to apply
+to every request (`REQUEST_WIDE`), which the score book's settings never do.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, make_response, request
+from flask import Flask, Response, current_app, g, jsonify, make_response, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -36,6 +40,16 @@ from .http import is_api_request
 # the `limits` library has (memory, Redis, Memcached, MongoDB).
 STRATEGY = "sliding-window-counter"
 EXTENSION = "scorekeeper.platform.limits"
+# Set on `g` once a request has counted a limit.
+COUNTED = "limits_counted"
+# Flask-Limiter's settings for a limit on every request (its default, application and meta
+# limits, and the limits it falls back on while its storage is down).
+REQUEST_WIDE = (
+    "RATELIMIT_DEFAULT",
+    "RATELIMIT_APPLICATION",
+    "RATELIMIT_META",
+    "RATELIMIT_IN_MEMORY_FALLBACK",
+)
 
 
 @dataclass(frozen=True)
@@ -93,6 +107,38 @@ def init_app(app: Flask) -> None:
     )
     app.extensions[EXTENSION] = Counters(limiter, {kind: _counter(limiter, kind) for kind in KINDS})
     app.register_error_handler(RateLimitExceeded, too_many)
+    if not any(app.config[name] for name in REQUEST_WIDE if name in app.config):
+        _counted_only(app, limiter)
+
+
+def _counted_only(app: Flask, limiter: Limiter) -> None:
+    """Leave out Flask-Limiter's check before every request: with no limit on every request it
+    finds nothing to apply, and each of the score book's limits is counted where its view calls
+    `count`. Its hooks after a request (which weigh a count by its answer, a wrong edit link's
+    403, and then forget the request's counts) run only after a request that counted."""
+    before = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit not in before:
+        return  # RATELIMIT_ENABLED is off: Flask-Limiter added no hooks
+    before.remove(limiter._check_request_limit)
+    for hooks in (app.after_request_funcs, app.teardown_request_funcs):
+        hooks[None] = [_if_counted(hook) if _of(limiter, hook) else hook for hook in hooks[None]]
+
+
+def _of(limiter: Limiter, hook: Callable[..., Any]) -> bool:
+    """Whether an app's hook is one Flask-Limiter added for this limiter."""
+    if isinstance(hook, functools.partial):
+        return limiter in hook.args
+    return getattr(hook, "__self__", None) is limiter
+
+
+def _if_counted(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The hook, run only after a request that counted a limit (`count`); after any other it
+    hands back what it is given (the answer, for a hook after the request)."""
+
+    def hooked(given: Any) -> Any:
+        return hook(given) if g.get(COUNTED) else given
+
+    return hooked
 
 
 def _counter(limiter: Limiter, kind: Kind) -> Callable[[], None]:
@@ -129,6 +175,7 @@ def limited(kind: Kind) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 def count(kind: Kind) -> None:
     """Count this request against the kind's limit now, whatever its method, or raise
     `RateLimitExceeded` (answered 429 by `too_many`)."""
+    g.setdefault(COUNTED, True)
     current_app.extensions[EXTENSION].count[kind]()
 
 

@@ -9,8 +9,19 @@ import io
 import re
 from collections.abc import Callable
 
-from flask import Flask, Response, abort, current_app, g, jsonify, render_template, request, session
-from flask.sessions import SecureCookieSessionInterface
+from flask import (
+    Flask,
+    Request,
+    Response,
+    abort,
+    current_app,
+    g,
+    jsonify,
+    render_template,
+    request,
+    session,
+)
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadData, URLSafeTimedSerializer
@@ -68,7 +79,15 @@ class SessionInterface(SecureCookieSessionInterface):
     `__Host-session`: a tablet that has used the secure address and opens the plain one again
     (an old bookmark) gets a session of its own there, where a browser would refuse to let plain
     HTTP replace the secure cookie of the same name and every form would fail its check. Behind
-    trusted proxies the name stays `session`, as it always was: the proxy serves one scheme."""
+    trusted proxies the name stays `session`, as it always was: the proxy serves one scheme.
+
+    The JSON API keeps nothing in the session (its writes are guarded by the edit key, never by
+    a form's token): its requests leave the session cookie unread and never set it."""
+
+    def open_session(self, app: Flask, request: Request) -> SessionMixin | None:
+        if is_api_request():
+            return None  # Flask's null session: empty, and never saved
+        return super().open_session(app, request)
 
     def get_cookie_name(self, app: Flask) -> str:
         return host_only_name(super().get_cookie_name(app))
@@ -182,11 +201,14 @@ def edge_headers(app: Flask, secure: bool) -> dict[str, str]:
 
 def add_security_headers(response: Response) -> Response:
     """Put the security headers on every response; a view that set one itself keeps its own."""
+    headers = response.headers
+    own = {name.lower() for name, _value in headers.items()}
     for name, value in edge_headers(current_app, request.is_secure).items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in own:
+            headers.add(name, value)
     if is_api_request():
         # Scores and verdicts change from one request to the next: never serve them from a cache.
-        response.headers["Cache-Control"] = "no-store"
+        headers.set("Cache-Control", "no-store")
     return response
 
 

@@ -213,10 +213,10 @@ def declared_as(card: Card, stood_for: Card) -> Card:
 def declared_text(played: str, shown: str) -> str:
     """A card as played (`JK`, `2♥`, `7♠`) beside what it shows in its meld (`7♠`): the natural
     card itself where they are the same, else the wild card declared (`JK=7♠`, `2♥=7♠`)."""
-    card = Card.parse(played)
+    card = _read(played, 1, False)
     if not card.declared and card.face() == shown:
         return played
-    return str(declared_as(card.physical, Card.parse(shown, rank_only=True)))
+    return str(declared_as(card.physical, _read(shown, 1, True)))
 
 
 def parse_cards(
@@ -233,10 +233,26 @@ def parse_cards(
             tokens.extend(t for t in _SEPARATORS.split(item) if t)
     if len(tokens) > limit:
         raise SizeError(message(Notation.TOO_MANY, cards=len(tokens), limit=limit))
-    return tuple(
-        Card.parse(token, position=index, rank_only=rank_only)
-        for index, token in enumerate(tokens, start=1)
-    )
+    return tuple(_read(token, index, rank_only) for index, token in enumerate(tokens, start=1))
+
+
+def _read(token: str, position: int, rank_only: bool) -> Card:
+    """One token as a card (`Card.parse`), read once: a card is the same value wherever it is
+    written, and every hand is written in the same few dozen tokens. Only a refusal names the
+    token's place (`position`), and a refusal is never kept."""
+    key = (token, rank_only)
+    card = _READ.get(key)
+    if card is None:
+        card = Card.parse(token, position=position, rank_only=rank_only)
+        if len(_READ) < READ_MOST:
+            _READ[key] = card
+    return card
+
+
+# The tokens read so far, by their text and whether a rank alone was allowed; bounded, for text
+# typed in every way a keyboard allows.
+READ_MOST = 4096
+_READ: dict[tuple[str, bool], Card] = {}
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -666,3 +666,19 @@ def test_a_document_read_again_is_the_rule_set_read_before():
     except RuleSetError:
         read = None
     assert read is None or read is not first
+
+
+def test_a_document_sent_first_as_text_is_known_decoded():
+    """The text read first, the decoded document sent after it is the same frozen value; one
+    that only compares equal to it (a count written 4.0) is read as it is."""
+    document = {**PRESETS["family"].to_json(), "name": "Text first", "cut_bonus": -15}
+    text = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    first = RuleSet.parse(text)
+    assert RuleSet.parse(json.loads(text)) is first
+    assert RuleSet.parse(document) is first
+    with_float = {**document, "players": {**document["players"], "min": 4.0}}
+    try:
+        read = RuleSet.parse(with_float)
+    except RuleSetError:
+        read = None
+    assert read is not first

@@ -282,6 +282,25 @@ def test_each_app_counts_apart_and_the_switch_turns_limits_off(fresh_database, t
     assert [new(off) for _ in range(3)] == [201, 201, 201]
 
 
+def test_a_limit_on_every_request_is_still_applied_when_a_setting_gives_one(
+    fresh_database, tmp_path
+):
+    """The score book counts its limits where its views call `limits.count`; Flask-Limiter's own
+    setting for a limit on every request (`RATELIMIT_DEFAULT`), if an instance's config.py gives
+    one, is still applied to every request, the referee's questions among them."""
+    url = fresh_database("request-wide")
+    plain = app_on(url, tmp_path, "plain", UPGRADE_ON_START=True)
+    wide = app_on(url, tmp_path, "wide", RATELIMIT_DEFAULT="2 per minute")
+    question = {"round": 1, "hand": "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"}
+
+    def asked(app) -> list[int]:
+        client = app.test_client()
+        return [client.post("/api/rules/solve", json=question).status_code for _ in range(3)]
+
+    assert asked(plain) == [200, 200, 200]
+    assert asked(wide) == [200, 200, 429]
+
+
 def new(app) -> int:
     """Start a game by API from this app's test client: the answer's status."""
     return app.test_client().post("/api/games", json={"players": NAMES}).status_code

@@ -191,6 +191,22 @@ def test_session_cookie_is_httponly_and_samesite_lax(csrf_client):
         assert "SameSite=Lax" in cookie
 
 
+def test_the_api_never_opens_the_session(csrf_app, csrf_client):
+    """The JSON API keeps nothing in the session: a tablet's session cookie is left unread by its
+    requests, and never set again by their answers; a page's request opens it as ever."""
+    assert csrf_client.get("/test/form").headers.getlist("Set-Cookie")
+    question = {"round": 1, "hand": "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"}
+    response = csrf_client.post("/api/rules/solve", json=question)
+    assert response.status_code == 200
+    assert not response.headers.getlist("Set-Cookie")
+    assert "Cookie" not in response.vary
+    sessions = csrf_app.session_interface
+    with csrf_app.test_request_context("/api/rules/solve", method="POST"):
+        assert sessions.open_session(csrf_app, request) is None
+    with csrf_app.test_request_context("/test/form"):
+        assert sessions.open_session(csrf_app, request) is not None
+
+
 # --- 2. CSRF ------------------------------------------------------------------------------------
 
 

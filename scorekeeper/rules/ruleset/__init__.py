@@ -323,35 +323,63 @@ class _Read:
     frozen, so every reader may share it; a refused document is not kept (its error is raised
     again). A document whose JSON text does not read back as the very same document (a tuple, a
     key that is not text, a value JSON does not have, one nested past JSON's depth) is read as
-    it is, every time."""
+    it is, every time.
+
+    Each is kept with the document its text reads back as, so a document sent again is known by
+    its text and one comparison, without reading the text back each time."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.kept: OrderedDict[str, RuleSet] = OrderedDict()
+        self.kept: OrderedDict[str, tuple[object, RuleSet]] = OrderedDict()
         self.lock = threading.Lock()
 
     def get(self, document: object, read: Callable[[], RuleSet]) -> RuleSet:
-        key = document if isinstance(document, str) else _as_json(document)
+        text = isinstance(document, str)
+        key = document if text else _json_text(document)
         if key is None:
             return read()
         with self.lock:
-            if (rules := self.kept.get(key)) is not None:
+            kept = self.kept.get(key)
+            if kept is not None:
                 self.kept.move_to_end(key)
-                return rules
+        if kept is not None and (text or _same(kept[0], document)):
+            return kept[1]
+        as_read = _read_back(key)
+        if not text and not _same(as_read, document):
+            return read()  # a tuple for a list, a key that is not text: not what JSON reads
         rules = read()
         with self.lock:
-            self.kept[key] = rules
+            self.kept[key] = (as_read, rules)
             if len(self.kept) > self.size:
                 self.kept.popitem(last=False)
         return rules
 
 
-def _as_json(document: object) -> str | None:
+def _json_text(document: object) -> str | None:
+    """The document as JSON text, keys in order, or None for one JSON cannot write."""
     try:
-        text = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
         return None
-    return text if json.loads(text) == document else None
+
+
+def _read_back(text: str) -> object:
+    """The document a JSON text reads as, or `_UNREADABLE` for one nested past what JSON reads."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _UNREADABLE
+
+
+def _same(document: object, other: object) -> bool:
+    """Whether two documents are equal; not for two nested too deep to compare."""
+    try:
+        return document == other
+    except RecursionError:
+        return False
+
+
+_UNREADABLE = object()
 
 
 _READ = _Read(256)
