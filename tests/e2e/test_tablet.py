@@ -374,19 +374,23 @@ def test_the_offline_page_is_in_the_language_the_tablet_chose(tablet, live_serve
 
 def controlled_by_worker_in(page, code: str) -> None:
     """Wait until the worker of language `code` has finished activating (its offline page kept,
-    the other language's cache deleted), then reload so the page is under its control. A worker
-    only "activating" is already the registration's active one, but the page may still be
-    controlled by the worker it replaces."""
+    the other language's cache deleted, the open page claimed: static/sw.js's `activate`), then
+    reload so the page is one the worker answered. A worker only "activating" is already the
+    registration's active one, while the page may still be controlled by the worker it
+    replaces; and a page the worker only claimed is not enough: under Playwright's offline
+    switch its next navigation still goes to the network (ERR_INTERNET_DISCONNECTED)."""
     worker = f"/sw.js?language={code}"
+    controlled = "(url) => navigator.serviceWorker.controller?.scriptURL.endsWith(url) ?? false"
     page.wait_for_function(
-        "async (url) => { const active = (await navigator.serviceWorker.getRegistration())"
-        "?.active; return active?.state === 'activated' && active.scriptURL.endsWith(url); }",
+        """async (url) => {
+            const active = (await navigator.serviceWorker.getRegistration())?.active;
+            return active?.state === "activated" && active.scriptURL.endsWith(url);
+        }""",
         arg=worker,
     )
+    page.wait_for_function(controlled, arg=worker)
     page.reload()
-    page.wait_for_function(
-        "(url) => navigator.serviceWorker.controller?.scriptURL.endsWith(url) ?? false", arg=worker
-    )
+    page.wait_for_function(controlled, arg=worker)
 
 
 def test_static_files_are_kept_and_pages_compressed(page):
