@@ -12,23 +12,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.cards import SUITS, parse_cards
+from bench.solver import _last_deal, _wild_table
+from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.opening import general
 from scorekeeper.rules.opening.search import slot
 from scorekeeper.rules.opening.solver import SOLVE_STEPS, solve_opening
 from scorekeeper.rules.ruleset import RuleSet
 from tests.rules.exhaustive import validate_opening
-from tests.rules.test_solver_memo import _TABLE, SHAPES, _last_deal, without_count_bounds
+from tests.rules.test_solver_memo import SHAPES, _climb_hand, without_count_bounds
 from tests.rules.test_wild_solver import WHOLE, agree
 
 # Whole-hand deals with sets beyond the bench's: two sets and a run (a slot for a rank no
 # natural forces), and two sets alone, with three packs, six jokers and deuces wild; the
 # capped rule set of test_wild_solver (no more wild cards than natural ones) as well.
-TWO_SETS = RuleSet.parse(
-    {**_TABLE, "deals": _last_deal(("set", 3), ("set", 3), ("run", 4), whole=True)}
-)
-SETS_ONLY = RuleSet.parse({**_TABLE, "deals": _last_deal(("set", 3), ("set", 4), whole=True)})
+TWO_SETS = _wild_table(deals=_last_deal(("set", 3), ("set", 3), ("run", 4), whole=True))
+SETS_ONLY = _wild_table(deals=_last_deal(("set", 3), ("set", 4), whole=True))
+# The climb's hands drawn from one, two or three suits: a whole-hand deal with sets spreads
+# wider than the bench's two.
+DRAWN = (1, 2, 2, 3)
 WHOLE_SHAPES = {
     "3 runs, whole hand": SHAPES["3 runs, whole hand"],
     "set + 2 runs, whole hand": SHAPES["set + 2 runs, whole hand"],
@@ -50,13 +52,6 @@ def _search(cards, rules: RuleSet, deal: int, steps: int | None, bounds: bool = 
         return "undecided"
 
 
-def _climb_hand(rng: random.Random, rules: RuleSet, size: int):
-    """A hand as the bench's climb starts from: two suits (or one), the 2s and the jokers."""
-    suits = rng.sample(SUITS, rng.choice((1, 2, 2, 3)))
-    pool = [card for card in rules.deck(4) if card.joker or card.suit in suits or card.rank == 2]
-    return rng.sample(pool, min(size, len(pool)))
-
-
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     shape=st.sampled_from(sorted(WHOLE_SHAPES)),
@@ -67,7 +62,7 @@ def test_the_bounds_refuse_only_what_the_search_without_them_refuses(shape, size
     """On the bench's kind of hands, whenever the search without the bounds decides, the
     search with them decides the same: it never refuses a hand the other opens."""
     rules, deal = WHOLE_SHAPES[shape]
-    cards = _climb_hand(random.Random(seed), rules, size)
+    cards = _climb_hand(random.Random(seed), rules, size, DRAWN)
     bounded = _search(cards, rules, deal, 4 * SOLVE_STEPS)
     unbounded = _search(cards, rules, deal, 4 * SOLVE_STEPS, bounds=False)
     if "undecided" not in (bounded, unbounded):
@@ -82,7 +77,7 @@ def test_the_bounds_agree_with_the_exhaustive_search(shape):
     rng = random.Random(f"counts-{shape}")
     verdicts = set()
     for _ in range(25):
-        verdicts.add(agree(_climb_hand(rng, rules, rng.randint(9, 13)), deal, rules, 4))
+        verdicts.add(agree(_climb_hand(rng, rules, rng.randint(9, 13), DRAWN), deal, rules, 4))
     assert False in verdicts
 
 
@@ -96,7 +91,7 @@ def test_every_bound_is_at_most_the_wild_cards_an_opening_spends(shape):
     rng = random.Random(f"counts-witness-{shape}")
     opened = 0
     for _ in range(120):
-        cards = _climb_hand(rng, rules, rng.randint(8, 20))
+        cards = _climb_hand(rng, rules, rng.randint(8, 20), DRAWN)
         found = _search(cards, rules, deal, SOLVE_STEPS, bounds=False)
         if found in (None, "undecided"):
             continue

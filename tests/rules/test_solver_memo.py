@@ -13,50 +13,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.solver import WILD_SHAPES
 from scorekeeper.rules.cards import SUITS, parse_cards
 from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.opening import general
 from scorekeeper.rules.opening.solver import SOLVE_STEPS, solve_opening
-from scorekeeper.rules.ruleset import PRESETS, RuleSet
+from scorekeeper.rules.ruleset import RuleSet
 from tests.rules.exhaustive import validate_opening
 from tests.rules.test_wild_solver import agree
 
 # The rule sets of bench/solver.py's "any rule set" rows: deuces wild, 3 packs and 6 jokers.
-_TABLE = {
-    **PRESETS["liverpool"].to_json(),
-    "name": "Wild table",
-    "wild_deuces": True,
-    "packs": [{"up_to": 8, "packs": 3}],
-    "jokers": {"fixed": 6, "per_pack": 0},
-}
-
-
-def _last_deal(*needs: tuple[str, int], whole: bool) -> list[dict]:
-    deals = PRESETS["liverpool"].to_json()["deals"][:6]
-    needed = [{"kind": kind, "size": size} for kind, size in needs]
-    return [*deals, {"cards": 12, "contract": needed, "whole_hand": whole}]
-
-
-SHAPES = {
-    "3 runs, whole hand": (RuleSet.parse(_TABLE), 7),
-    "3 runs of 4+, a discard": (
-        RuleSet.parse(
-            {
-                **_TABLE,
-                "exact_sizes": False,
-                "deals": _last_deal(*[("run", 4)] * 3, whole=False),
-            }
-        ),
-        7,
-    ),
-    "set + 2 runs, whole hand": (
-        RuleSet.parse(
-            {**_TABLE, "deals": _last_deal(("set", 3), ("run", 4), ("run", 4), whole=True)}
-        ),
-        7,
-    ),
-    "set + 2 runs of their size+, deal 6": (RuleSet.parse({**_TABLE, "exact_sizes": False}), 6),
-}
+# The bench's shapes of a table's own rules (wild deuces, three packs, six jokers), so these
+# tests and the bench's climbs search the same rule sets.
+SHAPES = WILD_SHAPES
 
 
 def _search(cards, rules: RuleSet, deal: int, steps: int | None, remember: bool):
@@ -89,11 +58,12 @@ def without_count_bounds():
         walk._sets_and_runs_need, walk._kept_for_sets = saved
 
 
-def _climb_hand(rng: random.Random, rules: RuleSet, size: int):
-    """A hand as the bench's climb starts from: two suits, the 2s and the jokers of the pack."""
-    suits = rng.sample(SUITS, 2)
-    pool = [card for card in rules.deck(4) if card.joker or card.suit in suits or card.rank == 2]
-    return rng.sample(pool, size)
+def _climb_hand(rng: random.Random, rules: RuleSet, size: int, suits: tuple[int, ...] = (2,)):
+    """A hand as the bench's climb starts from: the cards of a number of suits drawn from
+    `suits` (two, as the bench), the 2s and the jokers of the pack."""
+    drawn = rng.sample(SUITS, suits[0] if len(suits) == 1 else rng.choice(suits))
+    pool = [card for card in rules.deck(4) if card.joker or card.suit in drawn or card.rank == 2]
+    return rng.sample(pool, min(size, len(pool)))
 
 
 @contextmanager
