@@ -697,7 +697,10 @@ TEXTS: dict[str, Text | Joining] = {
     "schema.not_json": Text("is not JSON: %(error)s at line %(line)s column %(column)s"),
     "schema.huge_number": Text("is not a rule set: it holds a number thousands of digits long"),
     "schema.too_deep": Text("is not a rule set: its JSON is nested far too deep"),
-    "schema.version": Text("must be %(version)s, the only version there is, not %(value)s"),
+    "schema.version": Text("must be %(versions)s, the versions there are, not %(value)s"),
+    "schema.newer": Text(
+        "is a setting of version %(version)s: a version %(first)s document leaves it out"
+    ),
     "schema.name": Text('must be a name of 1 to %(most)s characters, like "Smith family"'),
     "schema.name_long": Text("must be at most %(most)s characters, not %(size)s"),
     "schema.name_control": Text("must not hold control characters"),
@@ -732,6 +735,28 @@ TEXTS: dict[str, Text | Joining] = {
         "even with %(buys)s of 2 cards each",
         {"buys": Plural("%(num)s buy", "%(num)s buys", "buys")},
     ),
+    "schema.wrapped_run": Text(
+        "must be at most %(most)s when the ace wraps (ace: wrap), a run holding each rank "
+        "once, not %(size)s"
+    ),
+    "schema.set_naturals": Text(
+        "a set of %(size)s with at most %(cap)s (wild_max) needs %(naturals)s of one rank, "
+        "and a game of %(players)s players has only %(held)s (%(packs)s)",
+        {
+            "cap": Plural("%(num)s wild card", "%(num)s wild cards", "cap"),
+            "naturals": _cards(_NATURAL_CARDS, "naturals"),
+            "packs": _cards("pack", "packs"),
+        },
+    ),
+    "schema.run_naturals": Text(
+        "a run of %(size)s with at most %(cap)s (wild_max) needs %(naturals)s of one suit, "
+        "and a game of %(players)s players has only %(held)s (%(packs)s)",
+        {
+            "cap": Plural("%(num)s wild card", "%(num)s wild cards", "cap"),
+            "naturals": _cards(_NATURAL_CARDS, "naturals"),
+            "packs": _cards("pack", "packs"),
+        },
+    ),
     "values.round_type": Text("the round must be a whole number from 1 to %(last)s, not %(value)s"),
     "values.no_round": Text("round %(number)s does not exist: %(rules)s have rounds 1 to %(last)s"),
     "values.players_type": Text("the number of players must be a whole number, not %(value)s"),
@@ -743,6 +768,14 @@ TEXTS: dict[str, Text | Joining] = {
     "values.runs": Text(Plural("%(num)s run", "%(num)s runs", "count")),
     "values.sets_of": Text(Plural("%(num)s set of %(size)s", "%(num)s sets of %(size)s", "count")),
     "values.runs_of": Text(Plural("%(num)s run of %(size)s", "%(num)s runs of %(size)s", "count")),
+    "values.any_suit_runs": Text(
+        Plural("%(num)s run in any suits", "%(num)s runs in any suits", "count")
+    ),
+    "values.any_suit_runs_of": Text(
+        Plural(
+            "%(num)s run of %(size)s in any suits", "%(num)s runs of %(size)s in any suits", "count"
+        )
+    ),
     "ruleset.unknown": Text("unknown rule set %(quoted)s: %(choose)s or send a rule set"),
     "ruleset.not_a_preset": Text("%(quoted)s is not a preset: %(choose)s"),
     "ruleset.choose": Text("choose one of %(presets)s"),

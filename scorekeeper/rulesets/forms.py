@@ -31,6 +31,7 @@ from ..rules import RuleSet, RuleSetError, ruleeffects
 from ..rules.ruleset import (
     BUY_LIMITS,
     CUT_BONUSES,
+    FIRST_VERSION,
     MOST_DEALS,
     MOST_MELDS,
     MOST_PACKS,
@@ -41,7 +42,6 @@ from ..rules.ruleset import (
     SET_SIZES,
     VALUE_KEYS,
     VALUES,
-    VERSION,
     FreedJoker,
     JokerSwap,
     MeldKind,
@@ -185,7 +185,7 @@ class RuleSetForm(Form):
     def document(self) -> dict[str, Any]:
         """The rule set document the fields hold, each value as typed for the engine to judge."""
         return {
-            "version": VERSION,
+            "version": FIRST_VERSION,
             "name": (self.name.data or "").strip(),
             "players": {"min": typed(self.players.min.data), "max": typed(self.players.max.data)},
             "packs": [

@@ -221,7 +221,7 @@ SIX_PLAYERS = {"min": 3, "max": 6}
         (
             {"deals": [deal(10, ("sett", 3))]},
             "deals[0].contract[0].kind",
-            'must be one of set, run, not "sett"',
+            'must be one of set, run, any_suit_run, not "sett"',
         ),
         (
             {"deals": [{"contract": [{"kind": "set"}]}]},
@@ -295,16 +295,17 @@ SIX_PLAYERS = {"min": 3, "max": 6}
             "must be a whole number from 1 to 20, not 2.5",
         ),
         # the document itself: its version, its keys, its types
-        ({"version": 2}, "version", "must be 1, the only version there is, not 2"),
-        ({"version": 1.0}, "version", "must be 1, the only version there is, not 1.0"),
-        ({"version": True}, "version", "must be 1, the only version there is, not true"),
-        ({"version": "1"}, "version", 'must be 1, the only version there is, not "1"'),
+        ({"version": 3}, "version", "must be 1 or 2, the versions there are, not 3"),
+        ({"version": 1.0}, "version", "must be 1 or 2, the versions there are, not 1.0"),
+        ({"version": True}, "version", "must be 1 or 2, the versions there are, not true"),
+        ({"version": "1"}, "version", 'must be 1 or 2, the versions there are, not "1"'),
         ({"cut_bonsu": 0}, "cut_bonsu", "is not a setting: did you mean cut_bonus?"),
         ({"colour": "red"}, "colour", "is not a setting of a rule set"),
         (
             {"buying": {"limit": 3}},
             "buying.limit",
-            "is not a setting: the settings here are allowed, per_deal, per_game, penalty_cards",
+            "is not a setting: the settings here are allowed, per_deal, per_game, penalty_cards, "
+            "take_several",
         ),
         ({"wild_deuces": 1}, "wild_deuces", "must be true or false, not 1"),
         ({"wild_deuces": "yes"}, "wild_deuces", 'must be true or false, not "yes"'),
@@ -474,7 +475,7 @@ def test_an_oversized_or_deeply_nested_document_is_refused_short():
     for _ in range(100_000):
         deep = [deep]
     assert problems({"deals": [deep], "name": deep}) == {
-        "deals[0]": "must be an object with cards, contract, whole_hand, not a list",
+        "deals[0]": "must be an object with cards, contract, whole_hand, wild_max, not a list",
         "name": 'must be a name of 1 to 40 characters, like "Smith family"',
     }
     assert problems({"cut_bonus": 10**5000}) == {

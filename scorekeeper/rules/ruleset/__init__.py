@@ -32,6 +32,7 @@ from .values import (
     BUY_LIMITS,
     CUT_BONUSES,
     FEWEST_PLAYERS,
+    FIRST_VERSION,
     MOST_DEALS,
     MOST_MELDS,
     MOST_PACKS,
@@ -44,9 +45,13 @@ from .values import (
     VALUE_KEYS,
     VALUES,
     VERSION,
+    VERSIONS,
+    Ace,
     Buying,
     Deal,
+    Direction,
     FreedJoker,
+    FreedJokerTo,
     Jokers,
     JokerSwap,
     MeldKind,
@@ -54,6 +59,7 @@ from .values import (
     Need,
     PackStep,
     Settings,
+    TieBreak,
     Values,
 )
 
@@ -64,6 +70,7 @@ __all__ = [
     "DEFAULT_RULES",
     "FAMILY",
     "FEWEST_PLAYERS",
+    "FIRST_VERSION",
     "LIVERPOOL",
     "MOST_DEALS",
     "MOST_MELDS",
@@ -80,9 +87,13 @@ __all__ = [
     "VALUES",
     "VALUE_KEYS",
     "VERSION",
+    "VERSIONS",
+    "Ace",
     "Buying",
     "Deal",
+    "Direction",
     "FreedJoker",
+    "FreedJokerTo",
     "JokerSwap",
     "Jokers",
     "MeldKind",
@@ -90,6 +101,7 @@ __all__ = [
     "Need",
     "PackStep",
     "RuleSet",
+    "TieBreak",
     "Values",
     "preset",
 ]
@@ -313,8 +325,9 @@ class Chosen(Code):
 
 
 def _known(rules: RuleSet) -> RuleSet:
-    """A preset read back is the preset itself, with where it comes from."""
-    return next((known for known in PRESETS.values() if known == rules), rules)
+    """A preset read back is the preset itself, with where it comes from (R12's too)."""
+    known = PRESETS.values()
+    return next((preset for preset in known if preset == rules), rules)
 
 
 class _Read:

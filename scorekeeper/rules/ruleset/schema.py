@@ -1,9 +1,15 @@
-"""Reading a rule set's JSON document, and R11's "A rule set is playable when…".
+"""Reading a rule set's JSON document, and R11's "A rule set is playable when…" with R12.3's
+conditions.
 
 The reader never stops at the first problem: it reads the whole document, notes every problem
 under its place (`players.min`, `deals[4].cards`, `values.JK`), and raises one `RuleSetError`
 holding them all. A key left out takes the `liverpool` value; an unknown key is a problem, so a
 misspelt setting is never silently ignored.
+
+Two versions of the document are read (R12): version 1, R11's settings alone, every one of
+R12's at its default; and version 2, with R12's. A version-1 document that holds one of R12's
+settings is refused at that setting, and so is a version that does not exist. A document that
+leaves its version out is read as the latest.
 """
 
 from __future__ import annotations
@@ -20,20 +26,32 @@ from .values import (
     BUY_LIMITS,
     CUT_BONUSES,
     FEWEST_PLAYERS,
+    FIRST_VERSION,
     MOST_DEALS,
     MOST_MELDS,
     MOST_PACKS,
     MOST_PLAYERS,
     NAME_MAX,
+    OUT_IN_ONE_TURN_BONUSES,
     PENALTY_CARDS,
+    R12_BUYING,
+    R12_DEAL,
+    R12_TOP,
     RUN_SIZES,
     SET_SIZES,
     VALUE_KEYS,
     VALUES,
     VERSION,
+    VERSIONS,
+    WILD_CAPS,
+    WILD_SPACINGS,
+    WRAPPED_RUN,
+    Ace,
     Buying,
     Deal,
+    Direction,
     FreedJoker,
+    FreedJokerTo,
     Jokers,
     JokerSwap,
     MeldKind,
@@ -41,6 +59,7 @@ from .values import (
     Need,
     PackStep,
     Settings,
+    TieBreak,
     Values,
 )
 
@@ -108,6 +127,10 @@ class Fault(Code):
     AND_DISCARD = "schema.and_discard"
     NO_BUYING = "schema.no_buying"
     EVEN_WITH = "schema.even_with"
+    NEWER = "schema.newer"
+    WRAPPED_RUN = "schema.wrapped_run"
+    SET_NATURALS = "schema.set_naturals"
+    RUN_NATURALS = "schema.run_naturals"
 
 
 _TOP = (
@@ -128,6 +151,7 @@ _TOP = (
     "swap_on_opening_turn",
     "freed_joker",
     "buying",
+    *R12_TOP,
 )
 _FLAGS = (
     "exact_sizes",
@@ -135,7 +159,12 @@ _FLAGS = (
     "layoff_on_opening_turn",
     "go_out_by_layoff",
     "swap_on_opening_turn",
+    "distinct_set_ranks",
+    "discard_wild",
+    "discard_draw_after_opening",
 )
+_BUYING = ("allowed", "per_deal", "per_game", "penalty_cards", *R12_BUYING)
+_DEAL = ("cards", "contract", "whole_hand", *R12_DEAL)
 
 
 def _order(path: str) -> int:
@@ -172,22 +201,67 @@ def read(document: object, default: Settings, make: Callable[..., Rules]) -> Rul
     data = reader.mapping("", _decoded(document, reader), _TOP)
     if "rules" in reader.problems:
         raise refusal(reader.listed(_order))
-    defaults = default.to_json()
+    defaults = default.every_setting()
     given = {key: data.get(key, defaults[key]) for key in _TOP}
-    rules = make(**_fields(reader, given, defaults))
+    given["version"] = data.get("version", VERSION)
+    if _version(reader, given["version"]) == FIRST_VERSION:
+        _first_version(reader, data)
+    rules = make(**_fields(reader, given, defaults), **_r12_fields(reader, given))
     _playable(rules, reader)
     if reader.problems:
         raise refusal(reader.listed(_order))
-    if "name" not in data and rules.to_json() != defaults:
+    if "name" not in data and rules.every_setting() != defaults:
         # Left unnamed, a changed rule set is not called by the default's name.
         rules = rules.renamed(UNNAMED)
     return rules
 
 
+def _version(reader: Reader, version: object) -> int | None:
+    """The document's version: one there is (R12), else None after a problem."""
+    if type(version) is not int or version not in VERSIONS:
+        versions = joined(Join.OR, [str(each) for each in VERSIONS])
+        reader.problem("version", message(Fault.VERSION, versions=versions, value=shown(version)))
+        return None
+    return version
+
+
+def _first_version(reader: Reader, data: Mapping[str, Any]) -> None:
+    """A version-1 document holds R11's settings alone: each of R12's it holds is named (a
+    meld of suits free is one of them)."""
+    newer = [key for key in R12_TOP if key in data]
+    buying = data.get("buying")
+    if isinstance(buying, Mapping):
+        newer += [f"buying.{key}" for key in R12_BUYING if key in buying]
+    deals = data.get("deals")
+    for index, deal in enumerate(deals[:MOST_DEALS] if isinstance(deals, LISTS) else []):
+        if not isinstance(deal, Mapping):
+            continue
+        newer += [f"deals[{index}].{key}" for key in R12_DEAL if key in deal]
+        contract = deal.get("contract")
+        for place, need in enumerate(contract[:MOST_MELDS] if isinstance(contract, LISTS) else []):
+            if isinstance(need, Mapping) and need.get("kind") == MeldKind.ANY_SUIT_RUN.value:
+                newer.append(f"deals[{index}].contract[{place}].kind")
+    for path in newer:
+        reader.problem(path, message(Fault.NEWER, version=VERSION, first=FIRST_VERSION))
+
+
+def _r12_fields(reader: Reader, given: Mapping[str, Any]) -> dict[str, Any]:
+    """R12.3's settings at the top of the document."""
+    return dict(
+        direction=reader.choice("direction", given["direction"], Direction) or Direction.LEFT,
+        ace=reader.choice("ace", given["ace"], Ace) or Ace.NO_WRAP,
+        wild_max=reader.limit("wild_max", given["wild_max"], WILD_CAPS),
+        wild_spacing=reader.whole("wild_spacing", given["wild_spacing"], WILD_SPACINGS),
+        out_in_one_turn_bonus=reader.whole(
+            "out_in_one_turn_bonus", given["out_in_one_turn_bonus"], OUT_IN_ONE_TURN_BONUSES
+        ),
+        tie_break=reader.choice("tie_break", given["tie_break"], TieBreak) or TieBreak.SHARE,
+        freed_joker_to=reader.choice("freed_joker_to", given["freed_joker_to"], FreedJokerTo)
+        or FreedJokerTo.ANY,
+    )
+
+
 def _fields(reader: Reader, given: Mapping[str, Any], default: Mapping[str, Any]) -> dict[str, Any]:
-    version = given["version"]
-    if type(version) is not int or version != VERSION:
-        reader.problem("version", message(Fault.VERSION, version=VERSION, value=shown(version)))
     players = reader.mapping("players", given["players"], ("min", "max"))
     values = reader.mapping("values", given["values"], VALUE_KEYS)
     flags = {key: reader.flag(key, given[key]) for key in _FLAGS}
@@ -271,7 +345,7 @@ def _deals(reader: Reader, value: object) -> tuple[Deal, ...]:
 
 
 def _deal(reader: Reader, path: str, value: object) -> Deal:
-    value = reader.mapping(path, value, ("cards", "contract", "whole_hand"))
+    value = reader.mapping(path, value, _DEAL)
     cards = reader.whole(f"{path}.cards", value.get("cards", MISSING), DEALT)
     contract = value.get("contract", MISSING)
     if contract is SKIP:
@@ -287,7 +361,12 @@ def _deal(reader: Reader, path: str, value: object) -> Deal:
     needs = tuple(
         _need(reader, f"{path}.contract[{index}]", item) for index, item in enumerate(contract)
     )
-    return Deal(cards, needs, reader.flag(f"{path}.whole_hand", value.get("whole_hand", False)))
+    return Deal(
+        cards,
+        needs,
+        reader.flag(f"{path}.whole_hand", value.get("whole_hand", False)),
+        reader.limit(f"{path}.wild_max", value.get("wild_max"), WILD_CAPS),
+    )
 
 
 def _need(reader: Reader, path: str, value: object) -> Need:
@@ -296,8 +375,7 @@ def _need(reader: Reader, path: str, value: object) -> Need:
     if kind is None:
         # Which sizes are allowed depends on the kind: nothing more to say about the size.
         return Need(MeldKind.SET, SET_SIZES.start)
-    sizes = SET_SIZES if kind is MeldKind.SET else RUN_SIZES
-    return Need(kind, reader.whole(f"{path}.size", value.get("size", kind.least), sizes))
+    return Need(kind, reader.whole(f"{path}.size", value.get("size", kind.least), kind.sizes))
 
 
 def _naturals(reader: Reader, value: object, default: Mapping[str, Any]) -> Naturals:
@@ -313,7 +391,7 @@ def _naturals(reader: Reader, value: object, default: Mapping[str, Any]) -> Natu
 
 
 def _buying(reader: Reader, value: object, default: Mapping[str, Any]) -> Buying:
-    value = reader.mapping("buying", value, ("allowed", "per_deal", "per_game", "penalty_cards"))
+    value = reader.mapping("buying", value, _BUYING)
     return Buying(
         allowed=reader.flag("buying.allowed", value.get("allowed", default["allowed"])),
         per_deal=reader.limit(
@@ -327,21 +405,75 @@ def _buying(reader: Reader, value: object, default: Mapping[str, Any]) -> Buying
             value.get("penalty_cards", default["penalty_cards"]),
             PENALTY_CARDS,
         ),
+        take_several=reader.flag(
+            "buying.take_several", value.get("take_several", default["take_several"])
+        ),
     )
 
 
 def _playable(rules: Settings, reader: Reader) -> None:
-    """R11's "A rule set is playable when…", each condition on settings that were read without
-    a problem, or on the values every valid fix of a refused one would keep (`_seated`): a
-    refused setting stands for a guess, and a guess proves nothing. A contract that cannot fit
-    the hand is named even when the table sizes are wrong: it does not depend on them."""
+    """R11's "A rule set is playable when…" and R12.3's conditions, each on settings that were
+    read without a problem, or on the values every valid fix of a refused one would keep
+    (`_seated`): a refused setting stands for a guess, and a guess proves nothing. A contract
+    that cannot fit the hand is named even when the table sizes are wrong: it does not depend
+    on them.
+
+    R12.3's `wild_spacing` never makes a contract unplayable: a run may always be laid with
+    no wild card, and one wild card in a run has no other to keep apart from. Nor does
+    `direction`: the exact-cut packet is the same either way."""
     table = _seated(rules, reader) if reader.clean("jokers") else None
     for index, deal in enumerate(rules.deals):
         path = f"deals[{index}]"
+        if reader.clean("ace"):
+            _wrapped(rules, reader, path, deal)
         if not reader.clean(path) or (table and not _dealt(table, reader, path, deal)):
             continue
         if reader.clean("buying"):
             _fits(rules, reader, path, deal)
+        if table and reader.clean("wild_max"):
+            _natural(table, reader, path, deal)
+
+
+def _wrapped(rules: Settings, reader: Reader, path: str, deal: Deal) -> None:
+    """With a wrapping ace a run holds each rank once: at most 13 cards (R12.3)."""
+    if rules.ace is not Ace.WRAP:
+        return
+    for index, need in enumerate(deal.contract):
+        place = f"{path}.contract[{index}]"
+        if need.kind is MeldKind.RUN and need.size > WRAPPED_RUN and reader.clean(place):
+            said = message(Fault.WRAPPED_RUN, most=WRAPPED_RUN, size=need.size)
+            reader.problem(f"{place}.size", said)
+
+
+def _natural(rules: Settings, reader: Reader, path: str, deal: Deal) -> None:
+    """Under the deal's cap on wild cards (R12.3's `wild_max`, the deal's own or the rule
+    set's) each meld of the contract needs natural cards the game holds, at every table size:
+    a set so many of one rank (4 a pack), a run so many of one suit in their places (13 with
+    one pack; the 14-card run, with an ace at each end, needs two packs). A run of suits free
+    (at most 13 cards, one of each rank) always has its natural cards."""
+    cap = rules.wild_max if deal.wild_max is None else deal.wild_max
+    if cap is None:
+        return
+    for index, need in enumerate(deal.contract):
+        if need.kind is MeldKind.ANY_SUIT_RUN:
+            continue
+        naturals = need.size - cap
+        for players in rules.table_sizes:
+            packs = rules.pack_count(players)
+            held = 4 * packs if need.kind is MeldKind.SET else min(13 + packs - 1, RUN_SIZES[-1])
+            if naturals > held:
+                code = Fault.SET_NATURALS if need.kind is MeldKind.SET else Fault.RUN_NATURALS
+                said = message(
+                    code,
+                    size=need.size,
+                    cap=cap,
+                    naturals=naturals,
+                    players=players,
+                    held=held,
+                    packs=packs,
+                )
+                reader.problem(f"{path}.contract[{index}]", said)
+                break
 
 
 def _seated(rules: Settings, reader: Reader) -> Settings | None:

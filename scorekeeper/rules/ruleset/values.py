@@ -30,8 +30,12 @@ from ..words import (
     words,
 )
 
-# The document's schema version: a stored or exported rule set says which shape it has.
-VERSION = 1
+# The document's schema version: a stored or exported rule set says which shape it has. Version
+# 2 adds R12's settings; a rule set that keeps all of them at their defaults is written as the
+# version-1 document it always was (`Settings.version`).
+VERSION = 2
+VERSIONS = (1, 2)
+FIRST_VERSION = 1
 # What R11 allows a playable rule set (its section "A rule set is playable when").
 FEWEST_PLAYERS, MOST_PLAYERS = 2, 8
 MOST_PACKS = 4
@@ -44,6 +48,16 @@ CUT_BONUSES = range(-100, 1)
 PENALTY_CARDS = range(0, 4)
 BUY_LIMITS = range(1, 21)
 NAME_MAX = 40
+# R12.3: a run of suits free holds each rank once; a wrapping ace holds every run to 13 cards.
+ANY_SUIT_RUN_SIZES = range(4, 14)
+WRAPPED_RUN = 13
+# R12.3: the most wild cards in one meld of an opening. A meld needs a natural card and a run
+# holds at most 14 cards, so a cap of 13 wild cards is the largest that says anything.
+WILD_CAPS = range(0, 14)
+# R12.3: the fewest natural cards between two wild cards of one run. Two cards of a run of at
+# most 14 have at most 12 between them.
+WILD_SPACINGS = range(0, 13)
+OUT_IN_ONE_TURN_BONUSES = range(-100, 1)
 # The keys of `values`: every rank (ace low) and the joker.
 VALUE_KEYS = (*(rank_name(rank) for rank in RANKS), "JK")
 # A table of this many players when a question names none, within the rule set's limits.
@@ -65,16 +79,31 @@ class Asked(Code):
     RUNS = "values.runs"
     SETS_OF = "values.sets_of"
     RUNS_OF = "values.runs_of"
+    ANY_SUIT_RUNS = "values.any_suit_runs"
+    ANY_SUIT_RUNS_OF = "values.any_suit_runs_of"
 
 
 class MeldKind(StrEnum):
+    """A contract's meld: a set, a run of one suit (R4), or a run whose suits are free (R12.3's
+    `any_suit_run`, carioca's escala sucia)."""
+
     SET = "set"
     RUN = "run"
+    ANY_SUIT_RUN = "any_suit_run"
 
     @property
     def least(self) -> int:
-        """The smallest meld of this kind any rule set may ask for (R4)."""
-        return SET_SIZES.start if self is MeldKind.SET else RUN_SIZES.start
+        """The smallest meld of this kind any rule set may ask for (R4, R12.3)."""
+        return self.sizes.start
+
+    @property
+    def sizes(self) -> range:
+        """The sizes a contract may ask of a meld of this kind (R11, R12.3)."""
+        return {
+            MeldKind.SET: SET_SIZES,
+            MeldKind.RUN: RUN_SIZES,
+            MeldKind.ANY_SUIT_RUN: ANY_SUIT_RUN_SIZES,
+        }[self]
 
 
 class JokerSwap(StrEnum):
@@ -90,6 +119,55 @@ class FreedJoker(StrEnum):
 
     LAY_OFF = "lay_off"
     HAND = "hand"
+
+
+class FreedJokerTo(StrEnum):
+    """The meld a freed wild card laid off the same turn must go on: any, or a run (R12.3)."""
+
+    ANY = "any"
+    RUN = "run"
+
+
+class Direction(StrEnum):
+    """The way play, the deal and the dealer's rotation go: to the left, clockwise (R2), or to
+    the right, the cutter, the first player and buying priority mirrored (R12.3)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+
+class Ace(StrEnum):
+    """Whether the ace turns the corner: never (R4), or `wrap`, Q K A 2 a run (R12.3)."""
+
+    NO_WRAP = "no_wrap"
+    WRAP = "wrap"
+
+
+class TieBreak(StrEnum):
+    """How tied lowest totals end: they share the win (R10), or the most deals gone out in wins,
+    and still tied share (R12.3)."""
+
+    SHARE = "share"
+    DEALS_WON = "deals_won"
+
+
+# R12's settings at the top of the document, each with its default: what every table did
+# before R12 (R12.3). A document writes one only where it differs.
+R12_TOP: dict[str, Any] = {
+    "direction": Direction.LEFT.value,
+    "ace": Ace.NO_WRAP.value,
+    "wild_max": None,
+    "wild_spacing": 0,
+    "distinct_set_ranks": False,
+    "discard_wild": True,
+    "discard_draw_after_opening": True,
+    "out_in_one_turn_bonus": 0,
+    "tie_break": TieBreak.SHARE.value,
+    "freed_joker_to": FreedJokerTo.ANY.value,
+}
+# R12's setting inside `buying`, and inside each deal.
+R12_BUYING: dict[str, Any] = {"take_several": True}
+R12_DEAL: dict[str, Any] = {"wild_max": None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +189,8 @@ class Deal:
     contract: tuple[Need, ...]
     # Everything is laid at once as the contract with no discard; runs may be longer (R5's round 7).
     whole_hand: bool = False
+    # The deal's own most wild cards in one meld of the opening (R12.3); None: the rule set's.
+    wild_max: int | None = None
 
     @property
     def sets(self) -> int:
@@ -138,8 +218,10 @@ class Deal:
         codes = {
             (MeldKind.SET, False): Asked.SETS,
             (MeldKind.RUN, False): Asked.RUNS,
+            (MeldKind.ANY_SUIT_RUN, False): Asked.ANY_SUIT_RUNS,
             (MeldKind.SET, True): Asked.SETS_OF,
             (MeldKind.RUN, True): Asked.RUNS_OF,
+            (MeldKind.ANY_SUIT_RUN, True): Asked.ANY_SUIT_RUNS_OF,
         }
         said = joined(
             Join.PLUS,
@@ -187,6 +269,8 @@ class Buying:
     per_deal: int | None = None
     per_game: int | None = None
     penalty_cards: int = 1
+    # With buying off, whether R11's `online` take of several discards is allowed (R12.3).
+    take_several: bool = True
 
     def buys_in_a_deal(self) -> int | None:
         """The most buys one player may make in one deal (None: no limit; 0: no buying)."""
@@ -226,7 +310,8 @@ class Values:
 
 @dataclass(frozen=True)
 class Settings:
-    """Every R11 setting of one table's rules; everything else is the same at every table."""
+    """Every R11 setting of one table's rules, and R12's; everything else is the same at every
+    table. R12's settings default to what every table did before them (R12.3)."""
 
     name: str
     min_players: int
@@ -245,14 +330,31 @@ class Settings:
     swap_on_opening_turn: bool
     freed_joker: FreedJoker
     buying: Buying
+    direction: Direction = Direction.LEFT
+    ace: Ace = Ace.NO_WRAP
+    # The most wild cards in one meld of an opening (None: no cap); a deal's own overrides it.
+    wild_max: int | None = None
+    wild_spacing: int = 0
+    distinct_set_ranks: bool = False
+    discard_wild: bool = True
+    discard_draw_after_opening: bool = True
+    out_in_one_turn_bonus: int = 0
+    tie_break: TieBreak = TieBreak.SHARE
+    freed_joker_to: FreedJokerTo = FreedJokerTo.ANY
     # Where a preset comes from (the seeds); "" for a table's own rules. Not part of the document.
     source: str = field(default="", compare=False)
 
     # --- reading and writing the document -------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The whole document, every key present, as the server answers it (a fresh copy)."""
+        """The document as it is written and sent (a fresh copy): every setting of version 1,
+        and each of R12's that differs from its default (`version`)."""
         return json.loads(self.dumps())
+
+    def every_setting(self) -> dict[str, Any]:
+        """The document with every setting written, R12's at their defaults too (a fresh
+        copy): what `setting` reads, and what a document that leaves a key out takes."""
+        return json.loads(json.dumps(self._document))
 
     def dumps(self) -> str:
         """The document as compact JSON text, keys in the document's order."""
@@ -260,13 +362,65 @@ class Settings:
 
     @cached_property
     def _text(self) -> str:
-        return json.dumps(self._document, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self._written, ensure_ascii=False, separators=(",", ":"))
+
+    @property
+    def version(self) -> int:
+        """The version of the document this rule set is written as: 2 when it changes one of
+        R12's settings, else 1, so a rule set written before R12 keeps its very document (and
+        its share code) (R12)."""
+        return FIRST_VERSION if self._written_r12 == ({}, {}, ()) else VERSION
+
+    @cached_property
+    def _r12(self) -> dict[str, Any]:
+        """R12's settings at the top of the document, as it writes them."""
+        return {
+            "direction": self.direction.value,
+            "ace": self.ace.value,
+            "wild_max": self.wild_max,
+            "wild_spacing": self.wild_spacing,
+            "distinct_set_ranks": self.distinct_set_ranks,
+            "discard_wild": self.discard_wild,
+            "discard_draw_after_opening": self.discard_draw_after_opening,
+            "out_in_one_turn_bonus": self.out_in_one_turn_bonus,
+            "tie_break": self.tie_break.value,
+            "freed_joker_to": self.freed_joker_to.value,
+        }
+
+    @cached_property
+    def _written_r12(self) -> tuple[dict[str, Any], dict[str, Any], tuple[int, ...]]:
+        """R12's settings that differ from their defaults: at the top, in `buying`, and the
+        deals that have their own `wild_max`."""
+        top = {key: value for key, value in self._r12.items() if value != R12_TOP[key]}
+        take = self.buying.take_several
+        buying = {} if take == R12_BUYING["take_several"] else {"take_several": take}
+        deals = tuple(index for index, deal in enumerate(self.deals) if deal.wild_max is not None)
+        return top, buying, deals
+
+    @cached_property
+    def _written(self) -> dict[str, Any]:
+        top, buying, deals = self._written_r12
+        version_one = {key: value for key, value in self._document.items() if key not in R12_TOP}
+        written = {
+            **version_one,
+            "version": self.version,
+            "deals": [
+                {key: value for key, value in deal.items() if key != "wild_max" or index in deals}
+                for index, deal in enumerate(self._document["deals"])
+            ],
+            "buying": {
+                key: value
+                for key, value in self._document["buying"].items()
+                if key not in R12_BUYING or key in buying
+            },
+        }
+        return {**written, **top}
 
     @cached_property
     def _document(self) -> dict[str, Any]:
         # Read often (`setting`, `house`, every citation): made once; never handed out.
         return {
-            "version": VERSION,
+            "version": self.version,
             "name": self.name,
             "players": {"min": self.min_players, "max": self.max_players},
             "packs": [{"up_to": step.up_to, "packs": step.packs} for step in self.packs],
@@ -278,6 +432,7 @@ class Settings:
                         {"kind": need.kind.value, "size": need.size} for need in deal.contract
                     ],
                     "whole_hand": deal.whole_hand,
+                    "wild_max": deal.wild_max,
                 }
                 for deal in self.deals
             ],
@@ -300,7 +455,9 @@ class Settings:
                 "per_deal": self.buying.per_deal,
                 "per_game": self.buying.per_game,
                 "penalty_cards": self.buying.penalty_cards,
+                "take_several": self.buying.take_several,
             },
+            **self._r12,
         }
 
     def __str__(self) -> str:
@@ -361,6 +518,12 @@ class Settings:
     def cards_dealt(self, number: int) -> int:
         """Cards dealt to each player in a deal (R2, R11)."""
         return self.deal(number).cards
+
+    def wild_cap(self, number: int) -> int | None:
+        """The most wild cards in one meld of an opening in a deal: the deal's own `wild_max`,
+        else the rule set's (None: no cap) (R12.3)."""
+        own = self.deal(number).wild_max
+        return self.wild_max if own is None else own
 
     # --- players, packs and cards ----------------------------------------------------------
 
