@@ -352,8 +352,8 @@ class Settings:
         return json.loads(self.dumps())
 
     def every_setting(self) -> dict[str, Any]:
-        """The document with every setting written, R12's at their defaults too (a fresh
-        copy): what `setting` reads, and what a document that leaves a key out takes."""
+        """The version-2 document with every setting written, R12's at their defaults too (a
+        fresh copy): what `setting` reads, and what a document that leaves a key out takes."""
         return json.loads(json.dumps(self._document))
 
     def dumps(self) -> str:
@@ -369,7 +369,26 @@ class Settings:
         """The version of the document this rule set is written as: 2 when it changes one of
         R12's settings, else 1, so a rule set written before R12 keeps its very document (and
         its share code) (R12)."""
-        return FIRST_VERSION if self._written_r12 == ({}, {}, ()) else VERSION
+        return VERSION if self.r12_places else FIRST_VERSION
+
+    @cached_property
+    def r12_places(self) -> tuple[str, ...]:
+        """The places in the document of each of R12's settings this rule set changes from its
+        default, a meld of suits free among them (`deals[8].contract[0].kind`): none for a rule
+        set that plays as every table did before R12 (R12.3)."""
+        top, buying, deals = self._written_r12
+        kinds = [
+            f"deals[{index}].contract[{place}].kind"
+            for index, deal in enumerate(self.deals)
+            for place, need in enumerate(deal.contract)
+            if need.kind is MeldKind.ANY_SUIT_RUN
+        ]
+        return (
+            *top,
+            *(f"buying.{key}" for key in buying),
+            *(f"deals[{index}].wild_max" for index in deals),
+            *kinds,
+        )
 
     @cached_property
     def _r12(self) -> dict[str, Any]:
@@ -420,7 +439,7 @@ class Settings:
     def _document(self) -> dict[str, Any]:
         # Read often (`setting`, `house`, every citation): made once; never handed out.
         return {
-            "version": self.version,
+            "version": VERSION,
             "name": self.name,
             "players": {"min": self.min_players, "max": self.max_players},
             "packs": [{"up_to": step.up_to, "packs": step.packs} for step in self.packs],
