@@ -14,6 +14,10 @@ on all of them, the rule set with its names, and the presets: the default `liver
 and the house rules of the sources. The ones after `liverpool` say only what they change from
 it. A game keeps its own copy of the rules it was started with, so a preset changed here in a
 later release never changes a game already played.
+
+R12's two presets, `carioca` and `continental`, are kept apart from the ones a table picks
+(`R12_PRESETS`, not `PRESETS`): no name reads as them (`preset`), and no list offers them,
+until the engine plays every R12 setting they change.
 """
 
 from __future__ import annotations
@@ -65,6 +69,8 @@ from .values import (
 
 __all__ = [
     "BUY_LIMITS",
+    "CARIOCA",
+    "CONTINENTAL",
     "CONTRACT",
     "CUT_BONUSES",
     "DEFAULT_RULES",
@@ -80,6 +86,7 @@ __all__ = [
     "ONLINE",
     "PENALTY_CARDS",
     "PRESETS",
+    "R12_PRESETS",
     "RUN_SIZES",
     "SET_SIZES",
     "SHANGHAI",
@@ -293,6 +300,74 @@ SHANGHAI = replace(
     freed_joker=FreedJoker.HAND,
 )
 
+# R12.1 and R12.2: A 20, joker 50, else R10's values.
+_R12_VALUES = (20, *_R10_VALUES[1:-1], 50)
+# R12.1's escala sucia and escala real: all 13 ranks laid after the draw, no discard.
+_THIRTEEN = 13
+
+CARIOCA = replace(
+    LIVERPOOL,
+    name="Carioca",
+    source="R12.1",
+    min_players=2,
+    max_players=5,
+    packs=(PackStep(8, 2),),
+    jokers=Jokers(fixed=0, per_pack=2),
+    deals=(
+        *(
+            Deal(12, _contract(sets, runs))
+            for sets, runs in ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3), (4, 0))
+        ),
+        Deal(12, (Need(MeldKind.ANY_SUIT_RUN, _THIRTEEN),), whole_hand=True),
+        Deal(12, (Need(MeldKind.RUN, _THIRTEEN),), whole_hand=True, wild_max=0),
+    ),
+    exact_sizes=True,
+    values=Values(_R12_VALUES),
+    cut_bonus=0,
+    layoff_on_opening_turn=False,
+    go_out_by_layoff=True,
+    joker_swap=JokerSwap.NEVER,
+    swap_on_opening_turn=False,
+    buying=Buying(allowed=False, per_deal=None, per_game=None, penalty_cards=1, take_several=False),
+    direction=Direction.RIGHT,
+    ace=Ace.WRAP,
+    wild_max=1,
+    wild_spacing=1,
+    distinct_set_ranks=True,
+    discard_wild=False,
+    discard_draw_after_opening=False,
+    tie_break=TieBreak.DEALS_WON,
+)
+
+CONTINENTAL = replace(
+    LIVERPOOL,
+    name="Continental",
+    source="R12.2",
+    min_players=2,
+    max_players=8,
+    packs=(PackStep(4, 2), PackStep(6, 3), PackStep(8, 4)),
+    jokers=Jokers(fixed=0, per_pack=3),
+    # Each deal deals one card more than its contract lays; none is a whole-hand deal.
+    deals=tuple(
+        Deal(sum(need.size for need in contract) + 1, contract)
+        for contract in (_contract(sets, runs) for sets, runs in _R3)
+    ),
+    exact_sizes=False,
+    values=Values(_R12_VALUES),
+    cut_bonus=0,
+    layoff_on_opening_turn=True,
+    go_out_by_layoff=False,
+    joker_swap=JokerSwap.RUNS,
+    swap_on_opening_turn=True,
+    freed_joker=FreedJoker.LAY_OFF,
+    buying=Buying(allowed=True, per_deal=None, per_game=None, penalty_cards=1),
+    direction=Direction.RIGHT,
+    ace=Ace.WRAP,
+    wild_spacing=1,
+    out_in_one_turn_bonus=-10,
+    freed_joker_to=FreedJokerTo.RUN,
+)
+
 PRESETS: dict[str, RuleSet] = {
     "liverpool": LIVERPOOL,
     "contract": CONTRACT,
@@ -300,6 +375,8 @@ PRESETS: dict[str, RuleSet] = {
     "family": FAMILY,
     "shanghai": SHANGHAI,
 }
+# R12's presets: read back as themselves, never offered or named until the engine plays them.
+R12_PRESETS: dict[str, RuleSet] = {"carioca": CARIOCA, "continental": CONTINENTAL}
 DEFAULT_RULES = LIVERPOOL
 
 
@@ -326,7 +403,7 @@ class Chosen(Code):
 
 def _known(rules: RuleSet) -> RuleSet:
     """A preset read back is the preset itself, with where it comes from (R12's too)."""
-    known = PRESETS.values()
+    known = (*PRESETS.values(), *R12_PRESETS.values())
     return next((preset for preset in known if preset == rules), rules)
 
 
