@@ -16,12 +16,22 @@ class Asked(Code):
     RUNS = "contract.runs"
     SETS_OF = "contract.sets_of"
     RUNS_OF = "contract.runs_of"
+    ANY_SUIT_RUNS = "contract.any_suit_runs"
+    ANY_SUIT_RUNS_OF = "contract.any_suit_runs_of"
     WHOLE_HAND = "contract.whole_hand"
 
 
 # Each kind's count at R4's least size, and at a size of its own.
-_COUNTED = {MeldKind.SET: Asked.SETS, MeldKind.RUN: Asked.RUNS}
-_COUNTED_OF = {MeldKind.SET: Asked.SETS_OF, MeldKind.RUN: Asked.RUNS_OF}
+_COUNTED = {
+    MeldKind.SET: Asked.SETS,
+    MeldKind.RUN: Asked.RUNS,
+    MeldKind.ANY_SUIT_RUN: Asked.ANY_SUIT_RUNS,
+}
+_COUNTED_OF = {
+    MeldKind.SET: Asked.SETS_OF,
+    MeldKind.RUN: Asked.RUNS_OF,
+    MeldKind.ANY_SUIT_RUN: Asked.ANY_SUIT_RUNS_OF,
+}
 
 
 def needs_message(needs: Iterable[Need]) -> Message:
@@ -32,7 +42,7 @@ def needs_message(needs: Iterable[Need]) -> Message:
         parts = [message(_COUNTED[kind], count=n) for kind, n in counts.items() if n]
         return joined(Join.PLUS, parts)
     counted: dict[Need, int] = {}
-    for need in sorted(needs, key=lambda need: (need.kind is MeldKind.RUN, need.size)):
+    for need in sorted(needs, key=lambda need: (need.kind is not MeldKind.SET, need.size)):
         counted[need] = counted.get(need, 0) + 1
     return joined(
         Join.PLUS,

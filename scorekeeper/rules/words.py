@@ -474,6 +474,14 @@ TEXTS: dict[str, Text | Joining] = {
     "contract.runs_of": Text(
         Plural("%(num)s run of %(size)s", "%(num)s runs of %(size)s", "count")
     ),
+    "contract.any_suit_runs": Text(
+        Plural("%(num)s run in any suits", "%(num)s runs in any suits", "count")
+    ),
+    "contract.any_suit_runs_of": Text(
+        Plural(
+            "%(num)s run of %(size)s in any suits", "%(num)s runs of %(size)s in any suits", "count"
+        )
+    ),
     "contract.whole_hand": Text("%(contract)s using the whole hand, no discard"),
     # A rule set's share code (sharing.py).
     "share.not_text": Text("is not a share code: it must be text"),

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import PRESETS, RuleSet, RuleSetError, sharing
+from scorekeeper.rules import PRESETS, RuleSet, RuleSetError, contract, sharing
 from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.ruleset import (
     CARIOCA,
@@ -453,6 +453,17 @@ def test_continental_is_r12_2_line_by_line():
     assert rules.values == CARIOCA.values and rules.tie_break is TieBreak.SHARE
     assert rules.discard_draw_after_opening
     assert not rules.wild_deuces and rules.naturals == Naturals(1, 1, False)
+
+
+def test_a_contract_of_a_run_of_suits_free_is_said():
+    assert [str(contract(number, CARIOCA)) for number in (8, 9, 10)] == [
+        "4 sets",
+        "1 run of 13 in any suits using the whole hand, no discard",
+        "1 run of 13 using the whole hand, no discard",
+    ]
+    mixed = RuleSet.parse({"deals": [deal(12, ("any_suit_run", 4), ("set", 3), ("run", 4))]})
+    assert str(contract(1, mixed)) == "1 set + 1 run + 1 run in any suits"
+    assert mixed.deals[0].contract_text() == "1 run in any suits + 1 set + 1 run"
 
 
 def test_r12_5_scores_left_in_hand():
