@@ -365,8 +365,14 @@ def _deal(reader: Reader, path: str, value: object) -> Deal:
         cards,
         needs,
         reader.flag(f"{path}.whole_hand", value.get("whole_hand", False)),
-        reader.limit(f"{path}.wild_max", value.get("wild_max"), WILD_CAPS),
+        _deal_cap(reader, path, value.get("wild_max")),
     )
+
+
+def _deal_cap(reader: Reader, path: str, value: object) -> int | None:
+    """A deal's own cap on wild cards (R12.3): none when it is left out or null, or when the
+    deal is no object (its problem is said at the deal)."""
+    return None if value is SKIP else reader.limit(f"{path}.wild_max", value, WILD_CAPS)
 
 
 def _need(reader: Reader, path: str, value: object) -> Need:
