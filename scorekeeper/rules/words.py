@@ -787,6 +787,9 @@ TEXTS: dict[str, Text | Joining] = {
     "ruleset.unknown": Text("unknown rule set %(quoted)s: %(choose)s or send a rule set"),
     "ruleset.not_a_preset": Text("%(quoted)s is not a preset: %(choose)s"),
     "ruleset.choose": Text("choose one of %(presets)s"),
+    "ruleset.not_played": Text(
+        "is a setting of R12 that this score book does not play yet: leave it at its default"
+    ),
     # What a rule set's settings do at the table, beside each setting (ruleeffects.py).
     "note.players": Text("Seats %(players)s; a table of %(usual)s is usual"),
     "note.deal_cards": Text(

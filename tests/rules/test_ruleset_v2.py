@@ -21,6 +21,7 @@ from scorekeeper.rules.ruleset import (
     CONTINENTAL,
     FIRST_VERSION,
     LIVERPOOL,
+    PLAYED_R12,
     R12_PRESETS,
     SHANGHAI,
     VERSION,
@@ -39,6 +40,7 @@ from scorekeeper.rules.ruleset import (
     PackStep,
     TieBreak,
     preset,
+    r12_setting,
 )
 from scorekeeper.rules.ruleset.values import R12_BUYING, R12_DEAL, R12_TOP
 
@@ -57,7 +59,7 @@ ALL_PRESETS = {**PRESETS, **R12_PRESETS}
 
 def problems(document: object) -> dict[str, str]:
     with pytest.raises(RuleSetError) as raised:
-        RuleSet.parse(document)
+        RuleSet.read(document)
     return raised.value.problems
 
 
@@ -115,7 +117,7 @@ def test_each_new_setting_reads_and_is_written_only_where_it_differs():
         "freed_joker_to": "run",
         "buying": {"allowed": False, "take_several": False},
     }
-    rules = RuleSet.parse(document)
+    rules = RuleSet.read(document)
     assert (rules.direction, rules.ace, rules.tie_break, rules.freed_joker_to) == (
         Direction.RIGHT,
         Ace.WRAP,
@@ -132,7 +134,7 @@ def test_each_new_setting_reads_and_is_written_only_where_it_differs():
     assert rules.house("direction") and not LIVERPOOL.house("direction")
     assert rules.setting("wild_spacing") == 3 and LIVERPOOL.setting("wild_spacing") == 0
     # One setting changed: only it is written, after version 1's.
-    one = RuleSet.parse({"wild_spacing": 1}).to_json()
+    one = RuleSet.read({"wild_spacing": 1}).to_json()
     assert one["version"] == 2 and list(one)[-1] == "wild_spacing"
     assert not set(R12_TOP) - {"wild_spacing"} & set(one)
     assert "take_several" not in one["buying"]
@@ -140,7 +142,7 @@ def test_each_new_setting_reads_and_is_written_only_where_it_differs():
 
 
 def test_a_deals_own_wild_cap_overrides_the_rule_sets():
-    rules = RuleSet.parse(
+    rules = RuleSet.read(
         {"wild_max": 1, "deals": [deal(10, ("set", 3)), deal(10, ("run", 4), wild_max=0)]}
     )
     assert rules.deals[1].wild_max == 0 and rules.deals[0].wild_max is None
@@ -152,7 +154,7 @@ def test_a_deals_own_wild_cap_overrides_the_rule_sets():
 
 
 def test_a_run_of_suits_free_is_a_contract_kind():
-    rules = RuleSet.parse(
+    rules = RuleSet.read(
         {"deals": [deal(12, ("any_suit_run", 13), whole_hand=True), deal(10, ("any_suit_run", 4))]}
     )
     assert rules.deals[0].contract == (Need(MeldKind.ANY_SUIT_RUN, 13),)
@@ -160,7 +162,7 @@ def test_a_run_of_suits_free_is_a_contract_kind():
     assert rules.deals[1].contract_text() == "1 run in any suits"
     assert rules.version == 2
     assert rules.r12_places == ("deals[0].contract[0].kind", "deals[1].contract[0].kind")
-    assert RuleSet.parse(rules.to_json()) == rules
+    assert RuleSet.read(rules.to_json()) == rules
 
 
 # --- Version 1 and version 2 -----------------------------------------------------------------
@@ -193,7 +195,7 @@ def test_a_version_2_document_of_the_defaults_is_the_version_1_rule_set(key):
 
 def test_a_document_without_a_version_is_read_as_the_latest():
     assert RuleSet.parse({}) is LIVERPOOL
-    assert RuleSet.parse({"direction": "right"}).direction is Direction.RIGHT
+    assert RuleSet.read({"direction": "right"}).direction is Direction.RIGHT
 
 
 @pytest.mark.parametrize("version", [0, 3, -1, 2.0, "2", None, True, [2]])
@@ -217,7 +219,7 @@ def test_a_version_1_document_holds_none_of_r12s_settings(document, place):
     not what it says it is."""
     said = problems({"version": 1, **document})
     assert said == {place: "is a setting of version 2: a version 1 document leaves it out"}
-    assert RuleSet.parse({"version": 2, **document}) is not None
+    assert RuleSet.read({"version": 2, **document}) is not None
 
 
 def test_versions_are_the_ones_there_are():
@@ -275,8 +277,8 @@ def test_a_wrapping_ace_holds_a_run_to_13_cards():
         "deals[0].contract[0].size": "must be at most 13 when the ace wraps (ace: wrap), a run "
         "holding each rank once, not 14"
     }
-    assert RuleSet.parse({**wrapped, "deals": [deal(12, ("run", 13), whole_hand=True)]})
-    assert RuleSet.parse({"deals": [deal(13, ("run", 14), whole_hand=True)]})
+    assert RuleSet.read({**wrapped, "deals": [deal(12, ("run", 13), whole_hand=True)]})
+    assert RuleSet.read({"deals": [deal(13, ("run", 14), whole_hand=True)]})
 
 
 @pytest.mark.parametrize(
@@ -298,7 +300,7 @@ def test_a_run_with_no_wild_card_needs_its_natural_cards(packs, cap, refused):
             "natural cards of one suit, and a game of 2 players has only 13 (1 pack)"
         }
     else:
-        assert RuleSet.parse(document).deals[0].wild_max == cap
+        assert RuleSet.read(document).deals[0].wild_max == cap
 
 
 def test_a_rule_sets_cap_is_checked_at_every_table_size():
@@ -314,27 +316,43 @@ def test_a_rule_sets_cap_is_checked_at_every_table_size():
         "deals[0].contract[0]": "a set of 6 with at most 0 wild cards (wild_max) needs 6 natural "
         "cards of one rank, and a game of 2 players has only 4 (1 pack)"
     }
-    assert RuleSet.parse({**document, "wild_max": 2}).wild_max == 2
-    assert RuleSet.parse({**document, "players": {"min": 4, "max": 8}}).wild_max == 0
+    assert RuleSet.read({**document, "wild_max": 2}).wild_max == 2
+    assert RuleSet.read({**document, "players": {"min": 4, "max": 8}}).wild_max == 0
 
 
 def test_wild_spacing_and_direction_never_make_a_rule_set_unplayable():
     """A run may always be laid with no wild card; the exact-cut packet is the same either way."""
-    rules = RuleSet.parse({"wild_spacing": 12, "direction": "right"})
+    rules = RuleSet.read({"wild_spacing": 12, "direction": "right"})
     assert rules.exact_cut(1, 4) == LIVERPOOL.exact_cut(1, 4) == 41
-    assert RuleSet.parse({"wild_spacing": 12, "wild_max": 0}).wild_spacing == 12
+    assert RuleSet.read({"wild_spacing": 12, "wild_max": 0}).wild_spacing == 12
 
 
 # --- The presets of R12 ----------------------------------------------------------------------
 
 
+def _shared_back(rules: RuleSet) -> RuleSet:
+    """The rule set its share code opens as; while the engine does not play an R12 setting it
+    changes, the code opens nothing and the refusal names each place of one (`PLAYED_R12`)."""
+    code = sharing.code(rules)
+    unplayed = [place for place in rules.r12_places if r12_setting(place) not in PLAYED_R12]
+    if not unplayed:
+        return sharing.from_code(code)
+    with pytest.raises(RuleSetError) as refused:
+        sharing.from_code(code)
+    assert list(refused.value.problems) == unplayed
+    assert all(
+        problem.startswith("is a setting of R12") for problem in refused.value.problems.values()
+    )
+    return rules
+
+
 @pytest.mark.parametrize("key", sorted(ALL_PRESETS))
 def test_every_preset_reads_back_as_itself(key):
     rules = ALL_PRESETS[key]
-    assert RuleSet.parse(rules.to_json()) is rules
-    assert RuleSet.parse(rules.dumps()) is rules
-    assert RuleSet.parse(rules.every_setting()) is rules
-    assert sharing.from_code(sharing.code(rules)) is rules
+    assert RuleSet.read(rules.to_json()) is rules
+    assert RuleSet.read(rules.dumps()) is rules
+    assert RuleSet.read(rules.every_setting()) is rules
+    assert _shared_back(rules) is rules
     assert eval(repr(rules), {"RuleSet": RuleSet}) == rules
     for number in rules.deal_numbers:
         for players in rules.table_sizes:
@@ -461,7 +479,7 @@ def test_a_contract_of_a_run_of_suits_free_is_said():
         "1 run of 13 in any suits using the whole hand, no discard",
         "1 run of 13 using the whole hand, no discard",
     ]
-    mixed = RuleSet.parse({"deals": [deal(12, ("any_suit_run", 4), ("set", 3), ("run", 4))]})
+    mixed = RuleSet.read({"deals": [deal(12, ("any_suit_run", 4), ("set", 3), ("run", 4))]})
     assert str(contract(1, mixed)) == "1 set + 1 run + 1 run in any suits"
     assert mixed.deals[0].contract_text() == "1 run in any suits + 1 set + 1 run"
 
@@ -485,7 +503,7 @@ def test_the_r12_presets_write_what_they_change():
     assert CARIOCA.to_json()["deals"][9]["wild_max"] == 0
     assert CARIOCA.to_json()["deals"][8]["contract"] == [{"kind": "any_suit_run", "size": 13}]
     # A table starting from carioca and changing a setting of R11 keeps R12's.
-    changed = RuleSet.parse({**CARIOCA.to_json(), "name": "Santiago", "cut_bonus": -20})
+    changed = RuleSet.read({**CARIOCA.to_json(), "name": "Santiago", "cut_bonus": -20})
     assert changed.plays_like(replace(CARIOCA, cut_bonus=-20))
 
 
@@ -546,14 +564,14 @@ def version_1_documents(draw) -> dict:
 @given(r12_documents())
 def test_a_document_the_checker_takes_reads_back_as_itself(document):
     try:
-        rules = RuleSet.parse(document)
+        rules = RuleSet.read(document)
     except RuleSetError as error:
         assert error.problems and all(error.problems.values())
         return
-    assert RuleSet.parse(rules.to_json()) == rules
-    assert RuleSet.parse(rules.dumps()) == rules
-    assert RuleSet.parse(rules.every_setting()) == rules
-    assert sharing.from_code(sharing.code(rules)) == rules
+    assert RuleSet.read(rules.to_json()) == rules
+    assert RuleSet.read(rules.dumps()) == rules
+    assert RuleSet.read(rules.every_setting()) == rules
+    assert _shared_back(rules) == rules
     assert eval(repr(rules), {"RuleSet": RuleSet}) == rules
     written = rules.to_json()
     assert written["version"] == (2 if rules.r12_places else 1)
@@ -574,10 +592,10 @@ def test_a_version_1_rule_set_is_the_same_read_as_version_2(document):
     version-1 document: the version says which settings a document may hold, never what they
     mean."""
     try:
-        first = RuleSet.parse(document)
+        first = RuleSet.read(document)
     except RuleSetError:
         return
-    second = RuleSet.parse({**document, "version": 2})
+    second = RuleSet.read({**document, "version": 2})
     assert second == first and second.version == first.version == 1
     assert second.dumps() == first.dumps()
     assert first.to_json() == {**document, "name": first.name}
@@ -586,3 +604,60 @@ def test_a_version_1_rule_set_is_the_same_read_as_version_2(document):
 
 def test_shanghai_still_writes_its_issues_example():
     assert SHANGHAI.to_json() == json.loads(V1_PRESETS["shanghai"]["text"])
+
+
+# --- What a table may use: the R12 settings the engine plays --------------------------------
+
+# One change of each R12 setting, with the place its refusal names.
+EACH_R12_CHANGE = [
+    ({"direction": "right"}, "direction"),
+    ({"ace": "wrap"}, "ace"),
+    ({"wild_max": 1}, "wild_max"),
+    ({"wild_spacing": 1}, "wild_spacing"),
+    ({"distinct_set_ranks": True}, "distinct_set_ranks"),
+    ({"discard_wild": False}, "discard_wild"),
+    ({"discard_draw_after_opening": False}, "discard_draw_after_opening"),
+    ({"out_in_one_turn_bonus": -10}, "out_in_one_turn_bonus"),
+    ({"tie_break": "deals_won"}, "tie_break"),
+    ({"freed_joker_to": "run"}, "freed_joker_to"),
+    ({"buying": {"take_several": False}}, "buying.take_several"),
+    ({"deals": [deal(10, ("set", 3), ("set", 3), wild_max=1)]}, "deals[0].wild_max"),
+    ({"deals": [deal(10, ("any_suit_run", 4), ("set", 3))]}, "deals[0].contract[0].kind"),
+]
+
+
+@pytest.mark.parametrize(("change", "place"), EACH_R12_CHANGE, ids=[p for _, p in EACH_R12_CHANGE])
+def test_a_table_cannot_use_an_r12_setting_the_engine_does_not_play_yet(change, place):
+    document = {"version": 2, "name": "Santiago", **change}
+    rules = RuleSet.read(document)
+    assert rules.r12_places == (place,)
+    if r12_setting(place) in PLAYED_R12:
+        assert RuleSet.parse(document) == rules
+        return
+    with pytest.raises(RuleSetError) as refused:
+        RuleSet.parse(document)
+    assert refused.value.problems == {
+        place: "is a setting of R12 that this score book does not play yet: leave it at its default"
+    }
+    with pytest.raises(RuleSetError):
+        RuleSet.parse(json.dumps(document))  # as text too, and never kept as read
+
+
+def test_every_problem_is_named_with_the_settings_not_played():
+    with pytest.raises(RuleSetError) as refused:
+        RuleSet.parse({"version": 2, "ace": "wrap", "tie_break": "deals_won", "cut_bonus": 5})
+    assert set(refused.value.problems) == {"cut_bonus"}  # unplayable first, as read
+    with pytest.raises(RuleSetError) as refused:
+        RuleSet.parse({"version": 2, "ace": "wrap", "tie_break": "deals_won"})
+    assert list(refused.value.problems) == [
+        place for place in ("ace", "tie_break") if place not in PLAYED_R12
+    ]
+
+
+def test_a_version_2_document_that_changes_no_r12_setting_is_a_tables_rules():
+    rules = RuleSet.parse({"version": 2, "name": "Smith family", "cut_bonus": -20})
+    assert rules.r12_places == () and rules.cut_bonus == -20
+    assert RuleSet.parse({"version": 2, "direction": "left", "ace": "no_wrap"}) is LIVERPOOL
+    assert repr(rules).startswith("RuleSet.parse(")
+    assert repr(CARIOCA).startswith("RuleSet.read(")
+    assert eval(repr(CARIOCA), {"RuleSet": RuleSet}) is CARIOCA

@@ -4,6 +4,7 @@ share code refused with the same problem by each."""
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
@@ -11,6 +12,7 @@ import pytest
 
 from scorekeeper.games.errors import NoSuchGame, NoSuchRuleSet
 from scorekeeper.rules import RuleSet, RuleSetError, sharing
+from scorekeeper.rules.ruleset import CARIOCA
 from scorekeeper.rulesets import choice
 from tests.support.book import new_game
 from tests.support.saved import save_ruleset, smith_document
@@ -215,3 +217,24 @@ def test_named_reads_each_kind_of_value(app, client, named):
             choice.named("code:bad!")
         assert choice.shared_or_none("bad!") is None
         assert choice.shared_or_none(code).rules.name == "Jones family"
+
+
+def test_rules_with_an_r12_setting_not_played_yet_are_refused_everywhere_and_store_nothing(client):
+    """Carioca's settings are read (R12.3) but not yet played: sent as a document, a share code
+    or a link, every surface refuses them naming each place, and no game is started."""
+    document = CARIOCA.to_json()
+    places = set(CARIOCA.r12_places)
+    code = sharing.code(CARIOCA)
+    games_before = client.get("/api/games").get_json()
+    for api, body in (("/api/rules/meld", {"round": 1, "cards": "7S"}), ("/api/games", {})):
+        for rules in (document, json.dumps(document), f"code:{code}"):
+            answer = client.post(api, json={"players": TABLE, "rules": rules, **body})
+            assert answer.status_code == 400, (api, rules)
+            problems = answer.get_json()["problems"]
+            assert {place.removeprefix("rules.") for place in problems} == places, (api, rules)
+            assert "does not play yet" in answer.get_json()["error"]
+    for address in ("/rules/reference", "/rules", "/games/new"):
+        page = client.get(address, query_string={"rules": f"code:{code}"})
+        assert page.status_code == 400, address
+        assert "does not play yet" in unescape(page.get_data(as_text=True))
+    assert client.get("/api/games").get_json() == games_before

@@ -15,9 +15,12 @@ and the house rules of the sources. The ones after `liverpool` say only what the
 it. A game keeps its own copy of the rules it was started with, so a preset changed here in a
 later release never changes a game already played.
 
-R12's two presets, `carioca` and `continental`, are kept apart from the ones a table picks
-(`R12_PRESETS`, not `PRESETS`): no name reads as them (`preset`), and no list offers them,
-until the engine plays every R12 setting they change.
+R12's settings are read and written (document version 2), but the engine follows only those in
+`PLAYED_R12` so far: `RuleSet.parse`, the one way in for a table's rules, refuses a document
+that changes any other, naming each (`RuleSet.read` reads it all, for the model's own tests and
+tools). R12's two presets, `carioca` and `continental`, are kept apart from the ones a table
+picks (`R12_PRESETS`, not `PRESETS`): no name reads as them (`preset`), and no list offers
+them, until the engine plays every R12 setting they change.
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ __all__ = [
     "NAME_MAX",
     "ONLINE",
     "PENALTY_CARDS",
+    "PLAYED_R12",
     "PRESETS",
     "R12_PRESETS",
     "RUN_SIZES",
@@ -127,7 +131,14 @@ class RuleSet(Settings):
             return document
         if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
             return preset(document)
-        return _READ.get(document, lambda: _known(schema.read(document, LIVERPOOL, cls)))
+        return _READ.get(document, lambda: _played(cls.read(document)))
+
+    @classmethod
+    def read(cls, document: object) -> RuleSet:
+        """A rule set's document (a JSON text or a decoded one) as the model reads it, R12's
+        settings the engine does not follow yet included; `RuleSetError` naming every problem
+        when it is not playable (R11, R12.3). A table's rules come in by `parse`."""
+        return _known(schema.read(document, LIVERPOOL, cls))
 
     # --- names -----------------------------------------------------------------------------
 
@@ -393,12 +404,38 @@ def preset(name: str) -> RuleSet:
     )
 
 
+# R12.3's settings the engine, the score book and the pages follow so far, each by the name
+# `r12_setting` gives its places; a document changing any other is refused by `parse`.
+PLAYED_R12: frozenset[str] = frozenset()
+
+
+def r12_setting(place: str) -> str:
+    """The R12 setting a place in the document holds (`RuleSet.r12_places`): `ace`,
+    `buying.take_several`, `wild_max` for a deal's own cap, `any_suit_run` for a meld's kind."""
+    if place.startswith("buying."):
+        return place
+    if place.endswith(".kind"):
+        return MeldKind.ANY_SUIT_RUN.value
+    return place.rpartition(".")[2]
+
+
+def _played(rules: RuleSet) -> RuleSet:
+    """The rule set, when the engine follows every R12 setting it changes; else `RuleSetError`
+    naming each place of one it does not follow yet."""
+    unplayed = [place for place in rules.r12_places if r12_setting(place) not in PLAYED_R12]
+    if unplayed:
+        problem = message(Chosen.NOT_PLAYED)
+        raise schema.refusal({place: problem for place in unplayed})
+    return rules
+
+
 class Chosen(Code):
     """A preset asked for by a name no preset has."""
 
     UNKNOWN = "ruleset.unknown"
     NOT_A_PRESET = "ruleset.not_a_preset"
     CHOOSE = "ruleset.choose"
+    NOT_PLAYED = "ruleset.not_played"
 
 
 def _known(rules: RuleSet) -> RuleSet:

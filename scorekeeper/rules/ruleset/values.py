@@ -483,7 +483,9 @@ class Settings:
         return self.name
 
     def __repr__(self) -> str:
-        return f"RuleSet.parse({self.dumps()!r})"
+        # `parse` takes a table's rules; `read` R12's settings the engine does not play yet too.
+        reader = "read" if self.r12_places else "parse"
+        return f"RuleSet.{reader}({self.dumps()!r})"
 
     # --- names -----------------------------------------------------------------------------
 
