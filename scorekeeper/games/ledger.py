@@ -20,7 +20,7 @@ from ..platform import cache, database, writeonce
 from ..platform.database import db
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import leaders, totals
-from ..rules.seating import RoundSetup, round_setup
+from ..rules.seating import RoundSetup, next_in_play, round_setup
 from . import buys
 from .errors import NoSuchGame, RoundRefused, RulesRefused, ScorebookError
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore
@@ -122,8 +122,8 @@ def setup_for(game: Game, number: int) -> RoundSetup:
 
 
 def next_first_dealer(game: Game) -> int:
-    """The seat after the last game's first dealer, in playing order (R2), wrapping round."""
-    return (game.first_dealer + 1) % len(game.players)
+    """The seat after the last game's first dealer, the way its play went (R2, R12.3)."""
+    return next_in_play(game.first_dealer, len(game.players), rules_of(game))
 
 
 # --- The book ------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ class NewGame:
             shared = rulechoice.link_code(request.args.get("rules", ""))
         choices = rulechoice.choices(shared)
         form = NewGameForm(choices=choices)
-        documents = {choice.value: choice.rules.to_json() for choice in choices}
+        documents = {choice.value: choice.rules.every_setting() for choice in choices}
         if request.method != "POST":
             form.shared_code.data = shared.code if shared is not None else ""
             form.rules.data = _preselected(form, shared)

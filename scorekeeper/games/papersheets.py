@@ -51,8 +51,8 @@ from sqlalchemy.orm import selectinload
 
 from ..platform.database import db
 from ..platform.language import offered
-from ..rules import RulesError
-from ..rules.ruleset import PRESETS, RuleSet
+from ..rules import RulesError, seating
+from ..rules.ruleset import PRESETS, Direction, RuleSet
 from ..rules.scoring import least_points, most_points
 from ..rulesets import service as rulesets
 from . import keys, ledger, service
@@ -699,9 +699,9 @@ class _GameReader:
     def _first_dealer(
         self, rounds: list[Row], scores: list[list[int] | None]
     ) -> tuple[int, list[str]]:
-        """Who dealt round 1: the game row's dealer, else a round row's (the deal passes left),
-        else the one an exact cut shows (the cutter sits on the dealer's right), else the
-        first player; every dealer named must agree with it (R2)."""
+        """Who dealt round 1: the game row's dealer, else a round row's (the deal passes the way
+        play goes), else the one an exact cut shows (the cutter sits before the dealer in
+        play), else the first player; every dealer named must agree with it (R2, R12.3)."""
         players = len(self.names)
         said: list[tuple[Row, int, int]] = []  # (row, the round, its dealer's seat)
         if self.head.cell(2):
@@ -713,27 +713,19 @@ class _GameReader:
                 said.append((row, number, seat))
         if said:
             row, number, seat = said[0]
-            first = (seat - number + 1) % players
+            first = seating.first_dealer_of(seat, number, players, self.rules)
             for row, number, seat in said[1:]:
-                expected = (first + number - 1) % players
+                expected = seating.seat_on(first, number - 1, players, self.rules)
                 if seat != expected:
                     self.fail(
-                        row,
-                        2,
-                        _(
-                            "%(dealer)s deals round %(number)s when %(first)s deals round 1: "
-                            "the deal passes left (R2)",
-                            dealer=self.names[expected],
-                            number=number,
-                            first=self.names[first],
-                        ),
+                        row, 2, _dealt_out_of_turn(self.rules, self.names, expected, number, first)
                     )
             return first, []
         for number, values in enumerate(scores, start=1):
             cutters = [seat for seat, value in enumerate(values or ()) if value < 0]
             if len(cutters) == 1 and self.rules.cut_bonus:
-                dealer = (cutters[0] + 1) % players
-                first = (dealer - number + 1) % players
+                dealer = seating.dealer_cut_by(cutters[0], players, self.rules)
+                first = seating.first_dealer_of(dealer, number, players, self.rules)
                 return first, [
                     _(
                         "%(first)s dealt round 1, as the exact cut of round %(number)s shows",
@@ -864,6 +856,23 @@ class _GameReader:
                         player=self.names[seat],
                     ),
                 )
+
+
+def _dealt_out_of_turn(
+    rules: RuleSet, names: list[str], dealer: int, number: int, first: int
+) -> str:
+    """A dealer named out of turn: who deals that round, the way the deal passes (R2, R12.3)."""
+    said = {"dealer": names[dealer], "number": number, "first": names[first]}
+    if rules.direction is Direction.RIGHT:
+        return _(
+            "%(dealer)s deals round %(number)s when %(first)s deals round 1: "
+            "the deal passes right (R12.3)",
+            **said,
+        )
+    return _(
+        "%(dealer)s deals round %(number)s when %(first)s deals round 1: the deal passes left (R2)",
+        **said,
+    )
 
 
 def rules_named(name: str) -> RuleSet:

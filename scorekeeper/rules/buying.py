@@ -77,16 +77,18 @@ def check_buy(
         return _ruling(False, message(Buy.NO_BUYING, rules=rules.rules_name), "R11", details)
     label = seat_labels(players, names)
     limits = _Limits(rules, label, bought_in_deal or {}, bought_in_game or {})
-    order = [seat for seat in turn_order_after(active, players) if seat in asked]
+    order = [seat for seat in turn_order_after(active, players, rules) if seat in asked]
     skipped = {seat: why for seat in order if (why := limits.why_not(seat, last_buyer))}
     eligible = [seat for seat in order if seat not in skipped]
-    rule = "R11" if any(seat != last_buyer for seat in skipped) else "R8"
+    # With two askers or more, who plays sooner decides: R12.3's direction, where it is changed.
+    by_direction = len(order) > 1 and rules.house("direction")
+    rule = "R11" if any(seat != last_buyer for seat in skipped) or by_direction else "R8"
     if not eligible:
         said = _nobody_reason(asked, active, last_buyer, label, skipped)
         return _ruling(False, said, rule, details)
     buyer = eligible[0]
     details.update(buyer=buyer, penalty_cards=buying.penalty_cards)
-    said = _buyer_reason(buyer, eligible, order, label, skipped, rules, active)
+    said = _buyer_reason(buyer, eligible, order, label, skipped, rules, active, by_direction)
     if buying.penalty_cards != 1:
         rule = "R11"
     return _ruling(True, said, rule, details)
@@ -156,11 +158,12 @@ def _buyer_reason(
     skipped: dict[int, Message],
     rules: RuleSet,
     active: int,
+    by_direction: bool,
 ) -> Message:
     """Why this seat gets the discard: first after the player whose turn it is, the others
-    passed over."""
+    passed over; the rules named where their penalty or their direction decides."""
     gets = message(Buy.GETS, seat=label[buyer], penalty=penalty(rules.buying.penalty_cards))
-    if rules.buying.penalty_cards != 1:
+    if rules.buying.penalty_cards != 1 or by_direction:
         gets = message(Buy.GETS_HOUSE, gets=gets, rules=rules.rules_name)
     before = [why for seat, why in skipped.items() if order.index(seat) < order.index(buyer)]
     if before:

@@ -42,11 +42,14 @@ from ..rules.ruleset import (
     SET_SIZES,
     VALUE_KEYS,
     VALUES,
+    VERSION,
+    Direction,
     FreedJoker,
     JokerSwap,
     MeldKind,
 )
 from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
+from ..rules.ruleset.values import R12_TOP
 from ..rules.verdict import sentence
 
 # A new meld, and a new deal when there is none to copy.
@@ -133,6 +136,10 @@ class BuyingForm(Form):
 ValuesForm = type(
     "ValuesForm", (Form,), {key: number(VALUES.start, VALUES.stop - 1) for key in VALUE_KEYS}
 )
+_DIRECTION_WORDS = {
+    Direction.LEFT: _l("to the left, clockwise"),
+    Direction.RIGHT: _l("to the right, counterclockwise"),
+}
 _SWAP_WORDS = {
     JokerSwap.NEVER: _l("never"),
     JokerSwap.RUNS: _l("in runs only"),
@@ -151,6 +158,10 @@ class RuleSetForm(Form):
     players = FormField(PlayersForm)
     packs = EntryList(FormField(PackStepForm), min_entries=1, max_entries=MOST_PLAYERS)
     jokers = FormField(JokersForm)
+    direction = RadioField(
+        choices=[SelectChoice(k.value, w) for k, w in _DIRECTION_WORDS.items()],
+        default=Direction.LEFT.value,
+    )
     deals = EntryList(FormField(DealForm), min_entries=1, max_entries=MOST_DEALS)
     exact_sizes = switch()
     values = FormField(ValuesForm)
@@ -183,9 +194,12 @@ class RuleSetForm(Form):
         return cls(data=form_data(document), **kwargs)
 
     def document(self) -> dict[str, Any]:
-        """The rule set document the fields hold, each value as typed for the engine to judge."""
+        """The rule set document the fields hold, each value as typed for the engine to judge;
+        written as the rule set writes itself: version 1, unless an R12 setting is changed."""
+        r12 = {"direction": self.direction.data or Direction.LEFT.value}
+        changed = {key: value for key, value in r12.items() if value != R12_TOP[key]}
         return {
-            "version": FIRST_VERSION,
+            "version": VERSION if changed else FIRST_VERSION,
             "name": (self.name.data or "").strip(),
             "players": {"min": typed(self.players.min.data), "max": typed(self.players.max.data)},
             "packs": [
@@ -227,6 +241,8 @@ class RuleSetForm(Form):
                 "per_game": typed(self.buying.per_game.data, None),
                 "penalty_cards": typed(self.buying.penalty_cards.data),
             },
+            # R12.3's settings the engine plays (`PLAYED_R12`), after R11's, where changed.
+            **changed,
         }
 
     def rule_set(self) -> RuleSet | None:

@@ -287,3 +287,28 @@ def test_the_editor_without_a_script(tablet, live_server):
     page.locator("#packs-0-up_to").fill("4")
     page.locator("#names-3").press("Enter")  # Enter starts the game, never an editor button
     expect(page.locator("#round-title")).to_contain_text("Round 1 of 8")
+
+
+def test_a_table_that_plays_to_the_right_taps_it_in_and_the_seats_follow(tablet, live_server):
+    """R12.3 `direction: right` on a portrait tablet by the LAN name: tapped in the editor,
+    reset when other rules are picked, and the game's dealer, cutter and first player mirror."""
+    page = by_lan_name(tablet, live_server, "portrait")
+    seat(page)
+    open_editor(page)
+    left = page.locator('input[name="direction"][value="left"]')
+    right = page.locator('input[name="direction"][value="right"]')
+    expect(left).to_be_checked()
+    page.locator(".tile", has=right).tap()
+    expect(right).to_be_checked()
+    page.select_option(".profile-select", "contract")  # other rules fill every control
+    expect(left).to_be_checked()
+    page.locator(".tile", has=right).tap()
+    expect(right).to_be_checked()
+    page.locator("#name").fill("Santiago")
+    page.locator('.seat[data-seat="0"] .deals-first').tap()
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator("#round-title")).to_contain_text("Round 1 of 7")
+    expect(page.locator(".dealer")).to_have_text("Ann")
+    expect(page.locator(".cutter")).to_have_text("Bob")  # on Ann's left
+    expect(page.locator(".first-player")).to_have_text("Dan")  # on Ann's right
+    assert page.problems == []

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from scorekeeper.rules.buying import check_buy, penalty_text
-from scorekeeper.rules.ruleset import FAMILY, LIVERPOOL, PRESETS, SHANGHAI, Buying
+from scorekeeper.rules.ruleset import FAMILY, LIVERPOOL, PRESETS, SHANGHAI, Buying, RuleSet
 from tests.referee.house_rules import SMITH
 from tests.support.names import NAMES
 
@@ -102,3 +102,21 @@ def test_the_rules_limits_are_what_the_presets_say():
     assert SHANGHAI.buying == Buying(True, None, None, 1)
     assert FAMILY.buying.buys_in_a_deal() is None
     assert SMITH.buying.per_game == 3
+
+
+def test_to_the_right_the_asker_on_the_active_players_right_buys_first():
+    """R12.1 point 2: buying priority follows play. Ann (seat 0) passed the discard; Bob sits on
+    her left and Dan on her right. To the left Bob plays next; to the right Dan does."""
+    to_the_right = RuleSet.parse({"version": 2, "name": "Santiago", "direction": "right"})
+    left = check_buy(4, 0, [1, 3], LIVERPOOL, None, NAMES)
+    right = check_buy(4, 0, [1, 3], to_the_right, None, NAMES)
+    assert (left.details["buyer"], left.rule) == (1, "R8")
+    assert (right.details["buyer"], right.rule) == (3, "R11")
+    assert right.reason == (
+        "Dan plays before Bob after Ann, whose turn it is, so Dan gets the discard and takes "
+        "the top stock card as a penalty (Santiago rules)"
+    )
+    # One asker: the direction decides nothing, and the reason rests on R8 alone.
+    alone = check_buy(4, 0, [2], to_the_right, None, NAMES)
+    assert (alone.details["buyer"], alone.rule) == (2, "R8")
+    assert alone.reason == "Cat gets the discard and takes the top stock card as a penalty"

@@ -1,10 +1,18 @@
-"""R2 seats: the deal passes left each round; the dealer's right cuts, the dealer's left plays first."""
+"""R2 seats: the deal passes left each round; the dealer's right cuts, the dealer's left plays
+first. Under R12.3's `direction: right` all of it mirrors."""
 
 import pytest
 
 from scorekeeper.rules.errors import RoundError, SeatError
-from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS
-from scorekeeper.rules.seating import dealer_seat, round_setup, turn_order_after
+from scorekeeper.rules.ruleset import LIVERPOOL, PRESETS, Direction, RuleSet
+from scorekeeper.rules.seating import (
+    dealer_cut_by,
+    dealer_seat,
+    first_dealer_of,
+    next_in_play,
+    round_setup,
+    turn_order_after,
+)
 from tests.referee.house_rules import SMITH
 
 
@@ -44,7 +52,51 @@ def test_first_dealer_must_be_a_seat(first):
 
 
 def test_turn_order_after_the_active_player():
-    assert turn_order_after(2, 4) == [3, 0, 1]
+    assert turn_order_after(2, 4, LIVERPOOL) == [3, 0, 1]
+
+
+# Liverpool's rules with play to the right, as a table's document says it (R12.3).
+TO_THE_RIGHT = RuleSet.parse({"version": 2, "name": "Santiago", "direction": "right"})
+
+
+def test_to_the_right_the_deal_the_cut_and_the_first_player_mirror():
+    """Seats are numbered clockwise as the players sit; play goes to the right, so each round's
+    dealer is the seat on the last dealer's right, the cutter sits on the dealer's left and the
+    player on the dealer's right plays first (R12.1 point 2)."""
+    assert TO_THE_RIGHT.direction is Direction.RIGHT
+    setups = [round_setup(1, n, 4, TO_THE_RIGHT) for n in range(1, 8)]
+    assert [s.dealer for s in setups] == [1, 0, 3, 2, 1, 0, 3]
+    assert [s.cutter for s in setups] == [2, 1, 0, 3, 2, 1, 0]
+    assert [s.first_player for s in setups] == [0, 3, 2, 1, 0, 3, 2]
+    for this, following in zip(setups, setups[1:], strict=False):
+        assert following.dealer == this.first_player
+    # The exact-cut packet, the cards and the stock do not change with the direction.
+    left = round_setup(1, 4, 4, LIVERPOOL)
+    right = setups[3]
+    assert (right.exact_cut, right.cards_dealt, right.stock_after_deal, right.cut_bonus) == (
+        left.exact_cut,
+        left.cards_dealt,
+        left.stock_after_deal,
+        left.cut_bonus,
+    )
+
+
+@pytest.mark.parametrize("direction", ["left", "right"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 8])
+def test_who_dealt_round_1_is_found_again_from_any_rounds_dealer_or_cutter(direction, players):
+    document = {"version": 2, "players": {"min": 2, "max": 8}, "direction": direction}
+    rules = RuleSet.parse(document)
+    for first in range(players):
+        for number in rules.deal_numbers:
+            setup = round_setup(first, number, players, rules)
+            assert first_dealer_of(setup.dealer, number, players, rules) == first
+            assert dealer_cut_by(setup.cutter, players, rules) == setup.dealer
+            assert next_in_play(setup.dealer, players, rules) == setup.first_player
+
+
+def test_to_the_right_the_turn_order_runs_counterclockwise():
+    assert turn_order_after(2, 4, TO_THE_RIGHT) == [1, 0, 3]
+    assert turn_order_after(0, 5, TO_THE_RIGHT) == [4, 3, 2, 1]
 
 
 def test_shanghai_deals_ten_rounds_of_eleven_cards():

@@ -42,6 +42,19 @@ def test_every_control_round_trips_every_preset(context, key):
     assert RuleSet.parse(back.document()) is rules
 
 
+def test_the_direction_round_trips_and_is_written_only_when_changed(context):
+    """R12.3's `direction`, the one R12 control so far: to the right, the document is version 2
+    with it; back to the left, it is the version-1 document it always was."""
+    rules = RuleSet.parse({"version": 2, "name": "Santiago", "direction": "right"})
+    back = RuleSetForm(posted(RuleSetForm.of(rules)))
+    assert back.document() == rules.to_json()
+    assert back.document()["version"] == 2 and back.document()["direction"] == "right"
+    assert RuleSet.parse(back.document()) == rules
+    left = RuleSetForm(posted(RuleSetForm.of(rules), direction="left")).document()
+    assert "direction" not in left and left["version"] == 1
+    assert RuleSet.parse(left) == PRESETS["liverpool"].renamed("Santiago")
+
+
 def test_a_changed_value_reaches_the_document(context):
     data = posted(RuleSetForm.of(PRESETS["liverpool"]), **{"values-JK": "50", "cut_bonus": "20"})
     data.setlist("buying-per_game", ["3"])

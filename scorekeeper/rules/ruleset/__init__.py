@@ -115,6 +115,7 @@ __all__ = [
     "TieBreak",
     "Values",
     "preset",
+    "r12_setting",
 ]
 
 
@@ -406,7 +407,7 @@ def preset(name: str) -> RuleSet:
 
 # R12.3's settings the engine, the score book and the pages follow so far, each by the name
 # `r12_setting` gives its places; a document changing any other is refused by `parse`.
-PLAYED_R12: frozenset[str] = frozenset()
+PLAYED_R12: frozenset[str] = frozenset({"direction"})
 
 
 def r12_setting(place: str) -> str:

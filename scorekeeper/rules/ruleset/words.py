@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..words import Gettext, english_gettext, english_ngettext
-from .values import VALUE_KEYS, FreedJoker, JokerSwap, Settings
+from .values import VALUE_KEYS, Direction, FreedJoker, JokerSwap, Settings
 
 
 @dataclass(frozen=True)
@@ -341,6 +341,18 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
     ("buying.per_deal", _limit("deal", lambda rules: rules.buying.per_deal)),
     ("buying.per_game", _limit("game", lambda rules: rules.buying.per_game)),
     ("buying.penalty_cards", _penalty),
+    # R12.3's settings the engine plays (`PLAYED_R12`), after R11's as the document has them.
+    (
+        "direction",
+        _either(
+            N_(
+                "play, the deal and buying go to the right: the cutter sits on the dealer's "
+                "left and the player on the dealer's right plays first"
+            ),
+            N_("play, the deal and buying go to the left, clockwise"),
+            lambda rules: rules.direction is Direction.RIGHT,
+        ),
+    ),
 )
 
 
@@ -378,7 +390,7 @@ def sentence(rules: Settings, place: str, say: Speech = ENGLISH) -> str:
 # R11's settings as the editor and the reading pages group them, each group with the top-level
 # places of the document it holds, in the order a table talks them through.
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (N_("Players and packs"), ("players", "packs", "jokers")),
+    (N_("Players and packs"), ("players", "packs", "jokers", "direction")),
     (N_("Deals and contracts"), ("deals", "exact_sizes")),
     (N_("Card values"), ("values",)),
     (N_("Melds and jokers"), ("wild_deuces", "naturals", "joker_swap", "freed_joker")),
@@ -700,6 +712,7 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "swap_on_opening_turn": ("R7",),
     "freed_joker": ("R7",),
     "buying": ("R8",),
+    "direction": ("R2", "R8"),
 }
 
 
