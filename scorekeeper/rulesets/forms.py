@@ -49,7 +49,7 @@ from ..rules.ruleset import (
     MeldKind,
 )
 from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
-from ..rules.ruleset.values import R12_TOP
+from ..rules.ruleset.values import r12_written
 from ..rules.verdict import sentence
 
 # A new meld, and a new deal when there is none to copy.
@@ -196,8 +196,7 @@ class RuleSetForm(Form):
     def document(self) -> dict[str, Any]:
         """The rule set document the fields hold, each value as typed for the engine to judge;
         written as the rule set writes itself: version 1, unless an R12 setting is changed."""
-        r12 = {"direction": self.direction.data or Direction.LEFT.value}
-        changed = {key: value for key, value in r12.items() if value != R12_TOP[key]}
+        changed = r12_written({"direction": self.direction.data or Direction.LEFT.value})
         return {
             "version": VERSION if changed else FIRST_VERSION,
             "name": (self.name.data or "").strip(),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
@@ -168,6 +168,13 @@ R12_TOP: dict[str, Any] = {
 # R12's setting inside `buying`, and inside each deal.
 R12_BUYING: dict[str, Any] = {"take_several": True}
 R12_DEAL: dict[str, Any] = {"wild_max": None}
+
+
+def r12_written(top: Mapping[str, Any]) -> dict[str, Any]:
+    """Those of R12's top-level settings (`R12_TOP`'s keys, as a document holds them) that
+    differ from their defaults: what a document writes, after version 1's keys and as version 2
+    when there is any."""
+    return {key: value for key, value in top.items() if value != R12_TOP[key]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,7 +417,7 @@ class Settings:
     def _written_r12(self) -> tuple[dict[str, Any], dict[str, Any], tuple[int, ...]]:
         """R12's settings that differ from their defaults: at the top, in `buying`, and the
         deals that have their own `wild_max`."""
-        top = {key: value for key, value in self._r12.items() if value != R12_TOP[key]}
+        top = r12_written(self._r12)
         take = self.buying.take_several
         buying = {} if take == R12_BUYING["take_several"] else {"take_several": take}
         deals = tuple(index for index, deal in enumerate(self.deals) if deal.wild_max is not None)
