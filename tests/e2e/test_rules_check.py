@@ -71,7 +71,7 @@ def test_joker_declared_by_tapping(page):
     assert page.input_value("#cards") == "5♠ 6♠ 7♠ JK=8♠"
     page.get_by_role("button", name="Check").tap()
     assert page.locator("#verdict .verdict-title").inner_text() == "LEGAL"
-    assert page.locator("#verdict .reading").count() == 1
+    expect(page.locator("#verdict .reading")).to_have_count(1)
 
 
 # The rules check opened from a game: its round, rules, players and names, and a way back.
