@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import Card, copy_kind, over_copies, parse_cards
 from .errors import RulesError, SeatError
-from .ruleset import VALUE_KEYS, RuleSet
+from .ruleset import VALUE_KEYS, RuleSet, TieBreak
 from .words import Code, Join, Message, Said, joined, message, words
 
 
@@ -282,8 +283,35 @@ def totals(round_scores: Iterable[Sequence[int]], players: int) -> list[int]:
 
 def leaders(total_scores: Sequence[int]) -> list[int]:
     """The seats with the lowest total; after the last deal they are the winners, sharing a tie
-    (R10)."""
+    (R10), unless the rules break it (`winners`)."""
     if not total_scores:
         return []
     best = min(total_scores)
     return [seat for seat, total in enumerate(total_scores) if total == best]
+
+
+@dataclass(frozen=True)
+class Winners:
+    """Who wins a finished game: `seats`; `deals_won` each tied leader's deals gone out in,
+    when the rules' tie-break decided between them (R12.3 `tie_break: deals_won`), else empty."""
+
+    seats: tuple[int, ...]
+    deals_won: Mapping[int, int] = field(default_factory=dict)
+
+    @property
+    def by_deals_won(self) -> bool:
+        """Whether the deals won decided (some tied leader had fewer)."""
+        return bool(self.deals_won) and len(set(self.deals_won.values())) > 1
+
+
+def winners(total_scores: Sequence[int], outs: Iterable[int | None], rules: RuleSet) -> Winners:
+    """The winners after the last deal: the lowest total (R10); tied, the most deals gone out
+    in (`outs`, each deal's player out or None) under `tie_break: deals_won`, and still tied
+    they share (R12.3)."""
+    ahead = leaders(total_scores)
+    if len(ahead) < 2 or rules.tie_break is not TieBreak.DEALS_WON:
+        return Winners(tuple(ahead))
+    won = Counter(seat for seat in outs if seat is not None)
+    counts = {seat: won[seat] for seat in ahead}
+    most = max(counts.values())
+    return Winners(tuple(seat for seat in ahead if counts[seat] == most), counts)
