@@ -19,7 +19,7 @@ from sqlalchemy.orm import selectinload
 from ..platform import cache, database, writeonce
 from ..platform.database import db
 from ..rules.ruleset import RuleSet
-from ..rules.scoring import leaders, totals
+from ..rules.scoring import Winners, deals_won, leaders, places, totals, winners
 from ..rules.seating import RoundSetup, next_in_play, round_setup
 from . import buys
 from .errors import NoSuchGame, RoundRefused, RulesRefused, ScorebookError
@@ -157,6 +157,8 @@ class Book:
     changes: list[Change] = field(default_factory=list)
     # Each seat's former names, oldest first (a misspelt name put right): "Bob (was Bbo)".
     former: list[list[str]] = field(default_factory=list)
+    # How the win was decided when totals tied under `tie_break: deals_won` (R12.3).
+    decided: Winners = Winners(())
 
     @property
     def last_round(self) -> int:
@@ -205,15 +207,23 @@ class Change:
 
 
 def book(game: Game) -> Book:
-    """Totals, leaders, winners (R10) and the next round's setup (R2) for a loaded game."""
+    """Totals, leaders, winners (R10, and R12.3's tie-break) and the next round's setup (R2)
+    for a loaded game."""
     names = game.names
+    rules = rules_of(game)
     sums = totals(([line.score for line in r.scores] for r in game.rounds), len(names))
     ahead = leaders(sums) if game.rounds else []
+    decided = (
+        winners(sums, deals_won((r.out for r in game.rounds), len(names)), rules.tie_break)
+        if game.finished and game.rounds
+        else Winners(())
+    )
     number = next_round(game)
-    order = sorted(range(len(names)), key=lambda seat: (sums[seat], seat))
+    place = places(sums, decided.passed_over)
+    order = sorted(range(len(names)), key=lambda seat: (place[seat], sums[seat], seat))
     standings = [
         Standing(
-            place=1 + sum(1 for other in sums if other < sums[seat]),
+            place=place[seat],
             seat=seat,
             name=names[seat],
             total=sums[seat],
@@ -223,16 +233,17 @@ def book(game: Game) -> Book:
     ]
     return Book(
         game=game,
-        rules=rules_of(game),
+        rules=rules,
         names=names,
         totals=sums,
         leaders=ahead,
-        winners=ahead if game.finished else [],
+        winners=list(decided.seats),
         next_round=number,
         setup=setup_for(game, number) if number else None,
         standings=standings,
         changes=_changes(game, names),
         former=former_names(game),
+        decided=decided,
     )
 
 
@@ -371,6 +382,9 @@ class Summary:
     last_round: int = 0
     # The last round played when the table ended the game early, else None (played to the end).
     ended_after: int | None = None
+    # Tied totals under `tie_break: deals_won` (R12.3): the deals the winners went out in and
+    # the most any other tied player did ("Ana wins on deals won: 4 to 3"); None otherwise.
+    deals_won: tuple[int, int] | None = None
 
     @property
     def finish(self) -> str:
@@ -428,7 +442,18 @@ def game_summary(book: Book) -> Summary | None:
         rules_name=book.rules.name,
         last_round=book.last_round,
         ended_after=book.ended_after,
+        deals_won=_deals_won(book.decided),
     )
+
+
+def _deals_won(decided: Winners) -> tuple[int, int] | None:
+    """The winners' deals won and the best of the other tied players' (the winners' again when
+    nobody else was tied), when the tie-break was asked; else None."""
+    if not decided.deals_won:
+        return None
+    won = decided.deals_won[decided.seats[0]]
+    passed_over = [n for seat, n in decided.deals_won.items() if seat not in decided.seats]
+    return won, max(passed_over, default=won)
 
 
 # --- JSON: a game, a round, and a refusal as the APIs answer it --------------------------
@@ -491,6 +516,12 @@ def game_json(game: Game) -> dict[str, Any]:
         "finished": game.finished,
         "ended_after": game.ended_after,
         "winners": [names[seat] for seat in state.winners],
+        # Tied totals under `tie_break: deals_won`: each tied player's deals gone out in.
+        "deals_won": (
+            {names[seat]: count for seat, count in state.decided.deals_won.items()}
+            if state.decided.deals_won
+            else None
+        ),
         "former_names": {names[seat]: former for seat, former in enumerate(state.former) if former},
         "created_at": _when(game.created_at),
         "finished_at": _when(game.finished_at),

@@ -923,10 +923,11 @@ def in_words(found: SheetGame) -> str:
         for name, total in zip(book.names, book.totals, strict=True)
     )
     winners = book.winner_names
-    won = (
-        _("%(name)s wins", name=winners[0])
-        if len(winners) == 1
-        else _("%(names)s share the win", names=_(" and ").join(winners))
-    )
+    if len(winners) > 1:
+        won = _("%(names)s share the win", names=_(" and ").join(winners))
+    elif book.decided.by_deals_won:
+        won = _("%(name)s wins on deals won", name=winners[0])
+    else:
+        won = _("%(name)s wins", name=winners[0])
     day = game.finished_at.strftime("%Y-%m-%d") if game.finished_at else "?"
     return f"{day} · {', '.join(book.names)} · {played} · {totals} · {won}"

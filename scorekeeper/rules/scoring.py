@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, copy_kind, over_copies, parse_cards
@@ -301,17 +301,34 @@ class Winners:
     @property
     def by_deals_won(self) -> bool:
         """Whether the deals won decided (some tied leader had fewer)."""
-        return bool(self.deals_won) and len(set(self.deals_won.values())) > 1
+        return bool(self.passed_over)
+
+    @property
+    def passed_over(self) -> tuple[int, ...]:
+        """The tied leaders with fewer deals won: they finish behind the winners."""
+        return tuple(seat for seat in self.deals_won if seat not in self.seats)
 
 
-def winners(total_scores: Sequence[int], outs: Iterable[int | None], rules: RuleSet) -> Winners:
+def winners(total_scores: Sequence[int], deals_won: Sequence[int], tie_break: TieBreak) -> Winners:
     """The winners after the last deal: the lowest total (R10); tied, the most deals gone out
-    in (`outs`, each deal's player out or None) under `tie_break: deals_won`, and still tied
-    they share (R12.3)."""
+    in (`deals_won`, each seat's count) under `tie_break: deals_won`, and still tied they share
+    (R12.3)."""
     ahead = leaders(total_scores)
-    if len(ahead) < 2 or rules.tie_break is not TieBreak.DEALS_WON:
+    if len(ahead) < 2 or tie_break is not TieBreak.DEALS_WON:
         return Winners(tuple(ahead))
-    won = Counter(seat for seat in outs if seat is not None)
-    counts = {seat: won[seat] for seat in ahead}
+    counts = {seat: deals_won[seat] for seat in ahead}
     most = max(counts.values())
     return Winners(tuple(seat for seat in ahead if counts[seat] == most), counts)
+
+
+def places(total_scores: Sequence[int], passed_over: Collection[int] = ()) -> list[int]:
+    """Each seat's place: 1 + how many seats finished ahead, by total and then the tie-break
+    (`passed_over`, `Winners.passed_over`); level otherwise, seats share a place (R10)."""
+    keys = [(total, seat in passed_over) for seat, total in enumerate(total_scores)]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def deals_won(outs: Iterable[int | None], players: int) -> list[int]:
+    """Each seat's deals gone out in, from each deal's player out (None: nobody went out)."""
+    won = Counter(seat for seat in outs if seat is not None)
+    return [won[seat] for seat in range(players)]

@@ -47,6 +47,7 @@ from ..rules.ruleset import (
     FreedJoker,
     JokerSwap,
     MeldKind,
+    TieBreak,
 )
 from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
 from ..rules.ruleset.values import r12_written
@@ -140,6 +141,10 @@ _DIRECTION_WORDS = {
     Direction.LEFT: _l("to the left, clockwise"),
     Direction.RIGHT: _l("to the right, counterclockwise"),
 }
+_TIE_WORDS = {
+    TieBreak.SHARE: _l("they share the win"),
+    TieBreak.DEALS_WON: _l("the one who went out in more deals wins; still level, they share"),
+}
 _SWAP_WORDS = {
     JokerSwap.NEVER: _l("never"),
     JokerSwap.RUNS: _l("in runs only"),
@@ -165,6 +170,10 @@ class RuleSetForm(Form):
     deals = EntryList(FormField(DealForm), min_entries=1, max_entries=MOST_DEALS)
     exact_sizes = switch()
     values = FormField(ValuesForm)
+    tie_break = RadioField(
+        choices=[SelectChoice(k.value, w) for k, w in _TIE_WORDS.items()],
+        default=TieBreak.SHARE.value,
+    )
     wild_deuces = switch()
     naturals = FormField(NaturalsForm)
     # Shown as points taken off the cutter's round: "takes 50 off"; the document holds −50.
@@ -196,7 +205,12 @@ class RuleSetForm(Form):
     def document(self) -> dict[str, Any]:
         """The rule set document the fields hold, each value as typed for the engine to judge;
         written as the rule set writes itself: version 1, unless an R12 setting is changed."""
-        changed = r12_written({"direction": self.direction.data or Direction.LEFT.value})
+        changed = r12_written(
+            {
+                "direction": self.direction.data or Direction.LEFT.value,
+                "tie_break": self.tie_break.data or TieBreak.SHARE.value,
+            }
+        )
         return {
             "version": VERSION if changed else FIRST_VERSION,
             "name": (self.name.data or "").strip(),

@@ -43,6 +43,8 @@ from ..games.models import Game, Player, Rename, Round, RoundScore
 from ..games.names import name_key
 from ..platform import cache, language
 from ..platform.database import db
+from ..rules.ruleset import TieBreak
+from ..rules.scoring import winners
 from . import ratings
 from .models import PlayerMerge, identities
 from .ratings import NEW_PLAYER, Rating
@@ -338,11 +340,14 @@ def _sittings(identity: Mapping[str, str] | None = None) -> dict[int, list[Sitti
             Game.created_at,
             Game.finished_at,
             Game.ended_after,
+            Game.rules["tie_break"].as_string(),
         ).join(Game, Game.id == Player.game_id)
     )
     games: dict[int, list[Sitting]] = defaultdict(list)
     by_seat: dict[tuple[int, int], Sitting] = {}
-    for game_id, seat, name, key, rules, created_at, finished_at, ended_after in seats:
+    tie_breaks: dict[int, TieBreak] = {}
+    for game_id, seat, name, key, rules, created_at, finished_at, ended_after, tie in seats:
+        tie_breaks[game_id] = TieBreak(tie or TieBreak.SHARE)
         finished = finished_at is not None
         sitting = Sitting(
             game_id, seat, name, identity.get(key, key), rules, created_at, finished, ended_after
@@ -382,12 +387,19 @@ def _sittings(identity: Mapping[str, str] | None = None) -> dict[int, list[Sitti
         sitting.cut_bonuses = int(bonuses)
         sitting.penalty_sum = int(penalty_sum)
         sitting.penalty_rounds = int(penalty_rounds)
-    for seated in games.values():
+    for game_id, seated in games.items():
         if seated[0].finished:
-            lowest = min(sitting.total for sitting in seated)
-            for sitting in seated:
-                sitting.won = sitting.total == lowest
+            _mark_winners(seated, tie_breaks[game_id])
     return games
+
+
+def _mark_winners(seated: list[Sitting], tie_break: TieBreak) -> None:
+    """Mark a finished game's winners as its book names them (R10, R12.3's tie-break)."""
+    decided = winners(
+        [sitting.total for sitting in seated], [sitting.rounds_out for sitting in seated], tie_break
+    )
+    for index in decided.seats:
+        seated[index].won = True
 
 
 def _records(games: dict[int, list[Sitting]]) -> dict[str, list[Sitting]]:
@@ -412,7 +424,15 @@ def _results(games: Mapping[int, list[Sitting]]) -> list[ratings.Result]:
             seated = sorted(seated, key=lambda sitting: sitting.seat)
             keys = tuple(sitting.key for sitting in seated)
             totals = tuple(sitting.total for sitting in seated)
-            results.append(ratings.Result(seated[0].finished_at, game_id, keys, totals))
+            lowest = min(totals)
+            passed_over = tuple(
+                seat
+                for seat, sitting in enumerate(seated)
+                if sitting.total == lowest and not sitting.won
+            )
+            results.append(
+                ratings.Result(seated[0].finished_at, game_id, keys, totals, passed_over)
+            )
     return results
 
 

@@ -31,6 +31,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from ..rules.scoring import places
+
 # One model for the whole process, made once (the defaults: μ 25, σ 25/3, β σ/2, τ σ/100).
 MODEL = PlackettLuce()
 PROVISIONAL_GAMES = 5
@@ -47,6 +49,9 @@ class Result:
     game_id: int
     keys: tuple[str, ...]
     totals: tuple[int, ...]
+    # The seats (indexes) level on the lowest total that the rules' tie-break passed over
+    # (R12.3 `tie_break: deals_won`): they finish behind the winners.
+    passed_over: tuple[int, ...] = ()
 
     @property
     def order(self) -> tuple[datetime, int]:
@@ -54,8 +59,9 @@ class Result:
 
     @property
     def ranks(self) -> list[int]:
-        """Each seat's place: 1 + how many seats finished lower (tied totals share a place)."""
-        return [1 + sum(other < total for other in self.totals) for total in self.totals]
+        """Each seat's place: 1 + how many seats finished ahead, by total and then the
+        tie-break (tied otherwise, they share a place)."""
+        return places(self.totals, self.passed_over)
 
 
 def conservative(mu: float, sigma: float) -> int:

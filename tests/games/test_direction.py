@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 
 from scorekeeper.games import importer, papersheets, transfer
-from scorekeeper.games.models import Game
-from scorekeeper.platform.database import db
-from scorekeeper.rules.ruleset import LIVERPOOL, Direction, RuleSet
-from tests.support.book import new_game, play_rounds, record
+from scorekeeper.rules.ruleset import LIVERPOOL, RuleSet
+from tests.support.book import new_game, play_rounds, record, start_edited
 from tests.support.browserform import changed, fields_of
 from tests.support.names import NAMES
 from tests.support.saved import save_ruleset
@@ -71,24 +69,6 @@ def test_the_game_page_names_the_seats_and_reads_the_rule_out(client):
     assert "go to the right: the cutter sits on the dealer&#39;s left" in reference
 
 
-def test_the_rules_say_it_among_their_changes_and_in_the_rulebook_under_r2_and_r8():
-    rules = RuleSet.parse(SANTIAGO)
-    assert rules.differences() == (
-        (
-            "direction",
-            "play, the deal and buying go to the right: the cutter sits on the dealer's left "
-            "and the player on the dealer's right plays first",
-        ),
-    )
-    lines = dict(rules.read_out())["Players and packs"]
-    assert [line.place for line in lines if line.changed] == ["direction"]
-    said = dict(LIVERPOOL.read_out())["Players and packs"]
-    assert [line.sentence for line in said if line.place == "direction"] == [
-        "play, the deal and buying go to the left, clockwise"
-    ]
-    assert rules.house("direction") and not LIVERPOOL.house("direction")
-
-
 def test_a_paper_sheet_under_rules_to_the_right_finds_the_dealer_the_right_way(app):
     rules = RuleSet.parse(SANTIAGO)
     # Round 3's −35 is Cat's. To the right Cat cuts for Bob's deal (Bob on her right), so
@@ -132,20 +112,9 @@ def test_export_and_import_keep_the_direction(app, client, tmp_path, fresh_datab
     assert state["rules"]["direction"] == "right"
 
 
-def test_the_new_game_page_starts_a_game_to_the_right_without_a_script(client, app):
-    fields = fields_of(client.get("/games/new").get_data(as_text=True))
-    assert ("direction", "left") in fields  # liverpool's, filled in
-    seated = {f"names-{seat}": name for seat, name in enumerate(NAMES)}
-    answer = client.post(
-        "/games/new",
-        data=changed(fields, **seated, first_dealer="0", name="Santiago", direction="right"),
-    )
-    assert answer.status_code == 302, answer.get_data(as_text=True)
-    with app.app_context():
-        game = db.session.scalars(db.select(Game)).one()
-        assert game.rule_set.direction is Direction.RIGHT
-        assert game.rule_set.to_json()["direction"] == "right"
-    page = client.get(answer.location).get_data(as_text=True)
+def test_a_game_started_to_the_right_on_the_page_seats_the_cutter_on_the_left(client):
+    _, location = start_edited(client, name="Santiago", direction="right")
+    page = client.get(location).get_data(as_text=True)
     assert 'class="dealer">Ann<' in page and 'class="cutter">Bob<' in page
 
 

@@ -52,7 +52,7 @@ def test_the_editor_is_closed_and_filled_from_the_default_choice(client):
     for title in (
         "Players and packs",
         "Deals and contracts",
-        "Card values",
+        "Scoring",
         "Melds and jokers",
         "Turns and buying",
         "The cut",

@@ -114,7 +114,7 @@ def test_the_navigation_leads_to_the_list(client):
 def test_a_saved_rule_set_is_read_out_with_every_change_marked(client):
     number = save_ruleset(client)["id"]
     page = text(client.get(f"/rulesets/{number}"))
-    for title in ("Players and packs", "Deals and contracts", "Card values", "The cut"):
+    for title in ("Players and packs", "Deals and contracts", "Scoring", "The cut"):
         assert f">{title}</h3>" in page
     assert "A joker left in hand is 50." in page
     assert "An ace left in hand is 20." in page

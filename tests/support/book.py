@@ -18,6 +18,7 @@ from scorekeeper.games.models import Player
 from scorekeeper.games.names import name_key
 from scorekeeper.platform.database import db
 from tests.support import games
+from tests.support.browserform import changed, fields_of
 from tests.support.games import FlaskSender, Game, Round
 from tests.support.names import NAMES
 
@@ -68,6 +69,17 @@ def play(client, game: Game, rounds: Iterable[Round]) -> list[dict[str, Any]]:
 def play_rounds(client, game: Game, count: int | None = None) -> None:
     """`count` ordinary rounds, all the game's deals when not given (see `games.play_rounds`)."""
     games.play_rounds(FlaskSender(client), game, count)
+
+
+def start_edited(client, **changes: str) -> tuple[int, str]:
+    """Start a game through the new-game page as a browser without script posts it, the
+    editor's fields (filled with the picked rules) changed as given; its id and its page's
+    address."""
+    fields = fields_of(client.get("/games/new").get_data(as_text=True))
+    seated = {f"names-{seat}": name for seat, name in enumerate(NAMES)}
+    answer = client.post("/games/new", data=changed(fields, **seated, first_dealer="0", **changes))
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return int(answer.location.rsplit("/", 1)[1]), answer.location
 
 
 def start(client, names: Sequence[str] = NAMES, profile="liverpool", first_dealer="0") -> int:

@@ -407,7 +407,7 @@ def preset(name: str) -> RuleSet:
 
 # R12.3's settings the engine, the score book and the pages follow so far, each by the name
 # `r12_setting` gives its places; a document changing any other is refused by `parse`.
-PLAYED_R12: frozenset[str] = frozenset({"direction"})
+PLAYED_R12: frozenset[str] = frozenset({"direction", "tie_break"})
 
 
 def r12_setting(place: str) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..words import Gettext, english_gettext, english_ngettext
-from .values import VALUE_KEYS, Direction, FreedJoker, JokerSwap, Settings
+from .values import VALUE_KEYS, Direction, FreedJoker, JokerSwap, Settings, TieBreak
 
 
 @dataclass(frozen=True)
@@ -353,6 +353,17 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
             lambda rules: rules.direction is Direction.RIGHT,
         ),
     ),
+    (
+        "tie_break",
+        _either(
+            N_(
+                "level on the lowest total at the end, the player who went out in more deals "
+                "wins; still level, they share the win"
+            ),
+            N_("level on the lowest total at the end, the players share the win"),
+            lambda rules: rules.tie_break is TieBreak.DEALS_WON,
+        ),
+    ),
 )
 
 
@@ -392,7 +403,7 @@ def sentence(rules: Settings, place: str, say: Speech = ENGLISH) -> str:
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("Players and packs"), ("players", "packs", "jokers", "direction")),
     (N_("Deals and contracts"), ("deals", "exact_sizes")),
-    (N_("Card values"), ("values",)),
+    (N_("Scoring"), ("values", "tie_break")),
     (N_("Melds and jokers"), ("wild_deuces", "naturals", "joker_swap", "freed_joker")),
     (
         N_("Turns and buying"),
@@ -713,6 +724,7 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "freed_joker": ("R7",),
     "buying": ("R8",),
     "direction": ("R2", "R8"),
+    "tie_break": ("R10",),
 }
 
 

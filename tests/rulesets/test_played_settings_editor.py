@@ -1,0 +1,43 @@
+"""Each R12.3 setting the score book plays (`PLAYED_R12`) in the rule editor: offered with
+liverpool's value filled in, a game started under the changed value by a browser without
+script, and the editor's document written as version 1 until an R12 setting changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.games.models import Game
+from scorekeeper.platform.database import db
+from scorekeeper.rules.ruleset import LIVERPOOL, PLAYED_R12, RuleSet
+from scorekeeper.rulesets.forms import RuleSetForm
+from tests.support.book import start_edited
+from tests.support.browserform import fields_of
+
+# Each played setting: liverpool's value and a table's other one.
+VALUES = {"direction": ("left", "right"), "tie_break": ("share", "deals_won")}
+
+
+def test_every_played_setting_is_tried_here():
+    assert set(VALUES) == PLAYED_R12
+
+
+@pytest.mark.parametrize("place", sorted(VALUES))
+def test_the_new_game_page_offers_it_and_starts_a_game_under_it(client, app, place):
+    default, other = VALUES[place]
+    fields = fields_of(client.get("/games/new").get_data(as_text=True))
+    assert (place, default) in fields  # liverpool's, filled in
+    game_id, _ = start_edited(client, name="Santiago", **{place: other})
+    with app.app_context():
+        document = db.session.get(Game, game_id).rule_set.to_json()
+    assert document[place] == other and document["version"] == 2
+
+
+@pytest.mark.parametrize("place", sorted(VALUES))
+def test_the_editors_document_is_version_1_until_it_changes(app, place):
+    changed = RuleSet.parse({"version": 2, "name": "Santiago", place: VALUES[place][1]})
+    with app.test_request_context():
+        plain = RuleSetForm.of(LIVERPOOL).document()
+        assert plain["version"] == 1 and place not in plain
+        form = RuleSetForm.of(changed)
+        assert form.document()[place] == VALUES[place][1]
+        assert form.rule_set() == changed
