@@ -114,6 +114,8 @@ class RulesCheckForm(FlaskForm):
     card = StringField(_l("Card that replaces the joker"), render_kw=CARDS_INPUT)
     hand = StringField(_l("Hand (after the draw)"), render_kw=CARDS_INPUT)
     opened_this_turn = BooleanField(_l("I opened on this same turn"))
+    gone_down = BooleanField(_l("I have gone down already this deal"))
+    discard = StringField(_l("Card to discard"), render_kw=CARDS_INPUT)
     # Seats are numbered from 1; the engine's answer is checked against the players by
     # `questions.buy`, which names a seat that does not exist.
     active = SelectField(_l("Whose turn is it?"), coerce=int, default=1, validate_choice=False)

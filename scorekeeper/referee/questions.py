@@ -27,6 +27,7 @@ from ..platform.language import speaker, spoken
 from ..rules import Card, parse_cards
 from ..rules.buying import check_buy, seat_labels
 from ..rules.citing import applied
+from ..rules.discards import check_take, check_throw
 from ..rules.errors import InputError, RuleSetError
 from ..rules.melds import check_meld
 from ..rules.opening.laid import check_opening
@@ -348,6 +349,22 @@ def solve(data: Data) -> Data:
     return answered(rules, verdict.to_dict(speaker()))
 
 
+def take(data: Data) -> Data:
+    """May I take the top discard? (R8; R12.3's `discard_draw_after_opening`)"""
+    rules, _players = _rules(data)
+    gone_down = field(data, "gone_down", bool, required=False, default=False)
+    return answered(rules, check_take(gone_down, rules).to_dict(speaker()))
+
+
+def throw(data: Data) -> Data:
+    """May I discard this card? (R8; R12.3's `discard_wild`)"""
+    rules, players = _rules(data)
+    card = _cards(data, "card")
+    if len(card) != 1:
+        raise InputError(_("'card' is the one card to discard, not %(count)s", count=len(card)))
+    return answered(rules, check_throw(card[0], rules, players).to_dict(speaker()))
+
+
 def score(data: Data) -> Data:
     """What do these leftover cards cost? (R10, with the rules' own values: R11) The hand is
     read by the one check every hand typed passes (`roundvalues.check_hand`), so a card it
@@ -640,6 +657,25 @@ QUESTIONS: dict[str, Question] = {
             no=_l("CANNOT GO DOWN"),
             shows=("melds", "keep"),
             melds_heading=_l("Lay down"),
+        ),
+        Question(
+            "take",
+            _l("May I take the top discard?"),
+            (Entry("gone_down", "flag", ("gone_down",)),),
+            take,
+            yes=_l("YOU MAY TAKE IT"),
+            no=_l("DRAW FROM THE STOCK"),
+            asks_round=False,
+            check_what=_l("CHECK THE QUESTION"),
+        ),
+        Question(
+            "throw",
+            _l("May I discard this card?"),
+            (Entry("card", "cards", ("discard",), _l("e.g. JK")),),
+            throw,
+            yes=_l("YOU MAY DISCARD IT"),
+            no=_l("NOT THIS CARD"),
+            asks_round=False,
         ),
         Question(
             "buy",

@@ -29,7 +29,7 @@ from .melds import (
     wild_deuce_parts,
 )
 from .opening.laid import check_left
-from .ruleset import FreedJoker, JokerSwap, RuleSet
+from .ruleset import FreedJoker, FreedJokerTo, JokerSwap, RuleSet
 from .seating import contract_of
 from .verdict import Problem, Verdict, house_citation
 from .words import Code, Join, Message, joined, message, words
@@ -40,6 +40,7 @@ class Ruling(Code):
     goes."""
 
     LAID_OFF = "table.laid_off"
+    LAID_IN_RUN = "table.laid_in_run"
     TO_HAND = "table.to_hand"
     LAYOFF_ON_OPENING_TURN = "table.layoff_on_opening_turn"
     GO_OUT_BY_LAYOFF = "table.go_out_by_layoff"
@@ -47,6 +48,7 @@ class Ruling(Code):
     WILD_DEUCES = "table.wild_deuces"
     SWAP_ON_OPENING_TURN = "table.swap_on_opening_turn"
     FREED_JOKER = "table.freed_joker"
+    FREED_JOKER_TO = "table.freed_joker_to"
     THE_JOKER = "table.the_joker"
     THE_WILD = "table.the_wild"
     JOKER = "table.joker"
@@ -72,11 +74,13 @@ class Ruling(Code):
     WILD_IS = "table.wild_is"
     FREED_TO_HAND = "table.freed_to_hand"
     FREED_LAID_OFF = "table.freed_laid_off"
+    FREED_IN_RUN = "table.freed_in_run"
     REPLACES = "table.replaces"
 
 
 # Where a freed joker goes, as a swap's data gives it (R7, R11).
 LAID_OFF = words(message(Ruling.LAID_OFF))
+LAID_IN_RUN = words(message(Ruling.LAID_IN_RUN))
 TO_HAND = words(message(Ruling.TO_HAND))
 
 
@@ -90,6 +94,7 @@ SWAP_WORDS = {
     "wild_deuces": Ruling.WILD_DEUCES,
     "swap_on_opening_turn": Ruling.SWAP_ON_OPENING_TURN,
     "freed_joker": Ruling.FREED_JOKER,
+    "freed_joker_to": Ruling.FREED_JOKER_TO,
 }
 
 
@@ -386,8 +391,11 @@ def _swapped(
         for slot, physical in enumerate(reading.slots)
     ]
     freed = message(Ruling.JOKER) if wild.joker else str(wild)
+    in_run = rules.freed_joker is FreedJoker.LAY_OFF and rules.freed_joker_to is FreedJokerTo.RUN
     if rules.freed_joker is FreedJoker.HAND:
         joker_to, where = TO_HAND, message(Ruling.FREED_TO_HAND, freed=freed)
+    elif in_run:
+        joker_to, where = LAID_IN_RUN, message(Ruling.FREED_IN_RUN, freed=freed)
     else:
         joker_to, where = LAID_OFF, message(Ruling.FREED_LAID_OFF, freed=freed)
     reason = message(Ruling.REPLACES, card=str(card), wild=_wild_name(wild), meld=text, where=where)
@@ -396,6 +404,7 @@ def _swapped(
         "wild_deuces": not wild.joker,
         "swap_on_opening_turn": opened_this_turn,
         "freed_joker": rules.house("freed_joker"),
+        "freed_joker_to": in_run,
     }
     house = [message(SWAP_WORDS[setting]) for setting, applies in settings.items() if applies]
     rule = "R7.2"

@@ -363,6 +363,7 @@ TEXTS: dict[str, Text | Joining] = {
     "meld.house_first": Text("%(rules)s: %(settings)s. %(reason)s"),
     # R6 laying off and R7 replacing a joker (table.py).
     "table.laid_off": Text("lay it off this turn"),
+    "table.laid_in_run": Text("lay it off on a run this turn"),
     "table.to_hand": Text("your hand"),
     "table.layoff_on_opening_turn": Text("you may lay off on the turn you open"),
     "table.go_out_by_layoff": Text("you may go out by laying off your last card"),
@@ -372,6 +373,7 @@ TEXTS: dict[str, Text | Joining] = {
     "table.wild_deuces": Text("a 2 is wild, and a wild 2 is swapped like a joker"),
     "table.swap_on_opening_turn": Text("you may replace a joker on the turn you open"),
     "table.freed_joker": Text("a freed joker goes into your hand"),
+    "table.freed_joker_to": Text("a freed joker is laid off on a run"),
     "table.the_joker": Text("the joker"),
     "table.the_wild": Text("the wild %(card)s"),
     "table.joker": Text("joker"),
@@ -420,6 +422,9 @@ TEXTS: dict[str, Text | Joining] = {
     "table.freed_to_hand": Text("the freed %(freed)s goes into your hand"),
     "table.freed_laid_off": Text(
         "the freed %(freed)s must be laid off on a meld on the table this turn, never kept in hand"
+    ),
+    "table.freed_in_run": Text(
+        "the freed %(freed)s must be laid off on a run on the table this turn, never kept in hand"
     ),
     "table.replaces": Text("%(card)s replaces %(wild)s in %(meld)s; %(where)s"),
     # R1: a card's text that is no card (cards.py, errors.py), and copies the packs do not hold.
@@ -494,6 +499,23 @@ TEXTS: dict[str, Text | Joining] = {
     "share.cut_short": Text("the share code is cut short or damaged: copy the whole link again"),
     "share.no_text": Text("the share code is damaged: it does not hold text"),
     "share.no_rules": Text("the share code does not hold a rule set"),
+    # R8 the discard pile under R12.3's settings (discards.py).
+    "discard.take": Text(
+        "On your turn you may take the top discard instead of the top card of the stock"
+    ),
+    "discard.take_down": Text(
+        "A player who has gone down may still take the top discard on their turn"
+    ),
+    "discard.no_take_down": Text(
+        "%(rules)s: a player who has gone down draws only from the stock, never the top discard"
+    ),
+    "discard.throw": Text("%(card)s may be discarded: any card may end a turn"),
+    "discard.throw_wild": Text(
+        "%(card)s is a wild card, and a wild card may be discarded like any other card"
+    ),
+    "discard.no_throw_wild": Text(
+        "%(rules)s: a wild card is never discarded, and %(card)s is a wild card"
+    ),
     # R8 buying a passed discard (buying.py).
     "buy.seat": Text("Seat %(number)s"),
     "buy.active": Text("the active player"),

@@ -45,12 +45,13 @@ from ..rules.ruleset import (
     VERSION,
     Direction,
     FreedJoker,
+    FreedJokerTo,
     JokerSwap,
     MeldKind,
     TieBreak,
 )
 from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
-from ..rules.ruleset.values import r12_written
+from ..rules.ruleset.values import R12_TOP, r12_written
 from ..rules.verdict import sentence
 
 # A new meld, and a new deal when there is none to copy.
@@ -145,6 +146,10 @@ _TIE_WORDS = {
     TieBreak.SHARE: _l("they share the win"),
     TieBreak.DEALS_WON: _l("the one who went out in more deals wins; still level, they share"),
 }
+_FREED_TO_WORDS = {
+    FreedJokerTo.ANY: _l("on any meld"),
+    FreedJokerTo.RUN: _l("on a run only"),
+}
 _SWAP_WORDS = {
     JokerSwap.NEVER: _l("never"),
     JokerSwap.RUNS: _l("in runs only"),
@@ -180,9 +185,15 @@ class RuleSetForm(Form):
     cut_bonus = number(0, -CUT_BONUSES.start)
     layoff_on_opening_turn = switch()
     go_out_by_layoff = switch()
+    discard_wild = switch()
+    discard_draw_after_opening = switch()
     joker_swap = RadioField(choices=[SelectChoice(k.value, w) for k, w in _SWAP_WORDS.items()])
     swap_on_opening_turn = switch()
     freed_joker = RadioField(choices=[SelectChoice(k.value, w) for k, w in _FREED_WORDS.items()])
+    freed_joker_to = RadioField(
+        choices=[SelectChoice(k.value, w) for k, w in _FREED_TO_WORDS.items()],
+        default=FreedJokerTo.ANY.value,
+    )
     buying = FormField(BuyingForm)
 
     # The size a meld starts at when its kind is picked (the page's script resets it): a run
@@ -208,7 +219,10 @@ class RuleSetForm(Form):
         changed = r12_written(
             {
                 "direction": self.direction.data or Direction.LEFT.value,
+                "discard_wild": bool(self.discard_wild.data),
+                "discard_draw_after_opening": bool(self.discard_draw_after_opening.data),
                 "tie_break": self.tie_break.data or TieBreak.SHARE.value,
+                "freed_joker_to": self.freed_joker_to.data or FreedJokerTo.ANY.value,
             }
         )
         return {
@@ -354,6 +368,8 @@ def _reworded(place: str, message: str) -> str:
 def form_data(document: dict[str, Any]) -> dict[str, Any]:
     """A document as the form's data: numbers as the text of their control."""
     data = copy.deepcopy(document)
+    for key, default in R12_TOP.items():  # a version-1 document holds none of them
+        data.setdefault(key, default)
     data["players"] = {key: shown(value) for key, value in data.get("players", {}).items()}
     data["packs"] = [{k: shown(v) for k, v in step.items()} for step in data.get("packs", [])]
     data["jokers"] = {key: shown(value) for key, value in data.get("jokers", {}).items()}

@@ -220,6 +220,8 @@ def test_a_long_bought_key_is_quoted_short(client):
         ("solve", {"round": 1, "hand": "7♠ 7♥ 7♦ 9♠ 9♥ 9♦ 3♣ 4♣ 5♣ 8♦ A♥"}),
         ("score", {"cards": "A♠ K♦"}),
         ("buy", {"players": 4, "active": 1, "requests": [3]}),
+        ("take", {"gone_down": True}),
+        ("throw", {"card": "JK"}),
     ],
 )
 def test_every_answer_names_the_rule_set_it_applied(client, question, body):

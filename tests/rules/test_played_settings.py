@@ -18,6 +18,27 @@ PLAYED = {
         "and the player on the dealer's right plays first",
         "play, the deal and buying go to the left, clockwise",
     ),
+    "discard_wild": (
+        False,
+        "Turns and buying",
+        ("R8",),
+        "a wild card is never discarded",
+        "a wild card may be discarded",
+    ),
+    "discard_draw_after_opening": (
+        False,
+        "Turns and buying",
+        ("R8",),
+        "a player who has gone down draws only from the stock",
+        "a player who has gone down may still take the top discard",
+    ),
+    "freed_joker_to": (
+        "run",
+        "Melds and jokers",
+        ("R7",),
+        "a swapped-out wild card is laid off on a run",
+        "a swapped-out wild card may be laid off on any meld",
+    ),
     "tie_break": (
         "deals_won",
         "Scoring",

@@ -13,8 +13,15 @@ from scorekeeper.rulesets.forms import RuleSetForm
 from tests.support.book import start_edited
 from tests.support.browserform import fields_of
 
-# Each played setting: liverpool's value and a table's other one.
-VALUES = {"direction": ("left", "right"), "tie_break": ("share", "deals_won")}
+# Each played setting: its field's value under liverpool's rules, the field changed (None: a
+# switch left off), and the changed setting as the document holds it.
+VALUES = {
+    "direction": ("left", "right", "right"),
+    "tie_break": ("share", "deals_won", "deals_won"),
+    "discard_wild": ("y", None, False),
+    "discard_draw_after_opening": ("y", None, False),
+    "freed_joker_to": ("any", "run", "run"),
+}
 
 
 def test_every_played_setting_is_tried_here():
@@ -23,21 +30,22 @@ def test_every_played_setting_is_tried_here():
 
 @pytest.mark.parametrize("place", sorted(VALUES))
 def test_the_new_game_page_offers_it_and_starts_a_game_under_it(client, app, place):
-    default, other = VALUES[place]
+    default, other, written = VALUES[place]
     fields = fields_of(client.get("/games/new").get_data(as_text=True))
     assert (place, default) in fields  # liverpool's, filled in
     game_id, _ = start_edited(client, name="Santiago", **{place: other})
     with app.app_context():
         document = db.session.get(Game, game_id).rule_set.to_json()
-    assert document[place] == other and document["version"] == 2
+    assert document[place] == written and document["version"] == 2
 
 
 @pytest.mark.parametrize("place", sorted(VALUES))
 def test_the_editors_document_is_version_1_until_it_changes(app, place):
-    changed = RuleSet.parse({"version": 2, "name": "Santiago", place: VALUES[place][1]})
+    written = VALUES[place][2]
+    changed = RuleSet.parse({"version": 2, "name": "Santiago", place: written})
     with app.test_request_context():
         plain = RuleSetForm.of(LIVERPOOL).document()
         assert plain["version"] == 1 and place not in plain
         form = RuleSetForm.of(changed)
-        assert form.document()[place] == VALUES[place][1]
+        assert form.document()[place] == written
         assert form.rule_set() == changed

@@ -407,7 +407,9 @@ def preset(name: str) -> RuleSet:
 
 # R12.3's settings the engine, the score book and the pages follow so far, each by the name
 # `r12_setting` gives its places; a document changing any other is refused by `parse`.
-PLAYED_R12: frozenset[str] = frozenset({"direction", "tie_break"})
+PLAYED_R12: frozenset[str] = frozenset(
+    {"direction", "tie_break", "discard_wild", "discard_draw_after_opening", "freed_joker_to"}
+)
 
 
 def r12_setting(place: str) -> str:

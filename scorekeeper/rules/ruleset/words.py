@@ -16,7 +16,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..words import Gettext, english_gettext, english_ngettext
-from .values import VALUE_KEYS, Direction, FreedJoker, JokerSwap, Settings, TieBreak
+from .values import (
+    VALUE_KEYS,
+    Direction,
+    FreedJoker,
+    FreedJokerTo,
+    JokerSwap,
+    Settings,
+    TieBreak,
+)
 
 
 @dataclass(frozen=True)
@@ -354,6 +362,30 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
         ),
     ),
     (
+        "freed_joker_to",
+        _either(
+            N_("a swapped-out wild card is laid off on a run"),
+            N_("a swapped-out wild card may be laid off on any meld"),
+            lambda rules: rules.freed_joker_to is FreedJokerTo.RUN,
+        ),
+    ),
+    (
+        "discard_wild",
+        _either(
+            N_("a wild card may be discarded"),
+            N_("a wild card is never discarded"),
+            lambda rules: rules.discard_wild,
+        ),
+    ),
+    (
+        "discard_draw_after_opening",
+        _either(
+            N_("a player who has gone down may still take the top discard"),
+            N_("a player who has gone down draws only from the stock"),
+            lambda rules: rules.discard_draw_after_opening,
+        ),
+    ),
+    (
         "tie_break",
         _either(
             N_(
@@ -381,6 +413,8 @@ def _changes(rules: Settings, default: Settings, say: Speech) -> Iterator[tuple[
     for place, sentence in _SENTENCES:
         if place.startswith("buying.") and place != "buying.allowed" and not rules.buying.allowed:
             continue  # without buying, its limits and penalty say nothing
+        if place == "freed_joker_to" and rules.freed_joker is FreedJoker.HAND:
+            continue  # a freed wild card kept in hand is laid nowhere
         if _changed(rules, default, place):
             yield place, sentence(rules, say)
 
@@ -404,10 +438,20 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("Players and packs"), ("players", "packs", "jokers", "direction")),
     (N_("Deals and contracts"), ("deals", "exact_sizes")),
     (N_("Scoring"), ("values", "tie_break")),
-    (N_("Melds and jokers"), ("wild_deuces", "naturals", "joker_swap", "freed_joker")),
+    (
+        N_("Melds and jokers"),
+        ("wild_deuces", "naturals", "joker_swap", "freed_joker", "freed_joker_to"),
+    ),
     (
         N_("Turns and buying"),
-        ("layoff_on_opening_turn", "go_out_by_layoff", "swap_on_opening_turn", "buying"),
+        (
+            "layoff_on_opening_turn",
+            "go_out_by_layoff",
+            "swap_on_opening_turn",
+            "buying",
+            "discard_wild",
+            "discard_draw_after_opening",
+        ),
     ),
     (N_("The cut"), ("cut_bonus",)),
 )
@@ -725,6 +769,9 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "buying": ("R8",),
     "direction": ("R2", "R8"),
     "tie_break": ("R10",),
+    "discard_draw_after_opening": ("R8",),
+    "discard_wild": ("R8",),
+    "freed_joker_to": ("R7",),
 }
 
 
