@@ -19,6 +19,7 @@ class Buy(Code):
     BUYER = "buy.buyer"
     LAST_BUYER = "buy.last_buyer"
     NO_BUYING = "buy.no_buying"
+    NO_BUYING_TOP_ONLY = "buy.no_buying_top_only"
     TWICE_IN_A_ROW = "buy.twice_in_a_row"
     LIMIT_DEAL = "buy.limit_deal"
     LIMIT_GAME = "buy.limit_game"
@@ -74,7 +75,8 @@ def check_buy(
     buying = rules.buying
     details: dict[str, object] = {"buyer": None, "penalty_cards": None}
     if not buying.allowed:
-        return _ruling(False, message(Buy.NO_BUYING, rules=rules.rules_name), "R11", details)
+        none = Buy.NO_BUYING if buying.take_several else Buy.NO_BUYING_TOP_ONLY
+        return _ruling(False, message(none, rules=rules.rules_name), "R11", details)
     label = seat_labels(players, names)
     limits = _Limits(rules, label, bought_in_deal or {}, bought_in_game or {})
     order = [seat for seat in turn_order_after(active, players, rules) if seat in asked]

@@ -525,6 +525,9 @@ TEXTS: dict[str, Text | Joining] = {
         "%(rules)s have no buying: a player may instead take several discards from the top, "
         "plus one stock card for each extra"
     ),
+    "buy.no_buying_top_only": Text(
+        "%(rules)s have no buying, and a player takes only the top discard, never several"
+    ),
     "buy.twice_in_a_row": Text("%(seat)s took the previous discard and may not take two in a row"),
     "buy.limit_deal": Text(
         "%(seat)s has bought %(times)s this deal: %(rules)s allow %(limit)s a deal"
@@ -635,6 +638,9 @@ TEXTS: dict[str, Text | Joining] = {
     "laid.house": Text("%(house)s %(reason)s"),
     "laid.above_least": Text("%(rules)s allow opening melds above 3 and 4 cards."),
     "laid.longer": Text("%(rules)s allow opening melds longer than the contract's sizes."),
+    "laid.same_rank": Text(
+        "%(rules)s: the sets of one contract are of different ranks, and %(sets)s are of one rank"
+    ),
     # R1: a hand the opening search cannot count (opening/search.py).
     "search.not_a_card": Text("card %(position)s (%(card)s) is not a card"),
     "search.no_suit": Text(
@@ -671,6 +677,10 @@ TEXTS: dict[str, Text | Joining] = {
     ),
     "solver.wild_at_most_natural": Text(
         "%(rules)s: %(limit)s, and these %(size)s cards cannot make %(contract)s that way."
+    ),
+    "solver.same_rank": Text(
+        "%(rules)s: the sets of one contract are of different ranks, and these %(size)s cards "
+        "make %(contract)s only with two sets of one rank."
     ),
     "solver.whole": Text(
         "There is no way to lay these %(size)s cards as %(contract)s using the whole hand."

@@ -51,7 +51,7 @@ from ..rules.ruleset import (
     TieBreak,
 )
 from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
-from ..rules.ruleset.values import R12_TOP, r12_written
+from ..rules.ruleset.values import R12_BUYING, R12_TOP, r12_written
 from ..rules.verdict import sentence
 
 # A new meld, and a new deal when there is none to copy.
@@ -132,6 +132,7 @@ class BuyingForm(Form):
     per_deal = number(BUY_LIMITS.start, BUY_LIMITS.stop - 1, placeholder="none")
     per_game = number(BUY_LIMITS.start, BUY_LIMITS.stop - 1, placeholder="none")
     penalty_cards = number(PENALTY_CARDS.start, PENALTY_CARDS.stop - 1)
+    take_several = switch()
 
 
 # One field a card value, named by its key (`values-JK`).
@@ -174,6 +175,7 @@ class RuleSetForm(Form):
     )
     deals = EntryList(FormField(DealForm), min_entries=1, max_entries=MOST_DEALS)
     exact_sizes = switch()
+    distinct_set_ranks = switch()
     values = FormField(ValuesForm)
     tie_break = RadioField(
         choices=[SelectChoice(k.value, w) for k, w in _TIE_WORDS.items()],
@@ -219,14 +221,17 @@ class RuleSetForm(Form):
         changed = r12_written(
             {
                 "direction": self.direction.data or Direction.LEFT.value,
+                "distinct_set_ranks": bool(self.distinct_set_ranks.data),
                 "discard_wild": bool(self.discard_wild.data),
                 "discard_draw_after_opening": bool(self.discard_draw_after_opening.data),
                 "tie_break": self.tie_break.data or TieBreak.SHARE.value,
                 "freed_joker_to": self.freed_joker_to.data or FreedJokerTo.ANY.value,
             }
         )
+        take = bool(self.buying.take_several.data)
+        several = {} if take == R12_BUYING["take_several"] else {"take_several": take}
         return {
-            "version": VERSION if changed else FIRST_VERSION,
+            "version": VERSION if changed or several else FIRST_VERSION,
             "name": (self.name.data or "").strip(),
             "players": {"min": typed(self.players.min.data), "max": typed(self.players.max.data)},
             "packs": [
@@ -267,6 +272,7 @@ class RuleSetForm(Form):
                 "per_deal": typed(self.buying.per_deal.data, None),
                 "per_game": typed(self.buying.per_game.data, None),
                 "penalty_cards": typed(self.buying.penalty_cards.data),
+                **several,
             },
             # R12.3's settings the engine plays (`PLAYED_R12`), after R11's, where changed.
             **changed,
@@ -382,6 +388,8 @@ def form_data(document: dict[str, Any]) -> dict[str, Any]:
     data["cut_bonus"] = shown(_negated(data.get("cut_bonus")))
     buying = data.get("buying", {})
     buying.update({k: shown(buying.get(k)) for k in ("per_deal", "per_game", "penalty_cards")})
+    for key, default in R12_BUYING.items():
+        buying.setdefault(key, default)
     return data
 
 

@@ -1,7 +1,9 @@
 """The referee under R12.3's settings, through the JSON API and the rules-check page: the
 discard questions a table argues about, "May I take the top discard?" once gone down
 (`discard_draw_after_opening`) and "May I discard this card?" for a wild card (`discard_wild`),
-and where a swapped-out joker goes (`freed_joker_to`); every problem a clear 400 or form error."""
+where a swapped-out joker goes (`freed_joker_to`), no buying nor taking several discards
+(`buying.take_several`) and sets of different ranks (`distinct_set_ranks`); every problem a clear
+400 or form error."""
 
 from __future__ import annotations
 
@@ -100,3 +102,30 @@ def test_a_swap_says_where_the_freed_joker_goes_under_the_tables_rules(client):
     assert answer["settings"] == ["freed_joker_to"]
     spoken = ask(client, "swap", body, **{"Accept-Language": "es-MX"}).get_json()
     assert "corrida" in spoken["reason"] and "escalera" not in spoken["reason"]
+
+
+def test_with_no_buying_and_no_taking_several_the_buy_question_says_so(client):
+    carioca_like = {"version": 2, "name": "Santiago", "buying": {"allowed": False}}
+    body = {"players": 4, "active": 1, "requests": [3]}
+    several = ask(client, "buy", {**body, "rules": carioca_like}).get_json()
+    assert several["code"] == "buy.no_buying" and "take several discards" in several["reason"]
+    carioca_like["buying"]["take_several"] = False
+    answer = ask(client, "buy", {**body, "rules": carioca_like}).get_json()
+    assert answer["legal"] is False and answer["code"] == "buy.no_buying_top_only"
+    assert answer["reason"] == (
+        "Santiago rules have no buying, and a player takes only the top discard, never several"
+    )
+
+
+def test_two_sets_of_one_rank_are_refused_as_an_opening_and_by_the_search(client):
+    apart = {"version": 2, "name": "Santiago", "distinct_set_ranks": True}
+    body = {"round": 1, "melds": ["9♠ 9♥ 9♦", "9♣ 9♠ 9♥"], "rules": apart}
+    answer = ask(client, "opening", body).get_json()
+    assert answer["legal"] is False and answer["code"] == "laid.same_rank"
+    assert answer["settings"] == ["distinct_set_ranks"]
+    solved = ask(
+        client, "solve", {"round": 1, "hand": "9♠ 9♥ 9♦ 9♣ 9♠ 9♥ 3♣ 4♦ K♠ Q♥ 2♣", "rules": apart}
+    ).get_json()
+    assert solved["legal"] is False and solved["code"] == "solver.same_rank"
+    mexico = ask(client, "opening", body, **{"Accept-Language": "es-MX"}).get_json()
+    assert "tercias" in mexico["reason"] and "tríos" not in mexico["reason"]

@@ -104,6 +104,17 @@ def meld_candidates(hand: Counter, deal, rules):
     return sets, runs
 
 
+def _ranks_apart(chosen) -> bool:
+    """The sets chosen are each of a rank no other set has (R12.3 `distinct_set_ranks`)."""
+    ranks = [
+        next((kind[0] for kind in meld[1] if kind != JOKER), None)
+        for meld in chosen
+        if meld[0] == "set"
+    ]
+    known = [rank for rank in ranks if rank is not None]
+    return len(set(known)) == len(known)
+
+
 def _matches_sizes(chosen, deal, exact: bool) -> bool:
     """The melds match the contract's melds one to one, each exactly (or at least) its size."""
     for kind in ("set", "run"):
@@ -172,6 +183,8 @@ def _exhaustive(cards: Counter, round_number: int, rules):
         if not deal.whole_hand and left < 1:
             return None
         if not _matches_sizes(chosen, deal, exact):
+            return None
+        if rules.distinct_set_ranks and not _ranks_apart(chosen):
             return None
         run_melds = [meld for meld in chosen if meld[0] == "run"]
         choice = readable_apart(run_melds)
@@ -264,6 +277,14 @@ def validate_opening(hand, round_number: int, rules: RuleSet, details) -> list[s
         for j in range(i + 1, len(intervals)):
             if contiguous(intervals[i], intervals[j]):
                 problems.append(f"contiguous runs {intervals[i]} and {intervals[j]}")
+    if rules.distinct_set_ranks:
+        ranks = [
+            reading[0].rstrip("♠♥♦♣")
+            for reading, kind in zip(readings, kinds, strict=True)
+            if kind == "set"
+        ]
+        if len(set(ranks)) != len(ranks):
+            problems.append(f"sets of one rank {ranks}")
     return problems
 
 

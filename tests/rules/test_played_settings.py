@@ -10,6 +10,13 @@ from scorekeeper.rules.ruleset import LIVERPOOL, PLAYED_R12, RuleSet
 from scorekeeper.rules.ruleset.words import touched_rules
 
 PLAYED = {
+    "buying.take_several": (
+        False,
+        "Turns and buying",
+        ("R8",),
+        "with no buying, a player takes only the top discard",
+        "with no buying, a player may take several discards from the top",
+    ),
     "direction": (
         "right",
         "Players and packs",
@@ -31,6 +38,13 @@ PLAYED = {
         ("R8",),
         "a player who has gone down draws only from the stock",
         "a player who has gone down may still take the top discard",
+    ),
+    "distinct_set_ranks": (
+        True,
+        "Deals and contracts",
+        ("R5",),
+        "the sets of one contract are of different ranks",
+        "the sets of one contract may share a rank",
     ),
     "freed_joker_to": (
         "run",
@@ -54,14 +68,28 @@ def test_every_played_setting_is_read_out_here():
     assert set(PLAYED) == PLAYED_R12
 
 
+# Taking several discards is a rule of a table without buying: liverpool's rules, buying off.
+NO_BUYING = {"allowed": False}
+
+
+def document(place: str = "", value: object = None) -> dict:
+    """Liverpool's rules without buying (as the `online` preset plays), one setting changed."""
+    if place.startswith("buying."):
+        return {"version": 2, "name": "Santiago", "buying": {**NO_BUYING, place[7:]: value}}
+    changed = {place: value} if place else {}
+    return {"version": 2, "name": "Santiago", "buying": NO_BUYING, **changed}
+
+
 @pytest.mark.parametrize("place", sorted(PLAYED))
 def test_a_played_setting_reads_out_in_its_group_changed_or_not(place):
     value, group, rules_touched, changed, default = PLAYED[place]
-    rules = RuleSet.parse({"version": 2, "name": "Santiago", place: value})
-    assert rules.differences() == ((place, changed),)
+    rules, base = RuleSet.parse(document(place, value)), RuleSet.parse(document())
+    assert set(rules.differences()) - set(base.differences()) == {(place, changed)}
     lines = dict(rules.read_out())[group]
-    assert [line.place for line in lines if line.changed] == [place]
-    said = dict(LIVERPOOL.read_out())[group]
+    before = {line.place for line in dict(base.read_out())[group] if line.changed}
+    assert {line.place for line in lines if line.changed} - before == {place}
+    said = dict(base.read_out())[group]
     assert [line.sentence for line in said if line.place == place] == [default]
     assert rules.house(place) and not LIVERPOOL.house(place)
+    assert not RuleSet.parse(document()).house(place)
     assert touched_rules(place) == rules_touched

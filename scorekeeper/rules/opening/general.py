@@ -93,9 +93,17 @@ class Rules:
     """What the search reads of the rule set, for one deal."""
 
     def __init__(
-        self, deal: Contract, rules: RuleSet, capped: bool, minimums: tuple[int, int], deuces: bool
+        self,
+        deal: Contract,
+        rules: RuleSet,
+        capped: bool,
+        minimums: tuple[int, int],
+        deuces: bool,
+        distinct: bool = False,
     ):
         self.deuces = deuces
+        # The sets of one contract are of different ranks (R12.3 `distinct_set_ranks`).
+        self.distinct = distinct
         self.whole = deal.whole_hand
         self.exact = rules.exact_sizes and not deal.whole_hand
         self.capped = capped
@@ -787,6 +795,8 @@ def _sets(totals: list[int], wild: int, rules: Rules, step):
             step()
             if same and order < previous:
                 continue
+            if rules.distinct and rank in groups:
+                continue
             cards, minimum = spent.get(rank, (0, 0))
             if minimum + least > totals[rank]:
                 continue
@@ -945,7 +955,9 @@ def realise(cards, found):
     return melds, readings, kinds, marks_all, left
 
 
-def solve_general(cards, deal: Contract, rules: RuleSet, capped=None, minimums=None, steps=None):
+def solve_general(
+    cards, deal: Contract, rules: RuleSet, capped=None, minimums=None, steps=None, distinct=None
+):
     """(melds, readings, kinds, wild deuces, left) of one opening, or None (exact). With `steps`,
     `OutOfSteps` once that many runs were tried without an answer.
 
@@ -953,14 +965,15 @@ def solve_general(cards, deal: Contract, rules: RuleSet, capped=None, minimums=N
     one of the wild cards (see the module's docstring)."""
     capped = rules.naturals.wild_at_most_natural if capped is None else capped
     minimums = minimums or (rules.naturals.set, rules.naturals.run)
+    distinct = rules.distinct_set_ranks if distinct is None else distinct
     jokers = sum(card.joker for card in cards)
     count = counts(cards)
     budget = [steps] if steps else None
-    plans = [(Rules(deal, rules, capped, minimums, False), jokers)]
+    plans = [(Rules(deal, rules, capped, minimums, False, distinct), jokers)]
     if rules.wild_deuces:
         twos = sum(count[slot(suit, 2)] for suit in range(4))
         if twos:
-            plans.append((Rules(deal, rules, capped, minimums, True), jokers + twos))
+            plans.append((Rules(deal, rules, capped, minimums, True, distinct), jokers + twos))
     for plan, wilds in plans:
         found = search(count, wilds, len(cards), plan, budget)
         if found is not None:

@@ -53,6 +53,7 @@ class Laid(Code):
     HOUSE = "laid.house"
     ABOVE_LEAST = "laid.above_least"
     LONGER = "laid.longer"
+    SAME_RANK = "laid.same_rank"
 
 
 def runs_touch(lo1: int, hi1: int, lo2: int, hi2: int) -> bool:
@@ -185,6 +186,11 @@ def _judge(
     exact = exact_sizes(wanted, rules)
     options = [[r for r in found if fits_opening(r, wanted, rules)] for found in readings]
     tried = list(fitting_choices(options, wanted, exact))
+    if rules.distinct_set_ranks and tried:
+        apart = [choice for choice in tried if not same_rank_sets(choice)]
+        if not apart:
+            return _fail(_same_rank_reason(rules, tried[0]), "R11:distinct_set_ranks")
+        tried = apart
     chosen = _fewest_wild(tried)
     if chosen is None:
         return _fail(*_diagnose(melds, readings, options, tried, wanted, exact))
@@ -192,6 +198,24 @@ def _judge(
     if problem:
         return _fail(problem, "R5.4" if wanted.whole_hand else "R5.3")
     return _legal(wanted, chosen, rules, left)
+
+
+def same_rank_sets(choice: Sequence[Reading]) -> list[Reading]:
+    """The sets of an opening that share a rank with another of its sets (R12.3's
+    `distinct_set_ranks` refuses them), in the order laid."""
+    ranks = [reading.cards()[0].rank if reading.kind == SET else None for reading in choice]
+    return [
+        reading
+        for reading, rank in zip(choice, ranks, strict=True)
+        if rank is not None and ranks.count(rank) > 1
+    ]
+
+
+def _same_rank_reason(rules: RuleSet, choice: Sequence[Reading]) -> Message:
+    """`Santiago rules: the sets of one contract are of different ranks; 9♠ 9♥ 9♦ and 9♣ 9♠ 9♥
+    are of one rank`."""
+    sets = joined(Join.AND, [format_cards(reading.slots) for reading in same_rank_sets(choice)])
+    return message(Laid.SAME_RANK, rules=rules.rules_name, sets=sets)
 
 
 def _fewest_wild(tried: list[Sequence[Reading]]) -> Sequence[Reading] | None:

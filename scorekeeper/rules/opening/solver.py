@@ -52,6 +52,7 @@ class Solved(Code):
     HOUSE_NATURALS = "solver.house_naturals"
     WILD_AT_MOST_NATURAL = "solver.wild_at_most_natural"
     WHOLE = "solver.whole"
+    SAME_RANK = "solver.same_rank"
 
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
@@ -201,6 +202,8 @@ def needs_general(deal: Contract, rules: RuleSet) -> bool:
     """Whether the deal asks what only general.py searches (see its docstring)."""
     if rules.wild_deuces or rules.naturals.wild_at_most_natural or not deal.at_least_sizes:
         return True
+    if rules.distinct_set_ranks and deal.sets > 1:
+        return True
     if deal.whole_hand:
         return deal.sets > 0 or deal.runs > 3
     return deal.runs > 2
@@ -273,6 +276,9 @@ def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> P
     house = rules.house("naturals.set") or rules.house("naturals.run")
     if house and _opens(cards, deal, rules, minimums=(1, 1)):
         return _house_naturals(rules, deal, len(cards))
+    if rules.distinct_set_ranks and deal.sets > 1 and _opens(cards, deal, rules, distinct=False):
+        said = message(Solved.SAME_RANK, rules=rules.rules_name, **hand)
+        return _problem(said, "R11:distinct_set_ranks")
     if deal.whole_hand:
         return _problem(message(Solved.WHOLE, **hand), WHOLE_HAND)
     return _problem(message(Refusal.JOINT, **hand), LAID)

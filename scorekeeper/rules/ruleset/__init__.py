@@ -408,7 +408,15 @@ def preset(name: str) -> RuleSet:
 # R12.3's settings the engine, the score book and the pages follow so far, each by the name
 # `r12_setting` gives its places; a document changing any other is refused by `parse`.
 PLAYED_R12: frozenset[str] = frozenset(
-    {"direction", "tie_break", "discard_wild", "discard_draw_after_opening", "freed_joker_to"}
+    {
+        "direction",
+        "tie_break",
+        "discard_wild",
+        "discard_draw_after_opening",
+        "freed_joker_to",
+        "buying.take_several",
+        "distinct_set_ranks",
+    }
 )
 
 

@@ -349,6 +349,14 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
     ("buying.per_deal", _limit("deal", lambda rules: rules.buying.per_deal)),
     ("buying.per_game", _limit("game", lambda rules: rules.buying.per_game)),
     ("buying.penalty_cards", _penalty),
+    (
+        "buying.take_several",
+        _either(
+            N_("with no buying, a player may take several discards from the top"),
+            N_("with no buying, a player takes only the top discard"),
+            lambda rules: rules.buying.take_several,
+        ),
+    ),
     # R12.3's settings the engine plays (`PLAYED_R12`), after R11's as the document has them.
     (
         "direction",
@@ -367,6 +375,14 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
             N_("a swapped-out wild card is laid off on a run"),
             N_("a swapped-out wild card may be laid off on any meld"),
             lambda rules: rules.freed_joker_to is FreedJokerTo.RUN,
+        ),
+    ),
+    (
+        "distinct_set_ranks",
+        _either(
+            N_("the sets of one contract are of different ranks"),
+            N_("the sets of one contract may share a rank"),
+            lambda rules: rules.distinct_set_ranks,
         ),
     ),
     (
@@ -409,12 +425,21 @@ def _changed(rules: Settings, default: Settings, place: str) -> bool:
     return rules.setting(place) != default.setting(place)
 
 
+def _silent(rules: Settings, place: str) -> bool:
+    """Whether a setting says nothing under these rules: buying's limits and penalty without
+    buying, taking several discards with buying, and where a freed wild card is laid when it
+    goes into the hand."""
+    if place == "buying.take_several":
+        return rules.buying.allowed
+    if place.startswith("buying.") and place != "buying.allowed":
+        return not rules.buying.allowed
+    return place == "freed_joker_to" and rules.freed_joker is FreedJoker.HAND
+
+
 def _changes(rules: Settings, default: Settings, say: Speech) -> Iterator[tuple[str, str]]:
     for place, sentence in _SENTENCES:
-        if place.startswith("buying.") and place != "buying.allowed" and not rules.buying.allowed:
-            continue  # without buying, its limits and penalty say nothing
-        if place == "freed_joker_to" and rules.freed_joker is FreedJoker.HAND:
-            continue  # a freed wild card kept in hand is laid nowhere
+        if _silent(rules, place):
+            continue
         if _changed(rules, default, place):
             yield place, sentence(rules, say)
 
@@ -436,7 +461,7 @@ def sentence(rules: Settings, place: str, say: Speech = ENGLISH) -> str:
 # places of the document it holds, in the order a table talks them through.
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("Players and packs"), ("players", "packs", "jokers", "direction")),
-    (N_("Deals and contracts"), ("deals", "exact_sizes")),
+    (N_("Deals and contracts"), ("deals", "exact_sizes", "distinct_set_ranks")),
     (N_("Scoring"), ("values", "tie_break")),
     (
         N_("Melds and jokers"),
@@ -481,10 +506,10 @@ def read_out(
 ) -> tuple[tuple[str, tuple[Line, ...]], ...]:
     """The whole rule set as sentences, grouped as R11 groups them (`GROUPS`, each title in the
     language of `say`), each marked when it differs from `default` (`liverpool`). Without
-    buying, its limits and penalty are not read out."""
+    buying, its limits and penalty are not read out (`_silent`)."""
     lines: dict[str, list[Line]] = {title: [] for title, _ in GROUPS}
     for place, written in _SENTENCES:
-        if place.startswith("buying.") and place != "buying.allowed" and not rules.buying.allowed:
+        if _silent(rules, place):
             continue
         line = Line(place, written(rules, say), _changed(rules, default, place))
         lines[group_of(place)].append(line)
@@ -772,6 +797,7 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "discard_draw_after_opening": ("R8",),
     "discard_wild": ("R8",),
     "freed_joker_to": ("R7",),
+    "distinct_set_ranks": ("R5",),
 }
 
 
