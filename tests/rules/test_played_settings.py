@@ -93,3 +93,17 @@ def test_a_played_setting_reads_out_in_its_group_changed_or_not(place):
     assert rules.house(place) and not LIVERPOOL.house(place)
     assert not RuleSet.parse(document()).house(place)
     assert touched_rules(place) == rules_touched
+
+
+def test_the_changes_are_read_in_the_documents_order():
+    every = {"version": 2, "name": "Santiago", "buying": NO_BUYING}
+    for place, (value, *_) in PLAYED.items():
+        top, _, inner = place.partition(".")
+        if inner:
+            every[top] = {**every[top], inner: value}
+        else:
+            every[place] = value
+    rules = RuleSet.parse(every)
+    written = [key for key in rules.to_json() if key in PLAYED]
+    said = [place for place, _ in rules.differences() if place in PLAYED and "." not in place]
+    assert said == written

@@ -370,14 +370,6 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
         ),
     ),
     (
-        "freed_joker_to",
-        _either(
-            N_("a swapped-out wild card is laid off on a run"),
-            N_("a swapped-out wild card may be laid off on any meld"),
-            lambda rules: rules.freed_joker_to is FreedJokerTo.RUN,
-        ),
-    ),
-    (
         "distinct_set_ranks",
         _either(
             N_("the sets of one contract are of different ranks"),
@@ -410,6 +402,14 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
             ),
             N_("level on the lowest total at the end, the players share the win"),
             lambda rules: rules.tie_break is TieBreak.DEALS_WON,
+        ),
+    ),
+    (
+        "freed_joker_to",
+        _either(
+            N_("a swapped-out wild card is laid off on a run"),
+            N_("a swapped-out wild card may be laid off on any meld"),
+            lambda rules: rules.freed_joker_to is FreedJokerTo.RUN,
         ),
     ),
 )
