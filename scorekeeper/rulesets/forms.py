@@ -74,6 +74,15 @@ def switch() -> BooleanField:
     return BooleanField(render_kw={"class": "switch", "role": "switch"})
 
 
+def radios(words: dict[Any, Any], default: Any = None) -> RadioField:
+    """A setting of a few values: a tile for each (`words`, each value's enum member and the
+    words its tile says), `default` ticked when the document gives none."""
+    return RadioField(
+        choices=[SelectChoice(key.value, said) for key, said in words.items()],
+        default=None if default is None else default.value,
+    )
+
+
 def typed(text: str | None, blank: object = "") -> object:
     """A number control's text as the document takes it: a whole number, `blank` when empty,
     else the text itself (for the engine to refuse by name)."""
@@ -169,18 +178,12 @@ class RuleSetForm(Form):
     players = FormField(PlayersForm)
     packs = EntryList(FormField(PackStepForm), min_entries=1, max_entries=MOST_PLAYERS)
     jokers = FormField(JokersForm)
-    direction = RadioField(
-        choices=[SelectChoice(k.value, w) for k, w in _DIRECTION_WORDS.items()],
-        default=Direction.LEFT.value,
-    )
+    direction = radios(_DIRECTION_WORDS, Direction.LEFT)
     deals = EntryList(FormField(DealForm), min_entries=1, max_entries=MOST_DEALS)
     exact_sizes = switch()
     distinct_set_ranks = switch()
     values = FormField(ValuesForm)
-    tie_break = RadioField(
-        choices=[SelectChoice(k.value, w) for k, w in _TIE_WORDS.items()],
-        default=TieBreak.SHARE.value,
-    )
+    tie_break = radios(_TIE_WORDS, TieBreak.SHARE)
     wild_deuces = switch()
     naturals = FormField(NaturalsForm)
     # Shown as points taken off the cutter's round: "takes 50 off"; the document holds −50.
@@ -189,13 +192,10 @@ class RuleSetForm(Form):
     go_out_by_layoff = switch()
     discard_wild = switch()
     discard_draw_after_opening = switch()
-    joker_swap = RadioField(choices=[SelectChoice(k.value, w) for k, w in _SWAP_WORDS.items()])
+    joker_swap = radios(_SWAP_WORDS)
     swap_on_opening_turn = switch()
-    freed_joker = RadioField(choices=[SelectChoice(k.value, w) for k, w in _FREED_WORDS.items()])
-    freed_joker_to = RadioField(
-        choices=[SelectChoice(k.value, w) for k, w in _FREED_TO_WORDS.items()],
-        default=FreedJokerTo.ANY.value,
-    )
+    freed_joker = radios(_FREED_WORDS)
+    freed_joker_to = radios(_FREED_TO_WORDS, FreedJokerTo.ANY)
     buying = FormField(BuyingForm)
 
     # The size a meld starts at when its kind is picked (the page's script resets it): a run
@@ -228,8 +228,7 @@ class RuleSetForm(Form):
                 "freed_joker_to": self.freed_joker_to.data or FreedJokerTo.ANY.value,
             }
         )
-        take = bool(self.buying.take_several.data)
-        several = {} if take == R12_BUYING["take_several"] else {"take_several": take}
+        several = r12_written({"take_several": bool(self.buying.take_several.data)}, R12_BUYING)
         return {
             "version": VERSION if changed or several else FIRST_VERSION,
             "name": (self.name.data or "").strip(),

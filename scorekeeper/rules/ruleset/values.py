@@ -170,11 +170,13 @@ R12_BUYING: dict[str, Any] = {"take_several": True}
 R12_DEAL: dict[str, Any] = {"wild_max": None}
 
 
-def r12_written(top: Mapping[str, Any]) -> dict[str, Any]:
-    """Those of R12's top-level settings (`R12_TOP`'s keys, as a document holds them) that
-    differ from their defaults: what a document writes, after version 1's keys and as version 2
-    when there is any."""
-    return {key: value for key, value in top.items() if value != R12_TOP[key]}
+def r12_written(
+    settings: Mapping[str, Any], defaults: Mapping[str, Any] = R12_TOP
+) -> dict[str, Any]:
+    """Those of R12's settings at one level of the document (`R12_TOP`'s keys at the top,
+    `R12_BUYING`'s in `buying`, as a document holds them) that differ from their defaults: what
+    a document writes there, after version 1's keys and as version 2 when there is any."""
+    return {key: value for key, value in settings.items() if value != defaults[key]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,8 +420,7 @@ class Settings:
         """R12's settings that differ from their defaults: at the top, in `buying`, and the
         deals that have their own `wild_max`."""
         top = r12_written(self._r12)
-        take = self.buying.take_several
-        buying = {} if take == R12_BUYING["take_several"] else {"take_several": take}
+        buying = r12_written({"take_several": self.buying.take_several}, R12_BUYING)
         deals = tuple(index for index, deal in enumerate(self.deals) if deal.wild_max is not None)
         return top, buying, deals
 
