@@ -58,6 +58,8 @@ class Contract:
     round: int
     needs: tuple[Need, ...]
     whole_hand: bool = False
+    # The most wild cards in one meld of the opening, the deal's own or the rule set's (R12.3).
+    wild_max: int | None = None
 
     @property
     def sets(self) -> int:
@@ -66,6 +68,15 @@ class Contract:
     @property
     def runs(self) -> int:
         return sum(need.kind is MeldKind.RUN for need in self.needs)
+
+    @property
+    def any_suit_runs(self) -> int:
+        return sum(need.kind is MeldKind.ANY_SUIT_RUN for need in self.needs)
+
+    @property
+    def kinds(self) -> tuple[int, int, int]:
+        """How many sets, runs and runs of any suits the contract lays."""
+        return (self.sets, self.runs, self.any_suit_runs)
 
     @property
     def melds(self) -> int:
@@ -102,7 +113,8 @@ class Contract:
 def contract(round_number: int, rules: RuleSet) -> Contract:
     """The contract of one deal of the rule set (R3, R11), or `RoundError` naming its deals."""
     deal = rules.deal(rules.check_deal(round_number))
-    return Contract(round_number, tuple(deal.contract), deal.whole_hand)
+    cap = rules.wild_max if deal.wild_max is None else deal.wild_max
+    return Contract(round_number, tuple(deal.contract), deal.whole_hand, cap)
 
 
 def contracts(rules: RuleSet) -> tuple[Contract, ...]:

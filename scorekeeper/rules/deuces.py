@@ -74,17 +74,17 @@ def _run_back(cards, view, wild, reading: Reading) -> Reading | None:
         card = cards[index]
         slots.append(card)
         if index in wild:
-            if rank_at(reading.low + position) == 2 and reading.suit == card.suit:
+            if rank_at(reading.low + position) == 2 and reading.suit in (None, card.suit):
                 return None
             wilds.add(position)
     # Another wild card at the 2's own place while that 2 plays wild elsewhere: the same run as
     # the one with the 2 natural, already read.
     own = Card(2, reading.suit)
     if own in reading.jokers and any(
-        cards[i].suit == reading.suit and not cards[i].as_rank for i in wild
+        reading.suit in (None, cards[i].suit) and not cards[i].as_rank for i in wild
     ):
         return None
-    return Reading(RUN, tuple(slots), reading.jokers, reading.low, frozenset(wilds))
+    return Reading(reading.kind, tuple(slots), reading.jokers, reading.low, frozenset(wilds))
 
 
 def problem_view(cards: tuple[Card, ...], kinds: Sequence[str]) -> tuple[Card, ...]:

@@ -1,7 +1,8 @@
 """R6: why cards do not fit a meld on the table, as coded messages (their words in words.py).
 
 Each reason names the first condition that keeps the cards off a reading of the meld: another
-rank or suit, a card already there, a run past 14 cards or past an ace, a gap left open.
+rank or suit, a card already there, a run past 14 cards or past an ace, a gap left open. Where
+the ace wraps (R12.3, `wrap`) a run goes on round it: past 13 cards, and gaps counted round it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from itertools import product
 
 from .cards import Card, format_cards
 from .deuces import as_wild, is_deuce
-from .melds import HIGH_ACE, LOW_ACE, MAX_RUN, SET, Reading, positions_of, rank_at
+from .melds import HIGH_ACE, LOW_ACE, MAX_RUN, RANKS, SET, Reading, positions_of, rank_at
 from .words import Code, Join, Message, joined, message, ranks, render, suit
 
 
@@ -30,6 +31,7 @@ class Why(Code):
     RUN_SUIT = "layoff.run_suit"
     RUN_DECLARED = "layoff.run_declared"
     RUN_TOO_LONG = "layoff.run_too_long"
+    RUN_TOO_LONG_WRAP = "layoff.run_too_long_wrap"
     RUN_STANDS_FOR = "layoff.run_stands_for"
     RUN_HAS_JOKER = "layoff.run_has_joker"
     RUN_HAS_WILD = "layoff.run_has_wild"
@@ -54,6 +56,7 @@ def layoff_problem(
     cards: tuple[Card, ...],
     before: list[Reading],
     wild_deuces: bool = False,
+    wrap: bool = False,
 ) -> Message:
     """Why the cards extend no reading of the meld: each different reason said once. Where
     deuces are wild (R11), a 2 that cannot stand as itself on a reading is read as the wild card
@@ -65,7 +68,7 @@ def layoff_problem(
         why = (
             _why_not_set(reading, text, view, cards, wild_deuces)
             if reading.kind == SET
-            else _why_not_run(reading, text, view, cards)
+            else _why_not_run(reading, text, view, cards, wrap)
         )
         whys.setdefault(render(why), (why, []))[1].append(reading)
     if len(whys) == 1:
@@ -133,14 +136,14 @@ def _why_not_set(
 
 
 def _why_not_run(
-    reading: Reading, text: str, view: tuple[Card, ...], cards: tuple[Card, ...]
+    reading: Reading, text: str, view: tuple[Card, ...], cards: tuple[Card, ...], wrap: bool
 ) -> Message:
     """A wrong suit, a card already there, one laid twice, a run past 14, or a gap left (R4,
     R6): `view` is the cards as played, `cards` as laid (a wild 2 is named as the 2 it is)."""
     return (
         _off_suit(reading, text, view, cards)
-        or _too_long(reading, text, cards)
-        or _no_place(reading, text, view, cards)
+        or _too_long(reading, text, cards, wrap)
+        or _no_place(reading, text, view, cards, wrap)
     )
 
 
@@ -158,35 +161,46 @@ def _off_suit(
     return None
 
 
-def _too_long(reading: Reading, text: str, cards: tuple[Card, ...]) -> Message | None:
-    """A run past MAX_RUN cards."""
+def _too_long(reading: Reading, text: str, cards: tuple[Card, ...], wrap: bool) -> Message | None:
+    """A run past MAX_RUN cards (13, each rank once, where the ace wraps)."""
     size = len(reading.slots) + len(cards)
-    if size > MAX_RUN:
-        return message(Why.RUN_TOO_LONG, most=MAX_RUN, meld=text, size=size)
+    most = RANKS if wrap else MAX_RUN
+    if size > most:
+        code = Why.RUN_TOO_LONG_WRAP if wrap else Why.RUN_TOO_LONG
+        return message(code, most=most, meld=text, size=size)
     return None
 
 
 def _no_place(
-    reading: Reading, text: str, view: tuple[Card, ...], cards: tuple[Card, ...]
+    reading: Reading, text: str, view: tuple[Card, ...], cards: tuple[Card, ...], wrap: bool
 ) -> Message:
     """Cards of the run's suit that find no place: one already there, two needing one place,
     one past an ace, or a gap the wild cards cannot fill."""
     pairs = [(shown, card) for shown, card in zip(view, cards, strict=True) if shown.rank]
     choices = []
     for shown, card in pairs:
-        outside = [p for p in positions_of(shown.rank) if not reading.low <= p <= reading.high]
+        outside = _outside(reading, shown.rank, wrap)
         if not outside:
-            return _already_there(reading, text, shown, card)
+            return _already_there(reading, text, shown, card, wrap)
         choices.append(outside)
     placements = [p for p in product(*choices) if len(set(p)) == len(p)]
     if not placements:
         return _laid_twice(pairs, choices, reading.suit)
-    missing = min((_missing(reading, placement) for placement in placements), key=len)
+    missing = min((_missing(reading, placement, wrap) for placement in placements), key=len)
     free = len(cards) - len(pairs)
     if len(missing) <= free:
         return message(Why.RUN_EXTENDS, cards=format_cards(cards), meld=text)  # pragma: no cover
     fixed = [shown for shown, _ in pairs]
-    return _past_ace(reading, fixed) or _gap(reading, text, view, cards, pairs, missing)
+    past = None if wrap else _past_ace(reading, fixed)
+    return past or _gap(reading, text, view, cards, pairs, missing, wrap)
+
+
+def _outside(reading: Reading, rank: int, wrap: bool) -> list[int]:
+    """The places a rank may take beside a run: its own (an ace low or high, R4), or where the
+    ace wraps, its one place in the ranks after the run's top and before its bottom (R12.3)."""
+    if not wrap:
+        return [p for p in positions_of(rank) if not reading.low <= p <= reading.high]
+    return [p for p in range(reading.high + 1, reading.low + RANKS) if rank_at(p) == rank]
 
 
 def _gap(
@@ -196,11 +210,12 @@ def _gap(
     cards: tuple[Card, ...],
     pairs: list[tuple[Card, Card]],
     missing: list[int],
+    wrap: bool,
 ) -> Message:
     """The cards leave places open that the wild cards among them cannot fill: which, and what
     would extend the run instead."""
     gap = _stretches([Card(rank_at(p), reading.suit) for p in missing])
-    ends = _ends([reading])
+    ends = _ends([reading], wrap)
     beyond = None
     if not set(ends) & {str(card) for card in cards}:
         beyond = message(Why.GAP_ENDS, ends=joined(Join.OR, ends))
@@ -211,7 +226,7 @@ def _gap(
         meld=text,
         missing=gap,
         fill=_fill(view, len(cards) - len(pairs)) or "",
-        ace=_lone_ace(reading, pairs) or "",
+        ace=("" if wrap else _lone_ace(reading, pairs)) or "",
         ends=beyond or "",
     )
 
@@ -235,10 +250,11 @@ def _lone_ace(reading: Reading, pairs: list[tuple[Card, Card]]) -> Message | Non
     return None
 
 
-def _already_there(reading: Reading, text: str, shown: Card, card: Card) -> Message:
+def _already_there(reading: Reading, text: str, shown: Card, card: Card, wrap: bool) -> Message:
     """The card, or the card a wild card is declared as, already holds its place in the run:
     `shown` as it plays, `card` as laid."""
-    positions = [p for p in positions_of(shown.rank) if reading.low <= p <= reading.high]
+    places = positions_of(shown.rank, wrap)
+    positions = [p for p in places if reading.low <= p <= reading.high]
     index = positions[0] - reading.low
     slot = reading.slots[index]
     if shown.joker:
@@ -270,8 +286,11 @@ def _laid_twice(pairs: list[tuple[Card, Card]], choices: list[list[int]], suit: 
     return message(Why.RUN_NO_ROOM, cards=laid)  # pragma: no cover
 
 
-def _missing(reading: Reading, placement: tuple[int, ...]) -> list[int]:
-    """The places between the run and the new cards that nothing fills."""
+def _missing(reading: Reading, placement: tuple[int, ...], wrap: bool) -> list[int]:
+    """The places between the run and the new cards that nothing fills; where the ace wraps,
+    each card goes on after the run's top or before its bottom, whichever leaves fewer open."""
+    if wrap:
+        return _missing_round(reading, set(placement))
     taken = set(placement)
     below = [p for p in taken if p < reading.low]
     above = [p for p in taken if p > reading.high]
@@ -281,6 +300,22 @@ def _missing(reading: Reading, placement: tuple[int, ...]) -> list[int]:
     if above:
         gaps += [p for p in range(reading.high + 1, max(above) + 1) if p not in taken]
     return gaps
+
+
+def _missing_round(reading: Reading, taken: set[int]) -> list[int]:
+    """`_missing` where the ace wraps: the places after the run's top (`high + 1` on) and the
+    ones before its bottom (`low + 12` down) are one stretch round the ace; the cards split
+    into those laid on above and those below, at the split leaving the fewest places open."""
+    top, bottom = reading.high + 1, reading.low + RANKS - 1
+    best: list[int] | None = None
+    for split in range(top - 1, bottom + 1):
+        above = [p for p in taken if p <= split]
+        below = [p for p in taken if p > split]
+        gaps = [p for p in range(top, max(above, default=top - 1) + 1) if p not in taken]
+        gaps += [p for p in range(min(below, default=bottom + 1), bottom + 1) if p not in taken]
+        if best is None or len(gaps) < len(best):
+            best = gaps
+    return best or []
 
 
 def _past_ace(reading: Reading, fixed: list[Card]) -> Message | None:
@@ -310,12 +345,13 @@ def _stretches(cards: list[Card]) -> Message:
     return joined(Join.AND, texts)
 
 
-def _ends(runs: Iterable[Reading]) -> list[str]:
-    """The cards that would extend some run reading at either end, low to high."""
+def _ends(runs: Iterable[Reading], wrap: bool = False) -> list[str]:
+    """The cards that would extend some run reading at either end, low to high (round the ace,
+    where it wraps, while the run holds fewer than 13 cards)."""
     positions = {
-        (position, run.suit)
+        (rank_at(position) if wrap else position, run.suit)
         for run in runs
         for position in (run.low - 1, run.high + 1)
-        if LOW_ACE <= position <= HIGH_ACE
+        if (LOW_ACE <= position <= HIGH_ACE and not wrap) or (wrap and len(run.slots) < RANKS)
     }
     return [str(Card(rank_at(position), suit)) for position, suit in sorted(positions)]

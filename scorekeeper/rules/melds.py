@@ -17,19 +17,21 @@ from .cards import Card, format_cards, parse_cards
 from .deuces import deuce_readings, problem_view
 from .errors import RulesError
 from .reading import (  # noqa: F401 - the meld's vocabulary, read from here too
+    ANY_SUIT_RUN,
     HIGH_ACE,
     KINDS,
     LOW_ACE,
     MAX_RUN,
     MIN_RUN,
     MIN_SET,
+    RANKS,
     RUN,
     SET,
     Reading,
     positions_of,
     rank_at,
 )
-from .ruleset import Naturals, RuleSet
+from .ruleset import Ace, Naturals, RuleSet
 from .verdict import Problem, Verdict
 from .words import Code, Join, Message, joined, message, ranks, suit, words
 
@@ -65,18 +67,26 @@ class Said(Code):
     RUN_ACES = "meld.run_aces"
     RUN_WRAPS = "meld.run_wraps"
     RUN_GAP = "meld.run_gap"
+    RUN_TOO_LONG_WRAP = "meld.run_too_long_wrap"
+    RUN_ACES_WRAP = "meld.run_aces_wrap"
+    ANY_SUIT_TWICE = "meld.any_suit_twice"
+    WILD_SPACING = "meld.wild_spacing"
     A_JOKER = "meld.a_joker"
     A_WILD_CARD = "meld.a_wild_card"
     LEGAL = "meld.legal"
     KIND_SET = "meld.kind_set"
     KIND_RUN = "meld.kind_run"
+    KIND_ANY_SUIT_RUN = "meld.kind_any_suit_run"
+    ACE_WRAPS = "meld.ace_wraps"
     WILD_DEUCE = "meld.wild_deuce"
     WILD_DEUCES = "meld.wild_deuces"
     HOUSE_FIRST = "meld.house_first"
 
 
 # A meld's kind in a sentence, and the natural cards each kind needs (R4, R11).
-KIND_WORDS = {SET: Said.KIND_SET, RUN: Said.KIND_RUN}
+KIND_WORDS = {SET: Said.KIND_SET, RUN: Said.KIND_RUN, ANY_SUIT_RUN: Said.KIND_ANY_SUIT_RUN}
+# Every kind a meld may be read as: a contract's any-suit run only where its deal asks one.
+ALL_KINDS = (SET, RUN, ANY_SUIT_RUN)
 _NEEDS = {SET: Said.SET_NEEDS, RUN: Said.RUN_NEEDS}
 _AND_NEEDS = {SET: Said.AND_SET_NEEDS, RUN: Said.AND_RUN_NEEDS}
 
@@ -122,17 +132,39 @@ def require_suits(cards: Iterable[Card]) -> None:
             raise RulesError(message(Said.NO_SUIT, card=str(card)))
 
 
-def meld_readings(cards: Sequence[Card], rules: RuleSet) -> list[Reading]:
-    """Every legal reading of the cards (R4): sets first, then runs from low to high.
+def meld_readings(cards: Sequence[Card], rules: RuleSet, any_suit: bool = False) -> list[Reading]:
+    """Every legal reading of the cards (R4): sets first, then runs from low to high, then
+    (`any_suit`, where a deal asks for one) runs whose suits are free (R12.3).
 
-    Where the rules make deuces wild (R11), each 2 is tried as itself and as a wild card."""
+    Where the rules make deuces wild (R11), each 2 is tried as itself and as a wild card; where
+    they space a run's wild cards (R12.3's `wild_spacing`), a run with two too close is none."""
+    return [reading for reading in _readings(cards, rules, any_suit) if spaced(reading, rules)]
+
+
+def spaced(reading: Reading, rules: RuleSet) -> bool:
+    """Whether a run's wild cards stand at least `wild_spacing` natural cards apart (R12.3)."""
+    return all(gap >= rules.wild_spacing for gap in reading.wild_gaps())
+
+
+def _readings(cards: Sequence[Card], rules: RuleSet, any_suit: bool) -> list[Reading]:
     cards = tuple(cards)
     require_suits(cards)
+    runs = _any_suit_readings if any_suit else run_readings
     if rules.wild_deuces and any(card.natural and card.rank == 2 for card in cards):
-        return deuce_readings(cards, rules, set_readings, run_readings)
+        found = deuce_readings(cards, rules, set_readings, run_readings)
+        return found + (deuce_readings(cards, rules, _none, runs) if any_suit else [])
     if any(card.as_rank for card in cards) or not any(card.natural for card in cards):
         return []
-    return set_readings(cards, rules) + run_readings(cards, rules)
+    found = set_readings(cards, rules) + run_readings(cards, rules)
+    return found + (_any_suit_readings(cards, rules) if any_suit else [])
+
+
+def _none(cards: tuple[Card, ...], rules: RuleSet) -> list[Reading]:
+    return []
+
+
+def _any_suit_readings(cards: tuple[Card, ...], rules: RuleSet) -> list[Reading]:
+    return run_readings(cards, rules, any_suit=True)
 
 
 def too_wild(wilds: int, naturals: int, rules: RuleSet) -> bool:
@@ -155,23 +187,32 @@ def set_readings(cards: tuple[Card, ...], rules: RuleSet) -> list[Reading]:
     return [Reading(SET, cards, (Card(rank, None),) * len(jokers))]
 
 
-def run_readings(cards: tuple[Card, ...], rules: RuleSet) -> list[Reading]:
-    """Every distinct placement as a run of one suit, ace low or high, never wrapping (R4)."""
-    naturals = [card for card in cards if card.natural]
-    suits = {card.suit for card in naturals}
+def most_run(rules: RuleSet) -> int:
+    """The longest run: A 2 … K A (R4), or each rank once where the ace wraps (R12.3)."""
+    return RANKS if rules.ace is Ace.WRAP else MAX_RUN
+
+
+def run_lows(size: int, rules: RuleSet) -> range:
+    """The first places a run of `size` cards may start at: up to the high ace (R4), or at any
+    rank where the ace wraps (R12.3), A … K only for all 13."""
+    if rules.ace is not Ace.WRAP:
+        return range(1, MAX_RUN + 2 - size)
+    return range(1, 2 if size == RANKS else RANKS + 1)
+
+
+def run_readings(cards: tuple[Card, ...], rules: RuleSet, any_suit: bool = False) -> list[Reading]:
+    """Every distinct placement as a run of one suit, ace low or high, never wrapping (R4), or
+    wrapping where the rules say so (R12.3); `any_suit`: a run whose suits are free (R12.3)."""
+    suit = _run_suit(cards, rules, any_suit)
+    if suit is False:
+        return []
     size = len(cards)
-    if len(suits) != 1 or not MIN_RUN <= size <= MAX_RUN or len(naturals) < rules.naturals.run:
-        return []
-    if too_wild(size - len(naturals), len(naturals), rules):
-        return []
-    suit = suits.pop()
     fixed = [card for card in cards if card.rank is not None]
-    if any(card.suit not in (None, suit) for card in fixed):
-        return []
+    wrap = rules.ace is Ace.WRAP
     found: dict[tuple, Reading] = {}
-    for low in range(1, MAX_RUN + 2 - size):
+    for low in run_lows(size, rules):
         high = low + size - 1
-        choices = [[p for p in positions_of(card.rank) if low <= p <= high] for card in fixed]
+        choices = [[p for p in positions_of(card.rank, wrap) if low <= p <= high] for card in fixed]
         for placement in product(*choices):
             if len(set(placement)) == len(placement):
                 reading = _place_run(low, size, suit, fixed, placement)
@@ -179,10 +220,24 @@ def run_readings(cards: tuple[Card, ...], rules: RuleSet) -> list[Reading]:
     return list(found.values())
 
 
+def _run_suit(cards: tuple[Card, ...], rules: RuleSet, any_suit: bool) -> str | None | bool:
+    """The suit the cards may be a run of (None: any, `any_suit`), or False where they are
+    none: too few or too many, natural cards too few or outnumbered, a card of another suit."""
+    naturals = [card for card in cards if card.natural]
+    suits = {card.suit for card in naturals} | {c.suit for c in cards if c.joker and c.suit}
+    size = len(cards)
+    if (len(suits) != 1 and not any_suit) or not MIN_RUN <= size <= most_run(rules):
+        return False
+    if len(naturals) < rules.naturals.run or too_wild(size - len(naturals), len(naturals), rules):
+        return False
+    return None if any_suit else suits.pop()
+
+
 def _place_run(
-    low: int, size: int, suit: str, fixed: list[Card], placement: tuple[int, ...]
+    low: int, size: int, suit: str | None, fixed: list[Card], placement: tuple[int, ...]
 ) -> Reading:
-    """Build the run reading with the fixed cards at their positions and jokers in the rest."""
+    """Build the run reading with the fixed cards at their positions and jokers in the rest (a
+    run of free suits, `suit` None: each joker stands for a rank)."""
     slots: list[Card | None] = [None] * size
     for card, position in zip(fixed, placement, strict=True):
         slots[position - low] = card
@@ -190,7 +245,7 @@ def _place_run(
     jokers = tuple(
         Card(rank_at(low + index), suit) for index, slot in enumerate(placed) if slot.joker
     )
-    return Reading(RUN, placed, jokers, low)
+    return Reading(RUN if suit else ANY_SUIT_RUN, placed, jokers, low)
 
 
 def meld_problem(cards: Sequence[Card], rules: RuleSet, kinds: Iterable[str] = KINDS) -> Problem:
@@ -201,7 +256,10 @@ def meld_problem(cards: Sequence[Card], rules: RuleSet, kinds: Iterable[str] = K
     deuces) is cited as R11 with the rules named.
     """
     cards = tuple(cards)
-    kinds = tuple(kind for kind in KINDS if kind in set(kinds))
+    kinds = tuple(kind for kind in ALL_KINDS if kind in set(kinds))
+    spacing = _spacing_problem(cards, rules, kinds)
+    if spacing is not None:
+        return spacing
     if not rules.wild_deuces:
         declared = next((card for card in cards if card.as_rank), None)
         if declared is not None:
@@ -212,6 +270,26 @@ def meld_problem(cards: Sequence[Card], rules: RuleSet, kinds: Iterable[str] = K
     problem = _plain_problem(view, cards, rules, kinds)
     said = _named_as_laid(problem.message, format_cards(view), format_cards(cards))
     return Problem(words(said), problem.rule, problem.line, said)
+
+
+def _spacing_problem(cards: tuple[Card, ...], rules: RuleSet, kinds: tuple[str, ...]):
+    """The R12.3 problem when only the rules' spacing of wild cards keeps the cards from a run:
+    `continental rules: two wild cards of a run stand at least 1 natural card apart; JK=3♥
+    JK=4♥ 5♥ 6♥ has 0 between two`."""
+    if not rules.wild_spacing:
+        return None
+    unspaced = replace(rules, wild_spacing=0)
+    readings = [r for r in _readings(cards, unspaced, ANY_SUIT_RUN in kinds) if r.kind in kinds]
+    if not readings:
+        return None
+    said = message(
+        Said.WILD_SPACING,
+        rules=rules.rules_name,
+        spacing=rules.wild_spacing,
+        cards=format_cards(cards),
+        apart=max(min(reading.wild_gaps()) for reading in readings),
+    )
+    return said_problem(said, "R11:wild_spacing")
 
 
 def said_problem(said: Message, rule: str) -> Problem:
@@ -258,6 +336,8 @@ def _plain_problem(cards, physical, rules: RuleSet, kinds: tuple[str, ...]) -> P
         return _set_problem(cards, naturals, rules, physical)
     if as_run:
         return _run_problem(cards, naturals, rules, physical)
+    if ANY_SUIT_RUN in kinds:
+        return _run_problem(cards, naturals, rules, physical, any_suit=True)
     return _mixed(text, naturals, kinds)
 
 
@@ -369,14 +449,21 @@ class _Run:
     physical: tuple[Card, ...]
     naturals: list[Card]
     rules: RuleSet
+    any_suit: bool = False
 
     @property
     def text(self) -> str:
         return format_cards(self.cards)
 
     @property
-    def suit(self) -> str:
-        return self.naturals[0].suit
+    def suit(self) -> str | None:
+        """The run's suit; None where its suits are free (R12.3)."""
+        return None if self.any_suit else self.naturals[0].suit
+
+    @property
+    def wraps(self) -> bool:
+        """Whether the ace turns the corner under these rules (R12.3)."""
+        return self.rules.ace is Ace.WRAP
 
     def laid(self, card: Card) -> Card:
         """The card as laid (a wild 2) for a card as read (a joker)."""
@@ -387,11 +474,16 @@ class _Run:
 
 
 def _run_problem(
-    cards: tuple[Card, ...], naturals: list[Card], rules: RuleSet, physical: tuple[Card, ...]
+    cards: tuple[Card, ...],
+    naturals: list[Card],
+    rules: RuleSet,
+    physical: tuple[Card, ...],
+    any_suit: bool = False,
 ) -> Problem:
-    """What keeps one-suit cards from being a run, most specific first. `cards` are as read (a
-    wild 2 as a joker), `physical` as laid (it names the 2)."""
-    run = _Run(cards, physical, naturals, rules)
+    """What keeps one-suit cards (`any_suit`: cards of any suits) from being a run, most
+    specific first. `cards` are as read (a wild 2 as a joker), `physical` as laid (it names the
+    2)."""
+    run = _Run(cards, physical, naturals, rules, any_suit)
     for check in _RUN_CHECKS:
         problem = check(run)
         if problem is not None:
@@ -401,6 +493,8 @@ def _run_problem(
 
 def _declared_off_suit(run: _Run) -> Problem | None:
     """A joker declared as a card of another suit (R4.4)."""
+    if run.any_suit:
+        return None
     for card in run.cards:
         if card.joker and card.suit not in (None, run.suit):
             said = message(
@@ -419,6 +513,8 @@ def _run_length(run: _Run) -> Problem | None:
     size = len(run.cards)
     if size < MIN_RUN:
         return said_problem(message(Said.RUN_TOO_FEW, least=MIN_RUN, size=size), "R4.2")
+    if run.wraps and size > RANKS:
+        return said_problem(message(Said.RUN_TOO_LONG_WRAP, most=RANKS, size=size), "R11:ace")
     if size > MAX_RUN:
         return said_problem(message(Said.RUN_TOO_LONG, most=MAX_RUN, size=size), "R4.2")
     return None
@@ -433,10 +529,17 @@ def _run_naturals(run: _Run) -> Problem | None:
 
 def _repeated(run: _Run) -> Problem | None:
     """A card other than an ace twice, as itself or as a joker declared as it (R4.2)."""
-    repeated = sorted(rank for rank, count in run.ranks().items() if rank != 1 and count > 1)
+    repeated = sorted(
+        rank for rank, count in run.ranks().items() if (rank != 1 or run.wraps) and count > 1
+    )
     if not repeated:
         return None
     card = Card(repeated[0], run.suit)
+    if run.any_suit:
+        said = message(Said.ANY_SUIT_TWICE, cards=run.text, rank=ranks(card.rank))
+        return said_problem(said, "R12.3")
+    if run.wraps and card.rank == 1:
+        return said_problem(message(Said.RUN_ACES_WRAP, cards=run.text), "R11:ace")
     joker = next((c for c in run.cards if c.declared and c.rank == card.rank), None)
     if joker is not None:
         said = message(
@@ -456,8 +559,8 @@ def _aces(run: _Run) -> Problem | None:
 
 
 def _wrapping(run: _Run) -> Problem | None:
-    """Ranks that fit only by going K A 2 around the ace (R4.2)."""
-    if _wraps(set(run.ranks()), len(run.cards)):
+    """Ranks that fit only by going K A 2 around the ace (R4.2), where it does not (R12.3)."""
+    if not run.wraps and _wraps(set(run.ranks()), len(run.cards)):
         return said_problem(message(Said.RUN_WRAPS, cards=run.text), "R4.2")
     return None
 
@@ -471,11 +574,16 @@ def _wraps(ranks: set[int], size: int) -> bool:
 
 
 def _gap_problem(run: _Run) -> Problem:
-    """The run's naturals spread over more places than it has cards (R4.2)."""
+    """The run's naturals spread over more places than it has cards (R4.2); round the ace,
+    where it wraps (R12.3)."""
     held = set(run.ranks())
     others = [rank for rank in held if rank != 1]
     spans = []
-    for ace in (LOW_ACE, HIGH_ACE) if 1 in held else (None,):
+    if run.wraps:
+        for low in held:
+            width = max((rank - low) % RANKS for rank in held) + 1
+            spans.append((width, low, low + width - 1))
+    for ace in () if run.wraps else (LOW_ACE, HIGH_ACE) if 1 in held else (None,):
         places = others + ([ace] if ace else [])
         spans.append((max(places) - min(places) + 1, min(places), max(places)))
     width, low, high = min(spans)
@@ -544,8 +652,17 @@ def check_meld(cards: Sequence[Card], rules: RuleSet, players: int | None = None
         if all(reading.wilds for reading in readings):
             said = house_first(rules, [wild_deuce_parts(readings[0])], said)
             return legal_verdict(said, "R11:wild_deuces", details)
+    if all(wraps(reading) for reading in readings):
+        return legal_verdict(
+            house_first(rules, [message(Said.ACE_WRAPS)], said), "R11:ace", details
+        )
     rule = "R4.3" if any(r.jokers for r in readings) else cited(kinds)
     return legal_verdict(said, rule, details)
+
+
+def wraps(reading: Reading) -> bool:
+    """Whether a run goes on round the ace (K A 2), as only R12.3's `ace: wrap` allows."""
+    return reading.kind != SET and reading.high > HIGH_ACE
 
 
 def house_first(rules: RuleSet, settings: Sequence[Message], reason: Message) -> Message:

@@ -1,6 +1,8 @@
 """R4 Melds: a meld's reading (its kind, its cards in place, what each wild card stands for).
 
 A run's places are positions 1 … 14: 1 is the low ace, 2 … 13 the ranks 2 … K, 14 the high ace.
+Where the ace wraps (R12.3's `ace: wrap`) a run goes on round the ace: 15 is the 2 after the high
+ace, 16 the 3, and so on; a run then holds each rank once, at most 13 cards.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from dataclasses import dataclass
 from .cards import Card, declared_as
 from .words import Code, Join, Message, joined, message, words
 
-SET, RUN = "set", "run"
+SET, RUN, ANY_SUIT_RUN = "set", "run", "any_suit_run"
 KINDS = (SET, RUN)
 MIN_SET, MIN_RUN, MAX_RUN = 3, 4, 14
 LOW_ACE, HIGH_ACE = 1, 14
+# A run where the ace wraps: each of the 13 ranks once at most (R12.3).
+RANKS = 13
 
 
 class Described(Code):
@@ -26,13 +30,15 @@ class Described(Code):
 
 
 def rank_at(position: int) -> int:
-    """The rank shown at a run position (14, the high ace, is an ace)."""
-    return 1 if position == HIGH_ACE else position
+    """The rank shown at a run position (14, the high ace, is an ace; past it, where the ace
+    wraps, 15 is a 2)."""
+    return (position - 1) % RANKS + 1
 
 
-def positions_of(rank: int) -> tuple[int, ...]:
-    """The run positions a rank may take: an ace is low or high, any other rank is itself."""
-    return (LOW_ACE, HIGH_ACE) if rank == 1 else (rank,)
+def positions_of(rank: int, wrap: bool = False) -> tuple[int, ...]:
+    """The run positions a rank may take: an ace is low or high, any other rank is itself;
+    where the ace wraps, every rank also has its place after the high ace."""
+    return (rank, rank + RANKS) if wrap or rank == 1 else (rank,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +64,16 @@ class Reading:
 
     @property
     def suit(self) -> str | None:
-        """A run's suit; None for a set."""
+        """A run's suit; None for a set, and for a run whose suits are free (R12.3)."""
         return self.cards()[0].suit if self.kind == RUN else None
+
+    def wild_gaps(self) -> list[int]:
+        """A run's natural cards between each two of its wild cards, in order (R12.3's
+        `wild_spacing`): `JK=3♥ JK=4♥ 5♥ 6♥` has [0]."""
+        if self.kind == SET:
+            return []
+        wild = self._wild_slots()
+        return [later - earlier - 1 for earlier, later in zip(wild, wild[1:], strict=False)]
 
     def is_wild(self, index: int) -> bool:
         """Whether the card in this slot stands for another (a joker, or a wild 2)."""

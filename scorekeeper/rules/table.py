@@ -15,9 +15,11 @@ from .errors import RulesError
 from .layoff_reasons import layoff_problem
 from .melds import (
     KIND_WORDS,
+    RANKS,
     RUN,
     SET,
     Reading,
+    Said,
     house_first,
     legal_verdict,
     meld_problem,
@@ -27,9 +29,10 @@ from .melds import (
     said_problem,
     too_wild_message,
     wild_deuce_parts,
+    wraps,
 )
 from .opening.laid import check_left
-from .ruleset import FreedJoker, FreedJokerTo, JokerSwap, RuleSet
+from .ruleset import Ace, FreedJoker, FreedJokerTo, JokerSwap, RuleSet
 from .seating import contract_of
 from .verdict import Problem, Verdict, house_citation
 from .words import Code, Join, Message, joined, message, words
@@ -88,6 +91,7 @@ TO_HAND = words(message(Ruling.TO_HAND))
 LAYOFF_WORDS = {
     "layoff_on_opening_turn": Ruling.LAYOFF_ON_OPENING_TURN,
     "go_out_by_layoff": Ruling.GO_OUT_BY_LAYOFF,
+    "ace": Said.ACE_WRAPS,
 }
 SWAP_WORDS = {
     "joker_swap": Ruling.JOKER_SWAP,
@@ -182,10 +186,15 @@ def extends(new: Reading, old: Reading) -> bool:
         return False
     if new.kind == SET:
         return new.cards()[0].rank == old.cards()[0].rank
-    if new.low > old.low or new.high < old.high or new.suit != old.suit:
+    if new.suit != old.suit:
         return False
-    offset = old.low - new.low
-    return all(new.slots[offset + index] == slot for index, slot in enumerate(old.slots))
+    # Where the ace wraps (R12.3), the old run's places may be read a round of ranks later.
+    for low in (old.low, old.low + RANKS):
+        high = low + len(old.slots) - 1
+        if new.low <= low and high <= new.high:
+            offset = low - new.low
+            return all(new.slots[offset + index] == slot for index, slot in enumerate(old.slots))
+    return False
 
 
 def check_layoff(
@@ -233,12 +242,12 @@ def _judge_layoff(
         return problem.verdict(empty)
     after = _extended(meld + cards, before, rules)
     if not after:
-        wild = _too_wild(meld + cards, before, rules)
+        wild = _too_wild(meld + cards, before, rules) or _unspaced(meld + cards, before, rules)
         if wild:
             return wild.verdict(empty)
-        return Problem.of(layoff_problem(meld, cards, before, rules.wild_deuces), "R6.2").verdict(
-            empty
-        )
+        wrap = rules.ace is Ace.WRAP
+        why = layoff_problem(meld, cards, before, rules.wild_deuces, wrap)
+        return Problem.of(why, "R6.2").verdict(empty)
     if left == 0 and not rules.go_out_by_layoff:
         rule = rules.citation("go_out_by_layoff", "R6.3")
         return said_problem(message(Ruling.OUT_BY_LAYOFF), rule).verdict(empty)
@@ -255,6 +264,7 @@ def _judge_layoff(
         "layoff_on_opening_turn": opened_this_turn,
         "go_out_by_layoff": left == 0,
         "wild_deuces": bool(result.wilds),
+        "ace": wraps(result),
     }
     house = [
         wild_deuce_parts(result) if setting == "wild_deuces" else message(LAYOFF_WORDS[setting])
@@ -291,6 +301,17 @@ def _too_wild(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) ->
         return None
     wild = len(wild_places(found[0], rules))
     return said_problem(too_wild_message(rules, cards, wild, Ruling.TOO_WILD), "R11:naturals")
+
+
+def _unspaced(cards: tuple[Card, ...], before: list[Reading], rules: RuleSet) -> Problem | None:
+    """The R12.3 problem when only `wild_spacing` keeps the cards off the run: two wild cards
+    would stand too close."""
+    if not rules.wild_spacing:
+        return None
+    unspaced = replace(rules, wild_spacing=0)
+    if not _extended(cards, before, unspaced):
+        return None
+    return meld_problem(cards, rules, (RUN,))
 
 
 # R7 Replacing a wild card on the table

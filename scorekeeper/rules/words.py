@@ -242,6 +242,10 @@ TEXTS: dict[str, Text | Joining] = {
     "layoff.run_too_long": Text(
         "a run holds at most %(most)s cards (A 2 … K A); %(meld)s would have %(size)s"
     ),
+    "layoff.run_too_long_wrap": Text(
+        "where the ace wraps a run holds each rank once, at most %(most)s cards; %(meld)s would "
+        "have %(size)s"
+    ),
     "layoff.run_stands_for": Text(
         "%(card)s stands for %(face)s, which %(meld)s already has: " + _ONCE
     ),
@@ -353,11 +357,27 @@ TEXTS: dict[str, Text | Joining] = {
         "%(cards)s is not consecutive: %(low)s–%(high)s needs %(width)s cards and it has "
         "%(size)s; %(wild)s fills only one missing card"
     ),
+    "meld.run_too_long_wrap": Text(
+        "where the ace wraps a run holds each rank once, at most %(most)s cards; this has %(size)s"
+    ),
+    "meld.run_aces_wrap": Text(
+        "%(cards)s has two aces: where the ace wraps a run holds each rank once"
+    ),
+    "meld.any_suit_twice": Text(
+        "%(cards)s has two %(rank)s: a run in any suits holds each rank once"
+    ),
+    "meld.wild_spacing": Text(
+        "%(rules)s: two wild cards of a run stand at least %(spacing)s apart; %(cards)s has "
+        "%(apart)s between two",
+        {"spacing": _cards(_NATURAL_CARDS, "spacing"), "apart": _cards(_NATURAL_CARDS, "apart")},
+    ),
     "meld.a_joker": Text("a joker"),
     "meld.a_wild_card": Text("a wild card"),
     "meld.legal": Text("%(cards)s is a legal %(kinds)s, read as %(readings)s"),
     "meld.kind_set": Text("set"),
     "meld.kind_run": Text("run"),
+    "meld.kind_any_suit_run": Text("run in any suits"),
+    "meld.ace_wraps": Text("the ace wraps, so Q K A 2 is a run"),
     "meld.wild_deuce": Text("the %(card)s is wild here, standing for %(face)s"),
     "meld.wild_deuces": Text("%(rules)s: %(parts)s."),
     "meld.house_first": Text("%(rules)s: %(settings)s. %(reason)s"),
@@ -596,6 +616,9 @@ TEXTS: dict[str, Text | Joining] = {
     "laid.left_negative": Text("%(left)s cards left in hand: it cannot be negative"),
     "laid.sets": Text(Plural("%(num)s set", "%(num)s sets", "count")),
     "laid.runs": Text(Plural("%(num)s run", "%(num)s runs", "count")),
+    "laid.any_suit_runs": Text(
+        Plural("%(num)s run in any suits", "%(num)s runs in any suits", "count")
+    ),
     "laid.plus": Joining(" + ", "%(head)s + %(last)s"),
     "laid.count": Text(
         "Round %(round)s needs %(contract)s laid together; you laid %(laid)s, and %(why)s",
@@ -641,6 +664,15 @@ TEXTS: dict[str, Text | Joining] = {
     "laid.same_rank": Text(
         "%(rules)s: the sets of one contract are of different ranks, and %(sets)s are of one rank"
     ),
+    "laid.wild_max": Text(
+        "%(rules)s: a meld of the opening holds at most %(most)s; %(meld)s has %(wild)s",
+        {"most": _cards("wild card", "most"), "wild": _cards("wild card", "wild")},
+    ),
+    "laid.ace_wraps": Text("%(rules)s: the ace wraps, so Q K A 2 is a run."),
+    "laid.no_wild": Text(
+        "%(rules)s: the melds of this deal's opening hold no wild card; %(meld)s needs %(wild)s",
+        {"wild": _cards("wild card", "wild")},
+    ),
     # R1: a hand the opening search cannot count (opening/search.py).
     "search.not_a_card": Text("card %(position)s (%(card)s) is not a card"),
     "search.no_suit": Text(
@@ -681,6 +713,16 @@ TEXTS: dict[str, Text | Joining] = {
     "solver.same_rank": Text(
         "%(rules)s: the sets of one contract are of different ranks, and these %(size)s cards "
         "make %(contract)s only with two sets of one rank."
+    ),
+    "solver.wild_max": Text(
+        "%(rules)s: a meld of the opening holds at most %(most)s, and these %(size)s cards "
+        "cannot make %(contract)s that way.",
+        {"most": _cards("wild card", "most")},
+    ),
+    "solver.wild_spacing": Text(
+        "%(rules)s: two wild cards of a run stand at least %(spacing)s apart, and these "
+        "%(size)s cards cannot make %(contract)s that way.",
+        {"spacing": _cards(_NATURAL_CARDS, "spacing")},
     ),
     "solver.whole": Text(
         "There is no way to lay these %(size)s cards as %(contract)s using the whole hand."

@@ -43,6 +43,7 @@ from ..rules.ruleset import (
     VALUE_KEYS,
     VALUES,
     VERSION,
+    Ace,
     Direction,
     FreedJoker,
     FreedJokerTo,
@@ -51,7 +52,14 @@ from ..rules.ruleset import (
     TieBreak,
 )
 from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
-from ..rules.ruleset.values import R12_BUYING, R12_TOP, r12_written
+from ..rules.ruleset.values import (
+    ANY_SUIT_RUN_SIZES,
+    R12_BUYING,
+    R12_TOP,
+    WILD_CAPS,
+    WILD_SPACINGS,
+    r12_written,
+)
 from ..rules.verdict import sentence
 
 # A new meld, and a new deal when there is none to copy.
@@ -97,7 +105,11 @@ def shown(value: object) -> str:
 
 
 # A meld's kind as the editor's picker says it ("a set of 3"); the document keeps its value.
-_KIND_WORDS = {MeldKind.SET: _l("set"), MeldKind.RUN: _l("run")}
+_KIND_WORDS = {
+    MeldKind.SET: _l("set"),
+    MeldKind.RUN: _l("run"),
+    MeldKind.ANY_SUIT_RUN: _l("run in any suits"),
+}
 
 
 class MeldForm(Form):
@@ -113,6 +125,8 @@ class DealForm(Form):
     cards = number(1, 60)
     contract = EntryList(FormField(MeldForm), min_entries=0, max_entries=MOST_MELDS)
     whole_hand = switch()
+    # The deal's own cap on wild cards in a meld of the opening (R12.3); blank: the rule set's.
+    wild_max = number(WILD_CAPS.start, WILD_CAPS.stop - 1, placeholder="–")
 
 
 class PackStepForm(Form):
@@ -156,6 +170,10 @@ _TIE_WORDS = {
     TieBreak.SHARE: _l("they share the win"),
     TieBreak.DEALS_WON: _l("the one who went out in more deals wins; still level, they share"),
 }
+_ACE_WORDS = {
+    Ace.NO_WRAP: _l("low or high, never both (K A 2 is no run)"),
+    Ace.WRAP: _l("wraps: Q K A 2 is a run"),
+}
 _FREED_TO_WORDS = {
     FreedJokerTo.ANY: _l("on any meld"),
     FreedJokerTo.RUN: _l("on a run only"),
@@ -186,6 +204,9 @@ class RuleSetForm(Form):
     tie_break = radios(_TIE_WORDS, TieBreak.SHARE)
     wild_deuces = switch()
     naturals = FormField(NaturalsForm)
+    ace = radios(_ACE_WORDS, Ace.NO_WRAP)
+    wild_max = number(WILD_CAPS.start, WILD_CAPS.stop - 1, placeholder="–")
+    wild_spacing = number(WILD_SPACINGS.start, WILD_SPACINGS.stop - 1)
     # Shown as points taken off the cutter's round: "takes 50 off"; the document holds −50.
     cut_bonus = number(0, -CUT_BONUSES.start)
     layoff_on_opening_turn = switch()
@@ -200,7 +221,11 @@ class RuleSetForm(Form):
 
     # The size a meld starts at when its kind is picked (the page's script resets it): a run
     # switched to a set is a set of 3, never "a set of 4" left over from the run.
-    least_sizes = {MeldKind.SET.value: SET_SIZES.start, MeldKind.RUN.value: RUN_SIZES.start}
+    least_sizes = {
+        MeldKind.SET.value: SET_SIZES.start,
+        MeldKind.RUN.value: RUN_SIZES.start,
+        MeldKind.ANY_SUIT_RUN.value: ANY_SUIT_RUN_SIZES.start,
+    }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -221,6 +246,9 @@ class RuleSetForm(Form):
         changed = r12_written(
             {
                 "direction": self.direction.data or Direction.LEFT.value,
+                "ace": self.ace.data or Ace.NO_WRAP.value,
+                "wild_max": typed(self.wild_max.data, None),
+                "wild_spacing": typed(self.wild_spacing.data, 0),
                 "distinct_set_ranks": bool(self.distinct_set_ranks.data),
                 "discard_wild": bool(self.discard_wild.data),
                 "discard_draw_after_opening": bool(self.discard_draw_after_opening.data),
@@ -229,8 +257,14 @@ class RuleSetForm(Form):
             }
         )
         several = r12_written({"take_several": bool(self.buying.take_several.data)}, R12_BUYING)
+        deals = [self._deal(deal) for deal in self.deals]
+        in_deals = any(
+            "wild_max" in deal
+            or any(meld["kind"] == MeldKind.ANY_SUIT_RUN for meld in deal["contract"])
+            for deal in deals
+        )
         return {
-            "version": VERSION if changed or several else FIRST_VERSION,
+            "version": VERSION if changed or several or in_deals else FIRST_VERSION,
             "name": (self.name.data or "").strip(),
             "players": {"min": typed(self.players.min.data), "max": typed(self.players.max.data)},
             "packs": [
@@ -241,17 +275,7 @@ class RuleSetForm(Form):
                 "fixed": typed(self.jokers.fixed.data),
                 "per_pack": typed(self.jokers.per_pack.data),
             },
-            "deals": [
-                {
-                    "cards": typed(deal.cards.data),
-                    "contract": [
-                        {"kind": meld.kind.data, "size": typed(meld.size.data)}
-                        for meld in deal.contract
-                    ],
-                    "whole_hand": bool(deal.whole_hand.data),
-                }
-                for deal in self.deals
-            ],
+            "deals": deals,
             "exact_sizes": bool(self.exact_sizes.data),
             "values": {key: typed(self.values[key].data) for key in VALUE_KEYS},
             "wild_deuces": bool(self.wild_deuces.data),
@@ -276,6 +300,19 @@ class RuleSetForm(Form):
             # R12.3's settings the engine plays (`PLAYED_R12`), after R11's, where changed.
             **changed,
         }
+
+    @staticmethod
+    def _deal(deal: Any) -> dict[str, Any]:
+        """One deal's part of the document; its own cap on wild cards only where it has one."""
+        written = {
+            "cards": typed(deal.cards.data),
+            "contract": [
+                {"kind": meld.kind.data, "size": typed(meld.size.data)} for meld in deal.contract
+            ],
+            "whole_hand": bool(deal.whole_hand.data),
+        }
+        cap = typed(deal.wild_max.data, None)
+        return written if cap is None else {**written, "wild_max": cap}
 
     def rule_set(self) -> RuleSet | None:
         """The rule set the fields describe; None when it is not playable, every problem put
@@ -380,10 +417,12 @@ def form_data(document: dict[str, Any]) -> dict[str, Any]:
     data["jokers"] = {key: shown(value) for key, value in data.get("jokers", {}).items()}
     for deal in data.get("deals", []):
         deal["cards"] = shown(deal.get("cards"))
+        deal["wild_max"] = shown(deal.get("wild_max"))
         deal["contract"] = [_meld_data(meld) for meld in deal.get("contract", [])]
     data["values"] = {key: shown(value) for key, value in data.get("values", {}).items()}
     naturals = data.get("naturals", {})
     naturals.update({key: shown(naturals.get(key)) for key in ("set", "run")})
+    data.update({key: shown(data.get(key)) for key in ("wild_max", "wild_spacing")})
     data["cut_bonus"] = shown(_negated(data.get("cut_bonus")))
     buying = data.get("buying", {})
     buying.update({k: shown(buying.get(k)) for k in ("per_deal", "per_game", "penalty_cards")})

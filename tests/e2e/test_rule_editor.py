@@ -141,7 +141,7 @@ def test_the_editor_by_keyboard_alone(watched):
     page = watched
     seat(page)
 
-    def tab_to(selector, most=200):
+    def tab_to(selector, most=300):
         for _ in range(most):
             page.keyboard.press("Tab")
             if page.evaluate(f"document.activeElement.matches({selector!r})"):

@@ -258,7 +258,14 @@ def test_unknown_question_is_a_json_404(client):
 
 def test_presets_listed_as_documents(client):
     presets = client.get("/api/rules/presets").get_json()
-    assert [p["key"] for p in presets] == ["liverpool", "contract", "online", "family", "shanghai"]
+    assert [p["key"] for p in presets] == [
+        "liverpool",
+        "contract",
+        "online",
+        "family",
+        "shanghai",
+        "carioca",
+    ]
     shanghai = presets[4]["rules"]
     assert len(shanghai["deals"]) == 10 and shanghai["wild_deuces"] is True
     assert shanghai["values"]["2"] == 20 and shanghai["joker_swap"] == "any"

@@ -9,9 +9,8 @@ import pytest
 from scorekeeper.rules import Card
 from scorekeeper.rules.discards import check_take, check_throw
 from scorekeeper.rules.errors import RulesError
-from scorekeeper.rules.ruleset import LIVERPOOL, R12_PRESETS, RuleSet
+from scorekeeper.rules.ruleset import CARIOCA, LIVERPOOL, RuleSet
 
-CARIOCA = R12_PRESETS["carioca"]
 SANTIAGO = RuleSet.parse(
     {"version": 2, "name": "Santiago", "discard_wild": False, "discard_draw_after_opening": False}
 )

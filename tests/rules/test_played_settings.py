@@ -10,6 +10,27 @@ from scorekeeper.rules.ruleset import LIVERPOOL, PLAYED_R12, RuleSet
 from scorekeeper.rules.ruleset.words import touched_rules
 
 PLAYED = {
+    "ace": (
+        "wrap",
+        "Melds and jokers",
+        ("R4",),
+        "the ace wraps: Q K A 2 is a run, and a run holds each rank once",
+        "the ace is low or high, never both: no run turns the corner (K A 2)",
+    ),
+    "wild_max": (
+        1,
+        "Melds and jokers",
+        ("R5",),
+        "a meld of the opening holds at most 1 wild card",
+        "no cap on the wild cards in a meld of the opening",
+    ),
+    "wild_spacing": (
+        1,
+        "Melds and jokers",
+        ("R4", "R6"),
+        "two wild cards of a run stand at least 1 natural card apart",
+        "wild cards may stand side by side in a run",
+    ),
     "buying.take_several": (
         False,
         "Turns and buying",
@@ -65,7 +86,20 @@ PLAYED = {
 
 
 def test_every_played_setting_is_read_out_here():
-    assert set(PLAYED) == PLAYED_R12
+    # A run of any suits is a meld's kind in a deal's contract: read out with the contracts.
+    assert set(PLAYED) | {"any_suit_run"} == PLAYED_R12
+
+
+def test_a_run_of_any_suits_and_a_deals_cap_read_out_with_the_contracts():
+    deals = [deal.copy() for deal in LIVERPOOL.to_json()["deals"]]
+    deals[6] = {"cards": 12, "contract": [{"kind": "any_suit_run", "size": 12}], "wild_max": 0}
+    rules = RuleSet.parse({"version": 2, "name": "Santiago", "deals": deals})
+    said = dict(rules.differences())["deals.contracts"]
+    assert said.endswith("· 1 run of 12 in any suits with no wild card")
+    capped = {**deals[6], "contract": [{"kind": "run", "size": 12}], "wild_max": 2}
+    rules = RuleSet.parse({"version": 2, "name": "Santiago", "deals": [*deals[:6], capped]})
+    said = dict(rules.differences())["deals.contracts"]
+    assert said.endswith("· 1 run of 12 with at most 2 wild cards a meld")
 
 
 # Taking several discards is a rule of a table without buying: liverpool's rules, buying off.

@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.games.errors import NoSuchGame, NoSuchRuleSet
 from scorekeeper.rules import RuleSet, RuleSetError, sharing
-from scorekeeper.rules.ruleset import CARIOCA, PLAYED_R12, r12_setting
+from scorekeeper.rules.ruleset import CONTINENTAL, PLAYED_R12, r12_setting
 from scorekeeper.rulesets import choice
 from tests.support.book import new_game
 from tests.support.saved import save_ruleset, smith_document
@@ -220,12 +220,12 @@ def test_named_reads_each_kind_of_value(app, client, named):
 
 
 def test_rules_with_an_r12_setting_not_played_yet_are_refused_everywhere_and_store_nothing(client):
-    """Carioca's settings are read (R12.3) but not yet played: sent as a document, a share code
-    or a link, every surface refuses them naming each place, and no game is started."""
-    document = CARIOCA.to_json()
-    places = {place for place in CARIOCA.r12_places if r12_setting(place) not in PLAYED_R12}
-    assert places and "direction" not in places  # played: not named
-    code = sharing.code(CARIOCA)
+    """Continental's bonus is read (R12.3) but not yet played: sent as a document, a share code
+    or a link, every surface refuses it naming its place, and no game is started."""
+    document = CONTINENTAL.to_json()
+    places = {place for place in CONTINENTAL.r12_places if r12_setting(place) not in PLAYED_R12}
+    assert places == {"out_in_one_turn_bonus"}  # the others are played: not named
+    code = sharing.code(CONTINENTAL)
     games_before = client.get("/api/games").get_json()
     for api, body in (("/api/rules/meld", {"round": 1, "cards": "7S"}), ("/api/games", {})):
         for rules in (document, json.dumps(document), f"code:{code}"):

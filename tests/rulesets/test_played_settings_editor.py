@@ -23,6 +23,9 @@ VALUES = {
     "freed_joker_to": ("any", "run", "run"),
     "buying.take_several": ("y", None, False),
     "distinct_set_ranks": (None, "y", True),
+    "ace": ("no_wrap", "wrap", "wrap"),
+    "wild_max": ("", "1", 1),
+    "wild_spacing": ("0", "1", 1),
 }
 
 
@@ -39,7 +42,26 @@ def held(document: dict, place: str):
 
 
 def test_every_played_setting_is_tried_here():
-    assert set(VALUES) == PLAYED_R12
+    # A run of any suits is a meld's kind in a deal: tried with the deals below.
+    assert set(VALUES) | {"any_suit_run"} == PLAYED_R12
+
+
+def test_a_deal_of_a_run_of_any_suits_with_its_own_cap_starts_a_game(client, app):
+    fields = dict(fields_of(client.get("/games/new").get_data(as_text=True)))
+    assert fields["deals-6-wild_max"] == ""  # liverpool's deals have no cap of their own
+    game_id, _ = start_edited(
+        client,
+        name="Santiago",
+        **{
+            "deals-6-contract-0-kind": "any_suit_run",
+            "deals-6-wild_max": "1",
+        },
+    )
+    with app.app_context():
+        rules = db.session.get(Game, game_id).rule_set
+    deal = rules.to_json()["deals"][6]
+    assert deal["contract"][0] == {"kind": "any_suit_run", "size": 4}
+    assert deal["wild_max"] == 1 and rules.to_json()["version"] == 2
 
 
 @pytest.mark.parametrize("place", sorted(VALUES))

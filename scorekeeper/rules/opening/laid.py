@@ -10,13 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations, product
+from math import prod
 
 from ..cards import Card, format_cards
 from ..citing import cite_deal
 from ..contracts import Contract, contract
 from ..errors import RulesError
-from ..melds import RUN, SET, Reading, meld_problem, meld_readings, wild_deuce_words
-from ..ruleset import RuleSet
+from ..melds import (
+    ALL_KINDS,
+    RANKS,
+    RUN,
+    SET,
+    Reading,
+    meld_problem,
+    meld_readings,
+    wild_deuce_words,
+    wraps,
+)
+from ..ruleset import Ace, RuleSet
 from ..verdict import Problem, Verdict
 from ..words import Code, Join, Message, joined, message, words
 
@@ -30,6 +41,7 @@ class Laid(Code):
     LEFT_NEGATIVE = "laid.left_negative"
     SETS = "laid.sets"
     RUNS = "laid.runs"
+    ANY_SUIT_RUNS = "laid.any_suit_runs"
     PLUS = "laid.plus"
     COUNT = "laid.count"
     PIECEMEAL = "laid.piecemeal"
@@ -54,23 +66,32 @@ class Laid(Code):
     ABOVE_LEAST = "laid.above_least"
     LONGER = "laid.longer"
     SAME_RANK = "laid.same_rank"
+    WILD_MAX = "laid.wild_max"
+    ACE_WRAPS = "laid.ace_wraps"
+    NO_WILD = "laid.no_wild"
 
 
-def runs_touch(lo1: int, hi1: int, lo2: int, hi2: int) -> bool:
+def runs_touch(lo1: int, hi1: int, lo2: int, hi2: int, wrap: bool = False) -> bool:
     """True when two same-suit runs on positions 1..14 (1 = low ace, 14 = high ace) are contiguous.
 
     Contiguous means one ends at r and the other starts at r + 1, so together they read as one
     run (3♠–6♠ with 7♠–10♠). Overlapping runs and runs with a gap do not touch, and nothing wraps
-    round the ace: A♠–4♠ (1..4) and J♠–A♠ (11..14) do not touch.
+    round the ace: A♠–4♠ (1..4) and J♠–A♠ (11..14) do not touch, unless the ace wraps (`wrap`,
+    R12.3): then J♠–K♠ and A♠–4♠ touch, the ranks going on round the ace.
     """
+    if wrap:
+        return (hi1 + 1 - lo2) % RANKS == 0 or (hi2 + 1 - lo1) % RANKS == 0
     return hi1 + 1 == lo2 or hi2 + 1 == lo1
 
 
-def touching_pair(readings: Sequence[Reading]) -> tuple[Reading, Reading] | None:
-    """The first two same-suit runs among the readings that touch (R5), if any."""
+def touching_pair(
+    readings: Sequence[Reading], wrap: bool = False
+) -> tuple[Reading, Reading] | None:
+    """The first two same-suit runs among the readings that touch (R5), if any; round the ace
+    where it wraps (`wrap`, R12.3)."""
     runs = [reading for reading in readings if reading.kind == RUN]
     for one, two in combinations(runs, 2):
-        if one.suit == two.suit and runs_touch(one.low, one.high, two.low, two.high):
+        if one.suit == two.suit and runs_touch(one.low, one.high, two.low, two.high, wrap):
             return one, two
     return None
 
@@ -104,7 +125,7 @@ def fits_opening(reading: Reading, wanted: Contract, rules: RuleSet) -> bool:
 def sizes_fit(choice: Sequence[Reading], wanted: Contract, exact: bool) -> bool:
     """Whether the melds can be matched one to one with the contract's melds of their kind, each
     exactly (or at least) its size: sorted lengths against sorted sizes decide it."""
-    for kind in (SET, RUN):
+    for kind in ALL_KINDS:
         lengths = sorted(len(reading.slots) for reading in choice if reading.kind == kind)
         sizes = wanted.sizes(kind)
         if len(lengths) != len(sizes):
@@ -116,11 +137,12 @@ def sizes_fit(choice: Sequence[Reading], wanted: Contract, exact: bool) -> bool:
     return True
 
 
-def kind_counts(options: Sequence[Sequence[Reading]]) -> set[tuple[int, int]]:
-    """Every (sets, runs) count some choice of readings gives."""
+def kind_counts(options: Sequence[Sequence[Reading]]) -> set[tuple[int, int, int]]:
+    """Every (sets, runs, runs in any suits) count some choice of readings gives."""
     kinds = [{reading.kind for reading in readings} for readings in options]
     return {
-        (choice.count(SET), choice.count(RUN)) for choice in product(*(sorted(k) for k in kinds))
+        tuple(choice.count(kind) for kind in ALL_KINDS)
+        for choice in product(*(sorted(k) for k in kinds))
     }
 
 
@@ -131,14 +153,14 @@ def fitting_choices(options: Sequence[Sequence[Reading]], wanted: Contract, exac
             yield choice
 
 
-def _counts(counts: set[tuple[int, int]]) -> Message:
+def _counts(counts: set[tuple[int, int, int]]) -> Message:
     """`2 sets` or `2 sets or 1 set + 1 run`."""
-    return joined(Join.EITHER, [_kinds(sets, runs) for sets, runs in sorted(counts)])
+    return joined(Join.EITHER, [_kinds(*kinds) for kinds in sorted(counts)])
 
 
-def _kinds(sets: int, runs: int) -> Message:
+def _kinds(sets: int, runs: int, any_suit_runs: int = 0) -> Message:
     """`2 sets`, `1 set + 1 run`."""
-    parts = [(Laid.SETS, sets), (Laid.RUNS, runs)]
+    parts = [(Laid.SETS, sets), (Laid.RUNS, runs), (Laid.ANY_SUIT_RUNS, any_suit_runs)]
     return joined(Laid.PLUS, [message(code, count=n) for code, n in parts if n])
 
 
@@ -177,12 +199,9 @@ def _judge(
     wanted = contract(round_number, rules)
     if len(melds) != wanted.melds:
         return _fail(_count_reason(wanted, len(melds)), "R5.1")
-    readings = []
-    for meld in melds:
-        found = meld_readings(meld, rules)
-        if not found:
-            return _meld_problem(meld, rules, wanted).verdict(EMPTY)
-        readings.append(found)
+    readings = _read(melds, rules, wanted)
+    if isinstance(readings, Verdict):
+        return readings
     exact = exact_sizes(wanted, rules)
     options = [[r for r in found if fits_opening(r, wanted, rules)] for found in readings]
     tried = list(fitting_choices(options, wanted, exact))
@@ -191,13 +210,49 @@ def _judge(
         if not apart:
             return _fail(_same_rank_reason(rules, tried[0]), "R11:distinct_set_ranks")
         tried = apart
-    chosen = _fewest_wild(tried)
+    wrap = rules.ace is Ace.WRAP
+    chosen = _fewest_wild(tried, wrap)
     if chosen is None:
-        return _fail(*_diagnose(melds, readings, options, tried, wanted, exact))
+        return _fail(*_diagnose(melds, readings, options, tried, wanted, exact, wrap))
     problem = _left_problem(wanted, left)
     if problem:
         return _fail(problem, "R5.4" if wanted.whole_hand else "R5.3")
     return _legal(wanted, chosen, rules, left)
+
+
+def _read(melds, rules: RuleSet, wanted: Contract) -> list[list[Reading]] | Verdict:
+    """Each meld's readings within the deal's cap on wild cards (R4, R12.3), or the verdict on
+    the first meld with none."""
+    readings = []
+    for meld in melds:
+        found = meld_readings(meld, rules, any_suit=bool(wanted.any_suit_runs))
+        if not found:
+            return _meld_problem(meld, rules, wanted).verdict(EMPTY)
+        capped = [reading for reading in found if within_cap(reading, wanted)]
+        if not capped:
+            return _fail(_wild_max_reason(rules, wanted, meld, found), "R11:wild_max")
+        readings.append(capped)
+    return readings
+
+
+def opening_readings(
+    melds: Sequence[Sequence[Card]], wanted: Contract, rules: RuleSet, spend=None
+) -> Sequence[Reading] | None:
+    """The readings a legal opening of these melds is laid as (the fewest 2s played wild), or
+    None where `check_opening` refuses it: the opening search's last word on what it found.
+    `spend` is told the readings and the choices of them it is about to look at."""
+    options = []
+    for meld in melds:
+        found = meld_readings(tuple(meld), rules, any_suit=bool(wanted.any_suit_runs))
+        options.append(
+            [r for r in found if within_cap(r, wanted) and fits_opening(r, wanted, rules)]
+        )
+    if spend is not None:
+        spend(sum(map(len, options)) + prod(map(len, options)))
+    tried = fitting_choices(options, wanted, exact_sizes(wanted, rules))
+    if rules.distinct_set_ranks:
+        tried = (choice for choice in tried if not same_rank_sets(choice))
+    return _fewest_wild(list(tried), rules.ace is Ace.WRAP)
 
 
 def same_rank_sets(choice: Sequence[Reading]) -> list[Reading]:
@@ -218,11 +273,28 @@ def _same_rank_reason(rules: RuleSet, choice: Sequence[Reading]) -> Message:
     return message(Laid.SAME_RANK, rules=rules.rules_name, sets=sets)
 
 
-def _fewest_wild(tried: list[Sequence[Reading]]) -> Sequence[Reading] | None:
+def within_cap(reading: Reading, wanted: Contract) -> bool:
+    """Whether a meld of the opening holds no more wild cards than the deal allows (R12.3's
+    `wild_max`)."""
+    return wanted.wild_max is None or reading.wild_count() <= wanted.wild_max
+
+
+def _wild_max_reason(
+    rules: RuleSet, wanted: Contract, meld: tuple[Card, ...], found: Sequence[Reading]
+) -> Message:
+    """`carioca rules: a meld of the opening holds at most 1 wild card; 7♥ JK JK has 2`."""
+    code = Laid.WILD_MAX if wanted.wild_max else Laid.NO_WILD
+    wild = min(reading.wild_count() for reading in found)
+    return message(
+        code, rules=rules.rules_name, most=wanted.wild_max, meld=format_cards(meld), wild=wild
+    )
+
+
+def _fewest_wild(tried: list[Sequence[Reading]], wrap: bool) -> Sequence[Reading] | None:
     """The choice with no touching runs that plays the fewest 2s wild (R11): a verdict turns on
     wild deuces only when it must. None where every choice has touching runs."""
     return min(
-        (choice for choice in tried if touching_pair(choice) is None),
+        (choice for choice in tried if touching_pair(choice, wrap) is None),
         key=lambda choice: sum(len(reading.wilds) for reading in choice),
         default=None,
     )
@@ -249,6 +321,8 @@ def _legal(
         house, rule = longer_melds_message(rules, wanted), "R11:exact_sizes"
     elif deuces is not None:
         house, rule = wild_deuce_words(rules, deuces), "R11:wild_deuces"
+    elif any(wraps(reading) for reading in chosen):
+        house, rule = words(message(Laid.ACE_WRAPS, rules=rules.rules_name)), "R11:ace"
     if house is not None:
         reason = message(Laid.HOUSE, house=house, reason=reason)
     return Verdict(True, words(reason), rule, details, message=reason)
@@ -267,8 +341,9 @@ def _count_reason(wanted: Contract, laid: int) -> Message:
 
 
 def contract_kinds(wanted: Contract) -> tuple[str, ...]:
-    """The kinds of meld a round's contract lays: sets, runs or both (R3)."""
-    return tuple(kind for kind, count in ((SET, wanted.sets), (RUN, wanted.runs)) if count)
+    """The kinds of meld a round's contract lays: sets, runs or both (R3), or runs in any suits
+    (R12.3)."""
+    return tuple(kind for kind, count in zip(ALL_KINDS, wanted.kinds, strict=True) if count)
 
 
 def _meld_problem(meld: tuple[Card, ...], rules: RuleSet, wanted: Contract) -> Problem:
@@ -281,11 +356,11 @@ def _meld_problem(meld: tuple[Card, ...], rules: RuleSet, wanted: Contract) -> P
     return Problem(words(said), problem.rule, problem.line, said)
 
 
-def _diagnose(melds, readings, options, tried, wanted: Contract, exact: bool):
+def _diagnose(melds, readings, options, tried, wanted: Contract, exact: bool, wrap: bool):
     """Why no choice works: the contract's kinds (R3), the opening sizes (R5) or touching runs
     (R5); the reason and its rule."""
     possible = kind_counts(readings)
-    target = (wanted.sets, wanted.runs)
+    target = wanted.kinds
     if target not in possible:
         said = message(
             Laid.KINDS, round=wanted.round, contract=wanted.short(), laid=_counts(possible)
@@ -293,7 +368,7 @@ def _diagnose(melds, readings, options, tried, wanted: Contract, exact: bool):
         return said, "R3.1"
     if not tried:
         return _size_reason(melds, readings, options, wanted, exact), "R5.1"
-    one, two = touching_pair(tried[0])
+    one, two = touching_pair(tried[0], wrap)
     every = message(Laid.EVERY_READING) if len(tried) > 1 else ""
     return message(Laid.TOUCH, one=one.span(), two=two.span(), every=every), "R5.2"
 

@@ -21,16 +21,26 @@ rule, R11 where only the rule set's settings decide.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..cards import Card, declared_text, parse_cards
 from ..citing import cite_deal
 from ..contracts import Contract, contract
 from ..errors import SizeError, Undecided
-from ..melds import MIN_RUN, MIN_SET, RUN, SET, WILD_AT_MOST_NATURAL, naturals_needed_text
-from ..ruleset import RuleSet
+from ..melds import (
+    MIN_RUN,
+    MIN_SET,
+    RUN,
+    SET,
+    WILD_AT_MOST_NATURAL,
+    naturals_needed_text,
+    wraps,
+)
+from ..ruleset import Naturals, RuleSet
 from ..verdict import Problem, Verdict
 from ..words import Code, Join, Message, joined, message, words
 from .arrangement import realise
+from .by_melds import STEP_COST, found_details, needs_melds, solve_by_melds
 from .general import OutOfSteps, solve_general
 from .laid import Laid
 from .search import Refusal, Search, contract_text
@@ -53,6 +63,8 @@ class Solved(Code):
     WILD_AT_MOST_NATURAL = "solver.wild_at_most_natural"
     WHOLE = "solver.whole"
     SAME_RANK = "solver.same_rank"
+    WILD_MAX = "solver.wild_max"
+    WILD_SPACING = "solver.wild_spacing"
 
 
 # The most cards a hand may hold for the search: a hand after several purchases fits easily.
@@ -149,7 +161,7 @@ def _solve(hand: Sequence[Card] | str, deal: Contract, rules: RuleSet, players: 
     """`solve_opening`'s verdict on the rules of R1-R10 and the settings that decide it."""
     cards = _hand_cards(hand)
     search = Search(cards, deal, rules, rules.pack_count(players), rules.joker_count(players))
-    if needs_general(deal, rules):
+    if needs_general(deal, rules) or needs_melds(deal, rules):
         return _general(cards, search, deal, rules)
     found, problem = _opening(search, deal, rules)
     if found is None:
@@ -224,12 +236,12 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
     if rules.wild_deuces:
         empty["wild_deuces"] = []
     try:
-        found = solve_general(cards, deal, rules, steps=SOLVE_STEPS)
+        found = _solve_any(cards, deal, rules, SOLVE_STEPS)
     except OutOfSteps:
         raise Undecided(_too_many_ways(cards, deal, rules)) from None
     if found is None:
         return _general_refusal(cards, search, deal, rules).verdict(empty)
-    melds, readings, kinds, deuces, left = found
+    (melds, readings, kinds, deuces, left), wrapped = found
     details = {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
     details["declared"] = declared(melds, readings)
     reason = _found_reason(deal, melds, left)
@@ -246,7 +258,54 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
                 reason=reason,
             )
             return _found(said, "R11:wild_deuces", details)
+    if wrapped:
+        said = message(
+            Laid.HOUSE, house=message(Laid.ACE_WRAPS, rules=rules.rules_name), reason=reason
+        )
+        return _found(said, "R11:ace", details)
     return _found(reason, WHOLE_HAND if deal.whole_hand else LAID, details)
+
+
+def _solve_any(cards, deal: Contract, rules: RuleSet, steps: int, **relaxed):
+    """(melds, readings, kinds, wild deuces, left) of one opening and whether a run of it goes
+    round the ace, or None: searched meld by meld under R12's meld settings (by_melds.py), else
+    on counts (general.py); `relaxed` names the settings searched as if the rules did not set
+    them (`capped`, `minimums`, `distinct`, `uncapped`, `unspaced`)."""
+    if not needs_melds(deal, rules):
+        general = {k: v for k, v in relaxed.items() if k in ("capped", "minimums", "distinct")}
+        found = solve_general(cards, deal, rules, steps=steps, **general)
+        return None if found is None else (found, False)
+    deal, rules = _relaxed(deal, rules, **relaxed)
+    found = solve_by_melds(cards, deal, rules, steps // STEP_COST)
+    if found is None:
+        return None
+    melds, readings = found
+    return found_details(cards, melds, readings), any(wraps(reading) for reading in readings)
+
+
+def _relaxed(
+    deal: Contract,
+    rules: RuleSet,
+    capped=None,
+    minimums=None,
+    distinct=None,
+    uncapped=False,
+    unspaced=False,
+) -> tuple[Contract, RuleSet]:
+    """The deal and rules with the settings `_solve_any` names relaxed."""
+    naturals = rules.naturals
+    if capped is not None:
+        naturals = replace(naturals, wild_at_most_natural=capped)
+    if minimums is not None:
+        naturals = Naturals(
+            set=minimums[0], run=minimums[1], wild_at_most_natural=naturals.wild_at_most_natural
+        )
+    rules = replace(rules, naturals=naturals)
+    if distinct is not None:
+        rules = replace(rules, distinct_set_ranks=distinct)
+    if unspaced:
+        rules = replace(rules, wild_spacing=0)
+    return (replace(deal, wild_max=None) if uncapped else deal), rules
 
 
 def _too_many_ways(cards, deal: Contract, rules: RuleSet) -> Message:
@@ -279,6 +338,14 @@ def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> P
     if rules.distinct_set_ranks and deal.sets > 1 and _opens(cards, deal, rules, distinct=False):
         said = message(Solved.SAME_RANK, rules=rules.rules_name, **hand)
         return _problem(said, "R11:distinct_set_ranks")
+    if deal.wild_max is not None and _opens(cards, deal, rules, uncapped=True):
+        said = message(Solved.WILD_MAX, rules=rules.rules_name, most=deal.wild_max, **hand)
+        return _problem(said, "R11:wild_max")
+    if rules.wild_spacing and _opens(cards, deal, rules, unspaced=True):
+        said = message(
+            Solved.WILD_SPACING, rules=rules.rules_name, spacing=rules.wild_spacing, **hand
+        )
+        return _problem(said, "R11:wild_spacing")
     if deal.whole_hand:
         return _problem(message(Solved.WHOLE, **hand), WHOLE_HAND)
     return _problem(message(Refusal.JOINT, **hand), LAID)
@@ -292,7 +359,7 @@ CITATION_STEPS = 1000
 def _opens(cards, deal: Contract, rules: RuleSet, **relaxed) -> bool:
     """Whether the hand opens with one of the rules' settings relaxed, within CITATION_STEPS."""
     try:
-        return solve_general(cards, deal, rules, steps=CITATION_STEPS, **relaxed) is not None
+        return _solve_any(cards, deal, rules, CITATION_STEPS, **relaxed) is not None
     except OutOfSteps:
         return False
 

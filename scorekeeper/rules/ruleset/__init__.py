@@ -18,9 +18,9 @@ later release never changes a game already played.
 R12's settings are read and written (document version 2), but the engine follows only those in
 `PLAYED_R12` so far: `RuleSet.parse`, the one way in for a table's rules, refuses a document
 that changes any other, naming each (`RuleSet.read` reads it all, for the model's own tests and
-tools). R12's two presets, `carioca` and `continental`, are kept apart from the ones a table
-picks (`R12_PRESETS`, not `PRESETS`): no name reads as them (`preset`), and no list offers
-them, until the engine plays every R12 setting they change.
+tools). `carioca` is a preset like the others; `continental` is kept apart from the ones a table
+picks (`R12_PRESETS`, not `PRESETS`): no name reads as it (`preset`), and no list offers it,
+until the engine plays every R12 setting it changes.
 """
 
 from __future__ import annotations
@@ -386,9 +386,10 @@ PRESETS: dict[str, RuleSet] = {
     "online": ONLINE,
     "family": FAMILY,
     "shanghai": SHANGHAI,
+    "carioca": CARIOCA,
 }
-# R12's presets: read back as themselves, never offered or named until the engine plays them.
-R12_PRESETS: dict[str, RuleSet] = {"carioca": CARIOCA, "continental": CONTINENTAL}
+# R12's presets the engine does not play yet: read back as themselves, never offered or named.
+R12_PRESETS: dict[str, RuleSet] = {"continental": CONTINENTAL}
 DEFAULT_RULES = LIVERPOOL
 
 
@@ -416,6 +417,10 @@ PLAYED_R12: frozenset[str] = frozenset(
         "freed_joker_to",
         "buying.take_several",
         "distinct_set_ranks",
+        "ace",
+        "wild_max",
+        "wild_spacing",
+        "any_suit_run",
     }
 )
 

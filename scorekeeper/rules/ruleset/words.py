@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..words import Gettext, english_gettext, english_ngettext
 from .values import (
     VALUE_KEYS,
+    Ace,
     Direction,
     FreedJoker,
     FreedJokerTo,
@@ -187,16 +188,29 @@ def _deals(rules: Settings, say: Speech) -> str:
 
 
 def _contracts(rules: Settings, say: Speech) -> str:
-    contracts = [
-        say.gettext(
-            "%(contract)s using the whole hand",
-            contract=deal.contract_text(say.gettext, say.ngettext),
-        )
-        if deal.whole_hand
-        else deal.contract_text(say.gettext, say.ngettext)
-        for deal in rules.deals
-    ]
+    contracts = [_capped(deal, _contract(deal, say), say) for deal in rules.deals]
     return say.gettext("contracts: %(contracts)s", contracts=CONTRACTS_BETWEEN.join(contracts))
+
+
+def _contract(deal, say: Speech) -> str:
+    text = deal.contract_text(say.gettext, say.ngettext)
+    return (
+        say.gettext("%(contract)s using the whole hand", contract=text) if deal.whole_hand else text
+    )
+
+
+def _capped(deal, text: str, say: Speech) -> str:
+    """A deal's contract with its own cap on wild cards (R12.3), where it has one."""
+    if deal.wild_max is None:
+        return text
+    if not deal.wild_max:
+        return say.gettext("%(contract)s with no wild card", contract=text)
+    return say.ngettext(
+        "%(contract)s with at most %(num)s wild card a meld",
+        "%(contract)s with at most %(num)s wild cards a meld",
+        deal.wild_max,
+        contract=text,
+    )
 
 
 # Between a rule set's contracts, deal by deal.
@@ -234,6 +248,18 @@ def _limit(where: str, read: Callable[[Settings], int | None]) -> Callable[[Sett
             "a player buys at most %(num)s times a game",
             limit,
         )
+
+    return sentence
+
+
+def _counted(
+    none: str, read: Callable[[Settings], int | None], counted: Callable[[Speech, int], str]
+) -> Callable[[Settings, Speech], str]:
+    """A setting's count said by `counted`, or `none` (marked with `N_`) where it is unset."""
+
+    def sentence(rules: Settings, say: Speech) -> str:
+        count = read(rules)
+        return say.gettext(none) if count is None else counted(say, count)
 
     return sentence
 
@@ -370,6 +396,38 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
         ),
     ),
     (
+        "ace",
+        _either(
+            N_("the ace wraps: Q K A 2 is a run, and a run holds each rank once"),
+            N_("the ace is low or high, never both: no run turns the corner (K A 2)"),
+            lambda rules: rules.ace is Ace.WRAP,
+        ),
+    ),
+    (
+        "wild_max",
+        _counted(
+            N_("no cap on the wild cards in a meld of the opening"),
+            lambda rules: rules.wild_max,
+            lambda say, count: say.ngettext(
+                "a meld of the opening holds at most %(num)s wild card",
+                "a meld of the opening holds at most %(num)s wild cards",
+                count,
+            ),
+        ),
+    ),
+    (
+        "wild_spacing",
+        _counted(
+            N_("wild cards may stand side by side in a run"),
+            lambda rules: rules.wild_spacing or None,
+            lambda say, count: say.ngettext(
+                "two wild cards of a run stand at least %(num)s natural card apart",
+                "two wild cards of a run stand at least %(num)s natural cards apart",
+                count,
+            ),
+        ),
+    ),
+    (
         "distinct_set_ranks",
         _either(
             N_("the sets of one contract are of different ranks"),
@@ -417,8 +475,8 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
 
 def _changed(rules: Settings, default: Settings, place: str) -> bool:
     if place == "deals.contracts":
-        return [(d.contract, d.whole_hand) for d in rules.deals] != [
-            (d.contract, d.whole_hand) for d in default.deals
+        return [(d.contract, d.whole_hand, d.wild_max) for d in rules.deals] != [
+            (d.contract, d.whole_hand, d.wild_max) for d in default.deals
         ]
     if place == "deals":
         return [d.cards for d in rules.deals] != [d.cards for d in default.deals]
@@ -465,7 +523,16 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("Scoring"), ("values", "tie_break")),
     (
         N_("Melds and jokers"),
-        ("wild_deuces", "naturals", "joker_swap", "freed_joker", "freed_joker_to"),
+        (
+            "wild_deuces",
+            "naturals",
+            "ace",
+            "wild_max",
+            "wild_spacing",
+            "joker_swap",
+            "freed_joker",
+            "freed_joker_to",
+        ),
     ),
     (
         N_("Turns and buying"),
@@ -798,6 +865,9 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "discard_wild": ("R8",),
     "freed_joker_to": ("R7",),
     "distinct_set_ranks": ("R5",),
+    "ace": ("R4",),
+    "wild_max": ("R5",),
+    "wild_spacing": ("R4", "R6"),
 }
 
 
