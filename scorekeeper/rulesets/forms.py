@@ -51,7 +51,7 @@ from ..rules.ruleset import (
     TieBreak,
 )
 from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
-from ..rules.ruleset.values import R12_BUYING, R12_TOP, r12_written
+from ..rules.ruleset.values import OUT_IN_ONE_TURN_BONUSES, R12_BUYING, R12_TOP, r12_written
 from ..rules.verdict import sentence
 
 # A new meld, and a new deal when there is none to copy.
@@ -183,6 +183,8 @@ class RuleSetForm(Form):
     exact_sizes = switch()
     distinct_set_ranks = switch()
     values = FormField(ValuesForm)
+    # The player out's score for going down and out in one turn, as the document holds it.
+    out_in_one_turn_bonus = number(OUT_IN_ONE_TURN_BONUSES.start, OUT_IN_ONE_TURN_BONUSES.stop - 1)
     tie_break = radios(_TIE_WORDS, TieBreak.SHARE)
     wild_deuces = switch()
     naturals = FormField(NaturalsForm)
@@ -224,6 +226,7 @@ class RuleSetForm(Form):
                 "distinct_set_ranks": bool(self.distinct_set_ranks.data),
                 "discard_wild": bool(self.discard_wild.data),
                 "discard_draw_after_opening": bool(self.discard_draw_after_opening.data),
+                "out_in_one_turn_bonus": typed(self.out_in_one_turn_bonus.data),
                 "tie_break": self.tie_break.data or TieBreak.SHARE.value,
                 "freed_joker_to": self.freed_joker_to.data or FreedJokerTo.ANY.value,
             }
@@ -385,6 +388,7 @@ def form_data(document: dict[str, Any]) -> dict[str, Any]:
     naturals = data.get("naturals", {})
     naturals.update({key: shown(naturals.get(key)) for key in ("set", "run")})
     data["cut_bonus"] = shown(_negated(data.get("cut_bonus")))
+    data["out_in_one_turn_bonus"] = shown(data["out_in_one_turn_bonus"])
     buying = data.get("buying", {})
     buying.update({k: shown(buying.get(k)) for k in ("per_deal", "per_game", "penalty_cards")})
     for key, default in R12_BUYING.items():

@@ -23,6 +23,7 @@ VALUES = {
     "freed_joker_to": ("any", "run", "run"),
     "buying.take_several": ("y", None, False),
     "distinct_set_ranks": (None, "y", True),
+    "out_in_one_turn_bonus": ("0", "-10", -10),
 }
 
 

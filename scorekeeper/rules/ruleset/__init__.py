@@ -416,6 +416,7 @@ PLAYED_R12: frozenset[str] = frozenset(
         "freed_joker_to",
         "buying.take_several",
         "distinct_set_ranks",
+        "out_in_one_turn_bonus",
     }
 )
 
