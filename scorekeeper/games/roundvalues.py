@@ -43,6 +43,8 @@ class Hand:
     kind: str
     cards: str | Sequence[str] = ""
     points: Any = None
+    # With kind "out": the player went down and out in one turn (R12.3 `out_in_one_turn_bonus`).
+    one_turn: bool = False
 
 
 @dataclass(frozen=True)
