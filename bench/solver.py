@@ -1,7 +1,8 @@
 """The R5 opening solver, "can this hand go down?", timed through the API under every preset.
 
 Workloads (all seeded, so every run times the same hands):
-* realistic, per preset (`PRESETS`: liverpool, contract, online, family, shanghai): 10,000
+* realistic, per preset (`PRESETS`: liverpool, contract, online, family, shanghai, carioca,
+  continental): 10,000
   hands, deals 1 to the rule set's last in turn, each dealt from the rule set's own shuffled
   pack for a table size it allows, the deal's cards plus the draw, and about one hand in three
   after 1-3 buys (the discard and the penalty card each, within the rule set's buying limits).
@@ -20,9 +21,13 @@ Workloads (all seeded, so every run times the same hands):
   each keeping the change of 1-3 cards that makes the search take the most steps) finds the
   hardest hand, whose steps, CPU time and answer (a verdict, or `Undecided` once the search
   has used its budget of steps, `SOLVE_STEPS`) are shown.
+* meld by meld: the same climbs under R12's meld settings (opening/by_melds.py): three of the
+  shapes above with the ace wrapping and wild cards one natural card apart, and carioca's and
+  continental's hardest deals; its budget is `SOLVE_STEPS // STEP_COST` of its own steps.
 
 The exhaustive search of tests/rules/exhaustive.py times the first 1,000 realistic hands of each
-preset side by side; the speed-up is taken over the hands where that search needs >= 1 ms of CPU
+preset side by side (not carioca's or continental's: it reads R4's runs only; the meld-by-meld
+search is checked against brute force in tests/rules/test_r12_melds.py); the speed-up is taken over the hands where that search needs >= 1 ms of CPU
 (total exhaustive CPU time over total solver CPU time on those hands, through the API and by
 direct call). CPU time (`time.thread_time_ns`) is shown beside wall-clock time for every
 request: on a shared machine it leaves out what other processes take, which wall-clock cannot.
@@ -45,8 +50,11 @@ import time
 from pathlib import Path
 
 from scorekeeper.rules.cards import JOKER, SUITS, Card, format_cards, parse_cards
+from scorekeeper.rules.contracts import contract
 from scorekeeper.rules.errors import CopyLimitError, RulesError, Undecided
 from scorekeeper.rules.melds import check_meld
+from scorekeeper.rules.opening import by_melds
+from scorekeeper.rules.opening.by_melds import STEP_COST, needs_melds
 from scorekeeper.rules.opening.solver import SOLVE_STEPS, solve_opening
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from tests.rules.exhaustive import exhaustive_opening
@@ -280,6 +288,9 @@ def _row(workload: str, engine: str, hands: int, runs: int, figures: dict, targe
 def _exhaustive(preset: str, hands: list, runs: int) -> list[tuple[float, bool] | None]:
     """Each hand's exhaustive CPU time (ms, median of `runs`) and whether it finds an opening; None
     where the exhaustive search cannot judge the hand under this rule set."""
+    rules = PRESETS[preset]
+    if any(needs_melds(contract(number, rules), rules) for number in rules.deal_numbers):
+        return [None] * len(hands)  # R12's meld settings: the oracle reads R4's runs only
     out: list[tuple[float, bool] | None] = []
     for deal, _players, hand in hands:
         try:
@@ -448,26 +459,34 @@ def _steps_taken(hand: list[Card], rules: RuleSet, deal: int) -> tuple[int, floa
             used[0] += start - budget[0]
 
     general.search = counted
+    try:
+        cpu, answer = _answer_timed(hand, rules, deal)
+    finally:
+        general.search = search
+    return used[0], cpu, answer
+
+
+def _answer_timed(hand: list[Card], rules: RuleSet, deal: int) -> tuple[float, str]:
+    """(CPU ms, the answer) of "can this hand go down?" at a table of 4."""
     started = time.thread_time_ns()
     try:
         answer = "can open" if solve_opening(hand, deal, rules, 4).legal else "cannot"
     except Undecided:
         answer = "undecided"
-    finally:
-        general.search = search
-    return used[0], (time.thread_time_ns() - started) / 1e6, answer
+    return (time.thread_time_ns() - started) / 1e6, answer
 
 
-def _climb(rules: RuleSet, deal: int, size: int, rng: random.Random, tries: int):
+def _climb(rules: RuleSet, deal: int, size: int, rng: random.Random, tries: int, taken=None):
     """The hand of `size` cards whose search takes the most steps, hill-climbing from
     CLIMB_STARTS random hands of two suits, the 2s and the jokers, from the rule set's pack."""
+    measure = taken or _steps_taken
     deck = rules.deck(4)
     best = None
     for _ in range(CLIMB_STARTS):
         suits = rng.sample(SUITS, 2)
         pool = [card for card in deck if card.joker or card.suit in suits or card.rank == 2]
         hand = rng.sample(pool, size)
-        now = _steps_taken(hand, rules, deal)
+        now = measure(hand, rules, deal)
         for _ in range(tries):
             changed = list(hand)
             for _ in range(rng.randint(1, 3)):
@@ -476,7 +495,7 @@ def _climb(rules: RuleSet, deal: int, size: int, rng: random.Random, tries: int)
                 rules.check_copies(changed, 4)
             except CopyLimitError:
                 continue
-            tried = _steps_taken(changed, rules, deal)
+            tried = measure(changed, rules, deal)
             if tried[0] >= now[0]:
                 hand, now = changed, tried
         if best is None or now[0] > best[0][0]:
@@ -486,18 +505,25 @@ def _climb(rules: RuleSet, deal: int, size: int, rng: random.Random, tries: int)
 
 def wild_rows(tries: int) -> list[dict]:
     """The hardest hand found for each shape of a table's own rules and each size."""
+    shapes = {shape: (rules, deal, WILD_SIZES) for shape, (rules, deal) in WILD_SHAPES.items()}
+    return _hardest_rows("any rule set", shapes, tries, _steps_taken, SOLVE_STEPS)
+
+
+def _hardest_rows(label: str, shapes: dict, tries: int, measure, budget: int) -> list[dict]:
+    """For each shape (rules, deal, sizes) and size, the hardest hand a climb finds by
+    `measure` (steps, CPU ms, answer), its CPU the median of RUNS runs."""
     rows = []
-    for shape, (rules, deal) in WILD_SHAPES.items():
-        rng = random.Random(f"wild:{shape}")
-        for size in WILD_SIZES:
-            (steps, _, answer), hand = _climb(rules, deal, size, rng, tries)
-            cpu = statistics.median(_steps_taken(hand, rules, deal)[1] for _ in range(RUNS))
+    for shape, (rules, deal, sizes) in shapes.items():
+        rng = random.Random(f"{label}:{shape}")
+        for size in sizes:
+            (steps, _, answer), hand = _climb(rules, deal, size, rng, tries, measure)
+            cpu = statistics.median(measure(hand, rules, deal)[1] for _ in range(RUNS))
             rows.append(
                 {
-                    "workload": f"any rule set: {shape}, {size} cards",
+                    "workload": f"{label}: {shape}, {size} cards",
                     "engine": "direct call",
                     "hands": f"hardest of {CLIMB_STARTS} climbs of {tries}",
-                    "steps": f"{steps:,} of {SOLVE_STEPS:,}",
+                    "steps": f"{steps:,} of {budget:,}",
                     "max ms": f"{cpu:.1f}",
                     "answer": answer,
                     "hand": format_cards(hand),
@@ -506,6 +532,51 @@ def wild_rows(tries: int) -> list[dict]:
                 }
             )
     return rows
+
+
+# R12's meld settings (opening/by_melds.py): the wild tables above with the ace wrapping and
+# wild cards one natural card apart, and the two R12 presets' hardest deals.
+def _r12_table(**change) -> RuleSet:
+    return _wild_table(version=2, ace="wrap", wild_spacing=1, **change)
+
+
+MELD_SHAPES = {
+    "3 runs, whole hand": (_r12_table(), 7, WILD_SIZES),
+    "3 runs of 4+, a discard": (
+        _r12_table(exact_sizes=False, deals=_last_deal(*[("run", 4)] * 3, whole=False)),
+        7,
+        WILD_SIZES,
+    ),
+    "set + 2 runs, whole hand": (
+        _r12_table(deals=_last_deal(("set", 3), ("run", 4), ("run", 4), whole=True)),
+        7,
+        WILD_SIZES,
+    ),
+    "continental, deal 7": (PRESETS["continental"], 7, (14,)),
+    "carioca, deal 7": (PRESETS["carioca"], 7, (13,)),
+    "carioca, deal 8": (PRESETS["carioca"], 8, (13,)),
+}
+
+
+def _meld_steps(hand: list[Card], rules: RuleSet, deal: int) -> tuple[int, float, str]:
+    """(steps of the meld-by-meld search, CPU ms, the answer) for one hand."""
+    step, used = by_melds._Search.step, [0]
+
+    def counted(search, steps: int = 1) -> None:
+        used[0] += steps
+        step(search, steps)
+
+    by_melds._Search.step = counted
+    try:
+        cpu, answer = _answer_timed(hand, rules, deal)
+    finally:
+        by_melds._Search.step = step
+    return used[0], cpu, answer
+
+
+def meld_rows(tries: int) -> list[dict]:
+    """The hardest hand found for each shape under R12's meld settings, each size."""
+    return _hardest_rows("meld by meld", MELD_SHAPES, tries, _meld_steps, SOLVE_STEPS // STEP_COST)
 
 
 def main(quick: bool = False) -> list[dict]:
@@ -522,4 +593,5 @@ def main(quick: bool = False) -> list[dict]:
         close_workers(workers)
     rows.append(_adversarial_row(200 if quick else ADVERSARIAL_HANDS, runs))
     rows += wild_rows(30 if quick else 100)
+    rows += meld_rows(20 if quick else 60)
     return rows

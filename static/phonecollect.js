@@ -109,6 +109,9 @@ class Collector {
     if (!seat || !hand) return;
     if (seat.hand.out) {
       this.chooseOut(key);
+      // Went down and out in one turn (R12.3), as the phone said, for the player out here.
+      const oneTurn = form.querySelector(".one-turn-choice input");
+      if (oneTurn && this.outChoice() === key) oneTurn.checked = Boolean(seat.hand.out_in_one_turn);
     } else {
       const parts = this.hands.parts(hand);
       const counted = seat.hand.points !== undefined;

@@ -18,6 +18,7 @@ class PhoneHand {
     this.points = form.querySelector(".points-input");
     this.counted = form.querySelector(".points-toggle");
     this.out = form.querySelector(".out-toggle");
+    this.oneTurn = form.querySelector(".one-turn-toggle");
     this.penalty = form.querySelector(".phone-penalty");
     this.status = form.querySelector(".send-status");
     this.button = form.querySelector(".send-hand");
@@ -65,6 +66,11 @@ class PhoneHand {
     form.querySelector(".phone-cards").hidden = out || counted;
     form.querySelector(".phone-points").hidden = out || !counted;
     this.counted.closest(".points-switch").hidden = out;
+    // Going down and out in one turn, where the rules give a bonus for it: only a player out.
+    if (this.oneTurn) {
+      this.oneTurn.closest(".one-turn-tile").hidden = !out;
+      if (!out) this.oneTurn.checked = false;
+    }
     if (out) showPenalty(this.penalty, "0");
     else if (counted) showPenalty(this.penalty, typedPoints(this.points.value));
     else showPenalty(this.penalty, ...cardsPenalty(this.notation, this.cards.value, this.counting));

@@ -15,11 +15,26 @@ function measureDock(form) {
   }).observe(dock);
 }
 
+/* "Went down and out in one turn", where the rules give a bonus for it: only a player out can
+ * have, so it is off and cannot be ticked while nobody went out. */
+function oneTurnFollowsOut(form, toggle) {
+  if (!toggle) return;
+  const out = form.querySelector('input[name="out"]:checked');
+  const nobody = Boolean(out) && out.value === "nobody";
+  if (nobody) toggle.checked = false;
+  toggle.disabled = nobody;
+}
+
 for (const form of document.querySelectorAll("form.round-form")) {
   const hands = new Hands(form);
   hands.hideOut();
+  const oneTurn = form.querySelector(".one-turn-choice input");
+  oneTurnFollowsOut(form, oneTurn);
   form.addEventListener("change", (event) => {
-    if (event.target.name === "out") hands.hideOut();
+    if (event.target.name === "out") {
+      hands.hideOut();
+      oneTurnFollowsOut(form, oneTurn);
+    }
   });
   measureDock(form);
   const pad = form.querySelector(".cardpad");

@@ -45,19 +45,33 @@ function show(editor, answer) {
   editor.dispatchEvent(new CustomEvent("rules-checked", { bubbles: true, detail: answer }));
 }
 
+// R12's variants of a preset are offered while the rules bear the preset's name.
+function showVariants(editor) {
+  const name = (editor.querySelector('[name="name"]')?.value || "").trim().toLowerCase();
+  for (const group of editor.querySelectorAll("[data-variants-of]")) {
+    group.hidden = group.getAttribute("data-variants-of") !== name;
+  }
+}
+
 function setupEditor(editor) {
   const form = editor.closest("form");
   let timer = null;
   let asked = 0;
 
-  async function check() {
+  async function check(variant) {
     const mine = ++asked;
     const body = new FormData(form);
-    for (const name of ["add_deal", "remove_deal", "add_meld", "remove_meld", "add_pack", "remove_pack"]) body.delete(name);
+    for (const name of ["add_deal", "remove_deal", "add_meld", "remove_meld", "add_pack", "remove_pack", "variant"]) body.delete(name);
+    if (variant) body.set("variant", variant);
     try {
       const response = await fetch(editor.getAttribute("data-check"), { method: "POST", body, credentials: "same-origin" });
       if (!response.ok || mine !== asked) return;
-      show(editor, await response.json());
+      const answer = await response.json();
+      if (answer.document) {
+        editor.fill(answer.document);
+        return;
+      }
+      show(editor, answer);
     } catch {
       /* offline: the form still posts and the server judges it */
     }
@@ -66,6 +80,7 @@ function setupEditor(editor) {
   function changed() {
     clearTimeout(timer);
     timer = setTimeout(check, CHECK_DELAY_MS);
+    showVariants(editor);
   }
 
   function press(button) {
@@ -87,6 +102,11 @@ function setupEditor(editor) {
       packs.appendChild(packs.lastElementChild.cloneNode(true));
     } else if (button.name === "remove_pack") {
       if (packs.children.length > 1) packs.children[Number(value)].remove();
+    } else if (button.name === "variant") {
+      // The server makes the variant (R12.1, R12.2) and sends the rules back to fill in.
+      clearTimeout(timer);
+      check(value);
+      return true;
     } else {
       return false;
     }

@@ -13,7 +13,9 @@ from flask_babel import gettext as _
 
 from ..platform import limits, writeonce
 from ..platform.http import ApiError, blueprint, field, json_body
+from ..platform.language import say
 from ..rules import RulesError, RuleSetError
+from ..rules.scoring import one_turn_problem
 from ..rulesets import choice as rulechoice
 from ..rulesets import service as rulesets
 from . import errors, gamelist, keys, ledger, names, service
@@ -191,8 +193,9 @@ def _undo_version() -> int | None:
 
 
 def _round_entry(game: Game, data: dict[str, Any]) -> RoundEntry:
-    """Read `{"cut_exact"?, "out", "leftovers": {name: text or [cards]}, "points"?: {name: n}}`
-    into seats; a body with fields that cannot be read is refused naming every one of them, and
+    """Read `{"cut_exact"?, "out", "out_in_one_turn"?, "leftovers": {name: text or [cards]},
+    "points"?: {name: n}}` into seats; a body with fields that cannot be read is refused naming
+    every one of them, and
     what can be judged of its hands before the player out is known (`service.check_hands`)."""
     places: dict[str, str] = {}
 
@@ -250,7 +253,10 @@ def _round_entry(game: Game, data: dict[str, Any]) -> RoundEntry:
         elif seat is not None:
             points[seat] = value
     bought = read("buys", lambda: _buys(game, data))
-    entry = RoundEntry.typed(out, by_seat, points, cut_exact=cut_exact, buys=bought)
+    one_turn = read("out_in_one_turn", lambda: _one_turn(game, data, out, "out" in places))
+    entry = RoundEntry.typed(
+        out, by_seat, points, cut_exact=cut_exact, buys=bought, out_in_one_turn=bool(one_turn)
+    )
     if places:
         said = list(places.values())
         try:
@@ -291,6 +297,16 @@ def _add_places(places: dict[str, str], game: Game, entry: RoundEntry, problems:
                 kind = "points" if seat in entry.counted else "leftovers"
                 place = f"{kind}.{game.names[seat]}"
             places[place] = f"{places[place]}; {said}" if place in places else said
+
+
+def _one_turn(game: Game, data: dict[str, Any], out: int | None, out_refused: bool) -> bool:
+    """The optional `"out_in_one_turn"`: true or false, and true only when someone went out
+    under rules with a bonus for it (R12.3); else `ApiError` naming why."""
+    one_turn = field(data, "out_in_one_turn", bool, required=False, default=False)
+    problem = one_turn_problem(out, ledger.rules_of(game)) if one_turn and not out_refused else None
+    if problem is not None:
+        raise ApiError(say(problem, sentence=False))
+    return bool(one_turn)
 
 
 def _buys(game: Game, data: dict[str, Any]) -> dict[int, Any] | None:

@@ -259,6 +259,9 @@ class RoundForm(WriteOnceForm):
         validators=[InputRequired(_l("Tap the player who went out, or “nobody”."))],
     )
     cut_exact = BooleanField(_l("Exact cut"))
+    # The player out went down and out in one turn, asked only where the rules give a bonus for
+    # it (R12.3 `out_in_one_turn_bonus`).
+    out_in_one_turn = BooleanField(_l("Went down and out in one turn"))
     # The round this form was opened for: another device may have recorded it meanwhile.
     round_number = HiddenField()
     # The version of the round being corrected, as it was when the form was opened.
@@ -391,8 +394,17 @@ class RoundForm(WriteOnceForm):
         hands = {seat: hand.hand() for seat, hand in enumerate(self.hands)}
         self.counted = {seat for seat, hand in hands.items() if hand.kind == "points"}
         return RoundEntry(
-            out=out, hands=hands, cut_exact=bool(self.cut_exact.data), buys=self.buys_typed()
+            out=out,
+            hands=hands,
+            cut_exact=bool(self.cut_exact.data),
+            buys=self.buys_typed(),
+            out_in_one_turn=self.asks_one_turn and bool(self.out_in_one_turn.data),
         )
+
+    @property
+    def asks_one_turn(self) -> bool:
+        """Whether the rules give a bonus for going down and out in one turn, so the form asks."""
+        return bool(self.rules.out_in_one_turn_bonus)
 
     def buys_typed(self) -> dict[int, int | str] | None:
         """Each seat's buys as typed, empty as none; None where the rules count no buys."""
@@ -446,6 +458,7 @@ def round_form(
         data["version"] = str(prefill.version)
         data["out"] = NOBODY if prefill.out is None else str(prefill.out)
         data["cut_exact"] = prefill.cut_exact
+        data["out_in_one_turn"] = prefill.out_in_one_turn
         data["hands"] = [
             {
                 "cards": line.leftovers,

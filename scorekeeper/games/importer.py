@@ -272,6 +272,10 @@ def _snapshot(check: _Checker, item: Field, value: Any, seats: int) -> dict[str,
     # A field kept only when one hand was counted (or one discard bought) is never there all
     # false (all none).
     for key in SNAPSHOT.later & data.keys():
+        if SNAPSHOT.field(key).kind is Kind.FLAG:
+            if not values[key]:
+                raise check.at(key).fail(_("must be true when given: false is left out"))
+            continue
         if not any(values[key]):
             what = _(SNAPSHOT.field(key).why)
             raise check.at(key).fail(
@@ -437,11 +441,7 @@ def _check_names(check: _Checker, names: list[str]) -> None:
 
 
 def _check_line(check: _Checker, item: Any, seats: int, index: int) -> RoundScore:
-    values = _row(check, SCORE_LINE, item, seats, index)
-    total = values["penalty"] + values["bonus"]
-    if values["score"] != total:
-        raise check.at("score").fail(_("must be penalty + bonus = %(total)s", total=total))
-    return RoundScore(**values)
+    return RoundScore(**_row(check, SCORE_LINE, item, seats, index))
 
 
 def _check_round(check: _Checker, item: Any, seats: int, index: int) -> Round:
@@ -454,6 +454,15 @@ def _check_round(check: _Checker, item: Any, seats: int, index: int) -> Round:
                 seats,
             )
         )
+    for line in values["scores"]:
+        # The player out's score holds their bonus for going down and out in one turn, which
+        # the rules say (the engine's scoring checks it with the game).
+        if values["out_in_one_turn"] and line.seat == values["out"]:
+            continue
+        total = line.penalty + line.bonus
+        if line.score != total:
+            where = check.at("scores").at(line.seat).at("score")
+            raise where.fail(_("must be penalty + bonus = %(total)s", total=total))
     return Round(**values)
 
 
@@ -542,6 +551,7 @@ def _agrees(
         {seat: text for seat, text in enumerate(stored.leftovers) if seat not in counted},
         {seat: stored.penalties[seat] for seat in counted},
         cut_exact=stored.cut_exact,
+        out_in_one_turn=stored.out_in_one_turn,
     )
     try:
         # The buys are the table's own count, kept as stored: nothing the engine scores.

@@ -322,17 +322,27 @@ def _yes(said: bool) -> str:
 
 
 def _line(data: RoundSnapshot, seat: int) -> str:
-    """One player's round: cards = penalty, the cut bonus if any, = score."""
+    """One player's round: cards = penalty, the cut bonus if any, the bonus for going down and
+    out in one turn if any, = score."""
     cards = _("counted") if data.counted[seat] else data.leftovers[seat] or _("out")
     penalty, bonus, score = data.penalties[seat], data.bonus[seat], data.scores[seat]
-    if not bonus:
+    one_turn = data.out_bonus[seat]
+    if not bonus and not one_turn:
         return _("%(cards)s = %(score)s", cards=cards, score=signed(score))
+    said = {"cards": cards, "penalty": signed(penalty), "score": signed(score)}
+    if not one_turn:
+        return _("%(cards)s = %(penalty)s, cut %(bonus)s = %(score)s", bonus=signed(bonus), **said)
+    if not bonus:
+        return _(
+            "%(cards)s = %(penalty)s, down and out in one turn %(bonus)s = %(score)s",
+            bonus=signed(one_turn),
+            **said,
+        )
     return _(
-        "%(cards)s = %(penalty)s, cut %(bonus)s = %(score)s",
-        cards=cards,
-        penalty=signed(penalty),
-        bonus=signed(bonus),
-        score=signed(score),
+        "%(cards)s = %(penalty)s, cut %(cut)s, down and out in one turn %(bonus)s = %(score)s",
+        cut=signed(bonus),
+        bonus=signed(one_turn),
+        **said,
     )
 
 
@@ -472,6 +482,8 @@ def round_json(game: Game, played: Round) -> dict[str, Any]:
         "cutter": names[played.cutter],
         "cut_exact": played.cut_exact,
         "out": None if played.out is None else names[played.out],
+        # The player out went down and out in one turn: their score holds the rules' bonus.
+        "out_in_one_turn": played.out_in_one_turn,
         "leftovers": {
             names[line.seat]: line.leftovers.split() for line in played.scores if not line.counted
         },
@@ -508,6 +520,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "first_player": names[setup.first_player] if setup else None,
         "exact_cut": setup.exact_cut if setup else None,
         "cut_bonus": setup.cut_bonus if setup else None,
+        "out_in_one_turn_bonus": state.rules.out_in_one_turn_bonus,
         "stock_after_deal": setup.stock_after_deal if setup else None,
         "rounds": [round_json(game, played) for played in game.rounds],
         "buys": buys.game_json(game),

@@ -154,7 +154,8 @@ class Player(db.Model):
 
 
 class Round(db.Model):
-    """A recorded round: who dealt and cut, the exact cut, who went out (R2, R9, R10)."""
+    """A recorded round: who dealt and cut, the exact cut, who went out and whether they went
+    down and out in one turn (R2, R9, R10, R12.3)."""
 
     __tablename__ = "rounds"
 
@@ -166,6 +167,9 @@ class Round(db.Model):
     cut_exact: Mapped[bool] = mapped_column(default=False)
     # None: nobody went out, the stock ran out (R9).
     out: Mapped[int | None]
+    # The player out went down and out in the same turn: they score the rules'
+    # `out_in_one_turn_bonus` instead of 0 (R12.3).
+    out_in_one_turn: Mapped[bool] = mapped_column(default=False, server_default=false())
     # Incremented by every correction; never reused for a round number, even after an undo.
     # SQLAlchemy adds `WHERE version = <as loaded>` to every UPDATE and DELETE of the row.
     version: Mapped[int] = mapped_column(default=1)

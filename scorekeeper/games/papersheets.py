@@ -744,6 +744,10 @@ class _GameReader:
         """The round stored as the table counted it in points, or None with its problems named."""
         setup = ledger.setup_for(game, number)
         before = len(self.problems)
+        one_turn = self._one_turn(values, setup.cutter)
+        if one_turn is not None:  # their score is the bonus, on a hand of 0
+            values = list(values)
+            values[one_turn] -= self.rules.out_in_one_turn_bonus
         penalties = [
             self._penalty(row, number, seat, value, setup.cutter)
             for seat, value in enumerate(values)
@@ -763,8 +767,13 @@ class _GameReader:
         if len(self.problems) > before:
             return None
         cut = any(value < 0 for value in values)
-        out = zeros[0] if zeros else None
-        entry = RoundEntry.typed(out, points=dict(enumerate(penalties)), cut_exact=cut)
+        out = one_turn if one_turn is not None else zeros[0] if zeros else None
+        entry = RoundEntry.typed(
+            out,
+            points=dict(enumerate(penalties)),
+            cut_exact=cut,
+            out_in_one_turn=one_turn is not None,
+        )
         try:
             scored = service.score_entry(game, number, entry)
         except ScorebookError as error:
@@ -774,7 +783,7 @@ class _GameReader:
         result = scored.result
         return Round(
             number=number, version=1, dealer=setup.dealer, cutter=setup.cutter,
-            cut_exact=cut, out=out,
+            cut_exact=cut, out=out, out_in_one_turn=one_turn is not None,
             scores=[
                 RoundScore(seat=seat, leftovers="", penalty=result.penalties[seat],
                            bonus=result.bonus[seat], score=result.scores[seat],
@@ -782,6 +791,21 @@ class _GameReader:
                 for seat in range(len(values))
             ],
         )  # fmt: skip
+
+    def _one_turn(self, values: list[int], cutter: int) -> int | None:
+        """The seat that went down and out in one turn, as the scores say (R12.3): under rules
+        with a bonus for it, nobody scored 0 and one seat scored the bonus (the cutter: with
+        the exact-cut bonus too, when the rules have one); else None."""
+        bonus = self.rules.out_in_one_turn_bonus
+        if not bonus or 0 in values:
+            return None
+        cut = self.rules.cut_bonus
+        seats = [
+            seat
+            for seat, value in enumerate(values)
+            if value == bonus or (cut and seat == cutter and value == bonus + cut)
+        ]
+        return seats[0] if len(seats) == 1 else None
 
     def _penalty(self, row: Row, number: int, seat: int, value: int, cutter: int) -> int:
         """The hand's penalty a seat's score says (the cutter's below 0 takes the exact-cut

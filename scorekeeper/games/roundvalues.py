@@ -43,6 +43,8 @@ class Hand:
     kind: str
     cards: str | Sequence[str] = ""
     points: Any = None
+    # With kind "out": the player went down and out in one turn (R12.3 `out_in_one_turn_bonus`).
+    one_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,8 @@ class RoundEntry:
     # Each seat's buys this deal (a seat left out: none); None: not given, so a correction
     # keeps the round's own.
     buys: Mapping[int, Any] | None = None
+    # The player out went down and out in the same turn (R12.3 `out_in_one_turn_bonus`).
+    out_in_one_turn: bool = False
 
     @classmethod
     def typed(
@@ -127,11 +131,14 @@ class RoundEntry:
         *,
         cut_exact: bool = False,
         buys: Mapping[int, Any] | None = None,
+        out_in_one_turn: bool = False,
     ) -> RoundEntry:
         """The entry of the cards left per seat and the points of the hands counted."""
         hands = {seat: Hand("cards", cards=cards) for seat, cards in (leftovers or {}).items()}
         hands |= {seat: Hand("points", points=value) for seat, value in (points or {}).items()}
-        return cls(out=out, hands=hands, cut_exact=cut_exact, buys=buys)
+        return cls(
+            out=out, hands=hands, cut_exact=cut_exact, buys=buys, out_in_one_turn=out_in_one_turn
+        )
 
     @property
     def counted(self) -> dict[int, Any]:
@@ -152,7 +159,8 @@ class ScoredRound:
 
 @dataclass(frozen=True)
 class RoundSnapshot:
-    """Who went out, the exact cut, and each seat's cards, penalty, cut bonus and score."""
+    """Who went out, the exact cut, and each seat's cards, penalty, cut bonus and score; and
+    whether the player out went down and out in one turn (their score then holds the bonus)."""
 
     out: int | None
     cut_exact: bool
@@ -166,6 +174,9 @@ class RoundSnapshot:
     # One per seat: the discards bought in the deal (R8, R11); a round stored before buys were
     # counted holds none.
     buys: tuple[int, ...] = ()
+    # The player out went down and out in one turn (R12.3); a round stored before the bonus
+    # was played holds false.
+    out_in_one_turn: bool = False
 
     # Each per-seat list and the column of a round's score line (`RoundScore`) that holds it:
     # the history says `penalties[1]` where the ledger says `scores[1].penalty`.
@@ -177,9 +188,10 @@ class RoundSnapshot:
         "counted": "counted",
         "buys": "buys",
     }
-    # Left out of the stored shape unless a hand was counted (rounds stored before points entry)
-    # or a discard bought (rounds stored before buys were counted).
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"counted", "buys"})
+    # Left out of the stored shape unless a hand was counted (rounds stored before points entry),
+    # a discard bought (rounds stored before buys were counted) or the player out went down and
+    # out in one turn (rounds stored before that bonus was played).
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"counted", "buys", "out_in_one_turn"})
     # What a correction compares: when these are the same, nothing is stored.
     ENTRY: ClassVar[tuple[str, ...]] = (
         "out",
@@ -188,6 +200,7 @@ class RoundSnapshot:
         "scores",
         "counted",
         "buys",
+        "out_in_one_turn",
     )
 
     def __post_init__(self) -> None:
@@ -223,7 +236,13 @@ class RoundSnapshot:
             key: tuple(getattr(line, column) for line in played.scores)
             for key, column in cls.LINES.items()
         }
-        return cls(out=played.out, cut_exact=played.cut_exact, version=played.version, **lines)
+        return cls(
+            out=played.out,
+            cut_exact=played.cut_exact,
+            version=played.version,
+            out_in_one_turn=played.out_in_one_turn,
+            **lines,
+        )
 
     @classmethod
     def of_scored(cls, entry: RoundEntry, scored: ScoredRound, version: int) -> RoundSnapshot:
@@ -238,6 +257,7 @@ class RoundSnapshot:
             version=version,
             counted=tuple(scored.counted),
             buys=tuple(scored.buys),
+            out_in_one_turn=entry.out_in_one_turn,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -245,13 +265,22 @@ class RoundSnapshot:
         data: dict[str, Any] = {}
         for key in self.shape():
             value = getattr(self, key)
-            if key in self.OPTIONAL and not any(value):
+            if key in self.OPTIONAL and not _any(value):
                 continue
             data[key] = list(value) if isinstance(value, tuple) else value
         return data
 
     def __repr__(self) -> str:
         return f"RoundSnapshot.from_dict({self.to_dict()!r})"
+
+    @property
+    def out_bonus(self) -> tuple[int, ...]:
+        """Each seat's bonus for going down and out in one turn: what its score holds beyond
+        its penalty and cut bonus (the player out's, when the round says so; else 0)."""
+        return tuple(
+            score - penalty - bonus
+            for score, penalty, bonus in zip(self.scores, self.penalties, self.bonus, strict=True)
+        )
 
     @property
     def counted_seats(self) -> list[int]:
@@ -261,6 +290,11 @@ class RoundSnapshot:
     def same_entry(self, other: RoundSnapshot) -> bool:
         """Whether the two hold the same entry, whatever their versions."""
         return all(getattr(self, key) == getattr(other, key) for key in self.ENTRY)
+
+
+def _any(value: Any) -> bool:
+    """Whether a per-seat list holds anything true, or a flag is set."""
+    return any(value) if isinstance(value, tuple) else bool(value)
 
 
 def _frozen(value: Any) -> Any:

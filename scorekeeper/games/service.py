@@ -146,6 +146,7 @@ def score_entry(
             entry.cut_exact,
             rules_of(game),
             counted,
+            entry.out_in_one_turn,
         )
     except LeftoverError as error:
         for where, text in error.problems.items():
@@ -263,6 +264,7 @@ def record_round(game: Game, entry: RoundEntry, number: int | None = None) -> Ro
         cutter=scored.setup.cutter,
         cut_exact=entry.cut_exact,
         out=entry.out,
+        out_in_one_turn=entry.out_in_one_turn,
         scores=[
             RoundScore(
                 seat=seat,
@@ -394,6 +396,7 @@ def correct_round(
     with db.session.no_autoflush:
         played.cut_exact = entry.cut_exact
         played.out = entry.out
+        played.out_in_one_turn = entry.out_in_one_turn
         for line in played.scores:
             line.leftovers = scored.leftovers[line.seat]
             line.penalty = scored.result.penalties[line.seat]

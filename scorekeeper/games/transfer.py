@@ -150,6 +150,7 @@ _SNAPSHOT_FIELDS = {
         "counted", Kind.PER_SEAT, of=Kind.FLAG, why=N_("one true or false"), default=()
     ),
     "buys": Field("buys", Kind.PER_SEAT, of=Kind.WHOLE, why=N_("a whole number"), default=()),
+    "out_in_one_turn": Field("out_in_one_turn", Kind.FLAG, default=False),
 }
 SNAPSHOT = Part(
     "round snapshot",
@@ -183,6 +184,8 @@ ROUND = Part(
         Field("cutter", Kind.SEAT),
         Field("cut_exact", Kind.FLAG),
         Field("out", Kind.SEAT, empty=True),
+        # The player out went down and out in one turn (R12.3); false in an older export.
+        Field("out_in_one_turn", Kind.FLAG, later=True, default=False),
         Field("version", Kind.WHOLE, low=1),
         _time("recorded_at"),
         _time("corrected_at", empty=True),
@@ -364,6 +367,7 @@ ROUNDS_HEADER = (
     _l("Cutter"),
     _l("Went out"),
     _l("Cut bonus"),
+    _l("Down and out in one turn"),
     _l("Cards left"),
     _l("Counted"),
     _l("Penalty"),
@@ -377,7 +381,7 @@ ROUNDS_HEADER = (
 def rounds_csv(book: Book) -> str:
     """The detailed sheet: a row per player and round, in round then seat order, with who
     dealt, cut and went out (a name, or "nobody" when the stock ran out), the player's cut
-    bonus, the cards left (as written, empty for a hand the table counted or the player out),
+    bonus and bonus for going down and out in one turn (R12.3), the cards left (as written, empty for a hand the table counted or the player out),
     whether the table counted the hand itself, the penalty, the score, the running total and
     when the round was recorded (date and time on the serving machine's clock).
 
@@ -389,6 +393,7 @@ def rounds_csv(book: Book) -> str:
     said = {True: _("yes"), False: _("no")}
     for played in book.game.rounds:
         out = _("nobody") if played.out is None else names[played.out]
+        out_bonus = RoundSnapshot.of_round(played).out_bonus
         for line in played.scores:
             running[line.seat] += line.score
             rows.append(
@@ -399,6 +404,7 @@ def rounds_csv(book: Book) -> str:
                     names[played.cutter],
                     out,
                     line.bonus,
+                    out_bonus[line.seat],
                     line.leftovers,
                     said[bool(line.counted)],
                     line.penalty,

@@ -19,7 +19,7 @@ from .models import RoundOpening
 bp = blueprint("phones_api", __name__)
 ledger.answer_errors(bp)
 
-HAND_FIELDS = ("cards", "points", "out", "round")
+HAND_FIELDS = ("cards", "points", "out", "out_in_one_turn", "round")
 
 
 def opening_json(game, opening: RoundOpening | None, number: int) -> dict[str, Any]:
@@ -85,7 +85,8 @@ def join(code: str):
 @writeonce.write_once(scope=CODE_WRITES)
 def hand(code: str):
     """GET: this phone's seat, its hand and the round's state; PUT `{"cards": "K Q 5"}`,
-    `{"points": 25}` or `{"out": true}` (with `"round"`, the round the phone is on) → 200."""
+    `{"points": 25}` or `{"out": true}`, `"out_in_one_turn": true` beside it for a player who
+    went down and out in one turn (with `"round"`, the round the phone is on) → 200."""
     if request.method == "PUT":
         data = json_body()
         number = field(data, "round", int, required=False)
@@ -134,4 +135,12 @@ def hand_sent(data: dict[str, Any]) -> Hand:
         return Hand("points", points=points)
     if data["out"] is not True:
         raise ApiError(_("'out' must be true (leave it out when you did not go out)"))
-    return Hand("out")
+    one_turn = data.get("out_in_one_turn", False)
+    if not isinstance(one_turn, bool):
+        raise ApiError(
+            _(
+                "'out_in_one_turn' must be true or false, not %(value)s",
+                value=repr(one_turn)[:40],
+            )
+        )
+    return Hand("out", one_turn=one_turn)

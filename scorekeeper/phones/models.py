@@ -59,7 +59,8 @@ class PhoneHand(db.Model):
     """One seat of an opened round: the phone holding it (its token's hash) and the hand it sent.
 
     `token_hash` is None once the tablet released the seat; a hand sent stays until another
-    phone sends one. `kind` is None until a hand is sent, then "cards", "points" or "out".
+    phone sends one. `kind` is None until a hand is sent, then "cards", "points", "out" or
+    "one_turn" (out, having gone down in the same turn: R12.3).
     """
 
     __tablename__ = "phone_hands"

@@ -43,16 +43,20 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
 from ..games import ledger, names
-from ..games.errors import Conflict, Missing, ScorebookError
+from ..games.errors import Conflict, HandRefused, Missing, ScorebookError
 from ..games.models import Game, Round, RoundChange, utcnow
 from ..games.roundvalues import Hand, check_hand
 from ..platform.database import db
+from ..platform.language import say
+from ..rules.scoring import one_turn_problem
 from .models import PhoneHand, RoundOpening
 
 # How a phone's write locks its game's row (`phone_game`): for update, shared, or not at all.
 Lock = Literal["update", "share"] | None
 # Tries at a free code before giving up (20^4 codes: a clash is rare, two in a row rarer).
 CODE_TRIES = 12
+# A hand's kind when its player went out and went down in the same turn (R12.3): "out" else.
+ONE_TURN = "one_turn"
 # The round codes' characters and length.
 ALPHABET = "ACDEFHJKMNPRTWXY3479"
 LENGTH = 4
@@ -341,14 +345,22 @@ class SeatState:
 
 
 def hand_json(kind: str | None, cards: str, points: int | None) -> dict[str, Any] | None:
-    """A hand as the API says it: `{"cards": "K Q 5"}`, `{"points": 25}`, `{"out": true}`."""
+    """A hand as the API says it: `{"cards": "K Q 5"}`, `{"points": 25}`, `{"out": true}`,
+    `{"out": true, "out_in_one_turn": true}`."""
     if kind == "cards":
         return {"cards": cards}
     if kind == "points":
         return {"points": points}
     if kind == "out":
         return {"out": True}
+    if kind == ONE_TURN:
+        return {"out": True, "out_in_one_turn": True}
     return None
+
+
+def went_out(kind: str | None) -> bool:
+    """Whether a hand sent says its player went out (in one turn or not)."""
+    return kind in ("out", ONE_TURN)
 
 
 def ledger_when(moment: datetime | None) -> str | None:
@@ -540,9 +552,15 @@ def send_hand(row: PhoneHand, sent: Hand, number: int | None = None) -> PhoneHan
         )
     _check_open(opening, row.seat)
     game = opening.game
-    hand = check_hand(sent, ledger.rules_of(game), len(game.players), alone=True)
-    if (row.kind, row.cards, row.points) != (hand.kind, hand.text, hand.points):
-        row.kind, row.cards, row.points = hand.kind, hand.text, hand.points
+    rules = ledger.rules_of(game)
+    hand = check_hand(sent, rules, len(game.players), alone=True)
+    kind = hand.kind
+    if kind == "out" and sent.one_turn:
+        if (problem := one_turn_problem(row.seat, rules)) is not None:
+            raise HandRefused(HandRefused.KIND, say(problem, sentence=False))
+        kind = ONE_TURN
+    if (row.kind, row.cards, row.points) != (kind, hand.text, hand.points):
+        row.kind, row.cards, row.points = kind, hand.text, hand.points
         row.penalty = hand.penalty
         row.sends += 1
         row.sent_at = utcnow()

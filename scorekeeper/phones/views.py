@@ -87,6 +87,10 @@ class PhoneHandForm(HandFields, WriteOnceForm):
         render_kw={"inputmode": "numeric", "autocomplete": "off", "class": "points-input"},
     )
     went_out = BooleanField(_l("I went out"), render_kw={"class": "out-toggle"})
+    # Asked only where the rules give a bonus for it (R12.3 `out_in_one_turn_bonus`).
+    one_turn = BooleanField(
+        _l("I went down and out in one turn"), render_kw={"class": "one-turn-toggle"}
+    )
     # The round the page was opened for: a phone left on an old round is told so.
     round_number = HiddenField()
     # What the phone's script says (`data-words`): why a hand's penalty cannot be counted, as the
@@ -101,7 +105,9 @@ class PhoneHandForm(HandFields, WriteOnceForm):
     def sent(self) -> Hand:
         """The hand as the phones' service takes it: as typed (`HandFields.hand`), or that the
         player went out."""
-        return Hand("out") if self.went_out.data else self.hand()
+        if self.went_out.data:
+            return Hand("out", one_turn=bool(self.one_turn.data))
+        return self.hand()
 
     def for_round(self) -> int | None:
         return whole_number(self.round_number.data)
@@ -210,10 +216,11 @@ def filled_from(seats: list[service.SeatState]) -> dict[str, Any]:
                 "points": str(seat.points) if counted else "",
             }
         )
-    out = [seat.seat for seat in seats if seat.kind == "out"]
+    out = [seat for seat in seats if service.went_out(seat.kind)]
     filled: dict[str, Any] = {"hands": hands} if seats else {}
     if len(out) == 1:
-        filled["out"] = str(out[0])
+        filled["out"] = str(out[0].seat)
+        filled["out_in_one_turn"] = out[0].kind == service.ONE_TURN
     return filled
 
 
@@ -401,7 +408,8 @@ def _sent_data(row, opening) -> dict[str, Any]:
         "cards": row.cards if row.kind == "cards" else "",
         "counted": row.kind == "points",
         "points": str(row.points) if row.kind == "points" else "",
-        "went_out": row.kind == "out",
+        "went_out": service.went_out(row.kind),
+        "one_turn": row.kind == service.ONE_TURN,
         "round_number": str(opening.number),
     }
 

@@ -36,6 +36,8 @@ class Score(Code):
     OUT_HOLDS = "score.out_holds"
     HOLDS_ONE = "score.holds_one"
     NOBODY_OUT = "score.nobody_out"
+    ONE_TURN_NOBODY_OUT = "score.one_turn_nobody_out"
+    ONE_TURN_NO_BONUS = "score.one_turn_no_bonus"
 
 
 def card_penalty(card: Card, rules: RuleSet) -> int:
@@ -187,11 +189,14 @@ def points_message(points: object, went_out: bool, limit: int, rules: RuleSet) -
 
 @dataclass(frozen=True)
 class RoundResult:
-    """A scored round: the penalty of each seat, the cut bonus and the resulting round scores."""
+    """A scored round: the penalty of each seat, the cut bonus, the bonus for going down and
+    out in one turn (R12.3 `out_in_one_turn_bonus`) and the resulting round scores."""
 
     penalties: tuple[int, ...]
     bonus: tuple[int, ...]
     scores: tuple[int, ...]
+    # One per seat: the player out's bonus for going down and out in one turn, else 0.
+    out_bonus: tuple[int, ...] = ()
 
 
 def score_round(
@@ -202,9 +207,14 @@ def score_round(
     cut_exact: bool,
     rules: RuleSet,
     counted: Mapping[int, int] | None = None,
+    out_in_one_turn: bool = False,
 ) -> RoundResult:
     """Score a round (R10): the player out scores 0, every other player their leftover cards, the
     cutter gets the rules' exact-cut bonus; refuse leftovers that cannot be (R10, R1 copy limits).
+
+    `out_in_one_turn`: the player out went down and out in the same turn, and scores the rules'
+    `out_in_one_turn_bonus` instead of 0 (R12.3); refused when nobody went out or the rules
+    have no such bonus (`one_turn_problem`), as a problem of the round as a whole.
 
     `out` is None when the stock ran out and nobody went out (R9): then everybody scores their hand.
     `counted` holds the hands a table counted itself, in points: their cards are unknown, so no
@@ -220,6 +230,8 @@ def score_round(
         for seat in range(players)
         if (problem := _hand_problem(seat, leftovers, out, counted, limit, rules)) is not None
     ]
+    if out_in_one_turn and (problem := one_turn_problem(out, rules)) is not None:
+        found.append((None, problem))
     held = {seat: tuple(cards) for seat, cards in leftovers.items() if seat not in counted}
     problems = _gathered(found + copy_messages(held, rules, players))
     if problems:
@@ -233,8 +245,21 @@ def score_round(
     bonus = [0] * players
     if cut_exact:
         bonus[cutter] = rules.cut_bonus
-    scores = tuple(p + b for p, b in zip(penalties, bonus, strict=True))
-    return RoundResult(penalties, tuple(bonus), scores)
+    out_bonus = [0] * players
+    if out_in_one_turn and out is not None:
+        out_bonus[out] = rules.out_in_one_turn_bonus
+    scores = tuple(sum(parts) for parts in zip(penalties, bonus, out_bonus, strict=True))
+    return RoundResult(penalties, tuple(bonus), scores, tuple(out_bonus))
+
+
+def one_turn_problem(out: int | None, rules: RuleSet) -> Message | None:
+    """Why a round cannot say its player out went down and out in one turn, or None (R12.3):
+    nobody went out, or the rules give no bonus for it."""
+    if out is None:
+        return message(Score.ONE_TURN_NOBODY_OUT)
+    if not rules.out_in_one_turn_bonus:
+        return message(Score.ONE_TURN_NO_BONUS, rules=rules.rules_name)
+    return None
 
 
 def _is_seat(seat: object, players: int) -> bool:

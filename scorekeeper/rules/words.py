@@ -601,6 +601,12 @@ TEXTS: dict[str, Text | Joining] = {
     "score.out_holds": Text("the player who went out holds no cards (R10)"),
     "score.holds_one": Text("every player who did not go out still holds at least one card (R10)"),
     "score.nobody_out": Text("nobody went out, so every player still holds cards (R9)"),
+    "score.one_turn_nobody_out": Text(
+        "nobody went out, so nobody went down and out in one turn (R12.3)"
+    ),
+    "score.one_turn_no_bonus": Text(
+        "%(rules)s give nothing for going down and out in one turn (R12.3)"
+    ),
     # Openings and rule sets.
     # R11's citing: the deal a verdict rests on, as the rule set changes it (citing.py).
     "citing.house": Text("%(rules)s: %(said)s. %(reason)s"),
@@ -861,9 +867,6 @@ TEXTS: dict[str, Text | Joining] = {
     "ruleset.unknown": Text("unknown rule set %(quoted)s: %(choose)s or send a rule set"),
     "ruleset.not_a_preset": Text("%(quoted)s is not a preset: %(choose)s"),
     "ruleset.choose": Text("choose one of %(presets)s"),
-    "ruleset.not_played": Text(
-        "is a setting of R12 that this score book does not play yet: leave it at its default"
-    ),
     # What a rule set's settings do at the table, beside each setting (ruleeffects.py).
     "note.players": Text("Seats %(players)s; a table of %(usual)s is usual"),
     "note.deal_cards": Text(

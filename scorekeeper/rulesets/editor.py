@@ -53,9 +53,14 @@ def _listed(label: str, text: str) -> str:
 @writeonce.reads_only("the editor's fields are judged and answered; nothing is kept")
 def check():
     """The editor's fields judged by the engine, as JSON; nothing is written. From the new game
-    page (its picker posted as `profile`) the summary names the rules as the game would."""
-    form = RuleSetForm(request.form)
+    page (its picker posted as `profile`) the summary names the rules as the game would. A
+    variant tapped (`variant`, R12.1, R12.2) is made to the fields, and the rules it gives come
+    back whole (`document`) for the script to fill the editor with."""
+    form, pressed = RuleSetForm.edited(request.form)
     found = answer(form)
+    if pressed and "variant" in request.form:
+        rules = form.rule_set()
+        found["document"] = rules.every_setting() if rules is not None else form.document()
     picked = request.form.get("profile")
     rules = form.rule_set() if picked and not form.problems else None
     if rules is not None:

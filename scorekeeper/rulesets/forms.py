@@ -54,12 +54,14 @@ from ..rules.ruleset import (
 from ..rules.ruleset.schema import FIXED_JOKERS, JOKERS_PER_PACK
 from ..rules.ruleset.values import (
     ANY_SUIT_RUN_SIZES,
+    OUT_IN_ONE_TURN_BONUSES,
     R12_BUYING,
     R12_TOP,
     WILD_CAPS,
     WILD_SPACINGS,
     r12_written,
 )
+from ..rules.ruleset.variants import VARIANTS, Variant, variant, variants_of
 from ..rules.verdict import sentence
 
 # A new meld, and a new deal when there is none to copy.
@@ -201,6 +203,8 @@ class RuleSetForm(Form):
     exact_sizes = switch()
     distinct_set_ranks = switch()
     values = FormField(ValuesForm)
+    # The player out's score for going down and out in one turn, as the document holds it.
+    out_in_one_turn_bonus = number(OUT_IN_ONE_TURN_BONUSES.start, OUT_IN_ONE_TURN_BONUSES.stop - 1)
     tie_break = radios(_TIE_WORDS, TieBreak.SHARE)
     wild_deuces = switch()
     naturals = FormField(NaturalsForm)
@@ -252,6 +256,7 @@ class RuleSetForm(Form):
                 "distinct_set_ranks": bool(self.distinct_set_ranks.data),
                 "discard_wild": bool(self.discard_wild.data),
                 "discard_draw_after_opening": bool(self.discard_draw_after_opening.data),
+                "out_in_one_turn_bonus": typed(self.out_in_one_turn_bonus.data),
                 "tie_break": self.tie_break.data or TieBreak.SHARE.value,
                 "freed_joker_to": self.freed_joker_to.data or FreedJokerTo.ANY.value,
             }
@@ -324,6 +329,14 @@ class RuleSetForm(Form):
             return None
         self.notes = {place: say(said) for place, said in ruleeffects.coded_notes(rules).items()}
         return rules
+
+    @property
+    def variants(self) -> tuple[tuple[str, tuple[Variant, ...], bool], ...]:
+        """R12's variants of each preset that has them (R12.1, R12.2), each a button that
+        changes the form: (the preset's key, its variants, whether these rules are named for
+        it and the page shows them)."""
+        named = variants_of(self.name.data)
+        return tuple((key, found, found == named) for key, found in VARIANTS.items())
 
     def blank_deal(self) -> DealForm:
         """The deal row the page's script copies for "Add a deal" (`__d__`: its number)."""
@@ -424,6 +437,7 @@ def form_data(document: dict[str, Any]) -> dict[str, Any]:
     naturals.update({key: shown(naturals.get(key)) for key in ("set", "run")})
     data.update({key: shown(data.get(key)) for key in ("wild_max", "wild_spacing")})
     data["cut_bonus"] = shown(_negated(data.get("cut_bonus")))
+    data["out_in_one_turn_bonus"] = shown(data["out_in_one_turn_bonus"])
     buying = data.get("buying", {})
     buying.update({k: shown(buying.get(k)) for k in ("per_deal", "per_game", "penalty_cards")})
     for key, default in R12_BUYING.items():
@@ -485,8 +499,16 @@ def _remove_pack(document: dict[str, Any], value: str) -> None:
         del packs[index]
 
 
+def _variant(document: dict[str, Any], value: str) -> None:
+    """One of R12's variants (`carioca.joker_30`), made to the document (R12.1, R12.2)."""
+    found = variant(value)
+    if found is not None:
+        found.change(document)
+
+
 # Each button's name, and what it does to the document (its value: which deal, meld or step).
 _BUTTONS = {
+    "variant": _variant,
     "add_deal": _add_deal,
     "remove_deal": _remove_deal,
     "add_meld": _add_meld,

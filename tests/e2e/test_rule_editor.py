@@ -312,3 +312,20 @@ def test_a_table_that_plays_to_the_right_taps_it_in_and_the_seats_follow(tablet,
     expect(page.locator(".cutter")).to_have_text("Bob")  # on Ann's left
     expect(page.locator(".first-player")).to_have_text("Dan")  # on Ann's right
     assert page.problems == []
+
+
+def test_carioca_picked_offers_its_variants_and_a_tap_changes_the_rules(watched):
+    page = watched
+    seat(page)
+    open_editor(page)
+    variants = page.locator('[data-variants-of="carioca"]')
+    expect(variants).to_be_hidden()
+    page.select_option(".profile-select", "carioca")
+    expect(page.locator("#name")).to_have_value("Carioca")
+    expect(variants).to_be_visible()
+    expect(page.locator('[data-variants-of="continental"]')).to_be_hidden()
+    variants.get_by_role("button", name="A joker left in hand is 30").click()
+    expect(page.locator("#values-JK")).to_have_value("30")
+    expect(page.locator("#name")).to_have_value("Carioca")
+    page.locator("#name").fill("Santiago")
+    expect(page.locator('[data-variants-of="carioca"]')).to_be_hidden()

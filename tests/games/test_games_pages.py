@@ -845,6 +845,7 @@ def test_the_rules_picker_names_each_preset_and_its_limits_once(client):
         "Family: 3–8 players",
         "Shanghai: 3–8 players",
         "Carioca: 2–5 players",
+        "Continental: 2–8 players",
     ]
     assert 'value="shanghai" data-min="3" data-max="8"' in picker or (
         'data-max="8" data-min="3" value="shanghai"' in picker

@@ -333,13 +333,14 @@ def test_the_detailed_csv_has_a_row_per_player_and_round_matching_the_ledger(cli
     assert '"=HYPERLINK' not in raw  # never a formula
     rows = list(csv.reader(io.StringIO(raw)))
     header, lines = rows[0], rows[1:]
-    assert header[:11] == [
+    assert header[:12] == [
         "Round",
         "Player",
         "Dealer",
         "Cutter",
         "Went out",
         "Cut bonus",
+        "Down and out in one turn",
         "Cards left",
         "Counted",
         "Penalty",
@@ -359,16 +360,17 @@ def test_the_detailed_csv_has_a_row_per_player_and_round_matching_the_ledger(cli
         assert line[2] == shown(played["dealer"]) and line[3] == shown(played["cutter"])
         assert line[4] == ("nobody" if played["out"] is None else shown(played["out"]))
         assert int(line[5]) == played["bonus"][name]
-        assert line[6] == " ".join(played["leftovers"].get(name, []))
-        assert line[7] == ("yes" if name in played["points"] else "no")
-        assert int(line[8]) == played["penalties"][name]
-        assert int(line[9]) == played["scores"][name]
-        assert int(line[10]) == running[name]
-        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", line[11])
-        assert re.fullmatch(r"\d{2}:\d{2}:\d{2}", line[12])
+        assert int(line[6]) == 0  # liverpool gives nothing for going down and out in one turn
+        assert line[7] == " ".join(played["leftovers"].get(name, []))
+        assert line[8] == ("yes" if name in played["points"] else "no")
+        assert int(line[9]) == played["penalties"][name]
+        assert int(line[10]) == played["scores"][name]
+        assert int(line[11]) == running[name]
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", line[12])
+        assert re.fullmatch(r"\d{2}:\d{2}:\d{2}", line[13])
     assert running == data["totals"]
     assert any(line[5] != "0" for line in lines[8:])  # the exact cut of round 3
-    assert lines[9][7] == "yes" and lines[9][8] == "30"
+    assert lines[9][8] == "yes" and lines[9][9] == "30"
 
 
 def test_the_game_page_links_the_detailed_csv(client):

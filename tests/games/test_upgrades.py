@@ -16,6 +16,7 @@ import shutil
 from datetime import datetime
 from pathlib import Path
 
+import flask_migrate
 import pytest
 from sqlalchemy import MetaData
 
@@ -44,6 +45,7 @@ EARLIER = (
     "0012_player_merges",
     "0013_round_buys",
     "0014_sheet_imports",
+    "0015_stamps",
 )
 PLACES = ["P0", "P1", "P2", "P3"]
 # The names each game was played under, by the reference game it copies.
@@ -294,3 +296,29 @@ def test_rounds_kept_from_before_buys_were_counted_read_as_no_buys(
             for played in game["rounds"]
             for line in played["scores"]
         )
+
+
+def test_rounds_kept_from_before_the_one_turn_bonus_read_as_not_down_and_out_in_one_turn(
+    reference, fresh_database, tmp_path
+):
+    """A database at the revision before `rounds.out_in_one_turn`: every round kept, none gone
+    down and out in one turn; down again, the column goes and every round stays."""
+    old = earlier_database("0015_stamps", fresh_database, tmp_path)
+    write_games(old, reference, played(reference), 10)
+    count = sum(len(game["rounds"]) for game in reference["games"])
+    with old.app_context():
+        database.upgrade()
+        marks = db.session.execute(db.text("SELECT out_in_one_turn FROM rounds")).scalars().all()
+        assert len(marks) == count and not any(marks)
+        exported_rounds = [r for g in transfer.export_games()["games"] for r in g["rounds"]]
+        assert [r["out_in_one_turn"] for r in exported_rounds] == [False] * count
+        db.session.remove()
+    with old.app_context():
+        flask_migrate.downgrade(directory=str(database.MIGRATIONS), revision="0015_stamps")
+        columns = {c["name"] for c in db.inspect(db.engine).get_columns("rounds")}
+        assert "out_in_one_turn" not in columns
+        kept = db.session.execute(db.text("SELECT count(*) FROM rounds")).scalar()
+        assert kept == count
+        db.session.remove()
+        database.upgrade()
+        assert db.session.execute(db.text("SELECT count(*) FROM rounds")).scalar() == count

@@ -265,6 +265,7 @@ def test_presets_listed_as_documents(client):
         "family",
         "shanghai",
         "carioca",
+        "continental",
     ]
     shanghai = presets[4]["rules"]
     assert len(shanghai["deals"]) == 10 and shanghai["wild_deuces"] is True

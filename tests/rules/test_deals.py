@@ -133,8 +133,8 @@ def test_online_pack_count_leaves_a_real_stock_in_round_7(players, packs, stock_
     assert online.stock_after_deal(7, players) == stock_round_7 > 0
 
 
-def test_joker_swap_on_the_opening_turn_only_online_and_family():
+def test_joker_swap_on_the_opening_turn_only_online_family_and_continental():
     allowed = {name for name, p in PRESETS.items() if p.swap_on_opening_turn}
-    assert allowed == {"online", "family"}
+    assert allowed == {"online", "family", "continental"}  # R12.2 point 4: from going down on
     assert preset("family").cite("swap_on_opening_turn", "R7") == "R11"
     assert preset("contract").cite("swap_on_opening_turn", "R7") == "R7"

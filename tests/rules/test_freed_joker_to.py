@@ -5,7 +5,7 @@ the rules; under liverpool's rules it may go on any meld."""
 from __future__ import annotations
 
 from scorekeeper.rules import Card, parse_cards
-from scorekeeper.rules.ruleset import LIVERPOOL, R12_PRESETS, FreedJokerTo, RuleSet
+from scorekeeper.rules.ruleset import CONTINENTAL, LIVERPOOL, FreedJokerTo, RuleSet
 from scorekeeper.rules.table import LAID_IN_RUN, LAID_OFF, check_swap
 
 MADRID = RuleSet.parse(
@@ -26,7 +26,7 @@ def test_the_freed_joker_goes_on_a_run_and_the_reason_names_the_rules():
 
 
 def test_continental_plays_it_and_liverpool_lays_it_off_anywhere():
-    assert R12_PRESETS["continental"].freed_joker_to is FreedJokerTo.RUN
+    assert CONTINENTAL.freed_joker_to is FreedJokerTo.RUN
     verdict = check_swap(3, RUN, Card.parse("9♠"), False, LIVERPOOL, 4)
     assert verdict.legal and verdict.rule == "R7" and verdict.details["joker_to"] == LAID_OFF
     assert "on a run" not in verdict.reason

@@ -74,6 +74,13 @@ PLAYED = {
         "a swapped-out wild card is laid off on a run",
         "a swapped-out wild card may be laid off on any meld",
     ),
+    "out_in_one_turn_bonus": (
+        -10,
+        "Scoring",
+        ("R10",),
+        "going down and out in one turn takes 10 off the player's round",
+        "going down and out in one turn earns no bonus",
+    ),
     "tie_break": (
         "deals_won",
         "Scoring",

@@ -32,7 +32,7 @@ def row(read) -> tuple:
 
 def test_the_presets_are_the_tables_columns_in_order():
     # R11's table, then R12's presets the engine plays (R12.1).
-    assert tuple(PRESETS) == (*COLUMNS, "carioca")
+    assert tuple(PRESETS) == (*COLUMNS, "carioca", "continental")
     assert row(lambda rules: rules) == (LIVERPOOL, CONTRACT, ONLINE, FAMILY, SHANGHAI)
     assert DEFAULT_RULES is LIVERPOOL
 
@@ -269,7 +269,7 @@ def test_an_unknown_preset_lists_the_presets():
         preset("canasta")
     assert raised.value.problems == {
         "rules": "'canasta' is not a preset: choose one of "
-        "liverpool, contract, online, family, shanghai, carioca"
+        "liverpool, contract, online, family, shanghai, carioca, continental"
     }
 
 

@@ -83,7 +83,7 @@ def test_continental_escaleras_round_the_ace_and_spaced_jokers():
     assert meld("J♥ Q♥ K♥ A♥ 2♥", CONTINENTAL).legal
     beside = meld("JK=3♥ JK=4♥ 5♥ 6♥", CONTINENTAL)
     assert not beside.legal and beside.reason == (
-        "Continental rules: two wild cards of a run stand at least 1 natural card apart; "
+        "continental rules: two wild cards of a run stand at least 1 natural card apart; "
         "JK=3♥ JK=4♥ 5♥ 6♥ has 0 natural cards between two"
     )
     apart = meld("JK=4♥ 5♥ 6♥ JK=7♥", CONTINENTAL)

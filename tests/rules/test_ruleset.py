@@ -460,7 +460,7 @@ def test_text_that_is_not_json_or_not_an_object():
     assert problems(7)["rules"].endswith("not 7")
     assert problems("canasta") == {
         "rules": "'canasta' is not a preset: choose one of "
-        "liverpool, contract, online, family, shanghai, carioca"
+        "liverpool, contract, online, family, shanghai, carioca, continental"
     }
 
 

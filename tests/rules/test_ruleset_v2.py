@@ -22,7 +22,6 @@ from scorekeeper.rules.ruleset import (
     FIRST_VERSION,
     LIVERPOOL,
     PLAYED_R12,
-    R12_PRESETS,
     SHANGHAI,
     VERSION,
     VERSIONS,
@@ -54,7 +53,7 @@ SETTINGS = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-ALL_PRESETS = {**PRESETS, **R12_PRESETS}
+ALL_PRESETS = PRESETS
 # The presets from before R12: every one of them written as version 1.
 EARLIER = {key: rules for key, rules in PRESETS.items() if key in V1_PRESETS}
 
@@ -75,7 +74,7 @@ def deal(cards: int, *needs: tuple[str, int], whole_hand: bool = False, **own) -
 
 def test_the_new_settings_default_to_todays_game():
     """R12.3's "default" column: every earlier preset plays as it did."""
-    assert set(EARLIER) == set(PRESETS) - {"carioca"}
+    assert set(EARLIER) == set(PRESETS) - {"carioca", "continental"}
     for rules in EARLIER.values():
         assert rules.direction is Direction.LEFT and rules.ace is Ace.NO_WRAP
         assert rules.wild_max is None and rules.wild_spacing == 0
@@ -334,19 +333,8 @@ def test_wild_spacing_and_direction_never_make_a_rule_set_unplayable():
 
 
 def _shared_back(rules: RuleSet) -> RuleSet:
-    """The rule set its share code opens as; while the engine does not play an R12 setting it
-    changes, the code opens nothing and the refusal names each place of one (`PLAYED_R12`)."""
-    code = sharing.code(rules)
-    unplayed = [place for place in rules.r12_places if r12_setting(place) not in PLAYED_R12]
-    if not unplayed:
-        return sharing.from_code(code)
-    with pytest.raises(RuleSetError) as refused:
-        sharing.from_code(code)
-    assert list(refused.value.problems) == unplayed
-    assert all(
-        problem.startswith("is a setting of R12") for problem in refused.value.problems.values()
-    )
-    return rules
+    """The rule set its share code opens as."""
+    return sharing.from_code(sharing.code(rules))
 
 
 @pytest.mark.parametrize("key", sorted(ALL_PRESETS))
@@ -362,18 +350,13 @@ def test_every_preset_reads_back_as_itself(key):
             assert rules.stock_after_deal(number, players) > 0
 
 
-def test_an_r12_preset_is_offered_once_the_engine_plays_it():
-    assert set(R12_PRESETS) == {"continental"} and PRESETS["carioca"] is CARIOCA
-    assert not set(R12_PRESETS) & set(PRESETS)
-    assert CONTINENTAL not in PRESETS.values()
-    for name in ("continental", "Continental"):
-        with pytest.raises(RuleSetError):
-            preset(name)
-        with pytest.raises(RuleSetError):
-            RuleSet.parse(name)
+def test_r12s_presets_are_offered_beside_the_others():
+    assert list(PRESETS)[-2:] == ["carioca", "continental"]
+    assert PRESETS["carioca"] is CARIOCA and PRESETS["continental"] is CONTINENTAL
     assert preset("Carioca") is RuleSet.parse("carioca") is CARIOCA
+    assert RuleSet.parse(CONTINENTAL.dumps()) is CONTINENTAL
     assert CARIOCA.preset == "carioca" and CARIOCA.rules_name == "carioca rules"
-    assert CONTINENTAL.preset is None and CONTINENTAL.rules_name == "Continental rules"
+    assert CONTINENTAL.rules_name == "continental rules"
     assert (CARIOCA.source, CONTINENTAL.source) == ("R12.1", "R12.2")
 
 
@@ -490,7 +473,7 @@ def test_a_contract_of_a_run_of_suits_free_is_said():
 
 
 def test_r12_5_scores_left_in_hand():
-    for rules in R12_PRESETS.values():
+    for rules in (CARIOCA, CONTINENTAL):
         assert sum(map(rules.card_value, parse_cards("A♠ K♦ 4♥"))) == 34
         assert sum(map(rules.card_value, parse_cards("K♣ A♥ 5♦ JK"))) == 85
 
@@ -611,9 +594,9 @@ def test_shanghai_still_writes_its_issues_example():
     assert SHANGHAI.to_json() == json.loads(V1_PRESETS["shanghai"]["text"])
 
 
-# --- What a table may use: the R12 settings the engine plays --------------------------------
+# --- What a table may use: every R12 setting, played -----------------------------------------
 
-# One change of each R12 setting, with the place its refusal names.
+# One change of each R12 setting, with its place in the document.
 EACH_R12_CHANGE = [
     ({"direction": "right"}, "direction"),
     ({"ace": "wrap"}, "ace"),
@@ -632,35 +615,20 @@ EACH_R12_CHANGE = [
 
 
 @pytest.mark.parametrize(("change", "place"), EACH_R12_CHANGE, ids=[p for _, p in EACH_R12_CHANGE])
-def test_a_table_cannot_use_an_r12_setting_the_engine_does_not_play_yet(change, place):
+def test_a_table_may_use_every_r12_setting(change, place):
     document = {"version": 2, "name": "Santiago", **change}
-    rules = RuleSet.read(document)
-    assert rules.r12_places == (place,)
-    if r12_setting(place) in PLAYED_R12:
-        assert RuleSet.parse(document) == rules
-        return
-    with pytest.raises(RuleSetError) as refused:
-        RuleSet.parse(document)
-    assert refused.value.problems == {
-        place: "is a setting of R12 that this score book does not play yet: leave it at its default"
-    }
-    with pytest.raises(RuleSetError):
-        RuleSet.parse(json.dumps(document))  # as text too, and never kept as read
+    rules = RuleSet.parse(document)
+    assert rules.r12_places == (place,) and r12_setting(place) in PLAYED_R12
+    assert RuleSet.parse(json.dumps(document)) == rules == RuleSet.read(document)
 
 
-def test_every_problem_is_named_with_the_settings_not_played():
+def test_every_problem_is_named_beside_r12_settings():
     with pytest.raises(RuleSetError) as refused:
         RuleSet.parse({"version": 2, "ace": "wrap", "tie_break": "deals_won", "cut_bonus": 5})
-    assert set(refused.value.problems) == {"cut_bonus"}  # unplayable first, as read
-    with pytest.raises(RuleSetError) as refused:
-        RuleSet.parse({"version": 2, "out_in_one_turn_bonus": -10, "cut_bonus": 5})
     assert set(refused.value.problems) == {"cut_bonus"}
-    document = {"version": 2, "ace": "wrap", "out_in_one_turn_bonus": -10, "tie_break": "deals_won"}
     with pytest.raises(RuleSetError) as refused:
-        RuleSet.parse(document)
-    assert list(refused.value.problems) == [
-        place for place in ("ace", "out_in_one_turn_bonus", "tie_break") if place not in PLAYED_R12
-    ]
+        RuleSet.parse({"version": 2, "out_in_one_turn_bonus": 5, "wild_spacing": 13})
+    assert set(refused.value.problems) == {"wild_spacing", "out_in_one_turn_bonus"}
 
 
 def test_a_version_2_document_that_changes_no_r12_setting_is_a_tables_rules():
@@ -668,5 +636,5 @@ def test_a_version_2_document_that_changes_no_r12_setting_is_a_tables_rules():
     assert rules.r12_places == () and rules.cut_bonus == -20
     assert RuleSet.parse({"version": 2, "direction": "left", "ace": "no_wrap"}) is LIVERPOOL
     assert repr(rules).startswith("RuleSet.parse(")
-    assert repr(CARIOCA).startswith("RuleSet.read(")
+    assert repr(CARIOCA).startswith("RuleSet.parse(")
     assert eval(repr(CARIOCA), {"RuleSet": RuleSet}) is CARIOCA

@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.games.errors import NoSuchGame, NoSuchRuleSet
 from scorekeeper.rules import RuleSet, RuleSetError, sharing
-from scorekeeper.rules.ruleset import CONTINENTAL, PLAYED_R12, r12_setting
+from scorekeeper.rules.ruleset import CARIOCA, CONTINENTAL
 from scorekeeper.rulesets import choice
 from tests.support.book import new_game
 from tests.support.saved import save_ruleset, smith_document
@@ -219,23 +219,16 @@ def test_named_reads_each_kind_of_value(app, client, named):
         assert choice.shared_or_none(code).rules.name == "Jones family"
 
 
-def test_rules_with_an_r12_setting_not_played_yet_are_refused_everywhere_and_store_nothing(client):
-    """Continental's bonus is read (R12.3) but not yet played: sent as a document, a share code
-    or a link, every surface refuses it naming its place, and no game is started."""
-    document = CONTINENTAL.to_json()
-    places = {place for place in CONTINENTAL.r12_places if r12_setting(place) not in PLAYED_R12}
-    assert places == {"out_in_one_turn_bonus"}  # the others are played: not named
-    code = sharing.code(CONTINENTAL)
-    games_before = client.get("/api/games").get_json()
-    for api, body in (("/api/rules/meld", {"round": 1, "cards": "7S"}), ("/api/games", {})):
-        for rules in (document, json.dumps(document), f"code:{code}"):
-            answer = client.post(api, json={"players": TABLE, "rules": rules, **body})
-            assert answer.status_code == 400, (api, rules)
-            problems = answer.get_json()["problems"]
-            assert {place.removeprefix("rules.") for place in problems} == places, (api, rules)
-            assert "does not play yet" in answer.get_json()["error"]
+@pytest.mark.parametrize("rules", [CARIOCA, CONTINENTAL], ids=["carioca", "continental"])
+def test_r12s_presets_are_played_everywhere_as_a_document_a_code_or_a_link(client, rules):
+    """R12's presets, sent as a document, a share code or a link, are a table's rules on every
+    surface: the referee judges a run round the ace by them, and a game starts under them."""
+    document, code = rules.to_json(), sharing.code(rules)
+    for sent in (document, json.dumps(document), f"code:{code}"):
+        body = {"players": len(TABLE), "rules": sent, "cards": "Q♦ K♦ A♦ 2♦"}
+        answer = client.post("/api/rules/meld", json=body)
+        assert answer.status_code == 200 and answer.get_json()["legal"], answer.get_json()
+        assert answer.get_json()["rule"] == "R11"
     for address in ("/rules/reference", "/rules", "/games/new"):
         page = client.get(address, query_string={"rules": f"code:{code}"})
-        assert page.status_code == 400, address
-        assert "does not play yet" in unescape(page.get_data(as_text=True))
-    assert client.get("/api/games").get_json() == games_before
+        assert page.status_code == 200, address

@@ -26,6 +26,7 @@ VALUES = {
     "ace": ("no_wrap", "wrap", "wrap"),
     "wild_max": ("", "1", 1),
     "wild_spacing": ("0", "1", 1),
+    "out_in_one_turn_bonus": ("0", "-10", -10),
 }
 
 

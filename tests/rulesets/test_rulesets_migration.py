@@ -87,6 +87,7 @@ def stored_rows(app) -> dict[str, list[dict]]:
 # a paper sheet): empty (or false) in every row an upgrade keeps.
 LATER_COLUMNS = {
     "games": ("ended_after", "played_again_at", "from_sheet"),
+    "rounds": ("out_in_one_turn",),
     "round_scores": ("buys",),
 }
 

@@ -257,7 +257,11 @@ def test_the_upgrade_gives_every_game_its_profiles_document_keeping_every_row(
     assert all(not g["from_sheet"] for g in after["games"])
     # 0013's buys are unknown (null) in every round kept.
     assert all(line["buys"] is None for line in after["round_scores"])
-    later = without(after, "ended_after", "played_again_at", "from_sheet", "buys")
+    # 0016's mark of going down and out in one turn is off in every round kept.
+    assert all(not played["out_in_one_turn"] for played in after["rounds"])
+    later = without(
+        after, "ended_after", "played_again_at", "from_sheet", "buys", "out_in_one_turn"
+    )
     assert without(before, "profile") == without(later, "rules")
     assert [len(after[table]) for table in sorted(TABLES)] == [4, 16, 0, 32, 8]
     assert differences(app) == []

@@ -20,11 +20,15 @@ laid opening's own check (laid.py's `opening_readings`) before it is given. The 
   wild, a 2 spent as a wild card is chosen by suit (the 2 of another suit may be a run's own).
 * The melds of one kind and size are cut in one order (each at or after the last one's in the
   order of their ranks, suits, places and cards), so no opening is tried twice over in another
-  order. Outside a whole-hand deal a
-  meld is laid at its size where the rules say `exact_sizes`, else at its size or longer, and a
-  card is kept for the discard; in a whole-hand deal every card is laid.
-* A budget of steps (each place of a run filled, each choice of a set's naturals and each meld
-  tried counts one): past it `OutOfSteps` is raised, never an answer the search has not
+  order. Outside a whole-hand deal a meld is laid at its size where the rules say
+  `exact_sizes`, else at its size or longer, and a card is kept for the discard; in a
+  whole-hand deal every card is laid.
+* Counts before sets: the sets come last, and each needs a rank holding its natural minimum and
+  its size less the wild cards it may take; with fewer such ranks than sets left (different
+  ranks where `distinct_set_ranks` says so), no set is cut.
+* A budget of steps (each place a run may start at, each place of it filled, each choice of a
+  set's naturals or of the 2s spent wild, each meld tried, the cards dealt out and the readings
+  the laid check looks at): past it `OutOfSteps` is raised, never an answer the search has not
   finished.
 """
 
@@ -90,7 +94,6 @@ class _Search:
     def __init__(self, cards: list[Card], deal: Contract, rules: RuleSet, steps: int | None):
         self.deal, self.rules = deal, rules
         self.left = Counter(_key(card) for card in cards)
-        self.size = len(cards)
         self.steps = steps
         self.cap = deal.wild_max
         self.exact = rules.exact_sizes and not deal.whole_hand

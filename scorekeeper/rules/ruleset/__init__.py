@@ -15,12 +15,9 @@ and the house rules of the sources. The ones after `liverpool` say only what the
 it. A game keeps its own copy of the rules it was started with, so a preset changed here in a
 later release never changes a game already played.
 
-R12's settings are read and written (document version 2), but the engine follows only those in
-`PLAYED_R12` so far: `RuleSet.parse`, the one way in for a table's rules, refuses a document
-that changes any other, naming each (`RuleSet.read` reads it all, for the model's own tests and
-tools). `carioca` is a preset like the others; `continental` is kept apart from the ones a table
-picks (`R12_PRESETS`, not `PRESETS`): no name reads as it (`preset`), and no list offers it,
-until the engine plays every R12 setting it changes.
+R12's settings are read and written (document version 2, `PLAYED_R12` names each), and the
+engine, the score book and the pages follow every one; R12's presets, `carioca` and
+`continental`, are presets like the others.
 """
 
 from __future__ import annotations
@@ -90,7 +87,6 @@ __all__ = [
     "PENALTY_CARDS",
     "PLAYED_R12",
     "PRESETS",
-    "R12_PRESETS",
     "RUN_SIZES",
     "SET_SIZES",
     "SHANGHAI",
@@ -132,12 +128,12 @@ class RuleSet(Settings):
             return document
         if isinstance(document, str) and not document.lstrip().startswith(("{", "[")):
             return preset(document)
-        return _READ.get(document, lambda: _played(cls.read(document)))
+        return _READ.get(document, lambda: cls.read(document))
 
     @classmethod
     def read(cls, document: object) -> RuleSet:
-        """A rule set's document (a JSON text or a decoded one) as the model reads it, R12's
-        settings the engine does not follow yet included; `RuleSetError` naming every problem
+        """A rule set's document (a JSON text or a decoded one) as the model reads it, read
+        afresh (`parse` keeps the documents read lately); `RuleSetError` naming every problem
         when it is not playable (R11, R12.3). A table's rules come in by `parse`."""
         return _known(schema.read(document, LIVERPOOL, cls))
 
@@ -387,9 +383,8 @@ PRESETS: dict[str, RuleSet] = {
     "family": FAMILY,
     "shanghai": SHANGHAI,
     "carioca": CARIOCA,
+    "continental": CONTINENTAL,
 }
-# R12's presets the engine does not play yet: read back as themselves, never offered or named.
-R12_PRESETS: dict[str, RuleSet] = {"continental": CONTINENTAL}
 DEFAULT_RULES = LIVERPOOL
 
 
@@ -406,8 +401,8 @@ def preset(name: str) -> RuleSet:
     )
 
 
-# R12.3's settings the engine, the score book and the pages follow so far, each by the name
-# `r12_setting` gives its places; a document changing any other is refused by `parse`.
+# R12.3's settings, each by the name `r12_setting` gives its places: the engine, the score book
+# and the pages follow every one.
 PLAYED_R12: frozenset[str] = frozenset(
     {
         "direction",
@@ -421,6 +416,7 @@ PLAYED_R12: frozenset[str] = frozenset(
         "wild_max",
         "wild_spacing",
         "any_suit_run",
+        "out_in_one_turn_bonus",
     }
 )
 
@@ -435,29 +431,17 @@ def r12_setting(place: str) -> str:
     return place.rpartition(".")[2]
 
 
-def _played(rules: RuleSet) -> RuleSet:
-    """The rule set, when the engine follows every R12 setting it changes; else `RuleSetError`
-    naming each place of one it does not follow yet."""
-    unplayed = [place for place in rules.r12_places if r12_setting(place) not in PLAYED_R12]
-    if unplayed:
-        problem = message(Chosen.NOT_PLAYED)
-        raise schema.refusal({place: problem for place in unplayed})
-    return rules
-
-
 class Chosen(Code):
     """A preset asked for by a name no preset has."""
 
     UNKNOWN = "ruleset.unknown"
     NOT_A_PRESET = "ruleset.not_a_preset"
     CHOOSE = "ruleset.choose"
-    NOT_PLAYED = "ruleset.not_played"
 
 
 def _known(rules: RuleSet) -> RuleSet:
     """A preset read back is the preset itself, with where it comes from (R12's too)."""
-    known = (*PRESETS.values(), *R12_PRESETS.values())
-    return next((preset for preset in known if preset == rules), rules)
+    return next((preset for preset in PRESETS.values() if preset == rules), rules)
 
 
 class _Read:

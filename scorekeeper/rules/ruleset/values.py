@@ -491,9 +491,7 @@ class Settings:
         return self.name
 
     def __repr__(self) -> str:
-        # `parse` takes a table's rules; `read` R12's settings the engine does not play yet too.
-        reader = "read" if self.r12_places else "parse"
-        return f"RuleSet.{reader}({self.dumps()!r})"
+        return f"RuleSet.parse({self.dumps()!r})"
 
     # --- names -----------------------------------------------------------------------------
 

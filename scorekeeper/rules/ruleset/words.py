@@ -272,6 +272,15 @@ def _cut(rules: Settings, say: Speech) -> str:
     )
 
 
+def _one_turn(rules: Settings, say: Speech) -> str:
+    if not rules.out_in_one_turn_bonus:
+        return say.gettext("going down and out in one turn earns no bonus")
+    return say.gettext(
+        "going down and out in one turn takes %(points)s off the player's round",
+        points=-rules.out_in_one_turn_bonus,
+    )
+
+
 def _penalty(rules: Settings, say: Speech) -> str:
     count = rules.buying.penalty_cards
     if not count:
@@ -451,6 +460,7 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
             lambda rules: rules.discard_draw_after_opening,
         ),
     ),
+    ("out_in_one_turn_bonus", _one_turn),
     (
         "tie_break",
         _either(
@@ -520,7 +530,7 @@ def sentence(rules: Settings, place: str, say: Speech = ENGLISH) -> str:
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (N_("Players and packs"), ("players", "packs", "jokers", "direction")),
     (N_("Deals and contracts"), ("deals", "exact_sizes", "distinct_set_ranks")),
-    (N_("Scoring"), ("values", "tie_break")),
+    (N_("Scoring"), ("values", "out_in_one_turn_bonus", "tie_break")),
     (
         N_("Melds and jokers"),
         (
@@ -861,6 +871,7 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "buying": ("R8",),
     "direction": ("R2", "R8"),
     "tie_break": ("R10",),
+    "out_in_one_turn_bonus": ("R10",),
     "discard_draw_after_opening": ("R8",),
     "discard_wild": ("R8",),
     "freed_joker_to": ("R7",),
