@@ -2,8 +2,8 @@
 change to the rule set's document that the editor offers as one tap.
 
 A variant changes the document it is given (a copy), whatever else the table has changed: its
-words say what it sets (marked with `N_`, translated where shown), and the document it writes is
-judged as any other (`RuleSet.parse`).
+words say what it sets (`words.VARIANT_WORDS`, translated where shown), and the document it
+writes is judged as any other (`RuleSet.parse`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .words import N_
+from .words import VARIANT_WORDS
 
 Document = dict[str, Any]
 
@@ -23,8 +23,12 @@ class Variant:
     """One variant: its key (`carioca.joker_30`), its words, and the change it makes."""
 
     key: str
-    said: str
     change: Callable[[Document], None]
+
+    @property
+    def said(self) -> str:
+        """What the variant sets, in English (`VARIANT_WORDS`; a page says it translated)."""
+        return VARIANT_WORDS[self.key]
 
     def applied(self, document: Document) -> Document:
         """A copy of the document with the variant's change made."""
@@ -34,7 +38,8 @@ class Variant:
 
 
 def _set(**values: Any) -> Callable[[Document], None]:
-    """A change of top-level settings; a dotted name (`values.JK`) reaches inside one."""
+    """A change of top-level settings; a name with a double underscore (`values__JK`) reaches
+    inside one."""
 
     def change(document: Document) -> None:
         for place, value in values.items():
@@ -81,37 +86,20 @@ _CANASTA = {
 
 VARIANTS: dict[str, tuple[Variant, ...]] = {
     "carioca": (
-        Variant("carioca.joker_30", N_("A joker left in hand is 30"), _set(values__JK=30)),
-        Variant("carioca.joker_20", N_("A joker left in hand is 20"), _set(values__JK=20)),
-        Variant(
-            "carioca.nine_deals",
-            N_("9 deals: no escala sucia"),
-            _deals(lambda deals: [*deals[:8], *deals[9:10]]),
-        ),
-        Variant("carioca.eight_deals", N_("8 deals: neither last deal"), _deals(lambda d: d[:8])),
-        Variant("carioca.no_wrap", N_("The ace never wraps"), _set(ace="no_wrap")),
-        Variant("carioca.joker_swap", N_("A run's joker may be swapped"), _set(joker_swap="runs")),
-        Variant(
-            "carioca.spacing_4",
-            N_("A run's wild cards at least 4 natural cards apart"),
-            _set(wild_spacing=4),
-        ),
-        Variant(
-            "carioca.one_turn",
-            N_("−10 for going down and out in one turn"),
-            _set(out_in_one_turn_bonus=-10),
-        ),
+        Variant("carioca.joker_30", _set(values__JK=30)),
+        Variant("carioca.joker_20", _set(values__JK=20)),
+        Variant("carioca.nine_deals", _deals(lambda deals: [*deals[:8], *deals[9:10]])),
+        Variant("carioca.eight_deals", _deals(lambda d: d[:8])),
+        Variant("carioca.no_wrap", _set(ace="no_wrap")),
+        Variant("carioca.joker_swap", _set(joker_swap="runs")),
+        Variant("carioca.spacing_4", _set(wild_spacing=4)),
+        Variant("carioca.one_turn", _set(out_in_one_turn_bonus=-10)),
     ),
     "continental": (
-        Variant("continental.two_jokers", N_("2 jokers a pack"), _set(jokers__per_pack=2)),
-        Variant(
-            "continental.canasta",
-            N_("The canasta scale: 2–7 5, 8–K 10, A 20, joker 50"),
-            _set(values=_CANASTA),
-        ),
+        Variant("continental.two_jokers", _set(jokers__per_pack=2)),
+        Variant("continental.canasta", _set(values=_CANASTA)),
         Variant(
             "continental.mexico",
-            N_("Mexico's family game: 8 deals, each dealing exactly its contract"),
             _deals(
                 lambda _: [
                     {"cards": cards, "contract": [_need(kind, _LEAST[kind]) for kind in kinds]}

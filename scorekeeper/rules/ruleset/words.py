@@ -49,6 +49,22 @@ def N_(text: str) -> str:  # noqa: N802 (gettext's name for a text marked, trans
 SOURCES = {"shanghai": N_("the common ten-deal descriptions of Shanghai rum")}
 
 
+# R12.1 and R12.2's variants (variants.py), as the rule editor's buttons say them.
+VARIANT_WORDS = {
+    "carioca.joker_30": N_("A joker left in hand is 30"),
+    "carioca.joker_20": N_("A joker left in hand is 20"),
+    "carioca.nine_deals": N_("9 deals: no escala sucia"),
+    "carioca.eight_deals": N_("8 deals: neither last deal"),
+    "carioca.no_wrap": N_("The ace never wraps"),
+    "carioca.joker_swap": N_("A run's joker may be swapped"),
+    "carioca.spacing_4": N_("A run's wild cards at least 4 natural cards apart"),
+    "carioca.one_turn": N_("−10 for going down and out in one turn"),
+    "continental.two_jokers": N_("2 jokers a pack"),
+    "continental.canasta": N_("The canasta scale: 2–7 5, 8–K 10, A 20, joker 50"),
+    "continental.mexico": N_("Mexico's family game: 8 deals, each dealing exactly its contract"),
+}
+
+
 def _card_name(key: str, say: Speech) -> str:
     """A card left in hand, as a sentence names it: `an ace`, `a joker`, `a 7`."""
     named = {
