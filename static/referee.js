@@ -104,6 +104,7 @@ function keepContext() {
     if (count === null || !rules || count < rules.players[0] || count > rules.players[1]) return;
     if (!document.getElementById("seat-item")) return; // a game's seats are its players
     relist(document.getElementById("requests"), document.getElementById("seat-item"), count);
+    relist(document.getElementById("down"), document.getElementById("down-item"), count);
     relist(form.querySelector("#buys ul"), document.getElementById("buys-item"), count);
     reselect(form.elements.active, count);
     reselect(form.elements.last_buyer, count);

@@ -123,6 +123,7 @@ class RulesCheckForm(FlaskForm):
     last_buyer = SelectField(
         _l("Who bought the previous discard?"), coerce=int, default=0, validate_choice=False
     )
+    down = MultiCheckboxField(_l("Who has gone down this deal?"), coerce=int, validate_choice=False)
 
     def __init__(
         self,
@@ -140,6 +141,7 @@ class RulesCheckForm(FlaskForm):
         choices = seat_choices(seats or [_("Seat %(seat)s", seat=n + 1) for n in range(players)])
         self.active.choices = choices
         self.requests.choices = choices
+        self.down.choices = choices
         self.last_buyer.choices = [option(0, _("Nobody (first purchase)")), *choices]
 
 

@@ -460,11 +460,20 @@ def buy(data: Data) -> Data:
     last_buyer = field(data, "last_buyer", int, required=False)
     if last_buyer is not None:
         last_buyer = _seat(last_buyer, players, "'last_buyer'")
+    down = field(data, "down", list, required=False) or []
+    if len(down) > MAX_REQUESTS:
+        raise InputError(_("%(count)s seats down is more than a table has", count=len(down)))
+    gone_down = [
+        _seat(seat, players, _("seat down %(number)s", number=n))
+        for n, seat in enumerate(down, start=1)
+    ]
     in_deal, in_game = bought(data, rules, players, names)
     if game is not None and "bought" not in data:
         # The score book counted the game's buys in its rounds: the question needs no count.
         in_game = dict(enumerate(buys.used(game)))
-    verdict = check_buy(players, active, asked, rules, last_buyer, names, in_deal, in_game)
+    verdict = check_buy(
+        players, active, asked, rules, last_buyer, names, in_deal, in_game, gone_down
+    )
     answer = verdict.to_dict(speaker())
     buyer = answer["buyer"]
     answer["buyer"] = None if buyer is None else buyer + 1
@@ -489,7 +498,9 @@ class Entry:
 
     Kinds: `cards` (text in R1 notation), `melds` (several card fields, as a list), `count`
     (a whole number or nothing), `flag` (true or false), `seat` and `seats` (numbered from 1),
-    `counts` (each seat's buys this deal and this game, as `bought` by seat number).
+    `down` (the seats that have gone down this deal, asked where the rules keep them from the
+    discard: R12.3's `discard_draw_after_opening`), `counts` (each seat's buys this deal and
+    this game, as `bought` by seat number).
     """
 
     key: str
@@ -506,7 +517,7 @@ class Entry:
             return [text for text in data if (text or "").strip()]
         if self.kind == "flag":
             return bool(data[0])
-        if self.kind == "seats":
+        if self.kind in ("seats", "down"):
             return list(data[0] or [])
         if self.kind == "seat" and self.key == "last_buyer":
             return data[0] or None  # 0 is "nobody bought the previous discard"
@@ -549,7 +560,7 @@ class Question:
     @property
     def asks_seats(self) -> bool:
         """Whether the question has seat lists, as long as the table."""
-        return any(entry.kind in ("seat", "seats") for entry in self.entries)
+        return any(entry.kind in ("seat", "seats", "down") for entry in self.entries)
 
     def to_data(self, form: Any) -> Data:
         """The form's answers to this question as the JSON API would receive them, the rules
@@ -684,6 +695,7 @@ QUESTIONS: dict[str, Question] = {
                 Entry("active", "seat", ("active",)),
                 Entry("requests", "seats", ("requests",)),
                 Entry("last_buyer", "seat", ("last_buyer",)),
+                Entry("down", "down", ("down",)),
                 Entry("bought", "counts", BUYS_FIELDS),
             ),
             buy,

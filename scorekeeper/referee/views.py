@@ -88,6 +88,12 @@ class Context:
         return ngettext("%(num)s player", "%(num)s players", self.players)
 
     @property
+    def stock_only(self) -> bool:
+        """Whether a player who has gone down takes no discard, so the buy question asks who
+        has (R12.3's `discard_draw_after_opening`)."""
+        return self.rules.buying.allowed and not self.rules.discard_draw_after_opening
+
+    @property
     def limits(self) -> list[str]:
         """What the rules' buy limits count: `deal`, `game`, both or neither."""
         return list(buys.limits(self.rules))

@@ -1,5 +1,6 @@
 """R8 who buys a passed discard, under the rules' buying settings (R11): whether there is
-buying, the limits a deal and a game, and the penalty cards a buy costs."""
+buying, the limits a deal and a game, and the penalty cards a buy costs; and, where a player who
+has gone down draws from the stock only (`discard_draw_after_opening`, R12.3), nor buys."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .ruleset import RuleSet
 from .seating import check_seat, turn_order_after
-from .verdict import Verdict
+from .verdict import Verdict, house_citation
 from .words import Code, Join, Message, Said, joined, message, render, words
 
 
@@ -18,6 +19,8 @@ class Buy(Code):
     ACTIVE = "buy.active"
     BUYER = "buy.buyer"
     LAST_BUYER = "buy.last_buyer"
+    DOWN = "buy.down"
+    GONE_DOWN = "buy.gone_down"
     NO_BUYING = "buy.no_buying"
     NO_BUYING_TOP_ONLY = "buy.no_buying_top_only"
     TWICE_IN_A_ROW = "buy.twice_in_a_row"
@@ -60,50 +63,69 @@ def check_buy(
     names: Sequence[str] | None = None,
     bought_in_deal: Mapping[int, int] | None = None,
     bought_in_game: Mapping[int, int] | None = None,
+    down: Iterable[int] = (),
 ) -> Verdict:
     """Who buys a passed discard: the requester who plays soonest after the active player (R8),
-    passing over one who bought the previous discard or is at the rules' limit (R11).
+    passing over one who bought the previous discard or is at the rules' limit (R11), or who
+    has gone down where the rules draw such a player from the stock only (R12.3).
 
     Seats are 0-based indices here; the reason names them by `names`, or as `Seat 1` … `Seat n`.
-    `bought_in_deal` / `bought_in_game` count each seat's buys so far, for the rules' limits.
+    `bought_in_deal` / `bought_in_game` count each seat's buys so far, for the rules' limits;
+    `down` lists the seats that have gone down this deal.
     """
     players = rules.check_players(players)
     active = check_seat(active, players, message(Buy.ACTIVE))
     asked = [check_seat(seat, players, message(Buy.BUYER)) for seat in requests]
     if last_buyer is not None:
         last_buyer = check_seat(last_buyer, players, message(Buy.LAST_BUYER))
+    gone_down = {check_seat(seat, players, message(Buy.DOWN)) for seat in down}
     buying = rules.buying
     details: dict[str, object] = {"buyer": None, "penalty_cards": None}
     if not buying.allowed:
         none = Buy.NO_BUYING if buying.take_several else Buy.NO_BUYING_TOP_ONLY
         return _ruling(False, message(none, rules=rules.rules_name), "R11", details)
     label = seat_labels(players, names)
-    limits = _Limits(rules, label, bought_in_deal or {}, bought_in_game or {})
+    limits = _Limits(rules, label, bought_in_deal or {}, bought_in_game or {}, gone_down)
     order = [seat for seat in turn_order_after(active, players, rules) if seat in asked]
     skipped = {seat: why for seat in order if (why := limits.why_not(seat, last_buyer))}
     eligible = [seat for seat in order if seat not in skipped]
     # With two askers or more, who plays sooner decides: R12.3's direction, where it is changed.
     by_direction = len(order) > 1 and rules.house("direction")
-    rule = "R11" if any(seat != last_buyer for seat in skipped) or by_direction else "R8"
+    rule = _citation(skipped, last_buyer, by_direction, limits)
     if not eligible:
         said = _nobody_reason(asked, active, last_buyer, label, skipped)
         return _ruling(False, said, rule, details)
     buyer = eligible[0]
     details.update(buyer=buyer, penalty_cards=buying.penalty_cards)
     said = _buyer_reason(buyer, eligible, order, label, skipped, rules, active, by_direction)
-    if buying.penalty_cards != 1:
+    if buying.penalty_cards != 1 and rule == "R8":
         rule = "R11"
     return _ruling(True, said, rule, details)
+
+
+def _citation(skipped, last_buyer: int | None, by_direction: bool, limits: _Limits) -> str:
+    """R8; R11 where an asker passed over for a limit, or the direction, decides; R11 with its
+    setting where an asker who has gone down is passed over (R12.3)."""
+    if any(seat in limits.stock_only for seat in skipped):
+        return house_citation(["discard_draw_after_opening"])
+    return "R11" if any(seat != last_buyer for seat in skipped) or by_direction else "R8"
 
 
 class _Limits:
     """The rules' buy limits (R11) against each seat's buys so far."""
 
     def __init__(
-        self, rules: RuleSet, label, in_deal: Mapping[int, int], in_game: Mapping[int, int]
+        self,
+        rules: RuleSet,
+        label,
+        in_deal: Mapping[int, int],
+        in_game: Mapping[int, int],
+        gone_down: set[int],
     ):
         self.rules = rules
         self.label = label
+        # Who may not take a discard at all: those down, where the rules say so (R12.3).
+        self.stock_only = set() if rules.discard_draw_after_opening else gone_down
         self.counts = (
             (Buy.LIMIT_DEAL, rules.buying.per_deal, in_deal),
             (Buy.LIMIT_GAME, rules.buying.per_game, in_game),
@@ -113,6 +135,8 @@ class _Limits:
         """Why a seat that asked may not buy this discard, or None."""
         if seat == last_buyer:
             return message(Buy.TWICE_IN_A_ROW, seat=self.label[seat])
+        if seat in self.stock_only:
+            return message(Buy.GONE_DOWN, seat=self.label[seat], rules=self.rules.rules_name)
         for code, limit, bought in self.counts:
             if limit is not None and bought.get(seat, 0) >= limit:
                 times = _times(bought.get(seat, 0))

@@ -541,6 +541,10 @@ TEXTS: dict[str, Text | Joining] = {
     "buy.active": Text("the active player"),
     "buy.buyer": Text("a buyer"),
     "buy.last_buyer": Text("the last buyer"),
+    "buy.down": Text("a seat that has gone down"),
+    "buy.gone_down": Text(
+        "%(seat)s has gone down, and under %(rules)s a player who has gone down takes no discard"
+    ),
     "buy.no_buying": Text(
         "%(rules)s have no buying: a player may instead take several discards from the top, "
         "plus one stock card for each extra"

@@ -302,7 +302,7 @@ class RuleSetForm(Form):
                 "penalty_cards": typed(self.buying.penalty_cards.data),
                 **several,
             },
-            # R12.3's settings the engine plays (`PLAYED_R12`), after R11's, where changed.
+            # R12.3's settings (`R12_SETTINGS`), after R11's, where changed.
             **changed,
         }
 

@@ -129,3 +129,63 @@ def test_two_sets_of_one_rank_are_refused_as_an_opening_and_by_the_search(client
     assert solved["legal"] is False and solved["code"] == "solver.same_rank"
     mexico = ask(client, "opening", body, **{"Accept-Language": "es-MX"}).get_json()
     assert "tercias" in mexico["reason"] and "tríos" not in mexico["reason"]
+
+
+# A table's own rules that buy and keep a player who has gone down from the discard.
+TALCA = {
+    "version": 2,
+    "name": "Talca",
+    "discard_draw_after_opening": False,
+    "buying": {"allowed": True},
+}
+SEATED = {"players": 4, "active": 1, "names": ["Ana", "Beto", "Caro", "Dani"]}
+
+
+def test_a_buyer_who_has_gone_down_is_passed_over_under_the_tables_rules(client):
+    body = {**SEATED, "requests": [2, 3], "down": [2], "rules": TALCA}
+    answer = ask(client, "buy", body).get_json()
+    assert answer["buyer"] == 3 and answer["buyer_name"] == "Caro"
+    assert answer["reason"] == (
+        "Beto has gone down, and under Talca rules a player who has gone down takes no "
+        "discard, so Caro gets the discard and takes the top stock card as a penalty"
+    )
+    assert answer["rule"] == "R11" and answer["settings"] == ["discard_draw_after_opening"]
+    # Nobody else asked: nobody buys it.
+    alone = ask(client, "buy", {**body, "requests": [2]}).get_json()
+    assert alone["buyer"] is None and alone["legal"] is False
+    assert alone["code"] == "buy.skipped_all"
+    assert alone["reason"].endswith("takes no discard, so nobody buys it")
+    # Liverpool's players may take a discard once down: Beto plays first and gets it.
+    liverpool = ask(client, "buy", {**body, "rules": "liverpool"}).get_json()
+    assert liverpool["buyer"] == 2 and liverpool["rule"] == "R8"
+
+
+@pytest.mark.parametrize(
+    ("down", "error"),
+    [
+        (5, "'down' must be a list"),
+        (["2"], "seat down 1 must be a seat number from 1 to 4, not '2'"),
+        ([2, 9], "seat down 2 is seat 9, but a 4-player table has seats 1 to 4"),
+    ],
+)
+def test_bad_seats_down_are_a_400_naming_them(client, down, error):
+    body = {**SEATED, "requests": [2], "down": down, "rules": TALCA}
+    response = ask(client, "buy", body)
+    assert response.status_code == 400
+    assert error in response.get_json()["error"]
+
+
+def test_the_page_asks_who_has_gone_down_only_where_the_rules_keep_them_from_the_discard(
+    client,
+):
+    game = new_game(client, NAMES[:4], TALCA)
+    page = client.get(f"/rules?q=buy&game={game.id}").get_data(as_text=True)
+    assert 'name="down"' in page and "Who has gone down this deal?" in page
+    plain = new_game(client, NAMES[:4])
+    assert 'name="down"' not in client.get(f"/rules?q=buy&game={plain.id}").get_data(as_text=True)
+    html = client.post(
+        f"/rules?q=buy&game={game.id}",
+        data={"active": "1", "requests": ["2", "3"], "down": ["2"], "last_buyer": "0"},
+    ).get_data(as_text=True)
+    assert f"{NAMES[1]} has gone down" in html
+    assert f"{NAMES[2].upper()} GETS IT" in html.upper()

@@ -1,4 +1,4 @@
-"""Each R12.3 setting the score book plays (`PLAYED_R12`) reads out like R11's: its sentence
+"""Each R12.3 setting (`R12_SETTINGS`) reads out like R11's: its sentence
 among a rule set's changes, in its group, for liverpool's value as for the changed one, and
 under the rules of R1-R10 it changes."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules.ruleset import LIVERPOOL, PLAYED_R12, RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, R12_SETTINGS, RuleSet
 from scorekeeper.rules.ruleset.words import touched_rules
 
 PLAYED = {
@@ -94,7 +94,7 @@ PLAYED = {
 
 def test_every_played_setting_is_read_out_here():
     # A run of any suits is a meld's kind in a deal's contract: read out with the contracts.
-    assert set(PLAYED) | {"any_suit_run"} == PLAYED_R12
+    assert set(PLAYED) | {"any_suit_run"} == R12_SETTINGS
 
 
 def test_a_run_of_any_suits_and_a_deals_cap_read_out_with_the_contracts():

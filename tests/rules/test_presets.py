@@ -31,7 +31,7 @@ def row(read) -> tuple:
 
 
 def test_the_presets_are_the_tables_columns_in_order():
-    # R11's table, then R12's presets the engine plays (R12.1).
+    # R11's table, then R12's presets (R12.1, R12.2).
     assert tuple(PRESETS) == (*COLUMNS, "carioca", "continental")
     assert row(lambda rules: rules) == (LIVERPOOL, CONTRACT, ONLINE, FAMILY, SHANGHAI)
     assert DEFAULT_RULES is LIVERPOOL

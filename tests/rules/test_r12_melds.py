@@ -14,7 +14,15 @@ from scorekeeper.rules.cards import parse_cards
 from scorekeeper.rules.melds import check_meld, meld_readings
 from scorekeeper.rules.opening.laid import check_opening
 from scorekeeper.rules.opening.solver import solve_opening
-from scorekeeper.rules.ruleset import CARIOCA, CONTINENTAL, LIVERPOOL, SHANGHAI, Ace, RuleSet
+from scorekeeper.rules.ruleset import (
+    CARIOCA,
+    CONTINENTAL,
+    LIVERPOOL,
+    SHANGHAI,
+    Ace,
+    Naturals,
+    RuleSet,
+)
 from scorekeeper.rules.table import check_layoff
 
 TABLE = 4
@@ -250,3 +258,56 @@ def test_the_search_agrees_with_brute_force_round_the_corner(rules, deal):
             assert check_opening(deal, melds, rules, TABLE).legal
         agreed[found.legal] += 1
     assert agreed[True] and agreed[False]  # both answers were tried
+
+
+# Outside a whole-hand deal the search cuts only the melds' own sizes where every longer meld
+# holds one of its size (a run needing one natural, wild cards free to outnumber natural ones);
+# these tables are on both sides of that line.
+TWO_NATURALS_A_SET = replace(CONTINENTAL, name="Madrid", naturals=Naturals(set=2, run=1))
+# Without spacing, jokers side by side leave a run's natural cards at its ends.
+TWO_NATURALS_A_RUN = replace(
+    CONTINENTAL, name="Madrid", naturals=Naturals(set=1, run=2), wild_spacing=0
+)
+NO_MORE_WILD = replace(
+    CONTINENTAL,
+    name="Madrid",
+    naturals=Naturals(set=1, run=1, wild_at_most_natural=True),
+    wild_spacing=0,
+)
+
+
+@pytest.mark.parametrize(
+    ("rules", "deal"),
+    [
+        (CONTINENTAL, 1),
+        (CONTINENTAL, 3),
+        (TWO_NATURALS_A_SET, 2),
+        (TWO_NATURALS_A_RUN, 3),
+        (NO_MORE_WILD, 3),
+    ],
+    ids=["continental-1", "continental-3", "set-naturals-2", "run-naturals-2", "no-more-wild"],
+)
+def test_melds_cut_at_their_sizes_miss_no_opening_a_longer_meld_makes(rules, deal):
+    """Hands of 9 to 11 cards round the ace with up to 4 jokers, where runs of 5 and 6 and sets
+    of 4 are there to be laid: the search says yes exactly where some split into melds of any
+    length is a legal opening (the brute force tries every length)."""
+    chance = random.Random(f"longer-{rules.naturals}-{deal}")
+    agreed = {True: 0, False: 0}
+    for _ in range(40):
+        size = chance.randint(9, 11)
+        deck = [f"{rank}{suit}" for rank in _CORNER for suit in _SUITS] * 2 + ["JK"] * 4
+        cards = list(parse_cards(" ".join(chance.sample(deck, size))))
+        found = solve_opening(cards, deal, rules, TABLE)
+        assert found.legal == _brute_force(cards, deal, rules, False), [str(c) for c in cards]
+        agreed[found.legal] += 1
+    assert agreed[True] and agreed[False]
+
+
+def test_a_run_longer_than_its_size_opens_where_none_of_its_size_holds_two_naturals():
+    """3♠ JK JK JK 7♠ holds two natural cards, but no four of its places do: under two naturals
+    a run, it is laid at five."""
+    cards = list(parse_cards("3♠ JK JK JK 7♠ 8♥ 9♥ 10♥ J♥ K♣"))
+    found = solve_opening(cards, 3, TWO_NATURALS_A_RUN, TABLE)
+    assert found.legal
+    assert ["3♠", "JK", "JK", "JK", "7♠"] in found.details["melds"]
+    assert _brute_force(cards, 3, TWO_NATURALS_A_RUN, False)

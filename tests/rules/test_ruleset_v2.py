@@ -21,7 +21,7 @@ from scorekeeper.rules.ruleset import (
     CONTINENTAL,
     FIRST_VERSION,
     LIVERPOOL,
-    PLAYED_R12,
+    R12_SETTINGS,
     SHANGHAI,
     VERSION,
     VERSIONS,
@@ -618,7 +618,7 @@ EACH_R12_CHANGE = [
 def test_a_table_may_use_every_r12_setting(change, place):
     document = {"version": 2, "name": "Santiago", **change}
     rules = RuleSet.parse(document)
-    assert rules.r12_places == (place,) and r12_setting(place) in PLAYED_R12
+    assert rules.r12_places == (place,) and r12_setting(place) in R12_SETTINGS
     assert RuleSet.parse(json.dumps(document)) == rules == RuleSet.read(document)
 
 

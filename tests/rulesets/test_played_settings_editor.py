@@ -1,4 +1,4 @@
-"""Each R12.3 setting the score book plays (`PLAYED_R12`) in the rule editor: offered with
+"""Each R12.3 setting (`R12_SETTINGS`) in the rule editor: offered with
 liverpool's value filled in, a game started under the changed value by a browser without
 script, and the editor's document written as version 1 until an R12 setting changes."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.games.models import Game
 from scorekeeper.platform.database import db
-from scorekeeper.rules.ruleset import LIVERPOOL, PLAYED_R12, RuleSet
+from scorekeeper.rules.ruleset import LIVERPOOL, R12_SETTINGS, RuleSet
 from scorekeeper.rulesets.forms import RuleSetForm
 from tests.support.book import start_edited
 from tests.support.browserform import fields_of
@@ -44,7 +44,7 @@ def held(document: dict, place: str):
 
 def test_every_played_setting_is_tried_here():
     # A run of any suits is a meld's kind in a deal: tried with the deals below.
-    assert set(VALUES) | {"any_suit_run"} == PLAYED_R12
+    assert set(VALUES) | {"any_suit_run"} == R12_SETTINGS
 
 
 def test_a_deal_of_a_run_of_any_suits_with_its_own_cap_starts_a_game(client, app):

@@ -23,6 +23,12 @@ laid opening's own check (laid.py's `opening_readings`) before it is given. The 
   order. Outside a whole-hand deal a meld is laid at its size where the rules say
   `exact_sizes`, else at its size or longer, and a card is kept for the discard; in a
   whole-hand deal every card is laid.
+* Outside a whole-hand deal, where a run needs one natural card and wild cards may outnumber
+  natural ones, only the melds' own sizes are cut: any opening with a longer meld is one at the
+  meld's size too, the cards past it kept in hand. A set keeps its naturals (all but the wild
+  cards past its size, or the naturals alone where they fill it: each set's minimum is within
+  its size, or sets are cut longer); a run keeps the places of its size round one of its
+  naturals. Both keep fewer wild cards, as spaced as before, and touch no run they did not.
 * Counts before sets: the sets come last, and each needs a rank holding its natural minimum and
   its size less the wild cards it may take; with fewer such ranks than sets left (different
   ranks where `distinct_set_ranks` says so), no set is cut.
@@ -38,6 +44,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 
 from ..cards import Card
 from ..contracts import Contract
@@ -47,6 +54,9 @@ from .general import OutOfSteps
 from .laid import opening_readings, runs_touch
 
 JOKER = "JK"
+# The settings whose pruning the search notes, by the names the solver relaxes them by: the
+# deal's cap on wild cards, their spacing, and sets of different ranks.
+UNCAPPED, UNSPACED, DISTINCT = "uncapped", "unspaced", "distinct"
 # What a step here costs in the solver's budget (`SOLVE_STEPS`, counted in general.py's steps):
 # a meld cut is up to eight of general.py's steps of CPU (bench/solver.py, "meld by meld").
 STEP_COST = 8
@@ -57,6 +67,10 @@ _PLACES = {
     for low in range(1, 15)
     for size in range(1, 15)
 }
+# The ranks of the run positions 1 to 27 (round the ace twice over); how many of a suit's places
+# up to each position hold a natural is counted along them, and a run's naturals are two of those
+# counts apart.
+_RANKS_AT = tuple(rank_at(position) for position in range(1, 28))
 
 
 def needs_melds(deal: Contract, rules: RuleSet) -> bool:
@@ -97,10 +111,17 @@ class _Search:
         self.steps = steps
         self.cap = deal.wild_max
         self.exact = rules.exact_sizes and not deal.whole_hand
+        # Whether a meld longer than its size has one of its size inside it (see above).
+        self.shortest = not (
+            deal.whole_hand or rules.naturals.wild_at_most_natural or rules.naturals.run > 1
+        )
         order = {MeldKind.RUN: 0, MeldKind.ANY_SUIT_RUN: 1, MeldKind.SET: 2}
         self.needs = sorted(deal.needs, key=lambda need: (order[need.kind], -need.size))
         self.wrap = rules.ace is Ace.WRAP
         self.chosen: list[_Cut] = []
+        # The settings that ruled out a meld or an opening somewhere in the search (by the name
+        # the solver relaxes each by): one that never did would not change its answer.
+        self.pruned: set[str] = set()
 
     # --- the walk ---------------------------------------------------------------------------
 
@@ -143,22 +164,24 @@ class _Search:
         least its natural minimum, and its size less the wild cards it may take, of one rank;
         where the rules keep them apart, each of a rank no set has yet."""
         sets = sorted((need.size for need in self.needs[index:]), reverse=True)
-        wilds = self._wild_cards() if self.cap is None else min(self.cap, self._wild_cards())
-        taken = {cut.rank for cut in self.chosen if cut.kind == SET}
-        counts = sorted(
-            (
-                sum(self.left[(rank, suit)] for suit in _SUITS)
-                for rank in range(1, 14)
-                if not (self.rules.distinct_set_ranks and rank in taken)
-            ),
-            reverse=True,
-        )
+        wilds = self._capped(self._wild_cards())
+        totals: Counter = Counter()
+        for key, count in self.left.items():
+            if key != JOKER:
+                totals[key[0]] += count
         least = [max(self.rules.naturals.set, 1, size - wilds) for size in sets]
-        if self.rules.distinct_set_ranks:
-            return len(counts) >= len(least) and all(
-                count >= need for count, need in zip(counts, least, strict=False)
-            )
-        return sum(count // least[-1] for count in counts) >= len(least)
+        # Sets of any ranks: as many as the ranks hold of the smallest.
+        room = sum(count // least[-1] for count in totals.values()) >= len(least)
+        if not self.rules.distinct_set_ranks:
+            return room
+        taken = {cut.rank for cut in self.chosen if cut.kind == SET}
+        counts = sorted((n for rank, n in totals.items() if rank not in taken), reverse=True)
+        apart = len(counts) >= len(least) and all(
+            count >= need for count, need in zip(counts, least, strict=False)
+        )
+        if room and not apart:
+            self.pruned.add(DISTINCT)
+        return apart
 
     def _take(self, cut: _Cut, sign: int) -> None:
         for key, count in cut.taken:
@@ -172,6 +195,7 @@ class _Search:
         distinct = self.rules.distinct_set_ranks
         for other in self.chosen:
             if cut.kind == SET == other.kind and distinct and cut.rank == other.rank:
+                self.pruned.add(DISTINCT)
                 return False
             if cut.kind == RUN == other.kind and cut.suit == other.suit:
                 touch = runs_touch(cut.low, cut.high, other.low, other.high, self.wrap)
@@ -182,7 +206,7 @@ class _Search:
     # --- the melds one need may be cut as ----------------------------------------------------
 
     def _sizes(self, need, room: int) -> range:
-        if self.exact:
+        if self.exact or (self.shortest and self.rules.naturals.set <= need.size):
             return range(need.size, need.size + 1)
         most = room if need.kind is MeldKind.SET else min(room, most_run(self.rules))
         return range(need.size, most + 1)
@@ -191,26 +215,38 @@ class _Search:
         if need.kind is MeldKind.SET:
             return [cut for size in self._sizes(need, room) for cut in self._sets(size)]
         any_suit = need.kind is MeldKind.ANY_SUIT_RUN
-        wilds = self._wild_cards()
-        if self.cap is not None:
-            wilds = min(wilds, self.cap)
+        wilds = self._capped(self._wild_cards())
+        least = self.rules.naturals.run
         cuts = []
+        held = self._held()
         for suit in (None,) if any_suit else _SUITS:
-            held = {rank for rank in range(1, 14) if self._holds(rank, suit)}
-            if len(held) < self.rules.naturals.run:
+            ranks = [rank in held[suit] for rank in range(1, 14)]
+            # A run holds each rank once, the ace at most twice (A 2 … K A).
+            most = sum(ranks) + ranks[0]
+            if most < least:
                 continue
+            before = [0, *accumulate(ranks[rank - 1] for rank in _RANKS_AT)]
             for size in self._sizes(need, room):
-                for low in run_lows(size, self.rules):
-                    self.step()
-                    places = _PLACES[low, size]
-                    naturals = sum(rank in held for rank in places)
-                    if naturals + wilds >= size and naturals >= self.rules.naturals.run:
-                        cuts += self._runs(suit, low, places, wilds)
+                if size > most + wilds:
+                    break
+                lows = run_lows(size, self.rules)
+                self.step(len(lows))
+                for low in lows:
+                    # The naturals of the run's places: those held before its end less those
+                    # held before its first place.
+                    naturals = before[low + size - 1] - before[low - 1]
+                    if naturals + wilds >= size and naturals >= least:
+                        cuts += self._runs(suit, low, _PLACES[low, size], wilds)
         return cuts
 
-    def _holds(self, rank: int, suit: str | None) -> bool:
-        """Whether a natural of the rank is left: of the suit, or of any (`suit` None)."""
-        return any(self.left[(rank, each)] for each in ((suit,) if suit else _SUITS))
+    def _held(self) -> dict[str | None, set[int]]:
+        """The ranks of the naturals left, by suit, and of any suit (under None)."""
+        held: dict[str | None, set[int]] = {suit: set() for suit in (None, *_SUITS)}
+        for key, count in self.left.items():
+            if key != JOKER and count:
+                held[key[1]].add(key[0])
+                held[None].add(key[0])
+        return held
 
     def _sets(self, size: int) -> Iterator[_Cut]:
         rules = self.rules
@@ -258,6 +294,8 @@ class _Search:
                 picks.pop()
                 used[key] -= 1
         spaced = last_wild < 0 or index - last_wild - 1 >= self.rules.wild_spacing
+        if wilds and not spaced:
+            self.pruned.add(UNSPACED)
         if wilds and spaced:
             picks.append(None)
             yield from self._places(places, suit, index + 1, picks, index, used, wilds - 1)
@@ -268,8 +306,16 @@ class _Search:
         twos = sum(self.left[(2, suit)] for suit in _SUITS) if self.rules.wild_deuces else 0
         return self.left[JOKER] + twos
 
+    def _capped(self, wilds: int) -> int:
+        """The wild cards a meld may take of those left: at most the deal's cap."""
+        if self.cap is None or wilds <= self.cap:
+            return wilds
+        self.pruned.add(UNCAPPED)
+        return self.cap
+
     def _wild_ok(self, wild: int, naturals: int) -> bool:
         if self.cap is not None and wild > self.cap:
+            self.pruned.add(UNCAPPED)
             return False
         return not (self.rules.naturals.wild_at_most_natural and wild > naturals)
 
@@ -306,9 +352,17 @@ def _pick(held: list[tuple[str, int]], count: int) -> Iterator[list[tuple[str, i
             yield ([(suit, taken)] if taken else []) + others
 
 
-def solve_by_melds(cards: list[Card], deal: Contract, rules: RuleSet, steps: int | None = None):
+def solve_by_melds(
+    cards: list[Card],
+    deal: Contract,
+    rules: RuleSet,
+    steps: int | None = None,
+    pruned: set[str] | None = None,
+):
     """(the melds as cards, their readings) of one opening, the fewest wild 2s played, or None
-    (exact); `OutOfSteps` past `steps` melds cut."""
+    (exact); `OutOfSteps` past `steps` melds cut. With None, `pruned` is given the settings that
+    ruled something out (`UNCAPPED`, `UNSPACED`, `DISTINCT`: the search with the others
+    relaxed is this one again, so it finds no opening either)."""
     search = _Search(cards, deal, rules, steps)
     for cuts in search.walk(0):
         melds = _deal_out(cards, cuts)
@@ -316,6 +370,10 @@ def solve_by_melds(cards: list[Card], deal: Contract, rules: RuleSet, steps: int
         readings = opening_readings(melds, deal, rules, search.step)
         if readings is not None:
             return melds, readings
+        # The laid check refused it: on any of the settings, for all the search knows.
+        search.pruned.update((UNCAPPED, UNSPACED, DISTINCT))
+    if pruned is not None:
+        pruned.update(search.pruned)
     return None
 
 

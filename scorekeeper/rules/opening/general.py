@@ -955,17 +955,15 @@ def realise(cards, found):
     return melds, readings, kinds, marks_all, left
 
 
-def solve_general(
-    cards, deal: Contract, rules: RuleSet, capped=None, minimums=None, steps=None, distinct=None
-):
+def solve_general(cards, deal: Contract, rules: RuleSet, steps=None):
     """(melds, readings, kinds, wild deuces, left) of one opening, or None (exact). With `steps`,
     `OutOfSteps` once that many runs were tried without an answer.
 
     With wild deuces the hand is searched with its 2s natural first, then with every 2 also
     one of the wild cards (see the module's docstring)."""
-    capped = rules.naturals.wild_at_most_natural if capped is None else capped
-    minimums = minimums or (rules.naturals.set, rules.naturals.run)
-    distinct = rules.distinct_set_ranks if distinct is None else distinct
+    capped = rules.naturals.wild_at_most_natural
+    minimums = (rules.naturals.set, rules.naturals.run)
+    distinct = rules.distinct_set_ranks
     jokers = sum(card.joker for card in cards)
     count = counts(cards)
     budget = [steps] if steps else None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from ..cards import Card, declared_text, parse_cards
 from ..citing import cite_deal
@@ -40,7 +41,15 @@ from ..ruleset import Naturals, RuleSet
 from ..verdict import Problem, Verdict
 from ..words import Code, Join, Message, joined, message, words
 from .arrangement import realise
-from .by_melds import STEP_COST, found_details, needs_melds, solve_by_melds
+from .by_melds import (
+    DISTINCT,
+    STEP_COST,
+    UNCAPPED,
+    UNSPACED,
+    found_details,
+    needs_melds,
+    solve_by_melds,
+)
 from .general import OutOfSteps, solve_general
 from .laid import Laid
 from .search import Refusal, Search, contract_text
@@ -235,12 +244,14 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
     empty = {"melds": [], "readings": [], "kinds": [], "left": search.texts, "declared": []}
     if rules.wild_deuces:
         empty["wild_deuces"] = []
+    # The settings the meld-by-meld search found ruling something out (None: not known).
+    pruned: set[str] | None = set() if needs_melds(deal, rules) else None
     try:
-        found = _solve_any(cards, deal, rules, SOLVE_STEPS)
+        found = _solve_any(cards, deal, rules, SOLVE_STEPS, pruned=pruned)
     except OutOfSteps:
         raise Undecided(_too_many_ways(cards, deal, rules)) from None
     if found is None:
-        return _general_refusal(cards, search, deal, rules).verdict(empty)
+        return _general_refusal(cards, search, deal, rules, pruned).verdict(empty)
     (melds, readings, kinds, deuces, left), wrapped = found
     details = {"melds": melds, "readings": readings, "kinds": kinds, "left": left}
     details["declared"] = declared(melds, readings)
@@ -266,23 +277,26 @@ def _general(cards, search: Search, deal: Contract, rules: RuleSet) -> Verdict:
     return _found(reason, WHOLE_HAND if deal.whole_hand else LAID, details)
 
 
-def _solve_any(cards, deal: Contract, rules: RuleSet, steps: int, **relaxed):
+def _solve_any(cards, deal: Contract, rules: RuleSet, steps: int, pruned=None, **relaxed):
     """(melds, readings, kinds, wild deuces, left) of one opening and whether a run of it goes
-    round the ace, or None: searched meld by meld under R12's meld settings (by_melds.py), else
-    on counts (general.py); `relaxed` names the settings searched as if the rules did not set
-    them (`capped`, `minimums`, `distinct`, `uncapped`, `unspaced`)."""
-    if not needs_melds(deal, rules):
-        general = {k: v for k, v in relaxed.items() if k in ("capped", "minimums", "distinct")}
-        found = solve_general(cards, deal, rules, steps=steps, **general)
-        return None if found is None else (found, False)
+    round the ace, or None: searched meld by meld under R12's meld settings (by_melds.py, which
+    notes in `pruned` the settings that ruled something out), else on counts (general.py);
+    `relaxed` names the settings searched as if the rules did not set them (`capped`,
+    `minimums`, `distinct`, `uncapped`, `unspaced`)."""
+    melds = needs_melds(deal, rules)
     deal, rules = _relaxed(deal, rules, **relaxed)
-    found = solve_by_melds(cards, deal, rules, steps // STEP_COST)
+    if not melds:
+        found = solve_general(cards, deal, rules, steps=steps)
+        return None if found is None else (found, False)
+    found = solve_by_melds(cards, deal, rules, steps // STEP_COST, pruned)
     if found is None:
         return None
     melds, readings = found
     return found_details(cards, melds, readings), any(wraps(reading) for reading in readings)
 
 
+# A rule set and deal relaxed are the same values for every hand asked about under them.
+@lru_cache(maxsize=256)
 def _relaxed(
     deal: Contract,
     rules: RuleSet,
@@ -293,18 +307,17 @@ def _relaxed(
     unspaced=False,
 ) -> tuple[Contract, RuleSet]:
     """The deal and rules with the settings `_solve_any` names relaxed."""
-    naturals = rules.naturals
-    if capped is not None:
-        naturals = replace(naturals, wild_at_most_natural=capped)
-    if minimums is not None:
-        naturals = Naturals(
-            set=minimums[0], run=minimums[1], wild_at_most_natural=naturals.wild_at_most_natural
-        )
-    rules = replace(rules, naturals=naturals)
+    change: dict = {}
+    if capped is not None or minimums is not None:
+        least = minimums or (rules.naturals.set, rules.naturals.run)
+        capped = rules.naturals.wild_at_most_natural if capped is None else capped
+        change["naturals"] = Naturals(set=least[0], run=least[1], wild_at_most_natural=capped)
     if distinct is not None:
-        rules = replace(rules, distinct_set_ranks=distinct)
+        change["distinct_set_ranks"] = distinct
     if unspaced:
-        rules = replace(rules, wild_spacing=0)
+        change["wild_spacing"] = 0
+    if change:
+        rules = replace(rules, **change)
     return (replace(deal, wild_max=None) if uncapped else deal), rules
 
 
@@ -318,8 +331,10 @@ def _too_many_ways(cards, deal: Contract, rules: RuleSet) -> Message:
     )
 
 
-def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> Problem:
-    """Why no opening exists: too few cards (R5), or only a setting of the rules (R11), or none."""
+def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet, pruned) -> Problem:
+    """Why no opening exists: too few cards (R5), or only a setting of the rules (R11), or none.
+    A setting the search noted as never ruling anything out (`pruned` holds those that did,
+    where the search noted them) is not searched again relaxed: the search would be the same."""
     discard = 0 if deal.whole_hand else 1
     least = deal.least_cards + discard
     hand = {"contract": contract_text(deal), "size": len(cards)}
@@ -327,41 +342,84 @@ def _general_refusal(cards, search: Search, deal: Contract, rules: RuleSet) -> P
         if discard:
             return _problem(message(Refusal.SIZE, least=least, **hand), "R5.3")
         return _problem(message(Solved.SIZE_WHOLE, least=least, **hand), WHOLE_HAND)
-    if rules.naturals.wild_at_most_natural and _opens(cards, deal, rules, capped=False):
-        said = message(
-            Solved.WILD_AT_MOST_NATURAL, rules=rules.rules_name, limit=WILD_AT_MOST_NATURAL, **hand
-        )
-        return _problem(said, "R11:naturals")
-    house = rules.house("naturals.set") or rules.house("naturals.run")
-    if house and _opens(cards, deal, rules, minimums=(1, 1)):
-        return _house_naturals(rules, deal, len(cards))
-    if rules.distinct_set_ranks and deal.sets > 1 and _opens(cards, deal, rules, distinct=False):
-        said = message(Solved.SAME_RANK, rules=rules.rules_name, **hand)
-        return _problem(said, "R11:distinct_set_ranks")
-    if deal.wild_max is not None and _opens(cards, deal, rules, uncapped=True):
-        said = message(Solved.WILD_MAX, rules=rules.rules_name, most=deal.wild_max, **hand)
-        return _problem(said, "R11:wild_max")
-    if rules.wild_spacing and _opens(cards, deal, rules, unspaced=True):
-        said = message(
-            Solved.WILD_SPACING, rules=rules.rules_name, spacing=rules.wild_spacing, **hand
-        )
-        return _problem(said, "R11:wild_spacing")
+    settings = [
+        (relaxed, refusal)
+        for relaxed, refusal in _settings_that_may_refuse(deal, rules)
+        if pruned is None or not relaxed.keys() <= NOTED or relaxed.keys() & pruned
+    ]
+    if len(settings) > 1 and _opens(cards, deal, rules, **_all_relaxed(settings)) is False:
+        # With every one of them relaxed at once no opening exists, so none relaxed alone finds
+        # one: each search with one relaxed looks at a part of what this one looked at.
+        settings = []
+    for relaxed, refusal in settings:
+        if _opens(cards, deal, rules, **relaxed):
+            return refusal(rules, deal, hand)
     if deal.whole_hand:
         return _problem(message(Solved.WHOLE, **hand), WHOLE_HAND)
     return _problem(message(Refusal.JOINT, **hand), LAID)
 
+
+def _wild_at_most_natural(rules: RuleSet, deal: Contract, hand) -> Problem:
+    said = message(
+        Solved.WILD_AT_MOST_NATURAL, rules=rules.rules_name, limit=WILD_AT_MOST_NATURAL, **hand
+    )
+    return _problem(said, "R11:naturals")
+
+
+def _house_minimums(rules: RuleSet, deal: Contract, hand) -> Problem:
+    return _house_naturals(rules, deal, hand["size"])
+
+
+def _same_rank(rules: RuleSet, deal: Contract, hand) -> Problem:
+    return _problem(
+        message(Solved.SAME_RANK, rules=rules.rules_name, **hand), "R11:distinct_set_ranks"
+    )
+
+
+def _wild_max(rules: RuleSet, deal: Contract, hand) -> Problem:
+    said = message(Solved.WILD_MAX, rules=rules.rules_name, most=deal.wild_max, **hand)
+    return _problem(said, "R11:wild_max")
+
+
+def _wild_spacing(rules: RuleSet, deal: Contract, hand) -> Problem:
+    said = message(Solved.WILD_SPACING, rules=rules.rules_name, spacing=rules.wild_spacing, **hand)
+    return _problem(said, "R11:wild_spacing")
+
+
+def _settings_that_may_refuse(deal: Contract, rules: RuleSet) -> list:
+    """(the setting relaxed, the refusal that names it) for each of the rules' settings that may
+    alone refuse the hand (R11), in the order a refusal names them."""
+    house = rules.house("naturals.set") or rules.house("naturals.run")
+    settings = [
+        (rules.naturals.wild_at_most_natural, {"capped": False}, _wild_at_most_natural),
+        (house, {"minimums": (1, 1)}, _house_minimums),
+        (rules.distinct_set_ranks and deal.sets > 1, {"distinct": False}, _same_rank),
+        (deal.wild_max is not None, {"uncapped": True}, _wild_max),
+        (bool(rules.wild_spacing), {"unspaced": True}, _wild_spacing),
+    ]
+    return [(relaxed, refusal) for applies, relaxed, refusal in settings if applies]
+
+
+def _all_relaxed(settings: list) -> dict:
+    """The settings' relaxations, all at once."""
+    return {name: value for relaxed, _ in settings for name, value in relaxed.items()}
+
+
+# The settings the meld-by-meld search notes when they rule something out.
+NOTED = {UNCAPPED, UNSPACED, DISTINCT}
 
 # The runs a search for a refusal's citation may try: past them the reason is the plain one,
 # which is true as well (no opening exists), only less specific.
 CITATION_STEPS = 1000
 
 
-def _opens(cards, deal: Contract, rules: RuleSet, **relaxed) -> bool:
-    """Whether the hand opens with one of the rules' settings relaxed, within CITATION_STEPS."""
+def _opens(cards, deal: Contract, rules: RuleSet, **relaxed) -> bool | None:
+    """Whether the hand opens with some of the rules' settings relaxed, or None when that takes
+    more than CITATION_STEPS."""
     try:
         return _solve_any(cards, deal, rules, CITATION_STEPS, **relaxed) is not None
     except OutOfSteps:
-        return False
+        return None
 
 
 def _only_by_bigger_melds(search: Search, rules: RuleSet, melds, kinds) -> bool:

@@ -15,7 +15,7 @@ and the house rules of the sources. The ones after `liverpool` say only what the
 it. A game keeps its own copy of the rules it was started with, so a preset changed here in a
 later release never changes a game already played.
 
-R12's settings are read and written (document version 2, `PLAYED_R12` names each), and the
+R12's settings are read and written (document version 2, `R12_SETTINGS` names each), and the
 engine, the score book and the pages follow every one; R12's presets, `carioca` and
 `continental`, are presets like the others.
 """
@@ -43,6 +43,9 @@ from .values import (
     MOST_PLAYERS,
     NAME_MAX,
     PENALTY_CARDS,
+    R12_BUYING,
+    R12_DEAL,
+    R12_TOP,
     RUN_SIZES,
     SET_SIZES,
     USUAL_PLAYERS,
@@ -85,7 +88,7 @@ __all__ = [
     "NAME_MAX",
     "ONLINE",
     "PENALTY_CARDS",
-    "PLAYED_R12",
+    "R12_SETTINGS",
     "PRESETS",
     "RUN_SIZES",
     "SET_SIZES",
@@ -401,23 +404,11 @@ def preset(name: str) -> RuleSet:
     )
 
 
-# R12.3's settings, each by the name `r12_setting` gives its places: the engine, the score book
-# and the pages follow every one.
-PLAYED_R12: frozenset[str] = frozenset(
-    {
-        "direction",
-        "tie_break",
-        "discard_wild",
-        "discard_draw_after_opening",
-        "freed_joker_to",
-        "buying.take_several",
-        "distinct_set_ranks",
-        "ace",
-        "wild_max",
-        "wild_spacing",
-        "any_suit_run",
-        "out_in_one_turn_bonus",
-    }
+# R12.3's twelve settings, each by the name `r12_setting` gives its places (a deal's own cap is
+# `wild_max`, a meld's kind `any_suit_run`): the engine, the score book and the pages follow every
+# one.
+R12_SETTINGS: frozenset[str] = frozenset(
+    {*R12_TOP, *(f"buying.{key}" for key in R12_BUYING), *R12_DEAL, MeldKind.ANY_SUIT_RUN.value}
 )
 
 

@@ -408,7 +408,7 @@ _SENTENCES: tuple[tuple[str, Callable[[Settings, Speech], str]], ...] = (
             lambda rules: rules.buying.take_several,
         ),
     ),
-    # R12.3's settings the engine plays (`PLAYED_R12`), after R11's as the document has them.
+    # R12.3's settings (`R12_SETTINGS`), after R11's as the document has them.
     (
         "direction",
         _either(
