@@ -311,3 +311,14 @@ def test_a_run_longer_than_its_size_opens_where_none_of_its_size_holds_two_natur
     assert found.legal
     assert ["3♠", "JK", "JK", "JK", "7♠"] in found.details["melds"]
     assert _brute_force(cards, 3, TWO_NATURALS_A_RUN, False)
+
+
+def test_a_run_takes_a_wild_card_where_a_set_needs_its_natural():
+    """One wild card a meld: 5♠ goes to the set of fives (5♥ 5♠ JK) and the run of spades takes
+    the other joker in its place (4♠ JK 6♠ 7♠): a natural left for a run's place is not always
+    the run's where the contract has sets."""
+    rules = replace(CONTINENTAL, name="Madrid", wild_max=1)
+    cards = list(parse_cards("4♠ 5♠ 6♠ 7♠ 5♥ JK JK K♣"))
+    found = solve_opening(cards, 2, rules, TABLE)
+    assert found.legal, found.reason
+    assert _brute_force(cards, 2, rules, False)

@@ -29,6 +29,11 @@ laid opening's own check (laid.py's `opening_readings`) before it is given. The 
   cards past its size, or the naturals alone where they fill it: each set's minimum is within
   its size, or sets are cut longer); a run keeps the places of its size round one of its
   naturals. Both keep fewer wild cards, as spaced as before, and touch no run they did not.
+* Where the contract is runs of one suit each, outside a whole-hand deal and where no 2 is
+  wild, a run's place whose natural is left takes it (an ace, low or high, may take a wild card
+  instead): no other meld can hold that card, as another run of the suit there would touch this
+  one, so an opening with a wild card there is one with the natural there too, the wild card
+  kept in hand (fewer wild cards, as spaced as before).
 * Counts before sets: the sets come last, and each needs a rank holding its natural minimum and
   its size less the wild cards it may take; with fewer such ranks than sets left (different
   ranks where `distinct_set_ranks` says so), no set is cut.
@@ -54,6 +59,7 @@ from .general import OutOfSteps
 from .laid import opening_readings, runs_touch
 
 JOKER = "JK"
+ACE = 1
 # The settings whose pruning the search notes, by the names the solver relaxes them by: the
 # deal's cap on wild cards, their spacing, and sets of different ranks.
 UNCAPPED, UNSPACED, DISTINCT = "uncapped", "unspaced", "distinct"
@@ -111,6 +117,12 @@ class _Search:
         self.steps = steps
         self.cap = deal.wild_max
         self.exact = rules.exact_sizes and not deal.whole_hand
+        # Whether a run's place takes the natural left for it, never a wild card (see above).
+        self.naturals_first = not (
+            deal.whole_hand
+            or rules.wild_deuces
+            or any(need.kind is not MeldKind.RUN for need in deal.needs)
+        )
         # Whether a meld longer than its size has one of its size inside it (see above).
         self.shortest = not (
             deal.whole_hand or rules.naturals.wild_at_most_natural or rules.naturals.run > 1
@@ -286,13 +298,17 @@ class _Search:
             yield list(picks)
             return
         rank = places[index]
+        natural = False
         for key in [(rank, suit)] if suit else [(rank, s) for s in _SUITS]:
             if self.left[key] > used[key]:
+                natural = True
                 used[key] += 1
                 picks.append(key)
                 yield from self._places(places, suit, index + 1, picks, last_wild, used, wilds)
                 picks.pop()
                 used[key] -= 1
+        if natural and self.naturals_first and rank != ACE:
+            return
         spaced = last_wild < 0 or index - last_wild - 1 >= self.rules.wild_spacing
         if wilds and not spaced:
             self.pruned.add(UNSPACED)
