@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 
 from ..games import errors
 from ..platform import limits, writeonce
+from ..platform.organisers import organiser_required
 from ..platform.formpages import attachment, form_page, shown_after_redirect
 from ..platform.network import on_loopback, qr_data_uri
 from ..rules import RuleSetError, sharing
@@ -59,6 +60,7 @@ def download(ruleset_id: int):
 
 
 @bp.route("/<int:ruleset_id>/rename", methods=["GET", "POST"])
+@organiser_required
 @writeonce.write_once(scope=rulesets.WRITES)
 def rename(ruleset_id: int):
     """A new name for a saved rule set; a name taken or a preset's is refused beside the field,
@@ -83,6 +85,7 @@ def rename(ruleset_id: int):
 
 
 @bp.route("/<int:ruleset_id>/delete", methods=["GET", "POST"])
+@organiser_required
 @writeonce.write_once(scope=rulesets.WRITES)
 def delete(ruleset_id: int):
     """Forget a saved rule set, after asking; the games played with it keep their copy."""

@@ -16,6 +16,7 @@ from flask_babel.speaklater import LazyString
 from ..games import chart, errors, gamelist
 from ..games.forms import WriteOnceForm
 from ..platform import writeonce
+from ..platform.organisers import organiser_required
 from ..platform.errorpages import NotHere
 from ..platform.formpages import form_page, shown_after_redirect
 from . import merges, records
@@ -290,6 +291,7 @@ shown_after_redirect(merges_bp)
 
 
 @merges_bp.route("/new", methods=["GET", "POST"])
+@organiser_required
 @writeonce.write_once(scope=merges.WRITES)
 def new():
     """`?from=Annie&into=Ann`: what merging Annie into Ann does, and the button that does it;
@@ -328,6 +330,7 @@ def new():
 
 
 @merges_bp.post("/<int:merge_id>/undo")
+@organiser_required
 @writeonce.write_once(scope=merges.WRITES)
 def undo(merge_id: int):
     """Undo a merge: the two players are counted apart again, exactly as before it."""

@@ -22,6 +22,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from ...platform import limits, writeonce
+from ...platform.organisers import organiser_required
 from ...platform.formpages import attachment, form_page, shown_after_redirect
 from .. import errors, gamelist, keys, ledger, service, transfer
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
@@ -123,6 +124,10 @@ ACTIONS = {
 }
 
 
+# What is the club's, not the table's: with organisers (`ORGANISER_PASSWORD`), only theirs.
+ORGANISERS_ONLY = ("archive", "restore", "delete")
+
+
 def together(names: list[str]) -> str:
     """Names said together: "Ann", "Ann and Bob", "Ann and Bob and Cat"."""
     if len(names) < 2:
@@ -140,6 +145,8 @@ def _confirm_page(name: str, path: str) -> None:
     confirm.__name__ = confirm.__qualname__ = name
     confirm.__doc__ = f"{ACTIONS[name].question} Asked first, then done."
     view = keys.editor_required(writeonce.write_once(scope=keys.GAMES)(confirm))
+    if name in ORGANISERS_ONLY:
+        view = organiser_required(view)
     bp.add_url_rule(path, view_func=view, methods=["GET", "POST"])
 
 
