@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import sqlite3
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -395,7 +396,7 @@ PASSWORD_MIN = 8
 def organiser_password_command() -> None:
     """Read an organiser password (typed twice, unseen; or one line from a pipe) and print its
     argon2 hash, for the setting ORGANISER_PASSWORD. The password itself is kept nowhere."""
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin
     if stdin.isatty():
         password = click.prompt(
             _("Organiser password"), hide_input=True, confirmation_prompt=True, err=True

@@ -9,6 +9,8 @@ forms carry the CSRF token but no one-time token (`writeonce.reads_only`).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask import (
     Blueprint,
     Flask,
@@ -84,6 +86,13 @@ def _way_back() -> str:
     return local_path(came_from)
 
 
+def _moment(seconds: float | None) -> datetime | None:
+    """Seconds since the epoch as the pages' stored moments are (UTC, without a zone)."""
+    if seconds is None:
+        return None
+    return datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
+
+
 def _enabled() -> None:
     if not organisers.organisers_on():
         abort(404)
@@ -112,7 +121,8 @@ def sign_in():
     page = render_template(
         "organisers/sign_in.html",
         form=form,
-        until=organisers.signed_in_until(),
+        # Signed in already: when it ends, and the sign-out (unless a new try was refused).
+        until=None if form.errors else _moment(organisers.signed_in_until()),
         sign_out=SignOutForm(formdata=None, next=form.next.data),
     )
     return form_page(page)
