@@ -9,12 +9,14 @@ forms carry the CSRF token but no one-time token (`writeonce.reads_only`).
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 from flask import (
     Blueprint,
     Flask,
     abort,
+    current_app,
     flash,
     g,
     jsonify,
@@ -124,6 +126,7 @@ def sign_in():
         # Signed in already: when it ends, and the sign-out (unless a new try was refused).
         until=None if form.errors else _moment(organisers.signed_in_until()),
         sign_out=SignOutForm(formdata=None, next=form.next.data),
+        hours=math.ceil(organisers.session_seconds(current_app) / 3600),
     )
     return form_page(page)
 

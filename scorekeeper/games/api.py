@@ -12,9 +12,9 @@ from flask import g, jsonify, request, url_for
 from flask_babel import gettext as _
 
 from ..platform import limits, organisers, writeonce
-from ..platform.organisers import organiser_required
 from ..platform.http import ApiError, blueprint, field, json_body
 from ..platform.language import say
+from ..platform.organisers import organiser_required
 from ..rules import RulesError, RuleSetError
 from ..rules.scoring import one_turn_problem
 from ..rulesets import choice as rulechoice

@@ -8,8 +8,8 @@ from flask_babel import gettext as _
 
 from ..games import ledger
 from ..platform import writeonce
-from ..platform.organisers import organiser_required
 from ..platform.http import ApiError, blueprint, json_body
+from ..platform.organisers import organiser_required
 from . import merges, players, records
 
 bp = blueprint("season_api", __name__)

@@ -16,9 +16,9 @@ from flask_babel.speaklater import LazyString
 from ..games import chart, errors, gamelist
 from ..games.forms import WriteOnceForm
 from ..platform import writeonce
-from ..platform.organisers import organiser_required
 from ..platform.errorpages import NotHere
 from ..platform.formpages import form_page, shown_after_redirect
+from ..platform.organisers import organiser_required
 from . import merges, records
 from . import players as season
 
@@ -285,7 +285,7 @@ def _merged_away(record: season.PlayerRecord, name: str) -> bool:
 # page picks the other player; the confirmation says what will happen ("Annie's 12 games become
 # Ann's: Ann will have 30 games") or every reason it cannot; its post merges once (`write_once`,
 # the form's token), and the merged-into player's page offers the undo. No edit key is asked
-# for: a merge changes no game (see `merges`).
+# for: a merge changes no game (see `merges`); on a server with organisers, only theirs.
 merges_bp = Blueprint("player_merges", __name__, url_prefix="/players/merges")
 shown_after_redirect(merges_bp)
 

@@ -1,7 +1,7 @@
 """Game pages beyond the evening: play again, archive, restore, delete, and the sheets to take.
 
 Play again, archive, restore and delete need the game's edit key (in this tablet's cookie) and
-a confirming POST; the ledger CSV and the export are open to anyone who can see the game.
+a confirming POST (archive, restore and delete, on a server with organisers, an organiser too); the ledger CSV and the export are open to anyone who can see the game.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from ...platform import limits, writeonce
-from ...platform.organisers import organiser_required
 from ...platform.formpages import attachment, form_page, shown_after_redirect
+from ...platform.organisers import organiser_required
 from .. import errors, gamelist, keys, ledger, service, transfer
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
