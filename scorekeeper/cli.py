@@ -1,5 +1,6 @@
 """The commands of `flask --app scorekeeper`: set up, back up, export, import, re-key a game,
-and the table's saved rule sets (`rules list`, `rules export`, `rules import`).
+the table's saved rule sets (`rules list`, `rules export`, `rules import`), and the organiser
+password's hash for the setting (`organiser-password`).
 
 What a command says is in the setting `DEFAULT_LANGUAGE` (a command has no request to ask);
 what it writes for machines (exports, rule set documents) is the same in every language."""
@@ -11,6 +12,7 @@ import functools
 import json
 import os
 import sqlite3
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +28,7 @@ from .games import keys, papersheets
 from .games.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
 from .games.importer import import_games
 from .games.transfer import dumps, export_games
-from .platform import database, language
+from .platform import database, language, organisers
 from .platform.database import db
 from .rules import sharing
 from .rules.errors import RuleSetError
@@ -61,6 +63,7 @@ def init_app(app: Flask) -> None:
         import_command,
         import_sheet_command,
         game_key_command,
+        organiser_password_command,
         rules_group,
     ):
         app.cli.add_command(command)
@@ -381,6 +384,36 @@ def game_key_command(game_id: int) -> None:
             "Open http://<this machine's address>:<port>%(path)s on the tablet that keeps score.",
             path=path,
         )
+    )
+
+
+# The shortest organiser password taken: a club's, typed on a tablet, but not a guessable word.
+PASSWORD_MIN = 8
+
+
+@click.command("organiser-password")
+@with_appcontext
+def organiser_password_command() -> None:
+    """Read an organiser password (typed twice, unseen; or one line from a pipe) and print its
+    argon2 hash, for the setting ORGANISER_PASSWORD. The password itself is kept nowhere."""
+    stdin = sys.stdin
+    if stdin.isatty():
+        password = click.prompt(
+            _("Organiser password"), hide_input=True, confirmation_prompt=True, err=True
+        )
+    else:
+        password = stdin.readline().rstrip("\r\n")
+    if len(password) < PASSWORD_MIN:
+        raise click.ClickException(
+            _("choose a password of at least %(count)s characters", count=PASSWORD_MIN)
+        )
+    click.echo(organisers.hash_password(password))
+    click.echo(
+        _(
+            "Put this line in ORGANISER_PASSWORD (instance/config.py or the environment), then "
+            "restart the server: organisers signed in before sign in again.",
+        ),
+        err=True,
     )
 
 

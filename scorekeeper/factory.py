@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import cli, games, home, phones, referee, rulesets, season
+from . import cli, games, home, organisers, phones, referee, rulesets, season
 from .platform import (
     assets,
     database,
@@ -56,6 +56,8 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     formpages.init_app(app)
     limits.init_app(app)
     app.register_blueprint(home.bp)
+    # The organisers' sign-in, and the refusal of what only an organiser may do.
+    organisers.init_app(app)
     # The step a tablet takes once to open the secure address (`/trust`).
     app.register_blueprint(tls_views.bp)
     # The features: each registers its own pages, API and error answers.

@@ -11,9 +11,10 @@ from typing import Any
 from flask import g, jsonify, request, url_for
 from flask_babel import gettext as _
 
-from ..platform import limits, writeonce
+from ..platform import limits, organisers, writeonce
 from ..platform.http import ApiError, blueprint, field, json_body
 from ..platform.language import say
+from ..platform.organisers import organiser_required
 from ..rules import RulesError, RuleSetError
 from ..rules.scoring import one_turn_problem
 from ..rulesets import choice as rulechoice
@@ -374,6 +375,7 @@ def rematch(game_id: int):
 
 
 @bp.route("/games/<int:game_id>/archive", methods=["POST", "DELETE"])
+@organiser_required
 @keys.editor_required
 @writeonce.write_once(scope=keys.GAMES)
 def archive_game(game_id: int):
@@ -384,6 +386,7 @@ def archive_game(game_id: int):
 
 
 @bp.delete("/games/<int:game_id>")
+@organiser_required
 @keys.editor_required
 @writeonce.write_once(scope=keys.GAMES)
 def delete_game(game_id: int):
@@ -453,11 +456,14 @@ def change_ruleset(ruleset_id: int):
     if all(data.get(name) is None for name in RULESET_FIELDS):
         raise ApiError(_("send 'name' (to rename it), 'rules' (to change them), or both"))
     name = field(data, "name", str, required=False)
+    if name is not None and name != rulesets.get(ruleset_id).name:
+        organisers.require()  # a rename is an organiser's; changing the rules is anyone's
     rules = None if data.get("rules") is None else service.read_rules(data["rules"])
     return jsonify(rulesets.as_json(rulesets.change(ruleset_id, rules=rules, name=name)))
 
 
 @bp.delete("/rulesets/<int:ruleset_id>")
+@organiser_required
 @writeonce.write_once(scope=rulesets.WRITES)
 def delete_ruleset(ruleset_id: int):
     """Forget a saved rule set → 204 (a repeat of the same `Idempotency-Key` → 204 again); the

@@ -262,7 +262,7 @@ def page_language() -> str:
 def choose(choice: str) -> Response:
     """Keep `choice` (a language's code) as this device's language and go back to the page the
     switch was on."""
-    back = _local(request.args.get("next", ""))
+    back = local_path(request.args.get("next", ""))
     response = redirect(back, code=303)
     if choice in {language.code for language in offered()}:
         response.set_cookie(
@@ -293,9 +293,9 @@ def back_here() -> str:
     return request.path + (f"?{query}" if query else "")
 
 
-def _local(target: str) -> str:
-    """`target` when it is a path on this server, else the home page: the switch never sends a
-    person to another site."""
+def local_path(target: str) -> str:
+    """`target` when it is a path on this server, else the home page: the switch (and the
+    organisers' sign-in) never sends a person to another site."""
     parts = urlsplit(target)
     foreign = parts.scheme or parts.netloc or target.startswith(("//", "/\\"))
     return target if target.startswith("/") and not foreign else request.script_root + "/"

@@ -1,6 +1,6 @@
 """Limits per client address on what one visitor could repeat without end: starting games,
-opening rule sets and importing paper sheets from elsewhere, trying edit links and round
-codes (Flask-Limiter, over the `limits` library's storage).
+opening rule sets and importing paper sheets from elsewhere, trying edit links, round codes
+and organiser passwords (Flask-Limiter, over the `limits` library's storage).
 
 A table never meets them: a family's evening is a dozen games, and each limit is several times
 that (`scorekeeper.platform.settings`). A client past one is answered 429 with `Retry-After`: JSON under
@@ -79,7 +79,17 @@ BAD_EDIT_LINKS = Kind(
 # of codes gets few tries; a table of eight phones never meets it, since a phone once seated
 # is not counted again in its round.
 JOINS = Kind("RATELIMIT_JOINS", _l("tries at a round's code"), ("GET", "POST"))
-KINDS = (NEW_GAMES, IMPORTS, BAD_EDIT_LINKS, JOINS)
+# Set on `g` by a request that tried a wrong organiser password (`organisers`).
+WRONG_PASSWORD = "organiser_password_wrong"
+# Wrong organiser passwords, on the sign-in form or in an API client's `Authorization`; a
+# right one is never counted, so organisers signing in all evening never meet the limit.
+ORGANISER_SIGN_INS = Kind(
+    "RATELIMIT_ORGANISER_SIGN_INS",
+    _l("wrong organiser passwords tried"),
+    ("POST",),
+    counts=lambda response: bool(g.get(WRONG_PASSWORD)),
+)
+KINDS = (NEW_GAMES, IMPORTS, BAD_EDIT_LINKS, JOINS, ORGANISER_SIGN_INS)
 
 
 @dataclass(frozen=True)

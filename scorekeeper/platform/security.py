@@ -89,6 +89,12 @@ class SessionInterface(SecureCookieSessionInterface):
             return None  # Flask's null session: empty, and never saved
         return super().open_session(app, request)
 
+    def cookie_session(self, app: Flask, request: Request) -> SessionMixin | None:
+        """The session the cookie holds, read even under /api/ (where `open_session` reads
+        none): for the few API routes an organiser's signed-in session may open
+        (`organisers`)."""
+        return super().open_session(app, request)
+
     def get_cookie_name(self, app: Flask) -> str:
         return host_only_name(super().get_cookie_name(app))
 
@@ -276,7 +282,9 @@ def _entries(*, resend: bool) -> dict:
     what is shown is bounded (see `SHOWN_ENTRIES`)."""
     token_field = current_app.config["WTF_CSRF_FIELD_NAME"]
     fields = [
-        (name, value) for name, value in request.form.items(multi=True) if name != token_field
+        (name, value)
+        for name, value in request.form.items(multi=True)
+        if name != token_field and not _never_resent(name)
     ]
     action = request.path
     if request.query_string:
@@ -317,6 +325,12 @@ def _shown(fields: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], int]:
 def _clipped(text: str) -> str:
     """Text at most `SHOWN_VALUE` characters long, marked where it was cut."""
     return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 1] + "…"
+
+
+def _never_resent(name: str) -> bool:
+    """A field never written into a page, not even hidden to be sent again: a password (the
+    organisers' sign-in, past its limit, is typed again)."""
+    return "password" in name.lower()
 
 
 def _is_secret(name: str) -> bool:

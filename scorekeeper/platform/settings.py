@@ -158,6 +158,13 @@ SETTINGS: tuple[Setting, ...] = (
         from_env=True,
     ),
     Setting(
+        "RATELIMIT_ORGANISER_SIGN_INS",
+        "10 per hour",
+        "Wrong organiser passwords one client address may try (the sign-in form, or an API"
+        " client's `Authorization`); right ones are not counted.",
+        from_env=True,
+    ),
+    Setting(
         "RATELIMIT_STORAGE_URI",
         "memory://",
         "Where the limits are counted: in memory, each process apart (`make run` is one); for"
@@ -170,6 +177,23 @@ SETTINGS: tuple[Setting, ...] = (
         "RATELIMIT_ENABLED",
         True,
         "Count and limit at all (Flask-Limiter); turn off only on a development machine.",
+    ),
+    Setting(
+        "ORGANISER_PASSWORD",
+        None,
+        "The club's organiser password, as the argon2 hash `flask --app scorekeeper"
+        " organiser-password` prints (a password in clear is refused at start). Set, only an"
+        " organiser may merge players, rename or delete saved rule sets, and archive, restore or"
+        " delete games; unset, everyone may, as always.",
+        from_env=True,
+        shown="none",
+    ),
+    Setting(
+        "ORGANISER_SESSION_HOURS",
+        12,
+        "Hours an organiser's sign-in lasts on one device before they sign in again; changing"
+        " `ORGANISER_PASSWORD` ends every sign-in at once.",
+        from_env=True,
     ),
     Setting(
         "MAX_CONTENT_LENGTH",

@@ -11,7 +11,7 @@ from flask_babel import ngettext
 from ..games import errors
 from ..games.forms import WriteOnceForm
 from ..games.newgame import sentence
-from ..platform import language, writeonce
+from ..platform import language, organisers, writeonce
 from ..platform.formpages import form_page, shown_after_redirect
 from ..rules import PRESETS, RuleSet
 from . import choice
@@ -157,6 +157,8 @@ def edit_rule_set(ruleset_id: int):
     editor, rules = posted_rules(page)
     if rules is not None:
         try:
+            if rules.name != row.name and not organisers.may_organise():
+                raise errors.NameRefused(_("only an organiser may rename a saved rule set"))
             row = rulesets.change(ruleset_id, rules=rules, name=rules.name)
         except errors.ScorebookError as error:
             refused(editor, error)

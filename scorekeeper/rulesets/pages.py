@@ -6,7 +6,8 @@ engine's `sharing`. A shared link carries the whole rule set in its code, so the
 opens it needs nothing from the one that made it; opening one, or a file, writes nothing until
 "Save as our table's rules". A refusal shows the form again, as every form page of the app
 does (200, the problem beside its field, what was typed kept); only an address that cannot be
-read (a damaged share code) is an error page.
+read (a damaged share code) is an error page. On a server with organisers
+(`ORGANISER_PASSWORD`) renaming and deleting are theirs (`organiser_required`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..games import errors
 from ..platform import limits, writeonce
 from ..platform.formpages import attachment, form_page, shown_after_redirect
 from ..platform.network import on_loopback, qr_data_uri
+from ..platform.organisers import organiser_required
 from ..rules import RuleSetError, sharing
 from ..rules.ruleset import RuleSet
 from . import choice
@@ -59,6 +61,7 @@ def download(ruleset_id: int):
 
 
 @bp.route("/<int:ruleset_id>/rename", methods=["GET", "POST"])
+@organiser_required
 @writeonce.write_once(scope=rulesets.WRITES)
 def rename(ruleset_id: int):
     """A new name for a saved rule set; a name taken or a preset's is refused beside the field,
@@ -83,6 +86,7 @@ def rename(ruleset_id: int):
 
 
 @bp.route("/<int:ruleset_id>/delete", methods=["GET", "POST"])
+@organiser_required
 @writeonce.write_once(scope=rulesets.WRITES)
 def delete(ruleset_id: int):
     """Forget a saved rule set, after asking; the games played with it keep their copy."""

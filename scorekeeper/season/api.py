@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from ..games import ledger
 from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, json_body
+from ..platform.organisers import organiser_required
 from . import merges, players, records
 
 bp = blueprint("season_api", __name__)
@@ -50,6 +51,7 @@ def list_merges():
 
 
 @bp.post("/players/merges")
+@organiser_required
 @writeonce.write_once(scope=merges.WRITES)
 def merge():
     """`{"from": "Annie", "into": "Ann"}` → 201 with the merge and the player after it. No edit
@@ -75,6 +77,7 @@ def merge():
 
 
 @bp.delete("/players/merges/<int:merge_id>")
+@organiser_required
 @writeonce.write_once(scope=merges.WRITES)
 def undo_merge(merge_id: int):
     """Undo a merge → 200 with it (`undone_at` set); the two players are apart again."""

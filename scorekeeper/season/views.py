@@ -18,6 +18,7 @@ from ..games.forms import WriteOnceForm
 from ..platform import writeonce
 from ..platform.errorpages import NotHere
 from ..platform.formpages import form_page, shown_after_redirect
+from ..platform.organisers import organiser_required
 from . import merges, records
 from . import players as season
 
@@ -284,12 +285,13 @@ def _merged_away(record: season.PlayerRecord, name: str) -> bool:
 # page picks the other player; the confirmation says what will happen ("Annie's 12 games become
 # Ann's: Ann will have 30 games") or every reason it cannot; its post merges once (`write_once`,
 # the form's token), and the merged-into player's page offers the undo. No edit key is asked
-# for: a merge changes no game (see `merges`).
+# for: a merge changes no game (see `merges`); on a server with organisers, only theirs.
 merges_bp = Blueprint("player_merges", __name__, url_prefix="/players/merges")
 shown_after_redirect(merges_bp)
 
 
 @merges_bp.route("/new", methods=["GET", "POST"])
+@organiser_required
 @writeonce.write_once(scope=merges.WRITES)
 def new():
     """`?from=Annie&into=Ann`: what merging Annie into Ann does, and the button that does it;
@@ -328,6 +330,7 @@ def new():
 
 
 @merges_bp.post("/<int:merge_id>/undo")
+@organiser_required
 @writeonce.write_once(scope=merges.WRITES)
 def undo(merge_id: int):
     """Undo a merge: the two players are counted apart again, exactly as before it."""

@@ -32,6 +32,7 @@ RAISED_LIMITS = {
     "RATELIMIT_IMPORTS": "100000 per hour",
     "RATELIMIT_BAD_EDIT_LINKS": "100000 per hour",
     "RATELIMIT_JOINS": "100000 per minute",
+    "RATELIMIT_ORGANISER_SIGN_INS": "100000 per hour",
 }
 
 # What an app made by a test starts from. On PostgreSQL the conftest points the database at the

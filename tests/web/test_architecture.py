@@ -95,7 +95,13 @@ def test_the_engine_imports_nothing_outside_itself():
 
 # The layers, bottom up: rules <- platform <- games, rulesets <- referee, phones, season <- app.
 FEATURES_ABOVE = ("scorekeeper.referee", "scorekeeper.phones", "scorekeeper.season")
-APP = ("scorekeeper.home", "scorekeeper.factory", "scorekeeper.cli", "scorekeeper.serve")
+APP = (
+    "scorekeeper.home",
+    "scorekeeper.organisers",
+    "scorekeeper.factory",
+    "scorekeeper.cli",
+    "scorekeeper.serve",
+)
 ONE_WAY = [
     ("scorekeeper.platform", "scorekeeper.games"),
     ("scorekeeper.platform", "scorekeeper.rulesets"),

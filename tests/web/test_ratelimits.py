@@ -19,6 +19,7 @@ from limits import parse
 from scorekeeper.games.models import Game as GameRow
 from scorekeeper.platform import limits, settings
 from scorekeeper.platform.database import db
+from scorekeeper.platform.organisers import hash_password
 from scorekeeper.platform.writeonce import WriteOnce
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds
@@ -32,6 +33,7 @@ NEW_GAMES = 60  # the first of RATELIMIT_NEW_GAMES's limits: "60 per hour"
 WRONG_LINKS = 20
 IMPORTS = 30
 JOINS = 20  # tries at a round's code from phones, a minute
+WRONG_PASSWORDS = 10  # wrong organiser passwords, an hour
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +49,7 @@ def test_the_counts_here_are_the_declared_limits():
         "RATELIMIT_IMPORTS": f"{IMPORTS} per hour",
         "RATELIMIT_BAD_EDIT_LINKS": f"{WRONG_LINKS} per hour",
         "RATELIMIT_JOINS": f"{JOINS} per minute",
+        "RATELIMIT_ORGANISER_SIGN_INS": f"{WRONG_PASSWORDS} per hour",
     } == REAL_LIMITS
     assert settings.default("RATELIMIT_STORAGE_URI") == "memory://"
 
@@ -465,3 +468,16 @@ def test_a_limit_is_quoted_as_written_in_english_and_through_the_catalog(app, wr
                 multiples=item.multiples,
             )
             assert limits.limit_in_words(item) == expected
+
+
+def test_wrong_organiser_passwords_stop_at_the_limit_and_right_ones_never_count(app_with):
+    client = app_with(ORGANISER_PASSWORD=hash_password("Thursday club 42")).test_client()
+
+    def sign_in(password: str):
+        return client.post("/organiser/sign-in", data={"password": password})
+
+    for _ in range(WRONG_PASSWORDS):
+        assert sign_in("Thursday club 42").status_code == 303
+        assert sign_in("a guess").status_code == 200
+    refused = sign_in("Thursday club 42")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0

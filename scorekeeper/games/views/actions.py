@@ -1,7 +1,7 @@
 """Game pages beyond the evening: play again, archive, restore, delete, and the sheets to take.
 
 Play again, archive, restore and delete need the game's edit key (in this tablet's cookie) and
-a confirming POST; the ledger CSV and the export are open to anyone who can see the game.
+a confirming POST (archive, restore and delete, on a server with organisers, an organiser too); the ledger CSV and the export are open to anyone who can see the game.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from flask_babel import ngettext
 
 from ...platform import limits, writeonce
 from ...platform.formpages import attachment, form_page, shown_after_redirect
+from ...platform.organisers import organiser_required
 from .. import errors, gamelist, keys, ledger, service, transfer
 from ..forms import EndEarlyForm, RenameForm, WriteOnceForm
 from ..models import Game
@@ -123,6 +124,10 @@ ACTIONS = {
 }
 
 
+# What is the club's, not the table's: with organisers (`ORGANISER_PASSWORD`), only theirs.
+ORGANISERS_ONLY = ("archive", "restore", "delete")
+
+
 def together(names: list[str]) -> str:
     """Names said together: "Ann", "Ann and Bob", "Ann and Bob and Cat"."""
     if len(names) < 2:
@@ -140,6 +145,8 @@ def _confirm_page(name: str, path: str) -> None:
     confirm.__name__ = confirm.__qualname__ = name
     confirm.__doc__ = f"{ACTIONS[name].question} Asked first, then done."
     view = keys.editor_required(writeonce.write_once(scope=keys.GAMES)(confirm))
+    if name in ORGANISERS_ONLY:
+        view = organiser_required(view)
     bp.add_url_rule(path, view_func=view, methods=["GET", "POST"])
 
 

@@ -25,6 +25,7 @@ from ...platform import cache, limits, writeonce
 from ...platform.errorpages import NotHere
 from ...platform.formpages import answer_script_posts, form_page, shown_after_redirect
 from ...platform.network import on_loopback, qr_svg
+from ...platform.organisers import may_organise
 from ...rules.verdict import sentence
 from .. import buys, chart, errors, gamelist, keys, ledger, newgame, papersheets
 from ..forms import EVERY_PRESET_SEATS, ImportForm, SheetForm, chosen_rules
@@ -121,7 +122,8 @@ def show_game(game_id: int):
         )
 
     # A page is kept per language too: one tablet may read Finnish while another reads English.
-    page_key = (game_id, editor, request.host_url, str(get_locale()))
+    # And on whether an organiser reads it (the archive and delete buttons).
+    page_key = (game_id, editor, may_organise(), request.host_url, str(get_locale()))
     page = render(None) if one_off else cache.kept(PAGES).get(page_key, stamp, render)
     response = make_response(page)
     if editor:
