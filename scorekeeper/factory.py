@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import cli, games, home, phones, referee, rulesets, season
+from . import cli, games, home, nights, phones, referee, rulesets, season
 from .platform import (
     assets,
     database,
@@ -63,6 +63,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     rulesets.init_app(app)
     season.init_app(app)
     phones.init_app(app)
+    nights.init_app(app)
     referee.init_app(app)
     cli.init_app(app)
     return app
