@@ -176,7 +176,9 @@ def late_arrival(night_id: int):
     form = LateForm()
     night = service.get_night(night_id, for_update=True)
     if not form.validate():
-        return _refused(night_id, NightRefused(" ".join(form.name.errors), "name"), late=form)
+        return _refused(
+            night_id, NightRefused(" ".join(map(str, form.name.errors)), "name"), late=form
+        )
     try:
         player = service.late_arrival(night, form.name.data or "")
     except service.ScorebookError as error:
