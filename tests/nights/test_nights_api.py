@@ -229,3 +229,23 @@ def test_an_unknown_night_is_404(client, missing):
     answer = client.get(missing) if missing.endswith("999") else post(client, missing)
     assert answer.status_code == 404
     assert "night 999 does not exist" in answer.json["error"]
+
+
+def test_a_tables_game_deleted_from_the_score_book_leaves_the_table(client):
+    night = new_night(client)
+    body = post(client, f"/api/nights/{night['id']}/draw").json
+    table = body["tables"][0]
+    deleted = client.delete(
+        f"/api/games/{table['game']}", headers={"X-Game-Key": body["keys"][str(table["game"])]}
+    )
+    assert deleted.status_code in (200, 204), deleted.json
+    read = client.get(f"/api/nights/{night['id']}").json
+    assert read["tables"][0] == {
+        "number": 1,
+        "game": None,
+        "players": [],
+        "started": False,
+        "links": None,
+    }
+    page = client.get(f"/nights/{night['id']}").get_data(as_text=True)
+    assert "This table's game was deleted." in page
