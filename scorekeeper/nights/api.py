@@ -176,12 +176,7 @@ def check_in(night_id: int):
     night = service.get_night(night_id, for_update=True)
     if problems:
         raise _bad(problems)
-    try:
-        service.check_in(night, entries)
-    except NightRefused as refused:
-        if refused.fields:
-            raise _bad(refused.fields) from None
-        raise
+    service.check_in(night, entries)
     return _created(night)
 
 

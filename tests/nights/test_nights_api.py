@@ -249,3 +249,11 @@ def test_a_tables_game_deleted_from_the_score_book_leaves_the_table(client):
     }
     page = client.get(f"/nights/{night['id']}").get_data(as_text=True)
     assert "This table's game was deleted." in page
+
+
+def test_a_new_night_whose_players_are_refused_is_not_stored(client):
+    answer = post(client, "/api/nights", {"rules": "shanghai", "players": ["Ann", "ANN"]}, key="n1")
+    assert answer.status_code == 400
+    assert answer.json["code"] == "names"
+    assert answer.json["problems"] == {"players[1]": "Ann is named twice"}
+    assert client.get("/api/nights").json["nights"] == []
