@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 from ..games import errors, ledger
 from ..games import service as games
-from ..platform import writeonce
+from ..platform import limits, writeonce
 from ..platform.http import blueprint, json_body
 from ..rules import RuleSetError
 from ..rulesets import choice as rulechoice
@@ -209,6 +209,7 @@ def pin(night_id: int):
 
 @setup_bp.post("/nights/<int:night_id>/draw")
 @writeonce.write_once(scope=NIGHTS)
+@limits.limited(limits.NEW_GAMES)  # each table is a new game
 def draw(night_id: int):
     """Draw the tables → 201 with the night and, this once, each table's edit key (`"keys"`,
     by game id); drawn already → 409; no draw possible → 409 with its `code`."""

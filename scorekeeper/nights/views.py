@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..games import keys
-from ..platform import writeonce
+from ..platform import limits, writeonce
 from ..platform.database import db
 from ..platform.formpages import form_page
 from ..platform.network import on_loopback
@@ -152,6 +152,7 @@ def pin(night_id: int):
 
 @setup_bp.post("/<int:night_id>/draw")
 @writeonce.write_once(scope=NIGHTS)
+@limits.limited(limits.NEW_GAMES)  # each table is a new game
 def draw(night_id: int):
     """Draw the tables; this tablet gets every table's edit key, to hand each to its table."""
     night = service.get_night(night_id, for_update=True)

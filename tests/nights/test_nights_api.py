@@ -257,3 +257,14 @@ def test_a_new_night_whose_players_are_refused_is_not_stored(client):
     assert answer.json["code"] == "names"
     assert answer.json["problems"] == {"players[1]": "Ann is named twice"}
     assert client.get("/api/nights").json["nights"] == []
+
+
+def test_a_late_arrival_moves_the_tables_game_page_on(client):
+    night = new_night(client)
+    body = post(client, f"/api/nights/{night['id']}/draw").json
+    game_id = body["tables"][2]["game"]
+    before = client.get(f"/games/{game_id}/state").json["tag"]
+    assert post(client, f"/api/nights/{night['id']}/late", {"name": "Lou"}).status_code == 201
+    after = client.get(f"/games/{game_id}/state").json["tag"]
+    assert after != before
+    assert "Lou" in client.get(f"/games/{game_id}").get_data(as_text=True)
