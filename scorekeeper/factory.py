@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import cli, games, home, organisers, phones, referee, rulesets, season
+from . import cli, games, home, nights, organisers, phones, referee, rulesets, season
 from .platform import (
     assets,
     database,
@@ -65,6 +65,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     rulesets.init_app(app)
     season.init_app(app)
     phones.init_app(app)
+    nights.init_app(app)
     referee.init_app(app)
     cli.init_app(app)
     return app

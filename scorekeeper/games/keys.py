@@ -133,7 +133,13 @@ def set_cookie(response: Response, request: Request, game_id: int, key: str) -> 
     """Give this browser the game's key: the one cookie again, this game's key first, the oldest
     dropped past the budget; HttpOnly, SameSite=Lax, kept for a long evening and more. The
     older per-game cookies it carried are folded in and deleted."""
-    newest = {game_id: key, **{other: k for other, k in held(request).items() if other != game_id}}
+    return set_cookies(response, request, {game_id: key})
+
+
+def set_cookies(response: Response, request: Request, given: dict[int, str]) -> Response:
+    """Give this browser several games' keys at once (a club night's tables), in one cookie,
+    the first of `given` newest (see `set_cookie`)."""
+    newest = {**given, **{other: k for other, k in held(request).items() if other not in given}}
     _put(response, request, cookie_name(), _signed(newest))
     for old in _legacy(request):
         _put(response, request, f"{LEGACY_PREFIX}{old}", "", max_age=0)

@@ -206,15 +206,21 @@ RECENT_NAMES = 16
 
 def recent_names(limit: int = RECENT_NAMES) -> list[str]:
     """Names seen before, most recent game first, each player once, as last written."""
+    return list(names_by_key(limit, seats=limit * 8).values())
+
+
+def names_by_key(limit: int, seats: int) -> dict[str, str]:
+    """Up to `limit` players of the last `seats` seats played, most recent game first: each
+    player's name as last written, by its key."""
     rows = db.session.execute(
         db.select(Player.name, Player.name_key)
         .join(Game, Game.id == Player.game_id)
         .order_by(Game.created_at.desc(), Game.id.desc(), Player.seat)
-        .limit(limit * 8)
+        .limit(seats)
     )
     names: dict[str, str] = {}
     for name, key in rows:
         names.setdefault(key, name)
         if len(names) == limit:
             break
-    return list(names.values())
+    return names

@@ -32,7 +32,15 @@ from . import buys, keys
 from .errors import Conflict, HandRefused, Missing, RulesRefused, ScorebookError
 from .ledger import next_first_dealer, next_round, rules_of, setup_for
 from .models import Game, Player, Rename, Round, RoundChange, RoundScore, utcnow
-from .names import clean_name, clean_names, name_key, rename_problems, seat_keys, seat_of
+from .names import (
+    clean_name,
+    clean_names,
+    name_key,
+    name_problems,
+    rename_problems,
+    seat_keys,
+    seat_of,
+)
 from .roundvalues import CheckedHand, RoundEntry, RoundSnapshot, ScoredRound, check_hand
 
 
@@ -78,6 +86,30 @@ def create_game(
             )
         ) from None
     return game, key
+
+
+def add_seat(game: Game, name: str) -> Player:
+    """Seat a player who arrives before the game's first round is recorded, after the last seat
+    (clockwise, R2: the first dealer stays): refused once a round is in, at the rule set's most
+    players, or for a name the table already has (look-alikes too). The game is locked by the
+    caller (`ledger.get_game(..., for_update=True)`)."""
+    if game.rounds or game.finished:
+        raise Conflict(
+            _("game %(game)s has started: a new player joins only before round 1", game=game.id)
+        )
+    try:
+        rules_of(game).check_players(len(game.players) + 1)
+    except RulesError as error:
+        raise Conflict(str(error)) from None
+    problems = name_problems([*game.names, name])
+    if problems:
+        raise ScorebookError(next(iter(problems.values())))
+    cleaned = clean_name(name)
+    keys_now = seat_keys([*game.names, cleaned])
+    player = Player(seat=len(game.players), name=cleaned, name_key=keys_now[-1])
+    game.players.append(player)
+    db.session.flush()
+    return player
 
 
 def read_rules(rules: RuleSet | str | Mapping[str, Any] | None) -> RuleSet:

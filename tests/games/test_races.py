@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.support.names import NAMES
-from tests.support.server import Client, Server, at_once, integrity, request
+from tests.support.server import Client, at_once, integrity, request, server_pair
 
 # One process builds the shared fixture, once.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("races")]
@@ -26,14 +26,8 @@ RACES = 30
 def servers(tmp_path_factory, module_database):
     """Two processes serving the same database."""
     folder = tmp_path_factory.mktemp("races")
-    url = module_database("races")
-    pair = [Server(url, folder / f"server-{n}.log") for n in (1, 2)]
-    for server in pair:
-        server.start()
-    yield pair
-    for server in pair:
-        server.stop()
-        assert "Traceback" not in server.log(), server.log()
+    with server_pair(module_database("races"), folder) as pair:
+        yield pair
 
 
 def new_game(port: int) -> tuple[int, str]:

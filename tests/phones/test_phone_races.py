@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from tests.support.names import EIGHT_NAMES, NAMES
-from tests.support.server import Client, Server, at_once, request
+from tests.support.server import Client, at_once, request, server_pair
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("phone-races")]
 
@@ -28,14 +28,8 @@ TOKEN = "X-Seat-Token"
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory, module_database):
     folder = tmp_path_factory.mktemp("phone-races")
-    url = module_database("phone-races")
-    pair = [Server(url, folder / f"server-{n}.log") for n in (1, 2)]
-    for server in pair:
-        server.start()
-    yield pair
-    for server in pair:
-        server.stop()
-        assert "Traceback" not in server.log(), server.log()
+    with server_pair(module_database("phone-races"), folder) as pair:
+        yield pair
 
 
 def send(port: int, code: str, token: str, cards: str, key: str):

@@ -93,8 +93,14 @@ def test_the_engine_imports_nothing_outside_itself():
         assert all(in_package(target, "scorekeeper.rules") for target in GRAPH[name]), name
 
 
-# The layers, bottom up: rules <- platform <- games, rulesets <- referee, phones, season <- app.
-FEATURES_ABOVE = ("scorekeeper.referee", "scorekeeper.phones", "scorekeeper.season")
+# The layers, bottom up: rules <- platform <- games, rulesets <- referee, phones, season <- nights
+# <- app.
+FEATURES_ABOVE = (
+    "scorekeeper.referee",
+    "scorekeeper.phones",
+    "scorekeeper.season",
+    "scorekeeper.nights",
+)
 APP = (
     "scorekeeper.home",
     "scorekeeper.organisers",
@@ -109,6 +115,7 @@ ONE_WAY = [
     *(("scorekeeper.games", above) for above in FEATURES_ABOVE + APP),
     *(("scorekeeper.rulesets", above) for above in FEATURES_ABOVE + APP),
     *(("scorekeeper.tls", above) for above in FEATURES_ABOVE + APP),
+    *((below, "scorekeeper.nights") for below in FEATURES_ABOVE[:3]),
     ("scorekeeper.rules", "scorekeeper.platform"),
     ("scorekeeper.rules", "scorekeeper.games"),
 ]
@@ -125,7 +132,7 @@ def test_dependencies_point_one_way(layer, never):
             assert not wrong, f"{name} imports {wrong}"
 
 
-FEATURES = ("games", "rulesets", "phones", "season", "referee", "tls")
+FEATURES = ("games", "rulesets", "phones", "season", "referee", "tls", "nights")
 
 
 def feature_of(name: str) -> str | None:

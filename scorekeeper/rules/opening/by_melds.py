@@ -152,7 +152,7 @@ class _Search:
         if room < need.size:
             return
         same = index + 1 < len(self.needs) and self.needs[index + 1] == need
-        for cut in self._cuts(need, room):
+        for cut in self._cuts(need, room, start):
             if cut.order < start:
                 continue
             self.step(len(self.chosen) + 1)
@@ -223,7 +223,9 @@ class _Search:
         most = room if need.kind is MeldKind.SET else min(room, most_run(self.rules))
         return range(need.size, most + 1)
 
-    def _cuts(self, need, room: int) -> list[_Cut]:
+    def _cuts(self, need, room: int, start: tuple = ()) -> list[_Cut]:
+        """The melds the need may be cut as; a run's only from the suit and first place of
+        `start` on (the order the walk keeps, see `_Cut.order`)."""
         if need.kind is MeldKind.SET:
             return [cut for size in self._sizes(need, room) for cut in self._sets(size)]
         any_suit = need.kind is MeldKind.ANY_SUIT_RUN
@@ -232,6 +234,9 @@ class _Search:
         cuts = []
         held = self._held()
         for suit in (None,) if any_suit else _SUITS:
+            if start and (suit or "") < start[1]:
+                continue
+            first = start[2] if start and (suit or "") == start[1] else 0
             ranks = [rank in held[suit] for rank in range(1, 14)]
             # A run holds each rank once, the ace at most twice (A 2 … K A).
             most = sum(ranks) + ranks[0]
@@ -244,6 +249,8 @@ class _Search:
                 lows = run_lows(size, self.rules)
                 self.step(len(lows))
                 for low in lows:
+                    if low < first:
+                        continue
                     # The naturals of the run's places: those held before its end less those
                     # held before its first place.
                     naturals = before[low + size - 1] - before[low - 1]
