@@ -121,3 +121,43 @@ def test_the_round_form_counts_the_buys_and_the_game_and_referee_remember(
     expect(page.locator("#game_buys2")).to_have_value("2")
     expect(page.locator("#game_buys1")).to_have_value("0")
     assert page.problems == []
+
+
+# A table's own rules that buy and keep a player who has gone down from the discard (R12.3).
+TALCA = {
+    "version": 2,
+    "name": "Talca",
+    "discard_draw_after_opening": False,
+    "buying": {"allowed": True},
+    "players": {"min": 3, "max": 6},
+}
+
+
+def test_who_has_gone_down_is_asked_where_it_decides_and_follows_the_table(
+    tablet, live_server, axe_source
+):
+    """Under rules that keep a player who has gone down from the discard, the buy question asks
+    who has gone down, as many seats as the table; Bob, down, is passed over for Cat."""
+    setup = tablet(PHONE_VIEWPORT, base_url=live_server).new_page()
+    saved = setup.request.post(f"{live_server}/api/rulesets", data={"rules": TALCA})
+    assert saved.status == 201, saved.text()
+    ruleset = saved.json()["id"]
+    page = by_lan_name(tablet, live_server, PHONE_VIEWPORT)
+    page.goto(f"/rules?q=buy&rules=ruleset:{ruleset}&players=4")
+    expect(page.locator("#down li")).to_have_count(4)
+    page.locator("#players").fill("5")
+    expect(page.locator("#requests li")).to_have_count(5)
+    expect(page.locator("#down li")).to_have_count(5)
+    assert small_controls(page, "#down label") == []
+    assert axe_violations(page, axe_source) == []
+    page.select_option("#active", label="Seat 1")
+    page.locator("#requests").get_by_label("Seat 2", exact=True).check()
+    page.locator("#requests").get_by_label("Seat 3", exact=True).check()
+    page.locator("#down").get_by_label("Seat 2", exact=True).check()
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("#verdict .verdict-title")).to_have_text("Seat 3 gets it")
+    expect(page.locator("#verdict")).to_contain_text("Seat 2 has gone down")
+    page.goto("/rules?q=buy&rules=liverpool&players=4")
+    expect(page.locator("#requests li")).to_have_count(4)
+    expect(page.locator("#down")).to_have_count(0)
+    assert page.problems == []

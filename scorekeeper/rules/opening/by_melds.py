@@ -228,34 +228,38 @@ class _Search:
         `start` on (the order the walk keeps, see `_Cut.order`)."""
         if need.kind is MeldKind.SET:
             return [cut for size in self._sizes(need, room) for cut in self._sets(size)]
-        any_suit = need.kind is MeldKind.ANY_SUIT_RUN
-        wilds = self._capped(self._wild_cards())
-        least = self.rules.naturals.run
-        cuts = []
         held = self._held()
-        for suit in (None,) if any_suit else _SUITS:
+        cuts = []
+        for suit in (None,) if need.kind is MeldKind.ANY_SUIT_RUN else _SUITS:
             if start and (suit or "") < start[1]:
                 continue
             first = start[2] if start and (suit or "") == start[1] else 0
-            ranks = [rank in held[suit] for rank in range(1, 14)]
-            # A run holds each rank once, the ace at most twice (A 2 … K A).
-            most = sum(ranks) + ranks[0]
-            if most < least:
-                continue
-            before = [0, *accumulate(ranks[rank - 1] for rank in _RANKS_AT)]
-            for size in self._sizes(need, room):
-                if size > most + wilds:
-                    break
-                lows = run_lows(size, self.rules)
-                self.step(len(lows))
-                for low in lows:
-                    if low < first:
-                        continue
-                    # The naturals of the run's places: those held before its end less those
-                    # held before its first place.
-                    naturals = before[low + size - 1] - before[low - 1]
-                    if naturals + wilds >= size and naturals >= least:
-                        cuts += self._runs(suit, low, _PLACES[low, size], wilds)
+            cuts += self._suit_runs(need, room, suit, held[suit], first)
+        return cuts
+
+    def _suit_runs(self, need, room: int, suit: str | None, held: set[int], first: int):
+        """The runs of one suit (or of any, `suit` None) the need may be cut as, from the place
+        `first` on: each place and length whose naturals held and wild cards fill it."""
+        wilds = self._capped(self._wild_cards())
+        least = self.rules.naturals.run
+        ranks = [rank in held for rank in range(1, 14)]
+        # A run holds each rank once, the ace at most twice (A 2 … K A).
+        most = sum(ranks) + ranks[0]
+        if most < least:
+            return []
+        before = [0, *accumulate(ranks[rank - 1] for rank in _RANKS_AT)]
+        cuts = []
+        for size in self._sizes(need, room):
+            if size > most + wilds:
+                break
+            lows = run_lows(size, self.rules)
+            self.step(len(lows))
+            for low in lows[max(first - 1, 0) :]:
+                # The naturals of the run's places: those held before its end less those
+                # held before its first place.
+                naturals = before[low + size - 1] - before[low - 1]
+                if naturals + wilds >= size and naturals >= least:
+                    cuts += self._runs(suit, low, _PLACES[low, size], wilds)
         return cuts
 
     def _held(self) -> dict[str | None, set[int]]:
