@@ -1,0 +1,1 @@
+"""A club night: many tables in one room, the seat draw (`draw`) first."""
