@@ -55,8 +55,9 @@ from types import MappingProxyType
 PREFERRED = (4, 5)  # the sizes contract rummy plays best at
 WINDOW = 5  # nights of history that count
 RESTARTS = 4
-STEPS_PER_PLAYER = 1_000  # the default budget: this many proposed swaps per player, all starts
-MIN_STEPS = 4_000
+# The default budget of proposed swaps, all starts together: this many a player, within bounds.
+STEPS_PER_PLAYER = 3_000
+MIN_STEPS, MAX_STEPS = 4_000, 150_000
 HOT = 0.6  # the temperature, in repeats, at a start's first step ...
 COLD = 0.03  # ... and at its last
 
@@ -349,7 +350,7 @@ class _Search:
 
 def default_steps(players: int) -> int:
     """The search's budget of proposed swaps for a night of `players`."""
-    return max(MIN_STEPS, STEPS_PER_PLAYER * players)
+    return min(max(MIN_STEPS, STEPS_PER_PLAYER * players), MAX_STEPS)
 
 
 def draw(
