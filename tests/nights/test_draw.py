@@ -380,3 +380,23 @@ def test_three_nights_of_the_plane_leave_two_draws_without_a_repeat():
         assert result.repeats == 0
         found.add(frozenset(frozenset(table) for table in result.tables))
     assert found == left
+
+
+def test_repeated_pairs_counts_a_pair_once_however_often_it_met():
+    history = [
+        [["Ann", "Bob", "Cat"], ["Dan", "Eve"]],
+        [["Ann", "Bob"], ["Cat", "Dan", "Eve"]],
+        [["Cat", "Eve", "Zed"]],
+    ]
+    tables = [["Bob", "Ann", "Eve"], ["Cat", "Dan"]]
+    assert repeated_pairs(tables, history) == (("Ann", "Bob"), ("Cat", "Dan"))
+    assert repeated_pairs(tables, history, window=1) == (("Ann", "Bob"),)
+    assert repeated_pairs(tables, history, window=0) == ()
+
+
+def test_the_draw_names_each_players_table():
+    result = draw(NAMES[:11], 3, 8, pinned={"P05": 3}, seed=2)
+    assert result.table_of("P05") == 3
+    assert [result.table_of(name) for name in result.tables[0]] == [1] * 4
+    with pytest.raises(KeyError):
+        result.table_of("Zed")
