@@ -29,10 +29,12 @@ probability that falls as the temperature cools from `HOT` to `COLD` repeats, an
 draw seen; a last pass takes every improving swap until none is left (which settles the recency
 ties the cooling leaves). `RESTARTS` starts share the budget of steps. The search stops early once
 no draw can be cheaper (nobody repeats, or only pairs the pins force together).
-Simulated annealing, because the problem is the social golfer problem's night by night, where
-local search with random swaps is the method known to work (Dotú and Van Hentenryck's local search,
-Triska and Musliu's greedy starts), and a swap costs microseconds here; a budget of steps, not of
-seconds, so that the same arguments give the same draw on any machine, however busy.
+Local search over swaps, because the draw is the social golfer problem night by night, where
+swaps of two players within a round are the moves known to work (Dotú and Van Hentenryck's tabu
+search; Triska and Musliu's greedy starts), and a swap is judged in microseconds here; annealing
+rather than tabu lists, because random proposals cost no scan of every pair of players; a budget
+of steps, not of seconds, so that the same arguments give the same draw on any machine, however
+busy. It sees only the nights before: it cannot plan a season (bench/README.md, "Seat draw").
 
 **Repeatable.** A draw is a function of its arguments: the players are taken in sorted order (the
 order of check-in does not matter), every random choice comes from `random.Random(seed)`, never
@@ -73,7 +75,7 @@ class Problem(Enum):
     PINNED_TABLE = "draw.pinned_table"  # name, table, tables: no such table tonight
     TABLE_FULL = "draw.table_full"  # table, pinned, size: more pinned than seats
     BAD_WINDOW = "draw.bad_window"  # window
-    BAD_STEPS = "draw.bad_steps"  # steps
+    BAD_STEPS = "draw.bad_steps"  # steps, restarts: a negative budget or no start
 
 
 class DrawError(ValueError):

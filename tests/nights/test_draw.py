@@ -400,3 +400,12 @@ def test_the_draw_names_each_players_table():
     assert [result.table_of(name) for name in result.tables[0]] == [1] * 4
     with pytest.raises(KeyError):
         result.table_of("Zed")
+
+
+def test_a_negative_budget_or_no_start_is_refused_and_no_steps_is_the_greedy_start():
+    for steps, restarts in ((-1, 4), (100, 0)):
+        with pytest.raises(DrawError) as raised:
+            draw(NAMES[:8], 3, 8, seed=1, steps=steps, restarts=restarts)
+        assert raised.value.code is Problem.BAD_STEPS
+    result = draw(NAMES[:8], 3, 8, seed=1, steps=0)
+    assert sorted(seated(result)) == NAMES[:8]
