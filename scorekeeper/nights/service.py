@@ -335,12 +335,26 @@ def already_drawn(night: Night) -> NightRefused:
     )
 
 
+# The draw's refusals as the night says them (docs/nights.md): too few players, no split of the
+# table sizes, or pins the tables cannot hold. The draw's other codes are the service's own
+# mistakes (a range, a name twice), never a table's.
+REFUSALS = {
+    drawing.Problem.TOO_FEW_PLAYERS: "too_few",
+    drawing.Problem.NO_SPLIT: "no_fit",
+    drawing.Problem.PINNED_NOT_PLAYING: "pinned",
+    drawing.Problem.PINNED_TABLE: "pinned",
+    drawing.Problem.TABLE_FULL: "pinned",
+}
+
+
 def draw_refused(night: Night, count: int, error: drawing.DrawError) -> NightRefused:
     """The draw's refusal in the table's words, by its code."""
     rules = night.rule_set
     least, most = rules.min_players, rules.max_players
-    code = getattr(error.code, "value", str(error.code))
-    if code == drawing.Problem.PINNED.value:
+    code = REFUSALS.get(error.code)
+    if code is None:
+        raise error
+    if code == "pinned":
         message = _("the pinned players do not fit the tables this draw makes: unpin one")
     elif count < least:
         message = ngettext(

@@ -70,15 +70,18 @@ def test_the_draw_is_given_the_rule_sets_range_the_pins_and_the_history(ctx, mon
     assert [sorted(map(len, tables)) for tables in asked["history"]] == [[3, 4]]
 
 
-def test_the_stand_in_draw_keeps_its_interface():
-    assert draw.table_sizes(11, 3, 8) == (4, 4, 3)
-    assert draw.table_sizes(24, 3, 8) == (4,) * 6
+@pytest.mark.parametrize(
+    ("players", "least", "most", "pins", "code"),
+    [
+        (2, 3, 8, {}, "too_few"),
+        (11, 4, 4, {}, "no_fit"),
+        (8, 4, 4, {"A": 3}, "pinned"),
+        (8, 4, 4, {"A": 1, "B": 1, "C": 1, "D": 1, "E": 1}, "pinned"),
+    ],
+)
+def test_each_refusal_of_the_draw_is_one_the_night_says(players, least, most, pins, code):
+    """Every refusal a table's check-in can meet is one of the night's three codes."""
+    names = [chr(ord("A") + n) for n in range(players)]
     with pytest.raises(draw.DrawError) as refused:
-        draw.table_sizes(11, 4, 4)
-    assert refused.value.code is draw.Problem.NO_FIT
-    made = draw.draw(list("ABCDEFGHIJK"), 3, 8, pinned={"K": 1}, seed=7)
-    assert "K" in made.tables[0] and made == draw.draw(
-        list("ABCDEFGHIJK"), 3, 8, pinned={"K": 1}, seed=7
-    )
-    assert made.repeats == 0
-    assert draw.repeats(made.tables, [made.tables]) == 6 + 6 + 3
+        draw.draw(names, least, most, pinned=pins, seed=7)
+    assert service.REFUSALS[refused.value.code] == code
