@@ -116,6 +116,21 @@ def test_a_night_not_drawn_shows_who_checked_in_and_moves_with_each_check_in(cli
     assert "3 players checked in" in html and "<li>Cat</li>" in html
 
 
+def test_a_table_whose_game_was_deleted_says_so_and_the_rest_go_on(client):
+    night = drawn_night(client)
+    table = night["tables"][0]
+    tag = state(client, night["id"]).json["tag"]
+    gone = client.delete(
+        f"/api/games/{table['game']}", headers={"X-Game-Key": night["keys"][str(table["game"])]}
+    )
+    assert gone.status_code == 204
+    assert state(client, night["id"], tag).status_code == 200
+    html = client.get(f"/nights/{night['id']}/screen").get_data(as_text=True)
+    table1 = html.split('id="table-1"', 1)[1].split('id="table-2"', 1)[0]
+    assert "This table's game was deleted." in table1
+    assert "Round 1 of 7" in html.split('id="table-2"', 1)[1]
+
+
 def test_an_unknown_night_is_404(client):
     assert client.get("/nights/999/screen").status_code == 404
     assert client.get("/nights/999/screen/state").status_code == 404
@@ -128,18 +143,17 @@ def test_the_nights_page_links_its_room_screen(client):
     assert f'href="/nights/{night["id"]}/screen"' in html and "Room screen" in html
 
 
-# The screen's own words in Finnish, as /tmp's translations give them to the catalogs: with
-# them beside the shipped catalog, a Finnish screen holds no English word of the screen's.
+# The screen's own words in Finnish, as the catalogs give them: with them beside the shipped
+# catalog, a Finnish screen holds no English word (every one of its words is translatable).
 SCREEN_FINNISH = {
     "Room screen": "Salin näyttö",
     "The tables are not drawn yet.": "Pöytiä ei ole vielä arvottu.",
     "This table's game was deleted.": "Tämän pöydän peli on poistettu.",
     "Round %(number)s": "Kierros %(number)s",
     "The night's standings": "Illan tilanne",
-    "by place at the table, then total": "sijan mukaan pöydässä, sitten pisteiden",
-    "The screen cannot reach the score book: trying again by itself.": (
-        "Näyttö ei tavoita pistekirjaa: se yrittää itse uudelleen."
-    ),
+    "by place at the table, then total": "sijan mukaan pöydässä, sitten pisteiden mukaan",
+    "The screen cannot reach the score book: trying again by itself.": "Näyttö ei tavoita pistekirjaa: se yrittää itse uudelleen.",
+    "Dealer: <span class=\"dealer\">%(name)s</span>": "Jakaja: <span class=\"dealer\">%(name)s</span>",
 }
 
 
