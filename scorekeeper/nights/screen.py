@@ -131,6 +131,8 @@ def table_screen(number: int, book: Book | None) -> TableScreen:
     game = book.game
     last = game.rounds[-1] if game.rounds else None
     scores = {line.seat: line.score for line in last.scores} if last else {}
+    # A finished game's winners (a tie broken as its rules say, R12.3), else who leads now.
+    ahead = set(book.winners if game.finished else book.leaders)
     lines = tuple(
         Line(
             place=line.place,
@@ -138,7 +140,7 @@ def table_screen(number: int, book: Book | None) -> TableScreen:
             total=line.total,
             last=scores.get(line.seat),
             out=last is not None and last.out == line.seat,
-            leads=line.seat in book.leaders,
+            leads=line.seat in ahead,
         )
         for line in book.standings
     )

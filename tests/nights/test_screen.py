@@ -116,6 +116,18 @@ def test_a_night_not_drawn_shows_who_checked_in_and_moves_with_each_check_in(cli
     assert "3 players checked in" in html and "<li>Cat</li>" in html
 
 
+def test_a_finished_table_says_so_with_its_winner(client):
+    night = drawn_night(client)
+    for _ in range(7):
+        names = record(client, night, 1, out=1)
+    html = client.get(f"/nights/{night['id']}/screen").get_data(as_text=True)
+    table1 = html.split('id="table-1"', 1)[1].split('id="table-2"', 1)[0]
+    assert "Finished" in table1 and "Dealer" not in table1 and "of 7" not in table1
+    winner = re.search(r'<tr class="leader">(.*?)</tr>', table1, re.S).group(1)
+    assert names[1] in winner and "(winner)" in winner
+    assert '<th scope="col" class="num">Round 7</th>' in table1
+
+
 def test_a_table_whose_game_was_deleted_says_so_and_the_rest_go_on(client):
     night = drawn_night(client)
     table = night["tables"][0]
@@ -153,7 +165,7 @@ SCREEN_FINNISH = {
     "The night's standings": "Illan tilanne",
     "by place at the table, then total": "sijan mukaan pöydässä, sitten pisteiden mukaan",
     "The screen cannot reach the score book: trying again by itself.": "Näyttö ei tavoita pistekirjaa: se yrittää itse uudelleen.",
-    "Dealer: <span class=\"dealer\">%(name)s</span>": "Jakaja: <span class=\"dealer\">%(name)s</span>",
+    'Dealer: <span class="dealer">%(name)s</span>': 'Jakaja: <span class="dealer">%(name)s</span>',
 }
 
 
