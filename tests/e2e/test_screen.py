@@ -91,3 +91,29 @@ def test_eight_tables_fit_the_screen_and_a_save_shows_within_3_s(
     assert page.evaluate("window.notReloaded") is True
     assert overflow(page) == {"width": 0, "height": 0}
     assert page.problems == []
+
+
+def test_a_tv_browser_at_1280_by_720_sees_the_same_screen_and_a_lost_server_said(
+    tablet, live_server
+):
+    port = int(live_server.rsplit(":", 1)[1])
+    night = post(port, "/api/nights", {"rules": "liverpool", "held_on": "2026-12-03"})
+    post(port, f"/api/nights/{night['id']}/players", {"players": PLAYERS})
+    night = post(port, f"/api/nights/{night['id']}/draw")
+    for number in range(1, 9):
+        save_round(port, night, number)
+    page = by_lan_name(tablet, live_server, {"width": 1280, "height": 720})
+    page.goto(f"/nights/{night['id']}/screen")
+    expect(page.locator(".screen-table")).to_have_count(8)
+    assert overflow(page) == {"width": 0, "height": 0}
+    assert smallest_type(page, ".night-standings li") >= 16  # 24 px at 1920×1080, scaled
+
+    away = page.locator("#screen-away")
+    expect(away).to_be_hidden()
+    page.route("**/screen/state", lambda route: route.abort())
+    expect(away).to_have_text(
+        "The screen cannot reach the score book: trying again by itself.", timeout=10_000
+    )
+    expect(page.locator(".screen-table")).to_have_count(8)  # the board stays as it was
+    page.unroute("**/screen/state")
+    expect(away).to_be_hidden(timeout=5_000)
