@@ -17,9 +17,11 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Flask, make_response, render_template, request
 from flask_babel import get_locale
+from sqlalchemy.orm import selectinload
 
 from ..games import ledger
 from ..games.ledger import Book
+from ..games.models import Game, Round
 from ..platform import cache, database
 from ..platform.database import db
 from ..rules.seating import RoundSetup
@@ -168,11 +170,30 @@ def night_standings(tables: list[TableScreen]) -> list[NightLine]:
 
 
 def _tables(night: Night) -> list[TableScreen]:
-    shown = []
-    for table in night.tables:
-        book = ledger.book(ledger.get_game(table.game_id)) if table.game_id else None
-        shown.append(table_screen(table.number, book))
-    return shown
+    """Every table as the screen shows it, its games loaded together (a fixed number of
+    statements, however many tables)."""
+    ids = [table.game_id for table in night.tables if table.game_id is not None]
+    games = {game.id: game for game in db.session.scalars(_games_query(ids))} if ids else {}
+    return [
+        table_screen(
+            table.number, ledger.book(games[table.game_id]) if table.game_id in games else None
+        )
+        for table in night.tables
+    ]
+
+
+def _games_query(ids: list[int]):
+    """The games of `ids`, each loaded whole as `ledger.game_query` loads one."""
+    return (
+        db.select(Game)
+        .where(Game.id.in_(ids))
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.rounds).selectinload(Round.scores),
+            selectinload(Game.history),
+            selectinload(Game.renames),
+        )
+    )
 
 
 # --- The pages ------------------------------------------------------------------------------

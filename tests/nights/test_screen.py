@@ -12,6 +12,7 @@ import pytest
 from scorekeeper.nights import screen
 from scorekeeper.platform.language import TRANSLATIONS
 from tests.support.languages import small_catalogs
+from tests.support.queries import counted
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 
@@ -141,6 +142,26 @@ def test_a_table_whose_game_was_deleted_says_so_and_the_rest_go_on(client):
     table1 = html.split('id="table-1"', 1)[1].split('id="table-2"', 1)[0]
     assert "This table's game was deleted." in table1
     assert "Round 1 of 7" in html.split('id="table-2"', 1)[1]
+
+
+def test_the_screen_costs_the_same_statements_for_2_tables_as_for_8(app, client):
+    def statements(players: list[str]) -> tuple[int, list[str]]:
+        night = drawn_night(client, players)
+        for number in range(1, len(night["tables"]) + 1):
+            record(client, night, number)
+        path = f"/nights/{night['id']}/screen"
+        with counted(app) as drawn:
+            assert client.get(path).status_code == 200
+        with counted(app) as asked:
+            assert client.get(f"{path}/state").status_code == 200
+        # Not counted: the transaction's own set-up (SQLite's BEGIN, PostgreSQL's timeouts).
+        return len(drawn), [s for s in asked if s != "BEGIN" and "set_config" not in s]
+
+    two = statements(EIGHT)
+    eight = statements([f"{name} {n}" for name in EIGHT for n in range(4)])
+    assert two[0] == eight[0]
+    # The state: the night's tables, then their stamps, by keys.
+    assert len(eight[1]) == 2 and "FROM stamps" in eight[1][1]
 
 
 def test_an_unknown_night_is_404(client):
