@@ -58,6 +58,8 @@ class Seat:
     score: Fraction | None
     deals_won: int
     players: int
+    # Sat under the name the season knows them by now (not a name since merged into another).
+    own_name: bool = True
 
     @property
     def finished(self) -> bool:
@@ -121,6 +123,7 @@ def _table_seats(
             score=_score(league, book, seat, place[seat]) if finished else None,
             deals_won=won[seat],
             players=len(book.names),
+            own_name=player.name_key == merged.get(player.name_key, player.name_key),
         )
         for seat, (name, player) in enumerate(zip(book.names, game.players, strict=True))
     ]
@@ -182,7 +185,7 @@ def _line(league: League, played: list[Seat]) -> Line:
     score = total if league.scoring == PLACES else total / len(played)
     return Line(
         place=0,
-        name=played[-1].name,
+        name=next((seat.name for seat in reversed(played) if seat.own_name), played[-1].name),
         key=played[0].key,
         nights=len(played),
         score=score,
