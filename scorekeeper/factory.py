@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import cli, games, home, nights, organisers, phones, referee, rulesets, season
+from . import cli, games, home, league, nights, organisers, phones, referee, rulesets, season
 from .platform import (
     assets,
     database,
@@ -66,6 +66,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     season.init_app(app)
     phones.init_app(app)
     nights.init_app(app)
+    league.init_app(app)
     referee.init_app(app)
     cli.init_app(app)
     return app

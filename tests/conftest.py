@@ -33,6 +33,7 @@ from tests.support.config import (
     PostgresTemplate,
     is_sqlite,
 )
+from tests.support.organisers import HASH
 from tests.support.server import STARTED_ON, serving
 
 
@@ -157,6 +158,13 @@ def app_with(request, tmp_path) -> Callable[..., Flask]:
         return made
 
     return make
+
+
+@pytest.fixture
+def club(app_with) -> FormClient:
+    """A test client of a club whose organisers sign in (`ORGANISER_PASSWORD`, the password of
+    tests/support/organisers.py)."""
+    return app_with(ORGANISER_PASSWORD=HASH).test_client()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 if TYPE_CHECKING:
     from .models import Game, Round
@@ -148,3 +148,27 @@ class NotEditor(ScorebookError):
 
 class ImportRefused(ValueError):
     """A document the import will not take; nothing was stored."""
+
+
+class Refused(ScorebookError):
+    """A request a club's night or league cannot take: `code` says which check refused it,
+    `fields` names every problem by where the request gives it (`players[2]`, `points[2]`)."""
+
+    def __init__(
+        self, message: str, code: str, fields: Mapping[str, str] | None = None, status: int = 400
+    ):
+        super().__init__(message)
+        self.code = code
+        self.fields = dict(fields or {})
+        self.status = status
+
+    @classmethod
+    def every(cls, problems: Mapping[str, str], code: str):
+        """Every problem of a request in one refusal (400)."""
+        said = ngettext(
+            "%(num)s problem: %(problems)s",
+            "%(num)s problems: %(problems)s",
+            len(problems),
+            problems="; ".join(problems.values()),
+        )
+        return cls(said, code, problems)

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..games import ledger, newgame
 from ..games import service as games
-from ..games.errors import Conflict, Missing, ScorebookError
+from ..games.errors import Conflict, Missing, Refused
 from ..games.models import Game, Player
 from ..games.names import clean_name, name_key, written_problem
 from ..platform import database
@@ -39,17 +39,9 @@ MOST_TABLES = 50
 MOST_NAMES = 200
 
 
-class NightRefused(ScorebookError):
+class NightRefused(Refused):
     """A request a night cannot take: `code` says which check refused it, `fields` names every
     problem by where the request gives it (`players[2]`, `table`)."""
-
-    def __init__(
-        self, message: str, code: str, fields: Mapping[str, str] | None = None, status: int = 400
-    ):
-        super().__init__(message)
-        self.code = code
-        self.fields = dict(fields or {})
-        self.status = status
 
 
 class NoSuchNight(Missing):
@@ -63,15 +55,7 @@ class NoSuchNight(Missing):
 
 def get_night(night_id: int, *, for_update: bool = False) -> Night:
     """The night, or `NoSuchNight`; its row locked for a write (`for_update`)."""
-    if night_id not in database.id_range():
-        raise NoSuchNight(night_id)
-    query = db.select(Night).where(Night.id == night_id)
-    if for_update:
-        query = query.with_for_update()
-    night = db.session.scalar(query)
-    if night is None:
-        raise NoSuchNight(night_id)
-    return night
+    return database.row_by_id(Night, night_id, NoSuchNight, for_update)
 
 
 def nights(limit: int = 100) -> list[Night]:
@@ -191,17 +175,7 @@ def _table_problem(table: int | None) -> str | None:
 
 
 def _refused(problems: Mapping[str, str]) -> NightRefused:
-    count = len(problems)
-    return NightRefused(
-        ngettext(
-            "%(num)s problem: %(problems)s",
-            "%(num)s problems: %(problems)s",
-            count,
-            problems="; ".join(problems.values()),
-        ),
-        "names",
-        problems,
-    )
+    return NightRefused.every(problems, "names")
 
 
 def _flush_players() -> None:

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..games import keys
+from ..games.errors import ScorebookError
 from ..platform import limits, organisers, writeonce
 from ..platform.database import db
 from ..platform.formpages import form_page
@@ -114,7 +115,7 @@ def check_in(night_id: int):
     names = form.names(request.form.getlist("known"))
     try:
         added = service.check_in(night, [(name, None) for name in names])
-    except service.ScorebookError as error:
+    except ScorebookError as error:
         return _refused(night_id, error, check_in=form)
     flash(ngettext("%(num)s player checked in.", "%(num)s players checked in.", len(added)))
     return redirect(url_for("nights.show_night", night_id=night_id), 303)
@@ -127,7 +128,7 @@ def check_out(night_id: int):
     name = request.form.get("name", "")
     try:
         service.check_out(night, name)
-    except service.ScorebookError as error:
+    except ScorebookError as error:
         return _refused(night_id, error)
     flash(_("%(name)s checked out.", name=name))
     return redirect(url_for("nights.show_night", night_id=night_id), 303)
@@ -141,7 +142,7 @@ def pin(night_id: int):
     table = request.form.get("table", "")
     try:
         player = service.pin(night, name, int(table) if table.isdigit() else None)
-    except service.ScorebookError as error:
+    except ScorebookError as error:
         return _refused(night_id, error)
     if player.pinned_table is None:
         flash(_("%(name)s sits wherever the draw puts them.", name=player.name))
@@ -160,7 +161,7 @@ def draw(night_id: int):
     night = service.get_night(night_id, for_update=True)
     try:
         made = service.draw(night)
-    except service.ScorebookError as error:
+    except ScorebookError as error:
         return _refused(night_id, error)
     flash(
         ngettext(
@@ -184,7 +185,7 @@ def late_arrival(night_id: int):
         )
     try:
         player = service.late_arrival(night, form.name.data or "")
-    except service.ScorebookError as error:
+    except ScorebookError as error:
         return _refused(night_id, error, late=form)
     flash(_("%(name)s joins table %(table)s.", name=player.name, table=player.table_number))
     return redirect(url_for("nights.show_night", night_id=night_id), 303)

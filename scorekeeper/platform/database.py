@@ -113,6 +113,21 @@ def id_range() -> range:
     return ID_RANGES.get(db.engine.dialect.name, PORTABLE_ID_RANGE)
 
 
+def row_by_id(model, row_id: int, missing: Callable[[int], Exception], for_update: bool = False):
+    """The row of `model` with that id, or `missing(row_id)` raised (an id past the database's
+    range too); locked for a write (`for_update`: a row lock on PostgreSQL, the one writer on
+    SQLite)."""
+    if row_id not in id_range():
+        raise missing(row_id)
+    query = db.select(model).where(model.id == row_id)
+    if for_update:
+        query = query.with_for_update()
+    found = db.session.scalar(query)
+    if found is None:
+        raise missing(row_id)
+    return found
+
+
 def configure_sqlite(engine: Engine, wait: float) -> None:
     """Make SQLite durable and serial: WAL, synchronous=FULL, busy timeout, BEGIN IMMEDIATE.
 

@@ -4,25 +4,9 @@ the night and its tables as before, the set-up's forms not shown to them."""
 
 from __future__ import annotations
 
-import base64
+from tests.support.organisers import PASSWORD, REFUSED, basic
 
-import pytest
-
-from scorekeeper.platform.organisers import hash_password
-
-PASSWORD = "Thursday club 42"
 ELEVEN = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit"]
-REFUSED = {"error": "only an organiser may do this: sign in first"}
-
-
-def organiser() -> dict[str, str]:
-    token = base64.b64encode(f"organiser:{PASSWORD}".encode()).decode()
-    return {"Authorization": f"Basic {token}"}
-
-
-@pytest.fixture
-def club(app_with):
-    return app_with(ORGANISER_PASSWORD=hash_password(PASSWORD)).test_client()
 
 
 def test_only_an_organiser_sets_a_night_up_and_draws_it_through_the_api(club):
@@ -30,16 +14,16 @@ def test_only_an_organiser_sets_a_night_up_and_draws_it_through_the_api(club):
     refused = club.post("/api/nights", json=body)
     assert refused.status_code == 403 and refused.get_json() == REFUSED
     assert club.get("/api/nights").get_json()["nights"] == []
-    made = club.post("/api/nights", json=body, headers=organiser())
+    made = club.post("/api/nights", json=body, headers=basic())
     assert made.status_code == 201, made.get_json()
     night = made.get_json()["id"]
     players = {"players": ELEVEN}
     assert club.post(f"/api/nights/{night}/players", json=players).status_code == 403
     assert club.post(f"/api/nights/{night}/draw").status_code == 403
     assert club.get(f"/api/nights/{night}").get_json()["players"] == []
-    checked = club.post(f"/api/nights/{night}/players", json=players, headers=organiser())
+    checked = club.post(f"/api/nights/{night}/players", json=players, headers=basic())
     assert checked.status_code == 201
-    drawn = club.post(f"/api/nights/{night}/draw", headers=organiser())
+    drawn = club.post(f"/api/nights/{night}/draw", headers=basic())
     assert drawn.status_code == 201
     # Everyone reads the night and its tables.
     read = club.get(f"/api/nights/{night}").get_json()
@@ -52,7 +36,7 @@ def test_only_an_organiser_sets_a_night_up_and_draws_it_through_the_api(club):
 
 def test_the_pages_show_the_set_up_to_an_organiser_only(club):
     made = club.post(
-        "/api/nights", json={"rules": "shanghai", "held_on": "2026-12-03"}, headers=organiser()
+        "/api/nights", json={"rules": "shanghai", "held_on": "2026-12-03"}, headers=basic()
     ).get_json()
     page = club.get(f"/nights/{made['id']}").get_data(as_text=True)
     assert "Draw the tables" not in page and 'name="new_names"' not in page

@@ -94,12 +94,13 @@ def test_the_engine_imports_nothing_outside_itself():
 
 
 # The layers, bottom up: rules <- platform <- games, rulesets <- referee, phones, season <- nights
-# <- app.
+# <- league <- app.
 FEATURES_ABOVE = (
     "scorekeeper.referee",
     "scorekeeper.phones",
     "scorekeeper.season",
     "scorekeeper.nights",
+    "scorekeeper.league",
 )
 APP = (
     "scorekeeper.home",
@@ -116,6 +117,7 @@ ONE_WAY = [
     *(("scorekeeper.rulesets", above) for above in FEATURES_ABOVE + APP),
     *(("scorekeeper.tls", above) for above in FEATURES_ABOVE + APP),
     *((below, "scorekeeper.nights") for below in FEATURES_ABOVE[:3]),
+    *((below, "scorekeeper.league") for below in FEATURES_ABOVE[:4]),
     ("scorekeeper.rules", "scorekeeper.platform"),
     ("scorekeeper.rules", "scorekeeper.games"),
 ]
@@ -132,7 +134,7 @@ def test_dependencies_point_one_way(layer, never):
             assert not wrong, f"{name} imports {wrong}"
 
 
-FEATURES = ("games", "rulesets", "phones", "season", "referee", "tls", "nights")
+FEATURES = ("games", "rulesets", "phones", "season", "referee", "tls", "nights", "league")
 
 
 def feature_of(name: str) -> str | None:

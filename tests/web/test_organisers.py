@@ -22,17 +22,11 @@ from scorekeeper.season import merges
 from tests.support.book import new_game, play
 from tests.support.browserform import changed, fields_of
 from tests.support.config import TEST_CONFIG
+from tests.support.organisers import HASH, PASSWORD, REFUSED, basic
 
-PASSWORD = "Thursday club 42"
-HASH = hash_password(PASSWORD)
 OTHER_HASH = hash_password("a new season's password")
 FAMILY_DEALS = 7
-REFUSED_JSON = "only an organiser may do this: sign in first"
-
-
-def basic(password: str) -> dict[str, str]:
-    token = base64.b64encode(f"organiser:{password}".encode()).decode()
-    return {"Authorization": f"Basic {token}"}
+REFUSED_JSON = REFUSED["error"]
 
 
 @dataclass
