@@ -199,6 +199,11 @@ def _games_query(ids: list[int]):
 # --- The pages ------------------------------------------------------------------------------
 
 
+# The most tables the screen lays out in a grid of their own number (screen.css's
+# `.tables-1` … `.tables-8`); past them, six across.
+GRID_TABLES = 8
+
+
 @bp.get("/<int:night_id>/screen")
 def show_screen(night_id: int):
     """The room's screen: drawn once per tag and language for every screen that asks."""
@@ -211,6 +216,7 @@ def show_screen(night_id: int):
             "nights/screen.html",
             night=night,
             tables=tables,
+            grid=len(tables) if len(tables) <= GRID_TABLES else "many",
             standings=night_standings(tables),
             tag=tag,
         )

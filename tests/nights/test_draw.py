@@ -22,7 +22,7 @@ from scorekeeper.nights.draw import (
     table_sizes,
 )
 
-NAMES = [f"P{number:02}" for number in range(80)]
+DRAWN_NAMES = [f"P{number:02}" for number in range(80)]
 
 # Sizes ---------------------------------------------------------------------------------------
 
@@ -104,7 +104,7 @@ def test_no_split_is_a_coded_error(players, least, most, code, values):
     assert dict(raised.value.values) == values
     assert isinstance(raised.value, ValueError)
     with pytest.raises(DrawError) as raised:
-        draw(NAMES[:players], least, most, seed=1)
+        draw(DRAWN_NAMES[:players], least, most, seed=1)
     assert raised.value.code is code
 
 
@@ -115,21 +115,31 @@ def test_no_split_is_a_coded_error(players, least, most, code, values):
     ("players", "pinned", "code", "values"),
     [
         (["Ann", "Bob", "Ann", "Cat"], {}, Problem.DUPLICATE_PLAYER, {"name": "Ann"}),
-        (NAMES[:11], {"Zed": 1}, Problem.PINNED_NOT_PLAYING, {"name": "Zed"}),
+        (DRAWN_NAMES[:11], {"Zed": 1}, Problem.PINNED_NOT_PLAYING, {"name": "Zed"}),
         # 11 players are three tables: there is no table 4, and no table 0.
-        (NAMES[:11], {"P03": 4}, Problem.PINNED_TABLE, {"name": "P03", "table": 4, "tables": 3}),
-        (NAMES[:11], {"P03": 0}, Problem.PINNED_TABLE, {"name": "P03", "table": 0, "tables": 3}),
+        (
+            DRAWN_NAMES[:11],
+            {"P03": 4},
+            Problem.PINNED_TABLE,
+            {"name": "P03", "table": 4, "tables": 3},
+        ),
+        (
+            DRAWN_NAMES[:11],
+            {"P03": 0},
+            Problem.PINNED_TABLE,
+            {"name": "P03", "table": 0, "tables": 3},
+        ),
         # Five pinned to a table of at most 4.
         (
-            NAMES[:11],
-            {name: 2 for name in NAMES[:5]},
+            DRAWN_NAMES[:11],
+            {name: 2 for name in DRAWN_NAMES[:5]},
             Problem.TABLE_FULL,
             {"table": 2, "pinned": 5, "size": 4},
         ),
         # 13 players are 5 + 4 + 4: five pinned to table 2 and five to table 3, one table of 5.
         (
-            NAMES[:13],
-            {name: 2 + number // 5 for number, name in enumerate(NAMES[:10])},
+            DRAWN_NAMES[:13],
+            {name: 2 + number // 5 for number, name in enumerate(DRAWN_NAMES[:10])},
             Problem.TABLE_FULL,
             {"table": 3, "pinned": 5, "size": 4},
         ),
@@ -144,7 +154,7 @@ def test_bad_players_and_pins_are_coded_errors(players, pinned, code, values):
 
 def test_a_negative_window_is_refused():
     with pytest.raises(DrawError) as raised:
-        draw(NAMES[:8], 3, 8, seed=1, window=-1)
+        draw(DRAWN_NAMES[:8], 3, 8, seed=1, window=-1)
     assert raised.value.code is Problem.BAD_WINDOW
 
 
@@ -158,19 +168,19 @@ def test_the_error_says_its_code_and_values_only():
 
 def test_a_table_with_more_pinned_than_the_small_size_takes_a_larger_size():
     """11 players are 4 + 4 + 3; four pinned to table 3 make it a table of 4."""
-    pinned = {name: 3 for name in NAMES[:4]}
-    result = draw(NAMES[:11], 3, 8, pinned=pinned, seed=3)
+    pinned = {name: 3 for name in DRAWN_NAMES[:4]}
+    result = draw(DRAWN_NAMES[:11], 3, 8, pinned=pinned, seed=3)
     assert result.sizes == (4, 3, 4)
-    assert set(result.tables[2]) == set(NAMES[:4])
+    assert set(result.tables[2]) == set(DRAWN_NAMES[:4])
 
 
 def test_pinned_members_sit_at_their_table_even_when_it_costs_a_repeat():
     """Last night's four tables of four (A, B, C, D); P00 and P01, who sat together at A, are
     both pinned to table 2. Their repeat forces a second: table 2 has room for two of B, C and
     D, so one of those, four players, meets again at the three other tables. Two, no more."""
-    history = [[NAMES[start : start + 4] for start in range(0, 16, 4)]]
+    history = [[DRAWN_NAMES[start : start + 4] for start in range(0, 16, 4)]]
     pinned = {"P00": 2, "P01": 2}
-    result = draw(NAMES[:16], 4, 4, pinned=pinned, history=history, seed=5)
+    result = draw(DRAWN_NAMES[:16], 4, 4, pinned=pinned, history=history, seed=5)
     assert {"P00", "P01"} <= set(result.tables[1])
     assert ("P00", "P01") in result.repeated
     assert result.repeats == 2
@@ -184,7 +194,7 @@ def nights(draw_from):
     count = draw_from(st.integers(3, 40))
     least = draw_from(st.integers(2, 5))
     most = least + draw_from(st.integers(0, 4))
-    players = draw_from(st.permutations(NAMES[:50]))[:count]
+    players = draw_from(st.permutations(DRAWN_NAMES[:50]))[:count]
     try:
         tables = len(table_sizes(count, least, most))
     except DrawError:
@@ -197,7 +207,7 @@ def nights(draw_from):
     rng = random.Random(draw_from(st.integers(0, 10**6)))
     history = []
     for _ in range(past):
-        came = rng.sample(NAMES[:50], rng.randint(4, 30))
+        came = rng.sample(DRAWN_NAMES[:50], rng.randint(4, 30))
         history.append([came[start : start + 4] for start in range(0, len(came), 4)])
     return players, least, most, pinned, history, draw_from(st.integers(0, 2**32))
 
@@ -234,7 +244,7 @@ def test_hypothesis_every_player_is_seated_once_at_balanced_tables_pins_kept(nig
 
 
 def test_different_seeds_give_different_draws():
-    draws = {draw(NAMES[:12], 3, 8, seed=seed).tables for seed in range(10)}
+    draws = {draw(DRAWN_NAMES[:12], 3, 8, seed=seed).tables for seed in range(10)}
     assert len(draws) > 5
 
 
@@ -242,7 +252,9 @@ def test_the_draw_does_not_touch_the_global_random():
     random.seed(11)
     before = random.random()
     random.seed(11)
-    draw(NAMES[:24], 3, 8, seed=4, history=[[NAMES[i : i + 4] for i in range(0, 24, 4)]])
+    draw(
+        DRAWN_NAMES[:24], 3, 8, seed=4, history=[[DRAWN_NAMES[i : i + 4] for i in range(0, 24, 4)]]
+    )
     assert random.random() == before
 
 
@@ -299,7 +311,7 @@ def test_the_draw_is_as_good_as_every_possible_draw_on_small_nights(case):
     and among those the oldest meetings."""
     rng = random.Random(case)
     count = rng.choice([6, 7, 8, 9, 10, 11, 12])
-    players = NAMES[:count]
+    players = DRAWN_NAMES[:count]
     history = random_history(rng, players, rng.randint(2, 6), [3, 4, 5])
     sizes = table_sizes(count, 3, 8)
     result = draw(players, 3, 8, history=history, seed=case)
@@ -333,7 +345,7 @@ def test_the_affine_plane_is_a_resolvable_design():
     ]
     assert len(pairs) == len(set(pairs)) == 16 * 15 // 2
     for night in classes:
-        assert sorted(name for table in night for name in table) == NAMES[:16]
+        assert sorted(name for table in night for name in table) == DRAWN_NAMES[:16]
 
 
 def naive(players, least, most, seed, history):
@@ -352,7 +364,7 @@ def test_after_four_nights_of_the_plane_the_fifth_class_is_found(left_out):
     classes = affine_plane()
     history = [night for number, night in enumerate(classes) if number != left_out]
     for seed in range(3):
-        result = draw(NAMES[:16], 3, 8, history=history, seed=seed)
+        result = draw(DRAWN_NAMES[:16], 3, 8, history=history, seed=seed)
         assert result.repeats == 0
         assert {frozenset(table) for table in result.tables} == {
             frozenset(table) for table in classes[left_out]
@@ -363,8 +375,10 @@ def test_a_naive_draw_repeats_where_the_search_does_not():
     """The test above fails on a draw that only shuffles: after four nights of the plane, each
     shuffled draw has a repeat (one draw in 2.6 million has none)."""
     history = affine_plane()[1:]
-    naive_repeats = [naive(NAMES[:16], 3, 8, seed, history) for seed in range(20)]
-    searched = [draw(NAMES[:16], 3, 8, history=history, seed=seed).repeats for seed in range(20)]
+    naive_repeats = [naive(DRAWN_NAMES[:16], 3, 8, seed, history) for seed in range(20)]
+    searched = [
+        draw(DRAWN_NAMES[:16], 3, 8, history=history, seed=seed).repeats for seed in range(20)
+    ]
     assert min(naive_repeats) > 0
     assert max(searched) == 0
 
@@ -376,7 +390,7 @@ def test_three_nights_of_the_plane_leave_two_draws_without_a_repeat():
     left = {frozenset(frozenset(table) for table in night) for night in classes[3:]}
     found = set()
     for seed in range(8):
-        result = draw(NAMES[:16], 3, 8, history=classes[:3], seed=seed)
+        result = draw(DRAWN_NAMES[:16], 3, 8, history=classes[:3], seed=seed)
         assert result.repeats == 0
         found.add(frozenset(frozenset(table) for table in result.tables))
     assert found == left
@@ -395,7 +409,7 @@ def test_repeated_pairs_counts_a_pair_once_however_often_it_met():
 
 
 def test_the_draw_names_each_players_table():
-    result = draw(NAMES[:11], 3, 8, pinned={"P05": 3}, seed=2)
+    result = draw(DRAWN_NAMES[:11], 3, 8, pinned={"P05": 3}, seed=2)
     assert result.table_of("P05") == 3
     assert [result.table_of(name) for name in result.tables[0]] == [1] * 4
     with pytest.raises(KeyError):
@@ -405,7 +419,7 @@ def test_the_draw_names_each_players_table():
 def test_a_negative_budget_or_no_start_is_refused_and_no_steps_is_the_greedy_start():
     for steps, restarts in ((-1, 4), (100, 0)):
         with pytest.raises(DrawError) as raised:
-            draw(NAMES[:8], 3, 8, seed=1, steps=steps, restarts=restarts)
+            draw(DRAWN_NAMES[:8], 3, 8, seed=1, steps=steps, restarts=restarts)
         assert raised.value.code is Problem.BAD_STEPS
-    result = draw(NAMES[:8], 3, 8, seed=1, steps=0)
-    assert sorted(seated(result)) == NAMES[:8]
+    result = draw(DRAWN_NAMES[:8], 3, 8, seed=1, steps=0)
+    assert sorted(seated(result)) == DRAWN_NAMES[:8]

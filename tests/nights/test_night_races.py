@@ -5,6 +5,8 @@ that read the night before another committed its own."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -12,6 +14,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from scorekeeper.nights import service
 from scorekeeper.nights.models import OPEN, NightTable
 from scorekeeper.platform.database import db
+from tests.support.games import KEY_HEADER
 from tests.support.server import Client, at_once, encode, server_pair
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("night races")]
@@ -95,3 +98,54 @@ def test_a_nights_table_is_stored_once(app, client):
         with pytest.raises(IntegrityError):
             db.session.flush()
         db.session.rollback()
+
+
+def test_a_tables_save_on_one_process_moves_the_screen_on_the_other_and_survives_a_restart(
+    servers,
+):
+    """A night drawn on one process; a table's tablet saves its round there (and sends it again,
+    as a lost answer's retry), while the room's screen asks the other process: the screen's tag
+    moves once, the round is recorded once, and after the first process restarts mid-evening
+    the night, its tables, the round and the screen are all as they were."""
+    first, second = servers
+    status, night = send(
+        first.port, "POST", "/api/nights", {"rules": "shanghai", "players": PLAYERS}
+    )
+    assert status == 201, night
+    status, drawn = send(first.port, "POST", f"/api/nights/{night['id']}/draw", None, "draw")
+    assert status == 201, drawn
+    screen = f"/nights/{night['id']}/screen/state"
+    with Client(second.port) as client:
+        before = client.request("GET", screen)
+    assert before.status == 200
+    tag = before.headers["etag"]
+    table = drawn["tables"][0]
+    game, key = table["game"], drawn["keys"][str(table["game"])]
+    out, *others = table["players"]
+    body = {"out": out, "cut_exact": False, "leftovers": {name: "K 5" for name in others}}
+    headers = {"Content-Type": "application/json", "Idempotency-Key": "round-1"}
+    headers[KEY_HEADER] = key
+    for _ in range(2):
+        with Client(first.port) as client:
+            saved = client.request("POST", f"/api/games/{game}/rounds", encode(body), headers)
+        assert saved.status == 201, saved.body
+    with Client(second.port) as client:
+        # As the screen asks: its stamps are read again at most half a second apart.
+        for _ in range(12):
+            moved = client.request("GET", screen, headers={"If-None-Match": tag})
+            if moved.status != 304:
+                break
+            time.sleep(0.25)
+        assert moved.status == 200 and moved.headers["etag"] != tag
+        still = client.request("GET", screen, headers={"If-None-Match": moved.headers["etag"]})
+        assert still.status == 304
+    first.stop()  # mid-evening, as a laptop is shut
+    first.restart()
+    status, read = send(first.port, "GET", f"/api/nights/{night['id']}")
+    assert status == 200 and read["state"] == "drawn"
+    assert [t["game"] for t in read["tables"]] == [t["game"] for t in drawn["tables"]]
+    status, played = send(first.port, "GET", f"/api/games/{game}")
+    assert status == 200 and len(played["rounds"]) == 1
+    with Client(first.port) as client:
+        after = client.request("GET", screen, headers={"If-None-Match": moved.headers["etag"]})
+    assert after.status == 304
