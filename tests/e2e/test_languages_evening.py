@@ -1,7 +1,8 @@
 """An evening in every shipped language, by the LAN name, at a tablet's and a phone's size: each
 page a table opens — home, a new game, the game in play and its round form, the finished game,
 the rules check with a verdict, the rulebook, the rule sets and their editor, the season, the
-phones' join page, the paper sheet import, the offline and trust pages and a page not found — speaks the language with no English message
+phones' join page, the paper sheet import, the offline and trust pages, a page not found, and a
+club's night, its room screen and summary, and its league — speaks the language with no English message
 left, nothing cut off or wider than the screen, and axe finds nothing."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS, lan_url
+from tests.support.games import PageSender
 from tests.support.names import NAMES
 from tests.support.tablet import axe_violations, laid_out, make_game, noting_problems
 
@@ -27,6 +29,8 @@ CODES = catalogs.languages() + catalogs.regions()
 # axe's findings do not turn on the words: two languages (the longest words among them) at
 # each size are enough, and keep the evening short.
 AXE_CODES = {"de", "fi"}
+# The players of the evening's club night: two tables of four.
+CLUB = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w*\}|<")
 
 
@@ -75,8 +79,22 @@ CUT_OFF = """() => {
 }"""
 
 
-def opened_pages(page, game_id: int, finished_id: int, key: str):
+def club_night(setup) -> tuple[int, int]:
+    """A club's night of 8 drawn into two tables of Liverpool, and a league counting it, made
+    through the JSON API: (night id, league id)."""
+    sender = PageSender(setup)
+    made = sender.send_json("POST", "/api/nights", {"rules": "liverpool", "players": CLUB})
+    night = made.json()["id"]
+    assert sender.send_json("POST", f"/api/nights/{night}/draw", {}).status == 201
+    body = {"name": "Torstai", "scoring": "places", "nights": [night]}
+    league = sender.send_json("POST", "/api/league", body)
+    assert league.status == 201, league.body
+    return night, league.json()["id"]
+
+
+def opened_pages(page, game_id: int, finished_id: int, key: str, club: tuple[int, int]):
     """Each page of the evening, opened in turn: yields its name once it is shown."""
+    night, league = club
     page.goto(f"/games/{game_id}/join?key={key}")
     for path in (
         "/",
@@ -96,6 +114,12 @@ def opened_pages(page, game_id: int, finished_id: int, key: str):
         "/offline",
         "/trust",
         "/games/999999",
+        "/nights",
+        f"/nights/{night}",
+        f"/nights/{night}/screen",
+        f"/nights/{night}/summary",
+        "/league",
+        f"/league/{league}",
     ):
         page.goto(path)
         yield path
@@ -116,12 +140,13 @@ def test_an_evening_in_the_language_meets_no_english(tablet, live_server, axe_so
     setup = tablet(SIZES[size], base_url=live_server).new_page()
     game_id, key = make_game(setup, NAMES, 2, "liverpool")
     finished_id, _ = make_game(setup, NAMES, 7, "liverpool")
+    club = club_night(setup)
     context = tablet(SIZES[size], base_url=lan_url(live_server), locale=tag)
     page = noting_problems(context.new_page())
     english = english_left_over(code)
     assert len(english) > 300, "the catalog says too little to judge a page by"
     problems = []
-    for shown in opened_pages(page, game_id, finished_id, key):
+    for shown in opened_pages(page, game_id, finished_id, key, club):
         laid_out(page)
         lang = page.locator("html").get_attribute("lang")
         if lang != tag:

@@ -322,3 +322,13 @@ def test_a_run_takes_a_wild_card_where_a_set_needs_its_natural():
     found = solve_opening(cards, 2, rules, TABLE)
     assert found.legal, found.reason
     assert _brute_force(cards, 2, rules, False)
+
+
+def test_two_sets_of_one_rank_are_found_whichever_suits_each_takes():
+    """Six sevens of four suits make two sets where the rules let two sets share a rank: the
+    search picks one set's suits, and the other set's are what is left."""
+    cards = list(parse_cards("7♠ 7♠ 7♥ 7♦ 7♦ 7♣ K♣"))
+    found = solve_opening(cards, 1, CONTINENTAL, TABLE)
+    assert found.legal, found.reason
+    assert sorted(len(meld) for meld in found.details["melds"]) == [3, 3]
+    assert _brute_force(cards, 1, CONTINENTAL, False)

@@ -34,6 +34,9 @@ laid opening's own check (laid.py's `opening_readings`) before it is given. The 
   instead): no other meld can hold that card, as another run of the suit there would touch this
   one, so an opening with a wild card there is one with the natural there too, the wild card
   kept in hand (fewer wild cards, as spaced as before).
+* The sets come last, every run laid: where no 2 is wild, the suits of a set's naturals change
+  nothing after it, so one choice of them is cut, and the sets of one need are ordered by rank
+  and number of naturals alone.
 * Counts before sets: the sets come last, and each needs a rank holding its natural minimum and
   its size less the wild cards it may take; with fewer such ranks than sets left (different
   ranks where `distinct_set_ranks` says so), no set is cut.
@@ -101,11 +104,15 @@ class _Cut:
     suit: str | None = None
     low: int = 0
     high: int = 0
+    # A set whose suits do not matter: cut in the order of its rank and count of naturals alone.
+    naturals: int | None = None
 
     @cached_property
     def order(self) -> tuple:
         """Where the cut stands among the cuts of one need: the melds of one kind and size are
         cut in this order, so no opening is tried again in another."""
+        if self.naturals is not None:
+            return (self.rank, "", 0, 0, self.naturals)
         taken = tuple(sorted((str(key), count) for key, count in self.taken))
         return (self.rank, self.suit or "", self.low, self.high, taken)
 
@@ -273,6 +280,9 @@ class _Search:
 
     def _sets(self, size: int) -> Iterator[_Cut]:
         rules = self.rules
+        # The sets are cut last, every run laid: where no 2 is wild, which suits a set's
+        # naturals are of changes nothing after it, so one choice of them is enough.
+        free = not rules.wild_deuces
         for rank in range(1, 14):
             held = [(suit, self.left[(rank, suit)]) for suit in _SUITS if self.left[(rank, suit)]]
             total = sum(count for _, count in held)
@@ -284,7 +294,14 @@ class _Search:
                     self.step()
                     taken = [((rank, suit), count) for suit, count in picked]
                     for spent in self._wilds(wild, Counter(dict(taken))):
-                        yield _Cut(SET, tuple(taken) + spent, rank=rank)
+                        yield _Cut(
+                            SET,
+                            tuple(taken) + spent,
+                            rank=rank,
+                            naturals=naturals if free else None,
+                        )
+                    if free:
+                        break
 
     def _runs(self, suit: str | None, low: int, places, wilds: int) -> Iterator[_Cut]:
         size = len(places)
