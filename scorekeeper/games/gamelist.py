@@ -12,11 +12,10 @@ from dataclasses import dataclass
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from sqlalchemy.orm import selectinload
 
 from ..platform.database import db
 from . import errors, keys, ledger
-from .models import Game, Round, utcnow
+from .models import Game, utcnow
 
 PER_PAGE = 25
 PER_PAGE_MAX = 100
@@ -133,26 +132,8 @@ def game_page(page: int = 1, per_page: int = PER_PAGE, *, archived: bool = False
         newest = sorted(rows, key=lambda row: (row[2], row[0]), reverse=True)
         ids = [game_id for game_id, _, _ in sorted(newest, key=lambda row: row[1] is not None)]
     return GamePage(
-        [ledger.book(game) for game in _load(ids)], page, per_page, total or 0, archived
+        [ledger.book(game) for game in ledger.games_of(ids)], page, per_page, total or 0, archived
     )
-
-
-def _load(ids: list[int]) -> list[Game]:
-    """These games with everything `ledger.book` reads, in the order of `ids`."""
-    if not ids:
-        return []
-    statement = (
-        db.select(Game)
-        .where(Game.id.in_(ids))
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.scores),
-            selectinload(Game.history),
-            selectinload(Game.renames),
-        )
-    )
-    games = {game.id: game for game in db.session.scalars(statement)}
-    return [games[game_id] for game_id in ids if game_id in games]
 
 
 def brief_json(book: ledger.Book) -> dict:
@@ -190,7 +171,9 @@ def resumable(keys_held: Mapping[int, str]) -> list[ledger.Book]:
         )
     )
     return [
-        ledger.book(game) for game in _load(ids) if keys.matches(game.key_hash, held.get(game.id))
+        ledger.book(game)
+        for game in ledger.games_of(ids)
+        if keys.matches(game.key_hash, held.get(game.id))
     ]
 
 

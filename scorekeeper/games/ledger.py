@@ -27,27 +27,39 @@ from .models import Game, Player, Rename, Round, RoundChange, RoundScore
 from .roundvalues import RoundSnapshot
 
 
+def _whole(scores: bool = True) -> tuple:
+    """What loading a whole game loads with it: its players, rounds (with their scores, unless
+    not), history and renames, each in one statement for every game loaded."""
+    rounds = selectinload(Game.rounds)
+    return (
+        selectinload(Game.players),
+        rounds.selectinload(Round.scores) if scores else rounds,
+        selectinload(Game.history),
+        selectinload(Game.renames),
+    )
+
+
 def game_query(game_id: int, scores: bool = True, for_update: bool = False):
     """The statement that loads a whole game in a fixed number of queries.
 
     Recording a round needs the rounds but not their scores (`scores=False`): one query fewer.
     `for_update` locks the game's row first (see `get_game`).
     """
-    rounds = selectinload(Game.rounds)
-    statement = (
-        db.select(Game)
-        .where(Game.id == game_id)
-        .options(
-            selectinload(Game.players),
-            rounds.selectinload(Round.scores) if scores else rounds,
-            selectinload(Game.history),
-            selectinload(Game.renames),
-        )
-    )
+    statement = db.select(Game).where(Game.id == game_id).options(*_whole(scores))
     if for_update:
         # Rows this session loaded earlier are read again, as they are once the lock is held.
         statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
     return statement
+
+
+def games_of(ids: list[int]) -> list[Game]:
+    """These games, each loaded whole as `game_query` loads one (a fixed number of statements
+    for them all), in the order of `ids`; an id no game has is left out."""
+    if not ids:
+        return []
+    statement = db.select(Game).where(Game.id.in_(ids)).options(*_whole())
+    games = {game.id: game for game in db.session.scalars(statement)}
+    return [games[game_id] for game_id in ids if game_id in games]
 
 
 def get_game(game_id: int, scores: bool = True, *, for_update: bool = False) -> Game:

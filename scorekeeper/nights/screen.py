@@ -17,11 +17,9 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Flask, make_response, render_template, request
 from flask_babel import get_locale
-from sqlalchemy.orm import selectinload
 
 from ..games import ledger
 from ..games.ledger import Book
-from ..games.models import Game, Round
 from ..platform import cache, database
 from ..platform.database import db
 from ..rules.seating import RoundSetup
@@ -173,27 +171,13 @@ def _tables(night: Night) -> list[TableScreen]:
     """Every table as the screen shows it, its games loaded together (a fixed number of
     statements, however many tables)."""
     ids = [table.game_id for table in night.tables if table.game_id is not None]
-    games = {game.id: game for game in db.session.scalars(_games_query(ids))} if ids else {}
+    games = {game.id: game for game in ledger.games_of(ids)}
     return [
         table_screen(
             table.number, ledger.book(games[table.game_id]) if table.game_id in games else None
         )
         for table in night.tables
     ]
-
-
-def _games_query(ids: list[int]):
-    """The games of `ids`, each loaded whole as `ledger.game_query` loads one."""
-    return (
-        db.select(Game)
-        .where(Game.id.in_(ids))
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.scores),
-            selectinload(Game.history),
-            selectinload(Game.renames),
-        )
-    )
 
 
 # --- The pages ------------------------------------------------------------------------------
