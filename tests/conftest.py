@@ -22,6 +22,7 @@ from scorekeeper import create_app
 from tests.support.book import Book
 from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
 from tests.support.browsing import FormClient
+from tests.support.compiled import compile_once
 from tests.support.config import (
     ENGINE,
     IN_MEMORY,
@@ -66,6 +67,15 @@ def _apps_made() -> Iterator[None]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(scorekeeper.platform.database, "init_app", noted)
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_once() -> Iterator[None]:
+    """Every app a test makes reuses the routes' and templates' code compiled by the apps
+    before it in this process (tests/support/compiled.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        compile_once(patch)
         yield
 
 

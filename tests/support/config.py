@@ -9,7 +9,9 @@ under a second name and so give a second, stale copy of the settings).
 from __future__ import annotations
 
 import os
+import queue
 import sqlite3
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -106,29 +108,58 @@ def _migrate(url: str, folder: Path) -> None:
 
 class PostgresTemplate:
     """A PostgreSQL database brought to the newest revision by the migrations once, copied with
-    `CREATE DATABASE … TEMPLATE` into a database of its own for each test."""
+    `CREATE DATABASE … TEMPLATE` into a database of its own for each test.
+
+    A thread of its own makes each copy before a test asks for it and drops each copy after its
+    test, on one connection, while the tests run: a test waits for neither (about 0.15 s a test
+    on this machine's 2 cores)."""
+
+    _TAKEN = "taken"
 
     def __init__(self, folder: Path):
         self.name = f"template_{uuid.uuid4().hex[:10]}"
         with _server_connection() as connection:
             connection.execute(text(f'CREATE DATABASE "{self.name}"'))
         _migrate(self._url(self.name), folder)
+        # The next copy (or what stopped the thread); what the thread is asked to do.
+        self._ready: queue.Queue[str | BaseException] = queue.Queue(maxsize=1)
+        self._asked: queue.Queue[str | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._work, name="test databases", daemon=True)
+        self._thread.start()
 
     @staticmethod
     def _url(name: str) -> str:
         return make_url(TEST_DATABASE_URL).set(database=name).render_as_string(hide_password=False)
 
+    def _work(self) -> None:
+        try:
+            with _server_connection() as connection:
+                self._ready.put(self._made(connection))
+                while (asked := self._asked.get()) is not None:
+                    if asked == self._TAKEN:
+                        self._ready.put(self._made(connection))
+                    else:
+                        connection.execute(text(f'DROP DATABASE "{asked}" WITH (FORCE)'))
+        except BaseException as error:  # handed to the test that asks next
+            self._ready.put(error)
+
+    def _made(self, connection) -> str:
+        name = f"test_{uuid.uuid4().hex[:12]}"
+        connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{self.name}"'))
+        return name
+
     def copy(self) -> tuple[str, str]:
         """A new database holding the migrated schema: (its name, its URL)."""
-        name = f"test_{uuid.uuid4().hex[:12]}"
-        with _server_connection() as connection:
-            connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{self.name}"'))
+        name = self._ready.get()
+        if isinstance(name, BaseException):
+            self._ready.put(name)
+            raise RuntimeError("the test databases' thread stopped") from name
+        self._asked.put(self._TAKEN)
         return name, self._url(name)
 
-    @staticmethod
-    def drop(name: str) -> None:
-        with _server_connection() as connection:
-            connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    def drop(self, name: str) -> None:
+        """Drop a copy once nothing holds it (its test has ended): after the test, not during."""
+        self._asked.put(name)
 
     @contextmanager
     def served_copy(self, folder: Path) -> Iterator[str]:
@@ -140,7 +171,13 @@ class PostgresTemplate:
             self.drop(name)
 
     def close(self) -> None:
-        self.drop(self.name)
+        """Drop every copy left, and the template."""
+        self._asked.put(None)
+        self._thread.join()
+        left = [self._ready.get_nowait()] if not self._ready.empty() else []
+        with _server_connection() as connection:
+            for name in [*(n for n in left if isinstance(n, str)), self.name]:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 class MigratedTemplate:
