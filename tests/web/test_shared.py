@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import pytest
 from flask_babel import force_locale
+from flask_limiter._extension import RequestLimit
+from limits.errors import StorageError
 
 from scorekeeper.platform import shared
 from tests.support.apps import app_on
 from tests.support.games import FlaskSender, create_game, record
 from tests.support.names import NAMES
+from tests.support.organisers import HASH, PASSWORD
+from tests.support.redisserver import LOOPBACK, free_port
 
 # A new game with two players of the same name: refused, its form shown again (303 to itself).
 TWO_ANNS = {"names-0": "Ann", "names-1": "ann", "profile": "liverpool", "first_dealer": "1"}
@@ -126,3 +130,85 @@ def test_redis_stopped_mid_evening_the_app_keeps_scoring_and_says_so(
     redis_server.start()
     assert client.get("/healthz").get_json() == {"ok": True, "redis": "ok"}
     record(book, game, NAMES[2])
+
+
+def test_wrong_organiser_passwords_are_counted_once_for_every_process(
+    fresh_database, tmp_path, redis_server
+):
+    first, second = club_apps(
+        fresh_database("organisers"),
+        tmp_path,
+        2,
+        REDIS_URL=redis_server.url,
+        ORGANISER_PASSWORD=HASH,
+        RATELIMIT_ORGANISER_SIGN_INS="3 per day",
+    )
+
+    def sign_in(app, password: str) -> int:
+        return app.test_client().post("/organiser/sign-in", data={"password": password}).status_code
+
+    assert sign_in(first, PASSWORD) == 303  # a right one is never counted
+    assert [sign_in(app, "a guess") for app in (first, second, first)] == [200, 200, 200]
+    assert [sign_in(second, "a guess"), sign_in(first, PASSWORD)] == [429, 429]
+
+
+def test_a_count_that_fails_after_the_answer_is_logged_never_a_500(
+    fresh_database, tmp_path, redis_server, caplog
+):
+    """A wrong edit link is counted once its 403 is made: Redis stopping in that moment leaves
+    the 403 as it is, and the next wrong links are counted in the process's memory."""
+    (app,) = club_apps(
+        fresh_database("moment"),
+        tmp_path,
+        1,
+        REDIS_URL=redis_server.url,
+        RATELIMIT_BAD_EDIT_LINKS="2 per day",
+    )
+    stopping = []
+
+    @app.after_request
+    def stop_redis(response):  # runs before Flask-Limiter's own hook, which counts the 403
+        if stopping:
+            redis_server.stop()
+        return response
+
+    game = create_game(FlaskSender(app.test_client()), NAMES)
+    guess = app.test_client()
+    assert guess.get(f"/games/{game.id}/join?key=first-guess").status_code == 403
+    stopping.append(True)
+    assert guess.get(f"/games/{game.id}/join?key=second-guess").status_code == 403
+    stopping.clear()
+    assert "Failed to deduct rate limit" in caplog.text
+    tries = [guess.get(f"/games/{game.id}/join?key=guess-{n}").status_code for n in range(3)]
+    assert tries == [403, 403, 429]
+
+
+def test_a_refusal_whose_wait_cannot_be_read_quotes_the_whole_window(
+    fresh_database, tmp_path, redis_server, monkeypatch
+):
+    (app,) = club_apps(
+        fresh_database("wait"),
+        tmp_path,
+        1,
+        REDIS_URL=redis_server.url,
+        RATELIMIT_NEW_GAMES="1 per day",
+    )
+    assert new(app) == 201
+
+    def unreadable(self):
+        raise StorageError(ConnectionError("Redis went away"))
+
+    monkeypatch.setattr(RequestLimit, "window", property(unreadable))
+    refused = app.test_client().post("/api/games", json={"players": NAMES})
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == "86400"
+
+
+def test_a_process_started_while_redis_is_away_serves_and_says_so(fresh_database, tmp_path):
+    (app,) = club_apps(
+        fresh_database("away"), tmp_path, 1, REDIS_URL=f"redis://{LOOPBACK}:{free_port()}/0"
+    )
+    client = app.test_client()
+    assert client.get("/healthz").get_json() == {"ok": True, "redis": "unreachable"}
+    book = FlaskSender(client)
+    record(book, create_game(book, NAMES), NAMES[0])
