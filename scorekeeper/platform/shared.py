@@ -15,13 +15,13 @@ docs/serving.md, "What the processes share".
 
 Redis going away mid-evening stops nothing: a command that fails is answered from the
 process's own memory (each process counts its limits apart again, the form page is kept where
-it was drawn), and `/healthz` says `"redis": "unreachable"` until it is back. No command waits
-longer than `SECONDS` for Redis.
+it was drawn), and `/healthz` says `"redis": "unreachable"` until it is back. A command waits at
+most `SECONDS` for each of its two tries (`options`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, current_app
@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 
 SETTING = "REDIS_URL"
 EXTENSION = "scorekeeper.shared"
-# The longest a request waits for Redis to connect or to answer one command.
+# The longest one try of a command waits for Redis to connect, or to answer.
 SECONDS = 1.0
 # Every key the score book writes starts with this (a Redis server may serve more than one app).
 PREFIX = "scorekeeper:"
@@ -44,7 +44,8 @@ UNREACHABLE = "unreachable"
 class Shared:
     """The app's Redis: the setting's address and a client (a pool of connections)."""
 
-    url: str
+    # Never in a log: it may hold a password.
+    url: str = field(repr=False)
     client: Any
     # What a failed command raises (redis-py's `RedisError`).
     errors: type[Exception]
