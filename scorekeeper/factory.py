@@ -22,6 +22,7 @@ from .platform import (
     limits,
     security,
     settings,
+    shared,
 )
 from .platform.http import csrf
 from .tls import views as tls_views
@@ -54,6 +55,8 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     assets.init_app(app)
     errorpages.init_app(app)
     formpages.init_app(app)
+    # A club's Redis (`REDIS_URL`), before the limits that count in it.
+    shared.init_app(app)
     limits.init_app(app)
     app.register_blueprint(home.bp)
     # The organisers' sign-in, and the refusal of what only an organiser may do.

@@ -35,6 +35,7 @@ from tests.support.config import (
     is_sqlite,
 )
 from tests.support.organisers import HASH
+from tests.support.redisserver import RedisServer
 from tests.support.server import STARTED_ON, serving
 
 
@@ -200,6 +201,18 @@ def book(client) -> Book:
     """The score book as a table uses it: `book.new_game()`, `book.record(game, "Ann")`,
     `book.finish(game)`, `book.start()` (the new-game page), `book.record_page(game_id)`."""
     return Book(client)
+
+
+@pytest.fixture
+def redis_server(tmp_path) -> Iterator[RedisServer]:
+    """Debian's redis-server on a free loopback port, for this test alone (`REDIS_URL`: its
+    `url`); missing, it fails in CI and skips elsewhere."""
+    server = RedisServer(tmp_path / "redis")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

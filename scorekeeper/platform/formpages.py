@@ -13,8 +13,18 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from flask import Blueprint, Flask, Response, make_response, redirect, request, session
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    make_response,
+    redirect,
+    request,
+    session,
+)
 
+from . import shared
 from .errorpages import reopen_link
 
 # Sent by static/outbox.js with a form it posts itself, so that it can keep the page when the
@@ -22,17 +32,38 @@ from .errorpages import reopen_link
 # script reads the name from every page's head (`init_app`).
 SCRIPT_POST_HEADER = "X-Posted-By-Script"
 # The form page a refused post drew, kept for the GET it redirects to (see `shown_after_redirect`):
-# the session names it, this process keeps it, the newest few, each once.
+# the session names it; Redis keeps it for every process when `REDIS_URL` names one (a while,
+# each once), else the app keeps it in this process, the newest few, each once.
 SHOWN_AGAIN = "form_shown_again"
 KEPT_PAGES = 64
 KEPT_PAGE_BYTES = 512 * 1024
-_kept_pages: OrderedDict[str, bytes] = OrderedDict()
-_kept_lock = threading.Lock()
+KEPT_SECONDS = 600
+KEPT = "scorekeeper.formpages.kept"
+
+
+class _Kept:
+    """The form pages an app keeps in its own process, the newest `KEPT_PAGES`, each taken once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pages: OrderedDict[str, bytes] = OrderedDict()
+
+    def put(self, key: str, page: bytes) -> None:
+        with self._lock:
+            self._pages[key] = page
+            while len(self._pages) > KEPT_PAGES:
+                self._pages.popitem(last=False)
+
+    def take(self, key: str) -> bytes | None:
+        with self._lock:
+            return self._pages.pop(key, None)
 
 
 def init_app(app: Flask) -> None:
-    """Give every page the header's name (`<meta name="script-post-header">` in _head.html)."""
+    """Give every page the header's name (`<meta name="script-post-header">` in _head.html), and
+    the app its own store of form pages (two apps in one process, as tests make, keep apart)."""
     app.jinja_env.globals["script_post_header"] = SCRIPT_POST_HEADER
+    app.extensions[KEPT] = _Kept()
 
 
 def form_page(page: str) -> Response:
@@ -86,10 +117,8 @@ def _redirect_to_the_form(response: Response) -> Response:
     if len(page) > KEPT_PAGE_BYTES:
         return response
     key = secrets.token_urlsafe(16)
-    with _kept_lock:
-        _kept_pages[key] = page
-        while len(_kept_pages) > KEPT_PAGES:
-            _kept_pages.popitem(last=False)
+    if not shared.put(_shared_name(key), page, KEPT_SECONDS):
+        current_app.extensions[KEPT].put(key, page)
     session[SHOWN_AGAIN] = [target, key]
     answer = redirect(target, 303)
     answer.headers["Cache-Control"] = "no-store"
@@ -98,17 +127,23 @@ def _redirect_to_the_form(response: Response) -> Response:
 
 def _kept_form_page() -> Response | None:
     """The form page kept for this GET, once; None to draw the page as usual (nothing kept, or
-    kept by another process: the page's script then offers the entries back from its draft)."""
+    kept by another process without Redis: the page's script then offers the entries back from
+    its draft)."""
     held = session.get(SHOWN_AGAIN)
     here = request.script_root + request.full_path.rstrip("?")  # as `reopen_link` writes it
     if request.method != "GET" or not held or held[0] != here:
         return None
     session.pop(SHOWN_AGAIN)
-    with _kept_lock:
-        page = _kept_pages.pop(held[1], None)
+    page = shared.take(_shared_name(held[1]))
+    if page is None:
+        page = current_app.extensions[KEPT].take(held[1])
     if page is None:
         return None
     return form_page(page)
+
+
+def _shared_name(key: str) -> str:
+    return f"form-page:{key}"
 
 
 def attachment(text: str, media_type: str, filename: str) -> Response:

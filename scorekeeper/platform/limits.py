@@ -7,7 +7,10 @@ that (`scorekeeper.platform.settings`). A client past one is answered 429 with `
 /api/, elsewhere a page in the layout that keeps what was typed, ready to send again.
 
 Each app has a limiter of its own, counting in its own storage (`RATELIMIT_STORAGE_URI`; memory
-by default), so two apps in one process never share counts. A limited view wears `limited`
+by default, or the Redis server `REDIS_URL` names, see `shared`), so two apps in one process never
+share counts unless they share a store. While a shared store does not answer, each process counts
+in its own memory (Flask-Limiter's in-memory fallback) and tries the store again now and then: the
+limits hold per process, and nothing is refused for want of the store. A limited view wears `limited`
 beneath `writeonce.write_once`: the repeat of a write already done is given its first answer
 before anything is counted, and a refused request never reaches the view, so its form's
 one-time token stays unused for the next try.
@@ -32,13 +35,16 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
+from limits.errors import StorageError
 
-from . import errorpages, security
+from . import errorpages, security, shared
 from .http import is_api_request
 
 # Counts a window that slides, without the burst at a fixed window's edge, in every storage
 # the `limits` library has (memory, Redis, Memcached, MongoDB).
 STRATEGY = "sliding-window-counter"
+# The storage that keeps each process's counts apart (`RATELIMIT_STORAGE_URI`'s default).
+IN_MEMORY = "memory://"
 EXTENSION = "scorekeeper.platform.limits"
 # Set on `g` once a request has counted a limit.
 COUNTED = "limits_counted"
@@ -108,12 +114,20 @@ def client_address() -> str:
 
 def init_app(app: Flask) -> None:
     """Give the app its own limiter, and answer 429 as a page or JSON."""
+    storage_uri, storage_options = shared.limits_storage(app)
+    apart = storage_uri.startswith(IN_MEMORY)
     limiter = Limiter(
         client_address,
         app=app,
-        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        storage_uri=storage_uri,
+        storage_options=storage_options,
         strategy=STRATEGY,
         key_prefix="scorekeeper",
+        # A store the processes share that stops answering: each process counts in its own
+        # memory until it answers again (docs/security.md), and a count that fails after the
+        # answer is logged, never a 500.
+        in_memory_fallback_enabled=not apart,
+        swallow_errors=not apart,
     )
     app.extensions[EXTENSION] = Counters(limiter, {kind: _counter(limiter, kind) for kind in KINDS})
     app.register_error_handler(RateLimitExceeded, too_many)
@@ -219,7 +233,11 @@ def retry_after() -> int:
     reached = current_app.extensions[EXTENSION].limiter.current_limit
     if reached is None:
         return 1
-    return max(1, math.ceil(reached.reset_at - time.time()))
+    try:
+        return max(1, math.ceil(reached.reset_at - time.time()))
+    except StorageError:
+        # The shared store stopped answering since it counted: the whole window, to be safe.
+        return max(1, math.ceil(reached.limit.get_expiry()))
 
 
 def _in_words(seconds: int) -> str:

@@ -165,12 +165,22 @@ SETTINGS: tuple[Setting, ...] = (
         from_env=True,
     ),
     Setting(
+        "REDIS_URL",
+        None,
+        "A Redis server the app's processes share (`redis://host:6379/0`, `rediss://…`,"
+        " `unix:///path`; `pip install '.[club]'`): the limits are counted there and a refused"
+        " form's page is kept there for whichever process the proxy sends its next request to."
+        " Unset, each process keeps its own, as `make run`'s one needs.",
+        from_env=True,
+        shown="none",
+    ),
+    Setting(
         "RATELIMIT_STORAGE_URI",
         "memory://",
-        "Where the limits are counted: in memory, each process apart (`make run` is one); for"
-        " several processes a store they share that the `limits` library speaks:"
-        " `redis://host:6379`, `memcached://host:11211`, `mongodb://host` (with its client"
-        " package).",
+        "Where the limits are counted: in memory, each process apart (`make run` is one), or"
+        " with `REDIS_URL` set in that Redis; another store they share that the `limits` library"
+        " speaks takes the place of either: `memcached://host:11211`, `mongodb://host` (with its"
+        " client package).",
         from_env=True,
     ),
     Setting(

@@ -155,10 +155,12 @@ class Server:
 
 
 @contextlib.contextmanager
-def server_pair(database_url: str, folder: Path) -> Iterator[list[Server]]:
-    """Two server processes on one database (their logs in `folder`), stopped when the block
-    ends; neither may have logged a traceback."""
-    pair = [Server(database_url, folder / f"server-{n}.log") for n in (1, 2)]
+def server_pair(
+    database_url: str, folder: Path, env: Mapping[str, str] | None = None
+) -> Iterator[list[Server]]:
+    """Two server processes on one database (their logs in `folder`, their settings over the
+    tests' in `env`), stopped when the block ends; neither may have logged a traceback."""
+    pair = [Server(database_url, folder / f"server-{n}.log", env) for n in (1, 2)]
     try:
         for server in pair:
             server.start()
