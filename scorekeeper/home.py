@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import lazy_gettext as _l
 
 from .games import gamelist, keys, ledger
-from .platform import language, network
+from .platform import backups, language, network
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .tls import addresses
@@ -90,7 +90,14 @@ def index():
 
 @bp.get("/healthz")
 def healthz():
-    return {"ok": True}
+    """Up, and how old the last backup is (`last_backup` null when none was ever taken), for a
+    monitor that warns when the nightly backup stopped."""
+    taken = backups.last()
+    last = None
+    if taken is not None:
+        at = taken.taken_at.isoformat(timespec="seconds") + "Z"
+        last = {"at": at, "kind": taken.kind, "age_seconds": backups.age_seconds(taken)}
+    return {"ok": True, "last_backup": last}
 
 
 def on_serving_machine() -> bool:
