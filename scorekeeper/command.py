@@ -159,10 +159,15 @@ def _made(make, config):
 @click.option("--prefix", default="/", show_default=True, help="The sub-path, e.g. /cards/.")
 @click.option("--certificate", default=deployment.DEBIAN_CERTIFICATE, show_default=True)
 @click.option("--key", default=deployment.DEBIAN_KEY, show_default=True)
+@click.option("--logs", default="/var/log/nginx", show_default=True, help="nginx's log folder.")
+@click.option("--http-port", default=80, show_default=True, help="Plain HTTP, sent to HTTPS.")
+@click.option("--https-port", default=443, show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--force", is_flag=True, help="Replace OUTPUT when it exists.")
 @with_appcontext
-def config_nginx(server_names, upstreams, prefix, certificate, key, output, force) -> None:
+def config_nginx(
+    server_names, upstreams, prefix, certificate, key, logs, http_port, https_port, output, force
+) -> None:
     """nginx in front of the app processes: HTTPS ended there, the X-Forwarded-* headers the
     app believes with TRUSTED_PROXIES=1."""
     config = deployment.Nginx(
@@ -171,6 +176,9 @@ def config_nginx(server_names, upstreams, prefix, certificate, key, output, forc
         prefix=prefix,
         certificate=certificate,
         key=key,
+        logs=logs,
+        http_port=http_port,
+        https_port=https_port,
     )
     _write(_made(deployment.nginx, config), output, force)
 

@@ -59,6 +59,9 @@ class Nginx:
     prefix: str = "/"
     certificate: str = DEBIAN_CERTIFICATE
     key: str = DEBIAN_KEY
+    logs: str = "/var/log/nginx"
+    http_port: int = 80
+    https_port: int = 443
 
     def problems(self) -> list[str]:
         """Every option that cannot be written (empty: all can)."""
@@ -72,13 +75,18 @@ class Nginx:
             for upstream in self.upstreams
             if not _upstream(upstream)
         ]
+        found += [
+            _("--%(option)s %(port)s is not a port", option=option, port=port)
+            for option, port in (("http-port", self.http_port), ("https-port", self.https_port))
+            if not 0 < port < 65536
+        ]
         if not self.upstreams:
             found.append(_("give at least one --upstream"))
         if not self.prefix.startswith("/") or not PLAIN_PATH.match(self.prefix):
             found.append(
                 _("--prefix %(prefix)s is not a path like /cards/", prefix=repr(self.prefix))
             )
-        paths = (("--certificate", self.certificate), ("--key", self.key))
+        paths = (("--certificate", self.certificate), ("--key", self.key), ("--logs", self.logs))
         found += filter(None, (path_problem(option, path) for option, path in paths))
         return found
 
@@ -130,6 +138,7 @@ def nginx(config: Nginx) -> str:
         if location != "/"
         else ""
     )
+    secure = "https://$host" + ("" if config.https_port == 443 else f":{config.https_port}")
     return f"""\
 # nginx in front of Liverpool Scorekeeper: HTTPS ends here, and the tablets are spread over
 # the app processes below. Made by `scorekeeper config nginx`; check it with `nginx -t -c FILE`.
@@ -142,6 +151,7 @@ def nginx(config: Nginx) -> str:
 # shared RATELIMIT_STORAGE_URI (docs/serving.md).
 
 worker_processes auto;
+error_log {config.logs}/scorekeeper.error.log;
 
 events {{
     worker_connections 1024;
@@ -149,6 +159,7 @@ events {{
 
 http {{
     server_tokens off;
+    access_log {config.logs}/scorekeeper.access.log;
 
     upstream scorekeeper {{
 {servers}
@@ -156,15 +167,15 @@ http {{
     }}
 
     server {{
-        listen 80;
-        listen [::]:80;
+        listen {config.http_port};
+        listen [::]:{config.http_port};
         server_name {names};
-        return 301 https://$host$request_uri;
+        return 301 {secure}$request_uri;
     }}
 
     server {{
-        listen 443 ssl;
-        listen [::]:443 ssl;
+        listen {config.https_port} ssl;
+        listen [::]:{config.https_port} ssl;
         server_name {names};
 
         ssl_certificate     {config.certificate};
