@@ -232,9 +232,10 @@ def backup_sqlite(engine: Engine, target: Path) -> int:
     return tables
 
 
-def _fsync(path: str | Path) -> None:
-    """Flush a file to the disk, so a power cut cannot leave half a backup."""
-    fd = os.open(path, os.O_RDONLY)
+def _fsync(path: str | Path, flags: int = os.O_RDWR) -> None:
+    """Flush a file to the disk, so a power cut cannot leave half a backup (opened for writing:
+    Windows flushes no file opened only to read)."""
+    fd = os.open(path, flags)
     try:
         os.fsync(fd)
     finally:
@@ -245,7 +246,7 @@ def _fsync_folder(path: Path) -> None:
     """Flush a folder (the rename into it) to the disk; Windows opens no folder as a file, and
     its renames need no such step."""
     if os.name != "nt":
-        _fsync(path)
+        _fsync(path, os.O_RDONLY)
 
 
 # --- Restore: what `backup` wrote, put back -----------------------------------------------------
