@@ -122,7 +122,7 @@ def test_an_sqlite_copy_goes_into_a_database_that_is_no_file_through_the_export(
     assert backup.read_bytes() == copied
 
 
-@SQLITE_ONLY
+@pytest.mark.sqlite_only("the live database is an SQLite file")
 def test_the_live_database_is_not_restored_onto_itself(tmp_path):
     live = tmp_path / "live.sqlite"
     app = app_on(f"sqlite:///{live}", tmp_path, UPGRADE_ON_START=True)

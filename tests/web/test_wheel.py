@@ -4,8 +4,9 @@ anywhere, its data in the platform's user data folder; and `pipx install` of it 
 
 The environment is a real, clean one (`python -m venv`, then `pip install WHEEL`): nothing of
 this test environment's site-packages is seen, so a dependency missing from pyproject.toml fails
-here. It takes about 50 s on a 2-core machine with an empty pip cache, far less with one; the
-registry is reachable here and in CI."""
+here. Making it takes about a minute on a busy 2-core machine (pip's cache warm; the first time
+about as long again), and pipx's install as long: both are downloads from PyPI, which is
+reachable here and in CI, the one choice that tests what a family's install really gets."""
 
 from __future__ import annotations
 
