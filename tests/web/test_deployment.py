@@ -10,7 +10,11 @@ import re
 import shlex
 import shutil
 import socket
+import ssl
 import subprocess
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -21,6 +25,8 @@ from cryptography.x509.oid import NameOID
 
 from scorekeeper import deployment
 from tests.support.config import ENGINE
+from tests.support.saved import save_ruleset
+from tests.support.server import serving
 
 
 def debian_tool(name: str, package: str) -> str:
@@ -245,3 +251,73 @@ def test_the_backup_units_command_line_backs_the_book_up(tmp_path, fresh_databas
     assert re.fullmatch(r"scorekeeper-[A-Z][a-z]{2}\.backup", written.name), written.name
     starts = b"SQLite format 3\0" if ENGINE == "sqlite" else b"{"
     assert written.read_bytes().startswith(starts)
+
+
+# --- nginx in front of the app, for real --------------------------------------------------------
+
+
+@pytest.mark.parametrize("prefix", ["/", "/cards/"])
+def test_behind_nginx_the_app_gives_links_at_the_address_the_tablet_used(
+    app_with, tmp_path, prefix
+):
+    """nginx serving the generated file in front of the app with TRUSTED_PROXIES=1: a saved
+    rule set's share link is the tablet's HTTPS address (scheme, name, port and sub-path), as
+    the headers the file sets tell it."""
+    nginx = debian_tool("nginx", "nginx")
+    app = app_with(TRUSTED_PROXIES=1)
+    saved = save_ruleset(app.test_client())
+    certificate, key = certificate_pair(tmp_path)
+    https_port = free_port()
+    with serving(app) as base:
+        text = deployment.nginx(
+            deployment.Nginx(
+                server_names=("scores.club.example",),
+                upstreams=(base.removeprefix("http://"),),
+                prefix=prefix,
+                certificate=str(certificate),
+                key=str(key),
+                logs=str(tmp_path),
+                http_port=free_port(),
+                https_port=https_port,
+            )
+        )
+        config = tmp_path / "nginx.conf"
+        config.write_text(text, encoding="utf-8")
+        pid = f"pid {tmp_path / 'nginx.pid'}; daemon off;"
+        process = subprocess.Popen(
+            [nginx, "-e", "stderr", "-p", str(tmp_path), "-c", str(config), "-g", pid],
+            stderr=subprocess.PIPE,
+        )
+        try:
+            page = https_page(https_port, f"{nginx_prefix(prefix)}rulesets/{saved['id']}")
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+    shared = re.search(r"https?://[^\"'<\s]+/rulesets/shared/[^\"'<\s]+", page)
+    assert shared, page[:2000]
+    expected = f"https://scores.club.example:{https_port}{nginx_prefix(prefix)}rulesets/shared/"
+    assert shared.group().startswith(expected), shared.group()
+
+
+def nginx_prefix(prefix: str) -> str:
+    return deployment.nginx_prefix(prefix)
+
+
+def https_page(port: int, path: str) -> str:
+    """The page at `path` over HTTPS from nginx on `port`, asked by the club's name (the
+    certificate is the test's own, not checked), once nginx answers."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    deadline = time.monotonic() + 20
+    while True:
+        request = urllib.request.Request(
+            f"https://127.0.0.1:{port}{path}", headers={"Host": "scores.club.example"}
+        )
+        try:
+            with urllib.request.urlopen(request, context=context, timeout=10) as answer:
+                return answer.read().decode()
+        except (ConnectionError, urllib.error.URLError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
