@@ -49,13 +49,22 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
         if problem is not None:
             raise click.ClickException(
                 _(
-                    "%(problem)s: run `flask --app scorekeeper init-db` first (it keeps every game)",
+                    "%(problem)s: run `%(command)s` first (it keeps every game)",
                     problem=problem,
+                    command=upgrade_command(),
                 )
             )
         return command(*args, **kwargs)
 
     return run
+
+
+def upgrade_command() -> str:
+    """The command that upgrades the database, as the program running now spells it."""
+    context = click.get_current_context(silent=True)
+    if context is not None and context.find_root().command.name == "scorekeeper":
+        return "scorekeeper db upgrade"
+    return "flask --app scorekeeper init-db"
 
 
 def init_app(app: Flask, factory: Callable[..., Flask] | None = None) -> None:

@@ -349,3 +349,10 @@ def test_a_command_speaks_the_default_language(app_with, tmp_path):
     assert "ei koskaan" in listed  # "never" in the shipped fi catalog
     assert refused.exit_code != 0 and exists in refused.output
     assert RuleSet.parse(written) == RuleSet.parse(smith_document())
+
+
+def test_a_database_not_upgraded_is_named_with_flasks_own_step(fresh_database, tmp_path):
+    app = app_on(fresh_database("empty"), tmp_path)
+    result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "games.json")])
+    assert result.exit_code != 0
+    assert "run `flask --app scorekeeper init-db` first (it keeps every game)" in result.output

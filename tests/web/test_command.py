@@ -138,3 +138,9 @@ def test_serving_this_machine_only_says_how_to_serve_the_table(as_program):
     said = serve.start_message("127.0.0.1", 5000, [])
     assert "start it with `scorekeeper serve` to serve the table" in said
     assert "make run" not in said
+
+
+def test_a_database_not_upgraded_is_named_with_the_programs_own_step(scorekeeper, tmp_path):
+    said = scorekeeper("export", str(tmp_path / "games.json"))
+    assert said.exit_code != 0
+    assert "run `scorekeeper db upgrade` first (it keeps every game)" in said.output
