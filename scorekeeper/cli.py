@@ -21,7 +21,7 @@ from pathlib import Path
 
 import click
 from flask import Flask, current_app
-from flask.cli import AppGroup, with_appcontext
+from flask.cli import AppGroup, FlaskGroup, with_appcontext
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy.engine import Engine
@@ -62,7 +62,8 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
 def upgrade_command() -> str:
     """The command that upgrades the database, as the program running now spells it."""
     context = click.get_current_context(silent=True)
-    if context is not None and context.find_root().command.name == "scorekeeper":
+    root = context.find_root().command if context is not None else None
+    if isinstance(root, FlaskGroup) and root.name == "scorekeeper":
         return "scorekeeper db upgrade"
     return "flask --app scorekeeper init-db"
 
