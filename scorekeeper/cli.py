@@ -1,6 +1,7 @@
-"""The commands of `flask --app scorekeeper`: set up, back up, export, import, re-key a game,
-the table's saved rule sets (`rules list`, `rules export`, `rules import`), and the organiser
-password's hash for the setting (`organiser-password`).
+"""The commands of `flask --app scorekeeper` (and of `scorekeeper`, `scorekeeper.command`): set
+up, back up and restore, export, import, re-key a game, the table's saved rule sets (`rules list`,
+`rules export`, `rules import`), and the organiser password's hash for the setting
+(`organiser-password`).
 
 What a command says is in the setting `DEFAULT_LANGUAGE` (a command has no request to ask);
 what it writes for machines (exports, rule set documents) is the same in every language."""
@@ -11,6 +12,7 @@ import contextlib
 import functools
 import json
 import os
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -18,17 +20,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
-from flask import Flask
-from flask.cli import AppGroup, with_appcontext
+from flask import Flask, current_app
+from flask.cli import AppGroup, FlaskGroup, with_appcontext
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 from .games import keys, papersheets
 from .games.errors import ImportRefused, NoSuchGame, NoSuchRuleSet, ScorebookError
 from .games.importer import import_games
+from .games.models import Game
 from .games.transfer import dumps, export_games
-from .platform import database, language, organisers
+from .platform import backups, cache, database, language, organisers
 from .platform.database import db
 from .rules import sharing
 from .rules.errors import RuleSetError
@@ -45,8 +49,9 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
         if problem is not None:
             raise click.ClickException(
                 _(
-                    "%(problem)s: run `flask --app scorekeeper init-db` first (it keeps every game)",
+                    "%(problem)s: run `%(command)s` first (it keeps every game)",
                     problem=problem,
+                    command=upgrade_command(),
                 )
             )
         return command(*args, **kwargs)
@@ -54,11 +59,23 @@ def needs_current_database(command: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-def init_app(app: Flask) -> None:
-    """Register every command on the app's CLI group."""
+def upgrade_command() -> str:
+    """The command that upgrades the database, as the program running now spells it."""
+    context = click.get_current_context(silent=True)
+    root = context.find_root().command if context is not None else None
+    if isinstance(root, FlaskGroup) and root.name == "scorekeeper":
+        return "scorekeeper db upgrade"
+    return "flask --app scorekeeper init-db"
+
+
+def init_app(app: Flask, factory: Callable[..., Flask] | None = None) -> None:
+    """Register every command on the app's CLI group; `factory` makes another app (`restore`
+    reads an SQLite backup through one, into a database of another kind)."""
+    app.extensions[FACTORY] = factory
     for command in (
         init_db,
         backup,
+        restore_command,
         export_command,
         import_command,
         import_sheet_command,
@@ -122,6 +139,7 @@ def backup(target: Path, force: bool) -> None:
         )
     check_target(target, force)
     tables = backup_sqlite(engine, target)
+    note_backup("sqlite")
     click.echo(
         ngettext(
             "Backup written: %(target)s (%(num)s table, integrity ok)",
@@ -148,20 +166,37 @@ def _backup_as_export(engine: Engine, target: Path, force: bool) -> None:
     url = engine.url.render_as_string(hide_password=True)
     data = export_games()
     write_whole(target, dumps(data))
+    note_backup("export")
     click.echo(
         ngettext(
             "%(kind)s (%(url)s) is backed up by its own tools: for a copy of the whole database "
             "use pg_dump (see the README). Wrote every game as the JSON export instead "
-            "(%(num)s game, restore with `flask --app scorekeeper import`): %(target)s",
+            "(%(num)s game, put back with `scorekeeper restore`): %(target)s",
             "%(kind)s (%(url)s) is backed up by its own tools: for a copy of the whole database "
             "use pg_dump (see the README). Wrote every game as the JSON export instead "
-            "(%(num)s games, restore with `flask --app scorekeeper import`): %(target)s",
+            "(%(num)s games, put back with `scorekeeper restore`): %(target)s",
             len(data["games"]),
             kind=engine.dialect.name,
             url=url,
             target=target,
         )
     )
+
+
+def note_backup(kind: str) -> None:
+    """Note the time of the backup just written, for /healthz; a database too busy to take the
+    note (another writer holding it) leaves the backup good, and is said."""
+    try:
+        backups.record(kind)
+    except DBAPIError as error:
+        db.session.rollback()
+        click.echo(
+            _(
+                "The backup is written, but its time could not be noted for /healthz: %(problem)s",
+                problem=getattr(error, "orig", None) or error,
+            ),
+            err=True,
+        )
 
 
 def database_engine() -> Engine:
@@ -199,7 +234,7 @@ def backup_sqlite(engine: Engine, target: Path) -> int:
             raw.close()
         _fsync(temporary)
         os.replace(temporary, target)
-        _fsync(target.parent)
+        _fsync_folder(target.parent)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
@@ -207,13 +242,171 @@ def backup_sqlite(engine: Engine, target: Path) -> int:
     return tables
 
 
-def _fsync(path: str | Path) -> None:
-    """Flush a file or folder to the disk, so a power cut cannot leave half a backup."""
-    fd = os.open(path, os.O_RDONLY)
+def _fsync(path: str | Path, flags: int = os.O_RDWR) -> None:
+    """Flush a file to the disk, so a power cut cannot leave half a backup (opened for writing:
+    Windows flushes no file opened only to read)."""
+    fd = os.open(path, flags)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _fsync_folder(path: Path) -> None:
+    """Flush a folder (the rename into it) to the disk; Windows opens no folder as a file, and
+    its renames need no such step."""
+    if os.name != "nt":
+        _fsync(path, os.O_RDONLY)
+
+
+# --- Restore: what `backup` wrote, put back -----------------------------------------------------
+
+# The first bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+# Where `init_app` keeps the app factory, for `restore`'s reading of an SQLite backup.
+FACTORY = "scorekeeper.factory"
+# The tables a restore keeps: the record of backups taken (the restored data is no new backup).
+KEPT_ON_RESTORE = frozenset({backups.Backup.__tablename__})
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Replace the games this database holds.")
+@with_appcontext
+def restore_command(file: Path, force: bool) -> None:
+    """Put back what `backup` wrote to FILE (an SQLite copy or an export), into this database
+    whatever its kind: all of it or nothing. Refused while the database holds games, unless
+    --force; stop the servers first."""
+    file = file.expanduser().resolve()
+    database.upgrade()  # a restore is as often into a new database as into one in use
+    held = db.session.scalar(db.select(db.func.count(Game.id)))
+    db.session.rollback()
+    if held and not force:
+        raise click.ClickException(
+            ngettext(
+                "the database holds %(num)s game, which restoring %(file)s would replace: back "
+                "it up first (`scorekeeper backup FILE`), then add --force",
+                "the database holds %(num)s games, which restoring %(file)s would replace: back "
+                "them up first (`scorekeeper backup FILE`), then add --force",
+                held,
+                file=file,
+            )
+        )
+    engine = database_engine()
+    if is_sqlite_file(file) and _sqlite_file_of(engine) is not None:
+        if _sqlite_file_of(engine) == file:
+            raise click.ClickException(
+                _("%(file)s is the live database itself: name a backup", file=file)
+            )
+        restore_sqlite(engine, file)
+        database.upgrade()  # a backup from before this version is brought up to it
+        count = db.session.scalar(db.select(db.func.count(Game.id)))
+    else:
+        data = export_of_sqlite(file) if is_sqlite_file(file) else read_document(str(file))
+        count = replace_games(data, file)
+    click.echo(
+        ngettext(
+            "Restored %(num)s game from %(file)s",
+            "Restored %(num)s games from %(file)s",
+            count,
+            file=file,
+        )
+    )
+
+
+def is_sqlite_file(file: Path) -> bool:
+    """Whether FILE is an SQLite database (what `backup` writes on SQLite)."""
+    try:
+        with open(file, "rb") as stream:
+            return stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError as error:
+        raise click.ClickException(
+            _("cannot read %(file)s: %(problem)s", file=file, problem=error)
+        ) from None
+
+
+def _sqlite_file_of(engine: Engine) -> Path | None:
+    """The file of an SQLite database; None for another kind, or one in memory."""
+    name = engine.url.database
+    if engine.dialect.name != "sqlite" or not name or name == ":memory:":
+        return None
+    return Path(name).resolve()
+
+
+def _sound_sqlite(file: Path) -> sqlite3.Connection:
+    """An open connection to the SQLite file, refused when it fails its integrity check."""
+    source = sqlite3.connect(file)
+    try:
+        result = source.execute("PRAGMA integrity_check").fetchall()
+    except sqlite3.DatabaseError as error:
+        source.close()
+        raise click.ClickException(
+            _(
+                "%(file)s cannot be read: %(problem)s; nothing was restored",
+                file=file,
+                problem=error,
+            )
+        ) from None
+    if result != [("ok",)]:
+        source.close()
+        raise click.ClickException(
+            _(
+                "%(file)s failed its integrity check (%(result)s): nothing was restored",
+                file=file,
+                result=result,
+            )
+        )
+    return source
+
+
+def restore_sqlite(engine: Engine, file: Path) -> None:
+    """Copy the SQLite backup over the live SQLite database, in one step of SQLite's backup
+    API (a reader sees the database before or after, never between)."""
+    source = _sound_sqlite(file)
+    db.session.remove()
+    try:
+        raw = engine.raw_connection()
+        try:
+            source.backup(raw.driver_connection, pages=-1)
+        finally:
+            raw.close()
+    finally:
+        source.close()
+
+
+def export_of_sqlite(file: Path) -> object:
+    """The export document of an SQLite backup: read from a copy (brought up to this version
+    first) through an app of its own, the backup itself left as it is."""
+    _sound_sqlite(file).close()
+    factory = current_app.extensions[FACTORY]
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-restore-") as folder:
+        copy = Path(folder, "restored.sqlite")
+        shutil.copyfile(file, copy)
+        config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}", "UPGRADE_ON_START": True}
+        reader = factory(config, instance_path=current_app.instance_path)
+        with reader.app_context():
+            try:
+                return export_games()
+            finally:
+                db.session.remove()
+                db.engine.dispose()
+
+
+def replace_games(data: object, file: Path) -> int:
+    """Empty the database and import the export document, in one transaction: a document
+    refused leaves the database as it was."""
+    try:
+        for table in reversed(db.metadata.sorted_tables):
+            if table.name not in KEPT_ON_RESTORE:
+                db.session.execute(table.delete())
+        # Pages kept by a server under the old games' stamps are not those of the restored ones.
+        db.session.add(
+            cache.Stamp(name=cache.DATABASE, generation=cache.new_generation(), changes=0)
+        )
+        return import_games(data)
+    except ImportRefused as error:
+        db.session.rollback()
+        raise click.ClickException(_("%(file)s: %(problem)s", file=file, problem=error)) from None
 
 
 @click.command("export")
@@ -262,14 +455,11 @@ def read_in(file: str) -> str:
         ) from None
 
 
-@click.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
-@with_appcontext
-def import_command(file: str) -> None:
-    """Add the games of an export FILE (`-` for the standard input), all of them or none."""
+def read_document(file: str) -> object:
+    """The JSON data of FILE, or a ClickException saying why it cannot be read."""
     text = read_in(file)
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise click.ClickException(
             _("%(file)s is not JSON (%(problem)s): nothing was imported", file=file, problem=error)
@@ -286,6 +476,14 @@ def import_command(file: str) -> None:
                 problem=error,
             )
         ) from None
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=str))
+@with_appcontext
+def import_command(file: str) -> None:
+    """Add the games of an export FILE (`-` for the standard input), all of them or none."""
+    data = read_document(file)
     # An export is moved into a new database as often as into one in use: make it ready first.
     database.upgrade()
     try:

@@ -71,7 +71,7 @@ def make_app(test_config: dict[str, Any] | None = None, instance_path: str | Non
     nights.init_app(app)
     league.init_app(app)
     referee.init_app(app)
-    cli.init_app(app)
+    cli.init_app(app, make_app)
     return app
 
 

@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import lazy_gettext as _l
 
 from .games import gamelist, keys, ledger
-from .platform import language, network, shared
+from .platform import backups, language, network, shared
 from .rules.cards import notation
 from .rules.ruleset import RuleSet
 from .tls import addresses
@@ -90,10 +90,17 @@ def index():
 
 @bp.get("/healthz")
 def healthz():
-    """200 while this process answers. With `REDIS_URL`, also Redis as it finds it: `"ok"` or
-    `"unreachable"`, still 200, since the score book keeps scoring without it (a proxy that
-    took every process out for want of Redis would stop the evening; docs/security.md)."""
-    health: dict[str, object] = {"ok": True}
+    """200 while this process answers, with how old the last backup is (`last_backup` null when
+    none was ever taken), for a monitor that warns when the nightly backup stopped. With
+    `REDIS_URL`, also Redis as it finds it: `"ok"` or `"unreachable"`, still 200, since the score
+    book keeps scoring without it (a proxy that took every process out for want of Redis would
+    stop the evening; docs/security.md)."""
+    taken = backups.last()
+    last = None
+    if taken is not None:
+        at = taken.taken_at.isoformat(timespec="seconds") + "Z"
+        last = {"at": at, "kind": taken.kind, "age_seconds": backups.age_seconds(taken)}
+    health: dict[str, object] = {"ok": True, "last_backup": last}
     redis = shared.state()
     if redis is not None:
         health["redis"] = redis

@@ -34,6 +34,11 @@ DEFAULT_HTTPS_PORT = settings.default("HTTPS_PORT")
 SOCKET_TIMEOUT = 10
 # Seconds the worker threads get to finish their requests on stop.
 SHUTDOWN_SECONDS = 3
+# The options that set each port, for the way out of a busy one when started as a program
+# (`scorekeeper serve`) rather than by `make run` and its variables.
+OPTIONS = {"PORT": "--port", "HTTPS_PORT": "--https-port", "HOST": "--host"}
+# The program that started this server (`scorekeeper serve`); None: `make run`.
+started_as: str | None = None
 
 
 class WSGIServer(wsgi.Server):
@@ -76,10 +81,15 @@ class Secure:
     notes: tuple[str, ...] = ()
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, program: str | None = None) -> None:
     """Parse the arguments, make the certificate when HTTPS is served, bind both ports, print
-    where to open the app, and serve until stopped."""
-    parser = argparse.ArgumentParser(description="Serve Liverpool Scorekeeper with cheroot.")
+    where to open the app, and serve until stopped. `program` is the command that started it
+    (`scorekeeper serve`), named in the ways out of a busy port; None for `make run`."""
+    global started_as
+    started_as = program
+    parser = argparse.ArgumentParser(
+        prog=program, description="Serve Liverpool Scorekeeper with cheroot."
+    )
     parser.add_argument("--host", default=DEFAULT_HOST)
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)
     parser.add_argument("--https-port", type=int, default=None)
@@ -93,6 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     with app.app_context():
         revision = database.upgrade()
         print(_("Database at revision %(revision)s.", revision=revision), flush=True)
+        print(_("Data folder: %(folder)s", folder=app.instance_path), flush=True)
     names.name_key("")  # read the look-alike table now, not on the first new game
     app.config["SERVE_HOST"] = args.host
     listeners = [Listener("PORT", args.port)]
@@ -245,7 +256,12 @@ def start_message(
         lines = [
             _("Liverpool Scorekeeper is serving this machine only (HOST=%(host)s).", host=host),
             here,
-            _("A tablet cannot reach it: start it with `make run` to serve the table."),
+            _("A tablet cannot reach it: start it with `make run` to serve the table.")
+            if started_as is None
+            else _(
+                "A tablet cannot reach it: start it with `%(command)s` to serve the table.",
+                command=started_as,
+            ),
         ]
         if secure:
             lines.insert(2, _("Over HTTPS, open %(url)s", url=f"https://localhost:{secure.port}/"))
@@ -288,6 +304,8 @@ def _secure_lines(urls: Sequence[str], secure: Secure, tty: bool) -> list[str]:
 def bind_problem(error: OSError, host: str, port: int, variable: str = "PORT") -> str:
     """Why the server could not listen, as one sentence with the way out (`variable` is the make
     variable that sets the port)."""
+    if started_as is not None:
+        return _program_problem(error, host, port, variable, started_as)
     if error.errno == errno.EADDRINUSE:
         return _(
             "port %(port)s is in use: try %(variable)s=%(free)s make run",
@@ -308,6 +326,31 @@ def bind_problem(error: OSError, host: str, port: int, variable: str = "PORT") -
             "%(host)s is not an address of this machine: try HOST=%(default)s make run",
             host=host,
             default=DEFAULT_HOST,
+        )
+    return _(
+        "cannot listen on %(host)s port %(port)s: %(reason)s",
+        host=host,
+        port=port,
+        reason=error.strerror or error,
+    )
+
+
+def _program_problem(error: OSError, host: str, port: int, variable: str, program: str) -> str:
+    """`bind_problem` for a server started as a program: the way out is its option."""
+    option = OPTIONS.get(variable, "--port")
+    if error.errno == errno.EADDRINUSE:
+        way = f"{program} {option} {free_port_after(host, port)}"
+        return _("port %(port)s is in use: try %(command)s", port=port, command=way)
+    if error.errno == errno.EACCES:
+        default = DEFAULT_HTTPS_PORT if variable == "HTTPS_PORT" else DEFAULT_PORT
+        way = f"{program} {option} {default}"
+        return _(
+            "port %(port)s needs rights this user lacks: try %(command)s", port=port, command=way
+        )
+    if error.errno == errno.EADDRNOTAVAIL:
+        way = f"{program} --host {DEFAULT_HOST}"
+        return _(
+            "%(host)s is not an address of this machine: try %(command)s", host=host, command=way
         )
     return _(
         "cannot listen on %(host)s port %(port)s: %(reason)s",

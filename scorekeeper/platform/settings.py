@@ -7,16 +7,19 @@ a default of its own. The settings table of docs/settings.md is written from thi
 
 A checkout keeps `templates/`, `static/`, `migrations/` and the `instance/` folder (where
 `instance/config.py` is read) at its top level; a wheel carries the first three inside the
-`scorekeeper` package (see pyproject.toml), so an installed app runs from anywhere (`shipped`,
-`instance_folder`).
+`scorekeeper` package (see pyproject.toml), so an installed app runs from anywhere (`shipped`),
+its data in the user's data folder of the platform (`instance_folder`).
 """
 
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 CONFIG_FILE = "`instance/config.py`"
 
@@ -30,9 +33,23 @@ def shipped(folder: str) -> Path:
     return inside if inside.is_dir() or CHECKOUT is None else CHECKOUT / folder
 
 
-def instance_folder() -> str | None:
-    """The checkout's `instance/`; None for an installed app (Flask's own `var/` place)."""
-    return str(CHECKOUT / "instance") if CHECKOUT is not None else None
+# The environment variable naming the data folder (`scorekeeper --data` sets it too).
+DATA_VARIABLE = "SCOREKEEPER_DATA"
+# The folder's name under the platform's data folder.
+DATA_NAME = "scorekeeper"
+
+
+def instance_folder() -> str:
+    """The data folder (the SQLite database, the secret key, the certificates, config.py):
+    `SCOREKEEPER_DATA` when set; else the checkout's `instance/`; else, installed, the user's
+    data folder of the platform (`~/.local/share/scorekeeper`, `~/Library/Application
+    Support/scorekeeper`, `%LOCALAPPDATA%\\scorekeeper`)."""
+    chosen = os.environ.get(DATA_VARIABLE)
+    if chosen:
+        return str(Path(chosen).expanduser().resolve())
+    if CHECKOUT is not None:
+        return str(CHECKOUT / "instance")
+    return platformdirs.user_data_dir(DATA_NAME, appauthor=False)
 
 
 @dataclass(frozen=True)

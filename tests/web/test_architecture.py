@@ -108,6 +108,8 @@ APP = (
     "scorekeeper.factory",
     "scorekeeper.cli",
     "scorekeeper.serve",
+    "scorekeeper.deployment",
+    "scorekeeper.command",
 )
 ONE_WAY = [
     ("scorekeeper.platform", "scorekeeper.games"),

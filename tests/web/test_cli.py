@@ -30,7 +30,12 @@ SQLITE_BACKUP = pytest.mark.sqlite_only("backup through SQLite's backup API")
 @pytest.fixture
 def file_app(tmp_path):
     """The app on a real SQLite file (WAL, as served), with a table of rows to back up."""
-    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI="sqlite:///" + str(tmp_path / "live.sqlite"))
+    # A writer holding the database makes `backup` wait a second at most to note its time.
+    config = dict(
+        TEST_CONFIG,
+        SQLALCHEMY_DATABASE_URI="sqlite:///" + str(tmp_path / "live.sqlite"),
+        DATABASE_BUSY_SECONDS=1,
+    )
     application = create_app(config, instance_path=str(tmp_path / "instance"))
     with application.app_context():
         with db.engine.begin() as connection:
@@ -87,7 +92,11 @@ def test_backup_is_a_sound_copy(file_app, tmp_path):
     copy = _dump(target)
     assert "ledger" in copy
     assert len(copy["ledger"]) == 500
-    assert copy == _dump(tmp_path / "live.sqlite")
+    # The live database has noted the backup's time since (/healthz), the copy not yet.
+    live = _dump(tmp_path / "live.sqlite")
+    assert len(live.pop("backups")) == 1
+    assert copy.pop("backups") == []
+    assert copy == live
 
 
 @SQLITE_BACKUP
@@ -201,7 +210,9 @@ def test_flask_command_line_backup(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "Backup written" in result.stdout
     assert _integrity(target) == "ok"
-    assert _dump(target) == _dump(database)
+    live = _dump(database)
+    assert [kind for _, _, kind in live.pop("backups")] == ["sqlite"]  # noted for /healthz
+    assert _dump(target) == {**live, "backups": []}
 
 
 # --- The table's saved rule sets: rules list, export, import ----------------------------------
@@ -338,3 +349,10 @@ def test_a_command_speaks_the_default_language(app_with, tmp_path):
     assert "ei koskaan" in listed  # "never" in the shipped fi catalog
     assert refused.exit_code != 0 and exists in refused.output
     assert RuleSet.parse(written) == RuleSet.parse(smith_document())
+
+
+def test_a_database_not_upgraded_is_named_with_flasks_own_step(fresh_database, tmp_path):
+    app = app_on(fresh_database("empty"), tmp_path)
+    result = app.test_cli_runner().invoke(args=["export", str(tmp_path / "games.json")])
+    assert result.exit_code != 0
+    assert "run `flask --app scorekeeper init-db` first (it keeps every game)" in result.output

@@ -127,8 +127,8 @@ def test_once_a_game_exists_the_usual_choices_return(client):
     assert titles == ["New game", "Games", "Our rules", "Rules check"]
 
 
-def test_healthz_is_still_bare(client):
-    assert client.get("/healthz").get_json() == {"ok": True}
+def test_healthz_says_no_backup_was_taken_yet(client):
+    assert client.get("/healthz").get_json() == {"ok": True, "last_backup": None}
 
 
 def test_the_tablets_two_steps_speak_the_serving_machines_language(app, client):

@@ -41,7 +41,7 @@ def test_without_redis_nothing_is_shared_and_the_health_check_is_as_before(app, 
     assert app.extensions[shared.EXTENSION] is None
     assert shared.limits_storage(app) == ("memory://", {})
     answer = client.get("/healthz")
-    assert answer.status_code == 200 and answer.get_json() == {"ok": True}
+    assert answer.status_code == 200 and answer.get_json() == {"ok": True, "last_backup": None}
 
 
 @pytest.mark.parametrize(
@@ -111,14 +111,14 @@ def test_redis_stopped_mid_evening_the_app_keeps_scoring_and_says_so(
     book = FlaskSender(client)
     game = create_game(book, NAMES)
     record(book, game, NAMES[0])
-    assert client.get("/healthz").get_json() == {"ok": True, "redis": "ok"}
+    assert client.get("/healthz").get_json() == {"ok": True, "last_backup": None, "redis": "ok"}
 
     redis_server.stop()
     record(book, game, NAMES[1])  # the round is saved
     assert len(client.get(f"/api/games/{game.id}").get_json()["rounds"]) == 2
     health = client.get("/healthz")
     assert health.status_code == 200
-    assert health.get_json() == {"ok": True, "redis": "unreachable"}
+    assert health.get_json() == {"ok": True, "last_backup": None, "redis": "unreachable"}
     # A refused form's page is kept in this process instead.
     posted = client.post("/games/new", data=TWO_ANNS)
     assert posted.status_code == 303
@@ -128,7 +128,7 @@ def test_redis_stopped_mid_evening_the_app_keeps_scoring_and_says_so(
     assert [new(app) for _ in range(3)] == [201, 201, 429]
 
     redis_server.start()
-    assert client.get("/healthz").get_json() == {"ok": True, "redis": "ok"}
+    assert client.get("/healthz").get_json() == {"ok": True, "last_backup": None, "redis": "ok"}
     record(book, game, NAMES[2])
 
 
@@ -209,6 +209,6 @@ def test_a_process_started_while_redis_is_away_serves_and_says_so(fresh_database
         fresh_database("away"), tmp_path, 1, REDIS_URL=f"redis://{LOOPBACK}:{free_port()}/0"
     )
     client = app.test_client()
-    assert client.get("/healthz").get_json() == {"ok": True, "redis": "unreachable"}
+    assert client.get("/healthz").get_json() == {"ok": True, "last_backup": None, "redis": "unreachable"}
     book = FlaskSender(client)
     record(book, create_game(book, NAMES), NAMES[0])
