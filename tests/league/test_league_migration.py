@@ -33,7 +33,7 @@ def test_the_upgrade_keeps_every_night_and_adds_the_leagues(fresh_database, tmp_
     assert client.post(f"/api/nights/{night.json['id']}/draw", json={}).status_code == 201
     with app.app_context():
         database.upgrade()
-        assert database.current_revision() == database.head_revision() == "0018_league"
+        assert database.current_revision() == database.head_revision()
         assert db.session.scalar(db.select(db.func.count(Night.id))) == 1
         assert [game.names for game in db.session.scalars(db.select(Game))] != []
     assert tables(app) >= LEAGUE_TABLES
