@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from flask_babel import gettext as _
@@ -36,21 +36,23 @@ from .names import clean_names, kept_as_played, seat_keys
 from .roundvalues import RoundEntry, RoundSnapshot, read_cards
 from .transfer import (
     CHANGE,
-    DOCUMENT_FIELDS,
     FORMAT,
-    FORMAT_VERSION,
     GAME,
     PLAYER,
     READS,
     RENAME,
     ROUND,
     SCORE_LINE,
+    SECTIONS_SINCE,
     SNAPSHOT,
     Field,
+    Imported,
     Kind,
     Part,
+    document_fields,
     exported_time,
     game_of_format_1,
+    registered,
 )
 
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
@@ -124,6 +126,24 @@ class _Checker:
             )
         return moment
 
+    def date(self, value: Any) -> date:
+        if not isinstance(value, str) or len(value) != len("2025-01-31"):
+            raise self.fail(_("must be a date like 2025-01-31"))
+        try:
+            day = date.fromisoformat(value)
+        except ValueError:
+            raise self.fail(_("is not a date: %(value)s", value=repr(value[:40]))) from None
+        if not EARLIEST.date() <= day <= LATEST.date():
+            raise self.fail(
+                _(
+                    "must be a date from %(first)s to %(last)s, not %(value)s",
+                    first=EARLIEST.year,
+                    last=LATEST.year,
+                    value=value,
+                )
+            )
+        return day
+
     def cards(self, value: Any) -> str:
         text = self.text(value, 400)
         try:
@@ -134,10 +154,29 @@ class _Checker:
         return text
 
 
+# A section's reader: the place it reads at, and what it reads with (see `transfer.Section`).
+Checker = _Checker
+
+
 def check_document(data: Any) -> list[Game]:
     """The games of a document, built but not stored, or `ImportRefused` naming the problem."""
+    return check_book(data).games_in_order
+
+
+class Book(Imported):
+    """A document checked whole: its games and each section's rows, built but not stored."""
+
+    @property
+    def games_in_order(self) -> list[Game]:
+        return list(self.games.values())
+
+
+def check_book(data: Any) -> Book:
+    """The games and sections of a document, built but not stored, or `ImportRefused` naming
+    the first problem. A document before format 3 has no sections: it means none."""
     top = _Checker(_("the document"))
-    document = top.object(data, DOCUMENT_FIELDS)
+    sections = registered()
+    document = top.object(data, document_fields(), frozenset(sections))
     if document["format"] != FORMAT:
         raise top.at("format").fail(
             _("must be %(format)s: this is not a score book export", format=repr(FORMAT))
@@ -148,21 +187,47 @@ def check_document(data: Any) -> list[Game]:
             _(
                 "is %(version)s, and this app reads versions %(versions)s: use a matching app",
                 version=repr(version),
-                versions=_(" and ").join(map(str, READS)),
+                versions=", ".join(map(str, READS[:-1])) + _(" and ") + str(READS[-1]),
             )
         )
+    _check_sections(top, document, version)
     check = _Checker("games")
-    games = []
-    seen: set[int] = set()
+    book = Book(games={})
     for index, item in enumerate(check.list(document["games"])):
-        if version < FORMAT_VERSION:
+        if version < 2:
             item = _from_format_1(check.at(index), item)
         game = _check_game(check.at(index), item)
-        if game.id in seen:
+        if game.id in book.games:
             raise check.at(index).at("id").fail(_("repeats game %(game)s", game=game.id))
-        seen.add(game.id)
-        games.append(game)
-    return games
+        book.games[game.id] = game
+    for name, section in sections.items():
+        book.sections[name] = section.check(_Checker(name), document.get(name, []), book)
+    return book
+
+
+def _check_sections(top: _Checker, document: dict[str, Any], version: int) -> None:
+    """A document of this version holds every section; one before them holds none."""
+    for name in registered():
+        if version < SECTIONS_SINCE and name in document:
+            raise top.at(name).fail(
+                _(
+                    "is not in a document of version %(version)s: make it version %(since)s",
+                    version=version,
+                    since=SECTIONS_SINCE,
+                )
+            )
+        if version >= SECTIONS_SINCE and name not in document:
+            raise top.at(name).fail(
+                _("is missing: a document of version %(version)s holds it", version=version)
+            )
+
+
+def read_part(
+    check: _Checker, part: Part, item: Any, index: int = 0, names: Iterable[str] = ()
+) -> dict[str, Any]:
+    """A section's object of `part`: exactly its fields, each checked by its kind (only
+    `names`, if given), as its model's columns."""
+    return _row(check, part, item, 0, index, names)
 
 
 # --- Reading a part by its fields ----------------------------------------------------------
@@ -202,6 +267,8 @@ def _value(check: _Checker, item: Field, value: Any, seats: int) -> Any:
         return check.cards(value)
     if kind is Kind.TIME:
         return check.time(value)
+    if kind is Kind.DATE:
+        return check.date(value)
     return _STRUCTURED[kind](check, item, value, seats)
 
 
@@ -308,6 +375,9 @@ def _each_player(what: str, seats: int) -> str:
 
 _STRUCTURED: dict[Kind, Callable[[_Checker, Field, Any, int], Any]] = {
     Kind.GAME_ID: _game_id,
+    Kind.ID: _game_id,
+    # Passed as read to the section that keeps it, which checks it (see `transfer.Section`).
+    Kind.OWN: lambda check, item, value, seats: value,
     Kind.RULES: _rules,
     Kind.CHOICE: _choice,
     Kind.HASH: _hash,
@@ -721,25 +791,26 @@ def _check_history(check: _Checker, game: Game) -> None:
 
 
 def import_games(data: Any) -> int:
-    """Check the whole document, then store every game in one transaction; returns how many."""
-    # Game ids are kept (edit links and cookies name them): one taken id refuses the whole import.
-    games = check_document(data)
-    ids = [game.id for game in games]
-    taken = sorted(db.session.scalars(db.select(Game.id).where(Game.id.in_(ids))))
-    if taken:
+    """Check the whole document, then store every game and every section's rows in one
+    transaction; returns how many games."""
+    book = check_book(data)
+    games = book.games_in_order
+    # Ids are kept (edit links and cookies name them, a night's tables its games): anything the
+    # database holds already refuses the whole import, every clash named at once.
+    clashes = _clashes(book)
+    if clashes:
         raise ImportRefused(
-            ngettext(
-                "game %(games)s already exists in this database: nothing was imported (import "
-                "into an empty database)",
-                "games %(games)s already exist in this database: nothing was imported (import "
-                "into an empty database)",
-                len(taken),
-                games=", ".join(map(str, taken)),
+            _(
+                "%(clashes)s: nothing was imported (import into an empty database)",
+                clashes="; ".join(clashes),
             )
         )
     try:
         db.session.add_all(games)
         db.session.flush()
+        for rows in book.sections.values():
+            db.session.add_all(rows)
+            db.session.flush()
         # New games after these must not be given an imported game's id.
         database.move_sequences_past_ids(db.session.connection())
         db.session.commit()
@@ -750,3 +821,22 @@ def import_games(data: Any) -> int:
             _("the database refused the games, nothing was imported: %(reason)s", reason=reason)
         ) from None
     return len(games)
+
+
+def _clashes(book: Book) -> list[str]:
+    """Every game and section row this database already holds, in words."""
+    ids = list(book.games)
+    taken = sorted(db.session.scalars(db.select(Game.id).where(Game.id.in_(ids)))) if ids else []
+    found = []
+    if taken:
+        found.append(
+            ngettext(
+                "game %(games)s already exists in this database",
+                "games %(games)s already exist in this database",
+                len(taken),
+                games=", ".join(map(str, taken)),
+            )
+        )
+    for name, section in registered().items():
+        found.extend(section.clashes(book.sections[name]))
+    return found

@@ -10,7 +10,9 @@ A part's fields are the columns of its model, written as they are stored (times 
 the history's rounds as `RoundSnapshot.to_dict` holds them).
 
 Format 1 named each game's rules by a profile (`"profile": "family"`); format 2 carries the
-whole document. An old export means the profile as the app that wrote it had it, so
+whole document; format 3 adds the sections of the features built on the score book (a club's
+nights, its leagues), which register them at app start (`register_section`): the score book
+writes and reads its document without knowing them, and they sit above it. An old export means the profile as the app that wrote it had it, so
 `FORMAT_1_PROFILES` are the presets' documents as they were when format 2 began, frozen, never
 the app's presets of the day: a preset changed in a later release must not change a game read
 from an old export (the same copies as migration 0005's, which a test compares).
@@ -21,12 +23,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from enum import Enum
 from typing import Any
 
+from flask import Flask, current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -43,11 +46,14 @@ from .roundvalues import RoundSnapshot
 # --- The document ------------------------------------------------------------------------
 
 FORMAT = "liverpool-scorekeeper/games"
+# 3: the sections of the features above the score book (`nights`, `leagues`) beside the games;
 # 2: each game carries its rule set's whole document (`rules`); 1 named a profile (`profile`).
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 # The versions an import reads: a format 1 game's profile becomes its document
-# (`game_of_format_1`).
-READS = (1, 2)
+# (`game_of_format_1`); a document before 3 has no sections, and means none.
+READS = (1, 2, 3)
+# The version that added the sections.
+SECTIONS_SINCE = 3
 # Far beyond any real score or version, and well inside SQLite's 64-bit integers.
 NUMBER_LIMIT = 10**9
 
@@ -56,6 +62,9 @@ class Kind(Enum):
     """What a field holds, which says how it is written and how it is checked."""
 
     GAME_ID = "a game's id, within what the database can hold"
+    ID = "a row's id, within what the database can hold"
+    DATE = "a calendar date, 2025-01-31"
+    OWN = "checked by the section that keeps it, by its own rules"
     RULES = "a rule set's whole document (R11), every problem of a bad one named"
     WHOLE = "a whole number from `low` to `high`"
     SEAT = "a seat at the game's table"
@@ -125,6 +134,8 @@ def exported_time(moment: datetime | None) -> str | None:
 def _written(item: Field, value: Any) -> Any:
     if item.kind is Kind.TIME:
         return exported_time(value)
+    if item.kind is Kind.DATE:
+        return None if value is None else date.isoformat(value)
     if item.kind is Kind.PARTS:
         assert item.part is not None
         return [item.part.write(row) for row in value]
@@ -244,13 +255,64 @@ GAME = Part(
 )
 
 
-def document(games: list[dict[str, Any]]) -> dict[str, Any]:
-    """The document holding these games, each written with `GAME.write`."""
-    return {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games}
+def document(games: list[dict[str, Any]], **sections: list[Any]) -> dict[str, Any]:
+    """The document holding these games, each written with `GAME.write`, and every registered
+    section (empty where not given)."""
+    written = {name: sections.get(name, []) for name in registered()}
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games, **written}
 
 
-# The document around the games.
-DOCUMENT_FIELDS = frozenset(document([]))
+# The document around the games (and the sections registered, `document_fields`).
+DOCUMENT_FIELDS = frozenset({"format", "format_version", "games"})
+
+
+# --- Sections: what the features above the score book keep ---------------------------------
+
+
+@dataclass
+class Imported:
+    """What an import has checked so far: the document's games by id, and each section checked
+    before this one (in the order they were registered) as the rows it built."""
+
+    games: dict[int, Game]
+    sections: dict[str, list[Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A list in the document that a feature above the score book keeps (`nights`, `leagues`),
+    registered by it at app start (`register_section`), so that games/ names no feature above it.
+
+    `export()` writes every object of the section, in a fixed order, as plain JSON data. `check(
+    checker, items, imported)` builds its rows, not stored, from the document's list (refusing
+    the first problem with `checker.fail`, each at its place: `nights[0].tables[1].game`), a
+    game named by its id in the document. `clashes(rows)` names every row this database already
+    holds (an id, a name), so that the import refuses them all at once and writes nothing.
+    """
+
+    name: str
+    export: Callable[[], list[dict[str, Any]]]
+    check: Callable[[Any, Any, Imported], list[Any]]
+    clashes: Callable[[list[Any]], list[str]]
+
+
+_SECTIONS = "scorekeeper.book_sections"
+
+
+def register_section(app: Flask, section: Section) -> None:
+    """Carry the section in this app's export and import, after those registered before it (a
+    section may name rows of an earlier one: a league its nights)."""
+    app.extensions.setdefault(_SECTIONS, {})[section.name] = section
+
+
+def registered() -> dict[str, Section]:
+    """The sections of the current app, in the order they were registered."""
+    return current_app.extensions.get(_SECTIONS, {})
+
+
+def document_fields() -> frozenset[str]:
+    """The fields of a document of this format version, in the current app."""
+    return DOCUMENT_FIELDS | frozenset(registered())
 
 
 # What a profile's name meant in an export of format 1.
@@ -318,11 +380,15 @@ def export_games() -> dict[str, Any]:
             selectinload(Game.renames),
         )
     )
-    return export_document(db.session.scalars(statement))
+    data = export_document(db.session.scalars(statement))
+    for name, section in registered().items():
+        data[name] = section.export()
+    return data
 
 
 def export_document(games: Iterable[Game]) -> dict[str, Any]:
-    """These games (loaded whole) as an export document that `import` takes."""
+    """These games (loaded whole) as an export document that `import` takes, its sections
+    empty (`export_games` fills them)."""
     return document([GAME.write(game) for game in games])
 
 
@@ -438,7 +504,8 @@ def game_export(game: Game) -> dict[str, Any]:
     """The game in the `export` command's format, which `import` takes, without its key hash.
 
     Whoever can see the game can download it: the hash of its edit key stays on this machine
-    (imported elsewhere, the game gets a key with `flask --app scorekeeper game-key`).
+    (imported elsewhere, the game gets a key with `flask --app scorekeeper game-key`). The
+    sections are empty: the game's night and league stay on this machine.
     """
     document = export_document([game])
     document["games"][0]["key_hash"] = None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, views
+from . import api, transfer, views
 from . import models as models  # the tables, in the metadata the migrations compare
 
 
@@ -24,3 +24,4 @@ def init_app(app: Flask) -> None:
     """Register the league's pages and JSON API."""
     for blueprint in (api.bp, api.setup_bp, views.bp, views.setup_bp, views.summary_bp):
         app.register_blueprint(blueprint)
+    transfer.register(app)  # in the score book's export and import

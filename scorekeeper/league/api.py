@@ -1,5 +1,5 @@
 """The league's JSON API: list the leagues, read one's table, a player's nights and a night's
-summary; set a league up and add or remove the nights that count. Every write is write-once
+summary; set a league up, change its scoring, and add or remove the nights that count. Every write is write-once
 (`Idempotency-Key`).
 
 Reads are on `bp`; the organiser's writes on `setup_bp`, so one guard
@@ -27,6 +27,7 @@ setup_bp.before_request(organisers.require)
 # A write to a league: "league 3", or "new league".
 LEAGUES = writeonce.Scope("league", "league_id")
 FIELDS = {"name", "scoring", "points", "nights"}
+SCORING_FIELDS = {"scoring", "points"}
 
 for _blueprint in (bp, setup_bp):
     ledger.answer_errors(_blueprint)
@@ -123,6 +124,25 @@ def _night_ids(given: Any, problems: dict[str, str]) -> list[int]:
         if (problem := service.night_problem(night_id)) is not None:
             problems[f"nights[{index}]"] = problem
     return ids
+
+
+@setup_bp.post("/league/<int:league_id>/scoring")
+@writeonce.write_once(scope=LEAGUES)
+def change_scoring(league_id: int):
+    """`{"scoring": "places"|"normalised", "points"?: [1st, 2nd, …]}` → 200 with the league, its
+    table scored the new way and the change in its `changes`; every problem named at once (400),
+    nothing stored; 409 `unchanged` when the league is scored so already."""
+    data = json_body()
+    league = service.get_league(league_id, for_update=True)
+    problems = {
+        unknown: _("'%(field)s' is not a field of a league's scoring", field=unknown)
+        for unknown in sorted(set(data) - SCORING_FIELDS)
+    }
+    service.checked_scoring(data.get("scoring"), data.get("points"), problems)
+    if problems:
+        raise service.refused(problems)
+    service.change_scoring(league, data.get("scoring"), data.get("points"))
+    return _created(league.id, 200)
 
 
 @setup_bp.post("/league/<int:league_id>/nights")

@@ -1,5 +1,5 @@
 """The league pages' forms: set a league up (its name, its scoring and the points of each
-place) and add a night to it. Each carries a one-time token (write-once)."""
+place), change its scoring, and add a night to it. Each carries a one-time token (write-once)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,9 @@ from .models import DEFAULT_POINTS, NAME_MAX, NORMALISED, PLACES
 _SEPARATORS = re.compile(r"[,;\s]+")
 
 
-class NewLeagueForm(WriteOnceForm):
-    name = StringField(
-        _l("Name"),
-        render_kw={"autocomplete": "off", "maxlength": NAME_MAX, "autocapitalize": "words"},
-    )
+class ScoringForm(WriteOnceForm):
+    """A league's scoring and the points of each place: a new league's, or a change of it."""
+
     scoring = SelectField(
         _l("Scoring"),
         choices=[
@@ -45,6 +43,13 @@ class NewLeagueForm(WriteOnceForm):
         if not parts:
             return None
         return [int(part) if part.isdigit() else part for part in parts]
+
+
+class NewLeagueForm(ScoringForm):
+    name = StringField(
+        _l("Name"),
+        render_kw={"autocomplete": "off", "maxlength": NAME_MAX, "autocapitalize": "words"},
+    )
 
 
 class AddNightForm(WriteOnceForm):

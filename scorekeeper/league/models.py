@@ -1,6 +1,10 @@
 """A club's league: its name, how it scores a night's tables (`places` or `normalised`) and the
 nights that count for it, each added by an organiser (a night may count for several leagues: the
-same nights by places and normalised, or a season's league and a cup)."""
+same nights by places and normalised, or a season's league and a cup).
+
+An organiser may change a league's scoring after it is set up: the league keeps every change
+(`LeagueScoringChange`: the scoring before and after, and when), and its table, worked out from
+its nights whenever it is read, follows the scoring of the day."""
 
 from __future__ import annotations
 
@@ -40,6 +44,9 @@ class League(db.Model):
     nights: Mapped[list[LeagueNight]] = relationship(
         back_populates="league", order_by="LeagueNight.id", cascade="all, delete-orphan"
     )
+    changes: Mapped[list[LeagueScoringChange]] = relationship(
+        back_populates="league", order_by="LeagueScoringChange.id", cascade="all, delete-orphan"
+    )
 
     __table_args__ = (
         UniqueConstraint("name_key", name="leagues_name_once"),
@@ -61,3 +68,28 @@ class LeagueNight(db.Model):
     night: Mapped[Night] = relationship()
 
     __table_args__ = (UniqueConstraint("league_id", "night_id", name="league_nights_once"),)
+
+
+class LeagueScoringChange(db.Model):
+    """A change of a league's scoring by an organiser: the scoring and points it had, the ones it
+    was given, and when. The newest is the league's scoring now."""
+
+    __tablename__ = "league_scoring_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    before_scoring: Mapped[str] = mapped_column(String(12))
+    before_points: Mapped[list[int]] = mapped_column(JSON)
+    after_scoring: Mapped[str] = mapped_column(String(12))
+    after_points: Mapped[list[int]] = mapped_column(JSON)
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    league: Mapped[League] = relationship(back_populates="changes")
+
+    __table_args__ = (
+        CheckConstraint(
+            "before_scoring IN ('places', 'normalised') AND after_scoring IN ('places', "
+            "'normalised')",
+            name="league_scoring_change_scorings",
+        ),
+    )

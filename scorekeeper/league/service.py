@@ -1,9 +1,15 @@
-"""A league's writes: set one up with its scoring, and add or remove the nights that count.
+"""A league's writes: set one up with its scoring, change its scoring, and add or remove the
+nights that count.
 
 The pages and the JSON API both call these functions. A write is flushed here, never committed:
 the route that asked for it commits it with its answer (`writeonce.write_once`). A night counts
 once for a league (a unique key on `league_nights (league_id, night_id)`, and the league's row
 locked by every write to it), and may count for several leagues.
+
+A change of scoring is one update of the league's row (locked) and one change kept beside it; the
+league table is worked out from the nights whenever it is read, so it follows at once. A change
+to the scoring the league already has is refused (409 `unchanged`): a double tap lands once even
+without its write-once token.
 """
 
 from __future__ import annotations
@@ -22,7 +28,15 @@ from ..nights.models import Night, NightTable
 from ..nights.service import NoSuchNight, get_night
 from ..platform import database
 from ..platform.database import db
-from .models import DEFAULT_POINTS, NAME_MAX, PLACES, SCORINGS, League, LeagueNight
+from .models import (
+    DEFAULT_POINTS,
+    NAME_MAX,
+    PLACES,
+    SCORINGS,
+    League,
+    LeagueNight,
+    LeagueScoringChange,
+)
 
 # At most this many places a league gives points to (R11 seats 8 at most).
 MOST_PLACES = 8
@@ -112,12 +126,18 @@ def check_league(name: Any, scoring: Any, points: Any) -> tuple[str, str, list[i
     (`name`, `scoring`, `points` or `points[<index>]`)."""
     problems: dict[str, str] = {}
     cleaned = _checked_name(name, problems)
-    if scoring not in SCORINGS:
-        problems["scoring"] = _("'scoring' must be 'places' or 'normalised'")
-    table = _checked_points(scoring, points, problems)
+    table = checked_scoring(scoring, points, problems)
     if problems:
         raise refused(problems)
     return cleaned, scoring, table
+
+
+def checked_scoring(scoring: Any, points: Any, problems: dict[str, str]) -> list[int]:
+    """The points of a scoring (`places`: 4, 3, 2, 1 when none are given; `normalised`: none),
+    every problem added to `problems` (`scoring`, `points`, `points[<index>]`)."""
+    if scoring not in SCORINGS:
+        problems["scoring"] = _("'scoring' must be 'places' or 'normalised'")
+    return _checked_points(scoring, points, problems)
 
 
 def _checked_name(name: Any, problems: dict[str, str]) -> str:
@@ -174,6 +194,30 @@ def create_league(name: Any, scoring: Any, points: Any = None) -> League:
         problem = _("there is already a league called %(name)s", name=cleaned)
         raise refused({"name": problem}) from None
     return league
+
+
+def change_scoring(league: League, scoring: Any, points: Any = None) -> LeagueScoringChange:
+    """Score the league (its row locked: `get_league(..., for_update=True)`) by `scoring` and
+    `points` from now on, the change kept; `LeagueRefused` naming every problem (400), or the
+    scoring it has already (409 `unchanged`)."""
+    problems: dict[str, str] = {}
+    table = checked_scoring(scoring, points, problems)
+    if problems:
+        raise refused(problems)
+    if scoring == league.scoring and table == list(league.points):
+        message = _("the league is scored so already: nothing changed")
+        raise LeagueRefused(message, "unchanged", {"scoring": message}, status=409)
+    change = LeagueScoringChange(
+        before_scoring=league.scoring,
+        before_points=list(league.points),
+        after_scoring=scoring,
+        after_points=table,
+    )
+    league.changes.append(change)
+    league.scoring = scoring
+    league.points = table
+    db.session.flush()
+    return change
 
 
 def add_night(league: League, night_id: Any) -> Night:

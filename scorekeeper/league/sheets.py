@@ -12,7 +12,7 @@ from flask import url_for
 from flask_babel import gettext as _
 
 from ..games.transfer import safe_cell
-from .models import PLACES, League
+from .models import PLACES, League, LeagueScoringChange
 from .standings import NightSummary, Seat, Table, as_number, scoring_words, tie_words
 
 
@@ -47,6 +47,7 @@ def table_json(standing: Table) -> dict[str, Any]:
             {"id": night.id, "held_on": night.held_on.isoformat(), "rules": night.rules_name}
             for night in standing.nights
         ],
+        "changes": [change_json(change) for change in league.changes],
         "ties": standing.ties,
         "in_play": standing.in_play,
         "table": [
@@ -60,6 +61,15 @@ def table_json(standing: Table) -> dict[str, Any]:
             }
             for line in standing.lines
         ],
+    }
+
+
+def change_json(change: LeagueScoringChange) -> dict[str, Any]:
+    """A change of the league's scoring: what it was, what it became, and when."""
+    return {
+        "before": {"scoring": change.before_scoring, "points": list(change.before_points)},
+        "after": {"scoring": change.after_scoring, "points": list(change.after_points)},
+        "changed_at": change.changed_at.isoformat(timespec="seconds") + "Z",
     }
 
 

@@ -28,13 +28,13 @@ from fractions import Fraction
 from flask_babel import gettext as _
 
 from ..games import ledger
-from ..games.models import Game
+from ..games.models import Game, localtime
 from ..games.names import name_key
 from ..nights.models import Night
 from ..rules.ruleset import TieBreak
 from ..rules.scoring import deals_won, places
 from ..season.models import identities
-from .models import PLACES, League
+from .models import PLACES, League, LeagueScoringChange
 
 # How a league parts players level on its score.
 SHARE = "share"
@@ -316,6 +316,23 @@ def scoring_words(league: League) -> str:
     return _(
         "Normalised: at each finished table, the player's total less the table's mean total, "
         "per deal played; the mean over the player's nights, lowest first."
+    )
+
+
+def scoring_short(scoring: str, points: Sequence[int]) -> str:
+    """A scoring in a few words, as a change of it is told: `points per place (4, 3, 2, 1)`."""
+    if scoring == PLACES:
+        return _("points per place (%(points)s)", points=", ".join(str(value) for value in points))
+    return _("totals against the table's mean per deal")
+
+
+def change_words(change: LeagueScoringChange) -> str:
+    """`On 2026-12-05 20:15 the scoring changed from … to …`, on the serving machine's clock."""
+    return _(
+        "On %(when)s the scoring changed from %(before)s to %(after)s.",
+        when=localtime(change.changed_at, "%Y-%m-%d %H:%M"),
+        before=scoring_short(change.before_scoring, change.before_points),
+        after=scoring_short(change.after_scoring, change.after_points),
     )
 
 

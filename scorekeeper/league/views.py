@@ -1,6 +1,6 @@
 """The league pages: the leagues, a new league, a league's table (with its CSV and a printed
-sheet), a player's nights in it, and a night's summary (`/nights/<id>/summary`: each table's
-winners and the best round).
+sheet, and every change of its scoring), a change of its scoring, a player's nights in it, and a
+night's summary (`/nights/<id>/summary`: each table's winners and the best round).
 
 Reads are on `bp` and `summary_bp`; the organiser's pages and writes on `setup_bp`, so one guard
 (`setup_bp.before_request(...)`) keeps them to organisers.
@@ -18,7 +18,7 @@ from ..platform.database import db
 from ..platform.formpages import attachment, form_page
 from . import service, sheets, standings
 from .api import LEAGUES
-from .forms import AddNightForm, NewLeagueForm
+from .forms import AddNightForm, NewLeagueForm, ScoringForm
 from .models import League
 from .service import LeagueRefused
 
@@ -90,6 +90,7 @@ def _league_page(table: standings.Table, problems: list[str] | None = None, stat
         problems=problems or [],
         shown=standings.shown,
         scoring=standings.scoring_words(table.league),
+        changes=[standings.change_words(change) for change in table.league.changes],
         ties=standings.tie_words(table.ties),
         heading=sheets.score_heading(table.league),
         new_token=writeonce.new_token,
@@ -148,6 +149,42 @@ def _player_page(league: League, name: str):
         shown=standings.shown,
         heading=sheets.score_heading(league),
     ), status
+
+
+@setup_bp.route("/<int:league_id>/scoring", methods=["GET", "POST"])
+@writeonce.write_once(scope=LEAGUES)
+def change_scoring(league_id: int):
+    """The league's scoring and points, to change: the table follows at once, the change is
+    kept and told on the league's page."""
+    league = service.get_league(league_id, for_update=request.method == "POST")
+    form = ScoringForm()
+    if request.method == "GET":
+        form.scoring.data = league.scoring
+        form.points.data = ", ".join(str(value) for value in league.points) or form.points.data
+    problems: list[str] = []
+    status = 200
+    if form.validate_on_submit():
+        try:
+            service.change_scoring(league, form.scoring.data, form.points_given())
+        except LeagueRefused as refused:
+            db.session.rollback()
+            problems = list(dict.fromkeys(refused.fields.values())) or [refused.message]
+            status = refused.status
+        else:
+            flash(_("The scoring changed: the league table is worked out the new way."))
+            return redirect(url_for("league.show_league", league_id=league_id), 303)
+    elif request.method == "POST":
+        status = 400
+    page = render_template(
+        "league/scoring.html",
+        form=form,
+        league=league,
+        problems=problems,
+        scoring=standings.scoring_words(league),
+    )
+    response = form_page(page)
+    response.status_code = status
+    return response
 
 
 @setup_bp.post("/<int:league_id>/nights")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, screen, views
+from . import api, screen, transfer, views
 from . import models as models  # the tables, in the metadata the migrations compare
 
 
@@ -23,4 +23,5 @@ def init_app(app: Flask) -> None:
     """Register the nights' pages and JSON API."""
     for blueprint in (api.bp, api.setup_bp, views.bp, views.setup_bp):
         app.register_blueprint(blueprint)
+    transfer.register(app)  # in the score book's export and import
     screen.init_app(app)  # the room's screen, and the night's stamp it follows

@@ -74,3 +74,37 @@ def test_the_league_table_and_a_players_nights(tablet, live_server, axe_source, 
     expect(page.locator(".best-rounds")).to_contain_text("Ann went out in round 1 at table 1")
     clean(page, axe_source)
     assert page.problems == []
+
+
+def test_an_organiser_changes_the_scoring_on_a_phone(tablet, live_server, axe_source):
+    page = by_lan_name(tablet, live_server, PHONE_VIEWPORT)
+    port = int(live_server.rsplit(":", 1)[1])
+    four = ["Ann", "Bob", "Cat", "Dan"]
+    first = night(port, "2026-11-05", four, "Ann", {"Bob": 10, "Cat": 20, "Dan": 30}, True)
+    body = {"name": "Cup", "scoring": "places", "nights": [first]}
+    status, made = request(port, "POST", "/api/league", body)
+    assert status == 201, made
+
+    page.goto(f"/league/{made['id']}")
+    page.get_by_role("link", name="Change the scoring").tap()
+    expect(page.locator("h1")).to_have_text("Scoring of Cup")
+    clean(page, axe_source)
+    page.get_by_label("Points of 1st, 2nd, … (places only)").fill("5, x")
+    page.get_by_role("button", name="Change the scoring").tap()
+    expect(page.get_by_role("alert")).to_contain_text("a place's points are a whole number")
+    expect(page.get_by_label("Points of 1st, 2nd, … (places only)")).to_have_value("5, x")
+    page.get_by_label("Scoring").select_option("normalised")
+    page.get_by_role("button", name="Change the scoring").tap()
+    expect(page.locator("h1")).to_have_text("Cup")
+    expect(page.locator(".league-changes")).to_contain_text(
+        "the scoring changed from points per place (4, 3, 2, 1) to totals against the table's "
+        "mean per deal"
+    )
+    # Normalised over one deal: the mean is 15, so Ann −15.00 … Dan +15.00.
+    cells = page.locator(".league-table tbody tr td:nth-child(4)").all_inner_texts()
+    assert cells[0] == "-15.00"
+    clean(page, axe_source)
+    # The refused form's page is answered 400, which the browser reports: nothing else.
+    assert page.problems == [
+        "Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
+    ]

@@ -129,7 +129,7 @@ def empty(tmp_path, fresh_database):
 
 def test_export_holds_everything(document):
     assert document["format"] == "liverpool-scorekeeper/games"
-    assert document["format_version"] == 2
+    assert document["format_version"] == 3
     assert len(document["games"]) == 4
     assert [game["rules"] for game in document["games"]] == [
         PRESETS[name].to_json() for name in ("liverpool", "family", "online", "liverpool")
@@ -238,8 +238,8 @@ H = (*G, "history", 0)
 
 BROKEN = [
     (_set(("format",), "other"), "is not a score book export"),
-    (_set(("format_version",), 3), "this app reads versions 1 and 2"),
-    (_set(("format_version",), True), "this app reads versions 1 and 2"),
+    (_set(("format_version",), 4), "this app reads versions 1, 2 and 3"),
+    (_set(("format_version",), True), "this app reads versions 1, 2 and 3"),
     (_set(("games",), {}), "games must be a list"),
     (_set(("extra",), 1), "unknown field extra"),
     (_set((*G, "id"), 0), "games[0].id must be from 1"),

@@ -28,7 +28,7 @@ def test_the_upgrade_keeps_every_game_and_adds_the_backups(fresh_database, tmp_p
     game = new_game(client)
     play_rounds(client, game, 2)
     with app.app_context():
-        database.upgrade()
+        database.upgrade("0019_backups")
         assert database.current_revision() == "0019_backups"
         assert db.session.scalar(db.select(db.func.count(Game.id))) == 1
         assert backups.last() is None
