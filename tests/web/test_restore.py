@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper.platform import backups
 from scorekeeper.platform.database import db
+from tests.league.helpers import night
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds
 from tests.support.config import ENGINE, TEST_CONFIG
@@ -20,7 +21,8 @@ SQLITE_ONLY = pytest.mark.sqlite_only("restores an SQLite copy through the expor
 
 
 def book_with_games(url: str, tmp_path: Path, name: str):
-    """An app on the database at `url` holding three games, two with rounds played."""
+    """An app on the database at `url` holding three games, two with rounds played, and a club's
+    night of two more tables with a league counting it."""
     app = app_on(url, tmp_path, name, UPGRADE_ON_START=True)
     client = app.test_client()
     first = new_game(client)
@@ -28,6 +30,10 @@ def book_with_games(url: str, tmp_path: Path, name: str):
     new_game(client, names=list(reversed(NAMES)), rules="shanghai")
     third = new_game(client)
     play_rounds(client, third, 1)
+    tables = [["Ann", "Bob", "Cat", "Dan"], ["Eve", "Fay", "Gus", "Hal"]]
+    drawn = night(client, "2026-11-05", tables, {1: [("Ann", {"Bob": 10, "Cat": 20, "Dan": 5})]})
+    league = {"name": "Thursdays", "scoring": "places", "nights": [drawn["id"]]}
+    assert client.post("/api/league", json=league).status_code == 201
     return app
 
 
@@ -44,7 +50,8 @@ def invoke(app, *args: str):
 def test_backup_restore_export_gives_the_same_export_byte_for_byte(fresh_database, tmp_path):
     source = book_with_games(fresh_database("source"), tmp_path, "source")
     before = export_bytes(source, tmp_path / "before.json")
-    assert len(json.loads(before)["games"]) == 3
+    exported = json.loads(before)
+    assert (len(exported["games"]), len(exported["nights"]), len(exported["leagues"])) == (5, 1, 1)
     backup = tmp_path / "nightly.backup"
     assert invoke(source, "backup", str(backup)).exit_code == 0
     # What backup wrote on this engine: an SQLite copy, or the export.
@@ -53,7 +60,7 @@ def test_backup_restore_export_gives_the_same_export_byte_for_byte(fresh_databas
     target = app_on(fresh_database("target"), tmp_path, "target")
     result = invoke(target, "restore", str(backup))
     assert result.exit_code == 0, result.output
-    assert "Restored 3 games" in result.output
+    assert "Restored 5 games" in result.output
     assert export_bytes(target, tmp_path / "after.json") == before
 
 
