@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from scorekeeper.platform import network
 from scorekeeper.rules import sharing
 from scorekeeper.rules.ruleset import LIVERPOOL
 from tests.support.book import new_game, record
@@ -428,3 +429,18 @@ def test_no_script_writes_an_address_of_its_own(script):
     assert (
         re.findall(r"""["'`]/(?:api|games|static|nights|join|rules|players|league)\b""", text) == []
     )
+
+
+def test_the_qr_codes_hand_over_addresses_under_the_prefix(walked):
+    """A second tablet's edit link and a phone's code, drawn as the camera reads them: the
+    scheme and host the proxy saw, and the prefix."""
+    client, values = walked
+    game, key, code = values["game"], values["key"], values["code"]
+    client.get(f"/games/{game}/join", query_string={"key": key})  # this tablet holds the key
+    edit_link = client.get(f"/games/{game}/edit-link.svg")
+    assert edit_link.status_code == 200
+    expected = f"https://{HOST}{PREFIX}/games/{game}/join?key={key}"
+    assert edit_link.data == network.qr_svg(expected)
+    phones = client.get(f"/games/{game}/rounds/2/phones/qr.svg")
+    assert phones.status_code == 200
+    assert phones.data == network.qr_svg(f"https://{HOST}{PREFIX}/join/{code}")
