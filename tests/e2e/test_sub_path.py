@@ -1,6 +1,6 @@
 """The score book under `/cards/` behind a real nginx, as Home Assistant's ingress serves it:
 chromium opens it by the LAN name, starts a game and records a round, the service worker
-registers for `/cards/` alone, every request the pages make stays under the prefix, every
+registers for `/cards/` alone, the room's screen asks for its state there, every request the pages make stays under the prefix, every
 cookie is kept there; when the proxy stops the offline page shows, and leaves by itself once it
 is back.
 
@@ -23,6 +23,7 @@ from tests.support.browser import (
     lan_url,
 )
 from tests.support.config import TEST_CONFIG
+from tests.support.names import EIGHT_NAMES
 from tests.support.nginx import PREFIX, nginx_in_front, nginx_path
 from tests.support.server import serving
 from tests.support.tablet import ROUNDS, record_round
@@ -94,6 +95,21 @@ def opened(chromium, proxy):
         context.close()
 
 
+def post(page, path: str, body: dict | None = None) -> dict:
+    """A JSON API request the page makes itself (`fetch`), its path under the prefix."""
+    answer = page.evaluate(
+        """async ([path, body]) => {
+            const r = await fetch(path, {method: "POST", body: JSON.stringify(body),
+                headers: {"Content-Type": "application/json"}});
+            return {status: r.status, location: r.headers.get("Location"), body: await r.json()};
+        }""",
+        [f"{PREFIX}/{path}", body or {}],
+    )
+    assert answer["status"] == 201, answer
+    assert answer["location"].startswith(PREFIX + "/api/"), answer
+    return answer["body"]
+
+
 def controlled(page) -> None:
     """The page registered the worker and is under its control (a reload puts it there)."""
     page.evaluate("async () => await navigator.serviceWorker.ready")
@@ -123,6 +139,15 @@ def test_a_game_under_the_prefix_through_nginx(opened, proxy, size):
     record_round(page, 1, *ROUNDS[1])
     assert page.url.startswith(base + "games/")
     expect(page.locator(".totals, table").first).to_be_visible()
+    # The room's screen of a night drawn through the JSON API, asking for its state by itself.
+    night = post(page, "api/nights", {"rules": "liverpool", "held_on": "2026-12-05"})
+    post(page, f"api/nights/{night['id']}/players", {"players": EIGHT_NAMES})
+    post(page, f"api/nights/{night['id']}/draw")
+    page.goto(f"nights/{night['id']}/screen")
+    expect(page.locator(".screen-table")).to_have_count(2)
+    state = f"{base}nights/{night['id']}/screen/state"
+    with page.expect_request(lambda request: request.url == state, timeout=10_000):
+        pass
     cookies = page.context.cookies()
     assert {cookie["name"] for cookie in cookies} >= {"session", "game_keys"}
     assert {cookie["path"] for cookie in cookies} == {PREFIX}
