@@ -49,6 +49,8 @@ FIELD_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 CSRF_EXPIRED = "The CSRF token has expired."
 # How long a client is asked to wait before trying again when the database stays busy.
 RETRY_AFTER_SECONDS = 5
+# A trusted proxy's address or network (`TRUSTED_PROXY_ADDRESSES`).
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 # No inline script or style anywhere: every script and stylesheet is a file under /static/.
@@ -125,7 +127,7 @@ def trusted_proxies(app: Flask) -> int:
     )
 
 
-def trusted_proxy_networks(app: Flask) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+def trusted_proxy_networks(app: Flask) -> tuple[Network, ...]:
     """The addresses the trusted proxies ask from (`TRUSTED_PROXY_ADDRESSES`: addresses or
     networks, separated by commas or spaces); none: any address, as every request comes through
     the proxies."""
@@ -149,7 +151,7 @@ class FromProxies:
     Home Assistant's ingress) as the proxies saw them. A request from any other address
     (`TRUSTED_PROXY_ADDRESSES`) keeps its own, and its forwarded headers are left unread."""
 
-    def __init__(self, app, count: int, networks: tuple) -> None:
+    def __init__(self, app, count: int, networks: tuple[Network, ...]) -> None:
         self.app = app
         self.networks = networks
         self.fixed = ProxyFix(
