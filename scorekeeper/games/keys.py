@@ -19,7 +19,7 @@ from flask import Request, Response, current_app, g, request
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, Signer
 
-from ..platform import database, security, writeonce
+from ..platform import database, paths, security, writeonce
 from ..platform.database import db
 from ..platform.http import is_api_request
 from . import ledger
@@ -167,7 +167,7 @@ def _put(response: Response, request: Request, name: str, value: str, max_age=CO
         name,
         value,
         max_age=max_age,
-        path="/",
+        path=paths.cookie_path(name),
         httponly=True,
         samesite="Lax",
         secure=request.is_secure,

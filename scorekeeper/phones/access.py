@@ -15,7 +15,7 @@ from typing import Any
 from flask import Response, g, request, url_for
 
 from ..games.models import Game
-from ..platform import limits, security, writeonce
+from ..platform import limits, paths, security, writeonce
 from ..platform.database import READ_METHODS
 from ..platform.http import is_api_request
 from . import service
@@ -41,11 +41,12 @@ def give_phone_token(response: Response, token: str | None = None) -> Response:
     """Give a phone's browser its own token (`token`, or a new one) when it holds none yet
     (HttpOnly: no script reads it)."""
     if held_token() is None:
+        name = security.host_only_name(COOKIE)
         response.set_cookie(
-            security.host_only_name(COOKIE),
+            name,
             token or service.new_token(),
             max_age=COOKIE_MAX_AGE,
-            path="/",
+            path=paths.cookie_path(name),
             httponly=True,
             samesite="Lax",
             secure=request.is_secure,

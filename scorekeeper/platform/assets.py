@@ -355,7 +355,10 @@ def service_worker():
     precache = [offline_url] + [url_for("static", filename=f) for f in precached()]
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:DIGEST_CHARS]
     cache = f"scorekeeper-{code}-{version}" if code else f"scorekeeper-{version}"
-    script = render_template("pwa/sw.js", precache=precache, offline=offline_url, cache=cache)
+    static = f"{request.script_root}{current_app.static_url_path}/"
+    script = render_template(
+        "pwa/sw.js", precache=precache, offline=offline_url, cache=cache, static=static
+    )
     response = current_app.response_class(script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from babel import Locale, UnknownLocaleError
 from babel import numbers as babel_numbers
@@ -44,6 +44,7 @@ from werkzeug.http import parse_accept_header
 from ..rules import words
 from ..rules.ruleset.words import ENGLISH as ENGLISH_SPEECH
 from ..rules.ruleset.words import Speech
+from .paths import cookie_path, here, local_path
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 COOKIE = "language"
@@ -269,6 +270,7 @@ def choose(choice: str) -> Response:
             COOKIE,
             choice,
             max_age=COOKIE_SECONDS,
+            path=cookie_path(COOKIE),
             samesite="Lax",
             secure=request.is_secure,
             httponly=True,
@@ -290,15 +292,7 @@ def back_here() -> str:
         if name not in SECRET_ARGUMENTS
     ]
     query = urlencode(kept)
-    return request.path + (f"?{query}" if query else "")
-
-
-def local_path(target: str) -> str:
-    """`target` when it is a path on this server, else the home page: the switch (and the
-    organisers' sign-in) never sends a person to another site."""
-    parts = urlsplit(target)
-    foreign = parts.scheme or parts.netloc or target.startswith(("//", "/\\"))
-    return target if target.startswith("/") and not foreign else request.script_root + "/"
+    return here() + (f"?{query}" if query else "")
 
 
 def _vary(response: Response) -> Response:

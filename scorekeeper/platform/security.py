@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hmac
 import io
+import ipaddress
 import re
 from collections.abc import Callable
 
@@ -31,6 +32,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .database import db
 from .http import is_api_request
+from .paths import HOST_ONLY, cookie_path, here
 
 SECRET_FIELD_WORDS = ("key", "password", "secret", "token")
 # What a refused or busy page shows of a post is at most what the app's own forms hold, so a
@@ -45,10 +47,10 @@ SHOWN_FILES = 4
 FIELD_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # Flask-WTF's words for a token whose signature is good but whose time is up.
 CSRF_EXPIRED = "The CSRF token has expired."
-# The prefix of a cookie the browser keeps only for this host, over HTTPS, at the path /.
-HOST_ONLY = "__Host-"
 # How long a client is asked to wait before trying again when the database stays busy.
 RETRY_AFTER_SECONDS = 5
+# A trusted proxy's address or network (`TRUSTED_PROXY_ADDRESSES`).
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 # No inline script or style anywhere: every script and stylesheet is a file under /static/.
@@ -101,6 +103,11 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure or super().get_cookie_secure(app)
 
+    def get_cookie_path(self, app: Flask) -> str:
+        """The score book's own path on its host (`/`, or the prefix a trusted proxy names),
+        not Flask's one `APPLICATION_ROOT` for every request."""
+        return cookie_path(self.get_cookie_name(app))
+
 
 def host_only_name(name: str) -> str:
     """A cookie's name for this request: `__Host-<name>` on the score book's own HTTPS (a name a
@@ -118,6 +125,53 @@ def trusted_proxies(app: Flask) -> int:
             "TRUSTED_PROXIES must be a whole number of proxies, not %(value)s", value=value
         ),
     )
+
+
+def trusted_proxy_networks(app: Flask) -> tuple[Network, ...]:
+    """The addresses the trusted proxies ask from (`TRUSTED_PROXY_ADDRESSES`: addresses or
+    networks, separated by commas or spaces); none: any address, as every request comes through
+    the proxies."""
+    value = app.config["TRUSTED_PROXY_ADDRESSES"] or ""
+    written = value.replace(",", " ").split() if isinstance(value, str) else list(value)
+    try:
+        return tuple(ipaddress.ip_network(str(text).strip(), strict=False) for text in written)
+    except ValueError:
+        raise ValueError(
+            _(
+                "TRUSTED_PROXY_ADDRESSES must be the proxies' addresses or networks, such as"
+                " 127.0.0.1 or 172.30.32.0/23, not %(value)s",
+                value=repr(value),
+            )
+        ) from None
+
+
+class FromProxies:
+    """Werkzeug's `ProxyFix` for the requests the trusted proxies relay: the client's address,
+    scheme, host, port and the prefix the score book is served under (`X-Forwarded-Prefix`,
+    Home Assistant's ingress) as the proxies saw them. A request from any other address
+    (`TRUSTED_PROXY_ADDRESSES`) keeps its own, and its forwarded headers are left unread."""
+
+    def __init__(self, app, count: int, networks: tuple[Network, ...]) -> None:
+        self.app = app
+        self.networks = networks
+        self.fixed = ProxyFix(
+            app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
+        )
+
+    def from_proxy(self, address: str | None) -> bool:
+        if not self.networks:
+            return True
+        try:
+            peer = ipaddress.ip_address((address or "").split("%")[0])
+        except ValueError:
+            return False
+        peer = getattr(peer, "ipv4_mapped", None) or peer
+        return any(peer in network for network in self.networks)
+
+    def __call__(self, environ, start_response):
+        if self.from_proxy(environ.get("REMOTE_ADDR")):
+            return self.fixed(environ, start_response)
+        return self.app(environ, start_response)
 
 
 def hsts_seconds(app: Flask) -> int:
@@ -147,13 +201,12 @@ def _whole_number(app: Flask, name: str, refusal: Callable[[str], str]) -> int:
 def init_app(app: Flask) -> None:
     """Attach the header, body-limit and CSRF-error hooks to the app; trust configured proxies."""
     count = trusted_proxies(app)
+    networks = trusted_proxy_networks(app)
     hsts_seconds(app)  # a wrong value is one sentence on start, not a 500 on the first answer
     if count:
-        # The client's address, scheme and host as the proxies saw them; without the setting
-        # forwarded headers are ignored, since any client could send them.
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
-        )
+        # The client's address, scheme, host and prefix as the proxies saw them; without the
+        # setting forwarded headers are ignored, since any client could send them.
+        app.wsgi_app = FromProxies(app.wsgi_app, count, networks)  # type: ignore[method-assign]
     app.session_interface = SessionInterface()
     # First of all hooks: CSRFProtect's own before_request reads the form, and so the body.
     app.before_request_funcs.setdefault(None, []).insert(0, limit_body)
@@ -286,7 +339,7 @@ def _entries(*, resend: bool) -> dict:
         for name, value in request.form.items(multi=True)
         if name != token_field and not _never_resent(name)
     ]
-    action = request.path
+    action = here()
     if request.query_string:
         action += "?" + request.query_string.decode("latin-1")
     shown, left_out = _shown(fields)

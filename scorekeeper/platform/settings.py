@@ -133,7 +133,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "TRUSTED_PROXIES",
         0,
-        "How many reverse proxies' `X-Forwarded-*` headers to believe (Werkzeug's `ProxyFix`).",
+        "How many reverse proxies' `X-Forwarded-*` headers to believe (Werkzeug's `ProxyFix`):"
+        " the client's address, scheme, host, and the sub-path the score book is served under"
+        " (`X-Forwarded-Prefix`).",
+        from_env=True,
+    ),
+    Setting(
+        "TRUSTED_PROXY_ADDRESSES",
+        "",
+        "The addresses or networks the trusted proxies ask from (`127.0.0.1`,"
+        " `172.30.32.0/23`; several separated by commas): a request from any other address"
+        " keeps its own, its `X-Forwarded-*` headers unread. Empty: every request comes"
+        " through the proxies.",
         from_env=True,
     ),
     Setting(

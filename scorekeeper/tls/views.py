@@ -114,7 +114,7 @@ def check():
     wants = request.accept_mimetypes.best_match(["application/json", "text/html"])
     if wants == "text/html":
         response = current_app.make_response(
-            render_template("tls/checked.html", secure=secure, home=request.host_url)
+            render_template("tls/checked.html", secure=secure, home=request.url_root)
         )
     else:
         response = jsonify(ok=secure)

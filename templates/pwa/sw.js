@@ -6,6 +6,8 @@
 var CACHE = {{ cache | tojson }};
 var PRECACHE = {{ precache | tojson }};
 var OFFLINE = {{ offline | tojson }};
+// Where the static files are: `/static/`, or under the prefix the score book is served at.
+var STATIC = {{ static | tojson }};
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
@@ -30,7 +32,7 @@ self.addEventListener("activate", function (event) {
 });
 
 function fingerprinted(url) {
-  return url.origin === self.location.origin && url.pathname.indexOf("/static/") !== -1 &&
+  return url.origin === self.location.origin && url.pathname.indexOf(STATIC) === 0 &&
     url.searchParams.has("v");
 }
 
