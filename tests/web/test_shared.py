@@ -209,6 +209,10 @@ def test_a_process_started_while_redis_is_away_serves_and_says_so(fresh_database
         fresh_database("away"), tmp_path, 1, REDIS_URL=f"redis://{LOOPBACK}:{free_port()}/0"
     )
     client = app.test_client()
-    assert client.get("/healthz").get_json() == {"ok": True, "last_backup": None, "redis": "unreachable"}
+    assert client.get("/healthz").get_json() == {
+        "ok": True,
+        "last_backup": None,
+        "redis": "unreachable",
+    }
     book = FlaskSender(client)
     record(book, create_game(book, NAMES), NAMES[0])
