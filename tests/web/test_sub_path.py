@@ -106,6 +106,7 @@ PAGES = [
     "/league/{league}/player?name=Ann",
     "/league/{league}/players/Ann",
     "/league/{league}/print",
+    "/league/{league}/scoring",
     "/league/{league}/table.csv",
     "/no/such/page",
     "/games/999999",
