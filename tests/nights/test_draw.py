@@ -2,7 +2,8 @@
 set's range, pinned members at their tables, the fewest repeated pairs over the last nights
 (checked against every possible draw on small nights, and against a night that has exactly one
 draw without a repeat, built from the affine plane of order 4), and the same draw for the same
-seed. No timings here: bench/draw.py measures them."""
+seed; a season of the same players keeps its repeats at the figure measured (pinned below, so
+that a worse draw fails). No timings here: bench/draw.py measures them."""
 
 from __future__ import annotations
 
@@ -423,3 +424,26 @@ def test_a_negative_budget_or_no_start_is_refused_and_no_steps_is_the_greedy_sta
         assert raised.value.code is Problem.BAD_STEPS
     result = draw(DRAWN_NAMES[:8], 3, 8, seed=1, steps=0)
     assert sorted(seated(result)) == DRAWN_NAMES[:8]
+
+
+# A season ----------------------------------------------------------------------------------
+
+
+def drawn_season(players, nights, season_seed, window=5):
+    """Nights drawn one by one, each with the nights before as history (newest first), seeded
+    as bench/draw.py seeds them; each night's repeats."""
+    history, repeats = [], []
+    for night in range(nights):
+        result = draw(players, 3, 8, history=history, seed=season_seed * 100 + night)
+        repeats.append(result.repeats)
+        history.insert(0, [list(table) for table in result.tables])
+    return repeats
+
+
+def test_a_season_of_the_same_24_keeps_its_repeats_at_the_measured_figure():
+    """bench/draw.py's season 1 of 24 members coming every night: the first five nights seat
+    no pair twice, and the ten nights repeat 12 pairs in all (a social golfer schedule played
+    in turn repeats none; bench/README.md, "Seat draw"). A draw that does worse fails here."""
+    repeats = drawn_season([f"M{number:02}" for number in range(24)], 10, 1)
+    assert repeats[:5] == [0] * 5
+    assert sum(repeats) <= 12
