@@ -148,7 +148,7 @@ def nginx(config: Nginx) -> str:
 #   TRUSTED_PROXIES={PROXIES}    believe this one proxy's X-Forwarded-For/Proto/Host/Port/Prefix
 #   scorekeeper serve --host 127.0.0.1 --port PORT --https no
 # With several processes, set DATABASE_URL (PostgreSQL), one SECRET_KEY for all of them and a
-# shared RATELIMIT_STORAGE_URI (docs/serving.md).
+# REDIS_URL that all of them share (docs/serving.md).
 
 worker_processes auto;
 error_log {config.logs}/scorekeeper.error.log;

@@ -8,15 +8,13 @@ folder of the test's own; chromium resolves the LAN name to loopback."""
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 from playwright.sync_api import Error as BrowserError
 from playwright.sync_api import expect
 
 from scorekeeper.tls import certificates
 from tests.support.browser import LAN_NAME, TABLET_VIEWPORTS
-from tests.support.server import Client
+from tests.support.server import Client, free_port
 from tests.support.tablet import start_game
 from tests.support.trust import Profiles, lan_https_server, trusting_chromium
 
@@ -27,7 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("secure_table")]
 def server(tmp_path_factory, module_database):
     # Ports of its own choosing would be bound without SO_REUSEADDR (cheroot's rule for port 0),
     # and the restart below could then not take them again while old connections linger.
-    ports = (unused_port(), unused_port())
+    ports = (free_port(), free_port())
     yield from lan_https_server(tmp_path_factory, module_database, "secure-table", ports)
 
 
@@ -35,13 +33,6 @@ def server(tmp_path_factory, module_database):
 def trusting(browser, server, tmp_path_factory):
     """A chromium whose NSS database holds the authority the server made at its first start."""
     yield from trusting_chromium(browser, server, tmp_path_factory)
-
-
-def unused_port() -> int:
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def secure(server) -> str:

@@ -9,6 +9,7 @@ nginx skips the test outside CI and fails it in CI (`CI=true`), where .ci/run in
 from __future__ import annotations
 
 import contextlib
+import datetime
 import os
 import shutil
 import socket
@@ -19,8 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
-LOOPBACK = "127.0.0.1"
+from tests.support.server import LOOPBACK, free_port
+
 PREFIX = "/cards"
 
 CONFIG = """\
@@ -52,21 +58,115 @@ http {{
 """
 
 
+def debian_tool(name: str, package: str) -> str:
+    """The program `name` (looked for in /usr/sbin too, which a user's PATH may leave out);
+    missing: fail in CI (.ci/run installs it), else skip saying why."""
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{name} is missing: .ci/run must install it (apt-get install {package})")
+        pytest.skip(f"{name} is not installed (apt-get install {package}) - skipped")
+    return found
+
+
 def nginx_path() -> str:
     """Debian's nginx; missing: fail in CI, else skip."""
-    for candidate in (shutil.which("nginx"), "/usr/sbin/nginx"):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    if os.environ.get("CI") == "true":
-        pytest.fail("nginx is missing: .ci/run must install it (apt-get install nginx)")
-    pytest.skip("nginx is not installed (apt-get install nginx) - proxied tests skipped")
+    return debian_tool("nginx", "nginx")
 
 
-def unused_port() -> int:
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind((LOOPBACK, 0))
-        return probe.getsockname()[1]
+def certificate_pair(folder: Path, name: str = "scores.club.example") -> tuple[Path, Path]:
+    """A self-signed certificate for `name` and its key, for nginx to load."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .sign(key, hashes.SHA256())
+    )
+    certificate_file, key_file = folder / "scores.pem", folder / "scores.key"
+    certificate_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return certificate_file, key_file
+
+
+def start(config: str, folder: Path, port: int, timeout: float = 10) -> subprocess.Popen:
+    """nginx as a process of the test's own on the configuration `config` (its files in
+    `folder`, its log in folder/nginx.log), once it listens on `port`."""
+    path = folder / "nginx.conf"
+    path.write_text(config, encoding="utf-8")
+    log = folder / "nginx.log"
+    directives = f"daemon off; pid {folder / 'nginx.pid'}; error_log stderr;"
+    command = [nginx_path(), "-e", "stderr", "-p", str(folder), "-c", str(path)]
+    with open(log, "ab") as out:
+        process = subprocess.Popen(
+            [*command, "-g", directives], stdout=out, stderr=subprocess.STDOUT
+        )
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"nginx stopped on start:\n{log.read_text()}")
+        with contextlib.suppress(OSError), socket.create_connection((LOOPBACK, port), 1):
+            return process
+        time.sleep(0.02)
+    stop(process)
+    raise RuntimeError(f"nginx did not listen within {timeout} s:\n{log.read_text()}")
+
+
+def stop(process: subprocess.Popen | None) -> None:
+    if process is not None and process.poll() is None:
+        process.terminate()  # SIGTERM: nginx's fast shutdown
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+CLUB = "scores.club.example"
+
+
+@contextlib.contextmanager
+def generated(folder: Path, upstreams: tuple[str, ...], prefix: str) -> Iterator[int]:
+    """nginx on the file `scorekeeper config nginx` writes for the club's name (a certificate of
+    the test's own, its files in `folder`) in front of `upstreams`: its HTTPS port."""
+    from scorekeeper import deployment
+
+    certificate, key = certificate_pair(folder, CLUB)
+    https_port = free_port()
+    config = deployment.Nginx(
+        server_names=(CLUB,),
+        upstreams=upstreams,
+        prefix=prefix,
+        certificate=str(certificate),
+        key=str(key),
+        logs=str(folder),
+        http_port=free_port(),
+        https_port=https_port,
+    )
+    with running(deployment.nginx(config), folder, https_port):
+        yield https_port
+
+
+@contextlib.contextmanager
+def running(config: str, folder: Path, port: int) -> Iterator[subprocess.Popen]:
+    """`start`, stopped when the block ends."""
+    process = start(config, folder, port)
+    try:
+        yield process
+    finally:
+        stop(process)
 
 
 @dataclass
@@ -83,42 +183,19 @@ class Nginx:
         """The score book's address through the proxy, with its slash: `http://…/cards/`."""
         return f"http://{LOOPBACK}:{self.port}{PREFIX}/"
 
-    def start(self, timeout: float = 10) -> None:
+    def start(self) -> None:
         """Start on `port` (a free one, chosen once, the first time), and wait until it
         answers."""
-        self.port = self.port or unused_port()
+        self.port = self.port or free_port()
         temp = self.folder / "temp"
         temp.mkdir(parents=True, exist_ok=True)
-        config = self.folder / "nginx.conf"
-        config.write_text(
-            CONFIG.format(
-                temp=temp, host=LOOPBACK, port=self.port, prefix=PREFIX, upstream=self.upstream
-            )
+        config = CONFIG.format(
+            temp=temp, host=LOOPBACK, port=self.port, prefix=PREFIX, upstream=self.upstream
         )
-        log = self.folder / "nginx.log"
-        directives = f"daemon off; pid {self.folder / 'nginx.pid'}; error_log stderr;"
-        command = [nginx_path(), "-e", "stderr", "-p", str(self.folder), "-c", str(config)]
-        with open(log, "ab") as out:
-            self.process = subprocess.Popen(
-                [*command, "-g", directives], stdout=out, stderr=subprocess.STDOUT
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"nginx stopped on start:\n{log.read_text()}")
-            with contextlib.suppress(OSError), socket.create_connection((LOOPBACK, self.port), 1):
-                return
-            time.sleep(0.02)
-        raise RuntimeError(f"nginx did not listen within {timeout} s:\n{log.read_text()}")
+        self.process = start(config, self.folder, self.port)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()  # SIGTERM: nginx's fast shutdown
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        stop(self.process)
 
     def log(self) -> str:
         path = self.folder / "nginx.log"

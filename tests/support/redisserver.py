@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -13,7 +12,8 @@ from pathlib import Path
 import pytest
 import redis
 
-LOOPBACK = "127.0.0.1"
+from tests.support.server import LOOPBACK, free_port
+
 START_SECONDS = 10
 
 
@@ -29,12 +29,6 @@ def redis_server_path() -> str:
             )
         pytest.skip("redis-server is not installed (apt-get install redis-server) - skipped")
     return found
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((LOOPBACK, 0))
-        return probe.getsockname()[1]
 
 
 class RedisServer:

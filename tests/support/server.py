@@ -42,6 +42,15 @@ STARTED_ON: list[str] = []
 STOP_POLL_SECONDS = 0.01
 
 
+def free_port() -> int:
+    """A loopback port no one listens on now, for a server that must be told its port (nginx,
+    redis-server, a server started again on the port it had)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((LOOPBACK, 0))
+        return probe.getsockname()[1]
+
+
 class Server:
     """`python -m scorekeeper.serve` as its own process, on loopback, on the given database;
     `with Server(...)` starts it and stops it again. HTTP alone (`--https no`) unless `https`:

@@ -4,12 +4,10 @@ proxy, and a backup unit whose command line really backs the book up."""
 
 from __future__ import annotations
 
-import datetime
 import os
 import re
 import shlex
 import shutil
-import socket
 import ssl
 import subprocess
 import time
@@ -18,65 +16,18 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 
 from scorekeeper import deployment
 from tests.support.config import ENGINE
+from tests.support.nginx import certificate_pair, generated, nginx_path
 from tests.support.saved import save_ruleset
-from tests.support.server import serving
-
-
-def debian_tool(name: str, package: str) -> str:
-    """The program `name` (looked for in /usr/sbin too, which a user's PATH may leave out);
-    missing: fail in CI (.ci/run installs it), else skip saying why."""
-    found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{name} is missing: .ci/run must install it (apt-get install {package})")
-        pytest.skip(f"{name} is not installed (apt-get install {package}) - skipped")
-    return found
-
-
-def certificate_pair(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate and its key, for nginx to load."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "scores.club.example")])
-    now = datetime.datetime.now(datetime.UTC)
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .sign(key, hashes.SHA256())
-    )
-    certificate_file, key_file = folder / "scores.pem", folder / "scores.key"
-    certificate_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return certificate_file, key_file
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from tests.support.server import free_port, serving
 
 
 def nginx_check(text: str, folder: Path) -> subprocess.CompletedProcess:
     """`nginx -t -c FILE` on the text, with nginx's own files (logs, temporary bodies, its pid)
     in `folder`, so that it needs no root."""
-    nginx = debian_tool("nginx", "nginx")
+    nginx = nginx_path()
     config = folder / "nginx.conf"
     config.write_text(text, encoding="utf-8")
     return subprocess.run(
@@ -263,36 +214,12 @@ def test_behind_nginx_the_app_gives_links_at_the_address_the_tablet_used(
     """nginx serving the generated file in front of the app with TRUSTED_PROXIES=1: a saved
     rule set's share link is the tablet's HTTPS address (scheme, name, port and sub-path), as
     the headers the file sets tell it."""
-    nginx = debian_tool("nginx", "nginx")
     app = app_with(TRUSTED_PROXIES=1)
     saved = save_ruleset(app.test_client())
-    certificate, key = certificate_pair(tmp_path)
-    https_port = free_port()
     with serving(app) as base:
-        text = deployment.nginx(
-            deployment.Nginx(
-                server_names=("scores.club.example",),
-                upstreams=(base.removeprefix("http://"),),
-                prefix=prefix,
-                certificate=str(certificate),
-                key=str(key),
-                logs=str(tmp_path),
-                http_port=free_port(),
-                https_port=https_port,
-            )
-        )
-        config = tmp_path / "nginx.conf"
-        config.write_text(text, encoding="utf-8")
-        pid = f"pid {tmp_path / 'nginx.pid'}; daemon off;"
-        process = subprocess.Popen(
-            [nginx, "-e", "stderr", "-p", str(tmp_path), "-c", str(config), "-g", pid],
-            stderr=subprocess.PIPE,
-        )
-        try:
+        upstream = base.removeprefix("http://")
+        with generated(tmp_path, (upstream,), prefix) as https_port:
             page = https_page(https_port, f"{nginx_prefix(prefix)}rulesets/{saved['id']}")
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
     shared = re.search(r"https?://[^\"'<\s]+/rulesets/shared/[^\"'<\s]+", page)
     assert shared, page[:2000]
     expected = f"https://scores.club.example:{https_port}{nginx_prefix(prefix)}rulesets/shared/"

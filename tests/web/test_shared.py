@@ -16,7 +16,7 @@ from tests.support.apps import app_on
 from tests.support.games import FlaskSender, create_game, record
 from tests.support.names import NAMES
 from tests.support.organisers import HASH, PASSWORD
-from tests.support.redisserver import LOOPBACK, free_port
+from tests.support.server import LOOPBACK, free_port
 
 # A new game with two players of the same name: refused, its form shown again (303 to itself).
 TWO_ANNS = {"names-0": "Ann", "names-1": "ann", "profile": "liverpool", "first_dealer": "1"}
