@@ -107,10 +107,6 @@ def test_home_page(client):
         assert f'href="{href}"' in html and label in html
 
 
-def test_healthz(client):
-    assert client.get("/healthz").get_json() == {"ok": True}
-
-
 @pytest.mark.parametrize("path", ["/static/style.css", "/static/favicon.svg"])
 def test_static_files_are_served(client, path):
     assert client.get(path).status_code == 200

@@ -207,7 +207,7 @@ def test_a_real_server_answers_503_in_time_and_healthz_at_once(server):
     calls = [api_write, api_write, page_write, page_write, lambda: healthz(server)]
     with game_locked(server.database_url, game["id"]):
         *writes, health = at_once([lambda call=call: answered(call) for call in calls])
-    assert health[0].status == 200 and health[0].json() == {"ok": True}
+    assert health[0].status == 200 and health[0].json() == {"ok": True, "last_backup": None}
     for answer, seconds, done in writes:
         assert answer.status == 503, answer.body[:300]
         assert int(answer.headers["retry-after"]) > 0
