@@ -15,7 +15,7 @@ on its own keep-alive connection (`http.client`; HTTPS to nginx on A), each in a
 - the **tablet** of each table: its game page (with the game's key cookie), then the page's
   state every 2 s (`If-None-Match`, as static/live.js), the page again when the tag moved. Every
   round (after 5-12 s on the game page) it opens the round to phones (`POST …/rounds/<n>/open`),
-  loads the collecting page and asks the seats' state every 1 s (static/phonecollect.js's
+  loads the collecting page (and its QR code's image) and asks the seats' state every 1 s (static/phonecollect.js's
   `POLL_MS`) until all four hands are in, waits a second (the cut checked) and saves the round
   (`POST /api/games/<id>/rounds`, with an `Idempotency-Key`), then loads the game page again;
 - four **phones** per table: at each round's opening, after 0.5-3 s (the code scanned) each
@@ -25,6 +25,10 @@ on its own keep-alive connection (`http.client`; HTTPS to nginx on A), each in a
 - a **spectator** per table: the game page, its state every 2 s, the page again on a new tag;
 - the room's **screen**: `/nights/<id>/screen`, its state every 2 s (static/screen.js), the page
   again on a new tag.
+
+The phones speak the JSON API (`docs/games-api.md`), which does the same work as the phone's
+page and its form; the tablet saves through the API too, not the round form. Static files (CSS,
+scripts) are not asked for: a browser holds them from its first visit.
 
 So a round takes 10-20 s here where a real deal takes 10 minutes or more: the writes come about
 40x denser than at a real evening, the reads at the pages' real rates. Polls keep their period
@@ -40,6 +44,10 @@ error is any other status or a failed request. "server CPU" is the server proces
 (user + system, psutil) over the window, 100 % = one core: on A the app processes, nginx (master
 and workers), PostgreSQL (postmaster and backends) and Redis. The load generator runs on the same
 2 cores (its CPU is given too), and so does everything else on the machine (the load average).
+Beside it, per set-up: four reads timed one after another on one connection before the room
+arrives ("alone": what a request costs with nothing else asking), and how late a 20 ms sleep
+wakes in the load generator during the window (the wait for a core that every request meets).
+`--quick` is a smoke run: 3 s of warm-up, 7 s measured, people 3-5x quicker (a round in 10 s).
 Targets (issue 41): p95 <= 100 ms for reads, <= 250 ms for writes, no errors.
 """
 
@@ -87,6 +95,8 @@ PHONES_POLL = 1.0  # phones/views.py: POLL_MS
 CHECKING_CUT = 1.0  # from the last hand in to the round saved
 COLLECT_AT_MOST = 20.0  # the tablet saves with what it has after this long
 TIMEOUT = 15.0
+ALONE = 50  # each read timed this many times alone, before the room arrives
+QUICK_ALONE = 10
 READ_P95_TARGET = 100.0
 WRITE_P95_TARGET = 250.0
 HANDS = ["K Q 5", "JK 3", "A", "10 10 4", "Q 9", "2 5 8 J", "6", "K K 2"]
@@ -391,6 +401,9 @@ class Tablet:
             link, "/games/<id>/rounds/<n>/phones", "GET", f"{rounds}/phones", headers=self.cookie
         )
         tag = _tag(page)
+        # The page's image: the QR code the phones scan, drawn for this round.
+        qr = f"{rounds}/phones/qr.svg"
+        record.send(link, "/games/<id>/rounds/<n>/phones/qr.svg", "GET", qr, headers=self.cookie)
         seats: list[dict] = []
         turn = time.monotonic()
         deadline = turn + COLLECT_AT_MOST
@@ -540,6 +553,54 @@ def cpu_share(before: dict, after: dict, seconds: float) -> dict[str, float]:
 # --- One set-up under the load ----------------------------------------------------------------
 
 
+def alone(target: Target, room: Room, count: int) -> dict[str, list[float]]:
+    """Reads timed one after another on one connection before the room arrives: what each
+    costs with nothing else asking (ms)."""
+    table = room.tables[0]
+    link = Link(target, Counter())
+    try:
+        game = f"/games/{table.game}"
+        screen = f"/nights/{room.night}/screen"
+        game_tag = link.request("GET", f"{game}/state", headers=table.cookie).json()["tag"]
+        screen_tag = link.request("GET", f"{screen}/state").json()["tag"]
+        asks = {
+            "GET /games/<id>/state (tablet), 304": (
+                f"{game}/state",
+                {**table.cookie, "If-None-Match": f'"{game_tag}"'},
+            ),
+            "GET /games/<id> (spectator)": (game, {}),
+            "GET /nights/<id>/screen/state (screen), 304": (
+                f"{screen}/state",
+                {"If-None-Match": f'"{screen_tag}"'},
+            ),
+            "GET /nights/<id>/screen (screen)": (screen, {}),
+        }
+        timed: dict[str, list[float]] = {}
+        for name, (path, headers) in asks.items():
+            link.request("GET", path, headers=headers)  # warm
+            found = timed[name] = []
+            for _ in range(count):
+                sent = time.monotonic()
+                answer = link.request("GET", path, headers=headers)
+                found.append((time.monotonic() - sent) * 1000)
+                if answer.status not in (200, 304):
+                    raise RuntimeError(f"{name} answered {answer.status}")
+    finally:
+        link.close()
+    return timed
+
+
+def oversleep(record: Recorder, found: list[float]) -> None:
+    """How late a 20 ms sleep wakes in the load generator (ms): the wait for a core (and for
+    the generator's own lock) that every device's request meets too."""
+    while not record.stop.is_set():
+        asked = time.monotonic()
+        time.sleep(0.02)
+        woke = time.monotonic()
+        if record.start <= asked < record.end:
+            found.append((woke - asked - 0.02) * 1000)
+
+
 @dataclass
 class Result:
     setup: str
@@ -552,14 +613,19 @@ class Result:
     generator_cpu: float
     load: tuple[float, float]
     rounds: int
+    alone: dict[str, list[float]]
+    oversleep: list[float]
 
 
 def load_room(target: Target, processes: Processes, setup: str, quick: bool) -> Result:
     """The room on the set-up: the night made, every device started, the window measured."""
     room = make_room(target)
+    solo = alone(target, room, QUICK_ALONE if quick else ALONE)
     record = Recorder(pace=QUICK if quick else EVENING)
     warmup, duration = (QUICK_WARMUP, QUICK_DURATION) if quick else (WARMUP, DURATION)
-    threads = [threading.Thread(target=run, daemon=True) for run in devices(record, target, room)]
+    late: list[float] = []
+    runs = [*devices(record, target, room), lambda: oversleep(record, late)]
+    threads = [threading.Thread(target=run, daemon=True) for run in runs]
     began = time.monotonic()
     record.start, record.end = began + warmup, began + warmup + duration
     for thread in threads:
@@ -573,7 +639,7 @@ def load_room(target: Target, processes: Processes, setup: str, quick: bool) -> 
     record.stop.set()
     for thread in threads:
         thread.join(TIMEOUT + 5)
-    with record.lock:  # a request still in flight at the end is not counted
+    with record.lock:  # every request sent inside the window, answered in it or after
         latencies = {key: list(values) for key, values in record.latencies.items()}
     return Result(
         setup=setup,
@@ -586,6 +652,8 @@ def load_room(target: Target, processes: Processes, setup: str, quick: bool) -> 
         generator_cpu=(generator_after - generator_before) / duration,
         load=(load_before, load_after),
         rounds=sum(table.rounds for table in room.tables),
+        alone=solo,
+        oversleep=late,
     )
 
 
@@ -668,7 +736,7 @@ def _figures(values: list[float], seconds: float) -> dict[str, str]:
         return {"requests": "0", "req/s": "0", "p50 ms": "-", "p95 ms": "-", "max ms": "-"}
     return {
         "requests": str(len(values)),
-        "req/s": f"{len(values) / seconds:.1f}",
+        "req/s": "" if math.isnan(seconds) else f"{len(values) / seconds:.1f}",
         "p50 ms": f"{_percentile(values, 0.50):.1f}",
         "p95 ms": f"{_percentile(values, 0.95):.1f}",
         "max ms": f"{max(values):.1f}",
@@ -705,6 +773,24 @@ def rows_of(result: Result) -> list[dict[str, str]]:
             {"set-up": result.setup, "what": route, **_figures(values, result.seconds),
              "errors": str(errors)}
         )  # fmt: skip
+    for route, values in result.alone.items():
+        rows.append(
+            {"set-up": result.setup, "what": f"alone: {route}", **_figures(values, math.nan),
+             "errors": "0"}
+        )  # fmt: skip
+    late = result.oversleep or [math.nan]
+    rows.append(
+        {
+            "set-up": result.setup,
+            "what": "a 20 ms sleep in the load generator: late by",
+            "requests": str(len(late)),
+            "req/s": "",
+            **{
+                name: f"{_percentile(late, share):.1f}"
+                for name, share in (("p50 ms", 0.5), ("p95 ms", 0.95), ("max ms", 1.0))
+            },
+        }
+    )
     cpu = ", ".join(f"{name} {share:.0%}" for name, share in result.cpu.items())
     notes = [
         f"server CPU {sum(result.cpu.values()):.0%} ({cpu})",
