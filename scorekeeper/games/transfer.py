@@ -12,10 +12,11 @@ the history's rounds as `RoundSnapshot.to_dict` holds them).
 Format 1 named each game's rules by a profile (`"profile": "family"`); format 2 carries the
 whole document; format 3 adds the sections of the features built on the score book (a club's
 nights, its leagues), which register them at app start (`register_section`): the score book
-writes and reads its document without knowing them, and they sit above it. An old export means the profile as the app that wrote it had it, so
-`FORMAT_1_PROFILES` are the presets' documents as they were when format 2 began, frozen, never
-the app's presets of the day: a preset changed in a later release must not change a game read
-from an old export (the same copies as migration 0005's, which a test compares).
+writes and reads its document without knowing them, and they sit above it. An old export means
+the profile as the app that wrote it had it, so `FORMAT_1_PROFILES` are the presets' documents
+as they were when format 2 began, frozen, never the app's presets of the day: a preset changed in
+a later release must not change a game read from an old export (the same copies as migration
+0005's, which a test compares).
 """
 
 from __future__ import annotations
