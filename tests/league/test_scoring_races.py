@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.server import Client, at_once, encode, server_pair
+from tests.support.server import at_once, send, server_pair
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("scoring races")]
 
@@ -19,15 +19,6 @@ def servers(tmp_path_factory, module_database):
     folder = tmp_path_factory.mktemp("scoring-races")
     with server_pair(module_database("scoring_races"), folder) as pair:
         yield pair
-
-
-def send(port: int, method: str, path: str, body=None, idempotency: str | None = None):
-    headers = {"Content-Type": "application/json"}
-    if idempotency is not None:
-        headers["Idempotency-Key"] = idempotency
-    with Client(port) as client:
-        answer = client.request(method, path, encode(body or {}), headers)
-    return answer.status, answer.parsed()
 
 
 def test_two_taps_at_once_change_the_scoring_once(servers):

@@ -15,7 +15,7 @@ from scorekeeper.nights import service
 from scorekeeper.nights.models import OPEN, NightTable
 from scorekeeper.platform.database import db
 from tests.support.games import KEY_HEADER
-from tests.support.server import Client, at_once, encode, server_pair
+from tests.support.server import Client, at_once, encode, send, server_pair
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("night races")]
 
@@ -28,15 +28,6 @@ def servers(tmp_path_factory, module_database):
     folder = tmp_path_factory.mktemp("night-races")
     with server_pair(module_database("night_races"), folder) as pair:
         yield pair
-
-
-def send(port: int, method: str, path: str, body=None, idempotency: str | None = None):
-    headers = {"Content-Type": "application/json"}
-    if idempotency is not None:
-        headers["Idempotency-Key"] = idempotency
-    with Client(port) as client:
-        answer = client.request(method, path, encode(body or {}), headers)
-    return answer.status, answer.parsed()
 
 
 def test_two_organisers_drawing_at_once_make_one_draw(servers):

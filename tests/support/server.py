@@ -273,6 +273,17 @@ def request(
     return answer.status, answer.parsed()
 
 
+def send(port: int, method: str, path: str, body=None, idempotency: str | None = None):
+    """One JSON request (`{}` when no body is given) on a fresh connection, with its
+    `Idempotency-Key` when given: (status, parsed answer), for tests racing two processes."""
+    headers = {"Content-Type": "application/json"}
+    if idempotency is not None:
+        headers["Idempotency-Key"] = idempotency
+    with Client(port) as client:
+        answer = client.request(method, path, encode(body or {}), headers)
+    return answer.status, answer.parsed()
+
+
 @contextlib.contextmanager
 def private_server(env: Mapping[str, str] | None = None) -> Iterator[Server]:
     """A started server on a SQLite file of its own in a temporary folder (never `instance/`),
