@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.games.keys import COOKIE
 from tests.support.games import keys_in
+from tests.support.server import Wifi, wifi
 from tests.support.tablet import (
     DRAFTS,
     NAMES,
@@ -34,7 +35,8 @@ pytestmark = pytest.mark.browser
 # What the console says of a request that cannot reach the server, or that finds it busy:
 # expected here.
 NETWORK_DOWN = re.compile(
-    r"net::ERR_(INTERNET_DISCONNECTED|CONNECTION_REFUSED)|status of 503 \(Service Unavailable\)"
+    r"net::ERR_(INTERNET_DISCONNECTED|CONNECTION_REFUSED|EMPTY_RESPONSE|CONNECTION_RESET)"
+    r"|status of 503 \(Service Unavailable\)"
 )
 
 
@@ -60,7 +62,7 @@ def game_id(page) -> int:
 
 def ledger(live_server: str, game: int) -> dict:
     """The game as the server holds it, read past the browser."""
-    with urlopen(f"{live_server}/api/games/{game}") as response:
+    with urlopen(Request(f"{live_server}/api/games/{game}", headers=Wifi.WIRED)) as response:
         return json.load(response)
 
 
@@ -375,11 +377,10 @@ def test_the_next_rounds_form_drops_drafts_of_rounds_in_the_ledger(watched):
 
 
 def go_offline(page) -> None:
-    """The tablet loses its Wi-Fi: the browser says it is offline, and nothing it sends arrives.
-
-    Chromium's offline switch alone once let a save's post reach the server (the answer was
-    lost, as on a real Wi-Fi drop mid-answer), so every request is also refused before it leaves.
-    """
+    """The tablet loses its Wi-Fi: the browser says it is offline, every request is refused
+    before it leaves, and nothing sent anyway reaches the score book (`wifi`: Chromium's offline
+    switch and its interception each let a post out now and then)."""
+    wifi(page.url).down()
     page.context.route("**/*", lambda route: route.abort("internetdisconnected"))
     page.context.set_offline(True)
 
@@ -387,6 +388,7 @@ def go_offline(page) -> None:
 def back_online(page) -> None:
     page.context.unroute("**/*")
     page.context.set_offline(False)
+    wifi(page.url).up()
 
 
 def round_one_saved_offline(page) -> int:
@@ -557,11 +559,9 @@ def test_closing_the_browser_while_offline_loses_nothing(watched, tablet, live_s
         ],
     }
     context = page.context
-    # The page's scripts end first, with every request still refused: a retry caught in flight
-    # while the page closes could otherwise be let through as the interception goes away.
-    page.goto("about:blank")
     page.close()
     context.close()
+    wifi(live_server).up()  # the tablet's next browser is on the Wi-Fi again
     context = tablet(page.viewport_size, base_url=live_server, storage_state=kept)
     tab = context.new_page()
     tab.goto(f"/games/{game}/rounds/new")

@@ -338,13 +338,57 @@ def at_once(calls) -> list[tuple[int, Any]]:
     return answers
 
 
+class Wifi:
+    """The network between the browsers and an app served in this process: while it is down, a
+    request never reaches the app; its connection is dropped unanswered, as when the tablet's
+    Wi-Fi is gone. A browser told it is offline still sends now and then (Chromium's offline
+    switch and request interception each let a post out, once in many runs, as they take effect
+    or are lifted when a profile closes); down here, nothing it sends is recorded. A test reading
+    the score book past the browser is the laptop itself, wired (`WIRED`), never cut off."""
+
+    WIRED = {"X-Wired": "1"}
+
+    def __init__(self, application) -> None:
+        self.application = application
+        self.is_up = True
+        # What arrived while the network was down: (method, path), never passed to the app.
+        self.dropped: list[tuple[str, str]] = []
+
+    def down(self) -> None:
+        self.is_up = False
+
+    def up(self) -> None:
+        self.is_up = True
+
+    def __call__(self, environ, start_response):
+        if not self.is_up and "HTTP_X_WIRED" not in environ:
+            self.dropped.append((environ["REQUEST_METHOD"], environ["PATH_INFO"]))
+            with contextlib.suppress(OSError):
+                environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
+            # The server takes a dropped connection as the client gone, and answers nothing.
+            raise ConnectionAbortedError("the network is down")
+        return self.application(environ, start_response)
+
+
+# The network of each app served in this process, by its port.
+_NETWORKS: dict[int, Wifi] = {}
+
+
+def wifi(url: str) -> Wifi:
+    """The network in front of the app served at `url` (`serving`)."""
+    return _NETWORKS[int(re.search(r":(\d+)", url.split("//", 1)[-1]).group(1))]
+
+
 @contextlib.contextmanager
 def serving(application, host: str = LOOPBACK) -> Iterator[str]:
     """Serve an app in this process over HTTP on a free port for as long as the block runs (on
-    loopback unless `host` says otherwise; the address given back is always loopback's)."""
+    loopback unless `host` says otherwise; the address given back is always loopback's), behind
+    a network that a test can take down (`wifi`)."""
     from werkzeug.serving import make_server
 
-    server = make_server(host, 0, application, threaded=True)
+    network = Wifi(application)
+    server = make_server(host, 0, network, threaded=True)
+    _NETWORKS[server.server_port] = network
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": STOP_POLL_SECONDS}, daemon=True
     )
@@ -354,6 +398,7 @@ def serving(application, host: str = LOOPBACK) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=5)
+        _NETWORKS.pop(server.server_port, None)
 
 
 def refused_on_a_busy_port(
