@@ -198,6 +198,12 @@ def rekey(game_id: int) -> str:
     return key
 
 
+def request_key(game_id: int) -> str | None:
+    """The edit key this request holds for the game: the API's `X-Game-Key` header, a page's
+    cookie."""
+    return request.headers.get(HEADER) if is_api_request() else from_cookie(request, game_id)
+
+
 def editor_required(view: Callable[..., Any] | None = None, *, scores: bool = True):
     """Only a device holding the game's edit key gets past: the API's `X-Game-Key` header, a
     page's cookie. The game, loaded (`scores` or not) and locked for a write, is `g.game`;
@@ -211,7 +217,7 @@ def editor_required(view: Callable[..., Any] | None = None, *, scores: bool = Tr
             api = is_api_request()
             writes = api or request.method not in ("GET", "HEAD")
             game = ledger.get_game(game_id, scores, for_update=writes)
-            key = request.headers.get(HEADER) if api else from_cookie(request, game_id)
+            key = request_key(game_id)
             if api and game.key_hash is None:
                 raise NotEditor(
                     _(

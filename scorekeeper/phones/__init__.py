@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, views
+from . import api, stamps, views
 
 
 def init_app(app: Flask) -> None:
-    """Register the phones' JSON API and their pages (`views`)."""
+    """Register the phones' JSON API, their pages (`views`) and their stamps (`stamps`)."""
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    stamps.init_app(app)

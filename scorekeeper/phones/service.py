@@ -402,16 +402,6 @@ def _states(game: Game, rows: list[PhoneHand]) -> list[SeatState]:
     return states
 
 
-def state_tag(opening: RoundOpening | None) -> str:
-    """A short tag that changes whenever what the tablet shows of the phones would."""
-    if opening is None:
-        return "closed"
-    parts = [opening.id, opening.closed_at is None] + [
-        (row.seat, row.token_hash is not None, row.sends) for row in opening.hands
-    ]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
-
-
 # --- The phone: find the round, take a seat, send a hand -------------------------------------
 
 

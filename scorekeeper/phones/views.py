@@ -14,6 +14,7 @@ back, writes once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -49,7 +50,7 @@ from ..platform.formpages import answer_script_posts, form_page, shown_after_red
 from ..platform.http import csrf
 from ..platform.network import on_loopback, qr_data_uri, qr_svg
 from ..tls import addresses
-from . import api, service
+from . import api, service, stamps
 from .access import CODE_WRITES, give_phone_token, held_token, join_url, phone_required
 from .service import BadSeatToken, NoSuchCode
 
@@ -157,10 +158,16 @@ def open_round(game_id: int, number: int):
 
 
 @bp.get(TABLET)
-@keys.editor_required
 def collect(game_id: int, number: int):
     """The code and its QR code, each seat's state, and the round form filled with the hands
-    the phones sent, saved by the score book's own round form route."""
+    the phones sent, saved by the score book's own round form route. The page holds the seats'
+    tag, read before the game (see `stamps`): its script's first poll is a 304."""
+    seen = seats_seen(game_id, number)
+    return _collect(game_id=game_id, number=number, tag=seen.tag if seen else "")
+
+
+@keys.editor_required
+def _collect(game_id: int, number: int, tag: str):
     game = g.game
     if ledger.next_round(game) != number:
         flash(
@@ -186,7 +193,7 @@ def collect(game_id: int, number: int):
         join_url=secure_join,
         guest_url=guest_url,
         guest_qr=qr_data_uri(guest_url) if guest_url else None,
-        tag=service.state_tag(opening),
+        tag=tag,
         poll_ms=POLL_MS,
         # Each button its own one-time token: a second seat released is another change.
         new_token=writeonce.new_token,
@@ -224,17 +231,50 @@ def filled_from(seats: list[service.SeatState]) -> dict[str, Any]:
     return filled
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What the seats' stamps say before the game is loaded: the seats' tag, and whether this
+    request holds the game's edit key."""
+
+    tag: str
+    editor: bool
+
+
+def seats_seen(game_id: int, number: int) -> Seen | None:
+    """The seats' tag of round `number` from the stamps (`stamps.seats_stamps`, one statement),
+    and whether this request holds the key; None: no such game, or no stamps to tell."""
+    found = stamps.seats_stamps(game_id)
+    if found is None:
+        return None
+    key_hash, read = found
+    tag = stamps.seats_tag(read, number, request.root_url)
+    return Seen(tag, keys.matches(key_hash, keys.request_key(game_id)))
+
+
 @bp.get(TABLET + "/state")
-@keys.editor_required
 def state(game_id: int, number: int):
     """Each seat's state for the collecting page's script, every second: 304 with no body while
-    the tag it holds is current."""
+    the tag it holds is current, told from the stamps alone before anything of the game is
+    loaded (`stamps`); the seats read and answered only when the tag moved."""
+    seen = seats_seen(game_id, number)
+    if seen is not None and seen.editor and request.if_none_match.contains_weak(seen.tag):
+        return _tagged({"tag": seen.tag}, seen.tag)
+    return _state(game_id=game_id, number=number, tag=seen.tag if seen else None)
+
+
+@keys.editor_required(scores=False)
+def _state(game_id: int, number: int, tag: str | None):
     game = g.game
-    opening = service.live_opening(game, number)
-    tag = service.state_tag(opening)
-    response = make_response({**api.opening_json(game, opening, number), "tag": tag})
+    answer = api.opening_json(game, service.live_opening(game, number), number)
+    tag = tag or stamps.answer_tag(answer)
+    return _tagged({**answer, "tag": tag}, tag)
+
+
+def _tagged(answer: dict[str, Any], tag: str):
+    """The answer under its tag: 304 with no body when the request holds that tag."""
+    response = make_response(answer)
     response.set_etag(tag)
-    response.headers["Cache-Control"] = "no-store" if opening is None else "no-cache"
+    response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
 
