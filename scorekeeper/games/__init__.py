@@ -11,14 +11,15 @@ from flask import Flask, current_app, make_response, render_template
 from werkzeug.exceptions import NotFound
 
 from ..platform import cache, writeonce
-from . import api, keys, ledger
+from . import api, keys, ledger, sheettransfer
 from .errors import Missing, NoSuchGame, NotEditor
 from .views import DRAFT_WORDS, actions, games, rounds
 
 
 def init_app(app: Flask) -> None:
-    """Register the score book's pages, its JSON API, its games' stamps, its page cache and what
-    every write-once route shares (its edit keys and refusals)."""
+    """Register the score book's pages, its JSON API, its games' stamps, its page cache, what
+    every write-once route shares (its edit keys and refusals) and the paper sheets' records in
+    the export."""
     writeonce.init_app(app, keys.write_hooks())
     blueprints = (api.bp, games.bp, rounds.bp, actions.bp, games.sheets_bp)
     for blueprint in blueprints:
@@ -29,6 +30,7 @@ def init_app(app: Flask) -> None:
     cache.keep(app, games.PAGES, games.PAGES_KEPT)
     # The words of the drafts' notices, on the tag of every page's static/drafts.js.
     app.jinja_env.globals["draft_words"] = DRAFT_WORDS
+    sheettransfer.register(app)  # in the score book's export and import
 
 
 def _not_found(error: Missing):

@@ -43,7 +43,6 @@ from .transfer import (
     RENAME,
     ROUND,
     SCORE_LINE,
-    SECTIONS_SINCE,
     SNAPSHOT,
     Field,
     Imported,
@@ -173,7 +172,8 @@ class Book(Imported):
 
 def check_book(data: Any) -> Book:
     """The games and sections of a document, built but not stored, or `ImportRefused` naming
-    the first problem. A document before format 3 has no sections: it means none."""
+    the first problem. A document made before a section was added lacks it: it means none of
+    its rows (a format 3 export, no saved rule set, merge or paper sheet's record)."""
     top = _Checker(_("the document"))
     sections = registered()
     document = top.object(data, document_fields(), frozenset(sections))
@@ -206,17 +206,18 @@ def check_book(data: Any) -> Book:
 
 
 def _check_sections(top: _Checker, document: dict[str, Any], version: int) -> None:
-    """A document of this version holds every section; one before them holds none."""
-    for name in registered():
-        if version < SECTIONS_SINCE and name in document:
+    """A document holds exactly the sections of its version: each one added at its version or
+    before it (`Section.since`), none added later."""
+    for name, section in registered().items():
+        if version < section.since and name in document:
             raise top.at(name).fail(
                 _(
                     "is not in a document of version %(version)s: make it version %(since)s",
                     version=version,
-                    since=SECTIONS_SINCE,
+                    since=section.since,
                 )
             )
-        if version >= SECTIONS_SINCE and name not in document:
+        if version >= section.since and name not in document:
             raise top.at(name).fail(
                 _("is missing: a document of version %(version)s holds it", version=version)
             )

@@ -12,11 +12,16 @@ the history's rounds as `RoundSnapshot.to_dict` holds them).
 Format 1 named each game's rules by a profile (`"profile": "family"`); format 2 carries the
 whole document; format 3 adds the sections of the features built on the score book (a club's
 nights, its leagues), which register them at app start (`register_section`): the score book
-writes and reads its document without knowing them, and they sit above it. An old export means
-the profile as the app that wrote it had it, so `FORMAT_1_PROFILES` are the presets' documents
-as they were when format 2 began, frozen, never the app's presets of the day: a preset changed in
-a later release must not change a game read from an old export (the same copies as migration
-0005's, which a test compares).
+writes and reads its document without knowing them, and they sit above it. Format 4 adds the
+sections of what else the table records: its saved rule sets (`rule_sets`), the players it
+merged (`merges`) and the games it brought in from paper sheets (`sheets`), so that nothing
+recorded is lost on the way through an export (a `restore` from one). Each section says the
+version that added it (`Section.since`): a document of that version or later holds it, an
+earlier one never does and means none of its rows. An old export means the profile as the app
+that wrote it had it, so `FORMAT_1_PROFILES` are the presets' documents as they were when format
+2 began, frozen, never the app's presets of the day: a preset changed in a later release must
+not change a game read from an old export (the same copies as migration 0005's, which a test
+compares).
 """
 
 from __future__ import annotations
@@ -47,14 +52,15 @@ from .roundvalues import RoundSnapshot
 # --- The document ------------------------------------------------------------------------
 
 FORMAT = "liverpool-scorekeeper/games"
-# 3: the sections of the features above the score book (`nights`, `leagues`) beside the games;
-# 2: each game carries its rule set's whole document (`rules`); 1 named a profile (`profile`).
-FORMAT_VERSION = 3
+# 4: the table's saved rule sets, merged players and paper sheets' records (`rule_sets`,
+# `merges`, `sheets`); 3: the sections of the features above the score book (`nights`,
+# `leagues`) beside the games; 2: each game carries its rule set's whole document (`rules`);
+# 1 named a profile (`profile`).
+FORMAT_VERSION = 4
 # The versions an import reads: a format 1 game's profile becomes its document
-# (`game_of_format_1`); a document before 3 has no sections, and means none.
-READS = (1, 2, 3)
-# The version that added the sections.
-SECTIONS_SINCE = 3
+# (`game_of_format_1`); a document before a section's version lacks it, and means none of its
+# rows (`Section.since`).
+READS = (1, 2, 3, 4)
 # Far beyond any real score or version, and well inside SQLite's 64-bit integers.
 NUMBER_LIMIT = 10**9
 
@@ -287,14 +293,17 @@ class Section:
     `export()` writes every object of the section, in a fixed order, as plain JSON data. `check(
     checker, items, imported)` builds its rows, not stored, from the document's list (refusing
     the first problem with `checker.fail`, each at its place: `nights[0].tables[1].game`), a
-    game named by its id in the document. `clashes(rows)` names every row this database already
-    holds (an id, a name), so that the import refuses them all at once and writes nothing.
+    game named by its id in the document; the import stores them in the list's order.
+    `clashes(rows)` names every row this database already holds (an id, a name), so that the
+    import refuses them all at once and writes nothing. `since` is the format version that added
+    the section: a document of that version or later holds it, an earlier one never does.
     """
 
     name: str
     export: Callable[[], list[dict[str, Any]]]
     check: Callable[[Any, Any, Imported], list[Any]]
     clashes: Callable[[list[Any]], list[str]]
+    since: int
 
 
 _SECTIONS = "scorekeeper.book_sections"

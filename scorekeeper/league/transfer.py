@@ -232,7 +232,7 @@ def clashes(leagues: list[League]) -> list[str]:
     return found
 
 
-SECTION = Section(NAME, export, check, clashes)
+SECTION = Section(NAME, export, check, clashes, since=3)
 
 
 def register(app: Flask) -> None:

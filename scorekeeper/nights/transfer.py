@@ -202,7 +202,7 @@ def clashes(nights: list[Night]) -> list[str]:
     ]
 
 
-SECTION = Section(NAME, export, check, clashes)
+SECTION = Section(NAME, export, check, clashes, since=3)
 
 
 def register(app: Flask) -> None:

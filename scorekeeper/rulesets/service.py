@@ -128,6 +128,17 @@ def as_json(row: SavedRuleSet) -> dict[str, Any]:
 def check_name(name: str, *, keep: SavedRuleSet | None = None) -> str:
     """The name as it will be saved, or `NameRefused` / `Conflict` saying why it cannot be
     (`keep`: the saved rule set being renamed, which may keep its own name in another case)."""
+    cleaned = written_name(name)
+    key = name_key(cleaned)
+    taken = db.session.scalar(db.select(SavedRuleSet).where(SavedRuleSet.name_key == key))
+    if taken is not None and taken is not keep:
+        raise _taken(cleaned, taken.name)
+    return cleaned
+
+
+def written_name(name: str) -> str:
+    """The name as it will be saved, or `NameRefused` saying why no saved rule set may have it
+    (empty, not shown as written, a preset's), whatever the table has saved already."""
     cleaned = clean_name(name) if isinstance(name, str) else ""
     if not cleaned:
         raise NameRefused(_('give your table\'s rules a name, like "Smith family"'))
@@ -143,9 +154,6 @@ def check_name(name: str, *, keep: SavedRuleSet | None = None) -> str:
                 preset=preset.name,
             )
         )
-    taken = db.session.scalar(db.select(SavedRuleSet).where(SavedRuleSet.name_key == key))
-    if taken is not None and taken is not keep:
-        raise _taken(cleaned, taken.name)
     return cleaned
 
 

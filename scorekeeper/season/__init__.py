@@ -14,16 +14,17 @@ from __future__ import annotations
 from flask import Flask
 
 from ..platform import cache
-from . import api, players, views
+from . import api, players, transfer, views
 from . import models as models  # the table, in the metadata the migrations compare
 
 
 def init_app(app: Flask) -> None:
-    """Register the players' pages, the season's JSON API, its stamp and cache, and the
-    chances."""
+    """Register the players' pages, the season's JSON API, its stamp and cache, the chances and
+    the merges in the export."""
     cache.stamp_rows(app, players.stamped)
     cache.keep(app, players.STAMP, size=1)
     app.register_blueprint(views.bp)
     app.register_blueprint(views.merges_bp)
     app.register_blueprint(api.bp)
     app.add_template_global(players.win_chances, "win_chances")
+    transfer.register(app)  # in the score book's export and import

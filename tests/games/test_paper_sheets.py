@@ -14,7 +14,7 @@ import pytest
 from flask_babel import force_locale, gettext
 
 from scorekeeper.games import importer, papersheets, transfer
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, SheetImport
 from scorekeeper.games.papersheets import template_text
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import PRESETS
@@ -392,21 +392,38 @@ def test_a_saved_rule_set_is_offered_and_followed(app, client):
 # --- Export and import ----------------------------------------------------------------------
 
 
-def test_export_and_import_carry_the_mark(app, tmp_path, fresh_database):
+def sheet_records(app) -> list[tuple[str, int]]:
+    with app.app_context():
+        rows = db.session.execute(db.select(SheetImport.fingerprint, SheetImport.game_id))
+        return sorted(tuple(row) for row in rows)
+
+
+def test_export_and_import_carry_the_mark_and_the_sheets_record(app, tmp_path, fresh_database):
     with app.app_context():
         papersheets.store(papersheets.read_sheet(GOOD, LIVERPOOL))
         db.session.commit()
         document = transfer.export_games()
     assert [game["from_sheet"] for game in document["games"]] == [True]
+    assert len(document["sheets"]) == 1 and document["sheets"][0]["game_id"] == 1
     other = app_on(fresh_database("copy"), tmp_path, "copy", UPGRADE_ON_START=True)
     with other.app_context():
         assert importer.import_games(document) == 1
         assert transfer.dumps(transfer.export_games()) == transfer.dumps(document)
+    # The record that stores each of the sheet's games once came along: the sheet again is
+    # refused there as here.
+    assert sheet_records(other) == sheet_records(app) != []
+    with other.app_context(), pytest.raises(papersheets.SheetAlreadyStored):
+        papersheets.store(papersheets.read_sheet(GOOD, LIVERPOOL))
     older = app_on(fresh_database("older"), tmp_path, "older", UPGRADE_ON_START=True)
-    del document["games"][0]["from_sheet"]  # an export made before the mark
+    # An export made before the mark, and before the sheets' records (format 3).
+    del document["games"][0]["from_sheet"]
+    for name in ("rule_sets", "merges", "sheets"):
+        del document[name]
+    document["format_version"] = 3
     with older.app_context():
         assert importer.import_games(document) == 1
         assert db.session.scalars(db.select(Game.from_sheet)).all() == [False]
+    assert sheet_records(older) == []
 
 
 # --- In every language -----------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Export and import: every game out to JSON and back in, exactly, all of it or none of it."""
+"""Export and import: every game out to JSON and back in, exactly, all of it or none of it, with
+what else the table recorded (its saved rule sets, the players it merged, its paper sheets)."""
 
 from __future__ import annotations
 
@@ -16,17 +17,24 @@ from flask_babel import gettext
 
 from scorekeeper import create_app
 from scorekeeper.games import importer, transfer
-from scorekeeper.games.models import Game, Player, Round, RoundChange, RoundScore
+from scorekeeper.games.models import Game, Player, Round, RoundChange, RoundScore, SheetImport
 from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import PRESETS
+from scorekeeper.rulesets.models import SavedRuleSet
+from scorekeeper.season.models import PlayerMerge
 from tests.support.book import new_game
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES
+from tests.support.saved import SMITH, save_ruleset, smith_document
+from tests.support.sheets import import_sheet
 
 # The module's tests share a fixture: one process makes it, once.
 pytestmark = pytest.mark.xdist_group("transfer")
 
 ROOT = Path(__file__).resolve().parents[2]
+# Every table an import writes: the games' own, then the saved rule sets, merges and sheets'.
+MODELS = (Game, Player, Round, RoundScore, RoundChange, SavedRuleSet, PlayerMerge, SheetImport)
+NOTHING = [0] * len(MODELS)
 
 
 def new_app(tmp_path, make_database, name):
@@ -47,9 +55,16 @@ def post_round(client, game_id, key, out, **cards):
     return response.get_json()
 
 
+def merge(client, source, into) -> int:
+    answer = client.post("/api/players/merges", json={"from": source, "into": into})
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()["merge"]["id"]
+
+
 def fill(app):
     """A finished game with corrections, an undo and a no-winner round; an ongoing 8-player game;
-    an empty game; and a game from before edit keys."""
+    an empty game; a game from before edit keys; a game from a paper sheet; the Smith family's
+    saved rule set; and two merges, one undone and one in force."""
     client = app.test_client()
     finished, key = api_game(client, NAMES, first_dealer="Bob")
     post_round(client, finished, key, "Cat", Ann="A♠ K♦", Bob="7 7", Dan="JK")
@@ -78,6 +93,11 @@ def fill(app):
         db.session.get(Game, legacy).key_hash = None
         db.session.commit()
         assert db.session.get(Game, finished).finished_at is not None
+    assert import_sheet(app) == [5]
+    save_ruleset(client)
+    undone = merge(client, "Gus", "E5")
+    assert client.delete(f"/api/players/merges/{undone}").status_code == 200
+    merge(client, "Fay", "Zoë")
     return finished
 
 
@@ -94,8 +114,7 @@ def import_data(app, data) -> int:
 def table_counts(app) -> list[int]:
     with app.app_context():
         return [
-            db.session.scalar(db.select(db.func.count()).select_from(model))
-            for model in (Game, Player, Round, RoundScore, RoundChange)
+            db.session.scalar(db.select(db.func.count()).select_from(model)) for model in MODELS
         ]
 
 
@@ -129,10 +148,11 @@ def empty(tmp_path, fresh_database):
 
 def test_export_holds_everything(document):
     assert document["format"] == "liverpool-scorekeeper/games"
-    assert document["format_version"] == 3
-    assert len(document["games"]) == 4
+    assert document["format_version"] == 4
+    assert len(document["games"]) == 5
     assert [game["rules"] for game in document["games"]] == [
-        PRESETS[name].to_json() for name in ("liverpool", "family", "online", "liverpool")
+        PRESETS[name].to_json()
+        for name in ("liverpool", "family", "online", "liverpool", "liverpool")
     ]
     finished = document["games"][0]
     assert finished["finished_at"] is not None
@@ -146,11 +166,30 @@ def test_export_holds_everything(document):
     assert all(t.endswith("Z") for t in (finished["created_at"], finished["finished_at"]))
 
 
+def test_export_holds_what_else_the_table_recorded(document):
+    """The saved rule set, both merges (the undone one too) and the paper sheet's record."""
+    (saved,) = document["rule_sets"]
+    assert saved["id"] == 1 and saved["name"] == SMITH and saved["rules"] == smith_document()
+    assert saved["used_at"] is None and saved["created_at"].endswith("Z")
+    undone, in_force = document["merges"]
+    assert (undone["from_name"], undone["into_name"], undone["from_key"]) == ("Gus", "E5", "gus")
+    assert undone["undone_at"] >= undone["merged_at"]
+    assert (in_force["from_name"], in_force["into_name"], in_force["undone_at"]) == (
+        "Fay",
+        "Zoë",
+        None,
+    )
+    (sheet,) = document["sheets"]
+    assert sheet["game_id"] == 5 and document["games"][4]["from_sheet"] is True
+    assert re.fullmatch(r"[0-9a-f]{64}", sheet["fingerprint"])
+
+
 def test_export_import_export_is_identical(source, empty):
     first = export_text(source)
-    assert import_data(empty, json.loads(first)) == 4
+    assert import_data(empty, json.loads(first)) == 5
     assert export_text(empty) == first
     assert table_counts(empty) == table_counts(source)
+    assert table_counts(empty)[-3:] == [1, 2, 1]
 
 
 def shown(response) -> str:
@@ -218,6 +257,39 @@ def test_importing_the_same_file_twice_is_refused(empty, document):
     assert table_counts(empty) == before
 
 
+def test_a_saved_rule_set_merge_or_sheet_already_here_refuses_the_import(empty, document):
+    """With no game of the document here, the table's own records still clash: a rule set of
+    the same id or look-alike name, a merge of the same id or one in force of the same player,
+    a paper sheet imported already. Every one is named, and nothing is written."""
+    client = empty.test_client()
+    save_ruleset(client, smith_document("SMITH family"))
+    api_game(client, ["Fay", "Bob", "Cat", "Dan"])
+    api_game(client, ["Zoë", "Eve", "Gus", "Hal"])
+    merge(client, "Fay", "Zoë")
+    assert import_sheet(empty) == [3]
+    document = copy.deepcopy(document)
+    document["games"] = document["games"][4:]  # the sheet's game alone: id 5, not taken here
+    for name in ("rule_sets", "merges"):
+        for row in document[name]:
+            row["id"] += 1  # ids 2 and 3, not taken here either
+    before = table_counts(empty)
+    with pytest.raises(importer.ImportRefused) as refused:
+        import_data(empty, document)
+    said = str(refused.value)
+    assert "already exists in this database" not in said  # no id clashes
+    assert "game 5 came from a paper sheet already imported into this database" in said
+    assert "a saved rule set called SMITH family is already in this database" in said
+    assert "a merge in force of Fay is already in this database" in said
+    assert said.endswith("nothing was imported (import into an empty database)")
+    assert table_counts(empty) == before
+    document["rule_sets"][0]["id"] = document["merges"][1]["id"] = 1
+    with pytest.raises(importer.ImportRefused) as refused:
+        import_data(empty, document)
+    assert "saved rule set 1 already exists in this database" in str(refused.value)
+    assert "merge 1 already exists in this database" in str(refused.value)
+    assert table_counts(empty) == before
+
+
 def _set(path, value):
     def change(doc):
         target = doc
@@ -231,15 +303,49 @@ def _set(path, value):
     return change
 
 
+def _both(*changes):
+    def change(doc):
+        for each in changes:
+            each(doc)
+
+    return change
+
+
+def _again(section, **changes):
+    """The section's first object written again after the last, with these changes."""
+
+    def change(doc):
+        doc[section].append(copy.deepcopy(doc[section][0]) | changes)
+
+    return change
+
+
+def _renamed(index, name):
+    """The saved rule set and its document both renamed, as the app renames one."""
+
+    def change(doc):
+        doc["rule_sets"][index]["name"] = name
+        doc["rule_sets"][index]["rules"]["name"] = name
+
+    return change
+
+
 DELETE = object()
 G = ("games", 0)
 R = (*G, "rounds", 0)
 H = (*G, "history", 0)
+S = ("rule_sets", 0)
+M = ("merges", 0)
+P = ("sheets", 0)
 
 BROKEN = [
     (_set(("format",), "other"), "is not a score book export"),
-    (_set(("format_version",), 4), "this app reads versions 1, 2 and 3"),
-    (_set(("format_version",), True), "this app reads versions 1, 2 and 3"),
+    (_set(("format_version",), 5), "this app reads versions 1, 2, 3 and 4"),
+    (_set(("format_version",), True), "this app reads versions 1, 2, 3 and 4"),
+    (_set(("format_version",), 3), "the document.sheets is not in a document of version 3"),
+    (_set(("rule_sets",), DELETE), "the document.rule_sets is missing"),
+    (_set(("merges",), DELETE), "the document.merges is missing"),
+    (_set(("sheets",), DELETE), "the document.sheets is missing"),
     (_set(("games",), {}), "games must be a list"),
     (_set(("extra",), 1), "unknown field extra"),
     (_set((*G, "id"), 0), "games[0].id must be from 1"),
@@ -297,6 +403,70 @@ BROKEN = [
     (_set((*H, "after"), None), "must be an object"),
     (_set((*H, "round_number"), 13), "round_number must be from 1 to 12"),
     (_set((*H, "round_number"), 9), "names round 9, and liverpool rules have rounds 1 to 7"),
+    # The saved rule sets
+    (_set(("rule_sets",), {}), "rule_sets must be a list"),
+    (_set((*S, "id"), 0), "rule_sets[0].id must be from 1"),
+    (_set((*S, "shared"), True), "rule_sets[0] has unknown field shared"),
+    (_set((*S, "name"), 7), "rule_sets[0].name must be text"),
+    (_set((*S, "name"), "S" * 41), "rule_sets[0].name is longer than 40 characters"),
+    (_set((*S, "name"), " Smith  family"), "rule_sets[0].name must be written 'Smith family'"),
+    (_set((*S, "name"), ""), "rule_sets[0].name give your table's rules a name"),
+    (_renamed(0, "Family"), "rule_sets[0].name Family is a preset"),
+    (_set((*S, "name"), "Smith\u202efamily"), "'Smith\\u202efamily' holds a character that"),
+    (_set((*S, "rules"), "smith"), "rule_sets[0].rules must be a rule set document"),
+    (_set((*S, "rules", "values", "JK"), 500), "rule_sets[0].rules is not a rule set that can"),
+    (
+        _set((*S, "rules", "name"), "Jones"),
+        "rule_sets[0].rules.name must be 'Smith family', the saved rule set's name",
+    ),
+    (_set((*S, "created_at"), "2025-01-31"), "rule_sets[0].created_at must be a UTC time"),
+    (_set((*S, "updated_at"), None), "rule_sets[0].updated_at must be a UTC time"),
+    (_set((*S, "used_at"), "yesterdayZ"), "rule_sets[0].used_at is not a time"),
+    (_set((*S, "rules"), DELETE), "rule_sets[0] lacks rules"),
+    (
+        _both(_again("rule_sets", id=2), _renamed(1, "smith Family")),
+        "rule_sets[1].name repeats the saved rule set called Smith family",
+    ),
+    (
+        _both(_again("rule_sets"), _renamed(1, "Jones")),
+        "rule_sets[1].id repeats saved rule set 1",
+    ),
+    # The merges
+    (_set(("merges",), "none"), "merges must be a list"),
+    (_set((*M, "id"), -1), "merges[0].id must be from 1"),
+    (_set((*M, "from_key"), ""), "merges[0].from_key must not be empty"),
+    (_set((*M, "into_key"), ""), "merges[0].into_key must not be empty"),
+    (_set((*M, "into_key"), "gus"), "merges[0].into_key must be another player's than from_key"),
+    (_set((*M, "from_key"), "k" * 73), "merges[0].from_key is longer than 72 characters"),
+    (_set((*M, "from_name"), " Gus"), "merges[0].from_name must be written 'Gus'"),
+    (_set((*M, "into_name"), " "), "merges[0].into_name must not be empty"),
+    (_set((*M, "into_name"), "E\x075"), "merges[0].into_name 'E\\x075' holds a control"),
+    (_set((*M, "from_name"), "G" * 25), "merges[0].from_name is longer than 24 characters"),
+    (_set((*M, "merged_at"), None), "merges[0].merged_at must be a UTC time"),
+    (_set((*M, "undone_at"), "2025-01-31T20:15:00"), "merges[0].undone_at must be a UTC time"),
+    (_set((*M, "undone_at"), DELETE), "merges[0] lacks undone_at"),
+    (_set(("merges", 1, "id"), 1), "merges[1].id repeats merge 1"),
+    (
+        _both(_set((*M, "undone_at"), None), _again("merges", id=3)),
+        "merges[2].from_key repeats a merge in force of this player",
+    ),
+    # The paper sheets' records
+    (_set(("sheets",), {}), "sheets must be a list"),
+    (_set((*P, "id"), 1), "sheets[0] has unknown field id"),
+    (_set((*P, "game_id"), 9), "sheets[0].game_id names game 9, which the document does not hold"),
+    (
+        _set((*P, "game_id"), 1),
+        "sheets[0].game_id names game 1, which was not brought in from a paper sheet",
+    ),
+    (_set((*P, "game_id"), "5"), "sheets[0].game_id must be a whole number"),
+    (_set((*P, "fingerprint"), "abc"), "sheets[0].fingerprint must be a sha256 hash"),
+    (_set((*P, "fingerprint"), "A" * 64), "sheets[0].fingerprint must be a sha256 hash"),
+    (_set((*P, "fingerprint"), None), "sheets[0].fingerprint must be a sha256 hash"),
+    (_again("sheets"), "sheets[1].game_id repeats game 5: a game has one sheet's record"),
+    (
+        _both(_set((*G, "from_sheet"), True), _again("sheets", game_id=1)),
+        "sheets[1].fingerprint repeats the fingerprint of game 5",
+    ),
 ]
 
 
@@ -308,7 +478,7 @@ def test_a_broken_document_is_refused_whole(empty, document, change, problem):
         import_data(empty, broken)
     assert problem in str(refused.value)
     assert "nothing was imported" in str(refused.value)
-    assert table_counts(empty) == [0, 0, 0, 0, 0]
+    assert table_counts(empty) == NOTHING
 
 
 @pytest.mark.parametrize("data", [None, [], "games", 7, {"format": "liverpool-scorekeeper/games"}])
@@ -330,14 +500,16 @@ def test_random_damage_is_refused_or_imported_never_a_crash(tmp_path, fresh_data
         try:
             count = import_data(app, damaged)
         except importer.ImportRefused:
-            assert table_counts(app) == [0, 0, 0, 0, 0]
+            assert table_counts(app) == NOTHING
             continue
-        assert count == 4
+        assert count == 5
         with app.app_context():
             for game in damaged["games"]:  # whatever was taken reads back on every page
                 client = app.test_client()
                 assert client.get(f"/games/{game['id']}").status_code == 200
                 assert client.get(f"/api/games/{game['id']}").status_code == 200
+            for model in (SheetImport, PlayerMerge, SavedRuleSet):
+                db.session.execute(db.delete(model))
             db.session.execute(db.delete(RoundChange))
             db.session.execute(db.delete(RoundScore))
             db.session.execute(db.delete(Round))
@@ -364,7 +536,7 @@ def test_export_and_import_commands_with_files(tmp_path, source, empty):
     target = tmp_path / "book.json"
     result = source.test_cli_runner().invoke(args=["export", str(target)])
     assert result.exit_code == 0, result.output
-    assert "Exported 4 games" in result.output
+    assert "Exported 5 games" in result.output
     assert target.read_text(encoding="utf-8") == export_text(source)
     again = source.test_cli_runner().invoke(args=["export", str(target)])
     assert again.exit_code != 0
@@ -375,11 +547,12 @@ def test_export_and_import_commands_with_files(tmp_path, source, empty):
 
     result = empty.test_cli_runner().invoke(args=["import", str(target)])
     assert result.exit_code == 0, result.output
-    assert "Imported 4 games: 1, 2, 3, 4" in result.output
+    assert "Imported 5 games: 1, 2, 3, 4, 5" in result.output
     assert export_text(empty) == target.read_text(encoding="utf-8")
     clash = empty.test_cli_runner().invoke(args=["import", str(target)])
     assert clash.exit_code == 1
-    assert "already exist in this database: nothing was imported" in clash.output
+    assert "games 1, 2, 3, 4, 5 already exist in this database" in clash.output
+    assert "nothing was imported (import into an empty database)" in clash.output
 
 
 def test_export_and_import_commands_through_dash(source, empty):
@@ -406,7 +579,7 @@ def test_import_command_refusals(tmp_path, empty, content, problem):
     result = empty.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 1
     assert problem in result.output or "cannot read" in result.output
-    assert table_counts(empty) == [0, 0, 0, 0, 0]
+    assert table_counts(empty) == NOTHING
 
 
 def test_import_of_a_missing_file(tmp_path, empty):
@@ -452,14 +625,6 @@ def _line(number: int, seat: int, leftovers: str | None = None, **values):
     return change
 
 
-def _both(*changes):
-    def change(doc):
-        for each in changes:
-            each(doc)
-
-    return change
-
-
 RESCORED = [
     (_line(2, 0, "K", penalty=999), "rounds[1].scores[0].penalty (game 1, round 2) must be 10"),
     (_line(1, 3, "5", penalty=5), "(game 1, round 1) is refused by the rules"),
@@ -501,7 +666,7 @@ RESCORED = [
 
 
 def test_the_unchanged_export_passes_the_engine(empty, document):
-    assert import_data(empty, document) == 4
+    assert import_data(empty, document) == 5
 
 
 @pytest.mark.parametrize(("change", "problem"), RESCORED)
@@ -516,7 +681,7 @@ def test_a_number_of_thousands_of_digits_is_a_clean_refusal(tmp_path, empty, exp
     assert result.exit_code == 1
     assert "number too big" in result.output and "nothing was imported" in result.output
     assert "Traceback" not in result.output
-    assert table_counts(empty) == [0, 0, 0, 0, 0]
+    assert table_counts(empty) == NOTHING
 
 
 @pytest.mark.parametrize("zone", ["America/New_York", "Asia/Tokyo", "Pacific/Kiritimati"])

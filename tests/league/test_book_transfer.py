@@ -1,6 +1,7 @@
-"""The club's nights and leagues in the score book's export (format 3): out and back in exactly,
-an export of format 2 (from before them) still read as it meant, and an import into a database
-that holds nights or leagues already refused whole, every clash named, nothing written."""
+"""The club's nights and leagues in the score book's export (from format 3): out and back in
+exactly, exports of format 2 (from before them) and format 3 (from before the saved rule sets,
+merges and paper sheets' records) still read as they meant, and an import into a database that
+holds nights or leagues already refused whole, every clash named, nothing written."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.games import importer, transfer
-from scorekeeper.games.models import Game
+from scorekeeper.games.models import Game, SheetImport
 from scorekeeper.league import service as leagues
 from scorekeeper.league.models import League, LeagueNight, LeagueScoringChange
 from scorekeeper.nights.models import Night, NightPlayer, NightTable
 from scorekeeper.platform.database import db
+from scorekeeper.rulesets.models import SavedRuleSet
+from scorekeeper.season.models import PlayerMerge
 from tests.league.helpers import night, post
 from tests.support.config import TEST_CONFIG
 
@@ -26,7 +29,15 @@ pytestmark = pytest.mark.xdist_group("book-transfer")
 # An export the app wrote before nights and leagues were in it (format 2): a night's table
 # played to its end; the night and a league counting it were in that database, not in the file.
 FORMAT_2 = Path(__file__).parent / "exports" / "format-2-with-a-night.json"
+# An export the app wrote before the saved rule sets, merges and paper sheets' records were in
+# it (format 3): a night's table (Annie's) ended early and a league counting it, and a game
+# from a paper sheet (Ann's); that database also held a saved rule set, Annie merged into Ann and
+# the sheet's record, which the file did not carry.
+FORMAT_3 = Path(__file__).parent / "exports" / "format-3-with-a-night-and-a-league.json"
 MODELS = (Game, Night, NightPlayer, NightTable, League, LeagueNight, LeagueScoringChange)
+RECORDS = (SavedRuleSet, PlayerMerge, SheetImport)
+# The sections format 4 added.
+SINCE_4 = ("rule_sets", "merges", "sheets")
 
 
 def new_app(tmp_path, make_database, name):
@@ -83,10 +94,10 @@ def import_data(app, data) -> int:
         return importer.import_games(data)
 
 
-def counts(app) -> list[int]:
+def counts(app, models=MODELS) -> list[int]:
     with app.app_context():
         return [
-            db.session.scalar(db.select(db.func.count()).select_from(model)) for model in MODELS
+            db.session.scalar(db.select(db.func.count()).select_from(model)) for model in models
         ]
 
 
@@ -108,7 +119,7 @@ def empty(tmp_path, fresh_database):
 
 
 def test_the_export_holds_the_nights_and_leagues(document):
-    assert document["format_version"] == 3
+    assert document["format_version"] == 4
     first, second, open_night = document["nights"]
     assert [first["state"], second["state"], open_night["state"]] == ["drawn", "drawn", "open"]
     assert first["held_on"] == "2026-11-05" and first["rules"]["name"] == "Family"
@@ -156,19 +167,61 @@ def test_a_format_2_export_still_imports_with_its_old_meaning(empty):
     assert old["format_version"] == 2 and "nights" not in old
     assert import_data(empty, old) == 1
     again = json.loads(export_text(empty))
-    assert again["format_version"] == 3
+    assert again["format_version"] == 4
     # The games as they were, and no night or league: the file held none.
     assert again["games"] == old["games"]
     assert again["nights"] == [] and again["leagues"] == []
+    assert [again[name] for name in SINCE_4] == [[], [], []]
     game = empty.test_client().get("/api/games/1").get_json()
     assert game["finished"] and game["players"] == [p["name"] for p in old["games"][0]["players"]]
+
+
+def test_a_format_3_export_still_imports_with_its_old_meaning(empty):
+    """Its games, night and league as they were, and no saved rule set, merge or paper sheet's
+    record: the file held none, so Annie and Ann are two players again."""
+    old = json.loads(FORMAT_3.read_text(encoding="utf-8"))
+    assert old["format_version"] == 3 and not set(SINCE_4) & old.keys()
+    assert [game["from_sheet"] for game in old["games"]] == [False, True]
+    assert import_data(empty, old) == 2
+    again = json.loads(export_text(empty))
+    assert again["format_version"] == 4
+    assert {key: again[key] for key in ("games", "nights", "leagues")} == {
+        key: old[key] for key in ("games", "nights", "leagues")
+    }
+    assert [again[name] for name in SINCE_4] == [[], [], []]
+    assert counts(empty, RECORDS) == [0, 0, 0]
+    players = empty.test_client().get("/api/players").get_json()["players"]
+    assert {"Ann", "Annie"} <= {player["name"] for player in players}
+
+
+@pytest.mark.parametrize("name", SINCE_4)
+def test_a_format_3_export_holding_a_later_section_is_refused(empty, name):
+    old = json.loads(FORMAT_3.read_text(encoding="utf-8"))
+    old[name] = []
+    with pytest.raises(importer.ImportRefused) as refused:
+        import_data(empty, old)
+    said = f"the document.{name} is not in a document of version 3: make it version 4"
+    assert said in str(refused.value)
+    assert counts(empty) == [0] * len(MODELS)
+
+
+def as_version(version: int):
+    """The document made a document of `version`, without the sections added after it."""
+
+    def change(document):
+        for name in SINCE_4:
+            del document[name]
+        document["format_version"] = version
+
+    return change
 
 
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
-        (lambda d: d.update(format_version=2), "the document.nights is not in a document of"),
+        (as_version(2), "the document.nights is not in a document of version 2"),
         (lambda d: d.pop("leagues"), "the document.leagues is missing"),
+        (lambda d: as_version(3)(d) or d.pop("nights"), "the document.nights is missing"),
         (
             lambda d: d["nights"][0]["tables"][0].update(game_id=99),
             "nights[0].tables[0].game_id names game 99, which the document does not hold",
@@ -269,4 +322,5 @@ def test_a_games_download_carries_no_night(tmp_path, fresh_database):
     drawn = night(client, "2026-11-05", [["Ann", "Bob", "Cat", "Dan"]], {})
     game = drawn["tables"][0]["game"]
     data = client.get(f"/games/{game}/export.json").get_json()
-    assert data["format_version"] == 3 and data["nights"] == [] and data["leagues"] == []
+    assert data["format_version"] == 4 and data["nights"] == [] and data["leagues"] == []
+    assert [data[name] for name in SINCE_4] == [[], [], []]

@@ -1,6 +1,7 @@
 """`restore FILE`: what `backup` wrote (an SQLite copy on SQLite, the export on PostgreSQL) put
-back into a database of either kind, byte for byte as exported before; refused over games unless
---force; and /healthz saying the last backup's age."""
+back into a database of either kind, byte for byte as exported before, the table's saved rule
+sets, merges and paper sheets' records with its games; refused over games unless --force; and
+/healthz saying the last backup's age."""
 
 from __future__ import annotations
 
@@ -16,13 +17,16 @@ from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds
 from tests.support.config import ENGINE, TEST_CONFIG
 from tests.support.names import NAMES
+from tests.support.saved import save_ruleset
+from tests.support.sheets import import_sheet
 
 SQLITE_ONLY = pytest.mark.sqlite_only("restores an SQLite copy through the export")
 
 
 def book_with_games(url: str, tmp_path: Path, name: str):
-    """An app on the database at `url` holding three games, two with rounds played, and a club's
-    night of two more tables with a league counting it."""
+    """An app on the database at `url` holding three games, two with rounds played, a club's
+    night of two more tables with a league counting it, a game from a paper sheet, a saved rule
+    set and two merges, one undone and one in force."""
     app = app_on(url, tmp_path, name, UPGRADE_ON_START=True)
     client = app.test_client()
     first = new_game(client)
@@ -34,7 +38,26 @@ def book_with_games(url: str, tmp_path: Path, name: str):
     drawn = night(client, "2026-11-05", tables, {1: [("Ann", {"Bob": 10, "Cat": 20, "Dan": 5})]})
     league = {"name": "Thursdays", "scoring": "places", "nights": [drawn["id"]]}
     assert client.post("/api/league", json=league).status_code == 201
+    import_sheet(app)
+    save_ruleset(client)
+    merges = []
+    for source, into in (("Hal", "Dan"), ("Eve", "Ann")):
+        merged = client.post("/api/players/merges", json={"from": source, "into": into})
+        assert merged.status_code == 201, merged.get_json()
+        merges.append(merged.get_json()["merge"]["id"])
+    assert client.delete(f"/api/players/merges/{merges[0]}").status_code == 200
     return app
+
+
+def held(exported: dict) -> tuple[int, ...]:
+    """How many games, nights, leagues, saved rule sets, merges (in force) and sheets' records
+    an export holds."""
+    in_force = [row for row in exported["merges"] if row["undone_at"] is None]
+    return (
+        *(len(exported[name]) for name in ("games", "nights", "leagues", "rule_sets", "merges")),
+        len(in_force),
+        len(exported["sheets"]),
+    )
 
 
 def export_bytes(app, target: Path) -> bytes:
@@ -51,7 +74,7 @@ def test_backup_restore_export_gives_the_same_export_byte_for_byte(fresh_databas
     source = book_with_games(fresh_database("source"), tmp_path, "source")
     before = export_bytes(source, tmp_path / "before.json")
     exported = json.loads(before)
-    assert (len(exported["games"]), len(exported["nights"]), len(exported["leagues"])) == (5, 1, 1)
+    assert held(exported) == (6, 1, 1, 1, 2, 1, 1)
     backup = tmp_path / "nightly.backup"
     assert invoke(source, "backup", str(backup)).exit_code == 0
     # What backup wrote on this engine: an SQLite copy, or the export.
@@ -60,7 +83,7 @@ def test_backup_restore_export_gives_the_same_export_byte_for_byte(fresh_databas
     target = app_on(fresh_database("target"), tmp_path, "target")
     result = invoke(target, "restore", str(backup))
     assert result.exit_code == 0, result.output
-    assert "Restored 5 games" in result.output
+    assert "Restored 6 games" in result.output
     assert export_bytes(target, tmp_path / "after.json") == before
 
 
@@ -82,6 +105,11 @@ def test_restore_over_games_is_refused_without_force_and_says_why(fresh_database
     forced = invoke(target, "restore", "--force", str(backup))
     assert forced.exit_code == 0, forced.output
     assert export_bytes(target, tmp_path / "after.json") == before
+    # From the export too: what the backup held, written over what the target held.
+    over = invoke(target, "restore", "--force", str(tmp_path / "before.json"))
+    assert over.exit_code == 0, over.output
+    assert export_bytes(target, tmp_path / "over.json") == before
+    assert held(json.loads(before)) == (6, 1, 1, 1, 2, 1, 1)
     # The export over games, forced: the games replaced in one transaction.
     again = invoke(target, "restore", "--force", str(tmp_path / "kept.json"))
     assert again.exit_code == 0, again.output
@@ -126,6 +154,7 @@ def test_an_sqlite_copy_goes_into_a_database_that_is_no_file_through_the_export(
     result = invoke(target, "restore", str(backup))
     assert result.exit_code == 0, result.output
     assert export_bytes(target, tmp_path / "after.json") == before
+    assert held(json.loads(before)) == (6, 1, 1, 1, 2, 1, 1)
     assert backup.read_bytes() == copied
 
 
