@@ -3,8 +3,10 @@ pairs it leaves over a season of nights against the fewest found otherwise.
 
 Timing: nights of 8, 12, 24, 40 and 64 players under a 3-8 rule set (tables of 4-5), each after
 five earlier nights of the same players drawn by the draw itself (so the search has repeats to
-avoid), `DRAWS` draws of different seeds each, CPU time (`time.thread_time_ns`) per draw; p50,
-p95 and max. Target: a night of 24 players (6 tables) in <= 1 s (`TARGET_SECONDS`).
+avoid, or, for 24 and more, a planned run to follow), and 24 after five shuffled nights at tables
+of 6 (no draw without a repeat: the searches run to the end of their budget), `DRAWS` draws of different seeds each,
+CPU time (`time.thread_time_ns`) per draw; p50, p95 and max. Target: a night of 24 players (6
+tables) in <= 1 s (`TARGET_SECONDS`).
 
 Repeats: seasons of `NIGHTS` nights with a window of 5 nights, each night drawn with the night's
 seed and the nights before as history (the draw sees only the nights before, never who comes
@@ -116,13 +118,28 @@ def cpu_ms(call) -> tuple[float, Any]:
 # Timing ---------------------------------------------------------------------------------------
 
 
-def timing_row(count: int, draws: int) -> dict[str, Any]:
+def shuffled_nights(players: list[str]) -> list[list[list[str]]]:
+    """`WINDOW` nights of the players shuffled and cut into tables of 6 (seeded): nights no
+    plan made, after which every draw of tables of 4 repeats pairs, so the draw's searches run
+    to the end of their budget (its slowest case)."""
+    rng = random.Random("shuffled")
+    nights = []
+    for _ in range(WINDOW):
+        order = players[:]
+        rng.shuffle(order)
+        nights.append([order[start : start + 6] for start in range(0, len(order), 6)])
+    return nights
+
+
+def timing_row(count: int, draws: int, shuffled: bool = False) -> dict[str, Any]:
     players = members(count)
     history: list[list[list[str]]] = []
     for night in range(WINDOW):
         history.insert(
             0, as_history(draw(players, LEAST, MOST, history=history, seed=night).tables)
         )
+    if shuffled:
+        history = shuffled_nights(players)
     times, repeats = [], []
     for seed in range(draws):
         took, result = cpu_ms(
@@ -133,7 +150,7 @@ def timing_row(count: int, draws: int) -> dict[str, Any]:
     times.sort()
     p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
     row = {
-        "workload": f"{count} players, after {WINDOW} nights",
+        "workload": f"{count} players, after {WINDOW} {'shuffled' if shuffled else 'drawn'} nights",
         "tables": "+".join(map(str, result.sizes)),
         "draws": draws,
         "steps": f"{default_steps(count):,}",
@@ -310,6 +327,7 @@ def season_row(label: str, number: str, result: dict[str, Any], everyone: bool) 
 def main(quick: bool = False) -> list[dict[str, Any]]:
     draws = QUICK_DRAWS if quick else DRAWS
     rows = [timing_row(count, draws) for count in SIZES]
+    rows.append(timing_row(24, draws, shuffled=True))
     if quick:
         return rows + season_rows(QUICK_SEASONS, QUICK_OFFLINE_STEPS)
     return rows + season_rows(SEASONS, OFFLINE_STEPS)

@@ -20,21 +20,50 @@ often it met), then (2) how recent and how many those meetings were (a meeting l
 `window`, one `window` nights ago weighs 1). Both are one integer cost: each repeat costs more than
 every possible recency term together, so (2) only ever breaks ties of (1).
 
-**The search.** Seats are assigned to fixed table sizes, so every draw is reachable by swapping
-two players at different tables, and a swap's change of cost is worked out from the two tables
-alone (a few additions). Each start places the players one by one, in a random order, at the table
-where they add the least cost (a greedy start); simulated annealing then proposes random swaps of
-two unpinned players, accepting every swap that does not raise the cost and a worse one with a
-probability that falls as the temperature cools from `HOT` to `COLD` repeats, and keeps the best
-draw seen; a last pass takes every improving swap until none is left (which settles the recency
-ties the cooling leaves). `RESTARTS` starts share the budget of steps. The search stops early once
-no draw can be cheaper (nobody repeats, or only pairs the pins force together).
+**The search**, in three steps; the first that answers seats the night.
+
+1. *A planned run.* A night without a repeat for the same players night after night needs
+   nights chosen so that the next ones still have one: five nights each without a repeat, each
+   the best for its own night, almost never leave a sixth (24 players at six tables of 4: never,
+   in 200 tries). So when the newest nights of the window seated exactly tonight's players at
+   tonight's sizes (a run), the draw follows a plan of `window + 1` nights that share no pair (a
+   social golfer schedule, `_plan`): the plan's first night is laid over the run's oldest (its
+   tables by size and names), and when the run's later nights are the plan's next ones, tonight
+   is the plan's night after them, if it repeats no pair of the window and the pins fit it. Any
+   `window + 1` nights in a row without a shared pair leave a night without a repeat for ever
+   (the oldest of them), so once a run reaches that, step 2 always finds one. The plan is
+   built by turning base nights: the players in blocks of `turns` (a few fixed), a base night
+   turned 0, 1, ... times, where a pair may sit together only if no other pair of its orbit under
+   the turning does (the cyclic, "1-rotational" way resolvable designs are built). A
+   depth-first search finds such base nights within its budget (`PLAN_STEPS`, at most 0.4 s of
+   CPU) for 25 to 64 players but 27 and 29 (under a 3-8 rule set); for 24 at tables of 4 it needs
+   more, so those base nights are stored (`KNOWN_BASES`, found by the same search with more
+   steps); for 19 to 23 it finds none, and below 19 there is none (six nights without a shared
+   pair need 18 partners for a player at tables of 4, 24 at tables of 5). The plan is searched
+   once per sizes and kept.
+2. *A draw without a repeat* (but those the pins force), by a depth-first search over whole
+   tables: the player with the fewest fresh partners left opens a table, filled with players
+   none of whom met (bit masks, so a table is tried in microseconds); a table with pinned
+   members is filled first. The players are taken in a random order, so seeds differ. When it
+   finds one it is the best draw there is; then the draw looks ahead, since the next night's
+   comers are unknown: of `CANDIDATES` such draws, the one after which the most of `SAMPLES`
+   imagined next nights (each member seen in the window coming as often as they came) still
+   have a draw without a repeat.
+3. *Annealing*, when there is no draw without a repeat or the search spent half the budget:
+   each start places the players one by one, in a random order, at the table where they add the
+   least cost (a greedy start); simulated annealing then proposes random swaps of two unpinned
+   players (a swap's change of cost worked out from the two tables alone), accepting every swap
+   that does not raise the cost and a worse one with a probability that falls as the
+   temperature cools from `HOT` to `COLD` repeats, and keeps the best draw seen; a last pass
+   takes every improving swap until none is left (which settles the recency ties the cooling
+   leaves). `RESTARTS` starts share what is left of the budget of steps, and stop early once
+   no draw can be cheaper.
 Local search over swaps, because the draw is the social golfer problem night by night, where
 swaps of two players within a round are the moves known to work (Dotú and Van Hentenryck's tabu
-search; Triska and Musliu's greedy starts), and a swap is judged in microseconds here; annealing
-rather than tabu lists, because random proposals cost no scan of every pair of players; a budget
-of steps, not of seconds, so that the same arguments give the same draw on any machine, however
-busy. It sees only the nights before: it cannot plan a season (bench/README.md, "Seat draw").
+search; Triska and Musliu's greedy starts); annealing rather than tabu lists, because random
+proposals cost no scan of every pair of players. Every search has a budget of steps, not of
+seconds, so that the same arguments give the same draw on any machine, however busy (the plan's
+own budget is fixed, so keeping it changes no draw). Figures: bench/README.md, "Seat draw".
 
 **Repeatable.** A draw is a function of its arguments: the players are taken in sorted order (the
 order of check-in does not matter), every random choice comes from `random.Random(seed)`, never
@@ -51,6 +80,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from itertools import combinations
 from types import MappingProxyType
 
@@ -350,6 +380,425 @@ class _Search:
         return self.descend(best_tables)
 
 
+# Draws without a repeat ----------------------------------------------------------------------
+
+
+class _OutOfSteps(Exception):
+    """The search without repeats spent its budget."""
+
+
+def _fresh(count: int, met: Mapping[frozenset[str], list[int]], index: Mapping[str, int]):
+    """Each player's partners who did not meet them in the window, as bit masks."""
+    everyone = (1 << count) - 1
+    fresh = [everyone & ~(1 << player) for player in range(count)]
+    for pair in met:
+        if pair <= index.keys():
+            first, second = (index[name] for name in pair)
+            fresh[first] &= ~(1 << second)
+            fresh[second] &= ~(1 << first)
+    return fresh
+
+
+def _bits(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class _Clean:
+    """A draw whose only repeats are the pairs the pins force together, by a depth-first search
+    over whole tables (see the module's docstring); None when it has none or runs out of
+    steps. The players are taken in a random order, so different seeds find different draws."""
+
+    def __init__(self, fresh, sizes, pins, rng, steps):
+        order = list(range(len(fresh)))
+        rng.shuffle(order)
+        self.player = order  # search position -> player
+        position = {player: place for place, player in enumerate(order)}
+        self.fresh = [sum(1 << position[o] for o in _bits(fresh[p])) for p in order]
+        self.sizes = sizes
+        self.members = [0] * len(sizes)
+        for player, table in pins.items():
+            self.members[table] |= 1 << position[player]
+        self.steps = steps
+
+    def search(self) -> list[list[int]] | None:
+        seated = 0
+        for members in self.members:
+            seated |= members
+        try:
+            found = self._fill(((1 << len(self.fresh)) - 1) & ~seated)
+        except _OutOfSteps:
+            return None
+        if found is None:
+            return None
+        return [sorted(self.player[place] for place in _bits(table)) for table in found]
+
+    def _cliques(self, pool: int, size: int) -> Iterable[int]:
+        """Every set of `size` players from `pool` of whom no two met, as a mask."""
+        if not size:
+            yield 0
+            return
+        while pool.bit_count() >= size:
+            low = pool & -pool
+            pool ^= low
+            for rest in self._cliques(pool & self.fresh[low.bit_length() - 1], size - 1):
+                yield low | rest
+
+    def _choices(self, unplaced: int) -> list[tuple[int, int, int, int]]:
+        """Where the search branches: (table, who is placed, the pool, how many to add). A table
+        that is partly seated (by pins) is filled first; otherwise the player with the fewest
+        fresh partners left opens an empty table, one of each size."""
+        members, sizes, fresh = self.members, self.sizes, self.fresh
+        for table, seated in enumerate(members):
+            if seated and seated.bit_count() < sizes[table]:
+                pool = unplaced
+                for place in _bits(seated):
+                    pool &= fresh[place]
+                return [(table, 0, pool, sizes[table] - seated.bit_count())]
+        player = min(_bits(unplaced), key=lambda place: (fresh[place] & unplaced).bit_count())
+        pool = fresh[player] & unplaced
+        choices, sizes_seen = [], set()
+        for table, seated in enumerate(members):
+            if not seated and sizes[table] not in sizes_seen:
+                sizes_seen.add(sizes[table])
+                choices.append((table, 1 << player, pool, sizes[table] - 1))
+        return choices
+
+    def _fill(self, unplaced: int) -> list[int] | None:
+        if not unplaced:
+            return list(self.members)
+        for table, opener, pool, size in self._choices(unplaced):
+            before = self.members[table]
+            for clique in self._cliques(pool, size):
+                self.steps -= 1
+                if self.steps < 0:
+                    raise _OutOfSteps
+                self.members[table] = before | opener | clique
+                found = self._fill(unplaced & ~(opener | clique))
+                if found is not None:
+                    return found
+            self.members[table] = before
+        return None
+
+
+# A planned run of nights ---------------------------------------------------------------------
+
+
+class _Rotation:
+    """Nights of players 0 .. n-1 at tables of `sizes`, no pair twice: `rounds` base nights,
+    each turned `turns` times (player p, below n - fixed, moves to the next of its block of
+    `turns`; the last `fixed` players stay), found by a depth-first search in which a pair may
+    only sit together if no other pair of its orbit under the turning does."""
+
+    def __init__(self, sizes, turns, rounds, fixed, rng, steps):
+        self.sizes, self.turns, self.rounds, self.fixed = sizes, turns, rounds, fixed
+        self.turning = sum(sizes) - fixed
+        order = list(range(sum(sizes)))
+        rng.shuffle(order)
+        self.rank = {player: place for place, player in enumerate(order)}
+        self.nights = [[[] for _ in sizes] for _ in range(rounds)]
+        self.left = [set(order) for _ in range(rounds)]
+        self.used: set[tuple[int, int, int]] = set()
+        self.steps = steps
+
+    def orbit(self, first: int, second: int) -> tuple[int, int, int] | None:
+        """The orbit of a pair under the turning, or None for a pair that may never meet (two
+        fixed players, or two the turning swaps)."""
+        turning, turns = self.turning, self.turns
+        if first >= turning and second >= turning:
+            return None
+        if first >= turning or second >= turning:
+            fixed, other = max(first, second), min(first, second)
+            return (-1, fixed, other // turns)
+        (row, place), (other_row, other_place) = sorted(
+            (divmod(first, turns), divmod(second, turns))
+        )
+        gap = (other_place - place) % turns
+        if row == other_row:
+            if 2 * gap == turns:
+                return None
+            gap = min(gap, turns - gap)
+        return (row, other_row, gap)
+
+    def _open(self) -> tuple[int, list[int]] | None:
+        for night, left in enumerate(self.left):
+            if left:
+                tables = self.nights[night]
+                return night, next(t for n, t in enumerate(tables) if len(t) < self.sizes[n])
+        return None
+
+    def search(self) -> bool:
+        opened = self._open()
+        if opened is None:
+            return True
+        night, table = opened
+        left = self.left[night]
+        if table:
+            candidates = sorted(p for p in left if self.rank[p] > self.rank[table[-1]])
+            candidates.sort(key=self.rank.__getitem__)
+        else:
+            candidates = [min(left, key=self.rank.__getitem__)]
+        for player in candidates:
+            orbits = [self.orbit(player, other) for other in table]
+            if None in orbits or len(set(orbits)) < len(orbits) or self.used & set(orbits):
+                continue
+            self.steps -= 1
+            if self.steps < 0:
+                raise _OutOfSteps
+            table.append(player)
+            left.discard(player)
+            self.used.update(orbits)
+            if self.search():
+                return True
+            table.pop()
+            left.add(player)
+            self.used.difference_update(orbits)
+        return False
+
+    def turn(self, player: int, by: int) -> int:
+        if player >= self.turning:
+            return player
+        row, place = divmod(player, self.turns)
+        return row * self.turns + (place + by) % self.turns
+
+    def schedule(self) -> list[list[list[int]]]:
+        """Every night: each base night turned 0, 1, ... times."""
+        return [
+            [[self.turn(player, by) for player in table] for table in night]
+            for by in range(self.turns)
+            for night in self.nights
+        ]
+
+
+PLAN_STEPS = 30_000  # the budget of the search for a planned run, per sizes and length
+PLAN_ATTEMPT = 2_000  # steps per attempt of it (each attempt in a new random order)
+# Base nights the search finds only with a larger budget than `PLAN_STEPS` (it found these with
+# 240,000 steps): sizes and nights -> turns, fixed players, the base nights. 24 players at six
+# tables of 4, six nights: two base nights turned 3 times (the test suite checks them).
+KNOWN_BASES = {
+    ((4, 4, 4, 4, 4, 4), 6): (
+        3,
+        0,
+        (
+            ((9, 4, 23, 1), (18, 17, 3, 14), (0, 15, 10, 20)),
+            ((22, 5, 19, 7), (13, 11, 21, 12), (2, 16, 6, 8)),
+        ),
+        (
+            ((9, 18, 0, 5), (4, 17, 10, 16), (23, 15, 13, 6)),
+            ((1, 22, 20, 21), (3, 7, 2, 12), (14, 19, 11, 8)),
+        ),
+    ),
+}
+
+
+def _known(sizes: tuple[int, ...], nights: int) -> _Rotation | None:
+    if (sizes, nights) not in KNOWN_BASES:
+        return None
+    turns, fixed, *bases = KNOWN_BASES[sizes, nights]
+    rotation = _Rotation(list(sizes), turns, len(bases), fixed, random.Random(0), 0)
+    rotation.nights = [[list(table) for half in base for table in half] for base in bases]
+    return rotation
+
+
+@lru_cache(maxsize=64)
+def _plan(sizes: tuple[int, ...], nights: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """`nights` nights of players 0 .. n-1 at tables of `sizes` (largest first) with no pair
+    twice, or None if the search finds none within `PLAN_STEPS`. Always the same answer for the
+    same arguments (its own fixed seed), so it is kept."""
+    players = sum(sizes)
+    rotation = _known(sizes, nights)
+    if rotation is None and nights * (min(sizes) - 1) <= players - 1:
+        rotation = _search_rotation(sizes, nights)
+    if rotation is None:
+        return None
+    return tuple(tuple(tuple(table) for table in night) for night in rotation.schedule())
+
+
+def _search_rotation(sizes: tuple[int, ...], nights: int) -> _Rotation | None:
+    """Attempts in turn of each shape (turned `nights` times, or half as often from two base
+    nights), the fewest players fixed, until one succeeds or `PLAN_STEPS` are spent."""
+    players = sum(sizes)
+    rng = random.Random(f"plan {sizes} {nights}")
+    shapes = [
+        (turns, nights // turns, players % turns)
+        for turns in (nights, nights // 2)
+        if turns > 1 and nights % turns == 0 and players % turns <= len(sizes)
+    ]
+    spent = 0
+    while shapes and spent < PLAN_STEPS:
+        for turns, rounds, fixed in shapes:
+            rotation = _Rotation(list(sizes), turns, rounds, fixed, rng, PLAN_ATTEMPT)
+            try:
+                if rotation.search():
+                    return rotation
+            except _OutOfSteps:
+                pass
+            spent += PLAN_ATTEMPT - rotation.steps
+    return None
+
+
+def _same_players(night: Sequence[Sequence[str]], names: set[str]) -> bool:
+    return {name for table in night for name in table} == names
+
+
+def _run(history, window: int, names: Sequence[str], sizes) -> list[list[list[str]]]:
+    """The newest nights of the window that seated exactly tonight's players at tables of
+    tonight's sizes (the newest first)."""
+    playing = set(names)
+    run = []
+    for night in tuple(history)[:window]:
+        tables = [sorted(table) for table in night if table]
+        if not _same_players(tables, playing) or sorted(map(len, tables)) != sorted(sizes):
+            break
+        run.append(tables)
+    return run
+
+
+def _partition(night) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset(table) for table in night)
+
+
+def _follow(plan, run: list[list[list[str]]]) -> list[list[str]] | None:
+    """The night after `run` in `plan` laid over it: the plan's first night is matched to the
+    run's oldest night (tables by size, then names; players in order), and the plan's next
+    nights must be the run's; None if they are not."""
+    anchor = sorted(run[-1], key=lambda table: (-len(table), table))
+    first = sorted(plan[0], key=lambda table: -len(table))
+    name = {}
+    for planned, table in zip(first, anchor, strict=True):
+        name.update(zip(sorted(planned), table, strict=True))
+    nights = [[[name[player] for player in table] for table in night] for night in plan]
+    for age, night in enumerate(reversed(run)):
+        if _partition(nights[age]) != _partition(night):
+            return None
+    return nights[len(run)]
+
+
+def _numbered(tables, sizes, pinned: Mapping[str, int]) -> list[list[str]] | None:
+    """`tables` given the numbers their pinned members are pinned to and sizes that fit, or
+    None if the pins do not allow it."""
+    numbered: list[list[str] | None] = [None] * len(sizes)
+    rest = []
+    for table in tables:
+        numbers = {pinned[name] - 1 for name in table if name in pinned}
+        if len(numbers) > 1:
+            return None
+        if not numbers:
+            rest.append(table)
+            continue
+        number = numbers.pop()
+        if numbered[number] is not None or sizes[number] != len(table):
+            return None
+        numbered[number] = table
+    for table in sorted(rest, key=len, reverse=True):
+        number = next(n for n, seated in enumerate(numbered) if seated is None)
+        if sizes[number] != len(table):
+            return None
+        numbered[number] = table
+    return numbered
+
+
+def _planned(names, sizes, history, window: int, met, pinned) -> list[list[str]] | None:
+    """Tonight as the next night of a planned run (see the module's docstring), or None."""
+    run = _run(history, window, names, sizes)
+    if not run or len(run) >= window + 1:
+        return None
+    plan = _plan(tuple(sorted(sizes, reverse=True)), window + 1)
+    if plan is None:
+        return None
+    for length in range(len(run), 0, -1):
+        tonight = _follow(plan, run[:length])
+        if tonight is None:
+            continue
+        if any(frozenset(p) in met for table in tonight for p in combinations(table, 2)):
+            continue
+        numbered = _numbered(tonight, sizes, pinned)
+        if numbered is not None:
+            return numbered
+    return None
+
+
+def _searched(names, sizes, pinned, met, window, rng, budget, restarts, ahead) -> list[list[str]]:
+    """The fewest repeats the searches find: first a draw without a repeat (but those the pins
+    force), with at most half the budget; failing that, annealing with what is left."""
+    index = {name: number for number, name in enumerate(names)}
+    pins = {index[name]: table - 1 for name, table in pinned.items()}
+    fresh = _fresh(len(names), met, index)
+    clean = _Clean(fresh, sizes, pins, rng, budget // 2)
+    found = clean.search()
+    if found is not None and ahead is not None:
+        found = _ahead(found, names, sizes, pins, fresh, ahead, rng)
+    if found is None:
+        weights, unit = _weights(names, met, window)
+        left = budget - budget // 2 + max(clean.steps, 0)
+        found = _Search(weights, unit, sizes, pins, rng).run(left, restarts)
+    return [[names[player] for player in table] for table in found]
+
+
+CANDIDATES = 8  # draws without a repeat weighed against each other by the look-ahead
+SAMPLES = 16  # the next nights it imagines
+SAMPLE_STEPS = 300  # the budget of each search it makes (a candidate: four times as many)
+
+
+class _Ahead:
+    """The next night as the look-ahead imagines it: every member seen in the window or
+    tonight comes with the share of those nights they came to; the pairs that stay blocked
+    then are tonight's and those of the window's newest `window - 1` nights."""
+
+    def __init__(self, names, history, window: int, least: int, most: int) -> None:
+        nights = tuple(history)[:window]
+        came = [set(names)] + [{name for table in night for name in table} for night in nights]
+        self.members = sorted(set().union(*came))
+        self.share = {
+            member: sum(member in night for night in came) / len(came) for member in self.members
+        }
+        self.kept = _met(nights[: window - 1], window) if window else {}
+        self.range = least, most
+
+    def samples(self, rng: random.Random) -> list[tuple[list[str], list[int]]]:
+        """`SAMPLES` imagined nights: who comes and the sizes of their tables (none where they
+        cannot be seated)."""
+        found = []
+        for _ in range(SAMPLES):
+            came = [member for member in self.members if rng.random() < self.share[member]]
+            try:
+                found.append((came, list(table_sizes(len(came), *self.range))))
+            except DrawError:
+                continue
+        return found
+
+    def clean_nights(self, tonight: list[list[str]], samples) -> int:
+        """How many of the imagined nights have a draw without a repeat after `tonight`."""
+        met = dict(self.kept)
+        met.update(dict.fromkeys(_met([tonight], 1), [0]))
+        clean = 0
+        for came, sizes in samples:
+            index = {name: number for number, name in enumerate(came)}
+            fresh = _fresh(len(came), met, index)
+            search = _Clean(fresh, sizes, {}, random.Random(len(came)), SAMPLE_STEPS)
+            clean += search.search() is not None
+        return clean
+
+
+def _ahead(found, names, sizes, pins, fresh, ahead: _Ahead, rng) -> list[list[int]]:
+    """Of `CANDIDATES` draws without a repeat (`found` and others the search finds from other
+    random orders), the one after which most imagined next nights have a draw without a repeat
+    too (the first on a tie)."""
+    candidates = [found]
+    for _ in range(CANDIDATES - 1):
+        other = _Clean(fresh, sizes, pins, rng, 4 * SAMPLE_STEPS).search()
+        if other is not None:
+            candidates.append(other)
+    samples = ahead.samples(rng)
+    scores = [
+        ahead.clean_nights([[names[player] for player in table] for table in candidate], samples)
+        for candidate in candidates
+    ]
+    return candidates[scores.index(max(scores))]
+
+
 def default_steps(players: int) -> int:
     """The search's budget of proposed swaps for a night of `players`."""
     return min(max(MIN_STEPS, STEPS_PER_PLAYER * players), MAX_STEPS)
@@ -385,13 +834,14 @@ def draw(
     if budget < 0 or restarts < 1:
         raise DrawError(Problem.BAD_STEPS, steps=budget, restarts=restarts)
     rng = random.Random(seed)
-    weights, unit = _weights(names, _met(history, window), window)
-    index = {name: number for number, name in enumerate(names)}
-    pins = {index[name]: table - 1 for name, table in pinned.items()}
-    found = _Search(weights, unit, sizes, pins, rng).run(budget, restarts)
+    met = _met(history, window)
+    found = _planned(names, sizes, history, window, met, pinned)
+    if found is None:
+        ahead = _Ahead(names, history, window, least, most)
+        found = _searched(names, sizes, pinned, met, window, rng, budget, restarts, ahead)
     tables = []
     for table in found:
-        seats = sorted(names[player] for player in table)
+        seats = sorted(table)
         rng.shuffle(seats)
         tables.append(tuple(seats))
     repeated = repeated_pairs(tables, history, window)
