@@ -139,11 +139,7 @@ def check_name(name: str, *, keep: SavedRuleSet | None = None) -> str:
 def written_name(name: str) -> str:
     """The name as it will be saved, or `NameRefused` saying why no saved rule set may have it
     (empty, not shown as written, a preset's), whatever the table has saved already."""
-    cleaned = clean_name(name) if isinstance(name, str) else ""
-    if not cleaned:
-        raise NameRefused(_('give your table\'s rules a name, like "Smith family"'))
-    if (problem := written_problem(cleaned, NAME_MAX)) is not None:
-        raise NameRefused(problem)
+    cleaned = kept_name(name)
     key = name_key(cleaned)
     preset = next((rules for rules in PRESETS.values() if name_key(rules.name) == key), None)
     if preset is not None:
@@ -154,6 +150,19 @@ def written_name(name: str) -> str:
                 preset=preset.name,
             )
         )
+    return cleaned
+
+
+def kept_name(name: str) -> str:
+    """The name as the app writes it, or `NameRefused` (empty, not shown as written): what a
+    saved rule set of any release may be called. A preset's name is refused only to a name given
+    now (`written_name`): a table may hold rules saved under a name a later release gave a preset
+    (R12's carioca and continental), and keeps them under it."""
+    cleaned = clean_name(name) if isinstance(name, str) else ""
+    if not cleaned:
+        raise NameRefused(_('give your table\'s rules a name, like "Smith family"'))
+    if (problem := written_problem(cleaned, NAME_MAX)) is not None:
+        raise NameRefused(problem)
     return cleaned
 
 

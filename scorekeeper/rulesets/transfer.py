@@ -4,9 +4,9 @@ each with its name, its whole document and when it was saved, last changed and l
 The rule sets register this section with the score book's export at app start (`register`): the
 score book writes and reads its document without knowing them. An import keeps each saved rule
 set's id: a night names the rules it was set up with by it (`ruleset:3`), and the saved rule
-set's pages by their addresses. It refuses a rule set the app would not save (a name not as the
-app writes it, or a preset's; a document that cannot be used, every problem named, or named
-otherwise than the row), two of one name (as it looks, `name_key`), and the whole document when
+set's pages by their addresses. It refuses a rule set the app would not keep (a name not as the
+app writes it; a document that cannot be used, every problem named, or named otherwise than the
+row), two of one name (as it looks, `name_key`), and the whole document when
 this database holds a saved rule set of the same id or name (`clashes`), writing nothing.
 """
 
@@ -25,7 +25,7 @@ from ..games.transfer import Field, Imported, Kind, Part, Section, register_sect
 from ..platform.database import db
 from ..rules.ruleset import NAME_MAX as RULES_NAME_MAX
 from .models import SavedRuleSet
-from .service import written_name
+from .service import kept_name
 
 NAME = "rule_sets"
 
@@ -77,7 +77,7 @@ def _rule_set(check: Checker, item: Any, index: int) -> SavedRuleSet:
         said = _("must be written %(name)s, as the app keeps it", name=repr(clean_name(name)))
         raise check.at("name").fail(said)
     try:
-        written_name(name)
+        kept_name(name)  # a preset's too: saved before a release made it one, it is kept
     except NameRefused as error:
         raise check.at("name").fail(error.message) from None
     if values["rules"]["name"] != name:
