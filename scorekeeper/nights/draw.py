@@ -27,20 +27,15 @@ every possible recency term together, so (2) only ever breaks ties of (1).
    the best for its own night, almost never leave a sixth (24 players at six tables of 4: never,
    in 200 tries). So when the newest nights of the window seated exactly tonight's players at
    tonight's sizes (a run), the draw follows a plan of `window + 1` nights that share no pair (a
-   social golfer schedule, `_plan`): the plan's first night is laid over the run's oldest (its
+   social golfer schedule, `schedules.plan`): the plan's first night is laid over the run's oldest (its
    tables by size and names), and when the run's later nights are the plan's next ones, tonight
    is the plan's night after them, if it repeats no pair of the window and the pins fit it. Any
    `window + 1` nights in a row without a shared pair leave a night without a repeat for ever
-   (the oldest of them), so once a run reaches that, step 2 always finds one. The plan is
-   built by turning base nights: the players in blocks of `turns` (a few fixed), a base night
-   turned 0, 1, ... times, where a pair may sit together only if no other pair of its orbit under
-   the turning does (the cyclic, "1-rotational" way resolvable designs are built). A
-   depth-first search finds such base nights within its budget (`PLAN_STEPS`, at most 0.4 s of
-   CPU) for 25 to 64 players but 27 and 29 (under a 3-8 rule set); for 24 at tables of 4 it needs
-   more, so those base nights are stored (`KNOWN_BASES`, found by the same search with more
-   steps); for 19 to 23 it finds none, and below 19 there is none (six nights without a shared
-   pair need 18 partners for a player at tables of 4, 24 at tables of 5). The plan is searched
-   once per sizes and kept.
+   (the oldest of them), so once a run reaches that, step 2 always finds one. How a plan is
+   built is `schedules`' (at most 0.4 s of CPU, once per sizes, then kept): there is one for 24
+   to 64 players but 27 and 29 (under a 3-8 rule set); for 19 to 23 the search finds none, and
+   below 19 there is none (six nights without a shared pair need 18 partners for a player at
+   tables of 4, 24 at tables of 5).
 2. *A draw without a repeat* (but those the pins force), by a depth-first search over whole
    tables: the player with the fewest fresh partners left opens a table, filled with players
    none of whom met (bit masks, so a table is tried in microseconds); a table with pinned
@@ -80,9 +75,10 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
 from itertools import combinations
 from types import MappingProxyType
+
+from . import schedules
 
 PREFERRED = (4, 5)  # the sizes contract rummy plays best at
 WINDOW = 5  # nights of history that count
@@ -486,196 +482,6 @@ class _Clean:
 # A planned run of nights ---------------------------------------------------------------------
 
 
-class _Rotation:
-    """Nights of players 0 .. n-1 at tables of `sizes`, no pair twice: `rounds` base nights,
-    each turned `turns` times (player p, below n - fixed, moves to the next of its block of
-    `turns`; the last `fixed` players stay), found by a depth-first search in which a pair may
-    only sit together if no other pair of its orbit under the turning does."""
-
-    def __init__(self, sizes, turns, rounds, fixed, rng, steps):
-        self.sizes, self.turns, self.rounds, self.fixed = sizes, turns, rounds, fixed
-        self.turning = sum(sizes) - fixed
-        order = list(range(sum(sizes)))
-        rng.shuffle(order)
-        self.rank = {player: place for place, player in enumerate(order)}
-        self.nights = [[[] for _ in sizes] for _ in range(rounds)]
-        self.left = [set(order) for _ in range(rounds)]
-        self.used: set[tuple[int, int, int]] = set()
-        self.steps = steps
-
-    def orbit(self, first: int, second: int) -> tuple[int, int, int] | None:
-        """The orbit of a pair under the turning, or None for a pair that may never meet (two
-        fixed players, or two the turning swaps)."""
-        turning, turns = self.turning, self.turns
-        if first >= turning and second >= turning:
-            return None
-        if first >= turning or second >= turning:
-            fixed, other = max(first, second), min(first, second)
-            return (-1, fixed, other // turns)
-        (row, place), (other_row, other_place) = sorted(
-            (divmod(first, turns), divmod(second, turns))
-        )
-        gap = (other_place - place) % turns
-        if row == other_row:
-            if 2 * gap == turns:
-                return None
-            gap = min(gap, turns - gap)
-        return (row, other_row, gap)
-
-    def _open(self) -> tuple[int, list[int]] | None:
-        for night, left in enumerate(self.left):
-            if left:
-                tables = self.nights[night]
-                return night, next(t for n, t in enumerate(tables) if len(t) < self.sizes[n])
-        return None
-
-    def search(self) -> bool:
-        opened = self._open()
-        if opened is None:
-            return True
-        night, table = opened
-        left = self.left[night]
-        if table:
-            candidates = sorted(p for p in left if self.rank[p] > self.rank[table[-1]])
-            candidates.sort(key=self.rank.__getitem__)
-        else:
-            candidates = [min(left, key=self.rank.__getitem__)]
-        for player in candidates:
-            orbits = [self.orbit(player, other) for other in table]
-            if None in orbits or len(set(orbits)) < len(orbits) or self.used & set(orbits):
-                continue
-            self.steps -= 1
-            if self.steps < 0:
-                raise _OutOfSteps
-            table.append(player)
-            left.discard(player)
-            self.used.update(orbits)
-            if self.search():
-                return True
-            table.pop()
-            left.add(player)
-            self.used.difference_update(orbits)
-        return False
-
-    def turn(self, player: int, by: int) -> int:
-        if player >= self.turning:
-            return player
-        row, place = divmod(player, self.turns)
-        return row * self.turns + (place + by) % self.turns
-
-    def schedule(self) -> list[list[list[int]]]:
-        """Every night: each base night turned 0, 1, ... times."""
-        return [
-            [[self.turn(player, by) for player in table] for table in night]
-            for by in range(self.turns)
-            for night in self.nights
-        ]
-
-
-PLAN_STEPS = 30_000  # the budget of the search for a planned run, per sizes and length
-PLAN_ATTEMPT = 2_000  # steps per attempt of it (each attempt in a new random order)
-# Base nights the search finds only with a larger budget than `PLAN_STEPS` (it found these with
-# 240,000 steps): sizes and nights -> turns, fixed players, the base nights. 24 players at six
-# tables of 4, six nights: two base nights turned 3 times (the test suite checks them).
-KNOWN_BASES = {
-    ((4, 4, 4, 4, 4, 4), 6): (
-        3,
-        0,
-        (
-            ((9, 4, 23, 1), (18, 17, 3, 14), (0, 15, 10, 20)),
-            ((22, 5, 19, 7), (13, 11, 21, 12), (2, 16, 6, 8)),
-        ),
-        (
-            ((9, 18, 0, 5), (4, 17, 10, 16), (23, 15, 13, 6)),
-            ((1, 22, 20, 21), (3, 7, 2, 12), (14, 19, 11, 8)),
-        ),
-    ),
-}
-
-
-def _known(sizes: tuple[int, ...], nights: int) -> _Rotation | None:
-    if (sizes, nights) not in KNOWN_BASES:
-        return None
-    turns, fixed, *bases = KNOWN_BASES[sizes, nights]
-    rotation = _Rotation(list(sizes), turns, len(bases), fixed, random.Random(0), 0)
-    rotation.nights = [[list(table) for half in base for table in half] for base in bases]
-    return rotation
-
-
-@lru_cache(maxsize=64)
-def _plan(sizes: tuple[int, ...], nights: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
-    """`nights` nights of players 0 .. n-1 at tables of `sizes` (largest first) with no pair
-    twice, or None if the search finds none within `PLAN_STEPS`. Always the same answer for the
-    same arguments (its own fixed seed), so it is kept."""
-    players = sum(sizes)
-    rotation = _known(sizes, nights)
-    if rotation is None and nights * (min(sizes) - 1) <= players - 1:
-        rotation = _search_rotation(sizes, nights)
-    if rotation is None:
-        return None
-    return tuple(tuple(tuple(table) for table in night) for night in rotation.schedule())
-
-
-def _search_rotation(sizes: tuple[int, ...], nights: int) -> _Rotation | None:
-    """Attempts in turn of each shape (turned `nights` times, or half as often from two base
-    nights), the fewest players fixed, until one succeeds or `PLAN_STEPS` are spent."""
-    players = sum(sizes)
-    rng = random.Random(f"plan {sizes} {nights}")
-    shapes = [
-        (turns, nights // turns, players % turns)
-        for turns in (nights, nights // 2)
-        if turns > 1 and nights % turns == 0 and players % turns <= len(sizes)
-    ]
-    spent = 0
-    while shapes and spent < PLAN_STEPS:
-        for turns, rounds, fixed in shapes:
-            rotation = _Rotation(list(sizes), turns, rounds, fixed, rng, PLAN_ATTEMPT)
-            try:
-                if rotation.search():
-                    return rotation
-            except _OutOfSteps:
-                pass
-            spent += PLAN_ATTEMPT - rotation.steps
-    return None
-
-
-def _same_players(night: Sequence[Sequence[str]], names: set[str]) -> bool:
-    return {name for table in night for name in table} == names
-
-
-def _run(history, window: int, names: Sequence[str], sizes) -> list[list[list[str]]]:
-    """The newest nights of the window that seated exactly tonight's players at tables of
-    tonight's sizes (the newest first)."""
-    playing = set(names)
-    run = []
-    for night in tuple(history)[:window]:
-        tables = [sorted(table) for table in night if table]
-        if not _same_players(tables, playing) or sorted(map(len, tables)) != sorted(sizes):
-            break
-        run.append(tables)
-    return run
-
-
-def _partition(night) -> frozenset[frozenset[str]]:
-    return frozenset(frozenset(table) for table in night)
-
-
-def _follow(plan, run: list[list[list[str]]]) -> list[list[str]] | None:
-    """The night after `run` in `plan` laid over it: the plan's first night is matched to the
-    run's oldest night (tables by size, then names; players in order), and the plan's next
-    nights must be the run's; None if they are not."""
-    anchor = sorted(run[-1], key=lambda table: (-len(table), table))
-    first = sorted(plan[0], key=lambda table: -len(table))
-    name = {}
-    for planned, table in zip(first, anchor, strict=True):
-        name.update(zip(sorted(planned), table, strict=True))
-    nights = [[[name[player] for player in table] for table in night] for night in plan]
-    for age, night in enumerate(reversed(run)):
-        if _partition(nights[age]) != _partition(night):
-            return None
-    return nights[len(run)]
-
-
 def _numbered(tables, sizes, pinned: Mapping[str, int]) -> list[list[str]] | None:
     """`tables` given the numbers their pinned members are pinned to and sizes that fit, or
     None if the pins do not allow it."""
@@ -702,14 +508,14 @@ def _numbered(tables, sizes, pinned: Mapping[str, int]) -> list[list[str]] | Non
 
 def _planned(names, sizes, history, window: int, met, pinned) -> list[list[str]] | None:
     """Tonight as the next night of a planned run (see the module's docstring), or None."""
-    run = _run(history, window, names, sizes)
+    run = schedules.run_of(history, window, names, sizes)
     if not run or len(run) >= window + 1:
         return None
-    plan = _plan(tuple(sorted(sizes, reverse=True)), window + 1)
+    plan = schedules.plan(tuple(sorted(sizes, reverse=True)), window + 1)
     if plan is None:
         return None
     for length in range(len(run), 0, -1):
-        tonight = _follow(plan, run[:length])
+        tonight = schedules.follow(plan, run[:length])
         if tonight is None:
             continue
         if any(frozenset(p) in met for table in tonight for p in combinations(table, 2)):

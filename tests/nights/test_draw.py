@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.nights import schedules
 from scorekeeper.nights.draw import (
     Draw,
     DrawError,
     Problem,
-    _plan,
     draw,
     repeated_pairs,
     table_sizes,
@@ -453,7 +453,7 @@ def test_a_season_of_the_same_24_repeats_no_pair():
 def test_a_planned_run_seats_no_pair_twice(sizes):
     """The plans the draw follows (the stored one for 24 at tables of 4, and ones it searches
     for): six nights, each seating every player once at tables of the sizes, no pair twice."""
-    plan = _plan(sizes, 6)
+    plan = schedules.plan(sizes, 6)
     assert plan is not None and len(plan) == 6
     players = sum(sizes)
     pairs = []
@@ -466,7 +466,7 @@ def test_a_planned_run_seats_no_pair_twice(sizes):
 
 def test_twelve_players_have_no_plan():
     """Three tables of 4 for six nights would need 18 partners for each of 12 players."""
-    assert _plan((4, 4, 4), 6) is None
+    assert schedules.plan((4, 4, 4), 6) is None
 
 
 def test_a_planned_night_keeps_the_pins_and_is_the_same_for_the_same_seed():
