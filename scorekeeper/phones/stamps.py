@@ -1,26 +1,26 @@
-"""The phones' stamps (`platform.cache`), and the tag of the seats' state read from stamps alone.
+"""The phones' stamp (`platform.cache`), and the tag of the seats' state read without the game.
 
 The tablet collecting the hands asks for the seats' state every second (`views.state`), and
-nearly always nothing moved. So its tag is made from stamps, read with the game's key hash in
-one statement by primary keys (`seats_stamps`), and an unchanged poll is answered 304 before
-anything of the game is loaded: its players, rounds, scores and history are read only when the
-tag moves.
+nearly always nothing moved. So its tag is read in two small statements, and an unchanged poll
+is answered 304 before anything of the game is loaded: its players, rounds, scores and history
+are read only when the tag moves.
 
-What the seats' state shows rests on two kinds of rows, and each moves a stamp:
+What the seats' state shows rests on three kinds of rows:
 
 - the game's own (its players' names, its rounds and their history, whether it is finished,
-  archived or gone): the game's stamp, the score book's (`ledger.stamp_name`);
-- the phones' (a round opened or closed, a seat taken or released, a hand sent): the game's
-  phones' stamps, registered here. An opening moves the game's `phones` stamp; a seat moves one
-  of `SEAT_STAMPS` more (its seat number modulo it), so phones sending their hands at once count
-  stamps of their own at commit and never wait for each other's, as they never wait for each
-  other's seat rows (`service`). The poll reads them all: a fixed number of rows by key,
-  whatever the number of seats.
+  archived or gone): the game's stamp, the score book's (`ledger.stamp_name`), read with the
+  game's key hash by primary keys (`seats_stamps`);
+- the round's openings (opened, closed): the game's `phones` stamp, registered here, read in the
+  same statement;
+- the seats (one taken or released, a hand sent): their rows themselves, a few by the round's
+  index (`seat_rows`: each seat's number, whether a phone holds it, how many sends changed its
+  hand). A phone's send writes its seat and nothing more, so eight phones sending at once write
+  eight rows, never a shared one, and wait for nothing of each other's.
 
-A change moves its stamps in the transaction that commits it (`platform.cache`), in this process
-or another, so the first poll after the commit reads a new tag. The stamps are read before the
-state they tag: a state read after a change, under the stamps of before it, is answered once
-more at the next poll (a 200 too many), never the reverse (a stale state under a current tag).
+A change moves its stamp, or is its own row, in the transaction that commits it, in this process
+or another, so the first poll after the commit reads a new tag. The tag is read before the state
+it tags: a state read after a change, under the tag of before it, is answered once more at the
+next poll (a 200 too many), never the reverse (a stale state under a current tag).
 """
 
 from __future__ import annotations
@@ -37,9 +37,6 @@ from ..platform import cache, database
 from ..platform.database import db
 from .models import PhoneHand, RoundOpening
 
-# The stamps a game's seats are spread over (seat 9 moves the stamp of seat 1).
-SEAT_STAMPS = 8
-
 
 def init_app(app: Flask) -> None:
     cache.stamp_rows(app, stamped)
@@ -50,28 +47,16 @@ def stamp_name(game_id: int) -> str:
     return f"phones {game_id}"
 
 
-def seat_stamp_name(game_id: int, seat: int) -> str:
-    """The stamp a game's seat moves (shared with the seats `SEAT_STAMPS` away)."""
-    return f"phones {game_id} seat {seat % SEAT_STAMPS}"
-
-
 def stamped(row: object) -> tuple[str, ...]:
-    """The phones' stamp a row moves: an opening its game's, a seat its own."""
-    if isinstance(row, RoundOpening):
-        return (stamp_name(row.game_id),) if row.game_id is not None else ()
-    if isinstance(row, PhoneHand):
-        # A seat is always reached through its opening, in the session already.
-        opening = row.opening
-        if opening is None or opening.game_id is None:
-            return ()
-        return (seat_stamp_name(opening.game_id, row.seat),)
+    """The phones' stamp a row moves: an opening its game's (a seat is read as it is)."""
+    if isinstance(row, RoundOpening) and row.game_id is not None:
+        return (stamp_name(row.game_id),)
     return ()
 
 
 def stamp_names(game_id: int) -> tuple[str, ...]:
-    """Every stamp the seats' state of a game rests on: the game's, its phones'."""
-    seats = (seat_stamp_name(game_id, seat) for seat in range(SEAT_STAMPS))
-    return (ledger.stamp_name(game_id), stamp_name(game_id), *seats)
+    """The stamps the seats' state of a game rests on: the game's, its openings'."""
+    return (ledger.stamp_name(game_id), stamp_name(game_id))
 
 
 def seats_stamps(game_id: int) -> tuple[str | None, tuple] | None:
@@ -94,10 +79,33 @@ def seats_stamps(game_id: int) -> tuple[str | None, tuple] | None:
     return found[0][0], stamps
 
 
-def seats_tag(stamps: tuple, number: int, root_url: str) -> str:
-    """The tag of round `number`'s seats' state under these stamps, as answered at `root_url`
-    (the phones' address in it is this address's)."""
-    return _digest((stamps, number, root_url))
+def seat_rows(game_id: int, number: int) -> tuple[tuple, ...]:
+    """Each seat of round `number`'s openings still open, in one statement by the round's index:
+    (opening, seat, whether a phone holds it, how many sends changed its hand)."""
+    return tuple(
+        tuple(row)
+        for row in db.session.execute(
+            db.select(
+                PhoneHand.opening_id,
+                PhoneHand.seat,
+                PhoneHand.token_hash.is_not(None),
+                PhoneHand.sends,
+            )
+            .join(RoundOpening, RoundOpening.id == PhoneHand.opening_id)
+            .where(
+                RoundOpening.game_id == game_id,
+                RoundOpening.number == number,
+                RoundOpening.closed_at.is_(None),
+            )
+            .order_by(PhoneHand.opening_id, PhoneHand.seat)
+        )
+    )
+
+
+def seats_tag(stamps: tuple, seats: tuple, number: int, root_url: str) -> str:
+    """The tag of round `number`'s seats' state under these stamps and seats, as answered at
+    `root_url` (the phones' address in it is this address's)."""
+    return _digest((stamps, seats, number, root_url))
 
 
 def answer_tag(answer: dict[str, Any]) -> str:

@@ -241,13 +241,14 @@ class Seen:
 
 
 def seats_seen(game_id: int, number: int) -> Seen | None:
-    """The seats' tag of round `number` from the stamps (`stamps.seats_stamps`, one statement),
-    and whether this request holds the key; None: no such game, or no stamps to tell."""
+    """The seats' tag of round `number` from the stamps and the seats' rows (`stamps`, two
+    statements), and whether this request holds the key; None: no such game, or no stamps to
+    tell."""
     found = stamps.seats_stamps(game_id)
     if found is None:
         return None
     key_hash, read = found
-    tag = stamps.seats_tag(read, number, request.root_url)
+    tag = stamps.seats_tag(read, stamps.seat_rows(game_id, number), number, request.root_url)
     return Seen(tag, keys.matches(key_hash, keys.request_key(game_id)))
 
 

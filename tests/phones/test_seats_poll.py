@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scorekeeper.games.models import Game
-from scorekeeper.phones import stamps
+from scorekeeper.platform import cache
 from scorekeeper.platform.database import db
 from tests.support.apps import app_on
 from tests.support.book import record_page, start
@@ -236,22 +236,31 @@ def test_a_304_reads_the_stamps_alone_not_the_game(app, table):
         assert tablet.unchanged()
     # The full answer reads the game (the counting is seen to work) ...
     assert any(re.search(r"\bFROM rounds\b", statement) for statement in changed)
-    # ... the 304 one statement, by keys, of the game's row and the stamps: none of its rounds.
-    # (BEGIN, PostgreSQL's per-transaction timeouts: the connection's own, read nothing.)
-    reads = [statement for statement in unchanged if re.search(r"\bFROM\b", statement, re.I)]
-    assert len(reads) == 1, unchanged
-    read = reads[0].lower()
-    assert "stamps" in read and "games" in read
-    for name in GAME_TABLES + ("phone_hands", "round_openings"):
-        assert not re.search(rf"\b{name}\b", read), (name, read)
+    # ... the 304 two: the game's row and the stamps by keys, the round's seats by its index;
+    # none of the game's rounds. (BEGIN, PostgreSQL's per-transaction timeouts: the connection's
+    # own, read nothing.)
+    reads = [
+        statement.lower() for statement in unchanged if re.search(r"\bFROM\b", statement, re.I)
+    ]
+    assert len(reads) == 2, unchanged
+    stamped, seats = reads
+    assert "stamps" in stamped and "games" in stamped
+    assert "phone_hands" in seats and "round_openings" in seats
+    for name in GAME_TABLES:
+        assert not re.search(rf"\b{name}\b", stamped + seats), (name, stamped, seats)
 
 
-def test_every_seat_of_a_table_of_eight_and_more_moves_a_stamp_the_poll_reads():
-    names = {stamps.seat_stamp_name(7, seat) for seat in range(12)}
-    assert names <= set(stamps.stamp_names(7))
-    assert len(stamps.stamp_names(7)) == 2 + stamps.SEAT_STAMPS
-    assert stamps.stamp_name(7) != stamps.stamp_name(71)
-    assert not set(stamps.stamp_names(1)) & set(stamps.stamp_names(11))
+def test_a_phones_send_writes_its_seat_alone(app, table):
+    """Eight phones sending at once write eight rows and share none: a send moves no stamp."""
+    _tablet, code = table
+    phone = app.test_client()
+    token = take_seat(phone, code, "Ann")
+    with app.app_context():
+        before = db.session.execute(db.select(cache.Stamp.name, cache.Stamp.changes)).all()
+    send_hand(phone, code, token, cards="5")
+    with app.app_context():
+        after = db.session.execute(db.select(cache.Stamp.name, cache.Stamp.changes)).all()
+    assert sorted(after) == sorted(before)
 
 
 def test_names_of_the_round_are_in_seat_order(table):
