@@ -33,7 +33,7 @@ every possible recency term together, so (2) only ever breaks ties of (1).
    `window + 1` nights in a row without a shared pair leave a night without a repeat for ever
    (the oldest of them), so once a run reaches that, step 2 always finds one. How a plan is
    built is `schedules`' (at most 0.4 s of CPU, once per sizes, then kept): there is one for 24
-   to 64 players but 27 and 29 (under a 3-8 rule set); for 19 to 23 the search finds none, and
+   to 64 players at tables of 4 and 5, but 27 and 29; for 19 to 23 the search finds none, and
    below 19 there is none (six nights without a shared pair need 18 partners for a player at
    tables of 4, 24 at tables of 5).
 2. *A draw without a repeat* (but those the pins force), by a depth-first search over whole
