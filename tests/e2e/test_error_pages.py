@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.tablet import axe_violations
+from tests.support.tablet import AT_ONE_SIZE, axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -41,6 +41,7 @@ def test_the_404_page_is_styled_in_light_and_dark(page, axe_source):
     assert looks["light"]["background"] != looks["dark"]["background"]
 
 
+@AT_ONE_SIZE
 def test_the_way_back_from_a_404_leads_to_the_games(page):
     page.goto("/no-such-page")
     page.get_by_role("link", name="Your games", exact=True).click()

@@ -11,6 +11,7 @@ from werkzeug.serving import make_server
 
 from tests.support.names import NAMES
 from tests.support.server import STOP_POLL_SECONDS
+from tests.support.tablet import AT_ONE_SIZE
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +51,7 @@ def other_origin(request):
         thread.join(timeout=5)
 
 
+@AT_ONE_SIZE
 def test_a_forged_round_is_shown_but_never_recordable(page, live_server, other_origin):
     page.goto("/games/new")
     for seat, name in enumerate(NAMES):

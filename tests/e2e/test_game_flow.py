@@ -7,13 +7,21 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.tablet import ROUNDS, fill_round, record_round, start_game, tap_cards
+from tests.support.tablet import (
+    AT_ONE_SIZE,
+    ROUNDS,
+    fill_round,
+    record_round,
+    start_game,
+    tap_cards,
+)
 
 pytestmark = pytest.mark.browser
 
 WRONG_ROUND_5 = ("Dan", False, {"Ann": ["10"], "Bob": ["10"], "Cat": ["10"]})
 
 
+@AT_ONE_SIZE
 def test_a_whole_game_by_tapping(watched):
     page = watched
     start_game(page)
@@ -97,6 +105,7 @@ def test_tap_targets_on_game_pages(watched):
                 assert element.bounding_box()["height"] >= 48
 
 
+@AT_ONE_SIZE
 def test_a_second_tablet_watches_then_joins_by_the_edit_link(watched, tablet, live_server):
     page = watched
     start_game(page)

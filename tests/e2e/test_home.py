@@ -10,10 +10,12 @@ from scorekeeper.platform import network
 from tests.support.browser import TABLET_VIEWPORTS
 from tests.support.config import TEST_CONFIG
 from tests.support.server import serving
+from tests.support.tablet import AT_ONE_SIZE
 
 pytestmark = pytest.mark.browser
 
 
+@AT_ONE_SIZE
 def test_home_page_links_work(page, live_server):
     page.goto("/")
     assert page.title() == "Liverpool Scorekeeper"
@@ -36,6 +38,7 @@ def test_tap_targets_are_finger_sized(page):
         assert box["height"] >= 48, element.evaluate("e => e.outerHTML")
 
 
+@AT_ONE_SIZE
 def test_no_external_requests(page, live_server):
     requested = []
     page.on("request", lambda request: requested.append(request.url))

@@ -7,11 +7,12 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.games.papersheets import template_text
-from tests.support.tablet import axe_violations
+from tests.support.tablet import AT_ONE_SIZE, axe_violations
 
 pytestmark = pytest.mark.browser
 
 
+@AT_ONE_SIZE
 def test_a_sheet_is_previewed_then_imported(page, axe_source, tmp_path):
     page.goto("/games/")
     page.get_by_role("link", name="Bring in paper sheets").click()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.tablet import FINGERTIP, axe_violations, make_game, with_figures
+from tests.support.tablet import AT_ONE_SIZE, FINGERTIP, axe_violations, make_game, with_figures
 
 pytestmark = pytest.mark.browser
 
@@ -20,6 +20,7 @@ LOOK = """chip => {
 }"""
 
 
+@AT_ONE_SIZE
 def test_the_chips_are_a_row_of_buttons_with_a_pressed_state(watched, axe_source):
     page = watched
     for names in SEEN:

@@ -11,7 +11,13 @@ from playwright.sync_api import expect
 from scorekeeper.rules.cards import notation
 from tests.support.names import LONG_EIGHT_NAMES as EIGHT
 from tests.support.names import NAMES as FOUR
-from tests.support.tablet import axe_violations, make_game, wait_for_draft, with_figures
+from tests.support.tablet import (
+    AT_ONE_SIZE,
+    axe_violations,
+    make_game,
+    wait_for_draft,
+    with_figures,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -81,6 +87,7 @@ def test_the_round_form_fits_the_screen_before_and_after_who_went_out(
     expect(page.locator(".cardpad .pad-rank")).to_have_count(14)
 
 
+@AT_ONE_SIZE
 def test_one_pad_follows_the_player_and_steps_past_who_went_out(watched, axe_source):
     """A typical round by tapping: who went out, each other hand's cards, "Next", Save."""
     page = watched
@@ -131,6 +138,7 @@ def test_one_pad_follows_the_player_and_steps_past_who_went_out(watched, axe_sou
     assert scores == {"Ann": 27, "Bob": 0, "Cat": 15, "Dan": 18}
 
 
+@AT_ONE_SIZE
 def test_the_pad_spells_and_reads_cards_by_the_servers_notation(watched):
     """Its keys are the notation's ranks, joker and suits, red where it says; what a player types
     in any spelling the engine reads shows on the chips as the engine writes it, and counts."""
@@ -152,6 +160,7 @@ def test_the_pad_spells_and_reads_cards_by_the_servers_notation(watched):
     expect(page.locator("#cards_0")).to_have_value("7h jkr t♢ Q♣")
 
 
+@AT_ONE_SIZE
 def test_a_hand_counted_in_points_goes_into_the_ledger_and_the_api(watched, axe_source):
     page = watched
     game_id, key = open_round_form(page, FOUR)
@@ -187,6 +196,7 @@ def test_a_hand_counted_in_points_goes_into_the_ledger_and_the_api(watched, axe_
     expect(page.locator("#cards_2")).to_be_hidden()
 
 
+@AT_ONE_SIZE
 def test_a_reload_keeps_a_hand_counted_in_points(watched):
     page = watched
     open_round_form(page, FOUR)
@@ -203,6 +213,7 @@ def test_a_reload_keeps_a_hand_counted_in_points(watched):
     expect(page.locator('output[data-penalty-for="cards_2"]')).to_have_text("25")
 
 
+@AT_ONE_SIZE
 def test_every_problem_is_named_at_once(watched, axe_source):
     page = watched
     open_round_form(page, FOUR)
@@ -228,6 +239,7 @@ def test_every_problem_is_named_at_once(watched, axe_source):
     assert axe_violations(page, axe_source) == []  # the form with its errors
 
 
+@AT_ONE_SIZE
 def test_a_mistyped_round_is_told_whole_in_one_save(watched, axe_source):
     """Who went out not picked, Bob's four jokers, Cat's 'Q7', and seven of spades Ann and Dan
     hold three of together: the first save names all of it, by player, and keeps the typing."""
@@ -276,6 +288,7 @@ def tab_to_save(page, limit: int = 15) -> list[str]:
     return stops
 
 
+@AT_ONE_SIZE
 def test_arrow_keys_move_within_the_pad_and_tab_reaches_save(watched):
     page = watched
     open_round_form(page, FOUR)
@@ -315,6 +328,7 @@ def test_arrow_keys_move_within_the_pad_and_tab_reaches_save(watched):
         assert stops == 1, group
 
 
+@AT_ONE_SIZE
 def test_eight_players_tab_count(watched):
     page = watched
     open_round_form(page, EIGHT, "family")
@@ -324,6 +338,7 @@ def test_eight_players_tab_count(watched):
     assert stops[:-1] == [f"hand {seat}" for seat in range(1, 8)] + ["hand list", "pad"]
 
 
+@AT_ONE_SIZE
 def test_a_hand_is_counted_in_points_by_keyboard_alone(watched):
     """The hands' toggles are out of the Tab order; the pad's list picks a hand and its "Points"
     key stands in for that hand's toggle."""
@@ -379,6 +394,7 @@ def test_a_hand_is_counted_in_points_by_keyboard_alone(watched):
     assert played["scores"] == {"Ann": 0, "Bob": 17, "Cat": 15, "Dan": 40}
 
 
+@AT_ONE_SIZE
 def test_removing_a_chip_keeps_focus_among_the_chips(watched):
     page = watched
     open_round_form(page, FOUR)
@@ -396,6 +412,7 @@ def test_removing_a_chip_keeps_focus_among_the_chips(watched):
     assert page.evaluate("document.activeElement.classList.contains('pad-key')")
 
 
+@AT_ONE_SIZE
 def test_without_javascript_hands_are_typed_and_counted(browser, page, live_server):
     game_id, key = make_game(page, FOUR, 0, "liverpool")
     context = browser.new_context(

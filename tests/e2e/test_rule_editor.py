@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from tests.support.browser import lan_url
 from tests.support.names import NAMES
 from tests.support.tablet import (
+    AT_ONE_SIZE,
     DRAFTS,
     axe_violations,
     by_lan_name,
@@ -49,6 +50,7 @@ def settle(page):
     page.wait_for_load_state("networkidle")
 
 
+@AT_ONE_SIZE
 def test_build_save_and_play_a_family_rule_set(watched, tablet, live_server):
     page = watched
     seat(page)
@@ -123,6 +125,7 @@ def test_build_save_and_play_a_family_rule_set(watched, tablet, live_server):
     assert other.problems == []
 
 
+@AT_ONE_SIZE
 def test_the_picker_fills_the_editor_and_the_seats_follow(watched):
     page = watched
     seat(page)
@@ -137,6 +140,7 @@ def test_the_picker_fills_the_editor_and_the_seats_follow(watched):
     expect(page.locator('.seat[data-seat="4"]')).to_be_visible()
 
 
+@AT_ONE_SIZE
 def test_the_editor_by_keyboard_alone(watched):
     page = watched
     seat(page)
@@ -225,6 +229,7 @@ def test_every_control_of_the_editor_is_big_enough_to_tap(watched):
     assert small_controls(page, EDITOR_CONTROLS) == []
 
 
+@AT_ONE_SIZE
 def test_a_draft_keeps_the_changed_rules_and_their_rows(watched):
     page = watched
     seat(page)
@@ -248,6 +253,7 @@ def test_a_draft_keeps_the_changed_rules_and_their_rows(watched):
     )
 
 
+@AT_ONE_SIZE
 def test_enter_in_a_field_starts_the_game_and_a_table_size_is_added_in_place(watched):
     page = watched
     seat(page)
@@ -314,6 +320,7 @@ def test_a_table_that_plays_to_the_right_taps_it_in_and_the_seats_follow(tablet,
     assert page.problems == []
 
 
+@AT_ONE_SIZE
 def test_carioca_picked_offers_its_variants_and_a_tap_changes_the_rules(watched):
     page = watched
     seat(page)

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import PHONE_VIEWPORT, TABLET_VIEWPORTS
-from tests.support.tablet import axe_violations, by_lan_name
+from tests.support.tablet import AT_ONE_SIZE, axe_violations, by_lan_name
 
 pytestmark = pytest.mark.browser
 
@@ -15,6 +15,7 @@ def tap(page, *keys):
         pad.get_by_role("button", name=key, exact=True).first.tap()
 
 
+@AT_ONE_SIZE
 def test_tap_an_opening_and_see_the_verdict(page):
     page.goto("/rules?q=opening")
     page.select_option("#round", "2")
@@ -30,6 +31,7 @@ def test_tap_an_opening_and_see_the_verdict(page):
     assert "R5" in verdict.inner_text()
 
 
+@AT_ONE_SIZE
 def test_tap_contiguous_runs_is_not_legal(page):
     page.goto("/rules?q=opening")
     page.select_option("#round", "3")
@@ -42,6 +44,7 @@ def test_tap_contiguous_runs_is_not_legal(page):
     assert "touch" in page.locator("#verdict .verdict-reason").inner_text()
 
 
+@AT_ONE_SIZE
 def test_undo_removes_one_card(page):
     page.goto("/rules?q=meld")
     page.locator("#cards").tap()
@@ -53,6 +56,7 @@ def test_undo_removes_one_card(page):
     assert page.input_value("#cards") == "6♠"
 
 
+@AT_ONE_SIZE
 def test_joker_declared_by_tapping(page):
     page.goto("/rules?q=meld")
     page.locator("#cards").tap()
@@ -112,6 +116,7 @@ def in_view(page, locator):
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
 
 
+@AT_ONE_SIZE
 def test_from_a_game_in_round_7_the_check_knows_the_round_and_the_way_back(watched, live_server):
     page = watched
     game = game_in_round(page, live_server, ["Ann", "Bob", "Cat", "Dan"], 6)
@@ -160,6 +165,7 @@ def test_from_a_game_in_round_7_the_check_knows_the_round_and_the_way_back(watch
     expect(page.locator("#round-title")).to_contain_text("Round 7 of 7")
 
 
+@AT_ONE_SIZE
 def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
     page = watched
     page.goto("/rules?q=layoff")
@@ -195,6 +201,7 @@ def test_tabs_keep_a_changed_context_and_offer_only_the_tables_seats(watched):
     expect(page.locator("#players")).to_have_value("3")
 
 
+@AT_ONE_SIZE
 def test_choosing_shanghai_offers_its_ten_deals_at_once(watched):
     page = watched
     page.goto("/rules?q=layoff")
@@ -218,6 +225,7 @@ def test_choosing_shanghai_offers_its_ten_deals_at_once(watched):
     expect(page.locator("#players")).to_have_attribute("max", "4")
 
 
+@AT_ONE_SIZE
 def test_the_pad_reads_the_white_suits_and_jkr_as_the_referee_does(watched):
     page = watched
     page.goto("/rules?q=meld")

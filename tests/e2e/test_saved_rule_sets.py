@@ -18,7 +18,7 @@ from tests.support.games import PageSender
 from tests.support.names import NAMES
 from tests.support.saved import SMITH, smith_document
 from tests.support.server import serving
-from tests.support.tablet import axe_violations, by_lan_name, small_controls
+from tests.support.tablet import AT_ONE_SIZE, axe_violations, by_lan_name, small_controls
 
 pytestmark = pytest.mark.browser
 
@@ -42,6 +42,7 @@ def downloaded(page) -> str:
     return page.evaluate("async (href) => await (await fetch(href)).text()", href)
 
 
+@AT_ONE_SIZE
 def test_a_share_link_opened_on_a_second_tablet_shows_and_saves_the_same_rules(
     page, tablet, live_server
 ):
@@ -84,12 +85,11 @@ def test_a_share_link_opened_on_a_second_tablet_shows_and_saves_the_same_rules(
     assert ruleset_id
 
 
+@AT_ONE_SIZE
 def test_the_link_opened_on_another_tables_server_saves_the_rules_there(
     page, tablet, live_server, tmp_path, fresh_database
 ):
     """A cousin's tablet runs its own app: the code in the link carries the whole rule set."""
-    if page.viewport_name != "landscape":
-        pytest.skip("one size is enough for a second server")
     save_smith(page)
     page.goto("/rulesets/")
     page.get_by_role("link", name=SMITH, exact=True).tap()
@@ -107,6 +107,7 @@ def test_the_link_opened_on_another_tables_server_saves_the_rules_there(
         assert there == here == sharing.file_text(SMITH_RULES)  # the same file, byte for byte
 
 
+@AT_ONE_SIZE
 def test_the_game_page_summary_opens_the_rules_with_the_changes_marked(page):
     game_id = smith_game(page)
     page.goto(f"/games/{game_id}")
@@ -131,6 +132,7 @@ def test_the_game_page_summary_opens_the_rules_with_the_changes_marked(page):
     expect(page.locator("#r10-house")).to_contain_text("A joker left in hand is 50.")
 
 
+@AT_ONE_SIZE
 def test_the_rules_check_says_whose_rules_it_applies(page):
     ruleset_id = save_smith(page)
     game_id = smith_game(page)

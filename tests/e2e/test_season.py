@@ -15,7 +15,7 @@ from tests.support.config import TEST_CONFIG
 from tests.support.games import PageSender
 from tests.support.names import NAMES
 from tests.support.server import serving
-from tests.support.tablet import ROUNDS, record_round
+from tests.support.tablet import AT_ONE_SIZE, ROUNDS, record_round
 
 pytestmark = pytest.mark.browser
 # The page, failing the test on any script error or CSP violation.
@@ -37,6 +37,7 @@ def api_rounds(page, game, rounds):
     games.play(PageSender(page), game, played)
 
 
+@AT_ONE_SIZE
 def test_the_chart_follows_the_game(watched):
     page = watched
     game = api_game(page)
@@ -90,6 +91,7 @@ def test_the_summary_opens_in_view_when_round_7_is_saved(watched):
     expect(page.locator("#chart svg")).to_have_attribute("aria-label", re.compile("Ann wins"))
 
 
+@AT_ONE_SIZE
 def test_play_again_with_this_table(watched):
     page = watched
     game = api_game(page, first_dealer="Dan")
@@ -105,6 +107,7 @@ def test_play_again_with_this_table(watched):
     assert re.search(r"/games/(\d+)$", page.url).group(1) != str(game.id)
 
 
+@AT_ONE_SIZE
 def test_chips_seat_players_seen_before(watched):
     page = watched
     api_game(page, ["Zoë", "Bob", "Cat", "Dan"], first_dealer="Zoë")

@@ -7,11 +7,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.names import NAMES
-from tests.support.tablet import axe_violations, make_game, small_controls
+from tests.support.tablet import AT_ONE_SIZE, axe_violations, make_game, small_controls
 
 pytestmark = pytest.mark.browser
 
 
+@AT_ONE_SIZE
 def test_a_misspelt_name_is_put_right_and_the_game_ended_early(page, axe_source):
     game_id, key = make_game(page, NAMES, 3, "liverpool")
     page.goto(f"/games/{game_id}/join?key={key}")

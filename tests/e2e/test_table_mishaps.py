@@ -18,6 +18,7 @@ from scorekeeper.games.keys import COOKIE
 from tests.support.games import keys_in
 from tests.support.server import Wifi, wifi
 from tests.support.tablet import (
+    AT_ONE_SIZE,
     DRAFTS,
     NAMES,
     ROUNDS,
@@ -107,6 +108,7 @@ def expect_round_one_restored(page) -> None:
 # --- No stale choices -----------------------------------------------------------------------
 
 
+@AT_ONE_SIZE
 def test_back_then_save_stores_nothing_nobody_entered(watched, live_server):
     page = watched
     start_game(page)
@@ -136,6 +138,7 @@ def test_back_then_save_stores_nothing_nobody_entered(watched, live_server):
     assert after["totals"] == before["totals"] == {"Ann": 0, "Bob": 17, "Cat": 15, "Dan": -47}
 
 
+@AT_ONE_SIZE
 def test_a_form_for_a_round_already_in_the_ledger_saves_nothing_and_says_so(watched, live_server):
     page = watched
     start_game(page)
@@ -176,6 +179,7 @@ def test_a_form_for_a_round_already_in_the_ledger_saves_nothing_and_says_so(watc
     expect_no_drafts(page)
 
 
+@AT_ONE_SIZE
 def test_without_javascript_the_forms_save_and_back_shows_a_clean_form(tablet, page, live_server):
     context = tablet(page.viewport_size, base_url=live_server, java_script_enabled=False)
     tab = context.new_page()
@@ -208,6 +212,7 @@ def test_without_javascript_the_forms_save_and_back_shows_a_clean_form(tablet, p
 # --- Nothing typed is lost ------------------------------------------------------------------
 
 
+@AT_ONE_SIZE
 def test_a_reload_mid_form_keeps_every_entry(watched, live_server):
     page = watched
     start_game(page)
@@ -234,6 +239,7 @@ def test_a_reload_mid_form_keeps_every_entry(watched, live_server):
     expect(page.locator('input[name="out"]:checked')).to_have_count(0)
 
 
+@AT_ONE_SIZE
 def test_back_and_forward_mid_form_keep_every_entry(watched):
     page = watched
     start_game(page)
@@ -244,6 +250,7 @@ def test_back_and_forward_mid_form_keep_every_entry(watched):
     expect_round_one_restored(page)
 
 
+@AT_ONE_SIZE
 def test_a_restored_draft_can_be_discarded(watched):
     page = watched
     start_game(page)
@@ -262,6 +269,7 @@ def test_a_restored_draft_can_be_discarded(watched):
     expect(page.locator(".draft-notice")).to_have_count(0)
 
 
+@AT_ONE_SIZE
 def test_closing_the_tab_keeps_the_entries(watched):
     page = watched
     start_game(page)
@@ -276,6 +284,7 @@ def test_closing_the_tab_keeps_the_entries(watched):
     expect_round_one_restored(tab)
 
 
+@AT_ONE_SIZE
 def test_the_new_game_form_keeps_its_entries(watched):
     page = watched
     page.goto("/games/new")
@@ -303,6 +312,7 @@ def test_the_new_game_form_keeps_its_entries(watched):
     expect_no_drafts(page)
 
 
+@AT_ONE_SIZE
 def test_a_correction_keeps_its_entries(watched):
     page = watched
     start_game(page)
@@ -318,6 +328,7 @@ def test_a_correction_keeps_its_entries(watched):
     expect_no_drafts(page)
 
 
+@AT_ONE_SIZE
 def test_a_draft_the_left_page_writes_late_is_dropped_too(watched):
     """The form page being left can write its draft as it closes, in another process of the
     browser, after the game page has dropped it (seen once on a loaded machine): the game page
@@ -347,6 +358,7 @@ def test_a_draft_the_left_page_writes_late_is_dropped_too(watched):
     assert list(drafts(page)) == [f"{DRAFTS}game-{game}/round-2/new"]
 
 
+@AT_ONE_SIZE
 def test_the_next_rounds_form_drops_drafts_of_rounds_in_the_ledger(watched):
     """A draft of round 1 that lands after the game page has gone (the page left behind still
     closing in another process of the browser, on a loaded machine) is dropped by round 2's form,
@@ -415,6 +427,7 @@ def round_one_saved_offline(page) -> int:
     return game
 
 
+@AT_ONE_SIZE
 def test_a_save_while_offline_keeps_the_page_and_saves_once_when_back(watched, live_server):
     page = watched
     posts = []
@@ -443,6 +456,7 @@ def test_a_save_while_offline_keeps_the_page_and_saves_once_when_back(watched, l
     expect_no_drafts(page)
 
 
+@AT_ONE_SIZE
 def test_a_save_the_server_never_got_is_sent_at_a_tap_on_try_again(watched, live_server):
     page = watched
     start_game(page)
@@ -475,6 +489,7 @@ def test_a_save_the_server_never_got_is_sent_at_a_tap_on_try_again(watched, live
     assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
 
 
+@AT_ONE_SIZE
 def test_a_save_whose_answer_is_lost_is_not_called_unsaved_and_is_saved_once(page, live_server):
     """The Wi-Fi drops after the post arrived: the round is in the ledger, the page says the
     save is not confirmed (never "nothing is saved"), and sending again writes nothing more."""
@@ -509,6 +524,7 @@ def test_a_save_whose_answer_is_lost_is_not_called_unsaved_and_is_saved_once(pag
     assert errors == []
 
 
+@AT_ONE_SIZE
 def test_a_busy_score_book_keeps_the_page_and_the_save_is_tried_again(watched, live_server):
     page = watched
     start_game(page)
@@ -537,6 +553,7 @@ def test_a_busy_score_book_keeps_the_page_and_the_save_is_tried_again(watched, l
     assert [r["number"] for r in ledger(live_server, game)["rounds"]] == [1]
 
 
+@AT_ONE_SIZE
 def test_closing_the_browser_while_offline_loses_nothing(watched, tablet, live_server):
     page = watched
     game = round_one_saved_offline(page)
@@ -619,6 +636,7 @@ def test_the_result_of_each_save_is_in_view(watched):
     )
 
 
+@AT_ONE_SIZE
 def test_back_and_reload_after_a_form_error_never_post_again(watched):
     """A form with something to fix comes back by a redirect: Back leaves it without Chrome's
     "Confirm Form Resubmission" (ERR_CACHE_MISS), and a reload of it posts nothing."""

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.names import LONG_EIGHT_NAMES, NAMES
-from tests.support.tablet import make_game
+from tests.support.tablet import AT_ONE_SIZE, make_game
 
 pytestmark = pytest.mark.browser
 
@@ -72,6 +72,7 @@ def test_a_table_too_wide_scrolls_with_the_round_column_held(page):
 # --- Live for spectators ---------------------------------------------------------------------
 
 
+@AT_ONE_SIZE
 def test_a_spectator_sees_another_tablets_round_within_five_seconds(watched):
     page = watched
     game_id, key = make_game(page, NAMES, 0, "liverpool")
@@ -100,6 +101,7 @@ def test_a_spectator_sees_another_tablets_round_within_five_seconds(watched):
     assert page.title().startswith("Round 2")
 
 
+@AT_ONE_SIZE
 def test_the_editors_open_panel_and_focus_stay_through_an_update(watched):
     page = watched
     game_id, key = make_game(page, NAMES, 1, "liverpool")
@@ -180,6 +182,7 @@ def test_both_themes_meet_wcag_aa_contrast(page, scheme):
     assert low == {}, ratios
 
 
+@AT_ONE_SIZE
 def test_the_dark_room_button_is_remembered(watched):
     page = watched
     page.emulate_media(color_scheme="light")
@@ -232,6 +235,7 @@ window.__show = () => { window.__wake.visible = true; document.dispatchEvent(new
 """
 
 
+@AT_ONE_SIZE
 def test_the_screen_stays_on_on_the_editors_game_page_and_round_form(watched):
     page = watched
     game_id, key = make_game(page, NAMES, 1, "liverpool")
@@ -305,6 +309,7 @@ def test_the_screen_note_covers_nothing(watched):
         assert note.evaluate(COVERED) == []
 
 
+@AT_ONE_SIZE
 def test_no_wake_lock_no_sign_and_no_error(watched):
     page = watched
     game_id, key = make_game(page, NAMES, 0, "liverpool")
@@ -319,6 +324,7 @@ def test_no_wake_lock_no_sign_and_no_error(watched):
 
 
 @pytest.mark.service_worker
+@AT_ONE_SIZE
 def test_installable_with_a_service_worker_and_an_offline_page(page, live_server):
     page.goto("/")
     cdp = page.context.new_cdp_session(page)
@@ -393,6 +399,7 @@ def controlled_by_worker_in(page, code: str) -> None:
     page.wait_for_function(controlled, arg=worker)
 
 
+@AT_ONE_SIZE
 def test_static_files_are_kept_and_pages_compressed(page):
     seen = {}
     page.on("response", lambda r: seen.setdefault(r.url.split("?")[0].rsplit("/", 1)[-1], r))
@@ -409,6 +416,7 @@ def test_static_files_are_kept_and_pages_compressed(page):
 # --- Small frictions -------------------------------------------------------------------------
 
 
+@AT_ONE_SIZE
 def test_unused_seats_hint_only_for_rules_with_more_than_four(watched):
     page = watched
     page.goto("/games/new")

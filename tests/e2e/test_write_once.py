@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.names import NAMES
+from tests.support.tablet import AT_ONE_SIZE
 
 pytestmark = pytest.mark.browser
 
@@ -40,6 +41,7 @@ def fill_new_game(page) -> None:
 
 
 @pytest.mark.parametrize("gap", [0, 20])
+@AT_ONE_SIZE
 def test_double_tap_on_start_the_game_starts_one_game(page, gap):
     fill_new_game(page)
     sent = posts(page)
@@ -53,6 +55,7 @@ def test_double_tap_on_start_the_game_starts_one_game(page, gap):
 
 
 @pytest.mark.parametrize("gap", [0, 20])
+@AT_ONE_SIZE
 def test_double_tap_on_save_round_saves_one_round(page, gap):
     fill_new_game(page)
     page.get_by_role("button", name="Start the game").tap()

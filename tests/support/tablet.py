@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.support import games
 from tests.support.browser import lan_url
 from tests.support.games import PageSender
 from tests.support.names import NAMES
+
+# What a test checks of how the pages behave (a draft kept, a save sent once, a whole flow to its
+# end, a keyboard's way through a form) is the same at both tablet sizes, so such a test opens
+# `page` at one of them: the upright one, the narrower, where more wraps and scrolls. How a page
+# fits its screen (first screens, one-line bars, tap targets, axe) is tested at every size, by
+# `page`'s own parameters.
+AT_ONE_SIZE = pytest.mark.parametrize("page", ["portrait"], indirect=True)
 
 PENALTY = {"A": 15, "J": 10, "Q": 10, "K": 10, "10": 10, "JK": 15}
 PENALTY.update({str(n): n for n in range(2, 10)})
