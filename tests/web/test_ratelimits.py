@@ -19,13 +19,13 @@ from limits import parse
 from scorekeeper.games.models import Game as GameRow
 from scorekeeper.platform import limits, settings
 from scorekeeper.platform.database import db
-from scorekeeper.platform.organisers import hash_password
 from scorekeeper.platform.writeonce import WriteOnce
 from tests.support.apps import app_on
 from tests.support.book import new_game, play_rounds
 from tests.support.config import RAISED_LIMITS, TEST_CONFIG
 from tests.support.games import Game, held_key
 from tests.support.names import NAMES
+from tests.support.organisers import HASH, PASSWORD
 from tests.support.saved import smith_document
 
 REAL_LIMITS = {name: settings.default(name) for name in RAISED_LIMITS}
@@ -471,13 +471,13 @@ def test_a_limit_is_quoted_as_written_in_english_and_through_the_catalog(app, wr
 
 
 def test_wrong_organiser_passwords_stop_at_the_limit_and_right_ones_never_count(app_with):
-    client = app_with(ORGANISER_PASSWORD=hash_password("Thursday club 42")).test_client()
+    client = app_with(ORGANISER_PASSWORD=HASH).test_client()
 
     def sign_in(password: str):
         return client.post("/organiser/sign-in", data={"password": password})
 
     for _ in range(WRONG_PASSWORDS):
-        assert sign_in("Thursday club 42").status_code == 303
+        assert sign_in(PASSWORD).status_code == 303
         assert sign_in("a guess").status_code == 200
-    refused = sign_in("Thursday club 42")
+    refused = sign_in(PASSWORD)
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
