@@ -31,8 +31,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-import psutil
-
+from bench.screen import percentile, timed
 from tests.support.config import TEST_DATABASE_URL, Databases
 from tests.support.games import cookie_header, create_game, key_cookie, record
 from tests.support.names import EIGHT_NAMES
@@ -48,11 +47,6 @@ POLLS = 1000
 QUICK_POLLS = 200
 # The round the seats' poll is measured on: the game's last, with every round before it recorded.
 POLLED_ROUND = 7
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def _burst(
@@ -137,23 +131,14 @@ def _engines(folder: Path) -> list[tuple[str, str]]:
 
 
 def _timed(server: Server, count: int, ask: Callable[[], Response], status: int) -> dict:
-    """`count` requests one after another: p50, p95 ms and the server's CPU per request."""
-    process = psutil.Process(server.process.pid)
-    ask()  # warm
-    times = []
-    cpu = process.cpu_times()
-    for _ in range(count):
-        started = time.perf_counter()
-        answer = ask()
-        times.append((time.perf_counter() - started) * 1000)
-        assert answer.status == status, (answer.status, answer.body[:200])
-    after = process.cpu_times()
-    spent = (after.user + after.system) - (cpu.user + cpu.system)
+    """`count` requests one after another (timed as the screen's are): p50, p95 ms and the
+    server's CPU per request."""
+    run = timed(server.process.pid, count, ask, status)
     return {
         "requests": count,
-        "p50 ms": f"{statistics.median(times):.2f}",
-        "p95 ms": f"{_percentile(times, 0.95):.2f}",
-        "server CPU ms/request": f"{spent * 1000 / count:.3f}",
+        "p50 ms": f"{statistics.median(run.times):.2f}",
+        "p95 ms": f"{percentile(run.times, 0.95):.2f}",
+        "server CPU ms/request": f"{run.cpu_ms:.3f}",
     }
 
 
@@ -252,7 +237,7 @@ def main(quick: bool = False) -> list[dict]:
                 result = _play(server, QUICK_GAMES if quick else GAMES)
                 polled += _seats_poll(server, engine, QUICK_POLLS if quick else POLLS)
             for copies, ms in result["latencies"].items():
-                p95 = _percentile(ms, 0.95)
+                p95 = percentile(ms, 0.95)
                 rows.append(
                     {
                         "engine": engine,

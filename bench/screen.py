@@ -26,6 +26,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import psutil
 
@@ -46,7 +47,7 @@ PLAYERS = [f"Player {n:02d}" for n in range(1, 33)]
 GZIP = {"Accept-Encoding": "gzip"}
 
 
-def _percentile(values: list[float], share: float) -> float:
+def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
@@ -90,10 +91,21 @@ class Night:
         return table
 
 
-def _measure(server_pid: int, count: int, ask: Callable[[], Response], status: int) -> dict:
-    """`count` requests one after another: p50, p95 ms, bytes and server CPU per request."""
+@dataclass(frozen=True)
+class Timed:
+    """Requests asked one after another: each one's ms and bytes, and the server's CPU ms over
+    them all, per request."""
+
+    times: list[float]
+    sizes: list[int]
+    cpu_ms: float
+
+
+def timed(server_pid: int, count: int, ask: Callable[[], Response], status: int) -> Timed:
+    """`ask()` once to warm (the page kept, the stamp read), then `count` times one after
+    another, each answer `status`, with the server process's own CPU time (psutil) over them."""
     process = psutil.Process(server_pid)
-    ask()  # warm: the page kept, the stamp read
+    ask()
     times, sizes = [], []
     cpu = process.cpu_times()
     for _ in range(count):
@@ -104,12 +116,18 @@ def _measure(server_pid: int, count: int, ask: Callable[[], Response], status: i
         sizes.append(_wire_bytes(answer))
     after = process.cpu_times()
     spent = (after.user + after.system) - (cpu.user + cpu.system)
+    return Timed(times, sizes, spent * 1000 / count)
+
+
+def _measure(server_pid: int, count: int, ask: Callable[[], Response], status: int) -> dict:
+    """`count` requests one after another: p50, p95 ms, bytes and server CPU per request."""
+    run = timed(server_pid, count, ask, status)
     return {
         "requests": count,
-        "p50 ms": round(statistics.median(times), 2),
-        "p95 ms": round(_percentile(times, 0.95), 2),
-        "bytes": round(statistics.median(sizes)),
-        "server CPU ms/request": round(spent * 1000 / count, 3),
+        "p50 ms": round(statistics.median(run.times), 2),
+        "p95 ms": round(percentile(run.times, 0.95), 2),
+        "bytes": round(statistics.median(run.sizes)),
+        "server CPU ms/request": round(run.cpu_ms, 3),
     }
 
 
@@ -128,7 +146,7 @@ def _afresh(night: Night, count: int, ask: Callable[[dict], Response]) -> dict:
     return {
         "requests": count,
         "p50 ms": round(statistics.median(times), 2),
-        "p95 ms": round(_percentile(times, 0.95), 2),
+        "p95 ms": round(percentile(times, 0.95), 2),
         "bytes": round(statistics.median(sizes)),
     }
 
@@ -216,7 +234,7 @@ def _verdict(rows: list[dict], delays: list[float]) -> None:
             "what": "save -> the screen's state moves",
             "requests": len(delays),
             "p50 ms": round(statistics.median(delays) * 1000, 1),
-            "p95 ms": round(_percentile(delays, 0.95) * 1000, 1),
+            "p95 ms": round(percentile(delays, 0.95) * 1000, 1),
             "vs spectator": f"worst on a screen {worst:.2f} s (this, 2 s between asks, the "
             "page drawn): " + ("target met" if met else "target missed"),
         }

@@ -51,6 +51,7 @@ from .transfer import (
     document_fields,
     exported_time,
     game_of_format_1,
+    held,
     registered,
 )
 
@@ -155,6 +156,38 @@ class _Checker:
 
 # A section's reader: the place it reads at, and what it reads with (see `transfer.Section`).
 Checker = _Checker
+
+
+def distinct_rows(
+    check: Checker,
+    items: Any,
+    build: Callable[[Checker, Any, int], Any],
+    repeats_id: Callable[[int], str],
+    repeats_name: Callable[[str], str] | None = None,
+    then: Callable[[Checker, Any], None] | None = None,
+) -> list[Any]:
+    """A section's rows, each built from its object by `build(where, item, index)`, in the
+    document's order, or `ImportRefused` naming the first problem: a row repeating an id of
+    one before it (`repeats_id(id)` says so in the section's own words) or, with
+    `repeats_name`, a name as it looks (`name_key`; said with the name as first written).
+    `then(where, row)` checks what else the section keeps once, after those."""
+    rows: list[Any] = []
+    ids: set[int] = set()
+    names: dict[str, str] = {}
+    for index, item in enumerate(check.list(items)):
+        where = check.at(index)
+        row = build(where, item, index)
+        if row.id in ids:
+            raise where.at("id").fail(repeats_id(row.id))
+        ids.add(row.id)
+        if repeats_name is not None:
+            if row.name_key in names:
+                raise where.at("name").fail(repeats_name(names[row.name_key]))
+            names[row.name_key] = row.name
+        if then is not None:
+            then(where, row)
+        rows.append(row)
+    return rows
 
 
 def check_document(data: Any) -> list[Game]:
@@ -826,8 +859,7 @@ def import_games(data: Any) -> int:
 
 def _clashes(book: Book) -> list[str]:
     """Every game and section row this database already holds, in words."""
-    ids = list(book.games)
-    taken = sorted(db.session.scalars(db.select(Game.id).where(Game.id.in_(ids)))) if ids else []
+    taken = held(Game.id, book.games)
     found = []
     if taken:
         found.append(

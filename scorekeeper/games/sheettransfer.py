@@ -22,7 +22,7 @@ from flask_babel import ngettext
 from ..platform.database import db
 from .importer import Checker, read_part
 from .models import SheetImport
-from .transfer import Field, Imported, Kind, Part, Section, register_section
+from .transfer import Field, Imported, Kind, Part, Section, held, register_section
 
 NAME = "sheets"
 
@@ -79,12 +79,8 @@ def check(check: Checker, items: Any, imported: Imported) -> list[SheetImport]:
 def clashes(rows: list[SheetImport]) -> list[str]:
     """The document's games whose sheet this database holds already, in words."""
     by_fingerprint = {row.fingerprint: row.game_id for row in rows}
-    if not by_fingerprint:
-        return []
-    held = db.session.scalars(
-        db.select(SheetImport.fingerprint).where(SheetImport.fingerprint.in_(by_fingerprint))
-    )
-    games = sorted(by_fingerprint[fingerprint] for fingerprint in held)
+    imported = held(SheetImport.fingerprint, by_fingerprint)
+    games = sorted(by_fingerprint[fingerprint] for fingerprint in imported)
     if not games:
         return []
     return [

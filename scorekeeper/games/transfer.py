@@ -294,8 +294,8 @@ class Section:
     checker, items, imported)` builds its rows, not stored, from the document's list (refusing
     the first problem with `checker.fail`, each at its place: `nights[0].tables[1].game`), a
     game named by its id in the document; the import stores them in the list's order.
-    `clashes(rows)` names every row this database already holds (an id, a name), so that the
-    import refuses them all at once and writes nothing. `since` is the format version that added
+    `clashes(rows)` names every row this database already holds (an id, a name: `held`), so that
+    the import refuses them all at once and writes nothing. `since` is the format version that added
     the section: a document of that version or later holds it, an earlier one never does.
     """
 
@@ -313,6 +313,19 @@ def register_section(app: Flask, section: Section) -> None:
     """Carry the section in this app's export and import, after those registered before it (a
     section may name rows of an earlier one: a league its nights)."""
     app.extensions.setdefault(_SECTIONS, {})[section.name] = section
+
+
+def held(column: Any, values: Iterable[Any], *also: Any, shown: Any = None) -> list[Any]:
+    """What this database already holds of `values` in `column` (an id, a name's key), as the
+    column `shown` says it (the column itself unless given), in its order: a section's
+    `clashes` names them. `also` are further conditions a row must meet (a merge still in
+    force). No values, no question asked."""
+    wanted = list(values)
+    if not wanted:
+        return []
+    said = column if shown is None else shown
+    statement = db.select(said).where(column.in_(wanted), *also).order_by(said)
+    return list(db.session.scalars(statement))
 
 
 def registered() -> dict[str, Section]:

@@ -18,9 +18,9 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy.orm import selectinload
 
-from ..games.importer import Checker, read_part
+from ..games.importer import Checker, distinct_rows, read_part
 from ..games.names import clean_name, name_key, written_problem
-from ..games.transfer import Field, Imported, Kind, Part, Section, register_section
+from ..games.transfer import Field, Imported, Kind, Part, Section, held, register_section
 from ..nights import transfer as nights
 from ..platform.database import db
 from .models import NAME_MAX, NORMALISED, SCORINGS, League, LeagueNight, LeagueScoringChange
@@ -79,21 +79,13 @@ def export() -> list[dict[str, Any]]:
 def check(check: Checker, items: Any, imported: Imported) -> list[League]:
     """The document's leagues built, not stored, or `ImportRefused` naming the first problem."""
     nights_held = {night.id for night in imported.sections.get(nights.NAME, [])}
-    leagues: list[League] = []
-    ids: set[int] = set()
-    keys: dict[str, str] = {}
-    for index, item in enumerate(check.list(items)):
-        where = check.at(index)
-        league = _league(where, item, nights_held)
-        if league.id in ids:
-            raise where.at("id").fail(_("repeats league %(league)s", league=league.id))
-        if league.name_key in keys:
-            said = _("repeats the league called %(name)s", name=keys[league.name_key])
-            raise where.at("name").fail(said)
-        ids.add(league.id)
-        keys[league.name_key] = league.name
-        leagues.append(league)
-    return leagues
+    return distinct_rows(
+        check,
+        items,
+        lambda where, item, index: _league(where, item, nights_held),
+        lambda row_id: _("repeats league %(league)s", league=row_id),
+        lambda name: _("repeats the league called %(name)s", name=name),
+    )
 
 
 def _league(check: Checker, item: Any, nights_held: set[int]) -> League:
@@ -197,10 +189,7 @@ def _check_changes(check: Checker, league: League) -> None:
 def clashes(leagues: list[League]) -> list[str]:
     """The leagues whose ids or names this database holds already, in words."""
     found = []
-    ids = [league.id for league in leagues]
-    taken = (
-        sorted(db.session.scalars(db.select(League.id).where(League.id.in_(ids)))) if ids else []
-    )
+    taken = held(League.id, [league.id for league in leagues])
     if taken:
         found.append(
             ngettext(
@@ -210,16 +199,7 @@ def clashes(leagues: list[League]) -> list[str]:
                 leagues=", ".join(map(str, taken)),
             )
         )
-    keys = [league.name_key for league in leagues]
-    named = (
-        list(
-            db.session.scalars(
-                db.select(League.name).where(League.name_key.in_(keys)).order_by(League.name)
-            )
-        )
-        if keys
-        else []
-    )
+    named = held(League.name_key, [league.name_key for league in leagues], shown=League.name)
     if named:
         found.append(
             ngettext(

@@ -18,10 +18,10 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy.orm import selectinload
 
-from ..games.importer import Checker, read_part
+from ..games.importer import Checker, distinct_rows, read_part
 from ..games.models import KEY_MAX, NAME_MAX
 from ..games.names import clean_name, written_problem
-from ..games.transfer import Field, Imported, Kind, Part, Section, register_section
+from ..games.transfer import Field, Imported, Kind, Part, Section, held, register_section
 from ..platform.database import db
 from .models import CHOICE_MAX, DRAWN, OPEN, RULES_NAME_MAX, STATES, Night, NightPlayer, NightTable
 from .service import MOST_TABLES
@@ -86,18 +86,14 @@ def export() -> list[dict[str, Any]]:
 
 def check(check: Checker, items: Any, imported: Imported) -> list[Night]:
     """The document's nights built, not stored, or `ImportRefused` naming the first problem."""
-    nights: list[Night] = []
-    seen: set[int] = set()
     used: dict[int, tuple[int, int]] = {}  # a game's id: the night and table that play it
-    for index, item in enumerate(check.list(items)):
-        where = check.at(index)
-        night = _night(where, item)
-        if night.id in seen:
-            raise where.at("id").fail(_("repeats night %(night)s", night=night.id))
-        seen.add(night.id)
-        _check_tables(where, night, imported, used)
-        nights.append(night)
-    return nights
+    return distinct_rows(
+        check,
+        items,
+        lambda where, item, index: _night(where, item),
+        lambda row_id: _("repeats night %(night)s", night=row_id),
+        then=lambda where, night: _check_tables(where, night, imported, used),
+    )
 
 
 def _night(check: Checker, item: Any) -> Night:
@@ -186,10 +182,7 @@ def _check_tables(
 
 def clashes(nights: list[Night]) -> list[str]:
     """The nights whose ids this database holds already, in words."""
-    ids = [night.id for night in nights]
-    if not ids:
-        return []
-    taken = sorted(db.session.scalars(db.select(Night.id).where(Night.id.in_(ids))))
+    taken = held(Night.id, [night.id for night in nights])
     if not taken:
         return []
     return [

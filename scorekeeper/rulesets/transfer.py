@@ -19,9 +19,9 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..games.errors import NameRefused
-from ..games.importer import Checker, read_part
+from ..games.importer import Checker, distinct_rows, read_part
 from ..games.names import clean_name, name_key
-from ..games.transfer import Field, Imported, Kind, Part, Section, register_section
+from ..games.transfer import Field, Imported, Kind, Part, Section, held, register_section
 from ..platform.database import db
 from ..rules.ruleset import NAME_MAX as RULES_NAME_MAX
 from .models import SavedRuleSet
@@ -53,21 +53,13 @@ def export() -> list[dict[str, Any]]:
 def check(check: Checker, items: Any, imported: Imported) -> list[SavedRuleSet]:
     """The document's saved rule sets built, not stored, or `ImportRefused` naming the first
     problem."""
-    rows: list[SavedRuleSet] = []
-    ids: set[int] = set()
-    keys: dict[str, str] = {}
-    for index, item in enumerate(check.list(items)):
-        where = check.at(index)
-        row = _rule_set(where, item, index)
-        if row.id in ids:
-            raise where.at("id").fail(_("repeats saved rule set %(id)s", id=row.id))
-        if row.name_key in keys:
-            said = _("repeats the saved rule set called %(name)s", name=keys[row.name_key])
-            raise where.at("name").fail(said)
-        ids.add(row.id)
-        keys[row.name_key] = row.name
-        rows.append(row)
-    return rows
+    return distinct_rows(
+        check,
+        items,
+        _rule_set,
+        lambda row_id: _("repeats saved rule set %(id)s", id=row_id),
+        lambda name: _("repeats the saved rule set called %(name)s", name=name),
+    )
 
 
 def _rule_set(check: Checker, item: Any, index: int) -> SavedRuleSet:
@@ -92,12 +84,7 @@ def _rule_set(check: Checker, item: Any, index: int) -> SavedRuleSet:
 def clashes(rows: list[SavedRuleSet]) -> list[str]:
     """The saved rule sets whose ids or names this database holds already, in words."""
     found = []
-    ids = [row.id for row in rows]
-    taken = (
-        sorted(db.session.scalars(db.select(SavedRuleSet.id).where(SavedRuleSet.id.in_(ids))))
-        if ids
-        else []
-    )
+    taken = held(SavedRuleSet.id, [row.id for row in rows])
     if taken:
         found.append(
             ngettext(
@@ -107,18 +94,7 @@ def clashes(rows: list[SavedRuleSet]) -> list[str]:
                 ids=", ".join(map(str, taken)),
             )
         )
-    keys = [row.name_key for row in rows]
-    named = (
-        list(
-            db.session.scalars(
-                db.select(SavedRuleSet.name)
-                .where(SavedRuleSet.name_key.in_(keys))
-                .order_by(SavedRuleSet.name)
-            )
-        )
-        if keys
-        else []
-    )
+    named = held(SavedRuleSet.name_key, [row.name_key for row in rows], shown=SavedRuleSet.name)
     if named:
         found.append(
             ngettext(

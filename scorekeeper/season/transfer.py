@@ -19,10 +19,10 @@ from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from ..games.importer import Checker, read_part
+from ..games.importer import Checker, distinct_rows, read_part
 from ..games.models import KEY_MAX, NAME_MAX
 from ..games.names import clean_name, kept_as_played, written_problem
-from ..games.transfer import Field, Imported, Kind, Part, Section, register_section
+from ..games.transfer import Field, Imported, Kind, Part, Section, held, register_section
 from ..platform.database import db
 from .models import PlayerMerge
 
@@ -53,24 +53,31 @@ def export() -> list[dict[str, Any]]:
 
 def check(check: Checker, items: Any, imported: Imported) -> list[PlayerMerge]:
     """The document's merges built, not stored, or `ImportRefused` naming the first problem."""
-    rows: list[PlayerMerge] = []
-    ids: set[int] = set()
     in_force: set[str] = set()
-    for index, item in enumerate(check.list(items)):
-        where = check.at(index)
-        row = PlayerMerge(**read_part(where, MERGE, item, index))
-        _check_merge(where, row)
-        if row.id in ids:
-            raise where.at("id").fail(_("repeats merge %(merge)s", merge=row.id))
-        if row.in_force and row.from_key in in_force:
+
+    def once_in_force(where: Checker, row: PlayerMerge) -> None:
+        if not row.in_force:
+            return
+        if row.from_key in in_force:
             raise where.at("from_key").fail(
                 _("repeats a merge in force of this player: a player joins one other at a time")
             )
-        ids.add(row.id)
-        if row.in_force:
-            in_force.add(row.from_key)
-        rows.append(row)
-    return rows
+        in_force.add(row.from_key)
+
+    return distinct_rows(
+        check,
+        items,
+        _merge,
+        lambda row_id: _("repeats merge %(merge)s", merge=row_id),
+        then=once_in_force,
+    )
+
+
+def _merge(check: Checker, item: Any, index: int) -> PlayerMerge:
+    """The merge, of two players each named as a game keeps the name."""
+    row = PlayerMerge(**read_part(check, MERGE, item, index))
+    _check_merge(check, row)
+    return row
 
 
 def _check_merge(check: Checker, row: PlayerMerge) -> None:
@@ -105,12 +112,7 @@ def clashes(rows: list[PlayerMerge]) -> list[str]:
     """The merges whose ids this database holds already, and the players the document merges
     that a merge in force here merges already, in words."""
     found = []
-    ids = [row.id for row in rows]
-    taken = (
-        sorted(db.session.scalars(db.select(PlayerMerge.id).where(PlayerMerge.id.in_(ids))))
-        if ids
-        else []
-    )
+    taken = held(PlayerMerge.id, [row.id for row in rows])
     if taken:
         found.append(
             ngettext(
@@ -120,17 +122,11 @@ def clashes(rows: list[PlayerMerge]) -> list[str]:
                 merges=", ".join(map(str, taken)),
             )
         )
-    keys = [row.from_key for row in rows if row.in_force]
-    merged = (
-        list(
-            db.session.scalars(
-                db.select(PlayerMerge.from_name)
-                .where(PlayerMerge.undone_at.is_(None), PlayerMerge.from_key.in_(keys))
-                .order_by(PlayerMerge.from_name)
-            )
-        )
-        if keys
-        else []
+    merged = held(
+        PlayerMerge.from_key,
+        [row.from_key for row in rows if row.in_force],
+        PlayerMerge.undone_at.is_(None),
+        shown=PlayerMerge.from_name,
     )
     if merged:
         found.append(
