@@ -1,0 +1,167 @@
+"""The referee's request around its solver: what `POST /api/rules/solve` costs beyond the search.
+
+The same realistic hands as the solver benchmark (`bench/solver.py`, each preset's own pack), each
+timed four ways in one process, the ways interleaved round by round so the machine's load weighs
+on all alike:
+
+- **direct**: `solve_opening` on the parsed hand, the search by itself;
+- **WSGI**: the app called as a server calls it, with the request's environ built beforehand and
+  the answer's body read to its end: everything the score book does for a request;
+- **test client**: Flask's test client posting the same body, which also builds the environ from
+  the arguments and wraps the answer (what `_solver_worker.py` times);
+- **bare Flask, WSGI** and **bare Flask, test client**: an app with one route that answers the
+  body it was sent, the floor any Flask app stands on.
+
+Each hand's figure is the median of its rounds (CPU time of the thread), each row's the p50 over
+the hands; the ratios are to the direct call's p50. Issue 38's target: the API within 3x.
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from flask import Flask, jsonify, request
+
+from scorekeeper import create_app
+from scorekeeper.rules.ruleset import PRESETS
+
+from .solver import _solve, api_body, realistic_hands
+
+TITLE = "The referee's request around the solver"
+HANDS = 1000
+ROUNDS = 5
+QUICK_HANDS = 50
+QUICK_ROUNDS = 2
+TARGET = 3.0
+PATH = "/api/rules/solve"
+
+
+def _score_book() -> Flask:
+    return create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "sqlite://",
+            "UPGRADE_ON_START": True,
+            "SECRET_KEY": "bench",
+        }
+    )
+
+
+def _bare_flask() -> Flask:
+    echo = Flask("echo")
+
+    @echo.post(PATH)
+    def answer():
+        return jsonify(request.get_json())
+
+    return echo
+
+
+def _environ(body: bytes) -> dict:
+    """What a server hands the app for a tablet's question over HTTPS."""
+    return {
+        "REQUEST_METHOD": "POST",
+        "SCRIPT_NAME": "",
+        "PATH_INFO": PATH,
+        "QUERY_STRING": "",
+        "SERVER_NAME": "scorekeeper.lan",
+        "SERVER_PORT": "443",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "192.168.1.20",
+        "HTTP_HOST": "scorekeeper.lan",
+        "HTTP_ACCEPT_LANGUAGE": "en",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": "https",
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": False,
+        "wsgi.run_once": False,
+    }
+
+
+def _served(app: Flask) -> Callable[[bytes], bytes]:
+    """One request to `app` as a WSGI server makes it, its environ built before the clock."""
+
+    def start_response(status, headers, exc_info=None):
+        start_response.status = status
+
+    def call(environ: dict) -> bytes:
+        answer = app(environ, start_response)
+        try:
+            return b"".join(answer)
+        finally:
+            getattr(answer, "close", lambda: None)()
+
+    return call
+
+
+def _timed_rounds(ways: dict[str, tuple[Callable, list]], rounds: int) -> dict[str, float]:
+    """{way: p50 over the hands of each hand's median CPU ms}, the ways taken in turn each round
+    (the order reversed every round)."""
+    clock = time.thread_time_ns
+    per_hand = {name: [[] for _ in items] for name, (_, items) in ways.items()}
+    order = list(ways)
+    gc.collect()
+    gc.freeze()
+    try:
+        for _ in range(rounds):
+            for name in order:
+                call, items = ways[name]
+                for index, item in enumerate(items):
+                    prepared = item() if callable(item) else item
+                    start = clock()
+                    call(prepared)
+                    per_hand[name][index].append((clock() - start) / 1e6)
+            order.reverse()
+    finally:
+        gc.unfreeze()
+    return {
+        name: statistics.median(statistics.median(hand) for hand in hands)
+        for name, hands in per_hand.items()
+    }
+
+
+def _row(preset: str, count: int, rounds: int, book: Flask, bare: Flask) -> dict:
+    hands = realistic_hands(PRESETS[preset], count)
+    bodies = [api_body(preset, *hand) for hand in hands]
+    raw = [json.dumps(body).encode() for body in bodies]
+    environs = [lambda body=body: _environ(body) for body in raw]
+    book_client, bare_client = book.test_client(), bare.test_client()
+    ways = {
+        "direct": (lambda hand: _solve(hand[2], hand[0], preset, hand[1]), hands),
+        "WSGI": (_served(book), environs),
+        "test client": (lambda body: book_client.post(PATH, json=body), bodies),
+        "bare WSGI": (_served(bare), environs),
+        "bare test client": (lambda body: bare_client.post(PATH, json=body), bodies),
+    }
+    p50 = _timed_rounds(ways, rounds)
+    direct = p50["direct"]
+    ratio = p50["WSGI"] / direct
+    return {
+        "preset": preset,
+        "hands x rounds": f"{count} x {rounds}",
+        "direct p50 ms": f"{direct:.3f}",
+        "WSGI p50 ms": f"{p50['WSGI']:.3f} ({ratio:.1f}x: {'met' if ratio <= TARGET else 'MISSED'})",
+        "test client p50 ms": f"{p50['test client']:.3f} ({p50['test client'] / direct:.1f}x)",
+        "bare Flask, WSGI / test client ms": (
+            f"{p50['bare WSGI']:.3f} / {p50['bare test client']:.3f}"
+        ),
+    }
+
+
+def main(quick: bool = False) -> list[dict]:
+    count, rounds = (QUICK_HANDS, QUICK_ROUNDS) if quick else (HANDS, ROUNDS)
+    book, bare = _score_book(), _bare_flask()
+    check = _served(book)(_environ(json.dumps(api_body("liverpool", 1, 4, [])).encode()))
+    if b'"error"' not in check and b'"legal"' not in check:
+        raise RuntimeError(f"the app did not answer the question: {check[:200]!r}")
+    return [_row(preset, count, rounds, book, bare) for preset in PRESETS]
