@@ -16,7 +16,8 @@ PHONE_VIEWPORT = {"width": 360, "height": 640}
 # server, so a page is seen as a tablet sees it, not as the serving machine's own screen does.
 LAN_NAME = "scorekeeper.lan"
 # Chromium honours only the last `--disable-features`, so this one repeats Playwright's own list
-# (1.65: what keeps http on http, paint unheld, no calls to Google) and adds the address bar's
+# (1.65: what keeps http on http, paint unheld, no calls to Google; tests/e2e/test_chromium.py
+# fails when a newer Playwright turns off one more) and adds the address bar's
 # suggestion popups: headless chromium builds two of them for every new window, one renderer
 # each, about half a second of CPU per browser context that no page of the app ever shows.
 DISABLED_FEATURES = [
@@ -29,10 +30,13 @@ DISABLED_FEATURES = [
     "PaintHolding",
     "ThirdPartyStoragePartitioning",
     "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
     "OptimizationHints",
     "NetworkTimeServiceQuerying",
     "AimEnabled",
     "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
     "WebUIOmniboxPopup",
     "WebUIOmniboxAimPopup",
 ]
