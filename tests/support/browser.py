@@ -17,9 +17,9 @@ PHONE_VIEWPORT = {"width": 360, "height": 640}
 LAN_NAME = "scorekeeper.lan"
 # Chromium honours only the last `--disable-features`, so this one repeats Playwright's own list
 # (1.65: what keeps http on http, paint unheld, no calls to Google; tests/e2e/test_chromium.py
-# fails when a newer Playwright turns off one more) and adds the address bar's
-# suggestion popups: headless chromium builds two of them for every new window, one renderer
-# each, about half a second of CPU per browser context that no page of the app ever shows.
+# fails when a newer Playwright turns off one more) and adds the address bar's suggestion
+# popups: headless chromium builds two of them for every new window, one renderer each, about
+# half a second of CPU per browser context that no page of the app ever shows.
 DISABLED_FEATURES = [
     "AvoidUnnecessaryBeforeUnloadCheckSync",
     "DestroyProfileOnBrowserClose",
