@@ -11,6 +11,7 @@ import socket
 import ssl
 import threading
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -190,7 +191,15 @@ def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, fresh_database
         {"TLS_FOLDER": str(tmp_path / "tls")},
         https=True,
     )
-    with server:
+    with ExitStack() as stack:
+        # The server starts as a program started in a terminal does, Ctrl+C reaching it: a run
+        # started in the background by a shell without job control ignores SIGINT, and a program
+        # inherits an ignored signal (Python then raises no KeyboardInterrupt on Ctrl+C).
+        ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            stack.enter_context(server)
+        finally:
+            signal.signal(signal.SIGINT, ignored)
         held = secure_connection(server.https_port, str(tmp_path / "tls" / "ca.crt"))
         held.request("GET", "/healthz")  # a keep-alive connection left open
         held.getresponse().read()
