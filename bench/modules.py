@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
+from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, whole_chromium_path
 from tests.support.server import private_server
 from tests.support.weight import Sight, table_sights
 
@@ -106,7 +106,7 @@ def repeat_visit(browser, base_url: str, sight: Sight) -> tuple[list[str], int]:
 
 
 def main(quick: bool = False) -> list[dict[str, Any]]:
-    path = chromium_path()
+    path = whole_chromium_path()
     if path is None:
         return [
             {"page": "skipped", "reason": "Debian's chromium is missing (apt-get install chromium)"}

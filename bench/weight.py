@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
+from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, whole_chromium_path
 from tests.support.server import private_server
 from tests.support.weight import TARGET_BYTES, Sight, Weight, table_sights, weigh_cold
 
@@ -52,7 +52,7 @@ def row(sight: Sight, weight: Weight) -> dict[str, Any]:
 def main(quick: bool = False) -> list[dict[str, Any]]:
     """Weighing is deterministic: quick mode runs the same (it takes a few seconds)."""
     del quick
-    path = chromium_path()
+    path = whole_chromium_path()
     if path is None:
         return [
             {"page": "skipped", "reason": "Debian's chromium is missing (apt-get install chromium)"}

@@ -1,21 +1,44 @@
-"""The tests' chromium as `tests/support/browser.py` launches it: a new browser context holds the
-pages a test opens and nothing else (headless chromium otherwise builds two address-bar popups
-for every new window, a renderer and about half a second of CPU each), and Playwright's own
-switches still hold beside the tests' (chromium honours only the last `--disable-features`)."""
+"""The tests' chromium as `tests/support/browser.py` launches it.
+
+The pages open in Debian's chromium-headless-shell, the same chromium as the tablet's at the same
+version. The whole chromium (the tests of the browser's own trust, and the benchmarks) builds no
+address-bar popups for a new window (otherwise a renderer and about half a second of CPU each),
+and Playwright's own switches still hold beside the tests' (chromium honours only the last
+`--disable-features`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+
+from tests.support.browser import CHROMIUM_ARGS, whole_chromium_path
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_new_context_opens_only_its_page(browser):
-    context = browser.new_context()
+@pytest.fixture(scope="module")
+def whole(browser) -> Iterator:
+    path = whole_chromium_path()
+    if path is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    launched = browser.browser_type.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+    yield launched
+    launched.close()
+
+
+def test_the_pages_browser_is_the_tablets_chromium_at_its_version(browser, whole):
+    """The headless shell and the whole chromium come from one Debian source at one version: a
+    page the tests pass is laid out and run by the engine the tablet's browser has."""
+    assert browser.version == whole.version
+
+
+def test_a_new_context_opens_only_its_page(whole):
+    context = whole.new_context()
     try:
         page = context.new_page()
         page.set_content("<p>the page</p>")
-        session = browser.new_browser_cdp_session()
+        session = whole.new_browser_cdp_session()
         targets = session.send("Target.getTargets", {"filter": [{}]})["targetInfos"]
         session.detach()
     finally:
@@ -23,11 +46,11 @@ def test_a_new_context_opens_only_its_page(browser):
     assert [target["url"] for target in targets if target["type"] not in ("page", "tab")] == []
 
 
-def test_playwrights_own_features_stay_off(browser):
+def test_playwrights_own_features_stay_off(whole):
     """Chromium's command line carries Playwright's `--disable-features` first and the tests' after
     it; the last is the one chromium honours, so it must hold every feature of Playwright's (a
     newer Playwright that turns off one more fails here until `DISABLED_FEATURES` names it)."""
-    context = browser.new_context()
+    context = whole.new_context()
     try:
         page = context.new_page()
         page.goto("chrome://version")

@@ -19,8 +19,8 @@ from tests.support.browser import (
     CHROMIUM_ARGS,
     PHONE_VIEWPORT,
     TABLET_VIEWPORTS,
-    chromium_path,
     lan_url,
+    whole_chromium_path,
 )
 from tests.support.config import TEST_CONFIG
 from tests.support.names import EIGHT_NAMES
@@ -55,11 +55,12 @@ def proxy(tmp_path_factory, migrated_template):
 
 @pytest.fixture(scope="module")
 def chromium(browser, proxy):
-    """A chromium beside the session's that takes the proxy's plain LAN address for a secure
-    one (as a tablet takes the ingress's HTTPS address): the service worker registers there."""
+    """The whole chromium beside the session's, taking the proxy's plain LAN address for a
+    secure one (as a tablet takes the ingress's HTTPS address): the service worker registers
+    there (the headless shell does not take that switch)."""
     origin = lan_url(proxy.url.removesuffix(PREFIX + "/"))
     launched = browser.browser_type.launch(
-        executable_path=chromium_path(),
+        executable_path=whole_chromium_path(),
         headless=True,
         args=[*CHROMIUM_ARGS, f"--unsafely-treat-insecure-origin-as-secure={origin}"],
     )

@@ -15,6 +15,10 @@ PHONE_VIEWPORT = {"width": 360, "height": 640}
 # The name a tablet on the table's Wi-Fi opens the app by: chromium resolves it to the loopback
 # server, so a page is seen as a tablet sees it, not as the serving machine's own screen does.
 LAN_NAME = "scorekeeper.lan"
+# Debian's chromium-headless-shell (package of the same name): a third less CPU over the browser
+# tests than the whole chromium, whose window's own top bar is laid out and painted on every
+# page load (bench/README.md, "Test suite").
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 # Chromium honours only the last `--disable-features`, so this one repeats Playwright's own list
 # (1.65: what keeps http on http, paint unheld, no calls to Google; tests/e2e/test_chromium.py
 # fails when a newer Playwright turns off one more) and adds the address bar's suggestion
@@ -64,8 +68,21 @@ def lan_url(url: str) -> str:
 
 
 def chromium_path() -> str | None:
-    """Debian's chromium, never a downloaded browser."""
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+    """The browser the tests' pages are opened in: Debian's chromium-headless-shell, the same
+    chromium (Blink, V8, the network stack, at the same version) without the browser's window
+    around the page, as Playwright runs headless tests itself; the whole chromium where the shell
+    is not installed. `CHROMIUM` names another."""
+    for candidate in (os.environ.get("CHROMIUM"), HEADLESS_SHELL):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return whole_chromium_path()
+
+
+def whole_chromium_path() -> str | None:
+    """Debian's chromium itself, never a downloaded browser: for what only the whole browser
+    does (trusting an authority from its NSS database, taking a plain origin for a secure one,
+    its own window) and for the benchmarks, which measure what a tablet's browser does."""
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
         if candidate and os.path.exists(candidate):
             return candidate
     return None
