@@ -119,8 +119,8 @@ def table_counts(app) -> list[int]:
 
 
 @pytest.fixture
-def source(tmp_path, fresh_database):
-    app = new_app(tmp_path, fresh_database, "source")
+def source(tmp_path, migrated_database):
+    app = new_app(tmp_path, migrated_database, "source")
     fill(app)
     return app
 
@@ -139,8 +139,8 @@ def document(exported):
 
 
 @pytest.fixture
-def empty(tmp_path, fresh_database):
-    return new_app(tmp_path, fresh_database, "empty")
+def empty(tmp_path, migrated_database):
+    return new_app(tmp_path, migrated_database, "empty")
 
 
 # --- Round trip -------------------------------------------------------------------------------
@@ -210,11 +210,11 @@ def test_imported_games_read_and_work_as_before(source, empty):
     assert new.get("/api/games").get_json() == old.get("/api/games").get_json()
 
 
-def test_edit_keys_survive_the_move(tmp_path, fresh_database):
-    source = new_app(tmp_path, fresh_database, "keys-source")
+def test_edit_keys_survive_the_move(tmp_path, migrated_database):
+    source = new_app(tmp_path, migrated_database, "keys-source")
     client = source.test_client()
     game_id, key = api_game(client, NAMES)
-    target = new_app(tmp_path, fresh_database, "keys-target")
+    target = new_app(tmp_path, migrated_database, "keys-target")
     with source.app_context():
         document = transfer.export_games()
     import_data(target, document)
@@ -500,12 +500,12 @@ def test_not_a_document_at_all(empty, data):
         import_data(empty, data)
 
 
-def test_random_damage_is_refused_or_imported_never_a_crash(tmp_path, fresh_database, document):
+def test_random_damage_is_refused_or_imported_never_a_crash(tmp_path, migrated_database, document):
     """Hundreds of seeded small changes: each is imported or refused cleanly, none is half-stored."""
     rng = random.Random(7)
     replacements = [None, 0, -1, 1, 2**70, "", "x", True, [], {}, 1.5, "2025-01-01T00:00:00Z"]
     places = list(_places(document))
-    app = new_app(tmp_path, fresh_database, "fuzz")
+    app = new_app(tmp_path, migrated_database, "fuzz")
     for _ in range(400):
         damaged = copy.deepcopy(document)
         path = rng.choice(places)

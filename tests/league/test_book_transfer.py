@@ -114,8 +114,8 @@ def document(exported):
 
 
 @pytest.fixture
-def empty(tmp_path, fresh_database):
-    return new_app(tmp_path, fresh_database, "empty")
+def empty(tmp_path, migrated_database):
+    return new_app(tmp_path, migrated_database, "empty")
 
 
 def test_the_export_holds_the_nights_and_leagues(document):
@@ -150,8 +150,8 @@ def test_export_import_export_is_identical(exported, empty):
     assert counts(empty)[1:] == [3, 15, 3, 2, 4, 2]
 
 
-def test_the_imported_league_reads_as_before(tmp_path, fresh_database, exported, empty):
-    source = new_app(tmp_path, fresh_database, "again")
+def test_the_imported_league_reads_as_before(tmp_path, migrated_database, exported, empty):
+    source = new_app(tmp_path, migrated_database, "again")
     fill(source)
     import_data(empty, json.loads(export_text(source)))
     old, new = source.test_client(), empty.test_client()
@@ -286,11 +286,11 @@ def test_a_broken_section_is_refused_whole(empty, document, change, problem):
 
 
 def test_an_import_into_a_database_with_nights_names_every_clash_and_writes_nothing(
-    tmp_path, fresh_database, document
+    tmp_path, migrated_database, document
 ):
     """Refused, not merged: ids are kept (a league names its nights, a table its game by them),
     so a night or league already here would be another's under the same id."""
-    busy = new_app(tmp_path, fresh_database, "busy")
+    busy = new_app(tmp_path, migrated_database, "busy")
     client = busy.test_client()
     night(client, "2026-10-01", [["Ann", "Bob", "Cat", "Dan"]], {})
     assert post(client, "/api/league", {"name": "THURSDAY", "scoring": "places"}).status_code == 201
@@ -316,8 +316,8 @@ def test_importing_the_same_file_twice_writes_once(empty, document):
     assert counts(empty) == before
 
 
-def test_a_games_download_carries_no_night(tmp_path, fresh_database):
-    app = new_app(tmp_path, fresh_database, "download")
+def test_a_games_download_carries_no_night(tmp_path, migrated_database):
+    app = new_app(tmp_path, migrated_database, "download")
     client = app.test_client()
     drawn = night(client, "2026-11-05", [["Ann", "Bob", "Cat", "Dan"]], {})
     game = drawn["tables"][0]["game"]
