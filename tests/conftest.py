@@ -4,7 +4,6 @@ fixtures and hooks: nothing imports it)."""
 
 from __future__ import annotations
 
-import os
 import time
 import types
 from collections.abc import Callable, Iterator
@@ -21,7 +20,7 @@ import scorekeeper.platform.database
 import scorekeeper.platform.limits
 from scorekeeper import create_app
 from tests.support.book import Book
-from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path
+from tests.support.browser import CHROMIUM_ARGS, TABLET_VIEWPORTS, chromium_path, required
 from tests.support.browsing import FormClient
 from tests.support.compiled import compile_once
 from tests.support.config import (
@@ -234,17 +233,9 @@ def redis_server(tmp_path) -> Iterator[RedisServer]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
-    """One headless chromium per test process; a missing browser fails in CI and skips
-    elsewhere."""
-    path = chromium_path()
-    if path is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(
-                "Debian's chromium is missing: .ci/run must install it (apt-get install chromium)"
-            )
-        pytest.skip(
-            "Debian's chromium is not installed (apt-get install chromium) - browser tests skipped"
-        )
+    """One headless chromium per test process, the headless shell where it is installed
+    (tests/support/browser.py); a missing browser fails in CI and skips elsewhere."""
+    path = required(chromium_path())
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -12,17 +12,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.browser import CHROMIUM_ARGS, whole_chromium_path
+from tests.support.browser import CHROMIUM_ARGS, whole_chromium
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def whole(browser) -> Iterator:
-    path = whole_chromium_path()
-    if path is None:
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    launched = browser.browser_type.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+    launched = browser.browser_type.launch(
+        executable_path=whole_chromium(), headless=True, args=CHROMIUM_ARGS
+    )
     yield launched
     launched.close()
 

@@ -20,7 +20,7 @@ from tests.support.browser import (
     PHONE_VIEWPORT,
     TABLET_VIEWPORTS,
     lan_url,
-    whole_chromium_path,
+    whole_chromium,
 )
 from tests.support.config import TEST_CONFIG
 from tests.support.names import EIGHT_NAMES
@@ -60,7 +60,7 @@ def chromium(browser, proxy):
     there (the headless shell does not take that switch)."""
     origin = lan_url(proxy.url.removesuffix(PREFIX + "/"))
     launched = browser.browser_type.launch(
-        executable_path=whole_chromium_path(),
+        executable_path=whole_chromium(),
         headless=True,
         args=[*CHROMIUM_ARGS, f"--unsafely-treat-insecure-origin-as-secure={origin}"],
     )

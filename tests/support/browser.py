@@ -78,6 +78,24 @@ def chromium_path() -> str | None:
     return whole_chromium_path()
 
 
+def required(path: str | None) -> str:
+    """A browser's path for a test that needs it: where none is installed, the test is skipped
+    with the reason, and fails in CI (never handed to Playwright's own browser)."""
+    if path is None:
+        import pytest
+
+        reason = "Debian's chromium is not installed (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason}: .ci/run must install it")
+        pytest.skip(f"{reason} - browser tests skipped")
+    return path
+
+
+def whole_chromium() -> str:
+    """`whole_chromium_path()` for a test that needs the whole browser (`required`)."""
+    return required(whole_chromium_path())
+
+
 def whole_chromium_path() -> str | None:
     """Debian's chromium itself, never a downloaded browser: for what only the whole browser
     does (trusting an authority from its NSS database, taking a plain origin for a secure one,
