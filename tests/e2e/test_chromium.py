@@ -12,16 +12,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.browser import CHROMIUM_ARGS, whole_chromium
+from tests.support.browser import launch_whole
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def whole(browser) -> Iterator:
-    launched = browser.browser_type.launch(
-        executable_path=whole_chromium(), headless=True, args=CHROMIUM_ARGS
-    )
+    launched = launch_whole(browser)
     yield launched
     launched.close()
 

@@ -16,11 +16,10 @@ from playwright.sync_api import expect
 
 from scorekeeper import create_app
 from tests.support.browser import (
-    CHROMIUM_ARGS,
     PHONE_VIEWPORT,
     TABLET_VIEWPORTS,
     lan_url,
-    whole_chromium,
+    launch_whole,
 )
 from tests.support.config import TEST_CONFIG
 from tests.support.names import EIGHT_NAMES
@@ -59,11 +58,7 @@ def chromium(browser, proxy):
     secure one (as a tablet takes the ingress's HTTPS address): the service worker registers
     there (the headless shell does not take that switch)."""
     origin = lan_url(proxy.url.removesuffix(PREFIX + "/"))
-    launched = browser.browser_type.launch(
-        executable_path=whole_chromium(),
-        headless=True,
-        args=[*CHROMIUM_ARGS, f"--unsafely-treat-insecure-origin-as-secure={origin}"],
-    )
+    launched = launch_whole(browser, f"--unsafely-treat-insecure-origin-as-secure={origin}")
     yield launched
     launched.close()
 

@@ -15,8 +15,8 @@ PHONE_VIEWPORT = {"width": 360, "height": 640}
 # The name a tablet on the table's Wi-Fi opens the app by: chromium resolves it to the loopback
 # server, so a page is seen as a tablet sees it, not as the serving machine's own screen does.
 LAN_NAME = "scorekeeper.lan"
-# Debian's chromium-headless-shell (package of the same name): a third less CPU over the browser
-# tests than the whole chromium, whose window's own top bar is laid out and painted on every
+# Debian's chromium-headless-shell (package of the same name): the browser tests take a quarter
+# less time in it than in the whole chromium, whose window's own top bar is laid out and painted on every
 # page load (bench/README.md, "Test suite").
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 # Chromium honours only the last `--disable-features`, so this one repeats Playwright's own list
@@ -91,9 +91,16 @@ def required(path: str | None) -> str:
     return path
 
 
-def whole_chromium() -> str:
-    """`whole_chromium_path()` for a test that needs the whole browser (`required`)."""
-    return required(whole_chromium_path())
+def launch_whole(browser, *args: str, **options):
+    """The whole chromium beside the session's `browser`, with the tests' switches and `args`
+    (`options`: Playwright's, such as `env`), for a test of what only the whole browser does; the
+    test is skipped where it is not installed (`required`)."""
+    return browser.browser_type.launch(
+        executable_path=required(whole_chromium_path()),
+        headless=True,
+        args=[*CHROMIUM_ARGS, *args],
+        **options,
+    )
 
 
 def whole_chromium_path() -> str | None:

@@ -15,7 +15,7 @@ import pytest
 from cryptography import x509
 
 from scorekeeper.tls import certificates
-from tests.support.browser import CHROMIUM_ARGS, LAN_NAME, whole_chromium
+from tests.support.browser import LAN_NAME, launch_whole
 from tests.support.server import Server
 from tests.support.tablet import noting_problems
 
@@ -57,12 +57,7 @@ def trusting_home(home: Path, authority: Path) -> Path:
 def launch_trusting(browser, home: Path):
     """The whole chromium beside the session's (`browser`), whose home is `home`: a tablet's
     browser, trusting what the NSS database there trusts (the headless shell reads none)."""
-    return browser.browser_type.launch(
-        executable_path=whole_chromium(),
-        headless=True,
-        args=CHROMIUM_ARGS,
-        env={**os.environ, "HOME": str(home)},
-    )
+    return launch_whole(browser, env={**os.environ, "HOME": str(home)})
 
 
 def lan_https_server(tmp_path_factory, module_database, label: str, ports=(0, 0)) -> Iterator:

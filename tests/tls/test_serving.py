@@ -195,11 +195,11 @@ def test_a_signal_stops_both_servers_within_ten_seconds(tmp_path, fresh_database
         # The server starts as a program started in a terminal does, Ctrl+C reaching it: a run
         # started in the background by a shell without job control ignores SIGINT, and a program
         # inherits an ignored signal (Python then raises no KeyboardInterrupt on Ctrl+C).
-        ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+        inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             stack.enter_context(server)
         finally:
-            signal.signal(signal.SIGINT, ignored)
+            signal.signal(signal.SIGINT, inherited)
         held = secure_connection(server.https_port, str(tmp_path / "tls" / "ca.crt"))
         held.request("GET", "/healthz")  # a keep-alive connection left open
         held.getresponse().read()
