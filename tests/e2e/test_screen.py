@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.server import request
-from tests.support.tablet import axe_violations, by_lan_name
+from tests.support.tablet import axe_violations, by_lan_name, moved_on_until
 
 pytestmark = pytest.mark.browser
 
@@ -72,6 +72,7 @@ def test_eight_tables_fit_the_screen_and_a_save_shows_within_3_s(
         live_server,
         SCREEN,
     )
+    page.clock.install()  # its checks every 2 s, moved on below
     page.goto(f"/nights/{night['id']}/screen")
     expect(page.locator(".screen-table")).to_have_count(8)
     expect(page.locator(".night-standings li")).to_have_count(32)
@@ -86,7 +87,8 @@ def test_eight_tables_fit_the_screen_and_a_save_shows_within_3_s(
     expect(deal).to_have_text(re.compile(r"^Round 2 of 7"))
     page.evaluate("window.notReloaded = true")
     save_round(port, night, 3, out=1)
-    expect(deal).to_have_text(re.compile(r"^Round 3 of 7"), timeout=3000)
+    page.clock.run_for(2000)  # the next check is due within 2 s; it and the new board within 1
+    expect(deal).to_have_text(re.compile(r"^Round 3 of 7"), timeout=1000)
     expect(page.locator("#table-3 thead")).to_contain_text("Round 2")
     assert page.evaluate("window.notReloaded") is True
     assert overflow(page) == {"width": 0, "height": 0}
@@ -103,6 +105,7 @@ def test_a_tv_browser_at_1280_by_720_sees_the_same_screen_and_a_lost_server_said
     for number in range(1, 9):
         save_round(port, night, number)
     page = by_lan_name(tablet, live_server, {"width": 1280, "height": 720})
+    page.clock.install()  # its checks every 2 s, moved on below
     page.goto(f"/nights/{night['id']}/screen")
     expect(page.locator(".screen-table")).to_have_count(8)
     assert overflow(page) == {"width": 0, "height": 0}
@@ -110,10 +113,11 @@ def test_a_tv_browser_at_1280_by_720_sees_the_same_screen_and_a_lost_server_said
 
     away = page.locator("#screen-away")
     expect(away).to_be_hidden()
-    page.route("**/screen/state", lambda route: route.abort())
-    expect(away).to_have_text(
-        "The screen cannot reach the score book: trying again by itself.", timeout=10_000
-    )
+    refused = []
+    page.route("**/screen/state", lambda route: refused.append(route) or route.abort())
+    moved_on_until(page, away.is_visible, step_ms=2000)
+    assert len(refused) >= 3  # said once three checks in a row could not reach it
+    expect(away).to_have_text("The screen cannot reach the score book: trying again by itself.")
     expect(page.locator(".screen-table")).to_have_count(8)  # the board stays as it was
     page.unroute("**/screen/state")
-    expect(away).to_be_hidden(timeout=5_000)
+    moved_on_until(page, away.is_hidden, step_ms=2000)

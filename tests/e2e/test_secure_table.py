@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from scorekeeper.tls import certificates
 from tests.support.browser import LAN_NAME, TABLET_VIEWPORTS
 from tests.support.server import Client, free_port
-from tests.support.tablet import start_game
+from tests.support.tablet import navigated_by_its_timers, start_game
 from tests.support.trust import Profiles, lan_https_server, trusting_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("secure_table")]
@@ -84,13 +84,14 @@ def test_the_offline_page_shows_when_the_server_stops_and_leaves_when_it_is_back
     page.reload()
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     server.stop()
+    page.clock.install()
     try:
         page.reload()
         expect(page.locator("h1")).to_have_text("The score book cannot be reached")
     finally:
         server.restart()  # on the same two ports, as `make run` is started again
-    expect(page.locator("h1")).to_have_text("Games", timeout=20_000)
-    assert page.url == secure(server) + "/games/"
+    assert navigated_by_its_timers(page, step_ms=5000) == secure(server) + "/games/"
+    expect(page.locator("h1")).to_have_text("Games")
 
 
 def test_over_plain_http_the_tablet_is_told_what_is_missing_and_the_fix(

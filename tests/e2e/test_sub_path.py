@@ -25,7 +25,7 @@ from tests.support.config import TEST_CONFIG
 from tests.support.names import EIGHT_NAMES
 from tests.support.nginx import PREFIX, nginx_in_front, nginx_path
 from tests.support.server import serving
-from tests.support.tablet import ROUNDS, record_round
+from tests.support.tablet import ROUNDS, navigated_by_its_timers, record_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("sub_path")]
 
@@ -139,11 +139,12 @@ def test_a_game_under_the_prefix_through_nginx(opened, proxy, size):
     night = post(page, "api/nights", {"rules": "liverpool", "held_on": "2026-12-05"})
     post(page, f"api/nights/{night['id']}/players", {"players": EIGHT_NAMES})
     post(page, f"api/nights/{night['id']}/draw")
+    page.clock.install()  # the screen's check every 2 s, moved on below
     page.goto(f"nights/{night['id']}/screen")
     expect(page.locator(".screen-table")).to_have_count(2)
     state = f"{base}nights/{night['id']}/screen/state"
-    with page.expect_request(lambda request: request.url == state, timeout=10_000):
-        pass
+    with page.expect_request(lambda request: request.url == state):
+        page.clock.run_for(2000)
     cookies = page.context.cookies()
     assert {cookie["name"] for cookie in cookies} >= {"session", "game_keys"}
     assert {cookie["path"] for cookie in cookies} == {PREFIX}
@@ -157,6 +158,7 @@ def test_the_offline_page_when_the_proxy_stops_and_back_when_it_answers(opened, 
     page.goto("games/")
     controlled(page)
     proxy.stop()
+    page.clock.install()
     try:
         page.reload()
         expect(page.locator("h1")).to_have_text(OFFLINE)
@@ -166,5 +168,5 @@ def test_the_offline_page_when_the_proxy_stops_and_back_when_it_answers(opened, 
     finally:
         proxy.start()  # on the same port
     # The offline page asks the health check under the prefix, and reloads once it answers.
-    expect(page.locator("h1")).to_have_text("Games", timeout=20_000)
-    assert page.url == lan_url(proxy.url) + "games/"
+    assert navigated_by_its_timers(page, step_ms=5000) == lan_url(proxy.url) + "games/"
+    expect(page.locator("h1")).to_have_text("Games")

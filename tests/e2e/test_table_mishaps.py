@@ -609,19 +609,21 @@ def wholly_in_view(page, selector: str) -> dict:
 
 def stays_in_view(page, selectors, through_a_check: bool = True) -> dict:
     """Every selector wholly in view now and, with `through_a_check`, again once the page has
-    asked whether the game changed (static/live.js, every 2 s) and dealt with the answer, the
-    one thing that changes a game page once it is shown: the last boxes."""
+    asked whether the game changed (static/live.js, every 2 s: the page's clock is installed
+    and moved on) and dealt with the answer, the one thing that changes a game page once it is
+    shown: the last boxes."""
     boxes = {selector: wholly_in_view(page, selector) for selector in selectors}
     if not through_a_check:
         return boxes
     with page.expect_response(lambda response: response.url.endswith("/state")):
-        pass
+        page.clock.run_for(2000)
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
     return {selector: wholly_in_view(page, selector) for selector in selectors}
 
 
 def test_the_result_of_each_save_is_in_view(watched):
     page = watched
+    page.clock.install()
     start_game(page)
     for number in range(1, 7):
         record_round(page, number, *ROUNDS[number])

@@ -18,7 +18,7 @@ from tests.support.browser import LAN_NAME, PHONE_VIEWPORT, lan_url
 from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES
 from tests.support.server import LOOPBACK, serving
-from tests.support.tablet import axe_violations, by_lan_name, make_game
+from tests.support.tablet import axe_violations, by_lan_name, make_game, navigated_by_its_timers
 from tests.support.trust import make_authority
 
 pytestmark = pytest.mark.browser
@@ -234,13 +234,10 @@ def test_the_offline_page_comes_back_by_itself_once_the_server_answers(tablet, l
             route.continue_()
 
     page.route("**/healthz", health)
+    page.clock.install()
     page.goto("/offline")
     expect(page.locator("#retry")).to_have_text("Trying again by itself every 5 seconds…")
-    with page.expect_request(
-        lambda request: request.is_navigation_request() and request.url.endswith("/offline"),
-        timeout=15_000,
-    ):
-        pass
+    assert navigated_by_its_timers(page, step_ms=5000) == page.url
     assert len(checks) == 2
     assert all(url.endswith("/healthz") for url in checks)
     expect(page.locator("h1")).to_have_text("The score book cannot be reached")

@@ -5,6 +5,8 @@ game, tap a round's cards into the pad, record rounds; and what the browser test
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import expect
@@ -143,6 +145,35 @@ def wait_for_draft(page, needle: str, within_ms: int = 1000) -> None:
 FINGERTIP = 44
 # Every control a person taps on a page's main part.
 CONTROLS = "main .button, main button, main input:not([type=hidden]), main select, main summary"
+
+
+def moved_on_until(page, done: Callable[[], bool], step_ms: int, within_s: float = 10) -> None:
+    """The page's timers (`page.clock.install()` before it loaded) moved on `step_ms` at a time
+    until `done()`, instead of waiting for them in real time: each step fires what falls due in
+    it, and between steps, polled every 20 ms, the page's own work goes on as usual (a request,
+    its answer, the timer it sets again once the answer is in)."""
+    deadline = time.monotonic() + within_s
+    while not done():
+        assert time.monotonic() < deadline, f"not done within {within_s} s of moved-on timers"
+        page.clock.run_for(step_ms)
+        page.wait_for_timeout(20)
+
+
+def navigated_by_its_timers(page, step_ms: int) -> str:
+    """Where the page goes by itself once its timers are moved on (`moved_on_until`), such as
+    the offline page's reload once the score book answers again."""
+    navigated: list[str] = []
+
+    def noted(frame) -> None:
+        if frame == page.main_frame:
+            navigated.append(frame.url)
+
+    page.on("framenavigated", noted)
+    try:
+        moved_on_until(page, lambda: bool(navigated), step_ms)
+    finally:
+        page.remove_listener("framenavigated", noted)
+    return navigated[0]
 
 
 def by_lan_name(tablet, live_server, viewport):
