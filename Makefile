@@ -38,8 +38,11 @@ run: $(VENV)/.installed
 	$(BIN)/python -m scorekeeper.serve --host $(HOST) --port $(PORT) --https $(HTTPS) --https-port $(HTTPS_PORT)
 
 # One test process per core (pytest-xdist); a module whose tests share a server or a built wheel
-# is kept on one process (xdist_group). --durations shows where the time goes.
-PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
+# is kept on one process (xdist_group). --durations shows where the time goes. Python keeps its
+# bytecode during the run even where the machine sets PYTHONDONTWRITEBYTECODE: without it each
+# test process rewrites every test module's asserts again (13 s of CPU, where 4 s reads them back)
+# and each server process a test starts compiles the app again (bench/README.md, "Test suite").
+PYTEST := env PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
 
 test: $(VENV)/.installed-test tests/node_modules/.installed
 	$(PYTEST)
