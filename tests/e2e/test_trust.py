@@ -237,7 +237,7 @@ def test_the_offline_page_comes_back_by_itself_once_the_server_answers(tablet, l
     page.clock.install()
     page.goto("/offline")
     expect(page.locator("#retry")).to_have_text("Trying again by itself every 5 seconds…")
-    assert navigated_by_its_timers(page, step_ms=5000) == page.url
+    assert navigated_by_its_timers(page, step_ms=5000).endswith("/offline")  # reloaded
     assert len(checks) == 2
     assert all(url.endswith("/healthz") for url in checks)
     expect(page.locator("h1")).to_have_text("The score book cannot be reached")
