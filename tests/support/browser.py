@@ -16,8 +16,8 @@ PHONE_VIEWPORT = {"width": 360, "height": 640}
 # server, so a page is seen as a tablet sees it, not as the serving machine's own screen does.
 LAN_NAME = "scorekeeper.lan"
 # Debian's chromium-headless-shell (package of the same name): the browser tests take a quarter
-# less time in it than in the whole chromium, whose window's own top bar is laid out and painted on every
-# page load (bench/README.md, "Test suite").
+# less time in it than in the whole chromium, whose window's own top bar is laid out and painted
+# on every page load (bench/README.md, "Test suite").
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 # Chromium honours only the last `--disable-features`, so this one repeats Playwright's own list
 # (1.65: what keeps http on http, paint unheld, no calls to Google; tests/e2e/test_chromium.py
