@@ -108,6 +108,15 @@ def init_app(app: Flask) -> None:
         configure_postgres(db.engine, wait, float(app.config["DATABASE_STATEMENT_SECONDS"]))
 
 
+def close_connections(app: Flask) -> None:
+    """Close every connection the app's engines keep, as a served app stops: SQLite folds its
+    write-ahead log back into the file as the last one closes (no `-wal` or `-shm` left beside
+    it), and PostgreSQL's sessions end at once rather than at the process's exit."""
+    with app.app_context():
+        for engine in db.engines.values():
+            engine.dispose()
+
+
 def id_range() -> range:
     """The ids the app's database can hold (see ID_RANGES)."""
     return ID_RANGES.get(db.engine.dialect.name, PORTABLE_ID_RANGE)

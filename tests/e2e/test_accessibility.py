@@ -7,7 +7,7 @@ import pytest
 
 from tests.support.browser import TABLET_VIEWPORTS
 from tests.support.names import LONG_EIGHT_NAMES, NAMES
-from tests.support.tablet import FINGERTIP, axe_violations, make_game
+from tests.support.tablet import AT_ONE_SIZE, FINGERTIP, axe_violations, make_game
 
 pytestmark = pytest.mark.browser
 
@@ -16,6 +16,23 @@ pytestmark = pytest.mark.browser
 def scheme(request, page):
     page.emulate_media(color_scheme=request.param)
     return request.param
+
+
+@AT_ONE_SIZE
+def test_the_check_itself_names_what_it_finds(page, axe_source):
+    """What every test here asserts empty does find things: a button with no name and a field
+    with no label, put on the home page, are each named with where they are."""
+    page.goto("/")
+    page.evaluate(
+        """() => {
+            const main = document.querySelector("main");
+            main.append(Object.assign(document.createElement("button"), {id: "nameless"}));
+            main.append(Object.assign(document.createElement("input"), {id: "unlabelled"}));
+        }"""
+    )
+    found = axe_violations(page, axe_source)
+    assert any(line.startswith("button-name (critical): #nameless") for line in found), found
+    assert any(line.startswith("label (critical): #unlabelled") for line in found), found
 
 
 def test_home_and_new_game(page, scheme, axe_source):

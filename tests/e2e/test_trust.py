@@ -37,12 +37,13 @@ def closed_port() -> int:
 
 
 @pytest.fixture
-def secure_served(tmp_path, fresh_database):
+def secure_served(tmp_path, migrated_database):
     """The app over HTTP on loopback as `make run` serves it beside HTTPS: SERVE_HTTPS_PORT set
     (to a closed port), a certificate authority in its tls folder. (url, the secure port)."""
     port = closed_port()
-    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=fresh_database("trust"))
+    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=migrated_database("trust"))
     config.update(WTF_CSRF_ENABLED=True, SERVE_HTTPS_PORT=port, TLS_FOLDER=str(tmp_path / "tls"))
+    config["UPGRADE_ON_START"] = False  # a copy of the migrated template
     make_authority(tmp_path / "tls")
     with serving(create_app(config, instance_path=str(tmp_path / "trust-instance"))) as url:
         yield url, port

@@ -52,10 +52,9 @@ def add_form_route(app) -> None:
 
 
 @pytest.fixture
-def csrf_app(tmp_path):
+def csrf_app(app_with):
     """The app with CSRF protection on, as it is served, plus the test-only form page."""
-    config = dict(TEST_CONFIG, WTF_CSRF_ENABLED=True)
-    application = create_app(config, instance_path=str(tmp_path / "instance"))
+    application = app_with(WTF_CSRF_ENABLED=True)
     add_form_route(application)
     return application
 
@@ -104,10 +103,6 @@ def test_api_responses_are_never_cached(client, method, path):
     assert response.headers["Cache-Control"] == "no-store"
 
 
-def app_with(tmp_path, **settings):
-    return create_app(dict(TEST_CONFIG, **settings), instance_path=str(tmp_path / "instance"))
-
-
 @pytest.mark.parametrize("path", ["/", "/no-such-page", "/api/rules/profiles"])
 def test_hsts_over_https_only(client, path):
     """Over HTTPS every answer tells the browser to keep to HTTPS for a year; over plain HTTP
@@ -122,21 +117,21 @@ def test_hsts_over_https_only(client, path):
     [(1, "https", True), (1, "http", False), (0, "https", False)],
     ids=["proxy's HTTPS", "proxy's HTTP", "untrusted header"],
 )
-def test_hsts_behind_a_trusted_proxy_follows_its_scheme(tmp_path, proxies, forwarded, hsts):
-    application = app_with(tmp_path, TRUSTED_PROXIES=proxies)
+def test_hsts_behind_a_trusted_proxy_follows_its_scheme(app_with, proxies, forwarded, hsts):
+    application = app_with(TRUSTED_PROXIES=proxies)
     headers = {"X-Forwarded-Proto": forwarded, "X-Forwarded-For": "192.168.1.30"}
     answer = application.test_client().get("/healthz", headers=headers)
     assert ("Strict-Transport-Security" in answer.headers) is hsts
 
 
-def test_hsts_seconds_is_a_setting_and_zero_sends_none(tmp_path):
-    short = app_with(tmp_path, HSTS_SECONDS="600").test_client()
+def test_hsts_seconds_is_a_setting_and_zero_sends_none(app_with):
+    short = app_with(HSTS_SECONDS="600").test_client()
     answer = short.get("/", base_url="https://laptop.local")
     assert answer.headers["Strict-Transport-Security"] == "max-age=600"
-    never = app_with(tmp_path, HSTS_SECONDS=0).test_client()
+    never = app_with(HSTS_SECONDS=0).test_client()
     assert "Strict-Transport-Security" not in never.get("/", base_url="https://x.local").headers
     with pytest.raises(ValueError, match="HSTS_SECONDS must be a whole number of seconds"):
-        app_with(tmp_path, HSTS_SECONDS="a year")
+        app_with(HSTS_SECONDS="a year")
 
 
 def test_pages_keep_normal_caching(client):

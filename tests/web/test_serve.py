@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import re
 import socket
+import sqlite3
 import subprocess
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,7 +19,8 @@ import scorekeeper
 from scorekeeper import serve
 from scorekeeper.platform import network
 from scorekeeper.tls import serving
-from tests.support.server import refused_on_a_busy_port
+from tests.support.names import NAMES
+from tests.support.server import Server, refused_on_a_busy_port, request
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -216,6 +218,9 @@ def started(tmp_path, monkeypatch, fake_machine):
         serve, "create_app", lambda: scorekeeper.create_app(instance_path=str(tmp_path / "i"))
     )
     monkeypatch.setattr(serve, "WSGIServer", fake_server)
+    # A served process keeps what its start made out of the cycle collector's passes; this test
+    # process goes on to other tests.
+    monkeypatch.setattr(serve.gc, "freeze", lambda: None)
     return servers
 
 
@@ -252,6 +257,23 @@ def test_python_m_serve_keeps_host_and_port(started, capsys):
     assert server.bind_addr == ("127.0.0.1", 5125)
     assert server.options["numthreads"] == 3
     assert "A tablet cannot reach it" in capsys.readouterr().out
+
+
+@pytest.mark.sqlite_only("SQLite's own files: the write-ahead log folded back at a stop")
+def test_a_stopped_server_leaves_the_book_in_one_file(tmp_path):
+    """SIGTERM, as Ctrl+C or a service manager stops it: the server closes its database
+    connections before it exits, so the book is one file again, holding what was written, with
+    no `-wal` or `-shm` beside it (its start's objects are never collected, so nothing else
+    would close them)."""
+    book = tmp_path / "book.sqlite"
+    with Server(f"sqlite:///{book}", tmp_path / "server.log") as server:
+        status, _ = request(server.port, "POST", "/api/games", {"players": NAMES})
+        assert status == 201
+        assert (tmp_path / "book.sqlite-wal").exists()  # written through the log while it runs
+    assert server.process.returncode == 0, server.log()
+    assert sorted(path.name for path in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
+    with sqlite3.connect(book) as stored:
+        assert stored.execute("SELECT count(*) FROM games").fetchone() == (1,)
 
 
 # --- The Makefile ---------------------------------------------------------------------------------
