@@ -46,11 +46,6 @@ class WSGIServer(wsgi.Server):
     """cheroot's server, raising the operating system's own error when it cannot listen:
     cheroot's error keeps only its words, and the one-line message needs the errno."""
 
-    # How often cheroot's connection loop wakes to look for a stop (and for idle keep-alive
-    # connections to close): at cheroot's 0.5 s, Ctrl+C or SIGTERM waited up to that long.
-    # Ten wakes a second of an idle server cost no measurable CPU (bench/README.md, "Test suite").
-    expiration_interval = 0.1
-
     def bind(self, family, type, proto=0):  # noqa: A002  (cheroot's own names)
         try:
             return super().bind(family, type, proto)
@@ -172,8 +167,9 @@ def serve(
     sys.setswitchinterval(SWITCH_SECONDS)
     # What the start made (the imports, the app, its routes, its engine) lives as long as the
     # process: the cycle collector leaves it out of its full passes, which then walk only what
-    # the requests made, and out of its last passes at exit (a stop took 0.8-1.3 s, most of it
-    # those passes; 0.04-0.13 s so: bench/README.md, "Test suite").
+    # the requests made, and out of its last passes at exit. Those took half a second of CPU at
+    # every stop (bench/README.md, "Test suite"); what is left of a stop is cheroot's own wait
+    # for its connection loop, at most half a second.
     gc.freeze()
     ports = [server.bind_addr[1] for server in servers]
     print(message(ports[0], ports[1] if len(ports) > 1 else None), flush=True)

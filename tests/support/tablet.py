@@ -109,7 +109,7 @@ def axe_violations(page, source: str, skip: tuple[str, ...] = ()) -> list[str]:
     `skip` names rules left out. The engine goes in through the DevTools protocol, which the
     page's CSP does not govern. Only violations are gathered (axe's `resultTypes`): every rule
     still runs on every element, but the passes, incomplete and inapplicable results are not
-    assembled node by node (a fifth less of axe's time on the evening's pages)."""
+    assembled node by node (axe's runs on one evening's 24 pages: 2.9-3.2 s -> 2.5-2.8 s)."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(source)
     options = {
