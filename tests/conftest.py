@@ -268,15 +268,28 @@ def browser() -> Iterator:
 
 
 @pytest.fixture
-def live_server(tmp_path, migrated_template) -> Iterator[str]:
+def live_server_with(tmp_path, migrated_template) -> Iterator[Callable[..., str]]:
+    """`live_server_with(NAME=value, ...)`: the `live_server` app, with these settings over its
+    own, served until the test ends (once a test)."""
+    with ExitStack() as running:
+
+        def serve(**settings: Any) -> str:
+            config = dict(TEST_CONFIG, WTF_CSRF_ENABLED=True, UPGRADE_ON_START=False, **settings)
+            config["SQLALCHEMY_DATABASE_URI"] = running.enter_context(
+                migrated_template.served_copy(tmp_path)
+            )
+            made = create_app(config, instance_path=str(tmp_path / "live-instance"))
+            return running.enter_context(serving(made))
+
+        yield serve
+
+
+@pytest.fixture
+def live_server(live_server_with) -> str:
     """The app served over HTTP on loopback, on a real database (a copy of the migrated
     template: a file on SQLite, a database of its own on PostgreSQL), for the browser to
     visit."""
-    config = dict(TEST_CONFIG, WTF_CSRF_ENABLED=True, UPGRADE_ON_START=False)
-    with migrated_template.served_copy(tmp_path) as url:
-        config["SQLALCHEMY_DATABASE_URI"] = url
-        with serving(create_app(config, instance_path=str(tmp_path / "live-instance"))) as served:
-            yield served
+    return live_server_with()
 
 
 @pytest.fixture

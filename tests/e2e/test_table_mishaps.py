@@ -32,6 +32,9 @@ from tests.support.tablet import (
 
 pytestmark = pytest.mark.browser
 
+# Past a draft's write, 150 ms after the last entry (WRITE_DELAY_MS, static/drafts.js), with room.
+WELL_PAST_A_WRITE_MS = 1000
+
 
 # What the console says of a request that cannot reach the server, or that finds it busy:
 # expected here.
@@ -253,6 +256,7 @@ def test_back_and_forward_mid_form_keep_every_entry(watched):
 @AT_ONE_SIZE
 def test_a_restored_draft_can_be_discarded(watched):
     page = watched
+    page.clock.install()  # a draft's write waits on a timer: moved on below, not waited for
     start_game(page)
     half_of_round_one(page)
     page.reload()
@@ -263,7 +267,8 @@ def test_a_restored_draft_can_be_discarded(watched):
     expect(page.locator('input[name="cut_exact"]')).not_to_be_checked()
     expect(page.locator("#cards_1")).to_have_value("")
     expect(page.locator('.hand[data-seat="0"]')).to_be_visible()
-    page.wait_for_timeout(500)  # and no draft is written again afterwards
+    # And no draft is written again afterwards: every timer the page has set falls due.
+    page.clock.run_for(WELL_PAST_A_WRITE_MS)
     assert drafts(page) == {}
     page.reload()
     expect(page.locator(".draft-notice")).to_have_count(0)
@@ -328,6 +333,14 @@ def test_a_correction_keeps_its_entries(watched):
     expect_no_drafts(page)
 
 
+# The keys other pages write, as this page hears of them: a listener added after the page's own
+# (listeners run in the order they were added).
+NOTE_STORAGE_EVENTS = """() => {
+  window.__stored = [];
+  window.addEventListener("storage", (event) => window.__stored.push(event.key));
+}"""
+
+
 @AT_ONE_SIZE
 def test_a_draft_the_left_page_writes_late_is_dropped_too(watched):
     """The form page being left can write its draft as it closes, in another process of the
@@ -338,6 +351,7 @@ def test_a_draft_the_left_page_writes_late_is_dropped_too(watched):
     game = game_id(page)
     record_round(page, 1, *ROUNDS[1])
     expect_no_drafts(page)
+    page.evaluate(NOTE_STORAGE_EVENTS)
     late = page.context.new_page()
     late.goto(f"/games/{game}/rounds/new")
     late.evaluate(
@@ -354,7 +368,11 @@ def test_a_draft_the_left_page_writes_late_is_dropped_too(watched):
         f"{DRAFTS}game-{game}/round-2/new",
     )
     other.close()
-    page.wait_for_timeout(300)
+    # The page's own listener saw the write before the test's did: whatever it does with it is
+    # done.
+    page.wait_for_function(
+        "key => window.__stored.includes(key)", arg=f"{DRAFTS}game-{game}/round-2/new"
+    )
     assert list(drafts(page)) == [f"{DRAFTS}game-{game}/round-2/new"]
 
 
@@ -403,6 +421,24 @@ def back_online(page) -> None:
     wifi(page.url).up()
 
 
+def posts_sent(page) -> dict[str, list]:
+    """The posts the page sends from now on, as they leave ("sent") and as they end, answered
+    or failed ("ended")."""
+    seen: dict[str, list] = {"sent": [], "ended": []}
+    page.on("request", lambda r: r.method == "POST" and seen["sent"].append(r))
+    for ended in ("requestfinished", "requestfailed"):
+        page.on(ended, lambda r: r.method == "POST" and seen["ended"].append(r))
+    return seen
+
+
+def until_settled(page, seen: dict[str, list], within_s: float = 10) -> None:
+    """Until every post in `seen` (`posts_sent`) has ended."""
+    deadline = time.monotonic() + within_s
+    while len(seen["ended"]) < len(seen["sent"]):
+        assert time.monotonic() < deadline, f"posts still on their way: {seen}"
+        page.wait_for_timeout(20)
+
+
 def round_one_saved_offline(page) -> int:
     """Start a game, fill in round 1, and tap Save with the tablet offline; the game's id."""
     start_game(page)
@@ -432,11 +468,13 @@ def test_a_save_while_offline_keeps_the_page_and_saves_once_when_back(watched, l
     page = watched
     posts = []
     page.on("requestfinished", lambda r: r.method == "POST" and posts.append(r.url))
+    sent = posts_sent(page)
     game = round_one_saved_offline(page)
     posts.clear()  # the new game's
     notice = page.locator(".offline-notice")
-    notice.get_by_role("button", name="Try again").tap()  # still offline: still kept
-    page.wait_for_timeout(500)
+    with page.expect_event("requestfailed", lambda r: r.method == "POST"):
+        notice.get_by_role("button", name="Try again").tap()  # still offline: still kept
+    expect(notice).not_to_have_class(re.compile("trying"))  # the page is done with the failure
     expect(notice).to_be_visible()
     expect(page).to_have_url(re.compile(r"/games/\d+/rounds/new$"))
     expect(page.locator("#cards_1")).to_have_value("7 K")
@@ -448,7 +486,9 @@ def test_a_save_while_offline_keeps_the_page_and_saves_once_when_back(watched, l
     expect(page.locator(".flash")).to_have_text("Round 1 saved.", timeout=10_000)
     with_figures(page, "saved after the connection returned", time.monotonic() - online_at)
     assert time.monotonic() - online_at < 10
-    page.wait_for_timeout(1000)  # nothing more is sent after the save
+    # Nothing more is sent: once saved, the page sends no more, so every post it sent has its
+    # answer or its failure.
+    until_settled(page, sent)
     assert len(posts) == 1, posts
     book = ledger(live_server, game)
     assert [r["number"] for r in book["rounds"]] == [1]

@@ -13,11 +13,9 @@ import socket
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import create_app
 from tests.support.browser import LAN_NAME, PHONE_VIEWPORT, lan_url
-from tests.support.config import TEST_CONFIG
 from tests.support.names import NAMES
-from tests.support.server import LOOPBACK, serving
+from tests.support.server import LOOPBACK
 from tests.support.tablet import axe_violations, by_lan_name, make_game, navigated_by_its_timers
 from tests.support.trust import make_authority
 
@@ -37,16 +35,12 @@ def closed_port() -> int:
 
 
 @pytest.fixture
-def secure_served(tmp_path, migrated_database):
+def secure_served(tmp_path, live_server_with) -> tuple[str, int]:
     """The app over HTTP on loopback as `make run` serves it beside HTTPS: SERVE_HTTPS_PORT set
     (to a closed port), a certificate authority in its tls folder. (url, the secure port)."""
     port = closed_port()
-    config = dict(TEST_CONFIG, SQLALCHEMY_DATABASE_URI=migrated_database("trust"))
-    config.update(WTF_CSRF_ENABLED=True, SERVE_HTTPS_PORT=port, TLS_FOLDER=str(tmp_path / "tls"))
-    config["UPGRADE_ON_START"] = False  # a copy of the migrated template
     make_authority(tmp_path / "tls")
-    with serving(create_app(config, instance_path=str(tmp_path / "trust-instance"))) as url:
-        yield url, port
+    return live_server_with(SERVE_HTTPS_PORT=port, TLS_FOLDER=str(tmp_path / "tls")), port
 
 
 def script_errors(page) -> list[str]:

@@ -14,9 +14,8 @@ from html import unescape
 from urllib.parse import urlencode
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.pool import NullPool
 
+from tests.support.config import read_past_the_app
 from tests.support.server import Client, at_once, integrity, server_pair
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("sheet-races")]
@@ -71,18 +70,12 @@ def import_(port: int, cookie: str, form: dict[str, str]):
 
 
 def stored(url: str, day: int) -> int:
-    engine = create_engine(url, poolclass=NullPool)
-    try:
-        with engine.connect() as connection:
-            return connection.execute(
-                text(
-                    "SELECT count(*) FROM games"
-                    " WHERE from_sheet AND substr(CAST(finished_at AS TEXT), 1, 10) = :day"
-                ),
-                {"day": f"2019-11-{day:02d}"},
-            ).scalar()
-    finally:
-        engine.dispose()
+    return read_past_the_app(
+        url,
+        "SELECT count(*) FROM games"
+        " WHERE from_sheet AND substr(CAST(finished_at AS TEXT), 1, 10) = :day",
+        day=f"2019-11-{day:02d}",
+    )
 
 
 def test_one_sheet_imported_from_two_previews_at_once_is_stored_once(servers):

@@ -57,6 +57,17 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
+def read_past_the_app(url: str, sql: str, **params):
+    """The one value `sql` reads from the database at `url`, on a connection of its own (no
+    app's pool, nothing cached)."""
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            return connection.scalar(text(sql), params)
+    finally:
+        engine.dispose()
+
+
 @contextmanager
 def _server_connection():
     engine = create_engine(TEST_DATABASE_URL, poolclass=NullPool)

@@ -16,6 +16,7 @@ import qrcode.image.svg
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.games import importer, transfer
@@ -25,6 +26,7 @@ from scorekeeper.platform.database import db
 from scorekeeper.rules.ruleset import PRESETS
 from tests.support.apps import app_on
 from tests.support.book import new_game, record
+from tests.support.config import ENGINE, TEST_DATABASE_URL, read_past_the_app
 from tests.support.names import NAMES
 from tests.support.server import Server, request
 
@@ -441,6 +443,32 @@ def test_database_url_spellings():
     assert database.database_url("postgresql://db/scores") == "postgresql+psycopg://db/scores"
     assert database.database_url("postgresql+psycopg://db/x") == "postgresql+psycopg://db/x"
     assert database.database_url("sqlite:///x.sqlite") == "sqlite:///x.sqlite"
+
+
+# --- Connections ----------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(ENGINE != "postgresql", reason="PostgreSQL's sessions: the PostgreSQL run")
+def test_a_stopping_app_ends_its_sessions_on_the_database(app_with):
+    """What a served app does as it stops (`serve`): the sessions its pool keeps open on
+    PostgreSQL end then, not when the process exits (SQLite's side of it: test_serve.py)."""
+    app = app_with(SQLALCHEMY_ENGINE_OPTIONS={})  # the served pool, not the tests' NullPool
+    with app.app_context():
+        assert db.session.scalar(text("SELECT 1")) == 1
+        db.session.remove()
+        name = db.engine.url.database
+    assert sessions_on(name) == 1  # kept in the pool for the next request
+    database.close_connections(app)
+    assert sessions_on(name) == 0
+
+
+def sessions_on(name: str) -> int:
+    """The sessions other connections hold on database `name`, as PostgreSQL counts them."""
+    return read_past_the_app(
+        TEST_DATABASE_URL,
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()",
+        name=name,
+    )
 
 
 # --- Behind a reverse proxy ---------------------------------------------------------------

@@ -3,6 +3,7 @@ already in use."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import re
 import socket
@@ -272,7 +273,7 @@ def test_a_stopped_server_leaves_the_book_in_one_file(tmp_path):
         assert (tmp_path / "book.sqlite-wal").exists()  # written through the log while it runs
     assert server.process.returncode == 0, server.log()
     assert sorted(path.name for path in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
-    with sqlite3.connect(book) as stored:
+    with contextlib.closing(sqlite3.connect(book)) as stored:
         assert stored.execute("SELECT count(*) FROM games").fetchone() == (1,)
 
 
