@@ -23,7 +23,16 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    has_request_context,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import force_locale, get_locale
 from flask_babel import lazy_gettext as _l
 from flask_compress import Compress
@@ -101,10 +110,11 @@ def _rewrite(text: str, digests: tuple[tuple[str, str], ...]) -> tuple[bytes, st
     return body, _hex(body)
 
 
-def _located(folder: str, filename: str) -> tuple[str, os.stat_result] | None:
-    """The file's real path and its stat, if it is a file inside the static folder."""
+def _located(folder: str, inside: str, filename: str) -> tuple[str, os.stat_result] | None:
+    """The file's real path and its stat, if it is a file inside the static folder (`inside`:
+    the folder's real path and a separator)."""
     path = os.path.realpath(os.path.join(folder, filename))
-    if not path.startswith(os.path.realpath(folder) + os.sep):
+    if not path.startswith(inside):
         return None
     try:
         info = os.stat(path)
@@ -114,11 +124,14 @@ def _located(folder: str, filename: str) -> tuple[str, os.stat_result] | None:
 
 
 class _Graph:
-    """One look at the static folder's files: each asked for at most once, so a module that
-    many others import is read (and stat'ed) once per question."""
+    """One look at the static folder's files, for one request: each asked for at most once, so
+    a file that a page names (a stylesheet, a module many others import) is stat'ed once for
+    all its URLs, and a file changed on disk is served by its new digest from the next request
+    on."""
 
     def __init__(self, folder: str):
         self.folder = folder
+        self.inside = os.path.realpath(folder) + os.sep
         self.done: dict[str, tuple[bytes | None, str] | None] = {}
         self.edges: dict[str, tuple[str, ...]] = {}
 
@@ -134,7 +147,7 @@ class _Graph:
         return self.done[filename]
 
     def _look(self, filename: str, above: tuple[str, ...]) -> tuple[bytes | None, str] | None:
-        located = _located(self.folder, filename)
+        located = _located(self.folder, self.inside, filename)
         if located is None:
             return None
         path, info = located
@@ -177,8 +190,17 @@ def check_modules(folder: str) -> None:
 
 
 def _graph() -> _Graph | None:
+    """This request's look at the static folder (a new one for each request, or each use outside
+    one)."""
     folder = current_app.static_folder
-    return _Graph(folder) if folder else None
+    if not folder:
+        return None
+    if not has_request_context():
+        return _Graph(folder)
+    graph = getattr(request, "static_graph", None)
+    if graph is None or graph.folder != folder:
+        graph = request.static_graph = _Graph(folder)
+    return graph
 
 
 def static_asset(filename: str) -> tuple[bytes | None, str] | None:
