@@ -44,6 +44,12 @@ def export() -> list[dict[str, Any]]:
     return [SHEET.write(row) for row in db.session.scalars(statement)]
 
 
+def of_game(game_id: int) -> list[dict[str, Any]]:
+    """The game's record of its paper sheet (none for a game played here), for its download."""
+    statement = db.select(SheetImport).where(SheetImport.game_id == game_id)
+    return [SHEET.write(row) for row in db.session.scalars(statement)]
+
+
 def check(check: Checker, items: Any, imported: Imported) -> list[SheetImport]:
     """The document's records built, not stored, or `ImportRefused` naming the first problem."""
     rows: list[SheetImport] = []
@@ -93,7 +99,7 @@ def clashes(rows: list[SheetImport]) -> list[str]:
     ]
 
 
-SECTION = Section(NAME, export, check, clashes, since=4)
+SECTION = Section(NAME, export, check, clashes, since=4, of_game=of_game)
 
 
 def register(app: Flask) -> None:

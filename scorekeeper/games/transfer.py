@@ -297,6 +297,9 @@ class Section:
     `clashes(rows)` names every row this database already holds (an id, a name: `held`), so that
     the import refuses them all at once and writes nothing. `since` is the format version that added
     the section: a document of that version or later holds it, an earlier one never does.
+    `of_game(game_id)`, where a section's rows can belong to one game alone (a paper sheet's
+    record), writes that game's for its page's download; a section without it (a night, a
+    league: many games each) stays empty there.
     """
 
     name: str
@@ -304,6 +307,7 @@ class Section:
     check: Callable[[Any, Any, Imported], list[Any]]
     clashes: Callable[[list[Any]], list[str]]
     since: int
+    of_game: Callable[[int], list[dict[str, Any]]] | None = None
 
 
 _SECTIONS = "scorekeeper.book_sections"
@@ -527,11 +531,16 @@ def game_export(game: Game) -> dict[str, Any]:
     """The game in the `export` command's format, which `import` takes, without its key hash.
 
     Whoever can see the game can download it: the hash of its edit key stays on this machine
-    (imported elsewhere, the game gets a key with `flask --app scorekeeper game-key`). The
-    sections are empty: the game's night and league stay on this machine.
+    (imported elsewhere, the game gets a key with `flask --app scorekeeper game-key`). Of the
+    sections, only what belongs to this game alone comes with it (`Section.of_game`: its paper
+    sheet's record, so the sheet is not imported twice there); its night and league stay on
+    this machine.
     """
     document = export_document([game])
     document["games"][0]["key_hash"] = None
+    for name, section in registered().items():
+        if section.of_game is not None:
+            document[name] = section.of_game(game.id)
     return document
 
 

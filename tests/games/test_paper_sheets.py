@@ -426,6 +426,26 @@ def test_export_and_import_carry_the_mark_and_the_sheets_record(app, tmp_path, f
     assert sheet_records(older) == []
 
 
+def test_a_sheets_game_downloaded_alone_carries_its_record(app, client, tmp_path, fresh_database):
+    """The game page's download (`export.json`) of a game from a paper sheet holds that sheet's
+    record, so importing the download elsewhere still stores the sheet's games once; a game
+    played at the table has none, and no other game's record comes along."""
+    with app.app_context():
+        papersheets.store(papersheets.read_sheet(GOOD, LIVERPOOL))
+        db.session.commit()
+    played = client.post("/api/games", json={"players": ["Eve", "Fay", "Gus", "Hal"]})
+    assert played.status_code == 201
+    alone = client.get("/games/1/export.json").get_json()
+    assert alone["sheets"] == [{"game_id": 1, "fingerprint": sheet_records(app)[0][0]}]
+    assert client.get(f"/games/{played.get_json()['id']}/export.json").get_json()["sheets"] == []
+    other = app_on(fresh_database("copy"), tmp_path, "copy", UPGRADE_ON_START=True)
+    with other.app_context():
+        assert importer.import_games(alone) == 1
+    assert sheet_records(other) == sheet_records(app)
+    with other.app_context(), pytest.raises(papersheets.SheetAlreadyStored):
+        papersheets.store(papersheets.read_sheet(GOOD, LIVERPOOL))
+
+
 # --- In every language -----------------------------------------------------------------------
 
 # The rows' words and a few texts of the sheet in Finnish and German, as a catalog would give them
