@@ -37,12 +37,16 @@ tests/node_modules/.installed: tests/package.json tests/package-lock.json
 run: $(VENV)/.installed
 	$(BIN)/python -m scorekeeper.serve --host $(HOST) --port $(PORT) --https $(HTTPS) --https-port $(HTTPS_PORT)
 
-# One test process per core (pytest-xdist); a module whose tests share a server or a built wheel
-# is kept on one process (xdist_group). --durations shows where the time goes. Python keeps its
-# bytecode during the run even where the machine sets PYTHONDONTWRITEBYTECODE: without it each
-# test process rewrites every test module's asserts again (13 s of CPU, where 4 s reads them back)
-# and each server process a test starts compiles the app again (bench/README.md, "Test suite").
-PYTEST := env PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
+# One test process more than the machine has cores (pytest-xdist): while one waits on its browser,
+# a server's start or stop or pip, the others keep the cores busy (on 2 cores, 3 processes finish
+# the SQLite pass in 478-493 s where 2 took 523-550 s and 4 547 s; bench/README.md). A module
+# whose tests share a server or a built wheel is kept on one process (xdist_group). --durations
+# shows where the time goes. Python keeps its bytecode during the run even where the machine sets
+# PYTHONDONTWRITEBYTECODE: without it each test process rewrites every test module's asserts again
+# (13 s of CPU, where 4 s reads them back) and each server process a test starts compiles the app
+# again.
+TEST_PROCESSES ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+PYTEST := env PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadgroup --durations=15
 
 test: $(VENV)/.installed-test tests/node_modules/.installed
 	$(PYTEST)

@@ -115,16 +115,16 @@ class SharedStatements:
 
     An engine keeps the statements it compiled in a cache of its own, keyed by its dialect
     object, so every test's fresh engine compiled each statement it ran once more. Here they are
-    keyed by what the compiled text is made from instead: the dialect's kind and its settings
-    (once it has met its database: the server's version among them)."""
+    keyed by what the compiled text is made from instead: the dialect's kind and its settings,
+    read at the first statement it compiles (after its first connection has set the server's
+    version among them)."""
 
     def __init__(self) -> None:
         self.compiled: dict[tuple, Any] = {}
         self._kinds: weakref.WeakKeyDictionary[Dialect, tuple] = weakref.WeakKeyDictionary()
 
     def kind(self, dialect: Dialect) -> tuple:
-        """The dialect's class and plain settings, read at its first statement (after it has
-        met its database)."""
+        """The dialect's class and plain settings, read once."""
         known = self._kinds.get(dialect)
         if known is None:
             settings = (name_value for name_value in vars(dialect).items() if _plain(name_value))
