@@ -42,6 +42,23 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 
+
+@event.listens_for(db.Model, "init", propagate=True)
+@event.listens_for(db.Model, "load", propagate=True)
+def settle_state(row: object, *_given) -> None:
+    """Give a row's state (SQLAlchemy's `InstanceState`) its own attribute dict as the row is
+    made or loaded, while the row is surely alive.
+
+    On CPython 3.11 an object keeps its first attributes inline and makes them a dict when it
+    gets one more. A collection of garbage that runs while that dict is made (any allocation may
+    start one) and frees the state's row calls the state back (`InstanceState._cleanup`, a
+    weak reference's callback), which writes into the same inline attributes: the dict being
+    made is left pointing at freed memory, and the process crashes soon after. The games list
+    did so on its second or third showing once the book held 100 finished games
+    (`tests/web/test_database.py`). With its dict made here, a state never makes one later."""
+    _ = inspect(row).__dict__
+
+
 # Flask-Migrate's folder, at the top of the project beside templates/ and static/.
 MIGRATIONS = settings.shipped("migrations")
 # The revision that reproduces the schema of databases made before migrations existed.

@@ -7,6 +7,8 @@ import io
 import json
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import flask_migrate
@@ -30,7 +32,8 @@ from tests.support.config import ENGINE, TEST_DATABASE_URL, read_past_the_app
 from tests.support.names import NAMES
 from tests.support.server import Server, request
 
-LEGACY = Path(__file__).parents[1] / "database" / "legacy-v0.sqlite"
+ROOT = Path(__file__).parents[2]
+LEGACY = ROOT / "tests" / "database" / "legacy-v0.sqlite"
 TABLES = {"games", "players", "rounds", "round_scores", "round_changes"}
 
 
@@ -443,6 +446,40 @@ def test_database_url_spellings():
     assert database.database_url("postgresql://db/scores") == "postgresql+psycopg://db/scores"
     assert database.database_url("postgresql+psycopg://db/x") == "postgresql+psycopg://db/x"
     assert database.database_url("sqlite:///x.sqlite") == "sqlite:///x.sqlite"
+
+
+# --- Memory ---------------------------------------------------------------------------------
+
+# A book of 100 finished games, written into the file as bench/season.py writes them, and its
+# games list shown eight times, in a process of its own: a crash takes the process with it.
+GAMES_LIST_AGAIN = """
+import sys
+from pathlib import Path
+
+from bench.season import seed
+from tests.support.apps import app_on
+
+url, folder = sys.argv[1], Path(sys.argv[2])
+seed(url.removeprefix("sqlite:///"), 100)
+client = app_on(url, folder).test_client()
+print(sum(client.get("/games/").status_code == 200 for _ in range(8)))
+"""
+
+
+@pytest.mark.sqlite_only("the games are written into the SQLite file directly")
+def test_the_games_list_is_shown_again_and_again_in_a_book_of_100_games(
+    migrated_database, tmp_path
+):
+    """On CPython 3.11 the process crashed on the second or third showing, before each row's
+    state had its own attribute dict from the start (`database.settle_state`)."""
+    shown = subprocess.run(
+        [sys.executable, "-c", GAMES_LIST_AGAIN, migrated_database(), str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (shown.returncode, shown.stdout.strip()) == (0, "8"), shown.stderr[-2000:]
 
 
 # --- Connections ----------------------------------------------------------------------------
