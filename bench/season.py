@@ -53,6 +53,8 @@ PAGES = (
     ("GET /api/players/records", "/api/players/records"),
     # A player's page: the chart over each rule set's last games, the games a page at a time.
     ("GET /players/Ann", "/players/Ann"),
+    # A merge shown before it is made: the kept season's two players and what they share.
+    ("GET /players/merges/new?from=Ann&into=Bob", "/players/merges/new?from=Ann&into=Bob"),
 )
 REQUESTS, WARMUP = 300, 10
 QUICK_REQUESTS, QUICK_WARMUP = 40, 3

@@ -58,10 +58,12 @@ class Proposal:
         return (self.source.games if self.source else 0) + (self.target.games if self.target else 0)
 
 
-def propose(from_name: str, into_name: str) -> Proposal:
-    """The two players a merge names, and every problem with merging them."""
-    games = players._sittings()
-    found = players._records(games)
+def propose(from_name: str, into_name: str, season: players.Season | None = None) -> Proposal:
+    """The two players a merge names, and every problem with merging them: in `season` (the
+    kept one, for the page that shows a merge before it is made), else in the games as this
+    transaction reads them (every one of them: a second at 20,000 games), as a merge itself
+    is judged."""
+    found = season.players if season is not None else players._records(players._sittings())
     source = _named(found, from_name)
     target = _named(found, into_name)
     problems = [

@@ -299,7 +299,9 @@ def new():
     from_name = request.args.get("from", "")
     into_name = request.args.get("into", "")
     form = WriteOnceForm()
-    proposal = merges.propose(from_name, into_name)
+    # Shown (and checked before the post is taken) in the season as kept; `merges.merge` judges
+    # the merge afresh as it makes it.
+    proposal = merges.propose(from_name, into_name, season.current())
     problems = list(proposal.problems)
     if not problems and form.validate_on_submit():
         try:

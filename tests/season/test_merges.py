@@ -20,6 +20,7 @@ from scorekeeper.season import players as season
 from scorekeeper.season.models import PlayerMerge
 from tests.support.apps import app_on
 from tests.support.book import new_game, play
+from tests.support.queries import counted
 
 FAMILY_DEALS = 7
 
@@ -311,6 +312,23 @@ def test_a_refused_merge_page_names_the_game(client):
     posted = client.post("/players/merges/new?from=Bob&into=Ann", data={"write_token": "x" * 22})
     assert "both sat in game 1" in posted.get_data(as_text=True)
     assert client.get("/api/players/merges").get_json()["merges"] == []
+
+
+def test_the_merge_page_shows_the_kept_season_and_the_post_judges_afresh(app, client):
+    """The page reads no seat of any game once the season is kept (reading them all took a
+    second and a half at 20,000 games), and a post is judged on the games as they are."""
+    build_season(client)
+    client.get("/players/")  # the season computed and kept
+    with counted(app) as shown:
+        page = client.get("/players/merges/new?from=Annie&into=Ann").get_data(as_text=True)
+    assert "Annie's 2 games become Ann's" in page
+    assert not [statement for statement in shown if "FROM players" in statement], shown
+    with counted(app) as posted:
+        answer = client.post(
+            "/players/merges/new?from=Annie&into=Ann", data={"write_token": token_of(page)}
+        )
+    assert answer.status_code == 303
+    assert [statement for statement in posted if "FROM players" in statement]
 
 
 # --- The upgrade -----------------------------------------------------------------------------
