@@ -110,19 +110,6 @@ def _rewrite(text: str, digests: tuple[tuple[str, str], ...]) -> tuple[bytes, st
     return body, _hex(body)
 
 
-def _located(folder: str, inside: str, filename: str) -> tuple[str, os.stat_result] | None:
-    """The file's real path and its stat, if it is a file inside the static folder (`inside`:
-    the folder's real path and a separator)."""
-    path = os.path.realpath(os.path.join(folder, filename))
-    if not path.startswith(inside):
-        return None
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return (path, info) if stat.S_ISREG(info.st_mode) else None
-
-
 class _Graph:
     """One look at the static folder's files, for one request: each asked for at most once, so
     a file that a page names (a stylesheet, a module many others import) is stat'ed once for
@@ -146,8 +133,19 @@ class _Graph:
             self.done[filename] = self._look(filename, above)
         return self.done[filename]
 
+    def _located(self, filename: str) -> tuple[str, os.stat_result] | None:
+        """The file's real path and its stat, if it is a file inside the static folder."""
+        path = os.path.realpath(os.path.join(self.folder, filename))
+        if not path.startswith(self.inside):
+            return None
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        return (path, info) if stat.S_ISREG(info.st_mode) else None
+
     def _look(self, filename: str, above: tuple[str, ...]) -> tuple[bytes | None, str] | None:
-        located = _located(self.folder, self.inside, filename)
+        located = self._located(filename)
         if located is None:
             return None
         path, info = located
