@@ -30,10 +30,9 @@ from tests.support.apps import app_on
 from tests.support.book import new_game, record
 from tests.support.config import ENGINE, TEST_DATABASE_URL, read_past_the_app
 from tests.support.names import NAMES
-from tests.support.server import Server, request
+from tests.support.server import ROOT, Server, request
 
-ROOT = Path(__file__).parents[2]
-LEGACY = ROOT / "tests" / "database" / "legacy-v0.sqlite"
+LEGACY = Path(__file__).parents[1] / "database" / "legacy-v0.sqlite"
 TABLES = {"games", "players", "rounds", "round_scores", "round_changes"}
 
 
