@@ -148,6 +148,10 @@ class Player(db.Model):
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
         UniqueConstraint("game_id", "name_key"),
+        # A player's seats across games, found by key or as written (a merge is judged on the
+        # two players' seats alone: `season.players.named`).
+        Index("ix_players_name_key", "name_key"),
+        Index("ix_players_name", "name"),
         # No rule set seats more than R11 allows (8).
         CheckConstraint(f"seat >= 0 AND seat < {MOST_PLAYERS}", name="seat_in_range"),
     )

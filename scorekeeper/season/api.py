@@ -11,6 +11,7 @@ from ..platform import writeonce
 from ..platform.http import ApiError, blueprint, json_body
 from ..platform.organisers import organiser_required
 from . import merges, players, records
+from .models import identities
 
 bp = blueprint("season_api", __name__)
 ledger.answer_errors(bp)
@@ -30,7 +31,8 @@ def _filters() -> players.Filters:
 def list_players():
     """Every player who sat in any game, with their season's figures, sorted by folded name;
     filtered by `period` and `min_games`."""
-    return jsonify(players=[record.as_json() for record in players.season(_filters())])
+    listed = players.season(_filters())
+    return jsonify(players=[record.as_json() for record in listed], up_to_date=players.up_to_date())
 
 
 @bp.get("/players/records")
@@ -41,6 +43,7 @@ def list_records():
         records=[record.as_json() for record in records.season_records(chosen)],
         period=chosen.period,
         min_games=chosen.min_games,
+        up_to_date=players.up_to_date(),
     )
 
 
@@ -66,10 +69,17 @@ def merge():
             problems.append(_("%(name)s must be a player's name as text", name=repr(name)))
     if problems:
         raise ApiError("; ".join(problems))
-    row = merges.merge(data["from"], data["into"])
-    # The season with the merge in it: the kept one is of the stamp before this write.
-    after = players.find_player(row.into_name, players.fresh())
-    body = {"merge": merges.as_json(row), "player": after.as_json() if after else None}
+    row, _proposal = merges.merge(data["from"], data["into"])
+    # The player after the merge in the season as kept, rated when the season is next computed.
+    identity = identities()
+    after = players.after_merge(
+        players.current(waits=False), identity, identity.get(row.into_key, row.into_key)
+    )
+    body = {
+        "merge": merges.as_json(row),
+        "player": after.as_json() if after else None,
+        "up_to_date": players.up_to_date(),
+    }
     response = jsonify(body)
     response.status_code = 201
     response.headers["Location"] = url_for("season_api.undo_merge", merge_id=row.id)

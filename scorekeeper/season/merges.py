@@ -28,7 +28,7 @@ from ..platform import database
 from ..platform.database import db
 from ..platform.writeonce import Scope
 from . import players
-from .models import PlayerMerge, resolve
+from .models import PlayerMerge, identities, resolve
 
 # A merge of two players, or its undo: "player merge 2", or "new player merge".
 WRITES = Scope("player merge", "merge_id")
@@ -41,7 +41,11 @@ SHOWN_GAMES = 5
 
 
 class MergeRefused(errors.ScorebookError):
-    """A merge that cannot be made; its message names every problem."""
+    """A merge that cannot be made; its message names every problem of its `proposal`."""
+
+    def __init__(self, proposal: Proposal):
+        super().__init__("; ".join(proposal.problems))
+        self.proposal = proposal
 
 
 @dataclass(frozen=True)
@@ -60,10 +64,14 @@ class Proposal:
 
 def propose(from_name: str, into_name: str, season: players.Season | None = None) -> Proposal:
     """The two players a merge names, and every problem with merging them: in `season` (the
-    kept one, for the page that shows a merge before it is made), else in the games as this
-    transaction reads them (every seat of every game: 1.3-1.5 s at 20,000 games), as a merge
+    kept one, for the page that shows a merge before it is made), else in the seats of the
+    players the names may find as this transaction reads them (`players.named`), as a merge
     itself is judged."""
-    found = season.players if season is not None else players._records(players._sittings())
+    found = (
+        season.players
+        if season is not None
+        else players.named((from_name, into_name), identities())
+    )
     source = _named(found, from_name)
     target = _named(found, into_name)
     problems = [
@@ -127,13 +135,14 @@ def _apart(
     ]
 
 
-def merge(from_name: str, into_name: str) -> PlayerMerge:
+def merge(from_name: str, into_name: str) -> tuple[PlayerMerge, Proposal]:
     """Merge the player called `from_name` into the one called `into_name` (flushed, for
-    `write_once` to commit), or `MergeRefused` naming every problem."""
+    `write_once` to commit), judged on the games as they are; the merge and what it did, or
+    `MergeRefused` naming every problem."""
     _lock()
     proposal = propose(from_name, into_name)
     if proposal.problems:
-        raise MergeRefused("; ".join(proposal.problems))
+        raise MergeRefused(proposal)
     assert proposal.source and proposal.target
     row = PlayerMerge(
         from_key=proposal.source.key,
@@ -151,7 +160,7 @@ def merge(from_name: str, into_name: str) -> PlayerMerge:
                 name=proposal.source.name,
             )
         ) from None
-    return row
+    return row, proposal
 
 
 def undo(merge_id: int) -> PlayerMerge:

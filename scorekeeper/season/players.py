@@ -226,7 +226,8 @@ class PlayerRecord:
     name: str
     sittings: tuple[Sitting, ...] = field(repr=False)
     opponents: tuple[Opponent, ...] = field(default=(), repr=False)
-    rating: Rating = NEW_PLAYER
+    # None until the season is rated with the player as they are (`after_merge`).
+    rating: Rating | None = NEW_PLAYER
     # Every other player's shown name (`find_player`), for the page's merge control.
     others: tuple[str, ...] = field(default=(), repr=False)
 
@@ -310,9 +311,11 @@ class PlayerRecord:
             "by_rules": [record.as_json() for record in self.by_rules],
             "ended_early": self.ended_early,
             "in_play": self.in_play,
-            "rating": self.rating.rating,
-            "rating_sigma": self.rating.rating_sigma,
-            "provisional": self.rating.provisional,
+            "rating": self.rating.rating if self.rating else None,
+            "rating_sigma": self.rating.rating_sigma if self.rating else None,
+            "provisional": (
+                self.rating.provisional if self.rating else self.games < ratings.PROVISIONAL_GAMES
+            ),
         }
 
 
@@ -322,45 +325,87 @@ def _ratio(numerator: int, denominator: int, places: int) -> float:
     return float(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
-def _sittings(identity: Mapping[str, str] | None = None) -> dict[int, list[Sitting]]:
-    """Every seat of every game with its round figures, by game, each under the key of the
-    player it is (merges applied; `identity`, as `identities` reads it unless given): three
-    statements in all.
+# What a sitting is read from: a seat and its game.
+SEATS = (
+    Player.game_id,
+    Player.seat,
+    Player.name,
+    Player.name_key,
+    Game.rules["name"].as_string(),
+    Game.created_at,
+    Game.finished_at,
+    Game.ended_after,
+)
 
-    Two seats of one game are two people: should a game seat two players the table merged
-    (a game started after the merge), those seats keep their own keys in that game."""
-    identity = identities() if identity is None else identity
-    seats = db.session.execute(
-        db.select(
-            Player.game_id,
-            Player.seat,
-            Player.name,
-            Player.name_key,
-            Game.rules["name"].as_string(),
-            Game.created_at,
-            Game.finished_at,
-            Game.ended_after,
-            Game.rules["tie_break"].as_string(),
-        ).join(Game, Game.id == Player.game_id)
-    )
+
+def players_of(seat_keys: list[str], identity: Mapping[str, str]) -> list[str]:
+    """The player each seat of one game is, from the seats' stored keys: the player its key was
+    merged into (`identity`), else its own key. Two seats of one game are two people: seats that
+    would be one player (a game started after a merge seated both) keep their own keys."""
+    ends = [identity.get(key, key) for key in seat_keys]
+    counted = Counter(ends)
+    return [end if counted[end] == 1 else key for key, end in zip(seat_keys, ends, strict=True)]
+
+
+def _seated(
+    rows: Iterable, identity: Mapping[str, str], tie_breaks: dict[int, TieBreak] | None = None
+) -> dict[int, list[Sitting]]:
+    """The sittings of `rows` (`SEATS`, and a tie-break into `tie_breaks` when given), by game,
+    each under the key of the player it is (`players_of`), without their rounds' figures."""
     games: dict[int, list[Sitting]] = defaultdict(list)
-    by_seat: dict[tuple[int, int], Sitting] = {}
-    tie_breaks: dict[int, TieBreak] = {}
-    for game_id, seat, name, key, rules, created_at, finished_at, ended_after, tie in seats:
-        tie_breaks[game_id] = TieBreak(tie or TieBreak.SHARE)
-        finished = finished_at is not None
+    for game_id, seat, name, key, rules, created_at, finished_at, ended_after, *tie in rows:
+        if tie_breaks is not None:
+            tie_breaks[game_id] = TieBreak(tie[0] or TieBreak.SHARE)
         sitting = Sitting(
-            game_id, seat, name, identity.get(key, key), rules, created_at, finished, ended_after
+            game_id, seat, name, key, rules, created_at, finished_at is not None, ended_after
         )
-        sitting.seat_key = key
         sitting.finished_at = finished_at
         games[game_id].append(sitting)
-        by_seat[game_id, seat] = sitting
     for seated in games.values():
-        merged = Counter(sitting.key for sitting in seated)
-        for sitting in seated:
-            if merged[sitting.key] > 1:
-                sitting.key = sitting.seat_key
+        keys = players_of([sitting.seat_key for sitting in seated], identity)
+        for sitting, key in zip(seated, keys, strict=True):
+            sitting.key = key
+    return games
+
+
+def named(names: Iterable[str], identity: Mapping[str, str]) -> dict[str, list[Sitting]]:
+    """Every player `_key_named` may find for one of `names`, each with every sitting (by key,
+    oldest game first, as `_records(_sittings())` has them) but without their rounds' figures:
+    read from these players' own seats (two statements, by the seats' name indexes), not from
+    the whole season. What a merge is judged on (`merges.propose`).
+
+    The players it may find: those with a seat written exactly so, or keyed as the name looks,
+    and the players these were merged into. With each, whoever their seats share a game with
+    and would be one player with (`players_of`), so the seats kept apart are kept apart here."""
+    names = list(names)
+    alike = {player_key(name) for name in names} - {""}
+    keyed = db.session.scalars(
+        db.select(Player.name_key)
+        .where(Player.name.in_(names) | Player.name_key.in_(alike))
+        .distinct()
+    )
+    ends = {identity.get(key, key) for key in (*keyed, *alike)}
+    keys = ends | {key for key, end in identity.items() if end in ends}
+    seats = db.session.execute(
+        db.select(*SEATS)
+        .join(Game, Game.id == Player.game_id)
+        .where(Player.name_key.in_(keys))
+        .order_by(Player.game_id, Player.seat)
+    )
+    return _records(_seated(seats, identity))
+
+
+def _sittings(identity: Mapping[str, str] | None = None) -> dict[int, list[Sitting]]:
+    """Every seat of every game with its round figures, by game, each under the key of the
+    player it is (`players_of`; `identity`, as `identities` reads it unless given): three
+    statements in all."""
+    identity = identities() if identity is None else identity
+    seats = db.session.execute(
+        db.select(*SEATS, Game.rules["tie_break"].as_string()).join(Game, Game.id == Player.game_id)
+    )
+    tie_breaks: dict[int, TieBreak] = {}
+    games = _seated(seats, identity, tie_breaks)
+    by_seat = {(s.game_id, s.seat): s for seated in games.values() for s in seated}
     went_out = Round.out == RoundScore.seat
     not_out = Round.out.is_(None) | (Round.out != RoundScore.seat)
     figures = db.session.execute(
@@ -516,22 +561,29 @@ def fresh() -> Season:
     return _compute(None)
 
 
-def current() -> Season:
+def current(waits: bool = True) -> Season:
     """The season now: the one kept in this process while the season's stamp is unchanged
     (one statement), else computed afresh (three more). A page showing several parts of the
     season asks once and hands the season on, so they all show the same one.
 
     Computing it afresh takes seconds at 20,000 games: past `SEASON_WAIT_SECONDS` a request
     gets the season as it was kept before (`g.season_behind`, which the page says), and the new
-    one is finished in the background."""
+    one is finished in the background. A write asks with `waits` False: it takes the season as
+    kept at once, rather than wait while it holds its lock."""
     wait = current_app.config["SEASON_WAIT_SECONDS"]
     kept, stamp = cache.kept(STAMP), cache.read(STAMP)
     if wait is None or stamp is None:
         return kept.get(STAMP, stamp, _compute)
-    computed, fresh = kept.get_or_older(STAMP, stamp, _compute, wait)
+    computed, fresh = kept.get_or_older(STAMP, stamp, _compute, wait if waits else 0)
     if not fresh and has_request_context():
         g.season_behind = True
     return computed
+
+
+def up_to_date() -> bool:
+    """False when this request was given the season as it was before the latest change
+    (`current`, past `SEASON_WAIT_SECONDS`): what a page says, and the API's `up_to_date`."""
+    return not g.get("season_behind", False)
 
 
 # The season's stamp, and the rows it reads: a commit that writes any of them moves the stamp.
@@ -595,6 +647,30 @@ def find_player(name: str, computed: Season | None = None) -> PlayerRecord | Non
     return computed.view(("player", key), lambda: _player_record(computed, key))
 
 
+def after_merge(computed: Season, identity: Mapping[str, str], key: str) -> PlayerRecord | None:
+    """The player `key` in the season `computed` with the players as `identity` says now (a
+    merge made since the season was computed): the sittings `players_of` gives them, each with
+    its figures as computed, from the games of the players who may now be them (no statement).
+    Not rated (`rating` None): a merge changes every rating from the merged player's first game
+    on, which the season computed next works out."""
+    # A seat is this player now only if its own key is one of theirs; the season as computed
+    # has it under that key or under the player that key was then.
+    theirs = {key} | {merged for merged, end in identity.items() if end == key}
+    then = theirs | {computed.identity.get(merged, merged) for merged in theirs}
+    games = sorted({s.game_id for then_key in then for s in computed.players.get(then_key, ())})
+    sittings = []
+    for game_id in games:
+        seated = computed.games[game_id]
+        players = players_of([sitting.seat_key for sitting in seated], identity)
+        sittings += [
+            replace(s, key=key) for s, now in zip(seated, players, strict=True) if now == key
+        ]
+    if not sittings:
+        return None
+    sittings.sort(key=lambda sitting: (sitting.created_at, sitting.game_id))
+    return PlayerRecord(key, shown_name(key, sittings), tuple(sittings), rating=None)
+
+
 def _player_record(computed: Season, key: str) -> PlayerRecord:
     """`find_player`'s record of the player `key` (who has played) in the season `computed`."""
     games, players = computed.games, computed.players
@@ -625,17 +701,14 @@ def _player_record(computed: Season, key: str) -> PlayerRecord:
 def win_chances(seats) -> list[tuple[str, int]]:
     """Each seat's name and chance of winning in whole percent (summing to 100), from the
     ratings now; `seats` are the game's players in seat order (their stored keys), each the
-    player they are now (`Season.identity`; two seats merged into one player count apart, as in
-    `_sittings`).
+    player they are now (`players_of` with `Season.identity`, as the season counts them).
 
     The game page is kept per game stamp (`games.ledger.game_stamp`), which another game finishing
     does not change: the chances shown are those of the page's first opening, until the game
     itself changes (and at round 1 they go)."""
     seated = list(seats)
     computed = current()
-    keys = [computed.identity.get(seat.name_key, seat.name_key) for seat in seated]
-    if len(set(keys)) < len(keys):
-        keys = [seat.name_key for seat in seated]
+    keys = players_of([seat.name_key for seat in seated], computed.identity)
     chances = computed.ratings.win_chances(keys)
     return [(seat.name, chance) for seat, chance in zip(seated, chances, strict=True)]
 

@@ -299,15 +299,16 @@ def new():
     from_name = request.args.get("from", "")
     into_name = request.args.get("into", "")
     form = WriteOnceForm()
-    # Shown (and checked before the post is taken) in the season as kept; `merges.merge` judges
-    # the merge afresh as it makes it.
-    proposal = merges.propose(from_name, into_name, season.current())
+    # Shown in the season as kept (a post takes it without waiting for a newer one); the post
+    # is judged on the games as they are (`merges.merge`).
+    proposal = merges.propose(from_name, into_name, season.current(waits=not form.is_submitted()))
     problems = list(proposal.problems)
-    if not problems and form.validate_on_submit():
+    if form.validate_on_submit():
         try:
-            row = merges.merge(from_name, into_name)
+            row, proposal = merges.merge(from_name, into_name)
         except merges.MergeRefused as refused:
-            problems = [refused.message]  # changed meanwhile on another device
+            proposal = refused.proposal
+            problems = list(proposal.problems)
         else:
             flash(
                 _(

@@ -135,7 +135,7 @@ def test_look_alike_names_are_one_player_as_at_a_table(client):
 
 
 def test_no_games_no_players(client):
-    assert client.get("/api/players").get_json() == {"players": []}
+    assert client.get("/api/players").get_json() == {"players": [], "up_to_date": True}
 
 
 @pytest.mark.parametrize(

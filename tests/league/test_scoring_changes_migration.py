@@ -13,6 +13,7 @@ from tests.league.helpers import night, post
 from tests.support.apps import app_on
 
 BEFORE = "0019_backups"
+REVISION = "0020_league_scoring_changes"
 TABLE = "league_scoring_changes"
 
 
@@ -44,8 +45,8 @@ def test_the_upgrade_keeps_every_league_and_its_scoring(fresh_database, tmp_path
             {"night": drawn["id"]},
         )
         db.session.commit()
-        database.upgrade()
-        assert database.current_revision() == "0020_league_scoring_changes"
+        database.upgrade(REVISION)
+        assert database.current_revision() == REVISION
         league = db.session.scalars(db.select(League)).one()
         assert (league.scoring, league.points, league.changes) == ("places", [5, 2], [])
         assert db.session.scalar(db.select(db.func.count(LeagueNight.id))) == 1

@@ -20,22 +20,19 @@ def ann_games(page: str) -> str:
     return page.split('href="/players/Ann"', 1)[1].split("</tr>", 1)[0]
 
 
-def test_a_long_computation_shows_the_season_before_it_and_says_so(
-    fresh_database, tmp_path, monkeypatch
-):
+def waiting_app(fresh_database, tmp_path, name: str):
+    """An app whose pages wait 0.2 s for the season, then show it as it was."""
     settings = {
         **TEST_CONFIG,
-        "SQLALCHEMY_DATABASE_URI": fresh_database("season"),
+        "SQLALCHEMY_DATABASE_URI": fresh_database(name),
         "SEASON_WAIT_SECONDS": 0.2,
     }
-    app = create_app(settings, instance_path=str(tmp_path / "instance"))
-    client = app.test_client()
-    game = new_game(client)
-    play_rounds(client, game)
-    first = client.get("/api/players").get_json()
-    assert {player["name"]: player["games"] for player in first["players"]}["Ann"] == 1
+    return create_app(settings, instance_path=str(tmp_path / "instance"))
 
-    # From now on the season takes as long as the test says (at most 20 s).
+
+def slowed(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """From now on the season takes as long as the test says (at most 20 s): (set when a
+    computation starts, set to let it finish)."""
     release, started = threading.Event(), threading.Event()
     compute = season._compute
 
@@ -45,6 +42,19 @@ def test_a_long_computation_shows_the_season_before_it_and_says_so(
         return compute(previous)
 
     monkeypatch.setattr(season, "_compute", slow)
+    return started, release
+
+
+def test_a_long_computation_shows_the_season_before_it_and_says_so(
+    fresh_database, tmp_path, monkeypatch
+):
+    client = waiting_app(fresh_database, tmp_path, "season").test_client()
+    game = new_game(client)
+    play_rounds(client, game)
+    first = client.get("/api/players").get_json()
+    assert {player["name"]: player["games"] for player in first["players"]}["Ann"] == 1
+
+    started, release = slowed(monkeypatch)
     game = new_game(client)
     play_rounds(client, game)  # writes go on while the season is being computed
     page = client.get("/players/")
@@ -54,11 +64,44 @@ def test_a_long_computation_shows_the_season_before_it_and_says_so(
     assert NOTICE in shown
     # The season as it was: one game each, on the page and through the API.
     assert 'data-column="games">1<' in ann_games(shown)
-    listed = client.get("/api/players").get_json()["players"]
-    assert {player["games"] for player in listed} == {1}
+    answer = client.get("/api/players").get_json()
+    assert {player["games"] for player in answer["players"]} == {1}
+    assert answer["up_to_date"] is False
+    assert client.get("/api/players/records").get_json()["up_to_date"] is False
     release.set()
     deadline = time.monotonic() + 20
     while NOTICE in (shown := client.get("/players/").get_data(as_text=True)):
         assert time.monotonic() < deadline, "the season was never brought up to date"
         time.sleep(0.05)
     assert 'data-column="games">2<' in ann_games(shown)
+    assert client.get("/api/players").get_json()["up_to_date"] is True
+
+
+def test_a_merge_while_the_season_is_worked_out_answers_at_once_and_says_so(
+    fresh_database, tmp_path, monkeypatch
+):
+    """The merge's answer is the player in the season as kept, with the merge in it: it never
+    waits for the season, and says when that season is from before the latest change."""
+    client = waiting_app(fresh_database, tmp_path, "season-merge").test_client()
+    play_rounds(client, new_game(client, ["Ann", "Bob", "Cat"], "family"))
+    play_rounds(client, new_game(client, ["Annie", "Bob", "Cat"], "family"))
+    assert client.get("/api/players").get_json()["up_to_date"] is True
+
+    started, release = slowed(monkeypatch)
+    play_rounds(client, new_game(client, ["Annie", "Dan", "Eve"], "family"))
+    try:
+        answer = client.post("/api/players/merges", json={"from": "Annie", "into": "Ann"})
+        assert started.is_set()
+        body = answer.get_json()
+        assert answer.status_code == 201, body
+        # Ann and Annie's games as kept: Annie's last game came after the season was worked out.
+        assert (body["player"]["name"], body["player"]["games"]) == ("Ann", 2)
+        assert body["player"]["rating"] is None and body["up_to_date"] is False
+    finally:
+        release.set()
+    deadline = time.monotonic() + 20
+    while not (listed := client.get("/api/players").get_json())["up_to_date"]:
+        assert time.monotonic() < deadline, "the season was never brought up to date"
+        time.sleep(0.05)
+    ann = {player["name"]: player for player in listed["players"]}["Ann"]
+    assert ann["games"] == 3 and ann["rating"] is not None

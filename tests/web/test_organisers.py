@@ -53,7 +53,7 @@ def evening(app, client) -> Club:
     with app.app_context():
         from scorekeeper.platform.database import db
 
-        merge_id = merges.merge("Cat", "Dan").id
+        merge_id = merges.merge("Cat", "Dan")[0].id
         db.session.commit()
     saved = client.post("/api/rulesets", json={"rules": "family", "name": "Smith family"})
     assert saved.status_code == 201, saved.get_json()
