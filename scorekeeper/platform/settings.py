@@ -128,7 +128,7 @@ SETTINGS: tuple[Setting, ...] = (
         0.3,
         "Seconds a page waits for the season's figures to be worked out again after a change"
         " (seconds at 20,000 games) before it shows the figures as they were, says so (the API:"
-        " `\"up_to_date\": false`), and the new ones are finished in the background (a merge"
+        ' `"up_to_date": false`), and the new ones are finished in the background (a merge'
         " takes them as kept, without the wait); `None`: every page waits for them.",
     ),
     Setting(
