@@ -555,12 +555,6 @@ def _compute(previous: Season | None) -> Season:
     return replace(computed, records=records)
 
 
-def fresh() -> Season:
-    """The season as this transaction sees it, its own writes included, computed afresh (not
-    kept): for the answer of a write that changes the season."""
-    return _compute(None)
-
-
 def current(waits: bool = True) -> Season:
     """The season now: the one kept in this process while the season's stamp is unchanged
     (one statement), else computed afresh (three more). A page showing several parts of the

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import re
+import weakref
 
 from scorekeeper.games import ledger, service
 from scorekeeper.games.models import Game
@@ -127,6 +129,33 @@ def test_a_kept_value_is_computed_again_from_the_one_before_when_its_stamp_moves
     # With no stamp, nothing is kept: computed every time, from nothing.
     assert kept.get("season", None, lambda previous: previous) is None
     assert len(kept) == 1
+
+
+class Linked:
+    """An object in a cycle of its own: only the garbage collector frees it."""
+
+    def __init__(self):
+        self.me = self
+
+
+def test_settling_freezes_what_is_alive_and_gives_it_back_past_the_slack(monkeypatch):
+    """`cache.settle` takes what is alive out of the collector's walks; garbage frozen with it
+    (a cycle another thread dropped) is collected once the frozen objects grow past the slack."""
+    monkeypatch.setattr(cache, "_frozen_after", [])
+    alive = Linked()
+    cache.settle()
+    assert id(alive) not in {id(found) for found in gc.get_objects()}  # frozen
+    dropped = weakref.ref(alive)
+    del alive
+    gc.collect()
+    assert dropped() is not None  # frozen garbage: not collected
+    cache.settle()  # within the slack: still frozen
+    gc.collect()
+    assert dropped() is not None
+    monkeypatch.setattr(cache, "FROZEN_SLACK", -1)
+    cache.settle()  # past it: given back, collected, then the rest frozen again
+    assert dropped() is None
+    assert gc.get_freeze_count() > 0
 
 
 def test_a_change_from_another_process_is_seen_once_the_stamp_is_read_again(

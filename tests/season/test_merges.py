@@ -316,7 +316,7 @@ def test_a_merge_is_judged_on_the_players_own_seats_as_on_the_whole_season(clien
             assert [(s.game_id, s.seat, s.key) for s in seats.get(key, [])] == [
                 (s.game_id, s.seat, s.key) for s in whole.get(key, [])
             ], name
-        computed = season.fresh()
+        computed = season._compute(None)
         for source in names:
             for target in names:
                 alone, kept = (
