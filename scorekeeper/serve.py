@@ -25,6 +25,7 @@ from flask_babel import gettext as _
 from . import create_app
 from .games import names
 from .platform import database, network, settings
+from .season import players
 from .tls import addresses, serving
 
 BODY_CAP = 8 * 1024 * 1024
@@ -173,6 +174,7 @@ def serve(
     gc.freeze()
     ports = [server.bind_addr[1] for server in servers]
     print(message(ports[0], ports[1] if len(ports) > 1 else None), flush=True)
+    threading.Thread(target=players.warm, args=(app,), name="season at start", daemon=True).start()
     if renewal is not None:
         renewal.start()
     try:

@@ -34,7 +34,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from typing import Any
 
-from flask import current_app, g, has_request_context
+from flask import Flask, current_app, g, has_request_context
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import case, func
@@ -572,6 +572,21 @@ def current(waits: bool = True) -> Season:
     if not fresh and has_request_context():
         g.season_behind = True
     return computed
+
+
+def warm(app: Flask) -> None:
+    """Work out the season for a server just started (`serve`), in the calling thread, and keep
+    it out of the garbage collector's way (`cache.settle`): at 20,000 games it takes seconds,
+    which the first page to show a figure would otherwise wait for. A page asked for meanwhile
+    waits for this computation rather than start its own. A failure is logged; the first page
+    then tries again."""
+    with app.app_context():
+        try:
+            current()
+        except Exception:
+            app.logger.exception("the season could not be worked out at start")
+            return
+    cache.settle()
 
 
 def up_to_date() -> bool:

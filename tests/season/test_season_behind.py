@@ -1,6 +1,8 @@
 """No page waits behind the season's computation (issue: the season at any size): past
-`SEASON_WAIT_SECONDS` a page shows the season as it was, says so, and the new one is finished in
-the background, with writes going on meanwhile."""
+`SEASON_WAIT_SECONDS` a page shows the season as it was, says so (the API: `up_to_date`), and the
+new one is finished in the background, with writes going on meanwhile. A merge answers from the
+season as kept, a server works the season out as it starts, and a season worked out apart is
+kept out of the garbage collector's walks."""
 
 from __future__ import annotations
 
@@ -9,9 +11,11 @@ import threading
 import time
 
 from scorekeeper import create_app
+from scorekeeper.platform import cache
 from scorekeeper.season import players as season
 from tests.support.book import new_game, play_rounds
 from tests.support.config import TEST_CONFIG
+from tests.support.queries import counted
 
 NOTICE = "figures are being brought up to date with the latest games"
 
@@ -112,3 +116,21 @@ def test_a_merge_while_the_season_is_worked_out_answers_at_once_and_says_so(
         time.sleep(0.05)
     ann = {player["name"]: player for player in listed["players"]}["Ann"]
     assert ann["games"] == 3 and ann["rating"] is not None
+
+
+def test_a_server_start_works_out_the_season_before_any_page_asks(fresh_database, tmp_path):
+    """`players.warm` (a server's start): the first page then reads the season as kept, one
+    statement for its stamp, no seat; the season is out of the garbage collector's walks."""
+    app = waiting_app(fresh_database, tmp_path, "season-warm")
+    client = app.test_client()
+    play_rounds(client, new_game(client, ["Ann", "Bob", "Cat"], "family"))
+    with app.app_context():
+        cache.kept(season.STAMP).clear()  # as a process just started
+    season.warm(app)
+    with counted(app) as statements:
+        answer = client.get("/api/players").get_json()
+    assert answer["up_to_date"] is True and len(answer["players"]) == 3
+    assert not [statement for statement in statements if "FROM players" in statement]
+    with app.app_context():
+        kept = season.current()
+    assert id(kept.games) not in {id(found) for found in gc.get_objects()}
