@@ -55,11 +55,9 @@ def downgrade():
         sa.column("generation", sa.String),
         sa.column("changes", sa.BigInteger),
     )
-    season = (
-        op.get_bind()
-        .execute(sa.select(stamps.c.generation, stamps.c.changes).where(stamps.c.name == "season"))
-        .first()
-    )
+    season = op.get_bind().execute(
+        sa.select(stamps.c.generation, stamps.c.changes).where(stamps.c.name == "season")
+    ).first()
     made = op.create_table(
         "season_stamp",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=False),
