@@ -328,6 +328,49 @@ def test_a_merge_is_judged_on_the_players_own_seats_as_on_the_whole_season(clien
                 assert (alone.target and alone.target.key) == (kept.target and kept.target.key)
 
 
+def test_every_merge_answers_the_player_the_season_then_lists(client):
+    """Each merge the tangled season allows, made and undone in turn: its answer's player (the
+    season as kept before it, with the merge applied) has every figure the list then gives the
+    player, rating aside (it follows with the season)."""
+    names = tangled_season(client)
+    with client.application.app_context():
+        proposals = {(one, other): merges.propose(one, other) for one in names for other in names}
+        merged = models.identities()
+    # Not a seat kept apart from the player it was merged into (its key is merged already).
+    allowed = [
+        pair
+        for pair, proposal in proposals.items()
+        if not proposal.problems and proposal.source.key not in merged
+    ]
+    assert len(allowed) >= 20
+    for source, target in allowed:
+        listed(client)  # the season kept before the merge
+        answer = merge(client, source, target)
+        assert answer.status_code == 201, (source, target, answer.get_json())
+        player = answer.get_json()["player"]
+        after = listed(client)[player["name"]]
+        assert player == {**after, "rating": None, "rating_sigma": None}, (source, target)
+        undo = client.delete(answer.headers["Location"])
+        assert undo.status_code == 200
+
+
+def test_a_merge_answered_from_a_season_kept_before_other_merges(client):
+    """The season as kept may be older than other merges and undos: Hal's seats, under Lee in
+    it (Hal into Gus into Lee), are Eve's once that merge is undone and Hal merged into Eve."""
+    tangled_season(client)
+    with client.application.app_context():
+        kept = season._compute(None)
+    made = client.get("/api/players/merges").get_json()["merges"]
+    hal = next(row for row in made if row["from"] == "Hal")
+    assert client.delete(f"/api/players/merges/{hal['id']}").status_code == 200
+    assert merge(client, "Hal", "Eve").status_code == 201
+    with client.application.app_context():
+        answered = season.after_merge(kept, models.identities(), "eve")
+    after = listed(client)["Eve"]
+    assert answered.as_json() == {**after, "rating": None, "rating_sigma": None}
+    assert after["games"] == 4
+
+
 def test_a_merge_reads_no_seat_but_the_two_players_and_no_round(app, client):
     """Judged on the two players' seats (by the seats' name indexes), answered from the season
     as kept: reading every seat and round took 5 s at 20,000 games."""
