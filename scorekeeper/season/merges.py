@@ -67,10 +67,9 @@ def propose(from_name: str, into_name: str, season: players.Season | None = None
     kept one, for the page that shows a merge before it is made), else in the seats of the
     players the names may find as this transaction reads them (`players.named`), as a merge
     itself is judged."""
+    identity = season.identity if season is not None else identities()
     found = (
-        season.players
-        if season is not None
-        else players.named((from_name, into_name), identities())
+        season.players if season is not None else players.named((from_name, into_name), identity)
     )
     source = _named(found, from_name)
     target = _named(found, into_name)
@@ -81,7 +80,24 @@ def propose(from_name: str, into_name: str, season: players.Season | None = None
     ]
     if source and target:
         problems.extend(_apart(source, target, from_name, into_name))
+    if source and source.key in identity:
+        problems.append(_merged_already(source, found, identity[source.key]))
     return Proposal(source, target, tuple(problems))
+
+
+def _merged_already(
+    source: players.PlayerRecord, found: dict[str, list[players.Sitting]], joined: str
+) -> str:
+    """The player `source` is seats kept apart from the player they were merged into, in games
+    both sat in: merged once already, so merging them again waits for that merge's undo."""
+    sittings = found.get(joined)
+    other = players.shown_name(joined, sittings) if sittings else joined
+    return _(
+        "%(one)s is merged into %(other)s already (in a game both sat in, they count apart): "
+        "undo that merge first",
+        one=source.name,
+        other=other,
+    )
 
 
 def _named(found: dict[str, list[players.Sitting]], name: str) -> players.PlayerRecord | None:
