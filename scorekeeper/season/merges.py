@@ -5,8 +5,9 @@ was played under, and the season reads the merged player's seats as the player t
 (`models.identities`). So an undo gives back exactly the figures from before.
 
 Refused, with every problem named: a name nobody played under, a player merged with themself
-(or with a player they already are, which would make a cycle), and two players who sat in the
-same game, who are two people.
+(or with a player they already are, which would make a cycle), two players who sat in the
+same game, who are two people, and a merged player's seats counted apart beside the player they
+joined (a game seating both after the merge), merged once already.
 
 No edit key is asked for: a game's edit key guards its scores against other devices, and a
 merge changes no game's score or seat; players belong to the table, not to one game, and an
