@@ -314,7 +314,7 @@ class PlayerRecord:
             "rating": self.rating.rating if self.rating else None,
             "rating_sigma": self.rating.rating_sigma if self.rating else None,
             "provisional": (
-                self.rating.provisional if self.rating else self.games < ratings.PROVISIONAL_GAMES
+                self.rating.provisional if self.rating else ratings.is_provisional(self.games)
             ),
         }
 

@@ -91,12 +91,17 @@ class Rating:
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
+        return is_provisional(self.games)
 
     @property
     def change(self) -> int | None:
         """How far the rating moved over the trend's games; None before the first game."""
         return self.trend[-1] - self.trend_from if self.trend else None
+
+
+def is_provisional(games: int) -> bool:
+    """A rating from this many finished games is provisional (under `PROVISIONAL_GAMES`)."""
+    return games < PROVISIONAL_GAMES
 
 
 NEW_PLAYER = Rating()
