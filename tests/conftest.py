@@ -37,7 +37,7 @@ from tests.support.config import (
 )
 from tests.support.organisers import HASH
 from tests.support.redisserver import RedisServer
-from tests.support.server import STARTED_ON, serving
+from tests.support.server import STARTED_ON, server_pair, serving
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -146,6 +146,15 @@ def module_database(tmp_path_factory) -> Iterator[Callable[[str], str]]:
     databases = Databases(tmp_path_factory.mktemp("databases"))
     yield databases.make
     databases.drop()
+
+
+@pytest.fixture(scope="module")
+def servers(request, tmp_path_factory, module_database) -> Iterator[list]:
+    """Two server processes on one database of the module's own, shared by its tests: for a
+    module of races between two tablets (`tests.support.server.server_pair`)."""
+    name = request.module.__name__.rpartition(".")[2]
+    with server_pair(module_database(name), tmp_path_factory.mktemp(name)) as pair:
+        yield pair
 
 
 @pytest.fixture(scope="session")

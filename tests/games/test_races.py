@@ -14,20 +14,12 @@ from typing import Any
 import pytest
 
 from tests.support.names import NAMES
-from tests.support.server import Client, at_once, integrity, request, server_pair
+from tests.support.server import Client, at_once, integrity, request
 
 # One process builds the shared fixture, once.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("races")]
 
 RACES = 30
-
-
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory, module_database):
-    """Two processes serving the same database."""
-    folder = tmp_path_factory.mktemp("races")
-    with server_pair(module_database("races"), folder) as pair:
-        yield pair
 
 
 def new_game(port: int) -> tuple[int, str]:

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.support.config import read_past_the_app
-from tests.support.server import Client, at_once, integrity, server_pair
+from tests.support.server import Client, at_once, integrity
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("sheet-races")]
 
@@ -28,14 +28,6 @@ ROUNDS = [
     "round,4,,0,55,30,25",
 ]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
-
-
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory, module_database):
-    """Two processes serving the same database."""
-    folder = tmp_path_factory.mktemp("sheet-races")
-    with server_pair(module_database("sheet-races"), folder) as pair:
-        yield pair
 
 
 def sheet(day: int) -> str:

@@ -7,18 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.server import at_once, send, server_pair
+from tests.support.server import at_once, send
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("scoring races")]
 
 RACES = 6
-
-
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory, module_database):
-    folder = tmp_path_factory.mktemp("scoring-races")
-    with server_pair(module_database("scoring_races"), folder) as pair:
-        yield pair
 
 
 def test_two_taps_at_once_change_the_scoring_once(servers):

@@ -15,19 +15,12 @@ from scorekeeper.nights import service
 from scorekeeper.nights.models import OPEN, NightTable
 from scorekeeper.platform.database import db
 from tests.support.games import KEY_HEADER
-from tests.support.server import Client, at_once, encode, send, server_pair
+from tests.support.server import Client, at_once, encode, send
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("night races")]
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit"]
 RACES = 8
-
-
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory, module_database):
-    folder = tmp_path_factory.mktemp("night-races")
-    with server_pair(module_database("night_races"), folder) as pair:
-        yield pair
 
 
 def test_two_organisers_drawing_at_once_make_one_draw(servers):

@@ -17,19 +17,12 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from tests.support.names import EIGHT_NAMES, NAMES
-from tests.support.server import Client, at_once, request, server_pair
+from tests.support.server import Client, at_once, request
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("phone-races")]
 
 ROUNDS = 3
 TOKEN = "X-Seat-Token"
-
-
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory, module_database):
-    folder = tmp_path_factory.mktemp("phone-races")
-    with server_pair(module_database("phone-races"), folder) as pair:
-        yield pair
 
 
 def send(port: int, code: str, token: str, cards: str, key: str):
