@@ -24,9 +24,12 @@ commits is seen at once, another process's within the few seconds the page allow
 whose stamp matches reads it as it is; otherwise one thread computes it again (given the value
 kept before, which lets the season's ratings carry on from it) while the others asking for the
 same key wait for it, so a change never makes every thread compute at once. A value that takes
-seconds to compute (the season at 20,000 games) is asked for with `get_or_older`: past a few
-tenths of a second of waiting, a request gets the value kept before (and is told so), and the new
-one is finished in a thread of its own, then kept out of the garbage collector's way (`settle`).
+seconds to compute (the season at 20,000 games) is asked for with `get_or_older`: it is computed
+in a thread of its own and, past a few tenths of a second of waiting, a request gets the value
+kept before (and is told so) or, where none was ever kept (a server just started), `Pending`; the
+new value is kept once done, out of the garbage collector's way (`settle`). A value made from
+something still pending (a page showing the season's figures where it can) is `provisional`:
+served, never kept.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
-from flask import Flask, current_app, has_app_context
+from flask import Flask, current_app, g, has_app_context
 from sqlalchemy import BigInteger, String, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -59,6 +62,29 @@ DATABASE = "database"
 
 # A row's stamps: the names of the stamps a flushed row moves (none: it moves no stamp).
 Namer = Callable[[object], Iterable[str]]
+# Set on `g` when this request made something from a value still pending (`provisional`).
+PROVISIONAL = "scorekeeper_provisional"
+
+
+class Pending(Exception):
+    """No value of the key was ever kept, and its computation goes on past the wait
+    (`Kept.get_or_older`): the caller says so, or does without it (`provisional`)."""
+
+    def __init__(self, key: Hashable) -> None:
+        super().__init__(f"the value of {key} is still being computed")
+        self.key = key
+
+
+def provisional() -> None:
+    """What this request computes from now on is served but not kept by any `Kept`: it was made
+    without a value still pending (a game page without the chances of a season not yet worked
+    out), and the next request makes it again."""
+    if has_app_context():
+        setattr(g, PROVISIONAL, True)
+
+
+def _is_provisional() -> bool:
+    return has_app_context() and g.get(PROVISIONAL, False)
 
 
 class Stamp(db.Model):
@@ -211,9 +237,10 @@ class Kept:
         self.size = size
         self._lock = threading.Lock()
         self._values: OrderedDict[Hashable, tuple[Hashable, Any]] = OrderedDict()
+        # Each key's lock, held while its value is computed (by `get` or in a thread of its own).
         self._computing: dict[Hashable, threading.Lock] = {}
-        # The computations running in a thread of their own (`get_or_older`), each set when done.
-        self._running: dict[Hashable, threading.Event] = {}
+        # The error of each key's last computation in a thread of its own, where it failed.
+        self._failures: dict[Hashable, Exception] = {}
 
     def get(self, key: Hashable, stamp: Hashable | None, compute: Callable[[Any], Any]) -> Any:
         """The value of `key` computed at `stamp`: the one kept, or `compute(previous)` kept
@@ -233,6 +260,8 @@ class Kept:
             with self._lock:
                 previous = self._values.get(key, (None, None))[1]
             value = compute(previous)
+            if _is_provisional():
+                return value
             with self._lock:
                 self._values[key] = (stamp, value)
                 self._values.move_to_end(key)
@@ -244,56 +273,60 @@ class Kept:
     def get_or_older(
         self, key: Hashable, stamp: Hashable, compute: Callable[[Any], Any], wait: float
     ) -> tuple[Any, bool]:
-        """(the value of `key` at `stamp`, True) as `get` gives it, unless a value kept at an
-        older stamp exists and the new one takes longer than `wait` seconds: then (that older
-        value, False), while the new one is computed on in a thread of its own (in an app
-        context of this app) and kept once done. Whoever asks meanwhile gets the older value
-        at once: no request waits behind another's computation longer than `wait`."""
+        """(the value of `key` at `stamp`, True), computed in a thread of its own (in an app
+        context of this app) and kept once done, if it is done within `wait` seconds; else (the
+        value kept at an older stamp, False), or `Pending` where none was ever kept. Whoever asks
+        meanwhile waits for the same computation, never one of their own, and no longer than
+        `wait`: no request waits behind another's computation longer than that."""
         kept = self._kept(key, stamp)
         if kept is not None:
             return kept[1], True
         with self._lock:
             older = self._values.get(key)
             computing = self._computing.setdefault(key, threading.Lock())
-        if older is None:
-            return self.get(key, stamp, compute), True
+            self._failures.pop(key, None)
         if computing.acquire(blocking=False):
-            done = threading.Event()
-            self._running[key] = done
             app = current_app._get_current_object()
             threading.Thread(
                 target=self._compute_apart,
-                args=(app, key, stamp, compute, older[1], computing, done),
+                args=(app, key, stamp, compute, older[1] if older else None, computing),
                 name=f"computing {key}",
                 daemon=True,
             ).start()
-        done = self._running.get(key)
-        if done is not None:
-            done.wait(wait)
+        # Held while any computation of the key runs: acquiring it is waiting for that one.
+        if wait > 0 and computing.acquire(timeout=wait):
+            computing.release()
         kept = self._kept(key, stamp)
         if kept is not None:
             return kept[1], True
         with self._lock:
-            return self._values[key][1], False
+            older = self._values.get(key)
+            failure = self._failures.get(key)
+        if older is not None:
+            return older[1], False
+        if failure is not None:
+            raise failure  # nothing to show instead: the computation's own error
+        raise Pending(key)
 
-    def _compute_apart(self, app: Flask, key, stamp, compute, previous, computing, done) -> None:
+    def _compute_apart(self, app: Flask, key, stamp, compute, previous, computing) -> None:
         """`compute(previous)` in an app context of its own, kept under `stamp` and settled
-        (`settle`); a failure is logged, and the next request tries again."""
+        (`settle`); a failure is logged and kept for the request that waited on it, and the
+        next request tries again."""
         try:
             with app.app_context():
                 # Only reads: on SQLite it takes no write lock, so writes go on meanwhile.
                 db.session.connection(execution_options={"read_only": True})
                 value = compute(previous)
+            settle()  # before any request can find it
             with self._lock:
                 self._values[key] = (stamp, value)
                 self._values.move_to_end(key)
-            settle()
-        except Exception:
+        except Exception as error:
             app.logger.exception("the value of %s could not be computed", key)
+            with self._lock:
+                self._failures[key] = error
         finally:
-            self._running.pop(key, None)
             computing.release()
-            done.set()
 
     def _kept(self, key: Hashable, stamp: Hashable) -> tuple[Hashable, Any] | None:
         with self._lock:

@@ -69,6 +69,8 @@ def http_error(error: HTTPException, **shown: Any):
         # A description a view gave ("game 7 does not exist"), not Werkzeug's general one.
         "told": error.description != type(error).description,
         "reopen": reopen_link() if request.method not in ("GET", "HEAD") else None,
+        # A page not ready yet (503 with Retry-After) opens itself again at this address.
+        "again": reopen_link() if getattr(error, "retry_after", None) else None,
         "limit": current_app.config["MAX_CONTENT_LENGTH"],
         **shown,
     }

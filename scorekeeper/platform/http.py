@@ -200,8 +200,12 @@ def error_words(error: HTTPException) -> tuple[str, str]:
     return str(own[0]), error.description if told else str(own[1])
 
 
+# The headers of Werkzeug's error an answer in JSON keeps: 405's Allow, 503's Retry-After.
+KEPT_HEADERS = frozenset({"allow", "retry-after"})
+
+
 def http_error(error: HTTPException):
-    """Werkzeug's error as JSON, with its status and headers (405's Allow)."""
-    headers = [(name, value) for name, value in error.get_headers() if name.lower() == "allow"]
+    """Werkzeug's error as JSON, with its status and headers (`KEPT_HEADERS`)."""
+    headers = [(name, value) for name, value in error.get_headers() if name.lower() in KEPT_HEADERS]
     name, description = error_words(error)
     return jsonify(error=description or name), error.code, headers

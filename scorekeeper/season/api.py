@@ -70,11 +70,11 @@ def merge():
     if problems:
         raise ApiError("; ".join(problems))
     row, _proposal = merges.merge(data["from"], data["into"])
-    # The player after the merge in the season as kept, rated when the season is next computed.
-    identity = identities()
-    after = players.after_merge(
-        players.current(waits=False), identity, identity.get(row.into_key, row.into_key)
-    )
+    # The player after the merge in the season as kept, rated when the season is next computed
+    # (none while the first season is being worked out).
+    identity, kept = identities(), players.kept_now()
+    into = identity.get(row.into_key, row.into_key)
+    after = players.after_merge(kept, identity, into) if kept is not None else None
     body = {
         "merge": merges.as_json(row),
         "player": after.as_json() if after else None,

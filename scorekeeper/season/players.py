@@ -38,6 +38,7 @@ from flask import Flask, current_app, g, has_request_context
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import case, func
+from werkzeug.exceptions import ServiceUnavailable
 
 from ..games.models import Game, Player, Rename, Round, RoundScore
 from ..games.names import name_key
@@ -513,8 +514,8 @@ class Season:
     @cached_property
     def lines(self) -> tuple[Line, ...]:
         """Every round line of the finished games, in game, round and seat order: read when the
-        records first ask (one statement; over half a million lines at 20,000 games), so the
-        players' pages never wait for them."""
+        records first ask (one statement; over half a million lines at 20,000 games), which for
+        a season computed in the background is before any page asks (`PREPARED`)."""
         return _lines()
 
     def view(self, key: Any, work: Callable[[], Any]) -> Any:
@@ -541,6 +542,22 @@ def _lines() -> tuple[Line, ...]:
     return tuple(tuple(row) for row in rows)
 
 
+# What pages ask of every season beyond its players, each worked out with a season computed in
+# the background (`_worked_out`), so that no page waits for it: the records of all time, which
+# read every round line (`Season.lines`, seconds at 20,000 games) and which a player's page shows.
+# Registered by the modules that make them.
+PREPARED: list[Callable[[Season], object]] = []
+
+
+def _worked_out(previous: Season | None) -> Season:
+    """The season, and what every page asks of it (`PREPARED`): for a computation no request
+    waits for (in the background, or as a server starts)."""
+    computed = _compute(previous)
+    for prepare in PREPARED:
+        prepare(computed)
+    return computed
+
+
 def _compute(previous: Season | None) -> Season:
     identity = identities()
     games = _sittings(identity)
@@ -555,20 +572,59 @@ def _compute(previous: Season | None) -> Season:
     return replace(computed, records=records)
 
 
-def current(waits: bool = True) -> Season:
+# Seconds a page not ready yet (`SeasonPending`) asks to be opened again after.
+RETRY_SECONDS = 1
+
+
+class SeasonPending(ServiceUnavailable):
+    """No season was worked out in this process yet (a server just started on thousands of
+    games) and it takes longer than `SEASON_WAIT_SECONDS`: 503 with `Retry-After`, whose page
+    opens itself again (`errors/503.html`) and whose API answer says to ask again."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            gettext(
+                "the season's figures are being worked out (the score book has just started):"
+                " they show in a few seconds"
+            ),
+            retry_after=RETRY_SECONDS,
+        )
+
+
+def current() -> Season:
     """The season now: the one kept in this process while the season's stamp is unchanged
     (one statement), else computed afresh (three more). A page showing several parts of the
     season asks once and hands the season on, so they all show the same one.
 
-    Computing it afresh takes seconds at 20,000 games: past `SEASON_WAIT_SECONDS` a request
-    gets the season as it was kept before (`g.season_behind`, which the page says), and the new
-    one is finished in the background. A write asks with `waits` False: it takes the season as
-    kept at once, rather than wait while it holds its lock."""
+    Computing it afresh takes seconds at 20,000 games, so it is done in a thread of its own:
+    past `SEASON_WAIT_SECONDS` a request gets the season as it was kept before
+    (`g.season_behind`, which the page says), or `SeasonPending` where no season was kept yet,
+    and the new one is finished in the background."""
     wait = current_app.config["SEASON_WAIT_SECONDS"]
+    return _season(wait)
+
+
+def kept_now() -> Season | None:
+    """The season as kept, at once: for a write, which must not wait while it holds its lock.
+    None while the first season is still being worked out (a server just started)."""
+    wait = current_app.config["SEASON_WAIT_SECONDS"]
+    try:
+        return _season(None if wait is None else 0)
+    except SeasonPending:
+        if has_request_context():
+            g.season_behind = True  # the answer is not up to date (`up_to_date`)
+        return None
+
+
+def _season(wait: float | None) -> Season:
     kept, stamp = cache.kept(STAMP), cache.read(STAMP)
     if wait is None or stamp is None:
         return kept.get(STAMP, stamp, _compute)
-    computed, fresh = kept.get_or_older(STAMP, stamp, _compute, wait if waits else 0)
+    try:
+        computed, fresh = kept.get_or_older(STAMP, stamp, _worked_out, wait)
+    except cache.Pending:
+        cache.provisional()  # what this request makes without the season is never kept
+        raise SeasonPending() from None
     if not fresh and has_request_context():
         g.season_behind = True
     return computed
@@ -578,11 +634,12 @@ def warm(app: Flask) -> None:
     """Work out the season for a server just started (`serve`), in the calling thread, and keep
     it out of the garbage collector's way (`cache.settle`): at 20,000 games it takes seconds,
     which the first page to show a figure would otherwise wait for. A page asked for meanwhile
-    waits for this computation rather than start its own. A failure is logged; the first page
-    then tries again."""
+    waits `SEASON_WAIT_SECONDS` for this computation, never one of its own, then says the
+    season is not ready yet (`SeasonPending`). A failure is logged; the first page then tries
+    again."""
     with app.app_context():
         try:
-            current()
+            cache.kept(STAMP).get(STAMP, cache.read(STAMP), _worked_out)
         except Exception:
             app.logger.exception("the season could not be worked out at start")
             return
@@ -709,14 +766,18 @@ def _player_record(computed: Season, key: str) -> PlayerRecord:
 
 def win_chances(seats) -> list[tuple[str, int]]:
     """Each seat's name and chance of winning in whole percent (summing to 100), from the
-    ratings now; `seats` are the game's players in seat order (their stored keys), each the
-    player they are now (`players_of` with `Season.identity`, as the season counts them).
+    ratings now (none while the first season is being worked out); `seats` are the game's
+    players in seat order (their stored keys), each the player they are now (`players_of` with
+    `Season.identity`, as the season counts them).
 
     The game page is kept per game stamp (`games.ledger.game_stamp`), which another game finishing
     does not change: the chances shown are those of the page's first opening, until the game
     itself changes (and at round 1 they go)."""
     seated = list(seats)
-    computed = current()
+    try:
+        computed = current()
+    except SeasonPending:
+        return []  # a page without them is not kept (`cache.provisional`)
     keys = players_of([seat.name_key for seat in seated], computed.identity)
     chances = computed.ratings.win_chances(keys)
     return [(seat.name, chance) for seat, chance in zip(seated, chances, strict=True)]

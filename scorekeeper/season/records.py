@@ -134,6 +134,10 @@ def season_records(chosen: Filters | None = None, season: Season | None = None) 
     return season.view(("records", chosen, chosen.since(now)), lambda: compute(season, chosen, now))
 
 
+# Worked out with every season computed in the background: a player's page shows them.
+players.PREPARED.append(lambda season: season_records(season=season))
+
+
 def held_by(records: Iterable[Record], key: str) -> list[tuple[Record, Holding, int]]:
     """The records a player (by key) holds: each with the first time they set it and how many
     more times they did."""

@@ -299,9 +299,11 @@ def new():
     from_name = request.args.get("from", "")
     into_name = request.args.get("into", "")
     form = WriteOnceForm()
-    # Shown in the season as kept (a post takes it without waiting for a newer one); the post
-    # is judged on the games as they are (`merges.merge`).
-    proposal = merges.propose(from_name, into_name, season.current(waits=not form.is_submitted()))
+    # Shown in the season as kept (a post takes it without waiting for a newer one, or reads the
+    # two players' seats while the first season is worked out); the post is judged on the games
+    # as they are (`merges.merge`).
+    computed = season.kept_now() if form.is_submitted() else season.current()
+    proposal = merges.propose(from_name, into_name, computed)
     problems = list(proposal.problems)
     if form.validate_on_submit():
         try:

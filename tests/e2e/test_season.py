@@ -4,18 +4,22 @@ player chips, and the printed sheet of a finished 8-player game on one A4 landsc
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import create_app
+from scorekeeper.platform import cache
+from scorekeeper.season import players
 from tests.support import games
-from tests.support.book import game_with_stored_names, play_rounds
+from tests.support.book import game_with_stored_names, new_game, play_rounds
+from tests.support.browser import PHONE_VIEWPORT, lan_url
 from tests.support.config import TEST_CONFIG
 from tests.support.games import PageSender
 from tests.support.names import NAMES
 from tests.support.server import serving
-from tests.support.tablet import AT_ONE_SIZE, ROUNDS, record_round
+from tests.support.tablet import AT_ONE_SIZE, ROUNDS, axe_violations, record_round
 
 pytestmark = pytest.mark.browser
 # The page, failing the test on any script error or CSP violation.
@@ -213,3 +217,36 @@ def test_every_players_link_opens_that_player_in_chromium(tablet, odd_names_serv
         page.goto("/players/Ann")  # head to head: each opponent by its link
         page.locator("tr:has(td.together)").get_by_role("link", name=name, exact=True).click()
         expect(page.locator("h1")).to_have_text(name)
+
+
+def test_a_season_page_opened_as_the_score_book_starts_opens_itself_again(
+    tablet, fresh_database, tmp_path, monkeypatch, axe_source
+):
+    """A phone in Finnish opens the players as the score book starts, before the season is
+    worked out: a page that says so in Finnish (with nothing for axe to find), which opens the
+    players by itself once they are ready."""
+    config = dict(
+        TEST_CONFIG, SQLALCHEMY_DATABASE_URI=fresh_database("starting"), SEASON_WAIT_SECONDS=0.2
+    )
+    application = create_app(config, instance_path=str(tmp_path / "starting-instance"))
+    client = application.test_client()
+    play_rounds(client, new_game(client, ["Ann", "Bob", "Cat"], "family"))
+    with application.app_context():
+        cache.kept(players.STAMP).clear()  # as a server just started
+    release, compute = threading.Event(), players._compute
+    monkeypatch.setattr(
+        players, "_compute", lambda previous: release.wait(20) and compute(previous)
+    )
+    with serving(application) as url:
+        context = tablet(PHONE_VIEWPORT, base_url=lan_url(url), locale="fi-FI")
+        page = context.new_page()
+        try:
+            page.goto("/players/")
+            expect(page.locator("h1")).to_have_text("Hetki vain")
+            expect(page.locator("[role=status]")).to_contain_text("Kauden lukuja lasketaan")
+            assert axe_violations(page, axe_source) == []
+        finally:
+            release.set()
+        expect(page.locator("h1")).to_have_text("Pelaajat")
+        expect(page.locator("td, th").get_by_role("link", name="Ann", exact=True)).to_be_visible()
+        assert page.url == f"{lan_url(url)}/players/"

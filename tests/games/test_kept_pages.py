@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gc
 import re
+import threading
 import weakref
+
+import pytest
 
 from scorekeeper.games import ledger, service
 from scorekeeper.games.models import Game
@@ -131,6 +134,63 @@ def test_a_kept_value_is_computed_again_from_the_one_before_when_its_stamp_moves
     assert len(kept) == 1
 
 
+@pytest.fixture
+def book_app(migrated_database, tmp_path):
+    """An app on a database file (or a database of its own), which a thread of its own reads."""
+    return app_on(migrated_database(), tmp_path)
+
+
+def test_a_value_never_kept_is_pending_past_the_wait_then_kept_once_done(book_app):
+    """`get_or_older` with nothing kept before (a server just started): past the wait, `Pending`,
+    while the one computation goes on apart; whoever asks meanwhile waits for that one."""
+    kept, release, computed = Kept(size=1), threading.Event(), []
+
+    def slow(previous):
+        computed.append(previous)
+        release.wait(20)
+        return "season"
+
+    with book_app.app_context():
+        with pytest.raises(cache.Pending):
+            kept.get_or_older("season", 1, slow, 0.05)
+        with pytest.raises(cache.Pending):
+            kept.get_or_older("season", 1, slow, 0.05)
+        release.set()
+        assert kept.get_or_older("season", 1, slow, 10) == ("season", True)
+        assert kept.get_or_older("season", 1, slow, 0) == ("season", True)
+    assert computed == [None]
+
+
+def test_a_failed_computation_is_the_error_of_the_request_that_waited_for_it(book_app):
+    kept = Kept(size=1)
+
+    def broken(previous):
+        raise LookupError("no season")
+
+    with book_app.app_context():
+        with pytest.raises(LookupError, match="no season"):
+            kept.get_or_older("season", 1, broken, 10)
+        # The next request tries again.
+        assert kept.get_or_older("season", 1, lambda previous: "season", 10) == ("season", True)
+
+
+def test_a_value_made_from_one_still_pending_is_served_but_never_kept(app):
+    kept = Kept(size=2)
+
+    def without(previous):
+        cache.provisional()  # say, a game page without the chances of a season not ready
+        return "without"
+
+    with app.app_context():  # a request
+        assert kept.get("page", 1, without) == "without"
+        assert kept.get("other", 1, lambda previous: "other") == "other"
+    assert len(kept) == 0  # nothing this request made
+    with app.app_context():  # the next one
+        assert kept.get("page", 1, lambda previous: "with") == "with"
+        assert kept.get("page", 1, without) == "with"
+    assert len(kept) == 1
+
+
 class Linked:
     """An object in a cycle of its own: only the garbage collector frees it."""
 
@@ -152,7 +212,8 @@ def test_settling_freezes_what_is_alive_and_gives_it_back_past_the_slack(monkeyp
     cache.settle()  # within the slack: still frozen
     gc.collect()
     assert dropped() is not None
-    monkeypatch.setattr(cache, "FROZEN_SLACK", -1)
+    # Far past it: frozen objects freed since (by their references) lower the count.
+    monkeypatch.setattr(cache, "FROZEN_SLACK", -(10**9))
     cache.settle()  # past it: given back, collected, then the rest frozen again
     assert dropped() is None
     assert gc.get_freeze_count() > 0

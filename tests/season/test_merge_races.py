@@ -5,6 +5,8 @@ make one merge, never a cycle, and the same merge twice makes it once; never a 5
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.support.server import at_once, send
@@ -21,6 +23,19 @@ def two_players(port: int, trial: int, kind: str) -> tuple[str, str]:
         status, game = send(port, "POST", "/api/games", {"players": [name, "Bob", "Cat", "Dan"]})
         assert status == 201, game
     return one, other
+
+
+def players_now(port: int) -> set[str]:
+    """The players' names in the season with every change in it: a served page waits only
+    `SEASON_WAIT_SECONDS` for it, then answers the one before (`up_to_date` false)."""
+    deadline = time.monotonic() + 20
+    while True:
+        status, listed = send(port, "GET", "/api/players")
+        assert status == 200, listed
+        if listed["up_to_date"]:
+            return {player["name"] for player in listed["players"]}
+        assert time.monotonic() < deadline, "the season was never brought up to date"
+        time.sleep(0.05)
 
 
 def merges_of(port: int, names: tuple[str, str]) -> list[dict]:
@@ -47,8 +62,7 @@ def test_two_merges_the_other_way_round_at_once_make_one(servers):
         refused = next(body for status, body in answers if status == 400)
         assert "are already one player" in refused["error"], refused
         assert len(merges_of(port, (one, other))) == 1
-        status, listed = send(port, "GET", "/api/players")
-        names = {player["name"] for player in listed["players"]}
+        names = players_now(port)
         assert len(names & {one, other}) == 1, names
 
 

@@ -1,8 +1,10 @@
 """No page waits behind the season's computation (issue: the season at any size): past
 `SEASON_WAIT_SECONDS` a page shows the season as it was, says so (the API: `up_to_date`), and the
-new one is finished in the background, with writes going on meanwhile. A merge answers from the
-season as kept, a server works the season out as it starts, and a season worked out apart is
-kept out of the garbage collector's walks."""
+new one is finished in the background, with writes going on meanwhile; where no season was worked
+out yet (a server just started), a season page says so (503) and opens itself again, while the
+score book goes on without the season. A merge answers from the season as kept, a server works
+the season out as it starts, and a season worked out apart is kept out of the garbage collector's
+walks."""
 
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ from tests.support.config import TEST_CONFIG
 from tests.support.queries import counted
 
 NOTICE = "figures are being brought up to date with the latest games"
+PENDING = "figures are being worked out (the score book has just started)"
+PENDING_FI = "lasketaan"
+CHANCES = "Chances to win, from the ratings:"
 
 
 def ann_games(page: str) -> str:
@@ -33,6 +38,12 @@ def waiting_app(fresh_database, tmp_path, name: str):
         "SEASON_WAIT_SECONDS": 0.2,
     }
     return create_app(settings, instance_path=str(tmp_path / "instance"))
+
+
+def as_just_started(app) -> None:
+    """The app as a process just started: no season kept."""
+    with app.app_context():
+        cache.kept(season.STAMP).clear()
 
 
 def slowed(monkeypatch) -> tuple[threading.Event, threading.Event]:
@@ -134,3 +145,70 @@ def test_a_server_start_works_out_the_season_before_any_page_asks(fresh_database
     with app.app_context():
         kept = season.current()
     assert id(kept.games) not in {id(found) for found in gc.get_objects()}
+
+
+def test_a_season_page_before_the_first_season_is_worked_out_says_so_and_opens_itself_again(
+    fresh_database, tmp_path, monkeypatch
+):
+    """A server just started on thousands of games: a season page answers 503 past the wait,
+    says why, in the page's language, and opens itself again (Retry-After, `reopen.js`); the
+    score book goes on meanwhile: a game page without the chances, a merge without its player."""
+    app = waiting_app(fresh_database, tmp_path, "season-start")
+    client = app.test_client()
+    play_rounds(client, new_game(client, ["Ann", "Bob", "Cat"], "family"))
+    play_rounds(client, new_game(client, ["Annie", "Bob", "Cat"], "family"))
+    waiting = new_game(client, ["Ann", "Bob", "Cat"], "family")  # not started: its chances
+    as_just_started(app)
+    started, release = slowed(monkeypatch)
+    try:
+        page = client.get("/players/")
+        assert started.wait(10)
+        assert (page.status_code, page.headers["Retry-After"]) == (503, "1")
+        shown = page.get_data(as_text=True)
+        assert PENDING in shown and NOTICE not in shown  # no figures shown, none behind
+        assert 'src="/static/reopen.js' in shown and 'data-reopen="/players/"' in shown
+        answer = client.get("/api/players/records")
+        assert (answer.status_code, answer.headers["Retry-After"]) == (503, "1")
+        assert PENDING in answer.get_json()["error"]
+        finnish = client.get("/players/Ann", headers={"Accept-Language": "fi"})
+        assert finnish.status_code == 503
+        assert PENDING_FI in finnish.get_data(as_text=True)
+        assert PENDING not in finnish.get_data(as_text=True)
+        game_page = client.get(f"/games/{waiting.id}")
+        assert game_page.status_code == 200
+        assert CHANCES not in game_page.get_data(as_text=True)
+        merged = client.post("/api/players/merges", json={"from": "Annie", "into": "Ann"})
+        assert merged.status_code == 201, merged.get_json()
+        assert merged.get_json()["player"] is None and merged.get_json()["up_to_date"] is False
+    finally:
+        release.set()
+    deadline = time.monotonic() + 20
+    while (page := client.get("/players/")).status_code == 503 or NOTICE in page.get_data(
+        as_text=True
+    ):
+        assert time.monotonic() < deadline, "the season was never worked out"
+        time.sleep(0.05)
+    assert page.status_code == 200
+    assert 'data-column="games">2<' in ann_games(page.get_data(as_text=True))  # Annie's too
+    # The game page made without the chances was not kept so.
+    assert CHANCES in client.get(f"/games/{waiting.id}").get_data(as_text=True)
+
+
+def test_a_season_worked_out_apart_brings_the_records_a_players_page_shows(
+    fresh_database, tmp_path
+):
+    """The records of all time read every round line (seconds at 20,000 games): they are worked
+    out with the season in the background, so a player's page after a change reads none."""
+    app = waiting_app(fresh_database, tmp_path, "season-records")
+    client = app.test_client()
+    play_rounds(client, new_game(client, ["Ann", "Bob", "Cat"], "family"))
+    assert client.get("/players/Ann").status_code == 200
+    play_rounds(client, new_game(client, ["Ann", "Bob", "Dan"], "family"))
+    deadline = time.monotonic() + 20
+    while not client.get("/api/players").get_json()["up_to_date"]:
+        assert time.monotonic() < deadline, "the season was never brought up to date"
+        time.sleep(0.05)
+    with counted(app) as statements:
+        page = client.get("/players/Dan")
+    assert page.status_code == 200 and "Dan" in page.get_data(as_text=True)
+    assert not [statement for statement in statements if "round_scores" in statement]
