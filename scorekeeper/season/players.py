@@ -26,12 +26,15 @@ refuse a bad value with the same words.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from flask import Flask, current_app, g, has_request_context
@@ -51,8 +54,14 @@ from .models import PlayerMerge, identities
 from .ratings import NEW_PLAYER, Rating
 
 # One player's line of one recorded round of a finished game: (game id, round number, seat,
-# score, penalty). Plain rows, not objects: a season of 20,000 games holds over half a million.
+# score, penalty). Plain rows, not objects: a season of 20,000 games has over half a million.
 Line = tuple[int, int, int, int, int]
+# One seat's hands in one finished game: how far behind the leader it fell at most after a
+# round and the first round it was that far behind (0, 0: never), and the highest card penalty
+# of one of its hands with the rounds it cost that much (0, (): none). What the records ask of
+# the round lines, a plain tuple per seat.
+SeatHands = tuple[int, int, int, tuple[int, ...]]
+NO_HANDS: SeatHands = (0, 0, 0, ())
 # The filtered views of one season kept with it (other periods, other minimums), newest last.
 VIEWS_KEPT = 32
 
@@ -497,7 +506,7 @@ class Season:
     """The season as computed at one stamp: every game's sittings, every player's (by key,
     oldest game first), who is who (`identity`), their records sorted by key, and the `PARTS`;
     `views` keeps what is worked out from it under filters (`view`), and the finished games'
-    round lines once something asks for them (`lines`)."""
+    hands once something asks for them (`hands`)."""
 
     games: Mapping[int, list[Sitting]]
     players: Mapping[str, list[Sitting]]
@@ -512,11 +521,29 @@ class Season:
         return self.parts["ratings"]
 
     @cached_property
-    def lines(self) -> tuple[Line, ...]:
-        """Every round line of the finished games, in game, round and seat order: read when the
-        records first ask (one statement; over half a million lines at 20,000 games), which for
-        a season computed in the background is before any page asks (`PREPARED`)."""
-        return _lines()
+    def hands(self) -> dict[int, dict[int, SeatHands]]:
+        """Each finished game's seats' hands, by game id and seat (`SeatHands`), from one pass
+        over every round line (one statement; over half a million lines at 20,000 games, not
+        kept): worked out when the records first ask, which for a season computed in the
+        background is before any page asks (`PREPARED`)."""
+        return _hands(_lines(), self.games)
+
+    @cached_property
+    def finished_times(self) -> tuple[datetime, ...]:
+        """When each finished game finished, in order."""
+        return tuple(
+            sorted(
+                seated[0].finished_at
+                for seated in self.games.values()
+                if seated and seated[0].finished_at is not None
+            )
+        )
+
+    def period(self, since: datetime | None) -> int | None:
+        """What a view of the games finished at or after `since` is kept under (`view`): how
+        many finished games came before, which moves only as a game leaves the period, where
+        `since` itself moves at every request ("last 12 months"); None for every game."""
+        return None if since is None else bisect_left(self.finished_times, since)
 
     def view(self, key: Any, work: Callable[[], Any]) -> Any:
         """What `work` makes of this season under `key` (a filter's), made once while the
@@ -526,6 +553,31 @@ class Season:
             while len(self.views) > VIEWS_KEPT:
                 self.views.pop(next(iter(self.views)))
         return self.views[key]
+
+
+def _hands(lines: Iterable[Line], games: Mapping[int, list[Sitting]]):
+    """Each finished game's seats' hands (`Season.hands`) from its round lines, which come in
+    game, round and seat order; the leader after a round is the lowest running total."""
+    found: dict[int, dict[int, SeatHands]] = {}
+    for game_id, rows in groupby(lines, key=itemgetter(0)):
+        seated = games.get(game_id)
+        if seated is None:
+            continue
+        running = {sitting.seat: 0 for sitting in seated}
+        deepest = dict.fromkeys(running, (0, 0))
+        dearest: dict[int, tuple[int, tuple[int, ...]]] = dict.fromkeys(running, (0, ()))
+        for number, round_lines in groupby(rows, key=itemgetter(1)):
+            for _, _, seat, score, penalty in round_lines:
+                running[seat] += score
+                top, rounds = dearest[seat]
+                if penalty > 0 and penalty >= top:
+                    dearest[seat] = (penalty, (rounds if penalty == top else ()) + (number,))
+            leader = min(running.values(), default=0)
+            for seat, total in running.items():
+                if total - leader > deepest[seat][0]:
+                    deepest[seat] = (total - leader, number)
+        found[game_id] = {seat: (*deepest[seat], *dearest[seat]) for seat in running}
+    return found
 
 
 def _lines() -> tuple[Line, ...]:
@@ -544,7 +596,7 @@ def _lines() -> tuple[Line, ...]:
 
 # What pages ask of every season beyond its players, each worked out with a season computed in
 # the background (`_worked_out`), so that no page waits for it: the records of all time, which
-# read every round line (`Season.lines`, seconds at 20,000 games) and which a player's page shows.
+# read every round line (`Season.hands`, seconds at 20,000 games) and which a player's page shows.
 # Registered by the modules that make them.
 PREPARED: list[Callable[[Season], object]] = []
 
@@ -681,7 +733,7 @@ def season(chosen: Filters | None = None) -> list[PlayerRecord]:
         )
         return [record for record in listed if record.games >= chosen.min_games]
 
-    return computed.view(("players", chosen, since), filtered)
+    return computed.view(("players", chosen, computed.period(since)), filtered)
 
 
 def within(games: dict[int, list[Sitting]], since: datetime | None) -> dict[int, list[Sitting]]:

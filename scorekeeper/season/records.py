@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
-from itertools import groupby
-from operator import itemgetter
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -24,7 +22,7 @@ from flask_babel.speaklater import LazyString
 
 from ..games.ledger import signed
 from . import players
-from .players import Filters, Season, Sitting, _records, shown_name, within
+from .players import NO_HANDS, Filters, Season, Sitting, _records, shown_name, within
 
 # The holdings of one record a page or an answer lists; the rest are counted.
 SHOWN = 10
@@ -120,7 +118,7 @@ def compute(
         _best(
             "most_cuts", _l("Most exact-cut bonuses in one game"), mine, _cuts, holding, _bonuses
         ),
-        *_hands(data.lines, games, eligible, holding),
+        *_hands(data, games, eligible, holding),
     ]
     return [record for record in records if record is not None]
 
@@ -131,7 +129,8 @@ def season_records(chosen: Filters | None = None, season: Season | None = None) 
     chosen = chosen or Filters()
     now = datetime.now(UTC)
     season = season or players.current()
-    return season.view(("records", chosen, chosen.since(now)), lambda: compute(season, chosen, now))
+    key = ("records", chosen, season.period(chosen.since(now)))
+    return season.view(key, lambda: compute(season, chosen, now))
 
 
 # Worked out with every season computed in the background: a player's page shows them.
@@ -254,17 +253,26 @@ def _streak(finished: list[Sitting], eligible, holding) -> Record | None:
     )
 
 
-def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | None]:
+def _hands(season: Season, games, eligible, holding) -> tuple[Record | None, Record | None]:
     """The best comeback (the winner furthest behind the leader after any round, at the first
     round they were that far behind) and the costliest hand (the highest card penalty of one
-    hand), in one pass over the round lines, which come in game, round and seat order."""
+    hand), from each counted seat's hands in the games counted (`Season.hands`)."""
     comebacks: list[tuple[int, Sitting, int]] = []
-    dearest = _Dearest()
-    for game_id, rows in groupby(lines, key=itemgetter(0)):
-        seated = games.get(game_id)
-        if seated is not None:  # else not counted (unfinished then, or outside the date range)
-            comebacks += _game_hands(rows, seated, eligible, dearest)
-    costliest = dearest.penalty
+    # The costliest hand so far, and each counted seat that paid it, with the rounds it did.
+    costliest, dearest = 0, []
+    hands = season.hands
+    for game_id, seated in games.items():
+        seats = hands.get(game_id, {})
+        for sitting in seated:
+            if sitting.key not in eligible:
+                continue
+            behind, number, penalty, rounds = seats.get(sitting.seat, NO_HANDS)
+            if sitting.won:
+                comebacks.append((behind, sitting, number))
+            if penalty > costliest:
+                costliest, dearest = penalty, []
+            if penalty == costliest and penalty > 0:
+                dearest.append((sitting, rounds))
     top = max((behind for behind, _, _ in comebacks), default=0)
     comeback = _record(
         "best_comeback",
@@ -291,45 +299,13 @@ def _hands(lines, games, eligible, holding) -> tuple[Record | None, Record | Non
         _points(costliest),
         [
             holding(sitting, number)
-            for sitting, number in _in_order(dearest.hands, lambda item: item)
+            for sitting, number in _in_order(
+                [(sitting, number) for sitting, rounds in dearest for number in rounds],
+                lambda item: item,
+            )
         ],
     )
     return comeback, hand
-
-
-class _Dearest:
-    """The highest card penalty of one hand seen so far, and every hand that cost that much."""
-
-    def __init__(self) -> None:
-        self.penalty = 0
-        self.hands: list[tuple[Sitting, int]] = []
-
-    def see(self, penalty: int, sitting: Sitting, number: int) -> None:
-        if penalty <= 0 or penalty < self.penalty:
-            return
-        if penalty > self.penalty:
-            self.penalty, self.hands = penalty, []
-        self.hands.append((sitting, number))
-
-
-def _game_hands(rows, seated, eligible, dearest: _Dearest) -> list[tuple[int, Sitting, int]]:
-    """One game's round lines: how far each counted winner fell behind the leader at most, and
-    at which round first (behind, sitting, round); each counted player's hand shown `dearest`."""
-    seats = {sitting.seat: sitting for sitting in seated}
-    counted = {sitting.seat for sitting in seated if sitting.key in eligible}
-    winners = [sitting.seat for sitting in seated if sitting.won and sitting.seat in counted]
-    running = dict.fromkeys(seats, 0)
-    deepest = dict.fromkeys(winners, (0, 0))
-    for number, hands in groupby(rows, key=itemgetter(1)):
-        for _, _, seat, score, penalty in hands:
-            running[seat] += score
-            if seat in counted:
-                dearest.see(penalty, seats[seat], number)
-        leader = min(running.values(), default=0)
-        for seat, (behind, _) in deepest.items():
-            if running[seat] - leader > behind:
-                deepest[seat] = (running[seat] - leader, number)
-    return [(behind, seats[seat], number) for seat, (behind, number) in deepest.items()]
 
 
 def _in_order(items, where):

@@ -12,6 +12,8 @@ import pytest
 
 from scorekeeper.games.models import Game
 from scorekeeper.platform.database import db
+from scorekeeper.season import players
+from scorekeeper.season import records as season_records
 from scorekeeper.season.players import FilterError, Filters, parse_filters
 from tests.support.book import game_with_stored_names, new_game, play_rounds
 from tests.support.games import FlaskSender
@@ -119,6 +121,35 @@ def test_the_date_ranges_at_their_boundaries(client, season):
     assert 'value="year" checked' in page and 'value="2"' in page
     # The sort links keep the filters.
     assert "sort=wins" in page and re.search(r'href="[^"]*sort=wins[^"]*period=year', page)
+
+
+def test_a_period_counted_from_now_is_worked_out_once_while_its_games_stay_the_same(
+    app, client, season, monkeypatch
+):
+    """ "Last 12 months" starts at a moment that moves at every request: its records and its
+    players are kept under how many finished games came before it (`Season.period`), not
+    under that moment, so they are worked out once, not at every request (0.4-0.6 s at 20,000
+    games), until a game leaves the period."""
+    worked, compute = [], season_records.compute
+    monkeypatch.setattr(
+        season_records, "compute", lambda *args: worked.append(args[1]) or compute(*args)
+    )
+    first = records(client, "?period=12m")
+    assert records(client, "?period=12m") == first
+    assert client.get("/players/records?period=12m").status_code == 200
+    listed = [client.get("/api/players?period=12m").get_json() for _ in range(2)]
+    assert listed[0] == listed[1]
+    assert worked == [Filters("12m")]
+    with app.app_context():
+        computed = players.current()
+        assert len([key for key in computed.views if key[0] == "players"]) == 1
+        finished = computed.finished_times
+        assert len(finished) == 5
+        assert computed.period(None) is None
+        # A game finished at the period's first moment is in it; a moment later, it has left.
+        assert computed.period(finished[0]) == 0
+        assert computed.period(finished[0] + timedelta(microseconds=1)) == 1
+        assert computed.period(Filters("12m").since()) == 1  # G1 finished before the period
 
 
 def test_the_periods_start_where_they_say():

@@ -27,12 +27,13 @@ def two_players(port: int, trial: int, kind: str) -> tuple[str, str]:
 
 def players_now(port: int) -> set[str]:
     """The players' names in the season with every change in it: a served page waits only
-    `SEASON_WAIT_SECONDS` for it, then answers the one before (`up_to_date` false)."""
+    `SEASON_WAIT_SECONDS` for it, then answers the one before (`up_to_date` false), or 503
+    where the server has not worked out any season yet."""
     deadline = time.monotonic() + 20
     while True:
         status, listed = send(port, "GET", "/api/players")
-        assert status == 200, listed
-        if listed["up_to_date"]:
+        assert status in (200, 503), listed
+        if status == 200 and listed["up_to_date"]:
             return {player["name"] for player in listed["players"]}
         assert time.monotonic() < deadline, "the season was never brought up to date"
         time.sleep(0.05)

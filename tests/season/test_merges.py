@@ -367,6 +367,10 @@ def test_seats_kept_apart_from_the_player_they_joined_are_not_merged_again(clien
     assert answer.get_json() == {"error": reason}
     page = client.get("/players/merges/new?from=Annie&into=Fay").get_data(as_text=True)
     assert reason in page
+    finnish = client.get(
+        "/players/merges/new?from=Annie&into=Fay", headers={"Accept-Language": "fi"}
+    ).get_data(as_text=True)
+    assert "Annie on jo yhdistetty pelaajaan Ann" in finnish and reason not in finnish
 
 
 def test_a_merge_answered_from_a_season_kept_before_other_merges(client):

@@ -40,6 +40,20 @@ def waiting_app(fresh_database, tmp_path, name: str):
     return create_app(settings, instance_path=str(tmp_path / "instance"))
 
 
+def up_to_date(client) -> dict:
+    """`GET /api/players` once the season with every change in it is worked out: a page waits
+    only `SEASON_WAIT_SECONDS` for it, then answers the season before it, or 503 where no season
+    was kept yet (a slow machine takes longer than that even for a few games)."""
+    deadline = time.monotonic() + 20
+    while True:
+        answer = client.get("/api/players")
+        assert answer.status_code in (200, 503), answer.get_data(as_text=True)
+        if answer.status_code == 200 and answer.get_json()["up_to_date"]:
+            return answer.get_json()
+        assert time.monotonic() < deadline, "the season was never brought up to date"
+        time.sleep(0.05)
+
+
 def as_just_started(app) -> None:
     """The app as a process just started: no season kept."""
     with app.app_context():
@@ -67,7 +81,7 @@ def test_a_long_computation_shows_the_season_before_it_and_says_so(
     client = waiting_app(fresh_database, tmp_path, "season").test_client()
     game = new_game(client)
     play_rounds(client, game)
-    first = client.get("/api/players").get_json()
+    first = up_to_date(client)
     assert {player["name"]: player["games"] for player in first["players"]}["Ann"] == 1
 
     started, release = slowed(monkeypatch)
@@ -106,7 +120,7 @@ def test_a_merge_while_the_season_is_worked_out_answers_at_once_and_says_so(
     client = waiting_app(fresh_database, tmp_path, "season-merge").test_client()
     play_rounds(client, new_game(client, ["Ann", "Bob", "Cat"], "family"))
     play_rounds(client, new_game(client, ["Annie", "Bob", "Cat"], "family"))
-    assert client.get("/api/players").get_json()["up_to_date"] is True
+    up_to_date(client)
 
     started, release = slowed(monkeypatch)
     play_rounds(client, new_game(client, ["Annie", "Dan", "Eve"], "family"))
@@ -121,11 +135,7 @@ def test_a_merge_while_the_season_is_worked_out_answers_at_once_and_says_so(
         assert body["player"]["rating"] is None and body["up_to_date"] is False
     finally:
         release.set()
-    deadline = time.monotonic() + 20
-    while not (listed := client.get("/api/players").get_json())["up_to_date"]:
-        assert time.monotonic() < deadline, "the season was never brought up to date"
-        time.sleep(0.05)
-    ann = {player["name"]: player for player in listed["players"]}["Ann"]
+    ann = {player["name"]: player for player in up_to_date(client)["players"]}["Ann"]
     assert ann["games"] == 3 and ann["rating"] is not None
 
 
@@ -202,12 +212,9 @@ def test_a_season_worked_out_apart_brings_the_records_a_players_page_shows(
     app = waiting_app(fresh_database, tmp_path, "season-records")
     client = app.test_client()
     play_rounds(client, new_game(client, ["Ann", "Bob", "Cat"], "family"))
-    assert client.get("/players/Ann").status_code == 200
+    up_to_date(client)
     play_rounds(client, new_game(client, ["Ann", "Bob", "Dan"], "family"))
-    deadline = time.monotonic() + 20
-    while not client.get("/api/players").get_json()["up_to_date"]:
-        assert time.monotonic() < deadline, "the season was never brought up to date"
-        time.sleep(0.05)
+    up_to_date(client)
     with counted(app) as statements:
         page = client.get("/players/Dan")
     assert page.status_code == 200 and "Dan" in page.get_data(as_text=True)
