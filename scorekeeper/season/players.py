@@ -684,12 +684,13 @@ def _season(wait: float | None) -> Season:
 
 def warm(app: Flask) -> None:
     """Work out the season for a server just started (`serve`), in the calling thread, and keep
-    it out of the garbage collector's way (`cache.settle`): at 20,000 games it takes seconds,
+    it out of the garbage collector's way (`cache.collector_paused`, then `cache.settle`): at
+    20,000 games it takes seconds,
     which the first page to show a figure would otherwise wait for. A page asked for meanwhile
     waits `SEASON_WAIT_SECONDS` for this computation, never one of its own, then says the
     season is not ready yet (`SeasonPending`). A failure is logged; the first page then tries
     again."""
-    with app.app_context():
+    with app.app_context(), cache.collector_paused():
         try:
             cache.kept(STAMP).get(STAMP, cache.read(STAMP), _worked_out)
         except Exception:

@@ -161,6 +161,34 @@ def test_a_value_never_kept_is_pending_past_the_wait_then_kept_once_done(book_ap
     assert computed == [None]
 
 
+def test_a_value_computed_apart_is_computed_without_the_collectors_full_walks(book_app):
+    """The collector is paused while a value is computed apart (its walks over the season
+    stopped every thread for 50-99 ms at a time beside the requests), and on again after."""
+    kept, seen = Kept(size=1), []
+    assert gc.isenabled()
+    with book_app.app_context():
+        assert kept.get_or_older("season", 1, lambda previous: seen.append(gc.isenabled()), 10)
+    assert seen == [False] and gc.isenabled()
+
+
+def test_the_collector_is_on_again_only_after_the_last_computation_that_paused_it():
+    first, second = cache.collector_paused(), cache.collector_paused()
+    first.__enter__()
+    second.__enter__()
+    assert not gc.isenabled()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()  # the second still runs
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
+    gc.disable()  # off before: left off
+    try:
+        with cache.collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_a_failed_computation_is_the_error_of_the_request_that_waited_for_it(book_app):
     kept = Kept(size=1)
 
