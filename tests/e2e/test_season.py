@@ -19,7 +19,13 @@ from tests.support.config import TEST_CONFIG
 from tests.support.games import PageSender
 from tests.support.names import NAMES
 from tests.support.server import serving
-from tests.support.tablet import AT_ONE_SIZE, ROUNDS, axe_violations, record_round
+from tests.support.tablet import (
+    AT_ONE_SIZE,
+    ROUNDS,
+    axe_violations,
+    moved_on_until,
+    record_round,
+)
 
 pytestmark = pytest.mark.browser
 # The page, failing the test on any script error or CSP violation.
@@ -240,6 +246,7 @@ def test_a_season_page_opened_as_the_score_book_starts_opens_itself_again(
     with serving(application) as url:
         context = tablet(PHONE_VIEWPORT, base_url=lan_url(url), locale="fi-FI")
         page = context.new_page()
+        page.clock.install()  # the page opens itself again only as the test moves its clock on
         try:
             page.goto("/players/")
             expect(page.locator("h1")).to_have_text("Hetki vain")
@@ -247,6 +254,6 @@ def test_a_season_page_opened_as_the_score_book_starts_opens_itself_again(
             assert axe_violations(page, axe_source) == []
         finally:
             release.set()
-        expect(page.locator("h1")).to_have_text("Pelaajat")
+        moved_on_until(page, lambda: page.locator("h1").inner_text() == "Pelaajat", 1000)
         expect(page.locator("td, th").get_by_role("link", name="Ann", exact=True)).to_be_visible()
         assert page.url == f"{lan_url(url)}/players/"
