@@ -4,6 +4,6 @@
 const tag = document.querySelector("script[data-reopen]");
 
 if (tag) {
-  const seconds = Number(tag.getAttribute("data-seconds")) || 2;
+  const seconds = Number(tag.getAttribute("data-seconds")) || 1;
   setTimeout(() => window.location.replace(tag.getAttribute("data-reopen")), seconds * 1000);
 }

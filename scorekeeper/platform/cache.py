@@ -28,9 +28,8 @@ seconds to compute (the season at 20,000 games) is asked for with `get_or_older`
 in a thread of its own and, past a few tenths of a second of waiting, a request gets the value
 kept before (and is told so) or, where none was ever kept (a server just started), `Pending`; the
 new value is computed with the collector's full walks paused (`collector_paused`) and kept once
-done, out of the collector's way (`settle`). A value made from
-something still pending (a page showing the season's figures where it can) is `provisional`:
-served, never kept.
+done, out of the collector's way (`settle`). A value made from something still pending (a page
+showing the season's figures where it can) is `provisional`: served, never kept.
 """
 
 from __future__ import annotations

@@ -526,7 +526,7 @@ class Season:
         over every round line (one statement; over half a million lines at 20,000 games, not
         kept): worked out when the records first ask, which for a season computed in the
         background is before any page asks (`PREPARED`)."""
-        return _hands(_lines(), self.games)
+        return _seat_hands(_lines(), self.games)
 
     @cached_property
     def finished_times(self) -> tuple[datetime, ...]:
@@ -555,7 +555,7 @@ class Season:
         return self.views[key]
 
 
-def _hands(lines: Iterable[Line], games: Mapping[int, list[Sitting]]):
+def _seat_hands(lines: Iterable[Line], games: Mapping[int, list[Sitting]]):
     """Each finished game's seats' hands (`Season.hands`) from its round lines, which come in
     game, round and seat order; the leader after a round is the lowest running total."""
     found: dict[int, dict[int, SeatHands]] = {}
@@ -685,11 +685,10 @@ def _season(wait: float | None) -> Season:
 def warm(app: Flask) -> None:
     """Work out the season for a server just started (`serve`), in the calling thread, and keep
     it out of the garbage collector's way (`cache.collector_paused`, then `cache.settle`): at
-    20,000 games it takes seconds,
-    which the first page to show a figure would otherwise wait for. A page asked for meanwhile
-    waits `SEASON_WAIT_SECONDS` for this computation, never one of its own, then says the
-    season is not ready yet (`SeasonPending`). A failure is logged; the first page then tries
-    again."""
+    20,000 games it takes seconds, which the first page to show a figure would otherwise wait
+    for. A page asked for meanwhile waits `SEASON_WAIT_SECONDS` for this computation, never one
+    of its own, then says the season is not ready yet (`SeasonPending`). A failure is logged;
+    the first page then tries again."""
     with app.app_context(), cache.collector_paused():
         try:
             cache.kept(STAMP).get(STAMP, cache.read(STAMP), _worked_out)

@@ -1,12 +1,12 @@
-"""Each finished game's seats' hands (`players._hands`), which the records read instead of the
-half a million round lines of a season of 20,000 games: worked out in one pass over the lines,
-the first round of the furthest fall behind, every round of the costliest hand."""
+"""Each finished game's seats' hands (`players._seat_hands`), which the records read instead
+of the half a million round lines of a season of 20,000 games: worked out in one pass over the
+lines, the first round of the furthest fall behind, every round of the costliest hand."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from scorekeeper.season.players import NO_HANDS, Sitting, _hands
+from scorekeeper.season.players import NO_HANDS, Sitting, _seat_hands
 
 
 def seated(game_id: int, seats: int) -> list[Sitting]:
@@ -34,7 +34,7 @@ def test_a_games_hands_from_its_round_lines():
         (3, 1, 0, 40, 40),
     ]
     games = {1: seated(1, 3), 2: seated(2, 2), 4: seated(4, 2)}
-    found = _hands(lines, games)
+    found = _seat_hands(lines, games)
     assert found == {
         1: {
             # (furthest behind, first round so far behind, costliest hand, its rounds)
