@@ -529,6 +529,11 @@ class Season:
         return _seat_hands(_lines(), self.games)
 
     @cached_property
+    def names(self) -> dict[str, str]:
+        """The name each player is shown by (`shown_name`), by the player's key."""
+        return {record.key: record.name for record in self.records}
+
+    @cached_property
     def finished_times(self) -> tuple[datetime, ...]:
         """When each finished game finished, in order."""
         return tuple(

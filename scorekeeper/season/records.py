@@ -3,15 +3,17 @@
 Records are read from finished games only (ended early and archived ones too, as the players'
 figures are), from the season as it is kept per process (`players.current`: the seats and the
 finished games' round lines, read in a fixed number of statements whatever the number of
-games), by `compute`, a pure function of that season and the filters. A record tied is held by everyone on the figure, each
-with the game (and, where it happened in one, the round) it was set in.
+games), by `compute`, a pure function of that season and the filters. A record tied is held by
+everyone on the figure, each with the game (and, where it happened in one, the round) it was set
+in.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
@@ -22,7 +24,7 @@ from flask_babel.speaklater import LazyString
 
 from ..games.ledger import signed
 from . import players
-from .players import NO_HANDS, Filters, Season, Sitting, _records, shown_name, within
+from .players import NO_HANDS, Filters, Season, Sitting, within
 
 # The holdings of one record a page or an answer lists; the rest are counted.
 SHOWN = 10
@@ -47,34 +49,60 @@ class Holding:
         }
 
 
+# One holding as the records find it: the sitting it was set in, the round (None for a whole
+# game's) and a note. A figure can be held tens of thousands of times over a long season (the
+# costliest hand: every hand of the highest penalty), so a record keeps these in no order and
+# makes `Holding`s only of what a page shows.
+Held = tuple[Sitting, int | None, "str | LazyString"]
+
+
+def _when(held: Held) -> tuple:
+    """A holding's place among a record's: the order the games finished, then round and seat."""
+    sitting, number, _note = held
+    return (sitting.finished_at, sitting.game_id, number or 0, sitting.seat)
+
+
 @dataclass(frozen=True)
 class Record:
-    """A record: what it is (`kind`, `title`), its figure and everyone holding it, in the order
-    they set it. A figure thousands share (one exact cut in a game, over a long season) is shown
-    by its first `SHOWN` holdings and how many more there are."""
+    """A record: what it is (`kind`, `title`), its figure and everyone holding it (`held`, in
+    no order; `names` gives each holder's name). The holdings are listed in the order they were
+    set; a figure thousands share (one exact cut in a game, over a long season) is shown by its
+    first `SHOWN` holdings and how many more there are."""
 
     kind: str
     title: str | LazyString
     figure: int
     figure_text: str | LazyString
-    holdings: tuple[Holding, ...]
+    held: tuple[Held, ...]
+    names: Mapping[str, str] = field(repr=False, compare=False)
 
-    @property
+    def _holding(self, held: Held) -> Holding:
+        sitting, number, note = held
+        return Holding(sitting.key, self.names[sitting.key], sitting.game_id, number, note)
+
+    @cached_property
     def shown(self) -> tuple[Holding, ...]:
-        return self.holdings[:SHOWN]
+        """The first `SHOWN` holdings, in the order they were set."""
+        return tuple(map(self._holding, heapq.nsmallest(SHOWN, self.held, key=_when)))
 
     @property
     def more(self) -> int:
         """How many holdings are not shown."""
-        return len(self.holdings) - len(self.shown)
+        return len(self.held) - len(self.shown)
 
     @cached_property
-    def by_player(self) -> dict[str, list[Holding]]:
-        """Each holder's holdings of this record, by the player's key."""
-        held: dict[str, list[Holding]] = defaultdict(list)
-        for holding in self.holdings:
-            held[holding.key].append(holding)
-        return held
+    def _by_player(self) -> dict[str, list[Held]]:
+        mine: dict[str, list[Held]] = defaultdict(list)
+        for held in self.held:
+            mine[held[0].key].append(held)
+        return mine
+
+    def first_of(self, key: str) -> tuple[Holding, int] | None:
+        """A player's (by key) first holding of this record and how many more they have."""
+        mine = self._by_player.get(key)
+        if not mine:
+            return None
+        return self._holding(min(mine, key=_when)), len(mine) - 1
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -82,7 +110,7 @@ class Record:
             "title": str(self.title),
             "figure": self.figure,
             "holders": [holding.as_json() for holding in self.shown],
-            "holdings": len(self.holdings),
+            "holdings": len(self.held),
         }
 
 
@@ -92,7 +120,6 @@ def compute(
     """Every record there is a holder for, in a fixed order; with filters, only games finished
     in the date range count, and only players with enough of them hold a record."""
     chosen = chosen or Filters()
-    names = {key: shown_name(key, sittings) for key, sittings in _records(data.games).items()}
     games = {
         game_id: seated
         for game_id, seated in within(data.games, chosen.since(now)).items()
@@ -107,20 +134,18 @@ def compute(
     finished = [sitting for game_id in order for sitting in games[game_id]]
     mine = [sitting for sitting in finished if sitting.key in eligible]
 
-    def holding(sitting: Sitting, number: int | None = None, note: str = "") -> Holding:
-        return Holding(sitting.key, names[sitting.key], sitting.game_id, number, note)
+    def record(kind, title, figure, text, held) -> Record | None:
+        return Record(kind, title, figure, text, tuple(held), data.names) if held else None
 
     records = [
-        _best("lowest_total", _l("Lowest game total"), mine, lambda s: -s.total, holding, _points),
-        _margin(games, order, eligible, holding),
-        _streak(finished, eligible, holding),
-        _best("most_out", _l("Most rounds went out in one game"), mine, _out, holding, _rounds),
-        _best(
-            "most_cuts", _l("Most exact-cut bonuses in one game"), mine, _cuts, holding, _bonuses
-        ),
-        *_hands(data, games, eligible, holding),
+        _best("lowest_total", _l("Lowest game total"), mine, lambda s: -s.total, record, _points),
+        _margin(games, order, eligible, record),
+        _streak(finished, eligible, record),
+        _best("most_out", _l("Most rounds went out in one game"), mine, _out, record, _rounds),
+        _best("most_cuts", _l("Most exact-cut bonuses in one game"), mine, _cuts, record, _bonuses),
+        *_hands(data, games, eligible, record),
     ]
-    return [record for record in records if record is not None]
+    return [found for found in records if found is not None]
 
 
 def season_records(chosen: Filters | None = None, season: Season | None = None) -> list[Record]:
@@ -142,9 +167,9 @@ def held_by(records: Iterable[Record], key: str) -> list[tuple[Record, Holding, 
     more times they did."""
     held = []
     for record in records:
-        mine = record.by_player.get(key)
+        mine = record.first_of(key)
         if mine:
-            held.append((record, mine[0], len(mine) - 1))
+            held.append((record, *mine))
     return held
 
 
@@ -174,13 +199,9 @@ def _points(figure: int) -> LazyString:
     )
 
 
-def _record(kind, title, figure, text, holdings) -> Record | None:
-    return Record(kind, title, figure, text, tuple(holdings)) if holdings else None
-
-
-def _best(kind, title, sittings, score: Callable[[Sitting], int], holding, said):
+def _best(kind, title, sittings, score: Callable[[Sitting], int], record, said):
     """The sittings with the highest `score` (above 0 for a count; a total, `_points`, is
-    lowest): one holding each, the figure in words by `said`."""
+    lowest): one holding each, the figure in words by `said`; `record` makes the record."""
     if not sittings:
         return None
     top = max(score(sitting) for sitting in sittings)
@@ -188,12 +209,12 @@ def _best(kind, title, sittings, score: Callable[[Sitting], int], holding, said)
     if not points and top <= 0:
         return None
     figure = -top if points else top
-    return _record(
-        kind, title, figure, said(figure), [holding(s) for s in sittings if score(s) == top]
+    return record(
+        kind, title, figure, said(figure), [(s, None, "") for s in sittings if score(s) == top]
     )
 
 
-def _margin(games, order, eligible, holding) -> Record | None:
+def _margin(games, order, eligible, record) -> Record | None:
     """The sole winner furthest ahead of the next place at the end (a shared win is won by
     nothing)."""
     margins = []
@@ -204,16 +225,16 @@ def _margin(games, order, eligible, holding) -> Record | None:
     if not margins:
         return None
     top = max(margin for margin, _ in margins)
-    return _record(
+    return record(
         "biggest_margin",
         _l("Biggest win margin"),
         top,
         _points(top),
-        [holding(sitting) for margin, sitting in margins if margin == top],
+        [(sitting, None, "") for margin, sitting in margins if margin == top],
     )
 
 
-def _streak(finished: list[Sitting], eligible, holding) -> Record | None:
+def _streak(finished: list[Sitting], eligible, record) -> Record | None:
     """The longest run of a player's finished games won in a row, in the order the games
     finished (a shared win is a win); held where the run ended."""
     runs: list[tuple[int, Sitting, Sitting]] = []
@@ -232,28 +253,26 @@ def _streak(finished: list[Sitting], eligible, holding) -> Record | None:
     if not runs:
         return None
     top = max(length for length, _, _ in runs)
-    held = sorted(
-        ((first, last) for length, first, last in runs if length == top),
-        key=lambda pair: (pair[1].finished_at, pair[1].game_id),
-    )
-    return _record(
+    return record(
         "longest_streak",
         _l("Longest winning streak"),
         top,
         LazyString(lambda: ngettext("%(num)s win in a row", "%(num)s wins in a row", top)),
         [
-            holding(
+            (
                 last,
-                note=_l("games %(first)s to %(last)s", first=first.game_id, last=last.game_id)
+                None,
+                _l("games %(first)s to %(last)s", first=first.game_id, last=last.game_id)
                 if top > 1
                 else "",
             )
-            for first, last in held
+            for length, first, last in runs
+            if length == top
         ],
     )
 
 
-def _hands(season: Season, games, eligible, holding) -> tuple[Record | None, Record | None]:
+def _hands(season: Season, games, eligible, record) -> tuple[Record | None, Record | None]:
     """The best comeback (the winner furthest behind the leader after any round, at the first
     round they were that far behind) and the costliest hand (the highest card penalty of one
     hand), from each counted seat's hands in the games counted (`Season.hands`)."""
@@ -274,7 +293,7 @@ def _hands(season: Season, games, eligible, holding) -> tuple[Record | None, Rec
             if penalty == costliest and penalty > 0:
                 dearest.append((sitting, rounds))
     top = max((behind for behind, _, _ in comebacks), default=0)
-    comeback = _record(
+    comeback = record(
         "best_comeback",
         _l("Best comeback"),
         top,
@@ -286,34 +305,13 @@ def _hands(season: Season, games, eligible, holding) -> tuple[Record | None, Rec
                 points=signed(top),
             )
         ),
-        [
-            holding(sitting, number)
-            for behind, sitting, number in _in_order(comebacks, lambda item: item[1:])
-            if behind == top and top > 0
-        ],
+        [(sitting, number, "") for behind, sitting, number in comebacks if behind == top > 0],
     )
-    hand = _record(
+    hand = record(
         "costliest_hand",
         _l("Costliest single hand"),
         costliest,
         _points(costliest),
-        [
-            holding(sitting, number)
-            for sitting, number in _in_order(
-                [(sitting, number) for sitting, rounds in dearest for number in rounds],
-                lambda item: item,
-            )
-        ],
+        [(sitting, number, "") for sitting, rounds in dearest for number in rounds],
     )
     return comeback, hand
-
-
-def _in_order(items, where):
-    """Holders in the order their games finished, then by round and seat: `where` gives an
-    item's (sitting, round number)."""
-
-    def when(item):
-        sitting, number = where(item)
-        return (sitting.finished_at, sitting.game_id, number, sitting.seat)
-
-    return sorted(items, key=when)
