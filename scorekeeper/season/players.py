@@ -531,7 +531,7 @@ class Season:
     @cached_property
     def names(self) -> dict[str, str]:
         """The name each player is shown by (`shown_name`), by the player's key."""
-        return {record.key: record.name for record in self.records}
+        return {key: shown_name(key, sittings) for key, sittings in self.players.items()}
 
     @cached_property
     def finished_times(self) -> tuple[datetime, ...]:
