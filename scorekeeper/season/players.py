@@ -731,11 +731,15 @@ def season(chosen: Filters | None = None) -> list[PlayerRecord]:
     since = chosen.since()
 
     def filtered() -> list[PlayerRecord]:
+        if since is None:  # every game: the season's own records, each figure worked out once
+            return [record for record in computed.records if record.games >= chosen.min_games]
         rated = computed.ratings
-        listed = (
-            PlayerRecord(key, shown_name(key, sittings), tuple(sittings), rating=rated.of(key))
-            for key, sittings in sorted(_records(within(computed.games, since)).items())
-        )
+        listed = []
+        for key, sittings in sorted(computed.players.items()):
+            mine = in_period(sittings, since)  # still oldest first, as the season keeps them
+            if mine:
+                name = shown_name(key, mine)
+                listed.append(PlayerRecord(key, name, tuple(mine), rating=rated.of(key)))
         return [record for record in listed if record.games >= chosen.min_games]
 
     return computed.view(("players", chosen, computed.period(since)), filtered)

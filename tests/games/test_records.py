@@ -301,3 +301,31 @@ def test_a_record_makes_holdings_only_of_those_it_shows(client, season, monkeypa
         first, more = dearest.first_of(dearest.held[0][0].key)
         assert (first.game_id, more) == (dearest.held[0][0].game_id, 0)
         assert dearest.first_of("nobody") is None
+
+
+def test_a_filtered_players_list_takes_each_players_games_in_the_period(app, season):
+    """A date range keeps each player's games finished in it, oldest first as the season keeps
+    them (no sorting again); over all time with a fewest games, the players listed are the
+    season's own, whose figures are worked out once per season, not once per filter."""
+    g1, g2, g3, g4, g5 = season
+    with app.test_request_context():
+        computed = players.current()
+
+        def games_of(chosen: Filters) -> dict[str, list[int]]:
+            return {
+                record.name: [sitting.game_id for sitting in record.sittings]
+                for record in players.season(chosen)
+            }
+
+        assert games_of(Filters("year")) == {
+            "Ann": [g2, g3],
+            "Bob": [g2, g3],
+            "Cat": [g2, g3],
+            "Dan": [g3],
+        }
+        recent = games_of(Filters("12m", 2))
+        assert recent["Ann"] == [g2, g3, g4, g5] and "Dan" not in recent
+        listed = players.season(Filters("all", 4))
+        assert [record.name for record in listed] == ["Ann", "Bob", "Cat"]  # Dan sat in G3 only
+        kept = {record.key: record for record in computed.records}
+        assert all(record is kept[record.key] for record in listed)
