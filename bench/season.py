@@ -4,12 +4,11 @@ rating of 20,000 games.
 Each size gets its own server (`python -m scorekeeper.serve`, a fresh SQLite file, as in
 `bench/games_list.py`). Once it is up, the games are written straight into its file in one
 transaction (bulk inserts, not the API: 20,000 games take seconds): 12 players, 4 at each table,
-7 rounds of counted hands, finished a minute apart, the last an hour before the run (so the last 12
-months hold them all); the season's stamp is counted once after.
-Once each server shows its season (worked out in the background after the first request, which
-may take seconds), both answer alternately (`games_list.measure`: a warm-up, then the timed
-requests). Target: each page's p95 with 20,000 games within
-2x of its p95 with 100 games.
+7 rounds of counted hands, finished a minute apart, the last an hour before the run (so the last
+12 months hold them all); the season's stamp is counted once after. Once each server shows its
+season (worked out in the background after the first request, which may take seconds), both
+answer alternately (`games_list.measure`: a warm-up, then the timed requests). Target: each
+page's p95 with 20,000 games within 2x of its p95 with 100 games.
 
 Statements: an app in this process on each size's file, through `tests.support.queries.counted`:
 a page when the season was just changed (computed afresh) and again (kept). Target: the same
