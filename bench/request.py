@@ -10,7 +10,11 @@ on all alike:
 - **test client**: Flask's test client posting the same body, which also builds the environ from
   the arguments and wraps the answer (what `_solver_worker.py` times);
 - **bare Flask, WSGI** and **bare Flask, test client**: an app with one route that answers the
-  body it was sent, the floor any Flask app stands on.
+  body it was sent, the floor any Flask app stands on;
+- **without its hooks, WSGI**: the score book with every hook and teardown taken away (its
+  security headers, body limit, CSRF check, compression, limits, the language's `Vary`, the
+  database session's and the writer's teardowns): the same view on Flask's own request, the floor
+  under the score book's answer while it keeps Flask and this view.
 
 Each hand's figure is the median of its rounds (CPU time of the thread), each row's the p50 over
 the hands; the ratios are to the direct call's p50. Issue 38's target: the API within 3x.
@@ -52,6 +56,15 @@ def _score_book() -> Flask:
             "SECRET_KEY": "bench",
         }
     )
+
+
+def _without_hooks() -> Flask:
+    """The score book with every request hook and teardown taken away, its view as it is."""
+    app = _score_book()
+    for hooks in (app.before_request_funcs, app.after_request_funcs, app.teardown_request_funcs):
+        hooks.clear()
+    app.teardown_appcontext_funcs.clear()
+    return app
 
 
 def _bare_flask() -> Flask:
@@ -128,7 +141,7 @@ def _timed_rounds(ways: dict[str, tuple[Callable, list]], rounds: int) -> dict[s
     }
 
 
-def _row(preset: str, count: int, rounds: int, book: Flask, bare: Flask) -> dict:
+def _row(preset: str, count: int, rounds: int, book: Flask, bare: Flask, floor: Flask) -> dict:
     hands = realistic_hands(PRESETS[preset], count)
     bodies = [api_body(preset, *hand) for hand in hands]
     raw = [json.dumps(body).encode() for body in bodies]
@@ -140,6 +153,7 @@ def _row(preset: str, count: int, rounds: int, book: Flask, bare: Flask) -> dict
         "test client": (lambda body: book_client.post(PATH, json=body), bodies),
         "bare WSGI": (_served(bare), environs),
         "bare test client": (lambda body: bare_client.post(PATH, json=body), bodies),
+        "without hooks": (_served(floor), environs),
     }
     p50 = _timed_rounds(ways, rounds)
     direct = p50["direct"]
@@ -153,15 +167,19 @@ def _row(preset: str, count: int, rounds: int, book: Flask, bare: Flask) -> dict
         "bare Flask, WSGI / test client ms": (
             f"{p50['bare WSGI']:.3f} / {p50['bare test client']:.3f}"
         ),
+        "without its hooks, WSGI p50 ms": (
+            f"{p50['without hooks']:.3f} ({p50['without hooks'] / direct:.2f}x)"
+        ),
     }
 
 
 def main(quick: bool = False) -> list[dict]:
     count, rounds = (QUICK_HANDS, QUICK_ROUNDS) if quick else (HANDS, ROUNDS)
-    book, bare = _score_book(), _bare_flask()
+    book, bare, floor = _score_book(), _bare_flask(), _without_hooks()
     # The question is answered, not refused: a verdict, never an error (a CSRF refusal included).
     first = api_body("liverpool", *realistic_hands(PRESETS["liverpool"], 1)[0])
-    answer = json.loads(_served(book)(_environ(json.dumps(first).encode())))
-    if "legal" not in answer:
-        raise RuntimeError(f"the app did not answer the question: {answer}")
-    return [_row(preset, count, rounds, book, bare) for preset in PRESETS]
+    for app in (book, floor):
+        answer = json.loads(_served(app)(_environ(json.dumps(first).encode())))
+        if "legal" not in answer:
+            raise RuntimeError(f"the app did not answer the question: {answer}")
+    return [_row(preset, count, rounds, book, bare, floor) for preset in PRESETS]
