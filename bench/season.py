@@ -177,6 +177,13 @@ AFTER_A_CHANGE = (
 CHANGE_TARGET_MS = 500
 
 
+def season_shown(client: Client) -> None:
+    """Wait until a page shows the season as the book is now (`up_to_date`; before the server's
+    first season, the API answers 503)."""
+    while not client.request("GET", "/api/players").parsed().get("up_to_date"):
+        time.sleep(0.05)
+
+
 def after_a_change(size: int, client: Client) -> list[dict[str, Any]]:
     """The first request for each of `AFTER_A_CHANGE` after a round is recorded (a game started,
     then a round before each): how long it took, whether it showed the season as it was, and
@@ -197,8 +204,7 @@ def after_a_change(size: int, client: Client) -> list[dict[str, Any]]:
         assert first.status == 200, first.body[:300]
         shown = first.parsed()
         behind = shown.get("up_to_date") is False if isinstance(shown, dict) else BEHIND in shown
-        while not client.request("GET", "/api/players").json()["up_to_date"]:
-            time.sleep(0.05)
+        season_shown(client)
         rows.append(
             {
                 "games": f"{size:,}",
@@ -240,8 +246,7 @@ def main(quick: bool = False) -> list[dict[str, Any]]:
             # timed are opened after it (the server closes a connection left idle meanwhile).
             warm = Client(server.port, timeout=120)
             first = time.perf_counter()
-            while not warm.request("GET", "/api/players").parsed().get("up_to_date"):
-                time.sleep(0.05)
+            season_shown(warm)
             computed[size] = time.perf_counter() - first
             warm.close()
         for size, server in servers.items():
