@@ -241,10 +241,16 @@ class PlayerRecord:
     # Every other player's shown name (`find_player`), for the page's merge control.
     others: tuple[str, ...] = field(default=(), repr=False)
 
+    @cached_property
+    def merged_sittings(self) -> tuple[Sitting, ...]:
+        """The sittings of the players merged into this one (seats under another key), oldest
+        first: looked for once a season, not at every showing of the player's page."""
+        return tuple(sitting for sitting in self.sittings if sitting.seat_key != self.key)
+
     @property
     def also_played_as(self) -> list[str]:
         """The names of the players merged into this one, each as last written, oldest first."""
-        names = {s.seat_key: s.name for s in self.sittings if s.seat_key != self.key}
+        names = {s.seat_key: s.name for s in self.merged_sittings}
         return list(names.values())
 
     @cached_property
@@ -269,16 +275,23 @@ class PlayerRecord:
         return _ratio(sum(totals), len(totals), 1) if totals else None
 
     @cached_property
+    def totals_by_rules(self) -> dict[str, tuple[int, ...]]:
+        """The final totals of the finished games under each rule set, oldest first."""
+        totals: dict[str, list[int]] = defaultdict(list)
+        for sitting in self.finished:
+            totals[sitting.rules].append(sitting.total)
+        return {rules: tuple(values) for rules, values in totals.items()}
+
+    @cached_property
     def by_rules(self) -> list[RulesRecord]:
         """The finished games by the rule set they were played under, most played first: a
         ten-deal game's total is not a seven-deal one's, so each rule set is averaged apart."""
-        counts = Counter(sitting.rules for sitting in self.finished)
-        records = []
-        for rules, games in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-            totals = [sitting.total for sitting in self.finished if sitting.rules == rules]
-            wins = sum(1 for sitting in self.finished if sitting.rules == rules and sitting.won)
-            records.append(RulesRecord(rules, games, wins, _ratio(sum(totals), games, 1)))
-        return records
+        wins = Counter(sitting.rules for sitting in self.finished if sitting.won)
+        played = sorted(self.totals_by_rules.items(), key=lambda item: (-len(item[1]), item[0]))
+        return [
+            RulesRecord(rules, len(totals), wins[rules], _ratio(sum(totals), len(totals), 1))
+            for rules, totals in played
+        ]
 
     @cached_property
     def ended_early(self) -> int:

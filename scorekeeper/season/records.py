@@ -91,18 +91,21 @@ class Record:
         return len(self.held) - len(self.shown)
 
     @cached_property
-    def _by_player(self) -> dict[str, list[Held]]:
+    def _firsts(self) -> dict[str, tuple[Held, int]]:
+        """Each holder's first holding and how many they have, by the player's key: found once
+        for the record, not at every showing of a player's page."""
         mine: dict[str, list[Held]] = defaultdict(list)
         for held in self.held:
             mine[held[0].key].append(held)
-        return mine
+        return {key: (min(theirs, key=_when), len(theirs)) for key, theirs in mine.items()}
 
     def first_of(self, key: str) -> tuple[Holding, int] | None:
         """A player's (by key) first holding of this record and how many more they have."""
-        mine = self._by_player.get(key)
-        if not mine:
+        found = self._firsts.get(key)
+        if found is None:
             return None
-        return self._holding(min(mine, key=_when)), len(mine) - 1
+        first, count = found
+        return self._holding(first), count - 1
 
     def as_json(self) -> dict[str, Any]:
         return {

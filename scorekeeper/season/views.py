@@ -220,7 +220,7 @@ def _totals_by_rules(record: season.PlayerRecord):
     lines = [
         chart.Line(
             rules.rules,
-            tuple(s.total for s in record.finished if s.rules == rules.rules)[-CHART_GAMES:],
+            record.totals_by_rules[rules.rules][-CHART_GAMES:],
         )
         for rules in record.by_rules
     ]
@@ -274,11 +274,9 @@ def _merged_away(record: season.PlayerRecord, name: str) -> bool:
     """True when `name` is a player merged into `record`'s (whose page is the one to show),
     and that player has games of their own under their name to show it by."""
     asked = season.player_key(name)
-    merged = any(
-        sitting.seat_key != record.key and (sitting.name == name or sitting.seat_key == asked)
-        for sitting in record.sittings
-    )
-    return merged and any(sitting.seat_key == record.key for sitting in record.sittings)
+    merged = record.merged_sittings
+    named = any(sitting.name == name or sitting.seat_key == asked for sitting in merged)
+    return named and len(merged) < len(record.sittings)  # some seats are the player's own
 
 
 # The merge pages: "Annie" is "Ann", asked on a player's page, confirmed, and undone. A player's

@@ -87,3 +87,35 @@ def test_a_players_record_is_worked_out_once_a_season(app, client):
     with app.app_context():
         again = season.find_player("Ann")
         assert again is not first and again.opponents[0].games == 3
+
+
+class Looked(tuple):
+    """A player's games that count how often they are gone over."""
+
+    def __iter__(self):
+        self.times = getattr(self, "times", 0) + 1
+        return super().__iter__()
+
+
+def test_a_players_page_shown_again_goes_over_none_of_their_games(app, client, monkeypatch):
+    """What the page reads from every game the player sat in (the names they were merged from,
+    each rule set's totals, their first holding of each record) is found once a season: a page
+    shown again goes over none of the games, which at 20,000 games cost milliseconds a showing."""
+    from scorekeeper.season import players as season
+    from scorekeeper.season import records
+
+    finished_games(client, 3)
+    first = client.get("/players/Ann").get_data(as_text=True)
+    assert "data-record=" in first  # Ann holds a record the page names
+    with app.app_context():
+        kept = season.find_player("Ann")
+    sittings, finished = Looked(kept.sittings), Looked(kept.finished)
+    object.__setattr__(kept, "sittings", sittings)
+    kept.__dict__["finished"] = finished
+    when = records._when
+    calls = []
+    monkeypatch.setattr(records, "_when", lambda held: calls.append(held) or when(held))
+    again = client.get("/players/Ann").get_data(as_text=True)
+    assert again == first
+    assert getattr(sittings, "times", 0) == getattr(finished, "times", 0) == 0
+    assert calls == []
